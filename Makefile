@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# xrdma: out-of-tree build and test entry points.  See README.md.
+
+KVER_DEBIAN := $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
+		 sed 's|/usr/src/linux-headers-||' | sort -V | tail -1)
+ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+else
+KDIR ?= /usr/src/linux-headers-$(KVER_DEBIAN)
+endif
+export KDIR
+
+XRDMA_CONFIG := CONFIG_XRDMA_CORE=m
+KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
+
+.PHONY: all modules modules_install install clean deps sparse checkpatch \
+	kunit guest-test check demo help
+
+all: modules
+
+deps:
+	@scripts/install-deps.sh
+
+modules: deps
+	$(KBUILD) modules
+
+modules_install install: modules
+	$(KBUILD) modules_install
+
+clean:
+	$(KBUILD) clean
+	rm -rf build
+
+sparse: deps
+	scripts/sparse.sh
+
+checkpatch: deps
+	scripts/checkpatch.sh
+
+kunit: deps
+	scripts/kunit.sh
+
+guest-test: deps
+	scripts/guest-test.sh
+
+check: deps
+	scripts/check.sh
+
+demo: deps
+	scripts/demo.sh
+
+help:
+	@echo "make [KDIR=...]     build the modules"
+	@echo "make demo           load the stack in a QEMU guest and show it"
+	@echo "make check          everything CI runs (build, sparse, KUnit, guest)"
+	@echo "make sparse|checkpatch|kunit|guest-test   one stage of check"

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _XRDMA_CORE_PRIV_H
+#define _XRDMA_CORE_PRIV_H
+
+#include <xrdma/xrdma_verbs.h>
+
+/* restrack.c */
+void xrdma_res_init_tables(struct xrdma_device *dev);
+void xrdma_res_destroy_tables(struct xrdma_device *dev);
+int xrdma_res_reserve(struct xrdma_device *dev, struct xrdma_res *res,
+		      enum xrdma_res_type type, const char *caller);
+void xrdma_res_commit(struct xrdma_res *res);
+void xrdma_res_abort(struct xrdma_res *res);
+void xrdma_res_remove(struct xrdma_res *res);
+struct xrdma_res *xrdma_res_get(struct xrdma_device *dev,
+				enum xrdma_res_type type, u32 id);
+void xrdma_res_put(struct xrdma_res *res);
+
+/* debugfs.c */
+void xrdma_debugfs_init(void);
+void xrdma_debugfs_cleanup(void);
+void xrdma_debugfs_add_device(struct xrdma_device *dev);
+void xrdma_debugfs_remove_device(struct xrdma_device *dev);
+extern const char *const xrdma_res_type_names[XRDMA_RES_MAX];
+
+/* qp_state.c */
+int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
+			const struct xrdma_qp_attr *attr, int mask);
+
+/* mr.c */
+u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index);
+int xrdma_check_mr_access(u32 access);
+
+/* device.c */
+extern struct class xrdma_device_class;
+
+#endif /* _XRDMA_CORE_PRIV_H */

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device and client registration.
+ *
+ * xrdma_reg_lock serialises registration and unregistration of devices
+ * and clients, and with them every client add/remove callback: a callback
+ * sees a stable set of devices and clients and must not register or
+ * unregister devices or clients itself.
+ *
+ * A device's memory lives as long as its struct device reference; its
+ * registration as long as dev->users, which starts at one (the
+ * registration) and which every consumer and every object holds.
+ * Unregistration stops new users, asks every client to let go, then waits
+ * for the last user.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/random.h>
+#include "core_priv.h"
+
+static DEFINE_MUTEX(xrdma_reg_lock);
+/* registered devices, by index; lookups take the xarray lock */
+static DEFINE_XARRAY_FLAGS(xrdma_devices, XA_FLAGS_ALLOC);
+static LIST_HEAD(xrdma_clients);
+static u32 xrdma_next_client_id;
+
+struct xrdma_client_ctx {
+	void *data;
+};
+
+struct class xrdma_device_class = {
+	.name = "xrdma_device",
+};
+
+static void xrdma_device_release(struct device *device)
+{
+	struct xrdma_device *dev = container_of(device, struct xrdma_device,
+						dev);
+
+	xrdma_res_destroy_tables(dev);
+	xa_destroy(&dev->client_data);
+	kfree(dev);
+}
+
+/**
+ * _xrdma_alloc_device - allocate a driver's device structure
+ * @size: size of the driver structure, struct xrdma_device at offset 0
+ * @ops: the driver's operations, which must outlive the device
+ *
+ * Use the xrdma_alloc_device() macro, which checks the layout at build
+ * time.  Free with xrdma_dealloc_device().  Return: the device or NULL.
+ */
+struct xrdma_device *_xrdma_alloc_device(size_t size,
+					 const struct xrdma_device_ops *ops)
+{
+	struct xrdma_device *dev;
+
+	if (WARN_ON(size < sizeof(*dev) || !ops))
+		return NULL;
+	dev = kzalloc(size, GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	dev->ops = ops;
+	device_initialize(&dev->dev);
+	dev->dev.class = &xrdma_device_class;
+	dev->dev.release = xrdma_device_release;
+	dev->state = XRDMA_DEV_ALLOCATED;
+	init_completion(&dev->users_done);
+	xa_init_flags(&dev->client_data, XA_FLAGS_ALLOC);
+	spin_lock_init(&dev->event_lock);
+	INIT_LIST_HEAD(&dev->event_handlers);
+	xrdma_res_init_tables(dev);
+	atomic_set(&dev->key_tag, get_random_u32());
+	return dev;
+}
+EXPORT_SYMBOL_GPL(_xrdma_alloc_device);
+
+/**
+ * xrdma_dealloc_device - drop the driver's reference to a device
+ * @dev: a device that is not registered (any more)
+ */
+void xrdma_dealloc_device(struct xrdma_device *dev)
+{
+	WARN_ON(dev->state == XRDMA_DEV_REGISTERED ||
+		dev->state == XRDMA_DEV_UNREGISTERING);
+	put_device(&dev->dev);
+}
+EXPORT_SYMBOL_GPL(xrdma_dealloc_device);
+
+/**
+ * xrdma_device_try_get - become a user of a registered device
+ * @dev: the device
+ *
+ * Return: true if @dev is registered and now has one more user; false once
+ * unregistration has begun.
+ */
+bool xrdma_device_try_get(struct xrdma_device *dev)
+{
+	if (READ_ONCE(dev->state) != XRDMA_DEV_REGISTERED)
+		return false;
+	return refcount_inc_not_zero(&dev->users);
+}
+EXPORT_SYMBOL_GPL(xrdma_device_try_get);
+
+/**
+ * xrdma_device_put - stop being a user of a device
+ * @dev: the device
+ */
+void xrdma_device_put(struct xrdma_device *dev)
+{
+	if (refcount_dec_and_test(&dev->users))
+		complete(&dev->users_done);
+}
+EXPORT_SYMBOL_GPL(xrdma_device_put);
+
+/**
+ * xrdma_device_get_by_name - find a registered device by name
+ * @name: e.g. "xnic0"
+ *
+ * Return: the device with a user reference (xrdma_device_put() it), or
+ * NULL.
+ */
+struct xrdma_device *xrdma_device_get_by_name(const char *name)
+{
+	struct xrdma_device *dev, *found = NULL;
+	unsigned long index;
+
+	xa_lock(&xrdma_devices);
+	xa_for_each(&xrdma_devices, index, dev) {
+		if (!strcmp(dev->name, name) && xrdma_device_try_get(dev)) {
+			found = dev;
+			break;
+		}
+	}
+	xa_unlock(&xrdma_devices);
+	return found;
+}
+EXPORT_SYMBOL_GPL(xrdma_device_get_by_name);
+
+static bool xrdma_name_in_use(const char *name)
+{
+	struct xrdma_device *dev;
+	unsigned long index;
+
+	xa_for_each(&xrdma_devices, index, dev)
+		if (!strcmp(dev->name, name))
+			return true;
+	return false;
+}
+
+static int xrdma_assign_name(struct xrdma_device *dev, const char *name_fmt)
+{
+	char name[XRDMA_NAME_LEN];
+	int i, n;
+
+	if (!strchr(name_fmt, '%')) {
+		if (strlen(name_fmt) >= XRDMA_NAME_LEN)
+			return -EINVAL;
+		if (xrdma_name_in_use(name_fmt))
+			return -EEXIST;
+		strscpy(dev->name, name_fmt, XRDMA_NAME_LEN);
+		return 0;
+	}
+	for (i = 0; i < 1024; i++) {
+		n = snprintf(name, sizeof(name), name_fmt, i);
+		if (n >= XRDMA_NAME_LEN)
+			return -EINVAL;
+		if (!xrdma_name_in_use(name)) {
+			strscpy(dev->name, name, XRDMA_NAME_LEN);
+			return 0;
+		}
+	}
+	return -ENFILE;
+}
+
+/* Called with xrdma_reg_lock held. */
+static void xrdma_add_client_context(struct xrdma_device *dev,
+				     struct xrdma_client *client)
+{
+	struct xrdma_client_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return;
+	if (xa_insert(&dev->client_data, client->client_id, ctx, GFP_KERNEL)) {
+		kfree(ctx);
+		return;
+	}
+	if (client->add && client->add(dev)) {
+		xa_erase(&dev->client_data, client->client_id);
+		kfree(ctx);
+	}
+}
+
+/* Called with xrdma_reg_lock held. */
+static void xrdma_remove_client_context(struct xrdma_device *dev,
+					struct xrdma_client *client)
+{
+	struct xrdma_client_ctx *ctx;
+
+	ctx = xa_load(&dev->client_data, client->client_id);
+	if (!ctx)
+		return;
+	if (client->remove)
+		client->remove(dev, ctx->data);
+	xa_erase(&dev->client_data, client->client_id);
+	kfree(ctx);
+}
+
+static int xrdma_validate_ops(const struct xrdma_device_ops *ops)
+{
+	/* the mandatory operations: everything else is optional */
+	if (!ops->query_port || !ops->query_gid || !ops->alloc_pd ||
+	    !ops->dealloc_pd || !ops->create_cq || !ops->destroy_cq ||
+	    !ops->poll_cq || !ops->req_notify_cq || !ops->create_qp ||
+	    !ops->modify_qp || !ops->destroy_qp || !ops->post_send ||
+	    !ops->post_recv || !ops->get_dma_mr || !ops->dereg_mr)
+		return -EINVAL;
+	if (ops->size_pd < sizeof(struct xrdma_pd) ||
+	    ops->size_cq < sizeof(struct xrdma_cq) ||
+	    ops->size_qp < sizeof(struct xrdma_qp) ||
+	    ops->size_mr < sizeof(struct xrdma_mr) ||
+	    (ops->create_srq && ops->size_srq < sizeof(struct xrdma_srq)) ||
+	    (ops->create_ah && ops->size_ah < sizeof(struct xrdma_ah)))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * xrdma_register_device - make a device available to clients
+ * @dev: allocated with xrdma_alloc_device(), attr and num_ports filled in
+ * @name_fmt: name, or a format with one %d for the lowest free number
+ * @parent: parent device in the driver model, may be NULL
+ *
+ * Every registered client's add callback runs before this returns.
+ * Return: 0 or a negative errno.
+ */
+int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
+			  struct device *parent)
+{
+	struct xrdma_client *client;
+	int ret;
+
+	if (dev->state != XRDMA_DEV_ALLOCATED)
+		return -EINVAL;
+	if (!dev->num_ports || dev->num_ports > XRDMA_MAX_PORTS)
+		return -EINVAL;
+	ret = xrdma_validate_ops(dev->ops);
+	if (ret)
+		return ret;
+
+	mutex_lock(&xrdma_reg_lock);
+	ret = xrdma_assign_name(dev, name_fmt);
+	if (ret)
+		goto out_unlock;
+	ret = dev_set_name(&dev->dev, "%s", dev->name);
+	if (ret)
+		goto out_unlock;
+	dev->dev.parent = parent;
+	ret = device_add(&dev->dev);
+	if (ret)
+		goto out_unlock;
+	ret = xa_alloc(&xrdma_devices, &dev->index, dev, xa_limit_31b,
+		       GFP_KERNEL);
+	if (ret)
+		goto out_del;
+
+	refcount_set(&dev->users, 1);
+	reinit_completion(&dev->users_done);
+	WRITE_ONCE(dev->state, XRDMA_DEV_REGISTERED);
+	xrdma_debugfs_add_device(dev);
+
+	list_for_each_entry(client, &xrdma_clients, list)
+		xrdma_add_client_context(dev, client);
+	mutex_unlock(&xrdma_reg_lock);
+	return 0;
+
+out_del:
+	device_del(&dev->dev);
+out_unlock:
+	mutex_unlock(&xrdma_reg_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_register_device);
+
+/**
+ * xrdma_unregister_device - take a device away from its users
+ * @dev: a registered device
+ *
+ * New users are refused at once; every client's remove callback runs (in
+ * reverse order of client registration); then this waits until the last
+ * user reference is dropped.  May sleep for as long as users take.
+ */
+void xrdma_unregister_device(struct xrdma_device *dev)
+{
+	struct xrdma_client *client;
+
+	mutex_lock(&xrdma_reg_lock);
+	if (WARN_ON(dev->state != XRDMA_DEV_REGISTERED)) {
+		mutex_unlock(&xrdma_reg_lock);
+		return;
+	}
+	WRITE_ONCE(dev->state, XRDMA_DEV_UNREGISTERING);
+	list_for_each_entry_reverse(client, &xrdma_clients, list)
+		xrdma_remove_client_context(dev, client);
+	mutex_unlock(&xrdma_reg_lock);
+
+	xrdma_device_put(dev);
+	wait_for_completion(&dev->users_done);
+
+	mutex_lock(&xrdma_reg_lock);
+	xrdma_debugfs_remove_device(dev);
+	xa_erase(&xrdma_devices, dev->index);
+	device_del(&dev->dev);
+	WRITE_ONCE(dev->state, XRDMA_DEV_UNREGISTERED);
+	mutex_unlock(&xrdma_reg_lock);
+}
+EXPORT_SYMBOL_GPL(xrdma_unregister_device);
+
+/**
+ * xrdma_register_client - attach a consumer to all present and future
+ *			   devices
+ * @client: the client; add is called for every registered device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xrdma_register_client(struct xrdma_client *client)
+{
+	struct xrdma_device *dev;
+	unsigned long index;
+
+	mutex_lock(&xrdma_reg_lock);
+	client->client_id = xrdma_next_client_id++;
+	list_add_tail(&client->list, &xrdma_clients);
+	xa_for_each(&xrdma_devices, index, dev)
+		if (dev->state == XRDMA_DEV_REGISTERED)
+			xrdma_add_client_context(dev, client);
+	mutex_unlock(&xrdma_reg_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_register_client);
+
+/**
+ * xrdma_unregister_client - detach a consumer from every device
+ * @client: a registered client; remove is called for each device it added
+ */
+void xrdma_unregister_client(struct xrdma_client *client)
+{
+	struct xrdma_device *dev;
+	unsigned long index;
+
+	mutex_lock(&xrdma_reg_lock);
+	xa_for_each(&xrdma_devices, index, dev)
+		xrdma_remove_client_context(dev, client);
+	list_del(&client->list);
+	mutex_unlock(&xrdma_reg_lock);
+}
+EXPORT_SYMBOL_GPL(xrdma_unregister_client);
+
+/**
+ * xrdma_set_client_data - store a client's per-device pointer
+ * @dev: device
+ * @client: client whose add callback accepted @dev
+ * @data: any pointer, passed back to the remove callback
+ */
+void xrdma_set_client_data(struct xrdma_device *dev,
+			   struct xrdma_client *client, void *data)
+{
+	struct xrdma_client_ctx *ctx = xa_load(&dev->client_data,
+					       client->client_id);
+
+	if (!WARN_ON(!ctx))
+		WRITE_ONCE(ctx->data, data);
+}
+EXPORT_SYMBOL_GPL(xrdma_set_client_data);
+
+/**
+ * xrdma_get_client_data - read a client's per-device pointer
+ * @dev: device
+ * @client: client
+ *
+ * Return: the pointer, or NULL if the client is not attached to @dev.
+ */
+void *xrdma_get_client_data(struct xrdma_device *dev,
+			    struct xrdma_client *client)
+{
+	struct xrdma_client_ctx *ctx = xa_load(&dev->client_data,
+					       client->client_id);
+
+	return ctx ? READ_ONCE(ctx->data) : NULL;
+}
+EXPORT_SYMBOL_GPL(xrdma_get_client_data);
+
+/**
+ * xrdma_register_event_handler - subscribe to a device's async events
+ * @h: handler with ->device and ->handler set
+ */
+void xrdma_register_event_handler(struct xrdma_event_handler *h)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->device->event_lock, flags);
+	list_add_tail(&h->list, &h->device->event_handlers);
+	spin_unlock_irqrestore(&h->device->event_lock, flags);
+}
+EXPORT_SYMBOL_GPL(xrdma_register_event_handler);
+
+void xrdma_unregister_event_handler(struct xrdma_event_handler *h)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&h->device->event_lock, flags);
+	list_del(&h->list);
+	spin_unlock_irqrestore(&h->device->event_lock, flags);
+}
+EXPORT_SYMBOL_GPL(xrdma_unregister_event_handler);
+
+/**
+ * xrdma_dispatch_event - deliver an async event (called by drivers)
+ * @e: the event
+ *
+ * QP, CQ and SRQ events go to the object's event handler, port and device
+ * events to every registered device handler.  Any context.
+ */
+void xrdma_dispatch_event(struct xrdma_event *e)
+{
+	struct xrdma_event_handler *h;
+	unsigned long flags;
+
+	switch (e->event) {
+	case XRDMA_EVENT_CQ_ERR:
+		if (e->element.cq->event_handler)
+			e->element.cq->event_handler(e,
+						     e->element.cq->cq_context);
+		return;
+	case XRDMA_EVENT_QP_FATAL:
+	case XRDMA_EVENT_QP_REQ_ERR:
+	case XRDMA_EVENT_QP_ACCESS_ERR:
+	case XRDMA_EVENT_COMM_EST:
+	case XRDMA_EVENT_SQ_DRAINED:
+	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
+		if (e->element.qp->event_handler)
+			e->element.qp->event_handler(e,
+						     e->element.qp->qp_context);
+		return;
+	case XRDMA_EVENT_SRQ_ERR:
+	case XRDMA_EVENT_SRQ_LIMIT_REACHED:
+		if (e->element.srq->event_handler)
+			e->element.srq->event_handler(e,
+						e->element.srq->srq_context);
+		return;
+	default:
+		break;
+	}
+	spin_lock_irqsave(&e->device->event_lock, flags);
+	list_for_each_entry(h, &e->device->event_handlers, list)
+		h->handler(h, e);
+	spin_unlock_irqrestore(&e->device->event_lock, flags);
+}
+EXPORT_SYMBOL_GPL(xrdma_dispatch_event);
+
+static int __init xrdma_core_init(void)
+{
+	int ret;
+
+	ret = class_register(&xrdma_device_class);
+	if (ret)
+		return ret;
+	xrdma_debugfs_init();
+	return 0;
+}
+
+static void __exit xrdma_core_exit(void)
+{
+	xrdma_debugfs_cleanup();
+	class_unregister(&xrdma_device_class);
+	WARN_ON(!xa_empty(&xrdma_devices));
+	WARN_ON(!list_empty(&xrdma_clients));
+}
+
+module_init(xrdma_core_init);
+module_exit(xrdma_core_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("xrdma core: RDMA resource layer and in-kernel verbs");

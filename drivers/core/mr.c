@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory regions: DMA MRs, fast-registration MRs and user MRs, and their
+ * keys.  A key is the MR's 24-bit index (allocated cyclically, so not
+ * reused until the space wraps) shifted left by 8, plus an 8-bit tag
+ * taken from a per-device counter that starts at a random value; fast-reg
+ * MRs change the tag on every re-registration.  A stale key therefore
+ * does not reach a new MR.
+ */
+#include <linux/slab.h>
+#include <xrdma/xrdma_umem.h>
+#include "core_priv.h"
+
+u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index)
+{
+	return index << 8 | ((u32)atomic_inc_return(&dev->key_tag) & 0xff);
+}
+
+/**
+ * xrdma_mr_next_key - the key a fast-reg MR gets on its next registration
+ * @key: current key
+ *
+ * Return: @key with its tag byte incremented (the index is kept).
+ */
+u32 xrdma_mr_next_key(u32 key)
+{
+	return (key & 0xffffff00) | ((key + 1) & 0xff);
+}
+EXPORT_SYMBOL_GPL(xrdma_mr_next_key);
+
+/**
+ * xrdma_check_mr_access - validate MR access flags
+ * @access: XRDMA_ACCESS_* flags
+ *
+ * Remote write and remote atomic need local write (IBA 10.6.3.1).
+ * Return: 0 or -EINVAL.
+ */
+int xrdma_check_mr_access(u32 access)
+{
+	if (access & ~XRDMA_ACCESS_ALL)
+		return -EINVAL;
+	if (access & (XRDMA_ACCESS_REMOTE_WRITE | XRDMA_ACCESS_REMOTE_ATOMIC) &&
+	    !(access & XRDMA_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
+static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_pd *pd,
+				       enum xrdma_mr_type type, u32 access,
+				       const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_res *res;
+	struct xrdma_mr *mr;
+
+	if (!xrdma_device_try_get(dev))
+		return ERR_PTR(-ENODEV);
+	if (!atomic_inc_not_zero(&pd->usecnt)) {
+		xrdma_device_put(dev);
+		return ERR_PTR(-EINVAL);
+	}
+	mr = kzalloc(dev->ops->size_mr, GFP_KERNEL);
+	if (!mr) {
+		res = ERR_PTR(-ENOMEM);
+		goto err;
+	}
+	res = &mr->res;
+	if (xrdma_res_reserve(dev, res, XRDMA_RES_MR, caller)) {
+		kfree(mr);
+		res = ERR_PTR(-ENOSPC);
+		goto err;
+	}
+	mr->device = dev;
+	mr->pd = pd;
+	mr->type = type;
+	mr->access = access;
+	mr->lkey = xrdma_mr_make_key(dev, res->id);
+	mr->rkey = mr->lkey;
+	return mr;
+
+err:
+	atomic_dec(&pd->usecnt);
+	xrdma_device_put(dev);
+	return ERR_CAST(res);
+}
+
+static void xrdma_mr_free(struct xrdma_mr *mr)
+{
+	struct xrdma_device *dev = mr->device;
+	struct xrdma_pd *pd = mr->pd;
+
+	xrdma_umem_release(mr->umem);
+	kfree(mr);
+	atomic_dec(&pd->usecnt);
+	xrdma_device_put(dev);
+}
+
+static struct xrdma_mr *xrdma_mr_create_done(struct xrdma_mr *mr, int ret)
+{
+	if (ret) {
+		xrdma_res_abort(&mr->res);
+		xrdma_mr_free(mr);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&mr->res);
+	return mr;
+}
+
+/**
+ * __xrdma_get_dma_mr - an MR for local access to all kernel memory
+ * @pd: protection domain
+ * @access: local rights only (XRDMA_ACCESS_LOCAL_WRITE or 0)
+ * @caller: owner's module name
+ *
+ * The lkey covers every DMA address of the device.  Remote rights are
+ * refused: a remotely usable key to all memory is not offered.
+ */
+struct xrdma_mr *__xrdma_get_dma_mr(struct xrdma_pd *pd, u32 access,
+				    const char *caller)
+{
+	struct xrdma_mr *mr;
+
+	if (access & ~XRDMA_ACCESS_LOCAL_WRITE)
+		return ERR_PTR(-EINVAL);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_DMA, access, caller);
+	if (IS_ERR(mr))
+		return mr;
+	mr->length = U64_MAX;
+	mr->rkey = 0;
+	return xrdma_mr_create_done(mr, pd->device->ops->get_dma_mr(mr));
+}
+EXPORT_SYMBOL_GPL(__xrdma_get_dma_mr);
+
+/**
+ * __xrdma_alloc_mr - a fast-registration MR
+ * @pd: protection domain
+ * @max_num_sg: largest page list it will be mapped with
+ * @caller: owner's module name
+ *
+ * The MR is invalid until a REG_MR work request registers the page list
+ * built by xrdma_map_mr_sg().  Return: the MR or ERR_PTR: -EOPNOTSUPP if
+ * the device has no memory management extensions, -EINVAL.
+ */
+struct xrdma_mr *__xrdma_alloc_mr(struct xrdma_pd *pd, u32 max_num_sg,
+				  const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_mr *mr;
+
+	if (!(dev->attr.device_cap_flags & XRDMA_DEVICE_MEM_MGT_EXTENSIONS) ||
+	    !dev->ops->alloc_mr || !dev->ops->map_mr_sg)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > dev->attr.max_fast_reg_page_list_len)
+		return ERR_PTR(-EINVAL);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_MEM_REG, 0, caller);
+	if (IS_ERR(mr))
+		return mr;
+	mr->max_num_sg = max_num_sg;
+	return xrdma_mr_create_done(mr, dev->ops->alloc_mr(mr, max_num_sg));
+}
+EXPORT_SYMBOL_GPL(__xrdma_alloc_mr);
+
+/**
+ * xrdma_map_mr_sg - build a fast-reg MR's page list from a DMA-mapped SG
+ * @mr: a XRDMA_MR_TYPE_MEM_REG MR
+ * @sg: DMA-mapped scatterlist
+ * @sg_nents: entries in @sg
+ * @sg_offset: byte offset into the first entry, may be NULL; on a partial
+ *	       map, updated to where mapping stopped
+ * @page_size: page size of the page list, a power of two the device
+ *	       supports
+ *
+ * Sets mr->iova to the first mapped DMA address and mr->length.
+ * Return: number of SG entries mapped, or a negative errno.
+ */
+int xrdma_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset, unsigned int page_size)
+{
+	if (mr->type != XRDMA_MR_TYPE_MEM_REG || sg_nents <= 0 ||
+	    !is_power_of_2(page_size) ||
+	    !(mr->device->attr.page_size_cap & page_size))
+		return -EINVAL;
+	mr->page_size = page_size;
+	return mr->device->ops->map_mr_sg(mr, sg, sg_nents, sg_offset);
+}
+EXPORT_SYMBOL_GPL(xrdma_map_mr_sg);
+
+/**
+ * xrdma_sg_to_pages - split a DMA-mapped SG list into mr->page_size pages
+ * @mr: MR with page_size set
+ * @sgl: scatterlist
+ * @sg_nents: entries
+ * @sg_offset_p: offset into the first entry (may be NULL); updated to the
+ *		 resume offset when the page list fills up mid-entry
+ * @set_page: the driver's callback storing one page address; returns < 0
+ *	      when the list is full
+ *
+ * For drivers' map_mr_sg.  Only the first entry may start and only the
+ * last may end inside a page, unless consecutive entries are contiguous;
+ * mapping stops before the first gap.  Return: entries fully mapped, or
+ * the first error if none was.
+ */
+int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
+		      int sg_nents, unsigned int *sg_offset_p,
+		      int (*set_page)(struct xrdma_mr *mr, u64 addr))
+{
+	u64 page_mask = ~((u64)mr->page_size - 1);
+	unsigned int sg_offset = sg_offset_p ? *sg_offset_p : 0;
+	u64 last_end = 0, last_page_off = 0;
+	struct scatterlist *sg;
+	int i, ret;
+
+	if (!mr->page_size || sg_nents <= 0)
+		return -EINVAL;
+	if (sg_offset >= sg_dma_len(sgl))
+		return -EINVAL;
+	mr->iova = sg_dma_address(sgl) + sg_offset;
+	mr->length = 0;
+
+	for_each_sg(sgl, sg, sg_nents, i) {
+		u64 dma_addr = sg_dma_address(sg) + sg_offset;
+		u64 dma_len = sg_dma_len(sg) - sg_offset;
+		u64 end = dma_addr + dma_len;
+		u64 page_addr = dma_addr & page_mask;
+
+		if (i && (last_page_off || page_addr != dma_addr)) {
+			/* a gap ends the mapping */
+			if (last_end != dma_addr)
+				break;
+			/* contiguous: the page holding dma_addr is set */
+			page_addr += mr->page_size;
+		}
+		while (page_addr < end) {
+			ret = set_page(mr, page_addr);
+			if (ret < 0) {
+				u64 stop = max(page_addr, dma_addr);
+
+				mr->length += stop - dma_addr;
+				if (sg_offset_p)
+					*sg_offset_p = sg_offset +
+						       (stop - dma_addr);
+				return (i || stop > dma_addr) ? i : ret;
+			}
+			page_addr += mr->page_size;
+		}
+		mr->length += dma_len;
+		last_end = end;
+		last_page_off = end & ~page_mask;
+		sg_offset = 0;
+	}
+	if (sg_offset_p)
+		*sg_offset_p = 0;
+	return i;
+}
+EXPORT_SYMBOL_GPL(xrdma_sg_to_pages);
+
+/**
+ * xrdma_reg_user_mr - register memory of the current process
+ * @pd: protection domain
+ * @start: user virtual address
+ * @length: bytes
+ * @iova: address the MR is known by on the wire; same offset in the page
+ *	  as @start
+ * @access: XRDMA_ACCESS_* flags
+ * @udata: driver data from uverbs
+ *
+ * Pins the pages (see xrdma_umem_get()).  Owned by the current process.
+ */
+struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
+				   u64 iova, u32 access,
+				   struct xrdma_udata *udata)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_umem *umem;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (!dev->ops->reg_user_mr)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if ((start & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
+	    iova + length < iova)
+		return ERR_PTR(-EINVAL);
+	umem = xrdma_umem_get(dev, start, length, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
+	if (IS_ERR(mr)) {
+		xrdma_umem_release(umem);
+		return mr;
+	}
+	mr->umem = umem;
+	mr->iova = iova;
+	mr->length = length;
+	return xrdma_mr_create_done(mr, dev->ops->reg_user_mr(mr, udata));
+}
+EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
+
+/**
+ * xrdma_dereg_mr - deregister an MR
+ * @mr: the MR
+ *
+ * Waits until no lookup by key still uses @mr, then unpins user pages.
+ */
+int xrdma_dereg_mr(struct xrdma_mr *mr)
+{
+	xrdma_res_remove(&mr->res);
+	mr->device->ops->dereg_mr(mr);
+	xrdma_mr_free(mr);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_dereg_mr);

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QP state machine: which transitions are legal and which attributes
+ * each transition requires or allows, per QP type, after the QP state table
+ * of the InfiniBand Architecture Specification (vol. 1, 11.2.4.2 / 10.3).
+ */
+#include "core_priv.h"
+
+enum { T_RC, T_UC, T_UD, T_NUM };
+
+struct qp_trans {
+	bool valid;
+	int req[T_NUM];
+	int opt[T_NUM];
+};
+
+#define PATH_OPT	(XRDMA_QP_ALT_PATH | XRDMA_QP_ACCESS_FLAGS |	\
+			 XRDMA_QP_PKEY_INDEX)
+#define RTS_OPT_UC	(XRDMA_QP_CUR_STATE | XRDMA_QP_ALT_PATH |	\
+			 XRDMA_QP_ACCESS_FLAGS | XRDMA_QP_PATH_MIG_STATE)
+#define RTS_OPT_RC	(RTS_OPT_UC | XRDMA_QP_MIN_RNR_TIMER)
+#define RTS_OPT_UD	(XRDMA_QP_CUR_STATE | XRDMA_QP_QKEY)
+
+static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
+	[XRDMA_QPS_RESET] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_INIT] = {
+			.valid = true,
+			.req = {
+				[T_RC] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_ACCESS_FLAGS,
+				[T_UC] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_ACCESS_FLAGS,
+				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_QKEY,
+			},
+		},
+		[XRDMA_QPS_ERR] = { .valid = true },
+	},
+	[XRDMA_QPS_INIT] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+		[XRDMA_QPS_INIT] = {
+			.valid = true,
+			.opt = {
+				[T_RC] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_ACCESS_FLAGS,
+				[T_UC] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_ACCESS_FLAGS,
+				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
+					 XRDMA_QP_QKEY,
+			},
+		},
+		[XRDMA_QPS_RTR] = {
+			.valid = true,
+			.req = {
+				[T_RC] = XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
+					 XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN |
+					 XRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 XRDMA_QP_MIN_RNR_TIMER,
+				[T_UC] = XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
+					 XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN,
+			},
+			.opt = {
+				[T_RC] = PATH_OPT,
+				[T_UC] = PATH_OPT,
+				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+			},
+		},
+	},
+	[XRDMA_QPS_RTR] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+		[XRDMA_QPS_RTS] = {
+			.valid = true,
+			.req = {
+				[T_RC] = XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
+					 XRDMA_QP_RNR_RETRY | XRDMA_QP_SQ_PSN |
+					 XRDMA_QP_MAX_QP_RD_ATOMIC,
+				[T_UC] = XRDMA_QP_SQ_PSN,
+				[T_UD] = XRDMA_QP_SQ_PSN,
+			},
+			.opt = {
+				[T_RC] = RTS_OPT_RC,
+				[T_UC] = RTS_OPT_UC,
+				[T_UD] = RTS_OPT_UD,
+			},
+		},
+	},
+	[XRDMA_QPS_RTS] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+		[XRDMA_QPS_RTS] = {
+			.valid = true,
+			.opt = {
+				[T_RC] = RTS_OPT_RC,
+				[T_UC] = RTS_OPT_UC,
+				[T_UD] = RTS_OPT_UD,
+			},
+		},
+		[XRDMA_QPS_SQD] = {
+			.valid = true,
+			.opt = {
+				[T_RC] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+				[T_UC] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+				[T_UD] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+			},
+		},
+	},
+	[XRDMA_QPS_SQD] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+		[XRDMA_QPS_RTS] = {
+			.valid = true,
+			.opt = {
+				[T_RC] = RTS_OPT_RC,
+				[T_UC] = RTS_OPT_UC,
+				[T_UD] = RTS_OPT_UD,
+			},
+		},
+		[XRDMA_QPS_SQD] = {
+			.valid = true,
+			.opt = {
+				[T_RC] = XRDMA_QP_PORT | XRDMA_QP_AV |
+					 XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
+					 XRDMA_QP_RNR_RETRY |
+					 XRDMA_QP_MAX_QP_RD_ATOMIC |
+					 XRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 XRDMA_QP_ALT_PATH |
+					 XRDMA_QP_ACCESS_FLAGS |
+					 XRDMA_QP_PKEY_INDEX |
+					 XRDMA_QP_MIN_RNR_TIMER |
+					 XRDMA_QP_PATH_MIG_STATE,
+				[T_UC] = XRDMA_QP_AV | XRDMA_QP_ALT_PATH |
+					 XRDMA_QP_ACCESS_FLAGS |
+					 XRDMA_QP_PKEY_INDEX |
+					 XRDMA_QP_PATH_MIG_STATE,
+				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+			},
+		},
+	},
+	[XRDMA_QPS_SQE] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+		/* SQE exists only for unreliable QPs: RC goes to ERR instead */
+		[XRDMA_QPS_RTS] = {
+			.valid = true,
+			.opt = {
+				[T_UC] = XRDMA_QP_CUR_STATE |
+					 XRDMA_QP_ACCESS_FLAGS,
+				[T_UD] = XRDMA_QP_CUR_STATE | XRDMA_QP_QKEY,
+			},
+		},
+	},
+	[XRDMA_QPS_ERR] = {
+		[XRDMA_QPS_RESET] = { .valid = true },
+		[XRDMA_QPS_ERR] = { .valid = true },
+	},
+};
+
+static int qp_type_index(enum xrdma_qp_type type)
+{
+	switch (type) {
+	case XRDMA_QPT_RC:
+		return T_RC;
+	case XRDMA_QPT_UC:
+		return T_UC;
+	case XRDMA_QPT_UD:
+		return T_UD;
+	default:
+		return -1;
+	}
+}
+
+/**
+ * xrdma_modify_qp_is_ok - check a QP transition and its attribute mask
+ * @cur: current state
+ * @next: requested state (equal to @cur when @mask has no XRDMA_QP_STATE)
+ * @type: QP type
+ * @mask: attribute mask of the modify
+ *
+ * Return: true if the transition exists for @type, @mask holds every
+ * required attribute and nothing beyond the required and optional ones
+ * (and XRDMA_QP_STATE).
+ */
+bool xrdma_modify_qp_is_ok(enum xrdma_qp_state cur, enum xrdma_qp_state next,
+			   enum xrdma_qp_type type, int mask)
+{
+	const struct qp_trans *t;
+	int ti = qp_type_index(type);
+	int req, opt;
+
+	if (ti < 0 || (unsigned int)cur >= XRDMA_QPS_NUM ||
+	    (unsigned int)next >= XRDMA_QPS_NUM)
+		return false;
+	if (mask & ~XRDMA_QP_ATTR_MASK_ALL)
+		return false;
+	/* SQE exists only for unreliable QPs, so RC has no SQE->RTS */
+	if (cur == XRDMA_QPS_SQE && type == XRDMA_QPT_RC &&
+	    next == XRDMA_QPS_RTS)
+		return false;
+	/* moving to another state requires naming it */
+	if (cur != next && !(mask & XRDMA_QP_STATE))
+		return false;
+	/* SQE, like ERR for the others, is entered by the device only */
+	if (next == XRDMA_QPS_SQE && cur != XRDMA_QPS_SQE)
+		return false;
+
+	t = &qp_table[cur][next];
+	if (!t->valid)
+		return false;
+	req = t->req[ti];
+	opt = t->opt[ti];
+	if ((mask & req) != req)
+		return false;
+	if (mask & ~(req | opt | XRDMA_QP_STATE))
+		return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(xrdma_modify_qp_is_ok);
+
+/**
+ * xrdma_check_qp_attr - check the values of the attributes in @mask
+ * @dev: device
+ * @type: QP type
+ * @attr: values
+ * @mask: which of them are set
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
+			const struct xrdma_qp_attr *attr, int mask)
+{
+	const struct xrdma_device_attr *da = &dev->attr;
+
+	if (mask & XRDMA_QP_STATE && (unsigned int)attr->qp_state >=
+	    XRDMA_QPS_NUM)
+		return -EINVAL;
+	if (mask & XRDMA_QP_PORT &&
+	    (attr->port_num < 1 || attr->port_num > dev->num_ports))
+		return -EINVAL;
+	if (mask & XRDMA_QP_PKEY_INDEX && attr->pkey_index != 0)
+		return -EINVAL;
+	if (mask & XRDMA_QP_ACCESS_FLAGS &&
+	    attr->qp_access_flags & ~(XRDMA_ACCESS_LOCAL_WRITE |
+				      XRDMA_ACCESS_REMOTE_WRITE |
+				      XRDMA_ACCESS_REMOTE_READ |
+				      XRDMA_ACCESS_REMOTE_ATOMIC))
+		return -EINVAL;
+	if (mask & XRDMA_QP_PATH_MTU && xrdma_mtu_to_int(attr->path_mtu) < 0)
+		return -EINVAL;
+	if (mask & XRDMA_QP_AV &&
+	    (attr->ah_attr.port_num < 1 ||
+	     attr->ah_attr.port_num > dev->num_ports ||
+	     attr->ah_attr.sgid_index >= XRDMA_GID_TABLE_LEN))
+		return -EINVAL;
+	if (mask & XRDMA_QP_TIMEOUT && attr->timeout > 31)
+		return -EINVAL;
+	if (mask & XRDMA_QP_MIN_RNR_TIMER && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if (mask & XRDMA_QP_RETRY_CNT && attr->retry_cnt > 7)
+		return -EINVAL;
+	if (mask & XRDMA_QP_RNR_RETRY && attr->rnr_retry > 7)
+		return -EINVAL;
+	if (mask & XRDMA_QP_RQ_PSN && attr->rq_psn > 0xffffff)
+		return -EINVAL;
+	if (mask & XRDMA_QP_SQ_PSN && attr->sq_psn > 0xffffff)
+		return -EINVAL;
+	if (mask & XRDMA_QP_DEST_QPN && attr->dest_qp_num > 0xffffff)
+		return -EINVAL;
+	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC &&
+	    attr->max_rd_atomic > da->max_qp_init_rd_atom)
+		return -EINVAL;
+	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC &&
+	    attr->max_dest_rd_atomic > da->max_qp_rd_atom)
+		return -EINVAL;
+	if (mask & XRDMA_QP_CAP)
+		return -EINVAL;	/* QP resize is not supported */
+	return 0;
+}

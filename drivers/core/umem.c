@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pinning of user memory for MRs: FOLL_LONGTERM pins, accounted in
+ * mm->pinned_vm against RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), and both
+ * released on deregistration or when the owner goes away.
+ */
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <xrdma/xrdma_umem.h>
+#include "core_priv.h"
+
+/**
+ * xrdma_umem_num_pages - pages spanned by a byte range
+ * @addr: first byte
+ * @length: bytes, > 0, and @addr + @length must not overflow
+ */
+unsigned long xrdma_umem_num_pages(u64 addr, u64 length)
+{
+	return (ALIGN(addr + length, PAGE_SIZE) - ALIGN_DOWN(addr, PAGE_SIZE))
+		>> PAGE_SHIFT;
+}
+EXPORT_SYMBOL_GPL(xrdma_umem_num_pages);
+
+static bool xrdma_access_writable(u32 access)
+{
+	return access & (XRDMA_ACCESS_LOCAL_WRITE | XRDMA_ACCESS_REMOTE_WRITE |
+			 XRDMA_ACCESS_REMOTE_ATOMIC);
+}
+
+/**
+ * xrdma_umem_get - pin a range of the current process's memory
+ * @dev: device the memory is registered with (for limits)
+ * @addr: user virtual address
+ * @length: bytes
+ * @access: XRDMA_ACCESS_* flags; writable rights need writable pages
+ *
+ * Return: the umem or an ERR_PTR: -EINVAL (zero, overflowing or too long
+ * range, bad flags), -EFAULT (unmapped memory, read-only memory for write
+ * access, or no user address space), -ENOMEM (RLIMIT_MEMLOCK exceeded or
+ * out of memory), -EINTR if a signal interrupts a long pin.
+ */
+struct xrdma_umem *xrdma_umem_get(struct xrdma_device *dev, u64 addr,
+				  u64 length, u32 access)
+{
+	unsigned int gup_flags = FOLL_LONGTERM;
+	struct mm_struct *mm = current->mm;
+	unsigned long npages, pinned = 0, lock_limit;
+	struct xrdma_umem *umem;
+	s64 new_pinned;
+	int ret;
+
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!length || addr + length < addr ||
+	    PAGE_ALIGN(addr + length) < addr + length ||
+	    length > dev->attr.max_mr_size)
+		return ERR_PTR(-EINVAL);
+	if (!mm)
+		return ERR_PTR(-EFAULT);
+	npages = xrdma_umem_num_pages(addr, length);
+	if (npages > UINT_MAX)
+		return ERR_PTR(-EINVAL);
+
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	if (!umem)
+		return ERR_PTR(-ENOMEM);
+	umem->address = addr;
+	umem->length = length;
+	umem->writable = xrdma_access_writable(access);
+	umem->owning_mm = mm;
+	mmgrab(mm);
+
+	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	new_pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	if (new_pinned > lock_limit && !capable(CAP_IPC_LOCK)) {
+		ret = -ENOMEM;
+		goto err_account;
+	}
+
+	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL);
+	if (!umem->pages) {
+		ret = -ENOMEM;
+		goto err_account;
+	}
+	if (umem->writable)
+		gup_flags |= FOLL_WRITE;
+
+	while (pinned < npages) {
+		unsigned long start = ALIGN_DOWN(addr, PAGE_SIZE) +
+				      pinned * PAGE_SIZE;
+		int chunk = min_t(unsigned long, npages - pinned, 512);
+
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			goto err_unpin;
+		}
+		ret = pin_user_pages_fast(start, chunk, gup_flags,
+					  umem->pages + pinned);
+		if (ret <= 0) {
+			ret = ret ? : -EFAULT;
+			goto err_unpin;
+		}
+		pinned += ret;
+		cond_resched();
+	}
+	umem->npages = npages;
+
+	ret = sg_alloc_table_from_pages(&umem->sgt, umem->pages, npages,
+					addr & ~PAGE_MASK, length, GFP_KERNEL);
+	if (ret)
+		goto err_unpin;
+	return umem;
+
+err_unpin:
+	unpin_user_pages(umem->pages, pinned);
+	kvfree(umem->pages);
+err_account:
+	atomic64_sub(npages, &mm->pinned_vm);
+	mmdrop(mm);
+	kfree(umem);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(xrdma_umem_get);
+
+/**
+ * xrdma_umem_release - unpin and unaccount a umem
+ * @umem: from xrdma_umem_get(), may be NULL
+ *
+ * Safe from any process, including after the owner has exited.
+ */
+void xrdma_umem_release(struct xrdma_umem *umem)
+{
+	if (!umem)
+		return;
+	sg_free_table(&umem->sgt);
+	unpin_user_pages_dirty_lock(umem->pages, umem->npages, umem->writable);
+	kvfree(umem->pages);
+	atomic64_sub(umem->npages, &umem->owning_mm->pinned_vm);
+	mmdrop(umem->owning_mm);
+	kfree(umem);
+}
+EXPORT_SYMBOL_GPL(xrdma_umem_release);

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verbs: object creation and destruction with their dependency rules.
+ *
+ * Every object holds a user reference on its device and a use count on
+ * each object it depends on.  Use counts start at one while the object
+ * lives; destroy succeeds only by moving the count from one to zero
+ * (xrdma_use_kill), and a dependent takes a use only while the count is
+ * not zero (xrdma_use_get), so "destroy while in use" gives -EBUSY and
+ * "create on a dying object" gives -EINVAL, without a lock.
+ */
+#include <linux/slab.h>
+#include "core_priv.h"
+
+static bool xrdma_use_get(atomic_t *usecnt)
+{
+	return atomic_inc_not_zero(usecnt);
+}
+
+static void xrdma_use_put(atomic_t *usecnt)
+{
+	WARN_ON(atomic_dec_return(usecnt) < 1);
+}
+
+static bool xrdma_use_kill(atomic_t *usecnt)
+{
+	return atomic_cmpxchg(usecnt, 1, 0) == 1;
+}
+
+/*
+ * Allocate a driver-sized object and reserve its number.  The device user
+ * reference is taken here and dropped by xrdma_obj_free().
+ */
+static void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
+			     enum xrdma_res_type type, const char *caller)
+{
+	struct xrdma_res *res;
+	int ret;
+
+	if (!xrdma_device_try_get(dev))
+		return ERR_PTR(-ENODEV);
+	res = kzalloc(size, GFP_KERNEL);
+	if (!res) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	ret = xrdma_res_reserve(dev, res, type, caller);
+	if (ret)
+		goto err_free;
+	return res;
+
+err_free:
+	kfree(res);
+err_put:
+	xrdma_device_put(dev);
+	return ERR_PTR(ret);
+}
+
+/* Undo xrdma_obj_alloc() for an object that was never committed. */
+static void xrdma_obj_abort(struct xrdma_res *res)
+{
+	struct xrdma_device *dev = res->dev;
+
+	xrdma_res_abort(res);
+	kfree(res);
+	xrdma_device_put(dev);
+}
+
+static void xrdma_obj_free(struct xrdma_res *res)
+{
+	struct xrdma_device *dev = res->dev;
+
+	kfree(res);
+	xrdma_device_put(dev);
+}
+
+/**
+ * xrdma_query_device - read a device's attributes
+ * @dev: device
+ * @attr: filled in
+ */
+int xrdma_query_device(struct xrdma_device *dev,
+		       struct xrdma_device_attr *attr)
+{
+	*attr = dev->attr;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_query_device);
+
+/**
+ * xrdma_query_port - read a port's attributes
+ * @dev: device
+ * @port: port number, 1-based
+ * @attr: filled in
+ *
+ * Return: 0, -EINVAL for a bad port, or the driver's error.
+ */
+int xrdma_query_port(struct xrdma_device *dev, u32 port,
+		     struct xrdma_port_attr *attr)
+{
+	if (port < 1 || port > dev->num_ports)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	return dev->ops->query_port(dev, port, attr);
+}
+EXPORT_SYMBOL_GPL(xrdma_query_port);
+
+/**
+ * xrdma_query_gid - read one entry of a port's GID table
+ * @dev: device
+ * @port: port number, 1-based
+ * @index: GID index
+ * @gid: filled in
+ */
+int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
+		    union xrdma_gid *gid)
+{
+	if (port < 1 || port > dev->num_ports || index < 0 ||
+	    index >= XRDMA_GID_TABLE_LEN)
+		return -EINVAL;
+	return dev->ops->query_gid(dev, port, index, gid);
+}
+EXPORT_SYMBOL_GPL(xrdma_query_gid);
+
+/* ------------------------------------------------------------------ PD */
+
+/**
+ * __xrdma_alloc_pd - allocate a protection domain
+ * @dev: device
+ * @flags: must be 0
+ * @caller: owner's module name (the xrdma_alloc_pd() macro passes it)
+ *
+ * Return: the PD or an ERR_PTR: -ENODEV if @dev is going away, -EINVAL,
+ * -ENOMEM, -ENOSPC or the driver's error.
+ */
+struct xrdma_pd *__xrdma_alloc_pd(struct xrdma_device *dev, u32 flags,
+				  const char *caller)
+{
+	struct xrdma_pd *pd;
+	int ret;
+
+	if (flags)
+		return ERR_PTR(-EINVAL);
+	pd = xrdma_obj_alloc(dev, dev->ops->size_pd, XRDMA_RES_PD, caller);
+	if (IS_ERR(pd))
+		return pd;
+	pd->device = dev;
+	atomic_set(&pd->usecnt, 1);
+	ret = dev->ops->alloc_pd(pd, NULL);
+	if (ret) {
+		xrdma_obj_abort(&pd->res);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&pd->res);
+	return pd;
+}
+EXPORT_SYMBOL_GPL(__xrdma_alloc_pd);
+
+/**
+ * xrdma_dealloc_pd - free a protection domain
+ * @pd: the PD
+ *
+ * Return: 0, or -EBUSY while an MR, QP, SRQ or AH still uses @pd.
+ */
+int xrdma_dealloc_pd(struct xrdma_pd *pd)
+{
+	if (!xrdma_use_kill(&pd->usecnt))
+		return -EBUSY;
+	xrdma_res_remove(&pd->res);
+	pd->device->ops->dealloc_pd(pd);
+	xrdma_obj_free(&pd->res);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_dealloc_pd);
+
+/* ------------------------------------------------------------------ CQ */
+
+/**
+ * __xrdma_create_cq - create a completion queue
+ * @dev: device
+ * @comp_handler: called (any context) when the armed CQ gets a completion
+ * @event_handler: called for CQ async events, may be NULL
+ * @cq_context: passed to both handlers
+ * @attr: cqe (1..max_cqe), comp_vector, flags (0)
+ * @caller: owner's module name
+ */
+struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
+				   xrdma_comp_handler comp_handler,
+				   void (*event_handler)(struct xrdma_event *,
+							 void *),
+				   void *cq_context,
+				   const struct xrdma_cq_init_attr *attr,
+				   const char *caller)
+{
+	struct xrdma_cq *cq;
+	int ret;
+
+	if (!attr->cqe || attr->cqe > dev->attr.max_cqe || attr->flags)
+		return ERR_PTR(-EINVAL);
+	cq = xrdma_obj_alloc(dev, dev->ops->size_cq, XRDMA_RES_CQ, caller);
+	if (IS_ERR(cq))
+		return cq;
+	cq->device = dev;
+	cq->comp_handler = comp_handler;
+	cq->event_handler = event_handler;
+	cq->cq_context = cq_context;
+	cq->cqe = attr->cqe;
+	atomic_set(&cq->usecnt, 1);
+	ret = dev->ops->create_cq(cq, attr, NULL);
+	if (ret) {
+		xrdma_obj_abort(&cq->res);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&cq->res);
+	return cq;
+}
+EXPORT_SYMBOL_GPL(__xrdma_create_cq);
+
+/**
+ * xrdma_destroy_cq - destroy a completion queue
+ * @cq: the CQ
+ *
+ * Return: 0, or -EBUSY while a QP still uses @cq.
+ */
+int xrdma_destroy_cq(struct xrdma_cq *cq)
+{
+	if (!xrdma_use_kill(&cq->usecnt))
+		return -EBUSY;
+	xrdma_res_remove(&cq->res);
+	cq->device->ops->destroy_cq(cq);
+	xrdma_obj_free(&cq->res);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_destroy_cq);
+
+/**
+ * xrdma_resize_cq - change the number of entries of a CQ
+ * @cq: the CQ
+ * @cqe: new size, 1..max_cqe
+ *
+ * Return: 0, -EINVAL, -EOPNOTSUPP or the driver's error.
+ */
+int xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe)
+{
+	int ret;
+
+	if (!cq->device->ops->resize_cq)
+		return -EOPNOTSUPP;
+	if (!cqe || cqe > cq->device->attr.max_cqe)
+		return -EINVAL;
+	ret = cq->device->ops->resize_cq(cq, cqe, NULL);
+	if (!ret)
+		cq->cqe = cqe;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_resize_cq);
+
+/* ----------------------------------------------------------------- SRQ */
+
+static int xrdma_check_srq_attr(struct xrdma_device *dev,
+				const struct xrdma_srq_attr *attr)
+{
+	if (!attr->max_wr || attr->max_wr > dev->attr.max_srq_wr ||
+	    !attr->max_sge || attr->max_sge > dev->attr.max_srq_sge ||
+	    attr->srq_limit > attr->max_wr)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * __xrdma_create_srq - create a shared receive queue
+ * @pd: protection domain
+ * @attr: handler, context and sizes (max_wr, max_sge within the device's
+ *	  limits; srq_limit <= max_wr)
+ * @caller: owner's module name
+ */
+struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
+				     struct xrdma_srq_init_attr *attr,
+				     const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_srq *srq;
+	int ret;
+
+	if (!dev->ops->create_srq)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_srq_attr(dev, &attr->attr);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!xrdma_use_get(&pd->usecnt))
+		return ERR_PTR(-EINVAL);
+	srq = xrdma_obj_alloc(dev, dev->ops->size_srq, XRDMA_RES_SRQ, caller);
+	if (IS_ERR(srq)) {
+		xrdma_use_put(&pd->usecnt);
+		return srq;
+	}
+	srq->device = dev;
+	srq->pd = pd;
+	srq->event_handler = attr->event_handler;
+	srq->srq_context = attr->srq_context;
+	atomic_set(&srq->usecnt, 1);
+	ret = dev->ops->create_srq(srq, attr, NULL);
+	if (ret) {
+		xrdma_obj_abort(&srq->res);
+		xrdma_use_put(&pd->usecnt);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&srq->res);
+	return srq;
+}
+EXPORT_SYMBOL_GPL(__xrdma_create_srq);
+
+/**
+ * xrdma_modify_srq - resize an SRQ or arm its limit event
+ * @srq: the SRQ
+ * @attr: new values
+ * @mask: XRDMA_SRQ_MAX_WR and/or XRDMA_SRQ_LIMIT
+ */
+int xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+		     u32 mask)
+{
+	struct xrdma_device *dev = srq->device;
+
+	if (!mask || mask & ~(XRDMA_SRQ_MAX_WR | XRDMA_SRQ_LIMIT))
+		return -EINVAL;
+	if (mask & XRDMA_SRQ_MAX_WR &&
+	    (!(dev->attr.device_cap_flags & XRDMA_DEVICE_SRQ_RESIZE) ||
+	     !attr->max_wr || attr->max_wr > dev->attr.max_srq_wr))
+		return -EINVAL;
+	if (!dev->ops->modify_srq)
+		return -EOPNOTSUPP;
+	return dev->ops->modify_srq(srq, attr, mask, NULL);
+}
+EXPORT_SYMBOL_GPL(xrdma_modify_srq);
+
+int xrdma_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
+{
+	if (!srq->device->ops->query_srq)
+		return -EOPNOTSUPP;
+	return srq->device->ops->query_srq(srq, attr);
+}
+EXPORT_SYMBOL_GPL(xrdma_query_srq);
+
+/**
+ * xrdma_destroy_srq - destroy a shared receive queue
+ * @srq: the SRQ
+ *
+ * Return: 0, or -EBUSY while a QP is attached to @srq.
+ */
+int xrdma_destroy_srq(struct xrdma_srq *srq)
+{
+	struct xrdma_pd *pd = srq->pd;
+
+	if (!xrdma_use_kill(&srq->usecnt))
+		return -EBUSY;
+	xrdma_res_remove(&srq->res);
+	srq->device->ops->destroy_srq(srq);
+	xrdma_obj_free(&srq->res);
+	xrdma_use_put(&pd->usecnt);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_destroy_srq);
+
+/* ------------------------------------------------------------------ QP */
+
+static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
+				    struct xrdma_pd *pd,
+				    const struct xrdma_qp_init_attr *attr)
+{
+	const struct xrdma_device_attr *da = &dev->attr;
+	const struct xrdma_qp_cap *cap = &attr->cap;
+
+	switch (attr->qp_type) {
+	case XRDMA_QPT_RC:
+	case XRDMA_QPT_UC:
+	case XRDMA_QPT_UD:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	if (attr->send_cq->device != dev || attr->recv_cq->device != dev ||
+	    (attr->srq && attr->srq->device != dev))
+		return -EINVAL;
+	if (cap->max_send_wr > da->max_qp_wr ||
+	    cap->max_send_sge > da->max_sge ||
+	    cap->max_inline_data > da->max_inline_data)
+		return -EINVAL;
+	if (!attr->srq && (cap->max_recv_wr > da->max_qp_wr ||
+			   cap->max_recv_sge > da->max_sge))
+		return -EINVAL;
+	if (!cap->max_send_wr && (attr->srq || !cap->max_recv_wr))
+		return -EINVAL;
+	return 0;
+}
+
+/* Take a use on each object the QP depends on; undone by the put below. */
+static int xrdma_qp_get_deps(struct xrdma_qp_init_attr *attr)
+{
+	if (!xrdma_use_get(&attr->send_cq->usecnt))
+		return -EINVAL;
+	if (!xrdma_use_get(&attr->recv_cq->usecnt))
+		goto err_send;
+	if (attr->srq && !xrdma_use_get(&attr->srq->usecnt))
+		goto err_recv;
+	return 0;
+
+err_recv:
+	xrdma_use_put(&attr->recv_cq->usecnt);
+err_send:
+	xrdma_use_put(&attr->send_cq->usecnt);
+	return -EINVAL;
+}
+
+static void xrdma_qp_put_deps(struct xrdma_cq *send_cq,
+			      struct xrdma_cq *recv_cq, struct xrdma_srq *srq)
+{
+	if (srq)
+		xrdma_use_put(&srq->usecnt);
+	xrdma_use_put(&recv_cq->usecnt);
+	xrdma_use_put(&send_cq->usecnt);
+}
+
+/**
+ * __xrdma_create_qp - create a queue pair in the RESET state
+ * @pd: protection domain
+ * @attr: type, CQs, optional SRQ, capabilities; the driver may raise the
+ *	  capabilities it actually provides
+ * @caller: owner's module name
+ *
+ * Return: the QP (qp_num is its QPN) or an ERR_PTR.
+ */
+struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
+				   struct xrdma_qp_init_attr *attr,
+				   const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_qp *qp;
+	int ret;
+
+	ret = xrdma_check_qp_init_attr(dev, pd, attr);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!xrdma_use_get(&pd->usecnt))
+		return ERR_PTR(-EINVAL);
+	ret = xrdma_qp_get_deps(attr);
+	if (ret)
+		goto err_pd;
+	qp = xrdma_obj_alloc(dev, dev->ops->size_qp, XRDMA_RES_QP, caller);
+	if (IS_ERR(qp)) {
+		ret = PTR_ERR(qp);
+		goto err_deps;
+	}
+	qp->device = dev;
+	qp->pd = pd;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
+	qp->srq = attr->srq;
+	qp->event_handler = attr->event_handler;
+	qp->qp_context = attr->qp_context;
+	qp->qp_type = attr->qp_type;
+	qp->qp_num = qp->res.id;
+	qp->port_num = attr->port_num;
+	qp->state = XRDMA_QPS_RESET;
+	mutex_init(&qp->state_lock);
+	ret = dev->ops->create_qp(qp, attr, NULL);
+	if (ret) {
+		mutex_destroy(&qp->state_lock);
+		xrdma_obj_abort(&qp->res);
+		goto err_deps;
+	}
+	xrdma_res_commit(&qp->res);
+	return qp;
+
+err_deps:
+	xrdma_qp_put_deps(attr->send_cq, attr->recv_cq, attr->srq);
+err_pd:
+	xrdma_use_put(&pd->usecnt);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(__xrdma_create_qp);
+
+/**
+ * xrdma_modify_qp - change a QP's state and attributes
+ * @qp: the QP
+ * @attr: new values for the attributes named in @mask
+ * @mask: XRDMA_QP_* attribute mask
+ *
+ * The transition and the mask are checked against the InfiniBand QP state
+ * table for @qp's type, and the values against the device's limits, before
+ * the driver sees them.  Return: 0, or -EINVAL with no change made, or the
+ * driver's error.
+ */
+int xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		    int mask)
+{
+	enum xrdma_qp_state cur, next;
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	cur = READ_ONCE(qp->state);
+	if (mask & XRDMA_QP_CUR_STATE && attr->cur_qp_state != cur) {
+		ret = -EINVAL;
+		goto out;
+	}
+	next = mask & XRDMA_QP_STATE ? attr->qp_state : cur;
+	if (!xrdma_modify_qp_is_ok(cur, next, qp->qp_type, mask)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = xrdma_check_qp_attr(qp->device, qp->qp_type, attr, mask);
+	if (ret)
+		goto out;
+	ret = qp->device->ops->modify_qp(qp, attr, mask, NULL);
+	if (!ret)
+		WRITE_ONCE(qp->state, next);
+out:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_modify_qp);
+
+/**
+ * xrdma_query_qp - read a QP's attributes
+ * @qp: the QP
+ * @attr: filled in (qp_state always)
+ * @mask: attributes wanted
+ * @init_attr: filled in with the creation attributes, may be NULL
+ */
+int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
+		   struct xrdma_qp_init_attr *init_attr)
+{
+	struct xrdma_qp_init_attr dummy;
+	int ret = 0;
+
+	memset(attr, 0, sizeof(*attr));
+	if (!init_attr)
+		init_attr = &dummy;
+	memset(init_attr, 0, sizeof(*init_attr));
+	init_attr->send_cq = qp->send_cq;
+	init_attr->recv_cq = qp->recv_cq;
+	init_attr->srq = qp->srq;
+	init_attr->qp_type = qp->qp_type;
+	init_attr->event_handler = qp->event_handler;
+	init_attr->qp_context = qp->qp_context;
+	if (qp->device->ops->query_qp)
+		ret = qp->device->ops->query_qp(qp, attr, mask, init_attr);
+	attr->qp_state = READ_ONCE(qp->state);
+	attr->cur_qp_state = attr->qp_state;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_query_qp);
+
+/**
+ * xrdma_qp_set_error - record that the hardware moved a QP to ERR
+ * @qp: the QP
+ *
+ * For drivers, from any context: the next modify_qp starts from ERR.
+ */
+void xrdma_qp_set_error(struct xrdma_qp *qp)
+{
+	WRITE_ONCE(qp->state, XRDMA_QPS_ERR);
+}
+EXPORT_SYMBOL_GPL(xrdma_qp_set_error);
+
+/**
+ * xrdma_destroy_qp - destroy a queue pair
+ * @qp: the QP
+ *
+ * Waits until no driver lookup (xrdma_qp_get_by_num()) still uses @qp.
+ */
+int xrdma_destroy_qp(struct xrdma_qp *qp)
+{
+	struct xrdma_cq *send_cq = qp->send_cq, *recv_cq = qp->recv_cq;
+	struct xrdma_srq *srq = qp->srq;
+	struct xrdma_pd *pd = qp->pd;
+
+	xrdma_res_remove(&qp->res);
+	qp->device->ops->destroy_qp(qp);
+	mutex_destroy(&qp->state_lock);
+	xrdma_obj_free(&qp->res);
+	xrdma_qp_put_deps(send_cq, recv_cq, srq);
+	xrdma_use_put(&pd->usecnt);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
+
+/* ------------------------------------------------------------------ AH */
+
+/**
+ * __xrdma_create_ah - create an address handle for UD sends
+ * @pd: protection domain
+ * @attr: destination; port_num must be a valid port, sgid_index < GID
+ *	  table length
+ * @caller: owner's module name
+ */
+struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
+				   const struct xrdma_ah_attr *attr,
+				   const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_ah *ah;
+	int ret;
+
+	if (!dev->ops->create_ah)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (attr->port_num < 1 || attr->port_num > dev->num_ports ||
+	    attr->sgid_index >= XRDMA_GID_TABLE_LEN)
+		return ERR_PTR(-EINVAL);
+	if (!xrdma_use_get(&pd->usecnt))
+		return ERR_PTR(-EINVAL);
+	ah = xrdma_obj_alloc(dev, dev->ops->size_ah, XRDMA_RES_AH, caller);
+	if (IS_ERR(ah)) {
+		xrdma_use_put(&pd->usecnt);
+		return ah;
+	}
+	ah->device = dev;
+	ah->pd = pd;
+	ah->attr = *attr;
+	ret = dev->ops->create_ah(ah, NULL);
+	if (ret) {
+		xrdma_obj_abort(&ah->res);
+		xrdma_use_put(&pd->usecnt);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&ah->res);
+	return ah;
+}
+EXPORT_SYMBOL_GPL(__xrdma_create_ah);
+
+int xrdma_destroy_ah(struct xrdma_ah *ah)
+{
+	struct xrdma_pd *pd = ah->pd;
+
+	xrdma_res_remove(&ah->res);
+	ah->device->ops->destroy_ah(ah);
+	xrdma_obj_free(&ah->res);
+	xrdma_use_put(&pd->usecnt);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_destroy_ah);

@@ -1,0 +1,856 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xrdma core: devices, resources and the in-kernel verbs API.
+ *
+ * Drivers fill a struct xrdma_device_ops and register a struct xrdma_device;
+ * kernel consumers (ULPs) attach as a struct xrdma_client and use the
+ * xrdma_* verbs below.  See Documentation/core.rst.
+ */
+#ifndef _XRDMA_VERBS_H
+#define _XRDMA_VERBS_H
+
+#include <linux/types.h>
+#include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/refcount.h>
+#include <linux/xarray.h>
+#include <linux/scatterlist.h>
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
+
+struct xrdma_device;
+struct xrdma_pd;
+struct xrdma_cq;
+struct xrdma_qp;
+struct xrdma_srq;
+struct xrdma_mr;
+struct xrdma_ah;
+struct xrdma_umem;
+struct xrdma_udata;
+
+#define XRDMA_NAME_LEN		32
+#define XRDMA_FW_VER_LEN	32
+#define XRDMA_MAX_PORTS		4
+#define XRDMA_GID_TABLE_LEN	16
+
+/* ---------------------------------------------------------------- */
+/* Resource tracking                                                */
+
+enum xrdma_res_type {
+	XRDMA_RES_PD,
+	XRDMA_RES_CQ,
+	XRDMA_RES_QP,
+	XRDMA_RES_SRQ,
+	XRDMA_RES_MR,
+	XRDMA_RES_AH,
+	XRDMA_RES_MAX,
+};
+
+/**
+ * struct xrdma_res - header of every tracked object
+ * @dev: owning device
+ * @type: object type
+ * @id: per-device, per-type number (QPN, CQN, MR index, ...)
+ * @ref: lookups hold a reference; destroy waits for the last one
+ * @done: completed when @ref drops to zero
+ * @kern_name: owner when created by a kernel consumer (module name)
+ * @pid: owner when created for a process (tgid), else NULL
+ */
+struct xrdma_res {
+	struct xrdma_device *dev;
+	enum xrdma_res_type type;
+	u32 id;
+	struct kref ref;
+	struct completion done;
+	const char *kern_name;
+	struct pid *pid;
+};
+
+/* ---------------------------------------------------------------- */
+/* Attributes                                                       */
+
+enum xrdma_atomic_cap {
+	XRDMA_ATOMIC_NONE,
+	XRDMA_ATOMIC_HCA,	/* atomic among this device's own ops */
+	XRDMA_ATOMIC_GLOB,	/* atomic against the CPU as well */
+};
+
+enum xrdma_device_cap_flags {
+	XRDMA_DEVICE_MEM_MGT_EXTENSIONS	= 1 << 0,	/* fast-reg, LOCAL_INV */
+	XRDMA_DEVICE_SRQ_RESIZE		= 1 << 1,
+	XRDMA_DEVICE_SQD		= 1 << 2,	/* supports SQ drain */
+	XRDMA_DEVICE_RC_RNR_NAK_GEN	= 1 << 3,
+};
+
+struct xrdma_device_attr {
+	char fw_ver[XRDMA_FW_VER_LEN];
+	__be64 node_guid;
+	u64 max_mr_size;
+	u64 page_size_cap;
+	u32 vendor_id;
+	u32 vendor_part_id;
+	u32 hw_ver;
+	u32 device_cap_flags;
+	u32 max_qp;
+	u32 max_qp_wr;
+	u32 max_sge;
+	u32 max_sge_rd;
+	u32 max_inline_data;
+	u32 max_cq;
+	u32 max_cqe;
+	u32 max_mr;
+	u32 max_pd;
+	u32 max_qp_rd_atom;
+	u32 max_qp_init_rd_atom;
+	u32 max_srq;
+	u32 max_srq_wr;
+	u32 max_srq_sge;
+	u32 max_ah;
+	u32 max_fast_reg_page_list_len;
+	enum xrdma_atomic_cap atomic_cap;
+};
+
+enum xrdma_port_state {
+	XRDMA_PORT_NOP,
+	XRDMA_PORT_DOWN,
+	XRDMA_PORT_INIT,
+	XRDMA_PORT_ARMED,
+	XRDMA_PORT_ACTIVE,
+};
+
+enum xrdma_mtu {
+	XRDMA_MTU_256 = 1,
+	XRDMA_MTU_512,
+	XRDMA_MTU_1024,
+	XRDMA_MTU_2048,
+	XRDMA_MTU_4096,
+};
+
+static inline int xrdma_mtu_to_int(enum xrdma_mtu mtu)
+{
+	return mtu >= XRDMA_MTU_256 && mtu <= XRDMA_MTU_4096 ? 128 << mtu : -1;
+}
+
+enum xrdma_link_layer {
+	XRDMA_LINK_LAYER_UNSPECIFIED,
+	XRDMA_LINK_LAYER_INFINIBAND,
+	XRDMA_LINK_LAYER_ETHERNET,
+};
+
+union xrdma_gid {
+	u8 raw[16];
+	struct {
+		__be64 subnet_prefix;
+		__be64 interface_id;
+	} global;
+};
+
+struct xrdma_port_attr {
+	enum xrdma_port_state state;
+	enum xrdma_mtu max_mtu;
+	enum xrdma_mtu active_mtu;
+	enum xrdma_link_layer link_layer;
+	u32 gid_tbl_len;
+	u32 max_msg_sz;
+	u16 pkey_tbl_len;
+	u16 lid;
+	u8 active_speed;
+	u8 active_width;
+};
+
+/* ---------------------------------------------------------------- */
+/* Events                                                           */
+
+enum xrdma_event_type {
+	XRDMA_EVENT_CQ_ERR,
+	XRDMA_EVENT_QP_FATAL,
+	XRDMA_EVENT_QP_REQ_ERR,
+	XRDMA_EVENT_QP_ACCESS_ERR,
+	XRDMA_EVENT_COMM_EST,
+	XRDMA_EVENT_SQ_DRAINED,
+	XRDMA_EVENT_QP_LAST_WQE_REACHED,
+	XRDMA_EVENT_SRQ_ERR,
+	XRDMA_EVENT_SRQ_LIMIT_REACHED,
+	XRDMA_EVENT_PORT_ACTIVE,
+	XRDMA_EVENT_PORT_ERR,
+	XRDMA_EVENT_DEVICE_FATAL,
+};
+
+struct xrdma_event {
+	struct xrdma_device *device;
+	union {
+		struct xrdma_cq *cq;
+		struct xrdma_qp *qp;
+		struct xrdma_srq *srq;
+		u32 port_num;
+	} element;
+	enum xrdma_event_type event;
+};
+
+/**
+ * struct xrdma_event_handler - device-wide async event subscriber
+ * @device: device to listen on
+ * @handler: called in process or atomic context; must not sleep
+ * @list: core internal
+ */
+struct xrdma_event_handler {
+	struct xrdma_device *device;
+	void (*handler)(struct xrdma_event_handler *h, struct xrdma_event *e);
+	struct list_head list;
+};
+
+/* ---------------------------------------------------------------- */
+/* Objects                                                          */
+
+struct xrdma_pd {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	atomic_t usecnt;		/* 1 + MRs, QPs, SRQs, AHs on this PD */
+	u32 local_dma_lkey;
+	u32 flags;
+	struct xrdma_mr *internal_mr;
+};
+
+typedef void (*xrdma_comp_handler)(struct xrdma_cq *cq, void *cq_context);
+
+struct xrdma_cq_init_attr {
+	u32 cqe;
+	u32 comp_vector;
+	u32 flags;
+};
+
+struct xrdma_cq {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	xrdma_comp_handler comp_handler;
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *cq_context;
+	u32 cqe;
+	atomic_t usecnt;		/* 1 + QPs using this CQ */
+	void *uobject;			/* uverbs */
+};
+
+enum xrdma_srq_attr_mask {
+	XRDMA_SRQ_MAX_WR	= 1 << 0,
+	XRDMA_SRQ_LIMIT		= 1 << 1,
+};
+
+struct xrdma_srq_attr {
+	u32 max_wr;
+	u32 max_sge;
+	u32 srq_limit;
+};
+
+struct xrdma_srq_init_attr {
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *srq_context;
+	struct xrdma_srq_attr attr;
+};
+
+struct xrdma_srq {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	struct xrdma_pd *pd;
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *srq_context;
+	atomic_t usecnt;		/* 1 + QPs attached */
+	void *uobject;
+};
+
+enum xrdma_qp_type {
+	XRDMA_QPT_RC = 2,
+	XRDMA_QPT_UC = 3,
+	XRDMA_QPT_UD = 4,
+};
+
+enum xrdma_qp_state {
+	XRDMA_QPS_RESET,
+	XRDMA_QPS_INIT,
+	XRDMA_QPS_RTR,
+	XRDMA_QPS_RTS,
+	XRDMA_QPS_SQD,
+	XRDMA_QPS_SQE,
+	XRDMA_QPS_ERR,
+	XRDMA_QPS_NUM,
+};
+
+/* Same bit values as the InfiniBand verbs attribute mask. */
+enum xrdma_qp_attr_mask {
+	XRDMA_QP_STATE			= 1 << 0,
+	XRDMA_QP_CUR_STATE		= 1 << 1,
+	XRDMA_QP_EN_SQD_ASYNC_NOTIFY	= 1 << 2,
+	XRDMA_QP_ACCESS_FLAGS		= 1 << 3,
+	XRDMA_QP_PKEY_INDEX		= 1 << 4,
+	XRDMA_QP_PORT			= 1 << 5,
+	XRDMA_QP_QKEY			= 1 << 6,
+	XRDMA_QP_AV			= 1 << 7,
+	XRDMA_QP_PATH_MTU		= 1 << 8,
+	XRDMA_QP_TIMEOUT		= 1 << 9,
+	XRDMA_QP_RETRY_CNT		= 1 << 10,
+	XRDMA_QP_RNR_RETRY		= 1 << 11,
+	XRDMA_QP_RQ_PSN			= 1 << 12,
+	XRDMA_QP_MAX_QP_RD_ATOMIC	= 1 << 13,
+	XRDMA_QP_ALT_PATH		= 1 << 14,
+	XRDMA_QP_MIN_RNR_TIMER		= 1 << 15,
+	XRDMA_QP_SQ_PSN			= 1 << 16,
+	XRDMA_QP_MAX_DEST_RD_ATOMIC	= 1 << 17,
+	XRDMA_QP_PATH_MIG_STATE		= 1 << 18,
+	XRDMA_QP_CAP			= 1 << 19,
+	XRDMA_QP_DEST_QPN		= 1 << 20,
+	XRDMA_QP_ATTR_MASK_ALL		= (1 << 21) - 1,
+};
+
+enum xrdma_access_flags {
+	XRDMA_ACCESS_LOCAL_WRITE	= 1 << 0,
+	XRDMA_ACCESS_REMOTE_WRITE	= 1 << 1,
+	XRDMA_ACCESS_REMOTE_READ	= 1 << 2,
+	XRDMA_ACCESS_REMOTE_ATOMIC	= 1 << 3,
+	XRDMA_ACCESS_MW_BIND		= 1 << 4,
+	XRDMA_ACCESS_ALL		= (1 << 5) - 1,
+};
+
+struct xrdma_ah_attr {
+	union xrdma_gid dgid;
+	u32 flow_label;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u8 sl;
+	u8 port_num;
+	u8 is_global;
+	u16 dlid;
+	u8 dmac[6];
+};
+
+struct xrdma_qp_cap {
+	u32 max_send_wr;
+	u32 max_recv_wr;
+	u32 max_send_sge;
+	u32 max_recv_sge;
+	u32 max_inline_data;
+};
+
+struct xrdma_qp_attr {
+	enum xrdma_qp_state qp_state;
+	enum xrdma_qp_state cur_qp_state;
+	enum xrdma_mtu path_mtu;
+	u32 qkey;
+	u32 rq_psn;
+	u32 sq_psn;
+	u32 dest_qp_num;
+	u32 qp_access_flags;
+	struct xrdma_qp_cap cap;
+	struct xrdma_ah_attr ah_attr;
+	u16 pkey_index;
+	u8 en_sqd_async_notify;
+	u8 sq_draining;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u8 min_rnr_timer;
+	u8 port_num;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 path_mig_state;
+};
+
+struct xrdma_qp_init_attr {
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *qp_context;
+	struct xrdma_cq *send_cq;
+	struct xrdma_cq *recv_cq;
+	struct xrdma_srq *srq;
+	struct xrdma_qp_cap cap;
+	enum xrdma_qp_type qp_type;
+	u32 sq_sig_all;
+	u8 port_num;
+};
+
+struct xrdma_qp {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	struct xrdma_pd *pd;
+	struct xrdma_cq *send_cq;
+	struct xrdma_cq *recv_cq;
+	struct xrdma_srq *srq;
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *qp_context;
+	enum xrdma_qp_type qp_type;
+	u32 qp_num;
+	u8 port_num;
+	/* core state, serialised by state_lock; drivers read it lock-free */
+	struct mutex state_lock;
+	enum xrdma_qp_state state;
+	void *uobject;
+};
+
+enum xrdma_mr_type {
+	XRDMA_MR_TYPE_DMA,		/* all of kernel memory, local only */
+	XRDMA_MR_TYPE_MEM_REG,		/* fast registration */
+	XRDMA_MR_TYPE_USER,		/* pinned user pages */
+};
+
+struct xrdma_mr {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	struct xrdma_pd *pd;
+	enum xrdma_mr_type type;
+	u32 lkey;
+	u32 rkey;
+	u64 iova;
+	u64 length;
+	u32 access;
+	u32 page_size;
+	u32 max_num_sg;
+	struct xrdma_umem *umem;
+	void *uobject;
+};
+
+struct xrdma_ah {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	struct xrdma_pd *pd;
+	struct xrdma_ah_attr attr;
+	void *uobject;
+};
+
+/* ---------------------------------------------------------------- */
+/* Work requests and completions                                    */
+
+enum xrdma_wr_opcode {
+	XRDMA_WR_RDMA_WRITE,
+	XRDMA_WR_RDMA_WRITE_WITH_IMM,
+	XRDMA_WR_SEND,
+	XRDMA_WR_SEND_WITH_IMM,
+	XRDMA_WR_RDMA_READ,
+	XRDMA_WR_ATOMIC_CMP_AND_SWP,
+	XRDMA_WR_ATOMIC_FETCH_AND_ADD,
+	XRDMA_WR_LOCAL_INV,
+	XRDMA_WR_SEND_WITH_INV,
+	XRDMA_WR_REG_MR,
+};
+
+enum xrdma_send_flags {
+	XRDMA_SEND_FENCE	= 1 << 0,
+	XRDMA_SEND_SIGNALED	= 1 << 1,
+	XRDMA_SEND_SOLICITED	= 1 << 2,
+	XRDMA_SEND_INLINE	= 1 << 3,
+};
+
+struct xrdma_sge {
+	u64 addr;
+	u32 length;
+	u32 lkey;
+};
+
+struct xrdma_send_wr {
+	struct xrdma_send_wr *next;
+	u64 wr_id;
+	struct xrdma_sge *sg_list;
+	int num_sge;
+	enum xrdma_wr_opcode opcode;
+	u32 send_flags;
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	union {
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+		} rdma;
+		struct {
+			u64 remote_addr;
+			u64 compare_add;
+			u64 swap;
+			u32 rkey;
+		} atomic;
+		struct {
+			struct xrdma_ah *ah;
+			u32 remote_qpn;
+			u32 remote_qkey;
+		} ud;
+		struct {
+			struct xrdma_mr *mr;
+			u32 key;
+			u32 access;
+		} reg;
+	} wr;
+};
+
+struct xrdma_recv_wr {
+	struct xrdma_recv_wr *next;
+	u64 wr_id;
+	struct xrdma_sge *sg_list;
+	int num_sge;
+};
+
+enum xrdma_wc_status {
+	XRDMA_WC_SUCCESS,
+	XRDMA_WC_LOC_LEN_ERR,
+	XRDMA_WC_LOC_QP_OP_ERR,
+	XRDMA_WC_LOC_EEC_OP_ERR,
+	XRDMA_WC_LOC_PROT_ERR,
+	XRDMA_WC_WR_FLUSH_ERR,
+	XRDMA_WC_MW_BIND_ERR,
+	XRDMA_WC_BAD_RESP_ERR,
+	XRDMA_WC_LOC_ACCESS_ERR,
+	XRDMA_WC_REM_INV_REQ_ERR,
+	XRDMA_WC_REM_ACCESS_ERR,
+	XRDMA_WC_REM_OP_ERR,
+	XRDMA_WC_RETRY_EXC_ERR,
+	XRDMA_WC_RNR_RETRY_EXC_ERR,
+	XRDMA_WC_LOC_RDD_VIOL_ERR,
+	XRDMA_WC_REM_INV_RD_REQ_ERR,
+	XRDMA_WC_REM_ABORT_ERR,
+	XRDMA_WC_INV_EECN_ERR,
+	XRDMA_WC_INV_EEC_STATE_ERR,
+	XRDMA_WC_FATAL_ERR,
+	XRDMA_WC_RESP_TIMEOUT_ERR,
+	XRDMA_WC_GENERAL_ERR,
+};
+
+enum xrdma_wc_opcode {
+	XRDMA_WC_SEND,
+	XRDMA_WC_RDMA_WRITE,
+	XRDMA_WC_RDMA_READ,
+	XRDMA_WC_COMP_SWAP,
+	XRDMA_WC_FETCH_ADD,
+	XRDMA_WC_LOCAL_INV = 6,
+	XRDMA_WC_REG_MR,
+	XRDMA_WC_RECV = 1 << 7,
+	XRDMA_WC_RECV_RDMA_WITH_IMM,
+};
+
+enum xrdma_wc_flags {
+	XRDMA_WC_GRH		= 1 << 0,
+	XRDMA_WC_WITH_IMM	= 1 << 1,
+	XRDMA_WC_WITH_INVALIDATE = 1 << 2,
+};
+
+struct xrdma_wc {
+	u64 wr_id;
+	enum xrdma_wc_status status;
+	enum xrdma_wc_opcode opcode;
+	u32 vendor_err;
+	u32 byte_len;
+	struct xrdma_qp *qp;
+	union {
+		__be32 imm_data;
+		u32 invalidate_rkey;
+	} ex;
+	u32 src_qp;
+	u32 wc_flags;
+	u16 pkey_index;
+	u8 port_num;
+};
+
+enum xrdma_cq_notify_flags {
+	XRDMA_CQ_SOLICITED		= 1 << 0,
+	XRDMA_CQ_NEXT_COMP		= 1 << 1,
+	XRDMA_CQ_SOLICITED_MASK		= XRDMA_CQ_SOLICITED | XRDMA_CQ_NEXT_COMP,
+	XRDMA_CQ_REPORT_MISSED_EVENTS	= 1 << 2,
+};
+
+/* ---------------------------------------------------------------- */
+/* Driver interface                                                 */
+
+/**
+ * struct xrdma_device_ops - what a driver implements
+ *
+ * Object sizes: the core allocates each object with the driver's size, the
+ * core struct being the first member (see XRDMA_OBJ_SIZE), zeroes it and
+ * fills the core fields before calling create.  On create failure the core
+ * frees it; destroy undoes create and must not free the memory.
+ *
+ * Destroy callbacks may not fail: the core checks every dependency first.
+ * Data-path callbacks (post_*, poll_cq, req_notify_cq) are called straight
+ * from the verbs without any core lock.
+ */
+struct xrdma_device_ops {
+	struct module *owner;
+	const char *driver_name;
+
+	size_t size_pd, size_cq, size_qp, size_srq, size_mr, size_ah;
+
+	int (*query_port)(struct xrdma_device *dev, u32 port,
+			  struct xrdma_port_attr *attr);
+	int (*query_gid)(struct xrdma_device *dev, u32 port, int index,
+			 union xrdma_gid *gid);
+
+	int (*alloc_pd)(struct xrdma_pd *pd, struct xrdma_udata *udata);
+	void (*dealloc_pd)(struct xrdma_pd *pd);
+
+	int (*create_cq)(struct xrdma_cq *cq,
+			 const struct xrdma_cq_init_attr *attr,
+			 struct xrdma_udata *udata);
+	void (*destroy_cq)(struct xrdma_cq *cq);
+	int (*resize_cq)(struct xrdma_cq *cq, u32 cqe,
+			 struct xrdma_udata *udata);
+	int (*poll_cq)(struct xrdma_cq *cq, int num_entries,
+		       struct xrdma_wc *wc);
+	int (*req_notify_cq)(struct xrdma_cq *cq, u32 flags);
+
+	int (*create_qp)(struct xrdma_qp *qp,
+			 struct xrdma_qp_init_attr *attr,
+			 struct xrdma_udata *udata);
+	int (*modify_qp)(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+			 int mask, struct xrdma_udata *udata);
+	int (*query_qp)(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+			int mask, struct xrdma_qp_init_attr *init_attr);
+	void (*destroy_qp)(struct xrdma_qp *qp);
+	int (*post_send)(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
+			 const struct xrdma_send_wr **bad_wr);
+	int (*post_recv)(struct xrdma_qp *qp, const struct xrdma_recv_wr *wr,
+			 const struct xrdma_recv_wr **bad_wr);
+
+	int (*create_srq)(struct xrdma_srq *srq,
+			  struct xrdma_srq_init_attr *attr,
+			  struct xrdma_udata *udata);
+	int (*modify_srq)(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+			  u32 mask, struct xrdma_udata *udata);
+	int (*query_srq)(struct xrdma_srq *srq, struct xrdma_srq_attr *attr);
+	void (*destroy_srq)(struct xrdma_srq *srq);
+	int (*post_srq_recv)(struct xrdma_srq *srq,
+			     const struct xrdma_recv_wr *wr,
+			     const struct xrdma_recv_wr **bad_wr);
+
+	/* mr->type, pd, access, iova, length, keys are set by the core */
+	int (*get_dma_mr)(struct xrdma_mr *mr);
+	int (*alloc_mr)(struct xrdma_mr *mr, u32 max_num_sg);
+	int (*map_mr_sg)(struct xrdma_mr *mr, struct scatterlist *sg,
+			 int sg_nents, unsigned int *sg_offset);
+	int (*reg_user_mr)(struct xrdma_mr *mr, struct xrdma_udata *udata);
+	void (*dereg_mr)(struct xrdma_mr *mr);
+
+	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
+	void (*destroy_ah)(struct xrdma_ah *ah);
+};
+
+#define XRDMA_OBJ_SIZE(drv_struct, member)				\
+	(sizeof(drv_struct) +						\
+	 BUILD_BUG_ON_ZERO(offsetof(drv_struct, member)))
+
+enum xrdma_device_state {
+	XRDMA_DEV_ALLOCATED,
+	XRDMA_DEV_REGISTERED,
+	XRDMA_DEV_UNREGISTERING,
+	XRDMA_DEV_UNREGISTERED,
+};
+
+struct xrdma_device {
+	struct device dev;		/* lifetime of the memory */
+	char name[XRDMA_NAME_LEN];
+	const struct xrdma_device_ops *ops;
+	struct xrdma_device_attr attr;
+	u32 num_ports;
+	u32 index;
+
+	/* registration: users hold a reference while they use the device */
+	enum xrdma_device_state state;
+	refcount_t users;
+	struct completion users_done;
+
+	struct xarray client_data;
+
+	spinlock_t event_lock;
+	struct list_head event_handlers;
+
+	/* resource tracking, one table per type */
+	struct xarray res[XRDMA_RES_MAX];
+	u32 res_next[XRDMA_RES_MAX];
+	atomic_t key_tag;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct xrdma_client - a consumer that wants to know about devices
+ * @name: for debugging
+ * @add: called for every registered device (also those present at
+ *	 registration time); may return an error to ignore the device
+ * @remove: called before a device goes away or when the client unregisters;
+ *	    must release every object it created on that device
+ */
+struct xrdma_client {
+	const char *name;
+	int (*add)(struct xrdma_device *dev);
+	void (*remove)(struct xrdma_device *dev, void *client_data);
+	/* core internal */
+	u32 client_id;
+	struct list_head list;
+};
+
+/* Allocation of the driver structure that embeds struct xrdma_device. */
+struct xrdma_device *_xrdma_alloc_device(size_t size,
+					 const struct xrdma_device_ops *ops);
+#define xrdma_alloc_device(drv_struct, member, ops)			\
+	container_of(_xrdma_alloc_device(XRDMA_OBJ_SIZE(drv_struct, member),\
+					 ops), drv_struct, member)
+void xrdma_dealloc_device(struct xrdma_device *dev);
+int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
+			  struct device *parent);
+void xrdma_unregister_device(struct xrdma_device *dev);
+
+bool xrdma_device_try_get(struct xrdma_device *dev);
+void xrdma_device_put(struct xrdma_device *dev);
+struct xrdma_device *xrdma_device_get_by_name(const char *name);
+
+int xrdma_register_client(struct xrdma_client *client);
+void xrdma_unregister_client(struct xrdma_client *client);
+void xrdma_set_client_data(struct xrdma_device *dev,
+			   struct xrdma_client *client, void *data);
+void *xrdma_get_client_data(struct xrdma_device *dev,
+			    struct xrdma_client *client);
+
+void xrdma_register_event_handler(struct xrdma_event_handler *h);
+void xrdma_unregister_event_handler(struct xrdma_event_handler *h);
+void xrdma_dispatch_event(struct xrdma_event *e);
+
+/* Driver helpers: lookups used on receive paths (take a reference). */
+struct xrdma_qp *xrdma_qp_get_by_num(struct xrdma_device *dev, u32 qpn);
+void xrdma_qp_put(struct xrdma_qp *qp);
+struct xrdma_mr *xrdma_mr_get_by_key(struct xrdma_device *dev, u32 key);
+void xrdma_mr_put(struct xrdma_mr *mr);
+void xrdma_qp_set_error(struct xrdma_qp *qp);
+
+/* ---------------------------------------------------------------- */
+/* Verbs for consumers                                              */
+
+int xrdma_query_device(struct xrdma_device *dev,
+		       struct xrdma_device_attr *attr);
+int xrdma_query_port(struct xrdma_device *dev, u32 port,
+		     struct xrdma_port_attr *attr);
+int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
+		    union xrdma_gid *gid);
+
+struct xrdma_pd *__xrdma_alloc_pd(struct xrdma_device *dev, u32 flags,
+				  const char *caller);
+#define xrdma_alloc_pd(dev, flags) __xrdma_alloc_pd(dev, flags, KBUILD_MODNAME)
+int xrdma_dealloc_pd(struct xrdma_pd *pd);
+
+struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
+				   xrdma_comp_handler comp_handler,
+				   void (*event_handler)(struct xrdma_event *,
+							 void *),
+				   void *cq_context,
+				   const struct xrdma_cq_init_attr *attr,
+				   const char *caller);
+#define xrdma_create_cq(dev, ch, eh, ctx, attr)				\
+	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME)
+int xrdma_destroy_cq(struct xrdma_cq *cq);
+int xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe);
+
+static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
+				struct xrdma_wc *wc)
+{
+	return cq->device->ops->poll_cq(cq, num_entries, wc);
+}
+
+/**
+ * xrdma_req_notify_cq - arm a CQ
+ * @cq: the CQ
+ * @flags: XRDMA_CQ_NEXT_COMP or XRDMA_CQ_SOLICITED, optionally with
+ *	   XRDMA_CQ_REPORT_MISSED_EVENTS
+ *
+ * Return: 0 on success; with REPORT_MISSED_EVENTS a positive value means
+ * completions may be in the CQ already, so poll again; negative errno.
+ */
+static inline int xrdma_req_notify_cq(struct xrdma_cq *cq, u32 flags)
+{
+	return cq->device->ops->req_notify_cq(cq, flags);
+}
+
+struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
+				   struct xrdma_qp_init_attr *attr,
+				   const char *caller);
+#define xrdma_create_qp(pd, attr) __xrdma_create_qp(pd, attr, KBUILD_MODNAME)
+int xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		    int mask);
+int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
+		   struct xrdma_qp_init_attr *init_attr);
+int xrdma_destroy_qp(struct xrdma_qp *qp);
+
+static inline int xrdma_post_send(struct xrdma_qp *qp,
+				  const struct xrdma_send_wr *wr,
+				  const struct xrdma_send_wr **bad_wr)
+{
+	const struct xrdma_send_wr *dummy;
+
+	return qp->device->ops->post_send(qp, wr, bad_wr ? : &dummy);
+}
+
+static inline int xrdma_post_recv(struct xrdma_qp *qp,
+				  const struct xrdma_recv_wr *wr,
+				  const struct xrdma_recv_wr **bad_wr)
+{
+	const struct xrdma_recv_wr *dummy;
+
+	return qp->device->ops->post_recv(qp, wr, bad_wr ? : &dummy);
+}
+
+struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
+				     struct xrdma_srq_init_attr *attr,
+				     const char *caller);
+#define xrdma_create_srq(pd, attr) __xrdma_create_srq(pd, attr, KBUILD_MODNAME)
+int xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+		     u32 mask);
+int xrdma_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr);
+int xrdma_destroy_srq(struct xrdma_srq *srq);
+
+static inline int xrdma_post_srq_recv(struct xrdma_srq *srq,
+				      const struct xrdma_recv_wr *wr,
+				      const struct xrdma_recv_wr **bad_wr)
+{
+	const struct xrdma_recv_wr *dummy;
+
+	return srq->device->ops->post_srq_recv(srq, wr, bad_wr ? : &dummy);
+}
+
+struct xrdma_mr *__xrdma_get_dma_mr(struct xrdma_pd *pd, u32 access,
+				    const char *caller);
+#define xrdma_get_dma_mr(pd, acc) __xrdma_get_dma_mr(pd, acc, KBUILD_MODNAME)
+struct xrdma_mr *__xrdma_alloc_mr(struct xrdma_pd *pd, u32 max_num_sg,
+				  const char *caller);
+#define xrdma_alloc_mr(pd, n) __xrdma_alloc_mr(pd, n, KBUILD_MODNAME)
+int xrdma_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset, unsigned int page_size);
+int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
+		      int sg_nents, unsigned int *sg_offset,
+		      int (*set_page)(struct xrdma_mr *mr, u64 addr));
+int xrdma_dereg_mr(struct xrdma_mr *mr);
+u32 xrdma_mr_next_key(u32 key);
+
+/**
+ * xrdma_update_fast_reg_key - set the variant byte of a fast-reg MR's keys
+ * @mr: a XRDMA_MR_TYPE_MEM_REG MR
+ * @newkey: new low byte, used by the next REG_MR work request
+ */
+static inline void xrdma_update_fast_reg_key(struct xrdma_mr *mr, u8 newkey)
+{
+	mr->lkey = (mr->lkey & 0xffffff00) | newkey;
+	mr->rkey = (mr->rkey & 0xffffff00) | newkey;
+}
+
+struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
+				   const struct xrdma_ah_attr *attr,
+				   const char *caller);
+#define xrdma_create_ah(pd, attr) __xrdma_create_ah(pd, attr, KBUILD_MODNAME)
+int xrdma_destroy_ah(struct xrdma_ah *ah);
+
+/* QP state machine (exposed for drivers and uverbs) */
+bool xrdma_modify_qp_is_ok(enum xrdma_qp_state cur, enum xrdma_qp_state next,
+			   enum xrdma_qp_type type, int mask);
+
+/* Resource tracking */
+unsigned int xrdma_res_count(struct xrdma_device *dev,
+			     enum xrdma_res_type type);
+
+/* For uverbs: objects owned by the current process (no module name) */
+struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
+				   u64 iova, u32 access,
+				   struct xrdma_udata *udata);
+
+#endif /* _XRDMA_VERBS_H */
