@@ -51,8 +51,7 @@ static void xrdma_device_release(struct device *device)
  * Use the xrdma_alloc_device() macro, which checks the layout at build
  * time.  Free with xrdma_dealloc_device().  Return: the device or NULL.
  */
-struct xrdma_device *_xrdma_alloc_device(size_t size,
-					 const struct xrdma_device_ops *ops)
+void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops)
 {
 	struct xrdma_device *dev;
 

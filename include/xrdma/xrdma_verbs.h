@@ -656,7 +656,7 @@ struct xrdma_device {
 
 	struct xarray client_data;
 
-	spinlock_t event_lock;
+	spinlock_t event_lock;		/* protects event_handlers */
 	struct list_head event_handlers;
 
 	/* resource tracking, one table per type */
@@ -683,12 +683,14 @@ struct xrdma_client {
 	struct list_head list;
 };
 
-/* Allocation of the driver structure that embeds struct xrdma_device. */
-struct xrdma_device *_xrdma_alloc_device(size_t size,
-					 const struct xrdma_device_ops *ops);
+/*
+ * Allocation of the driver structure that embeds struct xrdma_device at
+ * offset 0 (checked at build time); returns a pointer to the driver
+ * structure, or NULL.
+ */
+void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops);
 #define xrdma_alloc_device(drv_struct, member, ops)			\
-	container_of(_xrdma_alloc_device(XRDMA_OBJ_SIZE(drv_struct, member),\
-					 ops), drv_struct, member)
+	_xrdma_alloc_device(XRDMA_OBJ_SIZE(drv_struct, member), ops)
 void xrdma_dealloc_device(struct xrdma_device *dev);
 int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 			  struct device *parent);
