@@ -11,7 +11,7 @@ KDIR ?= /usr/src/linux-headers-$(KVER_DEBIAN)
 endif
 export KDIR
 
-XRDMA_CONFIG := CONFIG_XRDMA_CORE=m
+XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 
 .PHONY: all modules modules_install install clean deps sparse checkpatch \

@@ -178,6 +178,20 @@ struct xrdma_qp *xrdma_qp_get_by_num(struct xrdma_device *dev, u32 qpn)
 }
 EXPORT_SYMBOL_GPL(xrdma_qp_get_by_num);
 
+struct xrdma_cq *xrdma_cq_get_by_num(struct xrdma_device *dev, u32 cqn)
+{
+	struct xrdma_res *res = xrdma_res_get(dev, XRDMA_RES_CQ, cqn);
+
+	return res ? container_of(res, struct xrdma_cq, res) : NULL;
+}
+EXPORT_SYMBOL_GPL(xrdma_cq_get_by_num);
+
+void xrdma_cq_put(struct xrdma_cq *cq)
+{
+	xrdma_res_put(&cq->res);
+}
+EXPORT_SYMBOL_GPL(xrdma_cq_put);
+
 void xrdma_qp_put(struct xrdma_qp *qp)
 {
 	xrdma_res_put(&qp->res);

@@ -129,12 +129,13 @@ EXPORT_SYMBOL_GPL(xrdma_query_gid);
  * @dev: device
  * @flags: must be 0
  * @caller: owner's module name (the xrdma_alloc_pd() macro passes it)
+ * @udata: driver data of a user command, NULL for kernel callers
  *
  * Return: the PD or an ERR_PTR: -ENODEV if @dev is going away, -EINVAL,
  * -ENOMEM, -ENOSPC or the driver's error.
  */
 struct xrdma_pd *__xrdma_alloc_pd(struct xrdma_device *dev, u32 flags,
-				  const char *caller)
+				  const char *caller, struct xrdma_udata *udata)
 {
 	struct xrdma_pd *pd;
 	int ret;
@@ -146,7 +147,7 @@ struct xrdma_pd *__xrdma_alloc_pd(struct xrdma_device *dev, u32 flags,
 		return pd;
 	pd->device = dev;
 	atomic_set(&pd->usecnt, 1);
-	ret = dev->ops->alloc_pd(pd, NULL);
+	ret = dev->ops->alloc_pd(pd, udata);
 	if (ret) {
 		xrdma_obj_abort(&pd->res);
 		return ERR_PTR(ret);
@@ -183,6 +184,7 @@ EXPORT_SYMBOL_GPL(xrdma_dealloc_pd);
  * @cq_context: passed to both handlers
  * @attr: cqe (1..max_cqe), comp_vector, flags (0)
  * @caller: owner's module name
+ * @udata: driver data of a user command, NULL for kernel callers
  */
 struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 				   xrdma_comp_handler comp_handler,
@@ -190,7 +192,7 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 							 void *),
 				   void *cq_context,
 				   const struct xrdma_cq_init_attr *attr,
-				   const char *caller)
+				   const char *caller, struct xrdma_udata *udata)
 {
 	struct xrdma_cq *cq;
 	int ret;
@@ -206,7 +208,7 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 	cq->cq_context = cq_context;
 	cq->cqe = attr->cqe;
 	atomic_set(&cq->usecnt, 1);
-	ret = dev->ops->create_cq(cq, attr, NULL);
+	ret = dev->ops->create_cq(cq, attr, udata);
 	if (ret) {
 		xrdma_obj_abort(&cq->res);
 		return ERR_PTR(ret);
@@ -234,13 +236,14 @@ int xrdma_destroy_cq(struct xrdma_cq *cq)
 EXPORT_SYMBOL_GPL(xrdma_destroy_cq);
 
 /**
- * xrdma_resize_cq - change the number of entries of a CQ
+ * __xrdma_resize_cq - change the number of entries of a CQ
  * @cq: the CQ
  * @cqe: new size, 1..max_cqe
+ * @udata: driver data of a user command, NULL for kernel callers
  *
  * Return: 0, -EINVAL, -EOPNOTSUPP or the driver's error.
  */
-int xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe)
+int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe, struct xrdma_udata *udata)
 {
 	int ret;
 
@@ -248,12 +251,12 @@ int xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe)
 		return -EOPNOTSUPP;
 	if (!cqe || cqe > cq->device->attr.max_cqe)
 		return -EINVAL;
-	ret = cq->device->ops->resize_cq(cq, cqe, NULL);
+	ret = cq->device->ops->resize_cq(cq, cqe, udata);
 	if (!ret)
 		cq->cqe = cqe;
 	return ret;
 }
-EXPORT_SYMBOL_GPL(xrdma_resize_cq);
+EXPORT_SYMBOL_GPL(__xrdma_resize_cq);
 
 /* ----------------------------------------------------------------- SRQ */
 
@@ -273,10 +276,12 @@ static int xrdma_check_srq_attr(struct xrdma_device *dev,
  * @attr: handler, context and sizes (max_wr, max_sge within the device's
  *	  limits; srq_limit <= max_wr)
  * @caller: owner's module name
+ * @udata: driver data of a user command, NULL for kernel callers
  */
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 				     struct xrdma_srq_init_attr *attr,
-				     const char *caller)
+				     const char *caller,
+				     struct xrdma_udata *udata)
 {
 	struct xrdma_device *dev = pd->device;
 	struct xrdma_srq *srq;
@@ -299,7 +304,7 @@ struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 	srq->event_handler = attr->event_handler;
 	srq->srq_context = attr->srq_context;
 	atomic_set(&srq->usecnt, 1);
-	ret = dev->ops->create_srq(srq, attr, NULL);
+	ret = dev->ops->create_srq(srq, attr, udata);
 	if (ret) {
 		xrdma_obj_abort(&srq->res);
 		xrdma_use_put(&pd->usecnt);
@@ -311,13 +316,14 @@ struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 EXPORT_SYMBOL_GPL(__xrdma_create_srq);
 
 /**
- * xrdma_modify_srq - resize an SRQ or arm its limit event
+ * __xrdma_modify_srq - resize an SRQ or arm its limit event
  * @srq: the SRQ
  * @attr: new values
  * @mask: XRDMA_SRQ_MAX_WR and/or XRDMA_SRQ_LIMIT
+ * @udata: driver data of a user command, NULL for kernel callers
  */
-int xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
-		     u32 mask)
+int __xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+		       u32 mask, struct xrdma_udata *udata)
 {
 	struct xrdma_device *dev = srq->device;
 
@@ -329,9 +335,9 @@ int xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
 		return -EINVAL;
 	if (!dev->ops->modify_srq)
 		return -EOPNOTSUPP;
-	return dev->ops->modify_srq(srq, attr, mask, NULL);
+	return dev->ops->modify_srq(srq, attr, mask, udata);
 }
-EXPORT_SYMBOL_GPL(xrdma_modify_srq);
+EXPORT_SYMBOL_GPL(__xrdma_modify_srq);
 
 int xrdma_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
 {
@@ -428,12 +434,14 @@ static void xrdma_qp_put_deps(struct xrdma_cq *send_cq,
  * @attr: type, CQs, optional SRQ, capabilities; the driver may raise the
  *	  capabilities it actually provides
  * @caller: owner's module name
+ * @udata: driver data of a user command, NULL for kernel callers
  *
  * Return: the QP (qp_num is its QPN) or an ERR_PTR.
  */
 struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 				   struct xrdma_qp_init_attr *attr,
-				   const char *caller)
+				   const char *caller,
+				   struct xrdma_udata *udata)
 {
 	struct xrdma_device *dev = pd->device;
 	struct xrdma_qp *qp;
@@ -464,7 +472,7 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	qp->port_num = attr->port_num;
 	qp->state = XRDMA_QPS_RESET;
 	mutex_init(&qp->state_lock);
-	ret = dev->ops->create_qp(qp, attr, NULL);
+	ret = dev->ops->create_qp(qp, attr, udata);
 	if (ret) {
 		mutex_destroy(&qp->state_lock);
 		xrdma_obj_abort(&qp->res);
@@ -482,18 +490,19 @@ err_pd:
 EXPORT_SYMBOL_GPL(__xrdma_create_qp);
 
 /**
- * xrdma_modify_qp - change a QP's state and attributes
+ * __xrdma_modify_qp - change a QP's state and attributes
  * @qp: the QP
  * @attr: new values for the attributes named in @mask
  * @mask: XRDMA_QP_* attribute mask
+ * @udata: driver data of a user command, NULL for kernel callers
  *
  * The transition and the mask are checked against the InfiniBand QP state
  * table for @qp's type, and the values against the device's limits, before
  * the driver sees them.  Return: 0, or -EINVAL with no change made, or the
  * driver's error.
  */
-int xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
-		    int mask)
+int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		      int mask, struct xrdma_udata *udata)
 {
 	enum xrdma_qp_state cur, next;
 	int ret;
@@ -512,14 +521,14 @@ int xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	ret = xrdma_check_qp_attr(qp->device, qp->qp_type, attr, mask);
 	if (ret)
 		goto out;
-	ret = qp->device->ops->modify_qp(qp, attr, mask, NULL);
+	ret = qp->device->ops->modify_qp(qp, attr, mask, udata);
 	if (!ret)
 		WRITE_ONCE(qp->state, next);
 out:
 	mutex_unlock(&qp->state_lock);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(xrdma_modify_qp);
+EXPORT_SYMBOL_GPL(__xrdma_modify_qp);
 
 /**
  * xrdma_query_qp - read a QP's attributes
@@ -594,10 +603,12 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
  * @attr: destination; port_num must be a valid port, sgid_index < GID
  *	  table length
  * @caller: owner's module name
+ * @udata: driver data of a user command, NULL for kernel callers
  */
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
-				   const char *caller)
+				   const char *caller,
+				   struct xrdma_udata *udata)
 {
 	struct xrdma_device *dev = pd->device;
 	struct xrdma_ah *ah;
@@ -618,7 +629,7 @@ struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 	ah->device = dev;
 	ah->pd = pd;
 	ah->attr = *attr;
-	ret = dev->ops->create_ah(ah, NULL);
+	ret = dev->ops->create_ah(ah, udata);
 	if (ret) {
 		xrdma_obj_abort(&ah->res);
 		xrdma_use_put(&pd->usecnt);

@@ -20,6 +20,8 @@
 #include <linux/scatterlist.h>
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
+#include <linux/uaccess.h>
+#include <linux/list.h>
 
 struct xrdma_device;
 struct xrdma_pd;
@@ -29,7 +31,56 @@ struct xrdma_srq;
 struct xrdma_mr;
 struct xrdma_ah;
 struct xrdma_umem;
-struct xrdma_udata;
+struct xrdma_ucontext;
+struct xrdma_mmap_entry;
+struct vm_area_struct;
+
+/**
+ * struct xrdma_udata - driver-specific data of a user command
+ * @inbuf: user pointer to the driver's declared input structure
+ * @outbuf: user pointer to the driver's declared output structure
+ * @inlen: bytes at @inbuf
+ * @outlen: bytes at @outbuf
+ * @uctx: the calling process's context
+ *
+ * NULL udata means a kernel caller.
+ */
+struct xrdma_udata {
+	const void __user *inbuf;
+	void __user *outbuf;
+	size_t inlen;
+	size_t outlen;
+	struct xrdma_ucontext *uctx;
+};
+
+/**
+ * xrdma_copy_from_udata - read the driver's input structure
+ * @dst: kernel structure
+ * @len: its size
+ * @udata: from the command
+ *
+ * Older (shorter) userspace structures are zero-extended; newer (longer)
+ * ones must have zeroes beyond @len.  Return: 0, -EFAULT or -E2BIG.
+ */
+static inline int xrdma_copy_from_udata(void *dst, size_t len,
+					struct xrdma_udata *udata)
+{
+	return copy_struct_from_user(dst, len, udata->inbuf, udata->inlen);
+}
+
+/**
+ * xrdma_copy_to_udata - write the driver's output structure
+ * @udata: from the command
+ * @src: kernel structure
+ * @len: its size; at most udata->outlen bytes are written
+ */
+static inline int xrdma_copy_to_udata(struct xrdma_udata *udata,
+				      const void *src, size_t len)
+{
+	if (copy_to_user(udata->outbuf, src, min(len, udata->outlen)))
+		return -EFAULT;
+	return 0;
+}
 
 #define XRDMA_NAME_LEN		32
 #define XRDMA_FW_VER_LEN	32
@@ -417,6 +468,74 @@ struct xrdma_ah {
 	void *uobject;
 };
 
+/**
+ * struct xrdma_ucontext - a process's context on a device (one per fd)
+ * @device: the device
+ * @res: unused for tracking; owner of the context
+ * @mmap_lock: protects @mmap_entries, @vmas and @disassociated
+ * @mmap_xa: mmap offset (page index) -> entry
+ * @mmap_entries: every entry not yet released
+ * @vmas: every live mapping, for zapping on disassociation
+ * @mmap_next: cyclic allocation hint for @mmap_xa
+ * @disassociated: the device is gone; driver state already released
+ *
+ * Drivers embed it at offset 0 of their context (ops->size_ucontext).
+ * The core frees the memory only when the file is released, after every
+ * mapping of it is gone.
+ */
+struct xrdma_ucontext {
+	struct xrdma_device *device;
+	struct mutex mmap_lock;
+	struct xarray mmap_xa;
+	struct list_head mmap_entries;
+	struct list_head vmas;
+	u32 mmap_next;
+	bool disassociated;
+};
+
+/**
+ * struct xrdma_mmap_entry - memory a driver lets a process map
+ * @ref: the offset table holds one, every VMA one
+ * @ucontext: owner
+ * @pgoff: mmap offset in pages (the offset is pgoff << PAGE_SHIFT)
+ * @npages: longest mapping allowed
+ * @list: in ucontext->mmap_entries
+ * @freed: the driver's mmap_free ran
+ * @priv: the driver's
+ */
+struct xrdma_mmap_entry {
+	struct kref ref;
+	struct xrdma_ucontext *ucontext;
+	unsigned long pgoff;
+	size_t npages;
+	struct list_head list;
+	bool freed;
+	void *priv;
+};
+
+static inline u64 xrdma_mmap_entry_offset(const struct xrdma_mmap_entry *e)
+{
+	return (u64)e->pgoff << PAGE_SHIFT;
+}
+
+struct xrdma_mmap_entry *xrdma_mmap_entry_insert(struct xrdma_ucontext *uctx,
+						 size_t length, void *priv);
+void xrdma_mmap_entry_remove(struct xrdma_mmap_entry *entry);
+struct xrdma_mmap_entry *xrdma_mmap_entry_get(struct xrdma_ucontext *uctx,
+					      struct vm_area_struct *vma);
+void xrdma_mmap_entry_put(struct xrdma_mmap_entry *entry);
+int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
+			struct vm_area_struct *vma, unsigned long pfn,
+			pgprot_t prot, struct xrdma_mmap_entry *entry);
+
+/* For uverbs */
+struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
+					    struct xrdma_udata *udata);
+void xrdma_ucontext_disassociate(struct xrdma_ucontext *uctx);
+void xrdma_free_ucontext(struct xrdma_ucontext *uctx);
+int xrdma_ucontext_mmap(struct xrdma_ucontext *uctx,
+			struct vm_area_struct *vma);
+
 /* ---------------------------------------------------------------- */
 /* Work requests and completions                                    */
 
@@ -575,6 +694,22 @@ struct xrdma_device_ops {
 	const char *driver_name;
 
 	size_t size_pd, size_cq, size_qp, size_srq, size_mr, size_ah;
+	size_t size_ucontext;
+
+	/*
+	 * User contexts (optional: without them the device is kernel-only).
+	 * dealloc_ucontext releases the driver's state and its mmap entries;
+	 * mmap maps an entry found with xrdma_mmap_entry_get() through
+	 * xrdma_user_mmap_pfn(); mmap_free frees an entry's memory once the
+	 * entry is removed and unmapped (or the device goes away).
+	 */
+	int (*alloc_ucontext)(struct xrdma_ucontext *uctx,
+			      struct xrdma_udata *udata);
+	void (*dealloc_ucontext)(struct xrdma_ucontext *uctx);
+	int (*mmap)(struct xrdma_ucontext *uctx, struct vm_area_struct *vma);
+	void (*mmap_free)(struct xrdma_mmap_entry *entry);
+	/* wake the engine for a context (qp NULL) or one QP (optional) */
+	int (*kick)(struct xrdma_ucontext *uctx, struct xrdma_qp *qp);
 
 	int (*query_port)(struct xrdma_device *dev, u32 port,
 			  struct xrdma_port_attr *attr);
@@ -714,6 +849,8 @@ void xrdma_dispatch_event(struct xrdma_event *e);
 /* Driver helpers: lookups used on receive paths (take a reference). */
 struct xrdma_qp *xrdma_qp_get_by_num(struct xrdma_device *dev, u32 qpn);
 void xrdma_qp_put(struct xrdma_qp *qp);
+struct xrdma_cq *xrdma_cq_get_by_num(struct xrdma_device *dev, u32 cqn);
+void xrdma_cq_put(struct xrdma_cq *cq);
 struct xrdma_mr *xrdma_mr_get_by_key(struct xrdma_device *dev, u32 key);
 void xrdma_mr_put(struct xrdma_mr *mr);
 void xrdma_qp_set_error(struct xrdma_qp *qp);
@@ -728,9 +865,16 @@ int xrdma_query_port(struct xrdma_device *dev, u32 port,
 int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
 		    union xrdma_gid *gid);
 
+/*
+ * The __xrdma_* creation functions take the owner: @caller, a kernel
+ * module's name (the macros pass KBUILD_MODNAME), or NULL with @udata for
+ * the current process (uverbs).
+ */
 struct xrdma_pd *__xrdma_alloc_pd(struct xrdma_device *dev, u32 flags,
-				  const char *caller);
-#define xrdma_alloc_pd(dev, flags) __xrdma_alloc_pd(dev, flags, KBUILD_MODNAME)
+				  const char *caller,
+				  struct xrdma_udata *udata);
+#define xrdma_alloc_pd(dev, flags)					\
+	__xrdma_alloc_pd(dev, flags, KBUILD_MODNAME, NULL)
 int xrdma_dealloc_pd(struct xrdma_pd *pd);
 
 struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
@@ -739,11 +883,14 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 							 void *),
 				   void *cq_context,
 				   const struct xrdma_cq_init_attr *attr,
-				   const char *caller);
+				   const char *caller,
+				   struct xrdma_udata *udata);
 #define xrdma_create_cq(dev, ch, eh, ctx, attr)				\
-	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME)
+	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME, NULL)
 int xrdma_destroy_cq(struct xrdma_cq *cq);
-int xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe);
+int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe,
+		      struct xrdma_udata *udata);
+#define xrdma_resize_cq(cq, cqe) __xrdma_resize_cq(cq, cqe, NULL)
 
 static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
 				struct xrdma_wc *wc)
@@ -767,10 +914,13 @@ static inline int xrdma_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 
 struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 				   struct xrdma_qp_init_attr *attr,
-				   const char *caller);
-#define xrdma_create_qp(pd, attr) __xrdma_create_qp(pd, attr, KBUILD_MODNAME)
-int xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
-		    int mask);
+				   const char *caller,
+				   struct xrdma_udata *udata);
+#define xrdma_create_qp(pd, attr)					\
+	__xrdma_create_qp(pd, attr, KBUILD_MODNAME, NULL)
+int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		      int mask, struct xrdma_udata *udata);
+#define xrdma_modify_qp(qp, attr, mask) __xrdma_modify_qp(qp, attr, mask, NULL)
 int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
 		   struct xrdma_qp_init_attr *init_attr);
 int xrdma_destroy_qp(struct xrdma_qp *qp);
@@ -795,10 +945,14 @@ static inline int xrdma_post_recv(struct xrdma_qp *qp,
 
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 				     struct xrdma_srq_init_attr *attr,
-				     const char *caller);
-#define xrdma_create_srq(pd, attr) __xrdma_create_srq(pd, attr, KBUILD_MODNAME)
-int xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
-		     u32 mask);
+				     const char *caller,
+				     struct xrdma_udata *udata);
+#define xrdma_create_srq(pd, attr)					\
+	__xrdma_create_srq(pd, attr, KBUILD_MODNAME, NULL)
+int __xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+		       u32 mask, struct xrdma_udata *udata);
+#define xrdma_modify_srq(srq, attr, mask)				\
+	__xrdma_modify_srq(srq, attr, mask, NULL)
 int xrdma_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr);
 int xrdma_destroy_srq(struct xrdma_srq *srq);
 
@@ -838,8 +992,10 @@ static inline void xrdma_update_fast_reg_key(struct xrdma_mr *mr, u8 newkey)
 
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
-				   const char *caller);
-#define xrdma_create_ah(pd, attr) __xrdma_create_ah(pd, attr, KBUILD_MODNAME)
+				   const char *caller,
+				   struct xrdma_udata *udata);
+#define xrdma_create_ah(pd, attr)					\
+	__xrdma_create_ah(pd, attr, KBUILD_MODNAME, NULL)
 int xrdma_destroy_ah(struct xrdma_ah *ah);
 
 /* QP state machine (exposed for drivers and uverbs) */

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ioctl commands.  See Documentation/uverbs.rst.
+ */
+#include <linux/file.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include "uverbs.h"
+
+union xrdma_cmd_buf {
+	struct xrdma_cmd_get_context get_context;
+	struct xrdma_cmd_query_device query_device;
+	struct xrdma_cmd_query_port query_port;
+	struct xrdma_cmd_query_gid query_gid;
+	struct xrdma_cmd_alloc_pd alloc_pd;
+	struct xrdma_cmd_destroy destroy;
+	struct xrdma_cmd_reg_mr reg_mr;
+	struct xrdma_cmd_create_cq create_cq;
+	struct xrdma_cmd_resize_cq resize_cq;
+	struct xrdma_cmd_create_qp create_qp;
+	struct xrdma_cmd_modify_qp modify_qp;
+	struct xrdma_cmd_query_qp query_qp;
+	struct xrdma_cmd_create_srq create_srq;
+	struct xrdma_cmd_modify_srq modify_srq;
+	struct xrdma_cmd_query_srq query_srq;
+	struct xrdma_cmd_create_ah create_ah;
+	struct xrdma_cmd_fd fd;
+	struct xrdma_cmd_kick kick;
+};
+
+struct xrdma_cmd_ctx {
+	struct xrdma_ufile *ufile;
+	struct xrdma_device *ibdev;
+	void __user *uptr;
+	size_t usize;		/* size userspace passed */
+	size_t ksize;		/* size the kernel knows */
+	union xrdma_cmd_buf *buf;
+	bool responded;		/* the handler copied the response itself */
+};
+
+/* Copy the response now (before committing a new object). */
+static int xrdma_respond(struct xrdma_cmd_ctx *c)
+{
+	c->responded = true;
+	if (copy_to_user(c->uptr, c->buf, min(c->usize, c->ksize)))
+		return -EFAULT;
+	return 0;
+}
+
+#define XRDMA_UDATA_MAX	PAGE_SIZE
+
+static int xrdma_udata_init(struct xrdma_cmd_ctx *c,
+			    const struct xrdma_udata_desc *d,
+			    struct xrdma_udata *udata)
+{
+	if (d->in_len > XRDMA_UDATA_MAX || d->out_len > XRDMA_UDATA_MAX)
+		return -EINVAL;
+	udata->inbuf = u64_to_user_ptr(d->in);
+	udata->outbuf = u64_to_user_ptr(d->out);
+	udata->inlen = d->in_len;
+	udata->outlen = d->out_len;
+	udata->uctx = c->ufile->ucontext;
+	return 0;
+}
+
+/* ---------------------------------------------------------- context */
+
+static int xrdma_cmd_get_context(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_get_context *cmd = &c->buf->get_context;
+	struct xrdma_ufile *ufile = c->ufile;
+	struct xrdma_ucontext *uctx;
+	struct xrdma_udata udata;
+	struct xrdma_ev_file *async;
+	int ret;
+
+	if (cmd->flags || cmd->reserved)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+
+	mutex_lock(&ufile->ctx_mutex);
+	if (ufile->ucontext) {
+		ret = -EINVAL;
+		goto out;
+	}
+	async = xrdma_ev_file_alloc(ufile, true);
+	if (!async) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	uctx = xrdma_alloc_ucontext(c->ibdev, &udata);
+	if (IS_ERR(uctx)) {
+		ret = PTR_ERR(uctx);
+		xrdma_ev_file_put(async);
+		goto out;
+	}
+	cmd->abi_version = XRDMA_ABI_VERSION;
+	cmd->num_comp_vectors = 1;
+	ret = xrdma_respond(c);
+	if (ret) {
+		xrdma_ucontext_disassociate(uctx);
+		xrdma_free_ucontext(uctx);
+		xrdma_ev_file_put(async);
+		goto out;
+	}
+	ufile->async = async;
+	ufile->event_handler.device = c->ibdev;
+	ufile->event_handler.handler = xrdma_dev_event_handler;
+	xrdma_register_event_handler(&ufile->event_handler);
+	smp_store_release(&ufile->ucontext, uctx);
+out:
+	mutex_unlock(&ufile->ctx_mutex);
+	return ret;
+}
+
+static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_device *cmd = &c->buf->query_device;
+	const struct xrdma_device_attr *a = &c->ibdev->attr;
+
+	if (cmd->comp_mask)
+		return -EOPNOTSUPP;
+	if (cmd->reserved)
+		return -EINVAL;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->node_guid = (__force u64)a->node_guid;
+	cmd->max_mr_size = a->max_mr_size;
+	cmd->page_size_cap = a->page_size_cap;
+	cmd->vendor_id = a->vendor_id;
+	cmd->vendor_part_id = a->vendor_part_id;
+	cmd->hw_ver = a->hw_ver;
+	cmd->device_cap_flags = a->device_cap_flags;
+	cmd->max_qp = a->max_qp;
+	cmd->max_qp_wr = a->max_qp_wr;
+	cmd->max_sge = a->max_sge;
+	cmd->max_sge_rd = a->max_sge_rd;
+	cmd->max_inline_data = a->max_inline_data;
+	cmd->max_cq = a->max_cq;
+	cmd->max_cqe = a->max_cqe;
+	cmd->max_mr = a->max_mr;
+	cmd->max_pd = a->max_pd;
+	cmd->max_qp_rd_atom = a->max_qp_rd_atom;
+	cmd->max_qp_init_rd_atom = a->max_qp_init_rd_atom;
+	cmd->max_srq = a->max_srq;
+	cmd->max_srq_wr = a->max_srq_wr;
+	cmd->max_srq_sge = a->max_srq_sge;
+	cmd->max_ah = a->max_ah;
+	cmd->max_fast_reg_page_list_len = a->max_fast_reg_page_list_len;
+	cmd->atomic_cap = a->atomic_cap;
+	cmd->num_ports = c->ibdev->num_ports;
+	memcpy(cmd->fw_ver, a->fw_ver, sizeof(cmd->fw_ver));
+	return 0;
+}
+
+static int xrdma_cmd_query_port(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_port *cmd = &c->buf->query_port;
+	struct xrdma_port_attr pa;
+	u32 port = cmd->port_num;
+	int ret;
+
+	ret = xrdma_query_port(c->ibdev, port, &pa);
+	if (ret)
+		return ret;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->port_num = port;
+	cmd->state = pa.state;
+	cmd->max_mtu = pa.max_mtu;
+	cmd->active_mtu = pa.active_mtu;
+	cmd->link_layer = pa.link_layer;
+	cmd->gid_tbl_len = pa.gid_tbl_len;
+	cmd->max_msg_sz = pa.max_msg_sz;
+	cmd->pkey_tbl_len = pa.pkey_tbl_len;
+	cmd->lid = pa.lid;
+	cmd->active_speed = pa.active_speed;
+	cmd->active_width = pa.active_width;
+	return 0;
+}
+
+static int xrdma_cmd_query_gid(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_gid *cmd = &c->buf->query_gid;
+	union xrdma_gid gid;
+	int ret;
+
+	if (cmd->index > INT_MAX)
+		return -EINVAL;
+	ret = xrdma_query_gid(c->ibdev, cmd->port_num, cmd->index, &gid);
+	if (ret)
+		return ret;
+	memcpy(cmd->gid, gid.raw, sizeof(cmd->gid));
+	return 0;
+}
+
+/* ---------------------------------------------------------- objects */
+
+/*
+ * Finish a create: copy the response, then publish the handle; if the copy
+ * fails, destroy the object again and release the handle.
+ */
+static int xrdma_create_done(struct xrdma_cmd_ctx *c, struct xrdma_uobj *uobj,
+			     void *object)
+{
+	int ret;
+
+	uobj->object = object;
+	ret = xrdma_respond(c);
+	if (!ret) {
+		xrdma_uobj_commit(uobj);
+		return 0;
+	}
+	switch (uobj->type) {
+	case XRDMA_OBJ_PD:
+		xrdma_dealloc_pd(object);
+		break;
+	case XRDMA_OBJ_CQ:
+		xrdma_destroy_cq(object);
+		break;
+	case XRDMA_OBJ_QP:
+		xrdma_destroy_qp(object);
+		break;
+	case XRDMA_OBJ_SRQ:
+		xrdma_destroy_srq(object);
+		break;
+	case XRDMA_OBJ_MR:
+		xrdma_dereg_mr(object);
+		break;
+	case XRDMA_OBJ_AH:
+		xrdma_destroy_ah(object);
+		break;
+	}
+	xrdma_uobj_drop_events(uobj);
+	if (uobj->channel)
+		xrdma_ev_file_put(uobj->channel);
+	xrdma_uobj_abort(uobj);
+	return ret;
+}
+
+static int xrdma_cmd_alloc_pd(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_alloc_pd *cmd = &c->buf->alloc_pd;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	struct xrdma_pd *pd;
+	int ret;
+
+	if (cmd->flags)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_PD, 0);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	pd = __xrdma_alloc_pd(c->ibdev, 0, NULL, &udata);
+	if (IS_ERR(pd)) {
+		xrdma_uobj_abort(uobj);
+		return PTR_ERR(pd);
+	}
+	cmd->pd_handle = uobj->handle;
+	return xrdma_create_done(c, uobj, pd);
+}
+
+static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_destroy *cmd = &c->buf->destroy;
+
+	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_AH)
+		return -EINVAL;
+	return xrdma_uobj_destroy(c->ufile, cmd->type, cmd->handle, cmd);
+}
+
+#define XRDMA_UVERBS_ACCESS_ALL (XRDMA_UVERBS_ACCESS_LOCAL_WRITE |	\
+				 XRDMA_UVERBS_ACCESS_REMOTE_WRITE |	\
+				 XRDMA_UVERBS_ACCESS_REMOTE_READ |	\
+				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC)
+
+static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_reg_mr *cmd = &c->buf->reg_mr;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj, *pd_uobj;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (cmd->access & ~XRDMA_UVERBS_ACCESS_ALL || cmd->reserved)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_uobj))
+		return PTR_ERR(pd_uobj);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_MR, 0);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	mr = xrdma_reg_user_mr(pd_uobj->object, cmd->addr, cmd->length,
+			       cmd->iova, cmd->access, &udata);
+	if (IS_ERR(mr)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(mr);
+		goto out;
+	}
+	cmd->mr_handle = uobj->handle;
+	cmd->lkey = mr->lkey;
+	cmd->rkey = mr->rkey;
+	ret = xrdma_create_done(c, uobj, mr);
+out:
+	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
+static struct xrdma_ev_file *xrdma_get_channel(struct xrdma_ufile *ufile,
+					       int fd)
+{
+	struct xrdma_ev_file *ev;
+	struct fd f = fdget(fd);
+
+	if (!f.file)
+		return ERR_PTR(-EBADF);
+	ev = f.file->private_data;
+	if (f.file->f_op != &xrdma_comp_fops || ev->is_async ||
+	    ev->ufile != ufile)
+		ev = ERR_PTR(-EINVAL);
+	else
+		kref_get(&ev->ref);
+	fdput(f);
+	return ev;
+}
+
+static int xrdma_cmd_create_cq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_create_cq *cmd = &c->buf->create_cq;
+	struct xrdma_cq_init_attr attr = {};
+	struct xrdma_ev_file *channel = NULL;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	struct xrdma_cq *cq;
+	int ret;
+
+	if (cmd->flags || cmd->reserved)
+		return -EINVAL;
+	if (cmd->comp_vector >= 1)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	if (cmd->channel_fd != -1) {
+		channel = xrdma_get_channel(c->ufile, cmd->channel_fd);
+		if (IS_ERR(channel))
+			return PTR_ERR(channel);
+	}
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_CQ, cmd->user_cookie);
+	if (IS_ERR(uobj)) {
+		if (channel)
+			xrdma_ev_file_put(channel);
+		return PTR_ERR(uobj);
+	}
+	uobj->channel = channel;
+	attr.cqe = cmd->cqe;
+	attr.comp_vector = cmd->comp_vector;
+	cq = __xrdma_create_cq(c->ibdev, xrdma_uverbs_comp_handler,
+			       xrdma_obj_event_handler, uobj, &attr, NULL,
+			       &udata);
+	if (IS_ERR(cq)) {
+		if (channel)
+			xrdma_ev_file_put(channel);
+		xrdma_uobj_abort(uobj);
+		return PTR_ERR(cq);
+	}
+	cmd->cq_handle = uobj->handle;
+	cmd->cqe = cq->cqe;
+	return xrdma_create_done(c, uobj, cq);
+}
+
+static int xrdma_cmd_resize_cq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_resize_cq *cmd = &c->buf->resize_cq;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	struct xrdma_cq *cq;
+	int ret;
+
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->cq_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	cq = uobj->object;
+	ret = __xrdma_resize_cq(cq, cmd->cqe, &udata);
+	if (!ret)
+		cmd->cqe = cq->cqe;
+	xrdma_uobj_put(uobj);
+	return ret;
+}
+
+static void xrdma_cap_from_user(struct xrdma_qp_cap *k,
+				const struct xrdma_uverbs_qp_cap *u)
+{
+	k->max_send_wr = u->max_send_wr;
+	k->max_recv_wr = u->max_recv_wr;
+	k->max_send_sge = u->max_send_sge;
+	k->max_recv_sge = u->max_recv_sge;
+	k->max_inline_data = u->max_inline_data;
+}
+
+static void xrdma_cap_to_user(struct xrdma_uverbs_qp_cap *u,
+			      const struct xrdma_qp_cap *k)
+{
+	u->max_send_wr = k->max_send_wr;
+	u->max_recv_wr = k->max_recv_wr;
+	u->max_send_sge = k->max_send_sge;
+	u->max_recv_sge = k->max_recv_sge;
+	u->max_inline_data = k->max_inline_data;
+	u->reserved = 0;
+}
+
+static int xrdma_cmd_create_qp(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_create_qp *cmd = &c->buf->create_qp;
+	struct xrdma_uobj *pd_u, *scq_u, *rcq_u, *srq_u = NULL, *uobj;
+	struct xrdma_qp_init_attr attr = {};
+	struct xrdma_udata udata;
+	struct xrdma_qp *qp;
+	int ret;
+
+	if (cmd->flags & ~(XRDMA_UVERBS_CREATE_QP_SRQ |
+			   XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL) ||
+	    cmd->cap.reserved)
+		return -EINVAL;
+	if (!(cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ) && cmd->srq_handle)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+
+	pd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_u))
+		return PTR_ERR(pd_u);
+	scq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->send_cq_handle);
+	if (IS_ERR(scq_u)) {
+		ret = PTR_ERR(scq_u);
+		goto put_pd;
+	}
+	rcq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->recv_cq_handle);
+	if (IS_ERR(rcq_u)) {
+		ret = PTR_ERR(rcq_u);
+		goto put_scq;
+	}
+	if (cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ) {
+		srq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_SRQ,
+				       cmd->srq_handle);
+		if (IS_ERR(srq_u)) {
+			ret = PTR_ERR(srq_u);
+			srq_u = NULL;
+			goto put_rcq;
+		}
+	}
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_QP, cmd->user_cookie);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto put_srq;
+	}
+	attr.event_handler = xrdma_obj_event_handler;
+	attr.qp_context = uobj;
+	attr.send_cq = scq_u->object;
+	attr.recv_cq = rcq_u->object;
+	attr.srq = srq_u ? srq_u->object : NULL;
+	attr.qp_type = cmd->qp_type;
+	attr.sq_sig_all = !!(cmd->flags & XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL);
+	xrdma_cap_from_user(&attr.cap, &cmd->cap);
+	qp = __xrdma_create_qp(pd_u->object, &attr, NULL, &udata);
+	if (IS_ERR(qp)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(qp);
+		goto put_srq;
+	}
+	cmd->qp_handle = uobj->handle;
+	cmd->qpn = qp->qp_num;
+	xrdma_cap_to_user(&cmd->cap, &attr.cap);
+	ret = xrdma_create_done(c, uobj, qp);
+put_srq:
+	if (srq_u)
+		xrdma_uobj_put(srq_u);
+put_rcq:
+	xrdma_uobj_put(rcq_u);
+put_scq:
+	xrdma_uobj_put(scq_u);
+put_pd:
+	xrdma_uobj_put(pd_u);
+	return ret;
+}
+
+static void xrdma_ah_from_user(struct xrdma_ah_attr *k,
+			       const struct xrdma_uverbs_ah_attr *u)
+{
+	memcpy(k->dgid.raw, u->dgid, sizeof(k->dgid.raw));
+	k->flow_label = u->flow_label;
+	k->dlid = u->dlid;
+	k->sgid_index = u->sgid_index;
+	k->hop_limit = u->hop_limit;
+	k->traffic_class = u->traffic_class;
+	k->sl = u->sl;
+	k->port_num = u->port_num;
+	k->is_global = u->is_global;
+	memcpy(k->dmac, u->dmac, sizeof(k->dmac));
+}
+
+static void xrdma_ah_to_user(struct xrdma_uverbs_ah_attr *u,
+			     const struct xrdma_ah_attr *k)
+{
+	memset(u, 0, sizeof(*u));
+	memcpy(u->dgid, k->dgid.raw, sizeof(u->dgid));
+	u->flow_label = k->flow_label;
+	u->dlid = k->dlid;
+	u->sgid_index = k->sgid_index;
+	u->hop_limit = k->hop_limit;
+	u->traffic_class = k->traffic_class;
+	u->sl = k->sl;
+	u->port_num = k->port_num;
+	u->is_global = k->is_global;
+	memcpy(u->dmac, k->dmac, sizeof(u->dmac));
+}
+
+static int xrdma_cmd_modify_qp(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_modify_qp *cmd = &c->buf->modify_qp;
+	const struct xrdma_uverbs_qp_attr *u = &cmd->attr;
+	struct xrdma_qp_attr a = {};
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	int ret;
+
+	if (cmd->attr_mask & ~XRDMA_QP_ATTR_MASK_ALL || cmd->reserved ||
+	    memchr_inv(u->reserved, 0, sizeof(u->reserved)) ||
+	    memchr_inv(u->ah_attr.reserved, 0, sizeof(u->ah_attr.reserved)))
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	a.qp_state = u->qp_state;
+	a.cur_qp_state = u->cur_qp_state;
+	a.path_mtu = u->path_mtu;
+	a.qkey = u->qkey;
+	a.rq_psn = u->rq_psn;
+	a.sq_psn = u->sq_psn;
+	a.dest_qp_num = u->dest_qp_num;
+	a.qp_access_flags = u->qp_access_flags;
+	xrdma_cap_from_user(&a.cap, &u->cap);
+	xrdma_ah_from_user(&a.ah_attr, &u->ah_attr);
+	a.pkey_index = u->pkey_index;
+	a.en_sqd_async_notify = u->en_sqd_async_notify;
+	a.max_rd_atomic = u->max_rd_atomic;
+	a.max_dest_rd_atomic = u->max_dest_rd_atomic;
+	a.min_rnr_timer = u->min_rnr_timer;
+	a.port_num = u->port_num;
+	a.timeout = u->timeout;
+	a.retry_cnt = u->retry_cnt;
+	a.rnr_retry = u->rnr_retry;
+	a.path_mig_state = u->path_mig_state;
+
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, cmd->qp_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = __xrdma_modify_qp(uobj->object, &a, cmd->attr_mask, &udata);
+	xrdma_uobj_put(uobj);
+	return ret;
+}
+
+static int xrdma_cmd_query_qp(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_qp *cmd = &c->buf->query_qp;
+	struct xrdma_uverbs_qp_attr *u = &cmd->attr;
+	struct xrdma_qp_init_attr init;
+	struct xrdma_qp_attr a;
+	struct xrdma_uobj *uobj;
+	u32 handle = cmd->qp_handle, mask = cmd->attr_mask;
+	int ret;
+
+	if (mask & ~XRDMA_QP_ATTR_MASK_ALL)
+		return -EINVAL;
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = xrdma_query_qp(uobj->object, &a, mask, &init);
+	xrdma_uobj_put(uobj);
+	if (ret)
+		return ret;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->qp_handle = handle;
+	cmd->attr_mask = mask;
+	u->qp_state = a.qp_state;
+	u->cur_qp_state = a.cur_qp_state;
+	u->path_mtu = a.path_mtu;
+	u->qkey = a.qkey;
+	u->rq_psn = a.rq_psn;
+	u->sq_psn = a.sq_psn;
+	u->dest_qp_num = a.dest_qp_num;
+	u->qp_access_flags = a.qp_access_flags;
+	xrdma_cap_to_user(&u->cap, &a.cap);
+	xrdma_ah_to_user(&u->ah_attr, &a.ah_attr);
+	u->pkey_index = a.pkey_index;
+	u->en_sqd_async_notify = a.en_sqd_async_notify;
+	u->sq_draining = a.sq_draining;
+	u->max_rd_atomic = a.max_rd_atomic;
+	u->max_dest_rd_atomic = a.max_dest_rd_atomic;
+	u->min_rnr_timer = a.min_rnr_timer;
+	u->port_num = a.port_num;
+	u->timeout = a.timeout;
+	u->retry_cnt = a.retry_cnt;
+	u->rnr_retry = a.rnr_retry;
+	u->path_mig_state = a.path_mig_state;
+	cmd->qp_type = init.qp_type;
+	cmd->sq_sig_all = init.sq_sig_all;
+	xrdma_cap_to_user(&cmd->init_cap, &init.cap);
+	return 0;
+}
+
+static int xrdma_cmd_create_srq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_create_srq *cmd = &c->buf->create_srq;
+	struct xrdma_srq_init_attr attr = {};
+	struct xrdma_uobj *pd_u, *uobj;
+	struct xrdma_udata udata;
+	struct xrdma_srq *srq;
+	int ret;
+
+	if (cmd->reserved)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	pd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_u))
+		return PTR_ERR(pd_u);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_SRQ, cmd->user_cookie);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	attr.event_handler = xrdma_obj_event_handler;
+	attr.srq_context = uobj;
+	attr.attr.max_wr = cmd->max_wr;
+	attr.attr.max_sge = cmd->max_sge;
+	attr.attr.srq_limit = cmd->srq_limit;
+	srq = __xrdma_create_srq(pd_u->object, &attr, NULL, &udata);
+	if (IS_ERR(srq)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(srq);
+		goto out;
+	}
+	cmd->srq_handle = uobj->handle;
+	cmd->max_wr = attr.attr.max_wr;
+	cmd->max_sge = attr.attr.max_sge;
+	ret = xrdma_create_done(c, uobj, srq);
+out:
+	xrdma_uobj_put(pd_u);
+	return ret;
+}
+
+static int xrdma_cmd_modify_srq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_modify_srq *cmd = &c->buf->modify_srq;
+	struct xrdma_srq_attr attr = {};
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	int ret;
+
+	if (cmd->attr_mask & ~(XRDMA_UVERBS_SRQ_MAX_WR |
+			       XRDMA_UVERBS_SRQ_LIMIT))
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_SRQ, cmd->srq_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	attr.max_wr = cmd->max_wr;
+	attr.srq_limit = cmd->srq_limit;
+	ret = __xrdma_modify_srq(uobj->object, &attr, cmd->attr_mask, &udata);
+	xrdma_uobj_put(uobj);
+	return ret;
+}
+
+static int xrdma_cmd_query_srq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_srq *cmd = &c->buf->query_srq;
+	struct xrdma_srq_attr attr;
+	struct xrdma_uobj *uobj;
+	int ret;
+
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_SRQ, cmd->srq_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	ret = xrdma_query_srq(uobj->object, &attr);
+	xrdma_uobj_put(uobj);
+	if (ret)
+		return ret;
+	cmd->max_wr = attr.max_wr;
+	cmd->max_sge = attr.max_sge;
+	cmd->srq_limit = attr.srq_limit;
+	return 0;
+}
+
+static int xrdma_cmd_create_ah(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_create_ah *cmd = &c->buf->create_ah;
+	struct xrdma_ah_attr attr = {};
+	struct xrdma_uobj *pd_u, *uobj;
+	struct xrdma_udata udata;
+	struct xrdma_ah *ah;
+	int ret;
+
+	if (cmd->reserved ||
+	    memchr_inv(cmd->attr.reserved, 0, sizeof(cmd->attr.reserved)))
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	xrdma_ah_from_user(&attr, &cmd->attr);
+	pd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_u))
+		return PTR_ERR(pd_u);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_AH, cmd->user_cookie);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	ah = __xrdma_create_ah(pd_u->object, &attr, NULL, &udata);
+	if (IS_ERR(ah)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(ah);
+		goto out;
+	}
+	cmd->ah_handle = uobj->handle;
+	ret = xrdma_create_done(c, uobj, ah);
+out:
+	xrdma_uobj_put(pd_u);
+	return ret;
+}
+
+/* -------------------------------------------------------------- fds */
+
+static int xrdma_give_fd(struct xrdma_cmd_ctx *c, struct xrdma_ev_file *ev)
+{
+	struct file *filp;
+	int fd, ret;
+
+	ret = xrdma_ev_file_install(ev, &fd, &filp);
+	if (ret)
+		return ret;
+	c->buf->fd.fd = fd;
+	ret = xrdma_respond(c);
+	if (ret) {
+		fput(filp);
+		put_unused_fd(fd);
+		return ret;
+	}
+	fd_install(fd, filp);
+	return 0;
+}
+
+static int xrdma_cmd_create_comp_channel(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_ev_file *ev;
+	int ret;
+
+	if (c->buf->fd.flags)
+		return -EINVAL;
+	ev = xrdma_ev_file_alloc(c->ufile, false);
+	if (!ev)
+		return -ENOMEM;
+	ret = xrdma_give_fd(c, ev);
+	xrdma_ev_file_put(ev);
+	return ret;
+}
+
+static int xrdma_cmd_get_async_fd(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_ufile *ufile = c->ufile;
+	int ret;
+
+	if (c->buf->fd.flags)
+		return -EINVAL;
+	mutex_lock(&ufile->ctx_mutex);
+	if (ufile->async_fd_given) {
+		ret = -EINVAL;
+	} else {
+		ret = xrdma_give_fd(c, ufile->async);
+		if (!ret)
+			ufile->async_fd_given = true;
+	}
+	mutex_unlock(&ufile->ctx_mutex);
+	return ret;
+}
+
+static int xrdma_cmd_kick(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_kick *cmd = &c->buf->kick;
+	struct xrdma_uobj *uobj = NULL;
+	int ret;
+
+	if (cmd->flags)
+		return -EINVAL;
+	if (!c->ibdev->ops->kick)
+		return -EOPNOTSUPP;
+	if (cmd->qp_handle) {
+		uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, cmd->qp_handle);
+		if (IS_ERR(uobj))
+			return PTR_ERR(uobj);
+	}
+	ret = c->ibdev->ops->kick(c->ufile->ucontext,
+				  uobj ? uobj->object : NULL);
+	if (uobj)
+		xrdma_uobj_put(uobj);
+	return ret;
+}
+
+/* ---------------------------------------------------------- dispatch */
+
+struct xrdma_cmd_def {
+	int (*fn)(struct xrdma_cmd_ctx *c);
+	size_t size;		/* current structure */
+	size_t min_size;	/* first published structure */
+};
+
+#define CMD(nr, func, type)						\
+	[_IOC_NR(nr)] = { .fn = func, .size = sizeof(type),		\
+			  .min_size = sizeof(type) }
+
+static const struct xrdma_cmd_def xrdma_cmds[] = {
+	CMD(XRDMA_IOC_GET_CONTEXT, xrdma_cmd_get_context,
+	    struct xrdma_cmd_get_context),
+	CMD(XRDMA_IOC_QUERY_DEVICE, xrdma_cmd_query_device,
+	    struct xrdma_cmd_query_device),
+	CMD(XRDMA_IOC_QUERY_PORT, xrdma_cmd_query_port,
+	    struct xrdma_cmd_query_port),
+	CMD(XRDMA_IOC_QUERY_GID, xrdma_cmd_query_gid,
+	    struct xrdma_cmd_query_gid),
+	CMD(XRDMA_IOC_ALLOC_PD, xrdma_cmd_alloc_pd,
+	    struct xrdma_cmd_alloc_pd),
+	CMD(XRDMA_IOC_DESTROY, xrdma_cmd_destroy, struct xrdma_cmd_destroy),
+	CMD(XRDMA_IOC_REG_MR, xrdma_cmd_reg_mr, struct xrdma_cmd_reg_mr),
+	CMD(XRDMA_IOC_CREATE_CQ, xrdma_cmd_create_cq,
+	    struct xrdma_cmd_create_cq),
+	CMD(XRDMA_IOC_RESIZE_CQ, xrdma_cmd_resize_cq,
+	    struct xrdma_cmd_resize_cq),
+	CMD(XRDMA_IOC_CREATE_QP, xrdma_cmd_create_qp,
+	    struct xrdma_cmd_create_qp),
+	CMD(XRDMA_IOC_MODIFY_QP, xrdma_cmd_modify_qp,
+	    struct xrdma_cmd_modify_qp),
+	CMD(XRDMA_IOC_QUERY_QP, xrdma_cmd_query_qp,
+	    struct xrdma_cmd_query_qp),
+	CMD(XRDMA_IOC_CREATE_SRQ, xrdma_cmd_create_srq,
+	    struct xrdma_cmd_create_srq),
+	CMD(XRDMA_IOC_MODIFY_SRQ, xrdma_cmd_modify_srq,
+	    struct xrdma_cmd_modify_srq),
+	CMD(XRDMA_IOC_QUERY_SRQ, xrdma_cmd_query_srq,
+	    struct xrdma_cmd_query_srq),
+	CMD(XRDMA_IOC_CREATE_AH, xrdma_cmd_create_ah,
+	    struct xrdma_cmd_create_ah),
+	CMD(XRDMA_IOC_CREATE_COMP_CHANNEL, xrdma_cmd_create_comp_channel,
+	    struct xrdma_cmd_fd),
+	CMD(XRDMA_IOC_GET_ASYNC_FD, xrdma_cmd_get_async_fd,
+	    struct xrdma_cmd_fd),
+	CMD(XRDMA_IOC_KICK, xrdma_cmd_kick, struct xrdma_cmd_kick),
+};
+
+long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
+			unsigned long arg)
+{
+	struct xrdma_ufile *ufile = filp->private_data;
+	const struct xrdma_cmd_def *def;
+	union xrdma_cmd_buf buf;
+	struct xrdma_cmd_ctx c = {
+		.ufile = ufile,
+		.uptr = (void __user *)arg,
+		.usize = _IOC_SIZE(cmd),
+		.buf = &buf,
+	};
+	unsigned int nr = _IOC_NR(cmd);
+	int ret;
+
+	if (_IOC_TYPE(cmd) != XRDMA_IOC_MAGIC ||
+	    _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE) ||
+	    nr >= ARRAY_SIZE(xrdma_cmds) || !xrdma_cmds[nr].fn)
+		return -ENOTTY;
+	def = &xrdma_cmds[nr];
+	if (c.usize < def->min_size)
+		return -EINVAL;
+	if (c.usize > PAGE_SIZE)
+		return -E2BIG;
+	if (current->mm != ufile->mm)
+		return -EPERM;
+	c.ksize = def->size;
+
+	down_read(&ufile->hw_rwsem);
+	if (ufile->dead) {
+		ret = -EIO;
+		goto out;
+	}
+	c.ibdev = ufile->udev->ibdev;
+	if (!smp_load_acquire(&ufile->ucontext) &&
+	    cmd != XRDMA_IOC_GET_CONTEXT) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = copy_struct_from_user(&buf, def->size, c.uptr, c.usize);
+	if (ret)
+		goto out;
+	ret = def->fn(&c);
+	if (!ret && !c.responded)
+		ret = xrdma_respond(&c);
+out:
+	up_read(&ufile->hw_rwsem);
+	return ret;
+}

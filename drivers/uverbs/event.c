@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completion channels and the async event file.
+ *
+ * Both are queues of fixed-size records behind an anonymous-inode fd with
+ * read/poll.  Events come from any context (the driver's completion path
+ * or interrupt), hence GFP_ATOMIC and irq-safe locks.  An event for an
+ * object is also linked to the object, so destroying the object removes
+ * its unread events; reading an event counts it in the object's
+ * *_events_reported, which DESTROY returns (ibv_ack_cq_events).
+ */
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include "uverbs.h"
+
+static void xrdma_ev_file_release(struct kref *ref)
+{
+	struct xrdma_ev_file *ev = container_of(ref, struct xrdma_ev_file,
+						ref);
+	struct xrdma_ev_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &ev->events, list) {
+		list_del(&e->obj_list);
+		kfree(e);
+	}
+	if (ev->ufile)
+		xrdma_ufile_put(ev->ufile);
+	kfree(ev);
+}
+
+void xrdma_ev_file_put(struct xrdma_ev_file *ev)
+{
+	kref_put(&ev->ref, xrdma_ev_file_release);
+}
+
+/*
+ * A completion channel belongs to @ufile and holds a reference on it; the
+ * async file belongs to the context and needs none.
+ */
+struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
+					  bool is_async)
+{
+	struct xrdma_ev_file *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+
+	if (!ev)
+		return NULL;
+	kref_init(&ev->ref);
+	spin_lock_init(&ev->lock);
+	init_waitqueue_head(&ev->wait);
+	INIT_LIST_HEAD(&ev->events);
+	ev->is_async = is_async;
+	if (!is_async) {
+		kref_get(&ufile->ref);
+		ev->ufile = ufile;
+	}
+	return ev;
+}
+
+static ssize_t xrdma_ev_read(struct file *filp, char __user *buf,
+			     size_t count, loff_t *pos)
+{
+	struct xrdma_ev_file *ev = filp->private_data;
+	size_t rec = ev->is_async ? sizeof(struct xrdma_async_event) :
+				    sizeof(struct xrdma_comp_event);
+	union {
+		struct xrdma_comp_event comp[16];
+		struct xrdma_async_event async[16];
+	} out;
+	struct xrdma_ev_entry *e;
+	size_t n = 0, max;
+	int ret;
+
+	if (count < rec)
+		return -EINVAL;
+	max = min_t(size_t, count / rec, 16);
+
+	spin_lock_irq(&ev->lock);
+	while (list_empty(&ev->events) && !ev->dropped) {
+		bool gone = ev->dev_gone;
+
+		spin_unlock_irq(&ev->lock);
+		if (gone)
+			return -EIO;
+		if (filp->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(ev->wait,
+					       !list_empty(&ev->events) ||
+					       ev->dropped || ev->dev_gone);
+		if (ret)
+			return ret;
+		spin_lock_irq(&ev->lock);
+	}
+	while (n < max && !list_empty(&ev->events)) {
+		e = list_first_entry(&ev->events, struct xrdma_ev_entry, list);
+		if (ev->is_async)
+			out.async[n] = e->desc.async;
+		else
+			out.comp[n] = e->desc.comp;
+		n++;
+		list_del(&e->list);
+		ev->count--;
+		if (e->counter) {
+			(*e->counter)++;
+			list_del(&e->obj_list);
+		}
+		kfree(e);
+	}
+	/* after the queued events: how many were dropped */
+	if (n < max && ev->is_async && ev->dropped) {
+		memset(&out.async[n], 0, sizeof(out.async[n]));
+		out.async[n].event_type = XRDMA_UVERBS_EVENT_OVERFLOW;
+		out.async[n].element = ev->dropped;
+		ev->dropped = 0;
+		n++;
+	}
+	spin_unlock_irq(&ev->lock);
+
+	if (copy_to_user(buf, &out, n * rec))
+		return -EFAULT;
+	return n * rec;
+}
+
+static __poll_t xrdma_ev_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct xrdma_ev_file *ev = filp->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(filp, &ev->wait, wait);
+	spin_lock_irq(&ev->lock);
+	if (!list_empty(&ev->events) || ev->dropped)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (ev->dev_gone)
+		mask |= EPOLLERR;
+	spin_unlock_irq(&ev->lock);
+	return mask;
+}
+
+static int xrdma_ev_close(struct inode *inode, struct file *filp)
+{
+	xrdma_ev_file_put(filp->private_data);
+	return 0;
+}
+
+const struct file_operations xrdma_comp_fops = {
+	.owner = THIS_MODULE,
+	.read = xrdma_ev_read,
+	.poll = xrdma_ev_poll,
+	.release = xrdma_ev_close,
+};
+
+/**
+ * xrdma_ev_file_install - make an fd for an event file
+ * @ev: the event file; the new file takes a reference
+ * @fd_out: reserved fd number
+ * @filp_out: the file
+ *
+ * The caller copies the fd to userspace, then fd_install()s it, or on
+ * failure fput()s the file and put_unused_fd()s the number.
+ */
+int xrdma_ev_file_install(struct xrdma_ev_file *ev, int *fd_out,
+			  struct file **filp_out)
+{
+	struct file *filp;
+	int fd;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	kref_get(&ev->ref);
+	filp = anon_inode_getfile(ev->is_async ? "[xrdma-async]" :
+				  "[xrdma-comp]", &xrdma_comp_fops, ev,
+				  O_RDONLY);
+	if (IS_ERR(filp)) {
+		xrdma_ev_file_put(ev);
+		put_unused_fd(fd);
+		return PTR_ERR(filp);
+	}
+	*fd_out = fd;
+	*filp_out = filp;
+	return 0;
+}
+
+void xrdma_uverbs_comp_handler(struct xrdma_cq *cq, void *ctx)
+{
+	struct xrdma_uobj *uobj = ctx;
+	struct xrdma_ev_file *ev = uobj->channel;
+	struct xrdma_ev_entry *e;
+	unsigned long flags;
+
+	if (!ev)
+		return;
+	spin_lock_irqsave(&ev->lock, flags);
+	if (ev->dev_gone) {
+		spin_unlock_irqrestore(&ev->lock, flags);
+		return;
+	}
+	e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e) {
+		spin_unlock_irqrestore(&ev->lock, flags);
+		return;
+	}
+	e->desc.comp.cq_cookie = uobj->user_cookie;
+	e->desc.comp.cq_handle = uobj->handle;
+	e->desc.comp.reserved = 0;
+	e->counter = &uobj->comp_events_reported;
+	list_add_tail(&e->list, &ev->events);
+	list_add_tail(&e->obj_list, &uobj->comp_list);
+	ev->count++;
+	spin_unlock_irqrestore(&ev->lock, flags);
+	wake_up_interruptible(&ev->wait);
+}
+
+void xrdma_async_queue(struct xrdma_ev_file *ev, u32 type, u64 element,
+		       u32 handle, struct xrdma_uobj *uobj)
+{
+	struct xrdma_ev_entry *e = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ev->lock, flags);
+	if (ev->dev_gone) {
+		spin_unlock_irqrestore(&ev->lock, flags);
+		return;
+	}
+	if (ev->count < XRDMA_ASYNC_QUEUE_MAX)
+		e = kmalloc(sizeof(*e), GFP_ATOMIC);
+	if (!e) {
+		ev->dropped++;
+		goto out;
+	}
+	e->desc.async.element = element;
+	e->desc.async.event_type = type;
+	e->desc.async.handle = handle;
+	if (uobj) {
+		e->counter = &uobj->async_events_reported;
+		list_add_tail(&e->obj_list, &uobj->async_list);
+	} else {
+		e->counter = NULL;
+		INIT_LIST_HEAD(&e->obj_list);
+	}
+	list_add_tail(&e->list, &ev->events);
+	ev->count++;
+out:
+	spin_unlock_irqrestore(&ev->lock, flags);
+	wake_up_interruptible(&ev->wait);
+}
+
+static u32 xrdma_event_to_uapi(enum xrdma_event_type t)
+{
+	switch (t) {
+	case XRDMA_EVENT_CQ_ERR:
+		return XRDMA_UVERBS_EVENT_CQ_ERR;
+	case XRDMA_EVENT_QP_FATAL:
+		return XRDMA_UVERBS_EVENT_QP_FATAL;
+	case XRDMA_EVENT_QP_REQ_ERR:
+		return XRDMA_UVERBS_EVENT_QP_REQ_ERR;
+	case XRDMA_EVENT_QP_ACCESS_ERR:
+		return XRDMA_UVERBS_EVENT_QP_ACCESS_ERR;
+	case XRDMA_EVENT_COMM_EST:
+		return XRDMA_UVERBS_EVENT_COMM_EST;
+	case XRDMA_EVENT_SQ_DRAINED:
+		return XRDMA_UVERBS_EVENT_SQ_DRAINED;
+	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
+		return XRDMA_UVERBS_EVENT_QP_LAST_WQE_REACHED;
+	case XRDMA_EVENT_SRQ_ERR:
+		return XRDMA_UVERBS_EVENT_SRQ_ERR;
+	case XRDMA_EVENT_SRQ_LIMIT_REACHED:
+		return XRDMA_UVERBS_EVENT_SRQ_LIMIT_REACHED;
+	case XRDMA_EVENT_PORT_ACTIVE:
+		return XRDMA_UVERBS_EVENT_PORT_ACTIVE;
+	case XRDMA_EVENT_PORT_ERR:
+		return XRDMA_UVERBS_EVENT_PORT_ERR;
+	case XRDMA_EVENT_DEVICE_FATAL:
+		return XRDMA_UVERBS_EVENT_DEVICE_FATAL;
+	}
+	return XRDMA_UVERBS_EVENT_DEVICE_FATAL;
+}
+
+/* QP, CQ and SRQ events: ctx is the object's uobj. */
+void xrdma_obj_event_handler(struct xrdma_event *e, void *ctx)
+{
+	struct xrdma_uobj *uobj = ctx;
+	struct xrdma_ev_file *ev = uobj->ufile->async;
+
+	if (ev)
+		xrdma_async_queue(ev, xrdma_event_to_uapi(e->event),
+				  uobj->user_cookie, uobj->handle, uobj);
+}
+
+/* Port and device events. */
+void xrdma_dev_event_handler(struct xrdma_event_handler *h,
+			     struct xrdma_event *e)
+{
+	struct xrdma_ufile *ufile = container_of(h, struct xrdma_ufile,
+						 event_handler);
+	u64 element = e->event == XRDMA_EVENT_DEVICE_FATAL ? 0 :
+		      e->element.port_num;
+
+	if (ufile->async)
+		xrdma_async_queue(ufile->async, xrdma_event_to_uapi(e->event),
+				  element, 0, NULL);
+}
+
+static void xrdma_drop_list(struct xrdma_ev_file *ev, struct list_head *head)
+{
+	struct xrdma_ev_entry *e, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ev->lock, flags);
+	list_for_each_entry_safe(e, tmp, head, obj_list) {
+		list_del(&e->list);
+		list_del(&e->obj_list);
+		ev->count--;
+		kfree(e);
+	}
+	spin_unlock_irqrestore(&ev->lock, flags);
+}
+
+/* The object is destroyed: its unread events go with it. */
+void xrdma_uobj_drop_events(struct xrdma_uobj *uobj)
+{
+	if (uobj->channel)
+		xrdma_drop_list(uobj->channel, &uobj->comp_list);
+	if (uobj->ufile->async)
+		xrdma_drop_list(uobj->ufile->async, &uobj->async_list);
+}
+
+void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev)
+{
+	spin_lock_irq(&ev->lock);
+	ev->dev_gone = true;
+	spin_unlock_irq(&ev->lock);
+	wake_up_interruptible(&ev->wait);
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-file handle table.
+ *
+ * Create is two-phase: xrdma_uobj_alloc() reserves a handle that lookups do
+ * not see, the object is created, the response copied to userspace, then
+ * xrdma_uobj_commit() publishes the handle (or xrdma_uobj_abort() releases
+ * it).  Each handle has a use count: commands that use an object hold it
+ * shared (xrdma_uobj_get()), destroy needs it exclusive and fails with
+ * -EBUSY instead of waiting.  Lookups and the use count are under the
+ * xarray's lock, so a uobj is freed only after it left the table.
+ */
+#include <linux/slab.h>
+#include "uverbs.h"
+
+struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
+				    u64 cookie)
+{
+	struct xrdma_uobj *uobj;
+	int ret;
+
+	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL);
+	if (!uobj)
+		return ERR_PTR(-ENOMEM);
+	uobj->ufile = ufile;
+	uobj->type = type;
+	uobj->user_cookie = cookie;
+	INIT_LIST_HEAD(&uobj->comp_list);
+	INIT_LIST_HEAD(&uobj->async_list);
+	ret = xa_alloc(&ufile->handles, &uobj->handle, XA_ZERO_ENTRY,
+		       xa_limit_31b, GFP_KERNEL);
+	if (ret) {
+		kfree(uobj);
+		return ERR_PTR(ret);
+	}
+	return uobj;
+}
+
+void xrdma_uobj_commit(struct xrdma_uobj *uobj)
+{
+	xa_store(&uobj->ufile->handles, uobj->handle, uobj, GFP_KERNEL);
+}
+
+void xrdma_uobj_abort(struct xrdma_uobj *uobj)
+{
+	xa_erase(&uobj->ufile->handles, uobj->handle);
+	kfree(uobj);
+}
+
+/**
+ * xrdma_uobj_get - look up a handle and hold its object shared
+ * @ufile: the file
+ * @type: expected XRDMA_OBJ_* type
+ * @handle: from userspace
+ *
+ * Return: the uobj, or ERR_PTR: -ENOENT (no such handle in this file),
+ * -EINVAL (another type), -EBUSY (being destroyed).
+ */
+struct xrdma_uobj *xrdma_uobj_get(struct xrdma_ufile *ufile, u32 type,
+				  u32 handle)
+{
+	struct xrdma_uobj *uobj;
+
+	xa_lock(&ufile->handles);
+	uobj = xa_load(&ufile->handles, handle);
+	if (!uobj)
+		uobj = ERR_PTR(-ENOENT);
+	else if (uobj->type != type)
+		uobj = ERR_PTR(-EINVAL);
+	else if (!atomic_inc_unless_negative(&uobj->usecnt))
+		uobj = ERR_PTR(-EBUSY);
+	xa_unlock(&ufile->handles);
+	return uobj;
+}
+
+void xrdma_uobj_put(struct xrdma_uobj *uobj)
+{
+	atomic_dec(&uobj->usecnt);
+}
+
+static int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
+{
+	switch (uobj->type) {
+	case XRDMA_OBJ_PD:
+		return xrdma_dealloc_pd(uobj->object);
+	case XRDMA_OBJ_CQ:
+		return xrdma_destroy_cq(uobj->object);
+	case XRDMA_OBJ_QP:
+		return xrdma_destroy_qp(uobj->object);
+	case XRDMA_OBJ_SRQ:
+		return xrdma_destroy_srq(uobj->object);
+	case XRDMA_OBJ_MR:
+		return xrdma_dereg_mr(uobj->object);
+	case XRDMA_OBJ_AH:
+		return xrdma_destroy_ah(uobj->object);
+	}
+	return -EINVAL;
+}
+
+/* The object is gone: forget its events and its handle. */
+static void xrdma_uobj_finish(struct xrdma_uobj *uobj,
+			      struct xrdma_cmd_destroy *resp)
+{
+	xrdma_uobj_drop_events(uobj);
+	if (resp) {
+		resp->comp_events_reported = uobj->comp_events_reported;
+		resp->async_events_reported = uobj->async_events_reported;
+	}
+	if (uobj->channel)
+		xrdma_ev_file_put(uobj->channel);
+	xa_erase(&uobj->ufile->handles, uobj->handle);
+	kfree(uobj);
+}
+
+/**
+ * xrdma_uobj_destroy - the DESTROY command
+ * @ufile: the file
+ * @type: XRDMA_OBJ_*
+ * @handle: handle
+ * @resp: filled with the event counts
+ *
+ * Return: 0, -ENOENT, -EINVAL (wrong type), -EBUSY (in use by another
+ * command or by a dependent object).
+ */
+int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
+		       struct xrdma_cmd_destroy *resp)
+{
+	struct xrdma_uobj *uobj;
+	int ret = 0;
+
+	xa_lock(&ufile->handles);
+	uobj = xa_load(&ufile->handles, handle);
+	if (!uobj)
+		ret = -ENOENT;
+	else if (uobj->type != type)
+		ret = -EINVAL;
+	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
+		ret = -EBUSY;
+	xa_unlock(&ufile->handles);
+	if (ret)
+		return ret;
+
+	ret = xrdma_uobj_hw_destroy(uobj);
+	if (ret) {
+		atomic_set(&uobj->usecnt, 0);
+		return ret;
+	}
+	xrdma_uobj_finish(uobj, resp);
+	return 0;
+}
+
+/*
+ * Destroy every object of a file in dependency order.  Called with
+ * hw_rwsem held for write: no command runs.
+ */
+void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile)
+{
+	static const u32 order[] = { XRDMA_OBJ_QP, XRDMA_OBJ_SRQ, XRDMA_OBJ_CQ,
+				     XRDMA_OBJ_MR, XRDMA_OBJ_AH, XRDMA_OBJ_PD };
+	struct xrdma_uobj *uobj;
+	unsigned long index;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		xa_for_each(&ufile->handles, index, uobj) {
+			if (uobj->type != order[i])
+				continue;
+			if (WARN_ON(xrdma_uobj_hw_destroy(uobj)))
+				continue;
+			xrdma_uobj_finish(uobj, NULL);
+		}
+	}
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _XRDMA_UVERBS_H
+#define _XRDMA_UVERBS_H
+
+#include <linux/cdev.h>
+#include <linux/fs.h>
+#include <linux/kref.h>
+#include <linux/rwsem.h>
+#include <linux/wait.h>
+#include <xrdma/xrdma_verbs.h>
+#include <uapi/xrdma/xrdma-abi.h>
+
+#define XRDMA_UVERBS_MAX_DEVICES	64
+#define XRDMA_ASYNC_QUEUE_MAX		256
+
+/* One per xrdma device: the char device /dev/xrdma/uverbsN. */
+struct xrdma_uverbs_dev {
+	struct device dev;		/* memory lifetime, class "xrdma" */
+	struct cdev cdev;
+	struct xrdma_device *ibdev;	/* valid while registered */
+	int devnum;
+	struct mutex files_lock;	/* protects files and dead */
+	struct list_head files;
+	bool dead;
+};
+
+/* Event queue behind a completion channel fd or the async event fd. */
+struct xrdma_ev_file {
+	struct kref ref;
+	spinlock_t lock;		/* protects everything below */
+	wait_queue_head_t wait;
+	struct list_head events;
+	unsigned int count;
+	unsigned int dropped;		/* async: overflowed since last read */
+	bool is_async;
+	bool dev_gone;
+	struct xrdma_ufile *ufile;	/* owner context (holds a ref) */
+};
+
+struct xrdma_ev_entry {
+	struct list_head list;		/* in ev_file->events */
+	struct list_head obj_list;	/* in the object's list, or empty */
+	u32 *counter;			/* incremented when read */
+	union {
+		struct xrdma_comp_event comp;
+		struct xrdma_async_event async;
+	} desc;
+};
+
+/* A handle's object. */
+struct xrdma_uobj {
+	struct xrdma_ufile *ufile;
+	u32 handle;
+	u32 type;			/* XRDMA_OBJ_* */
+	atomic_t usecnt;		/* >0 shared users, -1 being destroyed */
+	void *object;
+	u64 user_cookie;
+	struct xrdma_ev_file *channel;	/* CQ: completion channel or NULL */
+	struct list_head comp_list;	/* queued completion events */
+	struct list_head async_list;	/* queued async events */
+	u32 comp_events_reported;
+	u32 async_events_reported;
+};
+
+/* One per open file of /dev/xrdma/uverbsN. */
+struct xrdma_ufile {
+	struct kref ref;
+	struct xrdma_uverbs_dev *udev;
+	struct list_head list;		/* in udev->files */
+	struct mm_struct *mm;		/* the opener's: others get -EPERM */
+	/* ioctls hold it for read; teardown for write */
+	struct rw_semaphore hw_rwsem;
+	bool dead;			/* disassociated: -EIO */
+	bool closed;			/* objects destroyed */
+	struct mutex ctx_mutex;		/* GET_CONTEXT, GET_ASYNC_FD */
+	struct xrdma_ucontext *ucontext;
+	struct xrdma_ev_file *async;
+	bool async_fd_given;
+	struct xrdma_event_handler event_handler;
+	struct xarray handles;
+};
+
+/* uobj.c */
+struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
+				    u64 cookie);
+void xrdma_uobj_commit(struct xrdma_uobj *uobj);
+void xrdma_uobj_abort(struct xrdma_uobj *uobj);
+struct xrdma_uobj *xrdma_uobj_get(struct xrdma_ufile *ufile, u32 type,
+				  u32 handle);
+void xrdma_uobj_put(struct xrdma_uobj *uobj);
+int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
+		       struct xrdma_cmd_destroy *resp);
+void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile);
+void xrdma_ufile_put(struct xrdma_ufile *ufile);
+
+/* event.c */
+extern const struct file_operations xrdma_comp_fops;
+struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
+					  bool is_async);
+void xrdma_ev_file_put(struct xrdma_ev_file *ev);
+int xrdma_ev_file_install(struct xrdma_ev_file *ev, int *fd_out,
+			  struct file **filp_out);
+void xrdma_uverbs_comp_handler(struct xrdma_cq *cq, void *ctx);
+void xrdma_obj_event_handler(struct xrdma_event *e, void *ctx);
+void xrdma_dev_event_handler(struct xrdma_event_handler *h,
+			     struct xrdma_event *e);
+void xrdma_async_queue(struct xrdma_ev_file *ev, u32 type, u64 element,
+		       u32 handle, struct xrdma_uobj *uobj);
+void xrdma_uobj_drop_events(struct xrdma_uobj *uobj);
+void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev);
+
+/* cmd.c */
+long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
+			unsigned long arg);
+
+#endif

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: everything CI runs.  Each stage's output is kept in
+# build/check/<stage>.log; stages that run many tests report them with a
+# last line "N passed, N failed[, N skipped]", the others count as one test.
+# The last line of this script is the total in the same format.
+set -uo pipefail
+
+PROJ=$(cd "$(dirname "$0")/.." && pwd)
+LOG=$PROJ/build/check
+mkdir -p "$LOG"
+cd "$PROJ" || exit 1
+
+TP=0 TF=0 TS=0
+FAILED=()
+
+# stage NAME COMMAND...: run, tally, print one line
+stage() {
+	local name=$1 rc line p f s t0
+	shift
+	t0=$(date +%s)
+	"$@" >"$LOG/$name.log" 2>&1
+	rc=$?
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+		f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+		s=$(echo "$line" | grep -oE '[0-9]+ skipped' | grep -oE '[0-9]+' || echo 0)
+		[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	elif [ "$rc" -eq 0 ]; then
+		p=1 f=0 s=0
+	else
+		p=0 f=1 s=0
+	fi
+	TP=$((TP + p)) TF=$((TF + f)) TS=$((TS + s))
+	[ "$f" -ne 0 ] && FAILED+=("$name")
+	printf '%-16s %s (%ds): %d passed, %d failed, %d skipped\n' "$name" \
+		"$([ "$f" -eq 0 ] && echo ok || echo FAIL)" \
+		$(($(date +%s) - t0)) "$p" "$f" "$s"
+	if [ "$f" -ne 0 ]; then
+		tail -n 25 "$LOG/$name.log" | sed 's/^/    | /'
+	fi
+}
+
+build_werror() {
+	make clean >/dev/null 2>&1
+	make W=1 KCFLAGS=-Werror 2>&1 | tee /dev/stderr |
+		grep -E 'warning:|error:' && return 1
+	make W=1 KCFLAGS=-Werror >/dev/null
+}
+
+stage build-w1 build_werror
+stage sparse scripts/sparse.sh
+stage sparse-selftest scripts/selftest/sparse-catches.sh
+stage checkpatch scripts/checkpatch.sh
+stage kunit-gate scripts/selftest/run.sh
+stage kunit scripts/kunit.sh
+stage guest scripts/guest-test.sh
+
+if [ ${#FAILED[@]} -ne 0 ]; then
+	echo "failed stages: ${FAILED[*]} (logs in $LOG)"
+fi
+echo "$TP passed, $TF failed, $TS skipped"
+[ "$TF" -eq 0 ]

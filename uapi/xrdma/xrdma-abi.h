@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
+/*
+ * xrdma user ABI: ioctls on /dev/xrdma/uverbsN.
+ *
+ * Every command is _IOWR(XRDMA_IOC_MAGIC, nr, struct xrdma_cmd_*): the
+ * structure size encoded in the command number is the size userspace was
+ * built with.  The kernel reads the structure with copy_struct_from_user()
+ * semantics: a shorter (older) structure is zero-extended, a longer (newer)
+ * one is accepted only if the bytes the kernel does not know are zero
+ * (-E2BIG otherwise).  The kernel writes back at most the size userspace
+ * gave.  Unknown flag bits give -EINVAL.  All fields are fixed size,
+ * pointers are __aligned_u64, padding is explicit and must be zero.
+ *
+ * Handles are per file descriptor and never 0.  Driver-specific data goes
+ * through struct xrdma_udata_desc, pointing at structures declared in
+ * <xrdma/xnic-abi.h>.
+ */
+#ifndef _UAPI_XRDMA_ABI_H
+#define _UAPI_XRDMA_ABI_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define XRDMA_ABI_VERSION	1
+#define XRDMA_IOC_MAGIC		0xe7
+
+/* Driver data: pointers to the driver's declared in/out structures. */
+struct xrdma_udata_desc {
+	__aligned_u64 in;	/* user pointer, may be 0 when in_len is 0 */
+	__aligned_u64 out;	/* user pointer, may be 0 when out_len is 0 */
+	__u32 in_len;
+	__u32 out_len;
+};
+
+/* XRDMA_IOC_GET_CONTEXT: must be the first command on a new fd. */
+struct xrdma_cmd_get_context {
+	__u32 flags;			/* in: 0 */
+	__u32 abi_version;		/* out: XRDMA_ABI_VERSION */
+	__u32 num_comp_vectors;		/* out */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_cmd_query_device {
+	__u32 comp_mask;		/* in: 0 */
+	__u32 reserved;
+	/* out */
+	__aligned_u64 node_guid;	/* network byte order */
+	__aligned_u64 max_mr_size;
+	__aligned_u64 page_size_cap;
+	__u32 vendor_id;
+	__u32 vendor_part_id;
+	__u32 hw_ver;
+	__u32 device_cap_flags;		/* XRDMA_DEVICE_CAP_* */
+	__u32 max_qp;
+	__u32 max_qp_wr;
+	__u32 max_sge;
+	__u32 max_sge_rd;
+	__u32 max_inline_data;
+	__u32 max_cq;
+	__u32 max_cqe;
+	__u32 max_mr;
+	__u32 max_pd;
+	__u32 max_qp_rd_atom;
+	__u32 max_qp_init_rd_atom;
+	__u32 max_srq;
+	__u32 max_srq_wr;
+	__u32 max_srq_sge;
+	__u32 max_ah;
+	__u32 max_fast_reg_page_list_len;
+	__u32 atomic_cap;		/* 0 none, 1 HCA, 2 global */
+	__u32 num_ports;
+	char fw_ver[32];
+};
+
+#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	(1U << 0)
+#define XRDMA_DEVICE_CAP_SRQ_RESIZE		(1U << 1)
+#define XRDMA_DEVICE_CAP_SQD			(1U << 2)
+#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		(1U << 3)
+
+struct xrdma_cmd_query_port {
+	__u32 port_num;			/* in: 1-based */
+	/* out */
+	__u32 state;			/* 1 down .. 4 active, as IB */
+	__u32 max_mtu;			/* 1 = 256 .. 5 = 4096, as IB */
+	__u32 active_mtu;
+	__u32 link_layer;		/* 1 InfiniBand, 2 Ethernet */
+	__u32 gid_tbl_len;
+	__u32 max_msg_sz;
+	__u16 pkey_tbl_len;
+	__u16 lid;
+	__u8 active_speed;
+	__u8 active_width;
+	__u8 reserved[6];
+};
+
+struct xrdma_cmd_query_gid {
+	__u32 port_num;			/* in */
+	__u32 index;			/* in */
+	__u8 gid[16];			/* out */
+};
+
+struct xrdma_cmd_alloc_pd {
+	__u32 flags;			/* in: 0 */
+	__u32 pd_handle;		/* out */
+	struct xrdma_udata_desc udata;
+};
+
+/* XRDMA_IOC_DESTROY: one command destroys any object by handle */
+#define XRDMA_OBJ_PD	1
+#define XRDMA_OBJ_CQ	2
+#define XRDMA_OBJ_QP	3
+#define XRDMA_OBJ_SRQ	4
+#define XRDMA_OBJ_MR	5
+#define XRDMA_OBJ_AH	6
+
+struct xrdma_cmd_destroy {
+	__u32 type;			/* in: XRDMA_OBJ_* */
+	__u32 handle;			/* in */
+	/* out, for CQ/QP/SRQ: events delivered for the object so far */
+	__u32 comp_events_reported;
+	__u32 async_events_reported;
+};
+
+/* access flags, as IBV_ACCESS_* */
+#define XRDMA_UVERBS_ACCESS_LOCAL_WRITE	(1U << 0)
+#define XRDMA_UVERBS_ACCESS_REMOTE_WRITE	(1U << 1)
+#define XRDMA_UVERBS_ACCESS_REMOTE_READ	(1U << 2)
+#define XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC	(1U << 3)
+
+struct xrdma_cmd_reg_mr {
+	__u32 pd_handle;		/* in */
+	__u32 access;			/* in: XRDMA_UVERBS_ACCESS_* */
+	__aligned_u64 addr;		/* in: user virtual address */
+	__aligned_u64 length;		/* in */
+	__aligned_u64 iova;		/* in: same offset in the page as addr */
+	__u32 mr_handle;		/* out */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_cmd_create_cq {
+	__aligned_u64 user_cookie;	/* in: returned in events */
+	__u32 cqe;			/* in; out: actual */
+	__u32 comp_vector;		/* in */
+	__s32 channel_fd;		/* in: completion channel, or -1 */
+	__u32 flags;			/* in: 0 */
+	__u32 cq_handle;		/* out */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_cmd_resize_cq {
+	__u32 cq_handle;		/* in */
+	__u32 cqe;			/* in; out: actual */
+	struct xrdma_udata_desc udata;
+};
+
+/* QP types, as IBV_QPT_* */
+#define XRDMA_UVERBS_QPT_RC	2
+#define XRDMA_UVERBS_QPT_UC	3
+#define XRDMA_UVERBS_QPT_UD	4
+
+#define XRDMA_UVERBS_CREATE_QP_SRQ		(1U << 0)	/* srq_handle valid */
+#define XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL	(1U << 1)
+
+struct xrdma_uverbs_qp_cap {
+	__u32 max_send_wr;
+	__u32 max_recv_wr;
+	__u32 max_send_sge;
+	__u32 max_recv_sge;
+	__u32 max_inline_data;
+	__u32 reserved;
+};
+
+struct xrdma_cmd_create_qp {
+	__aligned_u64 user_cookie;	/* in */
+	__u32 pd_handle;		/* in */
+	__u32 send_cq_handle;		/* in */
+	__u32 recv_cq_handle;		/* in */
+	__u32 srq_handle;		/* in, with XRDMA_UVERBS_CREATE_QP_SRQ */
+	__u32 qp_type;			/* in: XRDMA_UVERBS_QPT_* */
+	__u32 flags;			/* in: XRDMA_UVERBS_CREATE_QP_* */
+	struct xrdma_uverbs_qp_cap cap;	/* in; out: actual */
+	__u32 qp_handle;		/* out */
+	__u32 qpn;			/* out */
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_uverbs_ah_attr {
+	__u8 dgid[16];
+	__u32 flow_label;
+	__u16 dlid;
+	__u8 sgid_index;
+	__u8 hop_limit;
+	__u8 traffic_class;
+	__u8 sl;
+	__u8 port_num;
+	__u8 is_global;
+	__u8 dmac[6];
+	__u8 reserved[2];
+};
+
+/* the QP attribute mask bits are IBV_QP_* (1 << 0 STATE ... 1 << 20) */
+struct xrdma_uverbs_qp_attr {
+	__u32 qp_state;
+	__u32 cur_qp_state;
+	__u32 path_mtu;
+	__u32 qkey;
+	__u32 rq_psn;
+	__u32 sq_psn;
+	__u32 dest_qp_num;
+	__u32 qp_access_flags;
+	struct xrdma_uverbs_qp_cap cap;
+	struct xrdma_uverbs_ah_attr ah_attr;
+	__u16 pkey_index;
+	__u8 en_sqd_async_notify;
+	__u8 sq_draining;
+	__u8 max_rd_atomic;
+	__u8 max_dest_rd_atomic;
+	__u8 min_rnr_timer;
+	__u8 port_num;
+	__u8 timeout;
+	__u8 retry_cnt;
+	__u8 rnr_retry;
+	__u8 path_mig_state;
+	__u8 reserved[4];
+};
+
+struct xrdma_cmd_modify_qp {
+	__u32 qp_handle;		/* in */
+	__u32 attr_mask;		/* in */
+	struct xrdma_uverbs_qp_attr attr;	/* in */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_cmd_query_qp {
+	__u32 qp_handle;		/* in */
+	__u32 attr_mask;		/* in */
+	struct xrdma_uverbs_qp_attr attr;	/* out */
+	/* out: creation attributes */
+	__u32 qp_type;
+	__u32 sq_sig_all;
+	struct xrdma_uverbs_qp_cap init_cap;
+	__u32 reserved;
+};
+
+struct xrdma_cmd_create_srq {
+	__aligned_u64 user_cookie;	/* in */
+	__u32 pd_handle;		/* in */
+	__u32 max_wr;			/* in; out: actual */
+	__u32 max_sge;			/* in; out: actual */
+	__u32 srq_limit;		/* in */
+	__u32 srq_handle;		/* out */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_UVERBS_SRQ_MAX_WR	(1U << 0)
+#define XRDMA_UVERBS_SRQ_LIMIT		(1U << 1)
+
+struct xrdma_cmd_modify_srq {
+	__u32 srq_handle;		/* in */
+	__u32 attr_mask;		/* in: XRDMA_UVERBS_SRQ_* */
+	__u32 max_wr;			/* in */
+	__u32 srq_limit;		/* in */
+	struct xrdma_udata_desc udata;
+};
+
+struct xrdma_cmd_query_srq {
+	__u32 srq_handle;		/* in */
+	__u32 max_wr;			/* out */
+	__u32 max_sge;			/* out */
+	__u32 srq_limit;		/* out */
+};
+
+struct xrdma_cmd_create_ah {
+	__aligned_u64 user_cookie;	/* in */
+	__u32 pd_handle;		/* in */
+	__u32 ah_handle;		/* out */
+	struct xrdma_uverbs_ah_attr attr;	/* in */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+/* XRDMA_IOC_CREATE_COMP_CHANNEL, XRDMA_IOC_GET_ASYNC_FD */
+struct xrdma_cmd_fd {
+	__u32 flags;			/* in: 0 (the fd is O_CLOEXEC) */
+	__s32 fd;			/* out */
+};
+
+/*
+ * Reading a completion channel returns whole struct xrdma_comp_event
+ * records; reading the async event fd returns struct xrdma_async_event
+ * records.  Both fds support poll() and O_NONBLOCK.
+ */
+struct xrdma_comp_event {
+	__aligned_u64 cq_cookie;
+	__u32 cq_handle;
+	__u32 reserved;
+};
+
+/* event types, as IBV_EVENT_* */
+#define XRDMA_UVERBS_EVENT_CQ_ERR		0
+#define XRDMA_UVERBS_EVENT_QP_FATAL		1
+#define XRDMA_UVERBS_EVENT_QP_REQ_ERR		2
+#define XRDMA_UVERBS_EVENT_QP_ACCESS_ERR	3
+#define XRDMA_UVERBS_EVENT_COMM_EST		4
+#define XRDMA_UVERBS_EVENT_SQ_DRAINED		5
+#define XRDMA_UVERBS_EVENT_PATH_MIG		6
+#define XRDMA_UVERBS_EVENT_PATH_MIG_ERR	7
+#define XRDMA_UVERBS_EVENT_DEVICE_FATAL	8
+#define XRDMA_UVERBS_EVENT_PORT_ACTIVE		9
+#define XRDMA_UVERBS_EVENT_PORT_ERR		10
+#define XRDMA_UVERBS_EVENT_LID_CHANGE		11
+#define XRDMA_UVERBS_EVENT_PKEY_CHANGE		12
+#define XRDMA_UVERBS_EVENT_SM_CHANGE		13
+#define XRDMA_UVERBS_EVENT_SRQ_ERR		14
+#define XRDMA_UVERBS_EVENT_SRQ_LIMIT_REACHED	15
+#define XRDMA_UVERBS_EVENT_QP_LAST_WQE_REACHED	16
+#define XRDMA_UVERBS_EVENT_CLIENT_REREGISTER	17
+#define XRDMA_UVERBS_EVENT_GID_CHANGE		18
+/* not in IB: the queue overflowed and events were dropped before this */
+#define XRDMA_UVERBS_EVENT_OVERFLOW		0x100
+
+struct xrdma_async_event {
+	__aligned_u64 element;		/* user cookie, or port number */
+	__u32 event_type;		/* XRDMA_UVERBS_EVENT_* */
+	__u32 handle;			/* object handle, 0 for port/device */
+};
+
+struct xrdma_cmd_kick {
+	__u32 qp_handle;		/* in: 0 kicks the whole context */
+	__u32 flags;			/* in: 0 */
+};
+
+#define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
+#define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
+#define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
+#define XRDMA_IOC_QUERY_GID	_IOWR(XRDMA_IOC_MAGIC, 0x03, struct xrdma_cmd_query_gid)
+#define XRDMA_IOC_ALLOC_PD	_IOWR(XRDMA_IOC_MAGIC, 0x04, struct xrdma_cmd_alloc_pd)
+#define XRDMA_IOC_DESTROY	_IOWR(XRDMA_IOC_MAGIC, 0x05, struct xrdma_cmd_destroy)
+#define XRDMA_IOC_REG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x06, struct xrdma_cmd_reg_mr)
+#define XRDMA_IOC_CREATE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x07, struct xrdma_cmd_create_cq)
+#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x08, struct xrdma_cmd_resize_cq)
+#define XRDMA_IOC_CREATE_QP	_IOWR(XRDMA_IOC_MAGIC, 0x09, struct xrdma_cmd_create_qp)
+#define XRDMA_IOC_MODIFY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0a, struct xrdma_cmd_modify_qp)
+#define XRDMA_IOC_QUERY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0b, struct xrdma_cmd_query_qp)
+#define XRDMA_IOC_CREATE_SRQ	_IOWR(XRDMA_IOC_MAGIC, 0x0c, struct xrdma_cmd_create_srq)
+#define XRDMA_IOC_MODIFY_SRQ	_IOWR(XRDMA_IOC_MAGIC, 0x0d, struct xrdma_cmd_modify_srq)
+#define XRDMA_IOC_QUERY_SRQ	_IOWR(XRDMA_IOC_MAGIC, 0x0e, struct xrdma_cmd_query_srq)
+#define XRDMA_IOC_CREATE_AH	_IOWR(XRDMA_IOC_MAGIC, 0x0f, struct xrdma_cmd_create_ah)
+#define XRDMA_IOC_CREATE_COMP_CHANNEL _IOWR(XRDMA_IOC_MAGIC, 0x10, struct xrdma_cmd_fd)
+#define XRDMA_IOC_GET_ASYNC_FD	_IOWR(XRDMA_IOC_MAGIC, 0x11, struct xrdma_cmd_fd)
+#define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
+
+#endif /* _UAPI_XRDMA_ABI_H */
