@@ -55,7 +55,7 @@ void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops)
 {
 	struct xrdma_device *dev;
 
-	if (WARN_ON(size < sizeof(*dev) || !ops))
+	if (size < sizeof(*dev) || !ops)
 		return NULL;
 	dev = kzalloc(size, GFP_KERNEL);
 	if (!dev)

@@ -62,6 +62,7 @@ struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
 	}
 	uctx->device = dev;
 	mutex_init(&uctx->mmap_lock);
+	init_rwsem(&uctx->mmap_rwsem);
 	xa_init_flags(&uctx->mmap_xa, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&uctx->mmap_entries);
 	INIT_LIST_HEAD(&uctx->vmas);
@@ -279,18 +280,27 @@ EXPORT_SYMBOL_GPL(xrdma_user_mmap_pfn);
  * @uctx: context
  * @vma: new mapping
  *
- * Shared, never executable, not inherited, not growable.
+ * Shared, never executable, not inherited, not growable.  Called with the
+ * mm's mmap lock held; -EIO once the context is being disassociated.
  */
 int xrdma_ucontext_mmap(struct xrdma_ucontext *uctx,
 			struct vm_area_struct *vma)
 {
+	int ret;
+
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 	xrdma_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
 			   VM_MAYEXEC);
-	return uctx->device->ops->mmap(uctx, vma);
+	down_read(&uctx->mmap_rwsem);
+	if (uctx->dying)
+		ret = -EIO;
+	else
+		ret = uctx->device->ops->mmap(uctx, vma);
+	up_read(&uctx->mmap_rwsem);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(xrdma_ucontext_mmap);
 
@@ -338,6 +348,10 @@ static void xrdma_ucontext_detach(struct xrdma_ucontext *uctx,
 
 	if (uctx->disassociated)
 		return;
+	/* stop new mappings and wait for those being set up */
+	down_write(&uctx->mmap_rwsem);
+	uctx->dying = true;
+	up_write(&uctx->mmap_rwsem);
 	while (xrdma_zap_one_mm(uctx))
 		;
 	if (driver_state && dev->ops->dealloc_ucontext)

@@ -221,15 +221,18 @@ static int xrdma_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	if (current->mm != ufile->mm)
 		return -EPERM;
-	down_read(&ufile->hw_rwsem);
+	/*
+	 * No hw_rwsem here: we hold the mmap lock, and disassociation zaps
+	 * mappings under hw_rwsem.  The context lives as long as the file;
+	 * xrdma_ucontext_mmap() refuses once it is being disassociated.
+	 */
 	uctx = smp_load_acquire(&ufile->ucontext);
-	if (ufile->dead)
+	if (READ_ONCE(ufile->dead))
 		ret = -EIO;
 	else if (!uctx)
 		ret = -EINVAL;
 	else
 		ret = xrdma_ucontext_mmap(uctx, vma);
-	up_read(&ufile->hw_rwsem);
 	return ret;
 }
 
@@ -310,7 +313,7 @@ static void xrdma_uverbs_remove(struct xrdma_device *ibdev, void *data)
 		mutex_unlock(&udev->files_lock);
 
 		down_write(&ufile->hw_rwsem);
-		ufile->dead = true;
+		WRITE_ONCE(ufile->dead, true);
 		xrdma_ufile_teardown(ufile, true);
 		up_write(&ufile->hw_rwsem);
 		xrdma_ufile_put(ufile);

@@ -15,6 +15,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/rwsem.h>
 #include <linux/refcount.h>
 #include <linux/xarray.h>
 #include <linux/scatterlist.h>
@@ -477,6 +478,9 @@ struct xrdma_ah {
  * @mmap_entries: every entry not yet released
  * @vmas: every live mapping, for zapping on disassociation
  * @mmap_next: cyclic allocation hint for @mmap_xa
+ * @mmap_rwsem: mmap calls hold it for read; disassociation takes it for
+ *		write once to stop new mappings (never with an mm lock held)
+ * @dying: no new mappings (under @mmap_rwsem)
  * @disassociated: the device is gone; driver state already released
  *
  * Drivers embed it at offset 0 of their context (ops->size_ucontext).
@@ -490,6 +494,8 @@ struct xrdma_ucontext {
 	struct list_head mmap_entries;
 	struct list_head vmas;
 	u32 mmap_next;
+	struct rw_semaphore mmap_rwsem;
+	bool dying;
 	bool disassociated;
 };
 

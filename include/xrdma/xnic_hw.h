@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xnic hardware interface: the register file, the command queue and the
+ * event queue (the queue formats userspace also sees are in
+ * uapi/xrdma/xnic-abi.h).  Documented in Documentation/xnic/.  The driver
+ * (xnic.ko) and the device model (xnic_sim.ko) share nothing else.
+ */
+#ifndef _XRDMA_XNIC_HW_H
+#define _XRDMA_XNIC_HW_H
+
+#include <linux/types.h>
+#include <linux/interrupt.h>
+#include <uapi/xrdma/xnic-abi.h>
+
+/* ------------------------------------------------------------------ */
+/* Bus binding                                                         */
+
+/*
+ * The device is a platform device named "xnic".  Its platform data is a
+ * struct xnic_bus: the register window (reads and writes of 32-bit
+ * registers, standing in for MMIO) and its interrupt line.  DMA addresses
+ * are those of the platform device's DMA API (dma_alloc_coherent,
+ * dma_map_sgtable); the device reaches memory only through them.
+ */
+#define XNIC_PLATFORM_NAME	"xnic"
+
+struct xnic_bus {
+	u32 (*read32)(struct xnic_bus *bus, u32 reg);
+	void (*write32)(struct xnic_bus *bus, u32 reg, u32 val);
+	/* the interrupt: @handler runs in hard interrupt context */
+	int (*request_irq)(struct xnic_bus *bus, irq_handler_t handler,
+			   void *data);
+	void (*free_irq)(struct xnic_bus *bus);
+};
+
+/* ------------------------------------------------------------------ */
+/* Registers (32 bit)                                                  */
+
+#define XNIC_REG_ID		0x000	/* RO: XNIC_ID */
+#define XNIC_REG_VERSION	0x004	/* RO: XNIC_HW_VERSION */
+#define XNIC_REG_STATUS		0x008	/* RO: XNIC_STATUS_* */
+#define XNIC_REG_RESET		0x00c	/* WO: 1 = reset the device */
+#define XNIC_REG_CMDQ_BASE_LO	0x010	/* RW: command queue DMA address */
+#define XNIC_REG_CMDQ_BASE_HI	0x014
+#define XNIC_REG_CMDQ_LOG_SIZE	0x018	/* RW: log2 entries (1..12) */
+#define XNIC_REG_CMDQ_PI	0x01c	/* WO: producer index doorbell */
+#define XNIC_REG_EQ_BASE_LO	0x020	/* RW: event queue DMA address */
+#define XNIC_REG_EQ_BASE_HI	0x024
+#define XNIC_REG_EQ_LOG_SIZE	0x028	/* RW: log2 entries (1..16) */
+#define XNIC_REG_EQ_CI		0x02c	/* WO: consumer index (free running) */
+#define XNIC_REG_INTR_MASK	0x030	/* RW: 1 = interrupt masked */
+#define XNIC_REG_KICK		0x034	/* WO: wake the engine */
+#define XNIC_REG_ENABLE		0x038	/* RW: 1 = queues set up, go */
+
+#define XNIC_ID			0x58494e43	/* "XNIC" */
+#define XNIC_HW_VERSION		1
+
+#define XNIC_STATUS_READY	(1U << 0)	/* reset done, may be enabled */
+#define XNIC_STATUS_ENABLED	(1U << 1)
+#define XNIC_STATUS_FATAL	(1U << 2)
+
+/* ------------------------------------------------------------------ */
+/* Command queue                                                       */
+
+/*
+ * 2^log_size entries of 128 bytes.  The driver fills an entry, then writes
+ * the new free-running producer index to CMDQ_PI.  The device executes
+ * entries in order, writes status (and any output fields) back into the
+ * entry, then sets done = 1 and posts an XNIC_EQE_CMD_DONE event with the
+ * entry's token.
+ */
+enum xnic_cmd_opcode {
+	XNIC_CMD_QUERY_CAPS	= 0x01,
+	XNIC_CMD_CREATE_CQ	= 0x02,
+	XNIC_CMD_DESTROY_CQ	= 0x03,
+	XNIC_CMD_CREATE_QP	= 0x04,
+	XNIC_CMD_MODIFY_QP	= 0x05,
+	XNIC_CMD_QUERY_QP	= 0x06,
+	XNIC_CMD_DESTROY_QP	= 0x07,
+	XNIC_CMD_CREATE_SRQ	= 0x08,
+	XNIC_CMD_MODIFY_SRQ	= 0x09,
+	XNIC_CMD_DESTROY_SRQ	= 0x0a,
+	XNIC_CMD_REG_MR		= 0x0b,
+	XNIC_CMD_DEREG_MR	= 0x0c,
+	XNIC_CMD_ALLOC_DB	= 0x0d,
+	XNIC_CMD_FREE_DB	= 0x0e,
+};
+
+enum xnic_cmd_status {
+	XNIC_CMD_OK		= 0,
+	XNIC_CMD_BAD_OPCODE	= 1,
+	XNIC_CMD_BAD_PARAM	= 2,	/* a field out of range */
+	XNIC_CMD_BAD_STATE	= 3,	/* e.g. illegal QP transition */
+	XNIC_CMD_NO_RESOURCES	= 4,
+	XNIC_CMD_BAD_INDEX	= 5,	/* no such object, or in use */
+	XNIC_CMD_BUSY		= 6,	/* object still referenced */
+};
+
+struct xnic_cmd_hdr {
+	u8 opcode;
+	u8 reserved[3];
+	__le32 token;		/* echoed in the CMD_DONE event */
+	__le32 status;		/* written by the device */
+	__le32 done;		/* written by the device last: 1 */
+};
+
+struct xnic_cmd_query_caps_out {
+	__le64 node_guid;	/* big-endian GUID bytes, as stored */
+	__le64 max_mr_size;
+	__le64 page_size_cap;
+	__le32 vendor_id;
+	__le32 vendor_part_id;
+	__le32 hw_ver;
+	__le32 max_qp;
+	__le32 max_qp_wr;
+	__le32 max_sge;
+	__le32 max_inline;
+	__le32 max_cq;
+	__le32 max_cqe;
+	__le32 max_mr;
+	__le32 max_srq;
+	__le32 max_srq_wr;
+	__le32 max_rd_atom;
+	__le32 max_fast_reg_pages;
+	__le32 num_ports;
+	__le32 port_state;	/* XRDMA_PORT_*, port 1 */
+	__le32 port_mtu;	/* enum xrdma_mtu */
+	u8 fw_ver[16];
+};
+
+struct xnic_cmd_create_cq {
+	__le32 cqn;		/* chosen by the driver, < max_cq */
+	__le32 log_cqe;		/* ring of 2^log_cqe xnic_cqe */
+	__le64 ring_addr;	/* DMA, physically contiguous */
+	__le64 dbrec_addr;	/* DMA of the xnic_cq_dbrec */
+	__le32 flags;		/* XNIC_CQ_F_* */
+	__le32 reserved;
+};
+
+#define XNIC_CQ_F_EVENTS	(1U << 0)	/* raise completion events */
+
+struct xnic_cmd_obj {	/* DESTROY_CQ, DESTROY_QP, DESTROY_SRQ, QUERY_QP */
+	__le32 index;
+	__le32 reserved;
+};
+
+struct xnic_cmd_create_qp {
+	__le32 qpn;		/* chosen by the driver */
+	u8 qp_type;		/* XRDMA_QPT_RC/UC/UD values */
+	u8 sq_log_wqe;
+	u8 sq_wqe_shift;
+	u8 rq_log_wqe;		/* 0 with an SRQ */
+	u8 rq_wqe_shift;
+	u8 sq_sig_all;
+	u8 reserved[2];
+	__le32 pdn;
+	__le32 send_cqn;
+	__le32 recv_cqn;
+	__le32 srqn;		/* XNIC_NO_SRQ if none */
+	__le32 db_index;	/* doorbell page (ALLOC_DB) */
+	__le32 db_slot;		/* slot in that page */
+	__le64 sq_addr;		/* DMA, contiguous */
+	__le64 rq_addr;
+	__le64 dbrec_addr;	/* DMA of the xnic_qp_dbrec */
+};
+
+#define XNIC_NO_SRQ		0xffffffff
+
+/* MODIFY_QP: mask bits are the verbs attribute mask (XRDMA_QP_*). */
+struct xnic_cmd_modify_qp {
+	__le32 qpn;
+	__le32 mask;
+	u8 state;		/* enum xrdma_qp_state */
+	u8 path_mtu;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	__le32 qkey;
+	__le32 rq_psn;
+	__le32 sq_psn;
+	__le32 dest_qpn;
+	__le32 access;		/* XNIC_ACCESS_* */
+	u8 port_num;
+	u8 reserved[3];
+	u8 dgid[16];		/* remote port's GID (AV) */
+};
+
+struct xnic_cmd_query_qp_out {	/* QUERY_QP writes it after the index */
+	__le32 index;
+	u8 state;
+	u8 reserved[3];
+	__le32 sq_psn;
+	__le32 rq_psn;
+};
+
+struct xnic_cmd_create_srq {
+	__le32 srqn;
+	__le32 pdn;
+	u8 log_wqe;
+	u8 wqe_shift;
+	u8 reserved[2];
+	__le32 limit;		/* LIMIT event below this many WQEs; 0 off */
+	__le64 ring_addr;
+	__le64 dbrec_addr;
+};
+
+struct xnic_cmd_modify_srq {
+	__le32 srqn;
+	__le32 limit;
+};
+
+/*
+ * REG_MR: index = key >> 8.  XNIC_MR_F_ALL covers every DMA address (DMA
+ * MR, no MTT); XNIC_MR_F_FREG reserves an MTT of npages for fast
+ * registration, invalid until a REG_MR WQE.
+ */
+struct xnic_cmd_reg_mr {
+	__le32 key;
+	__le32 pdn;
+	__le32 access;		/* XNIC_ACCESS_*; local read is implied */
+	__le32 flags;		/* XNIC_MR_F_* */
+	__le64 iova;
+	__le64 length;
+	__le64 mtt_addr;	/* DMA of npages u64 DMA page addresses */
+	__le32 npages;
+	u8 page_shift;
+	u8 reserved[3];
+};
+
+#define XNIC_MR_F_ALL		(1U << 0)
+#define XNIC_MR_F_FREG		(1U << 1)
+
+struct xnic_cmd_dereg_mr {
+	__le32 key;
+	__le32 reserved;
+};
+
+/* ALLOC_DB: a doorbell page (struct xnic_db_page) the device polls. */
+struct xnic_cmd_alloc_db {
+	__le32 db_index;	/* chosen by the driver, < 1024 */
+	__le32 reserved;
+	__le64 page_addr;	/* DMA, XNIC_DB_PAGE_SIZE, contiguous */
+};
+
+struct xnic_cmd {
+	struct xnic_cmd_hdr hdr;
+	union {
+		struct xnic_cmd_query_caps_out caps;
+		struct xnic_cmd_create_cq create_cq;
+		struct xnic_cmd_obj obj;
+		struct xnic_cmd_create_qp create_qp;
+		struct xnic_cmd_modify_qp modify_qp;
+		struct xnic_cmd_query_qp_out query_qp;
+		struct xnic_cmd_create_srq create_srq;
+		struct xnic_cmd_modify_srq modify_srq;
+		struct xnic_cmd_reg_mr reg_mr;
+		struct xnic_cmd_dereg_mr dereg_mr;
+		struct xnic_cmd_alloc_db alloc_db;
+		u8 raw[112];
+	};
+};
+
+/* ------------------------------------------------------------------ */
+/* Event queue                                                         */
+
+/*
+ * 2^log_size entries of 16 bytes written by the device; valid when owner
+ * == phase of its lap (first lap: 1).  The driver consumes entries, writes
+ * the free-running consumer index to EQ_CI, and the device raises the
+ * interrupt (unless masked) when it writes an entry.  An EQ overrun makes
+ * the device fatal (STATUS.FATAL, a DEVICE_FATAL event is lost).
+ */
+enum xnic_eqe_type {
+	XNIC_EQE_COMPLETION	= 0x01,	/* data: cqn */
+	XNIC_EQE_CMD_DONE	= 0x02,	/* data: token */
+	XNIC_EQE_QP_FATAL	= 0x03,	/* data: qpn */
+	XNIC_EQE_QP_REQ_ERR	= 0x04,	/* data: qpn */
+	XNIC_EQE_QP_ACCESS_ERR	= 0x05,	/* data: qpn */
+	XNIC_EQE_CQ_ERR		= 0x06,	/* data: cqn (overrun) */
+	XNIC_EQE_SRQ_LIMIT	= 0x07,	/* data: srqn */
+	XNIC_EQE_PORT_CHANGE	= 0x08,	/* data: port, aux: XRDMA_PORT_* */
+	XNIC_EQE_DEVICE_FATAL	= 0x09,
+	XNIC_EQE_LAST_WQE	= 0x0a,	/* data: qpn */
+};
+
+struct xnic_eqe {
+	u8 type;
+	u8 owner;
+	u8 reserved[2];
+	__le32 data;
+	__le32 aux;
+	__le32 reserved2;
+};
+
+#endif /* _XRDMA_XNIC_HW_H */
