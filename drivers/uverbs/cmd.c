@@ -537,6 +537,7 @@ static int xrdma_cmd_modify_qp(struct xrdma_cmd_ctx *c)
 	int ret;
 
 	if (cmd->attr_mask & ~XRDMA_QP_ATTR_MASK_ALL || cmd->reserved ||
+	    u->cap.reserved ||
 	    memchr_inv(u->reserved, 0, sizeof(u->reserved)) ||
 	    memchr_inv(u->ah_attr.reserved, 0, sizeof(u->ah_attr.reserved)))
 		return -EINVAL;

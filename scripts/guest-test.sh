@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# xrdma guest integration tests: build the modules, pack them with the guest
+# tests (tools/testing/guest/*.sh) into an initramfs, boot the Debian kernel
+# under QEMU TCG and collect per-test results from the serial console.
+#
+# Usage: scripts/guest-test.sh [GLOB...]     (default: every test)
+#   GLOBs select tests by name (e.g. 'core_*' wire_ping); they are passed to
+#   the guest as xrdma.tests=GLOB,GLOB.  Single-guest tests share one boot;
+#   two-guest tests ("# XRDMA_VMS: 2") share one boot of a pair of guests.
+#
+# Output: a line per test, then exactly one line
+#   N passed, N failed, N skipped
+# Exit status 0 only if nothing failed.  Failures include, besides failing
+# tests: console_splat:<guest> (oops/WARN/BUG/lockdep/KASAN/... anywhere in
+# a console log), guest_timeout:<guest> (QEMU killed by the timeout),
+# guest_crash:<guest>, build.  Logs are kept in build/guest/<run>/.
+#
+# Environment:
+#   XRDMA_SMP=N            vCPUs of the single guest (default 2)
+#   XRDMA_2VM_SMP=N        vCPUs of each of the two guests (default 1)
+#   XRDMA_MEM=SIZE         guest memory (default 512M)
+#   XRDMA_TIMEOUT=S        bound of each QEMU run (default 60 + the sum of
+#                          the selected tests' time limits)
+#   XRDMA_TEST_TIMEOUT=S   override every test's in-guest time limit
+#   XRDMA_BUILD=0          do not build (use the .ko files and test programs
+#                          already built); otherwise "make" at the top and
+#                          "make -C" in each tools/testing/*/ with a Makefile
+#   XRDMA_KO_DIRS=D[:D]    where to look for *.ko (default: the repo)
+#   XRDMA_EXTRA_TESTS=D[:D] more test directories (throwaway tests)
+#   XRDMA_APPEND=ARGS      extra kernel command line
+#   XRDMA_VERBOSE=1        copy the guest consoles to stdout while running
+#   XRDMA_KVER, XRDMA_KERNEL   kernel version / image to boot
+#   XRDMA_KEEP_RUNS=N      run directories kept in build/guest (default 10)
+set -uo pipefail
+
+# shellcheck source=scripts/guest/lib.sh
+. "$(dirname "$0")/guest/lib.sh"
+
+T_START=$(date +%s.%N)
+elapsed() { awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $1}"; }
+
+GLOBS=$(
+	IFS=,
+	echo "${*:-*}"
+)
+KVER=$(xrdma_kver)
+GUEST_BUILD=$XRDMA_ROOT/build/guest
+RUN=$(date +%Y%m%d-%H%M%S)-$$
+OUT=$GUEST_BUILD/$RUN
+mkdir -p "$OUT"
+ln -sfn "$RUN" "$GUEST_BUILD/latest"
+# prune old runs
+find "$GUEST_BUILD" -mindepth 1 -maxdepth 1 -type d -name '20*' -printf '%f\n' |
+	sort -r | tail -n +$((${XRDMA_KEEP_RUNS:-10} + 1)) |
+	while read -r d; do rm -rf "${GUEST_BUILD:?}/$d"; done
+
+RESULTS=$OUT/results.txt
+: >"$RESULTS"
+
+finish() {
+	local p f s
+	p=$(awk '$2 == "PASS"' "$RESULTS" | wc -l)
+	f=$(awk '$2 == "FAIL"' "$RESULTS" | wc -l)
+	s=$(awk '$2 == "SKIP"' "$RESULTS" | wc -l)
+	echo "guest: logs in ${OUT#"$XRDMA_ROOT"/}/, total $(elapsed "$T_START")s"
+	echo "$p passed, $f failed, $s skipped"
+	[ "$f" = 0 ]
+	exit
+}
+
+# record LINES...: print and keep "NAME STATUS [REASON]" lines
+record() {
+	local name st rest
+	while read -r name st rest; do
+		[ -n "$name" ] || continue
+		echo "$name $st${rest:+ $rest}" >>"$RESULTS"
+		printf '%-4s %s%s\n' "$st" "$name" "${rest:+  ($rest)}"
+	done
+}
+
+# --- build
+if [ "${XRDMA_BUILD:-1}" != 0 ]; then
+	t0=$(date +%s.%N)
+	if xrdma_build "$KVER" >"$OUT/build.log" 2>&1; then
+		xrdma_log "build ok ($(elapsed "$t0")s)"
+	else
+		tail -n 30 "$OUT/build.log"
+		echo "build FAIL see ${OUT#"$XRDMA_ROOT"/}/build.log" | record
+		finish
+	fi
+fi
+
+mapfile -t KOS < <(xrdma_find_modules "$KVER")
+mapfile -t VM1 < <(xrdma_select "$GLOBS" 1)
+mapfile -t VM2 < <(xrdma_select "$GLOBS" 2)
+if [ ${#VM1[@]} = 0 ] && [ ${#VM2[@]} = 0 ]; then
+	xrdma_log "no guest test matches '$GLOBS'; tests are:"
+	xrdma_all_tests | xargs -n1 basename | sed 's/\.sh$//; s/^/  /' >&2
+	echo "selection FAIL no test matches '$GLOBS'" | record
+	finish
+fi
+
+# --- initramfs with every test; the selection goes on the command line
+t0=$(date +%s.%N)
+TD=()
+while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
+KA=()
+for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
+if ! "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
+	"${TD[@]}" "${KA[@]}" 2>"$OUT/mkinitramfs.log"; then
+	cat "$OUT/mkinitramfs.log"
+	echo "initramfs FAIL mkinitramfs.sh failed" | record
+	finish
+fi
+grep -i warning "$OUT/mkinitramfs.log" >&2
+xrdma_log "initramfs ready ($(elapsed "$t0")s, ${#KOS[@]} module(s))"
+
+APPEND="xrdma.tests=$GLOBS ${XRDMA_APPEND:-}"
+[ -n "${XRDMA_TEST_TIMEOUT:-}" ] && APPEND="$APPEND xrdma.timeout=$XRDMA_TEST_TIMEOUT"
+
+# QEMU bound: boot/shutdown allowance plus the tests' own limits
+run_timeout() {
+	local f sum=60
+	if [ -n "${XRDMA_TIMEOUT:-}" ]; then
+		echo "$XRDMA_TIMEOUT"
+		return
+	fi
+	for f in "$@"; do
+		sum=$((sum + ${XRDMA_TEST_TIMEOUT:-$(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")}))
+	done
+	echo "$sum"
+}
+
+names() { for f in "$@"; do basename "$f" .sh; done; }
+
+# show_failures LOG: console output of the failed tests of the last parse
+show_failures() {
+	local log=$1 name st rest
+	while read -r name st rest; do
+		[ "$st" = FAIL ] || continue
+		case $name in
+		console_splat:*)
+			echo "---- ${name}: splat lines (test<TAB>line)"
+			xrdma_splats "$log" | head -n 20
+			;;
+		*:*)
+			echo "---- ${name}: last console lines"
+			tr -d '\r' <"$log" | tail -n 15
+			;;
+		*)
+			tr -d '\r' <"$log" | grep -qE "XRDMA_TEST_START $name( |\$)" || continue
+			echo "---- $name console output (${log##*/}, last 40 lines)"
+			xrdma_test_output "$log" "$name" | tail -n 40
+			;;
+		esac
+	done
+}
+
+
+# follow LOG... / unfollow: copy consoles to stdout while QEMU runs
+tp=""
+follow() {
+	[ "${XRDMA_VERBOSE:-0}" = 1 ] || return 0
+	tail -n +1 -F "$@" 2>/dev/null &
+	tp=$!
+}
+unfollow() {
+	[ -n "$tp" ] || return 0
+	sleep 0.3
+	kill "$tp"
+	wait "$tp" 2>/dev/null
+	tp=""
+}
+
+# --- one guest for all single-guest tests
+if [ ${#VM1[@]} -gt 0 ]; then
+	to=$(run_timeout "${VM1[@]}")
+	xrdma_log "booting 1 guest (${XRDMA_SMP:-2} vCPUs, timeout ${to}s): $(names "${VM1[@]}" | tr '\n' ' ')"
+	: >"$OUT/vm.log"
+	follow "$OUT/vm.log"
+	"$XRDMA_GUEST_DIR"/run-vm.sh "$OUT/initramfs.cpio" "$OUT/vm.log" "$to" \
+		"$APPEND xrdma.vms=1"
+	unfollow
+	mapfile -t N < <(names "${VM1[@]}")
+	parsed=$(xrdma_parse_log "$OUT/vm.log" vm "${N[@]}")
+	record <<<"$parsed"
+	show_failures "$OUT/vm.log" <<<"$parsed"
+fi
+
+# --- two guests for the two-guest tests; a test passes if it passes in both
+if [ ${#VM2[@]} -gt 0 ]; then
+	to=$(run_timeout "${VM2[@]}")
+	xrdma_log "booting 2 guests (${XRDMA_2VM_SMP:-1} vCPU each, timeout ${to}s): $(names "${VM2[@]}" | tr '\n' ' ')"
+	: >"$OUT/a.log"
+	: >"$OUT/b.log"
+	follow "$OUT/a.log" "$OUT/b.log"
+	"$XRDMA_GUEST_DIR"/run-2vm.sh "$OUT/initramfs.cpio" "$OUT/a.log" "$OUT/b.log" \
+		"$to" "$APPEND xrdma.vms=2"
+	unfollow
+	mapfile -t N < <(names "${VM2[@]}")
+	pa=$(xrdma_parse_log "$OUT/a.log" a "${N[@]}")
+	pb=$(xrdma_parse_log "$OUT/b.log" b "${N[@]}")
+	# per test: FAIL if either guest failed, PASS if either passed, else SKIP
+	printf '%s\n%s\n' "$pa" "$pb" | sed '/^$/d' | awk '
+		{ st = $2; rest = ""; for (i = 3; i <= NF; i++) rest = rest " " $i
+		  if (!($1 in s)) { order[++n] = $1; s[$1] = st; r[$1] = rest; next }
+		  if (st == "FAIL" && s[$1] != "FAIL") { s[$1] = "FAIL"; r[$1] = rest }
+		  else if (st == "PASS" && s[$1] == "SKIP") s[$1] = "PASS" }
+		END { for (i = 1; i <= n; i++) print order[i], s[order[i]] r[order[i]] }' | record
+	show_failures "$OUT/a.log" <<<"$pa"
+	show_failures "$OUT/b.log" <<<"$pb"
+fi
+
+finish

@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# /init of the xrdma guest initramfs (busybox ash): runs the selected guest
+# tests and prints machine-readable markers on the serial console, then
+# powers off.  Kernel command line:
+#   xrdma.tests=GLOB[,GLOB...]  tests to run (default: all)
+#   xrdma.vms=1|2               run the tests whose "# XRDMA_VMS:" matches
+#   xrdma.role=a|b              this guest's side of a two-guest run
+#   xrdma.timeout=SECONDS       override every test's in-guest time limit
+#   xrdma.shell=1               drop to a shell instead of powering off
+# Markers (one line each, on the console and on ttyS1 if present):
+#   XRDMA_BOOT kver=K cpus=N uptime=S tests=GLOBS vms=N role=R
+#   XRDMA_TEST_START <name> timeout=S
+#   XRDMA_RESULT <name> PASS|FAIL|SKIP
+#   XRDMA_TEST_END <name> rc=N secs=S
+#   XRDMA_SUMMARY passed=N failed=N skipped=N
+#   XRDMA_DONE
+# A test passes with exit status 0, is skipped with 77, fails otherwise or
+# when it exceeds its time limit (it is then killed with SIGKILL).
+
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+# every kernel message goes to the console, where the host looks for splats
+echo 8 >/proc/sys/kernel/printk
+# report tasks stuck in D state well within the host's timeout
+[ -w /proc/sys/kernel/hung_task_timeout_secs ] &&
+	echo 20 >/proc/sys/kernel/hung_task_timeout_secs
+ip link set lo up
+
+TESTS='*'
+VMS=1
+ROLE=a
+TIMEOUT=""
+SHELL_AT_END=0
+read -r cmdline </proc/cmdline
+set -f
+for kv in $cmdline; do
+	case $kv in
+	xrdma.tests=*) TESTS=${kv#*=} ;;
+	xrdma.vms=*) VMS=${kv#*=} ;;
+	xrdma.role=*) ROLE=${kv#*=} ;;
+	xrdma.timeout=*) TIMEOUT=${kv#*=} ;;
+	xrdma.shell=*) SHELL_AT_END=${kv#*=} ;;
+	esac
+done
+set +f
+
+KVER=$(cat /etc/xrdma/kver)
+export XRDMA_KO=/lib/modules/$KVER/extra
+export XRDMA_ROLE=$ROLE
+export XRDMA_VMS=$VMS
+# two-guest tests: guest a is 198.18.0.1, guest b 198.18.0.2
+if [ "$ROLE" = b ]; then
+	export XRDMA_IP=198.18.0.2 XRDMA_PEER_IP=198.18.0.1
+else
+	export XRDMA_IP=198.18.0.1 XRDMA_PEER_IP=198.18.0.2
+fi
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# Markers go to the console and, when the host attached a second serial
+# port, also to ttyS1, where kernel messages cannot interleave with them.
+if [ -c /dev/ttyS1 ] && stty -F /dev/ttyS1 raw -echo clocal 2>/dev/null &&
+	exec 9>/dev/ttyS1; then
+	:
+else
+	exec 9>/dev/null
+fi
+mark() {
+	echo "$*"
+	echo "$*" >&9
+}
+mark "XRDMA_BOOT kver=$KVER cpus=$(nproc) uptime=$(uptime_s) tests=$TESTS vms=$VMS role=$ROLE"
+
+while read -r m; do
+	modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
+done </etc/xrdma/preload
+
+field() { # FILE KEY DEFAULT
+	v=$(sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | head -1)
+	echo "${v:-$3}"
+}
+
+selected() { # NAME
+	_IFS=$IFS
+	IFS=,
+	set -f
+	_hit=1
+	for g in $TESTS; do
+		# shellcheck disable=SC2254
+		case $1 in $g)
+			_hit=0
+			break
+			;;
+		esac
+	done
+	set +f
+	IFS=$_IFS
+	return $_hit
+}
+
+# our modules currently loaded, most recently loaded first
+our_modules_loaded() {
+	while read -r name _; do
+		grep -q "^$name " /xrdma/modules.list && echo "$name"
+	done </proc/modules
+}
+
+timed_out=0
+trap 'timed_out=1' USR1
+
+limit_of() { echo "${TIMEOUT:-$(field "$1" TIMEOUT 60)}"; }
+
+# run_test FILE -> sets $status
+run_test() {
+	t=$1
+	name=$(basename "$t" .sh)
+	limit=$(limit_of "$t")
+	for m in $(field "$t" DEBIAN_MODULES ""); do
+		modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
+	done
+	export XRDMA_TEST="$name" XRDMA_TMP="/tmp/xrdma/$name"
+	mkdir -p "$XRDMA_TMP"
+	t0=$(uptime_s)
+	timed_out=0
+	# own session and process group, so a timeout kills the whole test
+	# shellcheck disable=SC2016
+	setsid sh -c '. /etc/xrdma/funcs; . /xrdma/tests/lib/xrdma_test.sh; . "$0"' \
+		"$t" </dev/null 2>&1 9>&- &
+	pid=$!
+	(
+		sleep "$limit"
+		kill -USR1 $$
+	) &
+	wd=$!
+	wait $pid
+	rc=$?
+	if [ $timed_out = 1 ] && kill -0 $pid 2>/dev/null; then
+		mark "XRDMA_NOTE $name: timed out after ${limit}s, killing it"
+		kill -9 -- -$pid $pid 2>/dev/null
+		n=0
+		while :; do
+			st=$(sed 's/.*) \(.\).*/\1/' /proc/$pid/stat 2>/dev/null)
+			[ -z "$st" ] || [ "$st" = Z ] && break
+			n=$((n + 1))
+			if [ $n -gt 20 ]; then
+				mark "XRDMA_NOTE $name: pid $pid unkillable (state $st), kernel stack:"
+				cat /proc/$pid/stack 2>/dev/null
+				echo w >/proc/sysrq-trigger
+				break
+			fi
+			sleep 0.25
+		done
+		[ "$st" = Z ] && wait $pid 2>/dev/null
+		rc=124
+	else
+		kill $wd 2>/dev/null
+	fi
+	wait $wd 2>/dev/null
+	t1=$(uptime_s)
+	case $rc in
+	0) status=PASS ;;
+	77) status=SKIP ;;
+	*) status=FAIL ;;
+	esac
+	mark "XRDMA_RESULT $name $status"
+	mark "XRDMA_TEST_END $name rc=$rc secs=$(awk "BEGIN{printf \"%.2f\", $t1 - $t0}")"
+	left=$(our_modules_loaded | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		mark "XRDMA_NOTE $name left modules loaded: $left(unloading)"
+		for m in $left; do rmmod "$m"; done
+	fi
+}
+
+passed=0
+failed=0
+skipped=0
+for t in /xrdma/tests/*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	selected "$name" || continue
+	[ "$(field "$t" VMS 1)" = "$VMS" ] || continue
+	mark "XRDMA_TEST_START $name timeout=$(limit_of "$t")"
+	run_test "$t"
+	case $status in
+	PASS) passed=$((passed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+done
+mark "XRDMA_SUMMARY passed=$passed failed=$failed skipped=$skipped"
+mark "XRDMA_DONE uptime=$(uptime_s)"
+
+if [ "$SHELL_AT_END" = 1 ]; then
+	setsid cttyhack sh -l
+fi
+sync
+poweroff -f
+sleep 10

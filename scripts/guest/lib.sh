@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Host-side helpers shared by the xrdma guest harness (sourced, not run).
+#
+# Conventions for guest tests (tools/testing/guest/*.sh) are described in
+# tools/testing/guest/README.  Header lines a test may carry:
+#   # XRDMA_VMS: 1|2                  guests the test needs (default 1)
+#   # XRDMA_TIMEOUT: SECONDS           in-guest time limit (default 60)
+#   # XRDMA_DEBIAN_MODULES: a b ...    Debian kernel modules to ship and
+#                                      modprobe before the test
+#   # XRDMA_PROGRAMS: prog ...         host programs (or repo-relative
+#                                      paths) to ship with their libraries
+
+XRDMA_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+XRDMA_ROOT=$(cd "$XRDMA_GUEST_DIR/../.." && pwd)
+XRDMA_TESTS_DIR=$XRDMA_ROOT/tools/testing/guest
+# shellcheck disable=SC2034 # used by the sourcing scripts
+XRDMA_DEFAULT_TEST_TIMEOUT=60
+
+xrdma_log() { echo "guest: $*" >&2; }
+xrdma_die() { echo "guest: error: $*" >&2; exit 2; }
+
+# Debian kernel version to boot: newest /boot/vmlinuz-*-amd64 that also has
+# headers installed (XRDMA_KVER overrides).
+xrdma_kver() {
+	local v best=""
+	if [ -n "${XRDMA_KVER:-}" ]; then
+		echo "$XRDMA_KVER"
+		return
+	fi
+	for v in /boot/vmlinuz-*-amd64; do
+		[ -e "$v" ] || continue
+		v=${v#/boot/vmlinuz-}
+		[ -d "/usr/src/linux-headers-$v" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V | tail -1)
+	done
+	[ -n "$best" ] || xrdma_die "no Debian kernel: need /boot/vmlinuz-*-amd64 and matching linux-headers"
+	echo "$best"
+}
+
+# xrdma_test_field FILE KEY [DEFAULT] -> value of "# XRDMA_KEY: value"
+xrdma_test_field() {
+	local v
+	v=$(sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | head -1)
+	echo "${v:-${3:-}}"
+}
+
+# Directories holding guest tests: the repo's plus $XRDMA_EXTRA_TESTS
+# (colon separated, for throwaway tests kept outside the repo).
+xrdma_test_dirs() {
+	local d
+	echo "$XRDMA_TESTS_DIR"
+	if [ -n "${XRDMA_EXTRA_TESTS:-}" ]; then
+		tr ':' '\n' <<<"$XRDMA_EXTRA_TESTS" | while read -r d; do
+			[ -n "$d" ] && realpath "$d"
+		done
+	fi
+	return 0
+}
+
+# All test files, one per line, sorted by test name.  A test is any *.sh
+# directly in a test directory; helpers live in its lib/ subdirectory.
+xrdma_all_tests() {
+	local d f
+	xrdma_test_dirs | while read -r d; do
+		for f in "$d"/*.sh; do
+			[ -f "$f" ] && echo "$(basename "$f" .sh) $f"
+		done
+	done | sort -k1,1 | awk '{print $2}'
+}
+
+# xrdma_match NAME GLOBS   GLOBS is comma separated, as on the kernel cmdline
+xrdma_match() {
+	local name=$1 g globs
+	IFS=, read -r -a globs <<<"$2"
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2254
+		case $name in $g) return 0 ;; esac
+	done
+	return 1
+}
+
+# xrdma_select GLOBS VMS -> selected test files needing VMS guests
+xrdma_select() {
+	local f
+	xrdma_all_tests | while read -r f; do
+		xrdma_match "$(basename "$f" .sh)" "$1" || continue
+		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] && echo "$f"
+	done
+	return 0
+}
+
+# Our modules: every *.ko under the search roots (default: the repo) whose
+# vermagic matches KVER, one path per line.  XRDMA_KO_DIRS (colon separated)
+# overrides the roots.
+xrdma_find_modules() {
+	local kver=$1 roots r ko vm
+	roots=${XRDMA_KO_DIRS:-$XRDMA_ROOT}
+	tr ':' '\n' <<<"$roots" | while read -r r; do
+		[ -d "$r" ] || continue
+		find "$r" \( -name .git -o -path "$XRDMA_ROOT/build" \) -prune -o \
+			-name '*.ko' -type f -print
+	done | sort | while read -r ko; do
+		vm=$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{print $1}')
+		if [ "$vm" = "$kver" ]; then
+			echo "$ko"
+		else
+			xrdma_log "ignoring $ko (vermagic '${vm:-?}', want $kver)"
+		fi
+	done
+}
+
+# Console lines that fail a run wherever they appear (extended regex).
+XRDMA_SPLAT_RE='WARNING: CPU: |WARNING: .* at [^ ]+:[0-9]+|-+\[ cut here \]-+|BUG: |kernel BUG at|Oops: |Call Trace:|general protection fault|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning to user space|DEBUG_LOCKS_WARN_ON|KASAN: |UBSAN: |KFENCE: |refcount_t: |list_add corruption|list_del corruption|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|rcu: INFO:|detected stalls? on CPU|double fault|stack-protector|Unable to handle kernel|invalid opcode: |unreferenced object'
+
+# xrdma_splats LOG -> "TEST<TAB>LINE" for each splat line, TEST being the
+# test running when it appeared ("-" outside tests)
+xrdma_splats() {
+	tr -d '\r' <"$1" | awk -v re="$XRDMA_SPLAT_RE" '
+		/XRDMA_TEST_START / { sub(/.*XRDMA_TEST_START /, ""); cur = $1; next }
+		/XRDMA_TEST_END / { cur = "-"; next }
+		/XRDMA_/ { next }
+		$0 ~ re { print (cur == "" ? "-" : cur) "\t" $0 }'
+}
+
+# xrdma_parse_log LOG TAG TEST... -> "NAME STATUS REASON" lines: one per
+# expected TEST, then failures of the run itself (NAME:TAG):
+#   console_splat:TAG   kernel splat anywhere in the log
+#   guest_timeout:TAG   QEMU killed by the host timeout
+#   guest_crash:TAG     guest stopped before the runner finished
+# run-vm.sh appends "XRDMA_HOST qemu_rc=N ..." to the log.
+xrdma_parse_log() {
+	local log=$1 tag=$2 marks=$1 t st qrc done_ splat stall
+	shift 2
+	# markers from the guest's second serial port if it worked (run-vm.sh)
+	[ -s "$log.marks" ] && marks=$log.marks
+	for t in "$@"; do
+		st=$(tr -d '\r' <"$marks" |
+			grep -oE "XRDMA_RESULT $t (PASS|FAIL|SKIP)" | tail -1 | cut -d' ' -f3)
+		if [ -n "$st" ]; then
+			# the reason a test gave with fail/skip (lib/xrdma_test.sh)
+			echo "$t $st $(xrdma_test_output "$log" "$t" |
+				sed -n "s/^$st: $t: //p" | tail -1)"
+		elif tr -d '\r' <"$marks" | grep -qE "XRDMA_TEST_START $t( |\$)"; then
+			echo "$t FAIL started but never finished (guest hung or crashed)"
+		else
+			echo "$t FAIL never ran (guest stopped early or test missing)"
+		fi
+	done
+	splat=$(xrdma_splats "$log" | head -1)
+	if [ -n "$splat" ]; then
+		echo "console_splat:$tag FAIL $(xrdma_splats "$log" | wc -l) line(s), first during ${splat%%	*}: ${splat#*	}"
+	fi
+	qrc=$(tr -d '\r' <"$log" | sed -n 's/.*XRDMA_HOST qemu_rc=\([0-9]*\).*/\1/p' | tail -1)
+	done_=$(tr -d '\r' <"$marks" | grep -c 'XRDMA_DONE' || true)
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		stall=$(tr -d '\r' <"$log" | sed -n 's/.*XRDMA_HOST stalled: //p' | tail -1)
+		echo "guest_timeout:$tag FAIL QEMU killed: ${stall:-host timeout}"
+	elif [ "$done_" = 0 ]; then
+		echo "guest_crash:$tag FAIL guest stopped before the runner finished (qemu rc=${qrc:-?})"
+	fi
+	return 0
+}
+
+# xrdma_test_output LOG TEST: console lines of one test
+xrdma_test_output() {
+	tr -d '\r' <"$1" | awk -v t="$2" '
+		$0 ~ ("XRDMA_TEST_START " t "( |$)") { on = 1 }
+		on { print }
+		$0 ~ ("XRDMA_TEST_END " t " ") { on = 0 }'
+}
+
+# xrdma_boot_kernel KVER -> kernel image for QEMU's -kernel.  The xz'ed
+# bzImage takes seconds to decompress under TCG, so the ELF vmlinux inside it
+# is extracted once (cached in build/guest/cache) and booted through its PVH
+# entry point.  Falls back to /boot/vmlinuz-KVER; XRDMA_KERNEL overrides.
+xrdma_boot_kernel() {
+	local kver=$1 vmlinuz=/boot/vmlinuz-$1 cache out off tmp
+	if [ -n "${XRDMA_KERNEL:-}" ]; then
+		echo "$XRDMA_KERNEL"
+		return
+	fi
+	cache=$XRDMA_ROOT/build/guest/cache
+	out=$cache/vmlinux-$kver
+	if [ -s "$out" ] && [ "$out" -nt "$vmlinuz" ]; then
+		echo "$out"
+		return
+	fi
+	mkdir -p "$cache"
+	tmp=$(mktemp "$out.XXXXXX")
+	while read -r off; do
+		tail -c +$((off + 1)) "$vmlinuz" | xz -dcq >"$tmp" 2>/dev/null
+		if file "$tmp" | grep -q 'ELF 64-bit.*executable'; then
+			mv "$tmp" "$out"
+			echo "$out"
+			return
+		fi
+	done < <(LC_ALL=C grep -aboF "$(printf '\3757zXZ')" "$vmlinuz" 2>/dev/null | cut -d: -f1)
+	rm -f "$tmp"
+	xrdma_log "cannot extract vmlinux from $vmlinuz; booting the bzImage (slower)"
+	echo "$vmlinuz"
+}
+
+# xrdma_build KVER: the modules (top-level make, against KVER's headers) and
+# the guest test programs (make -C in every tools/testing/*/ that has a
+# Makefile, the guest harness's own directory excepted)
+xrdma_build() {
+	local d
+	make -C "$XRDMA_ROOT" KDIR="/lib/modules/$1/build" || return
+	for d in "$XRDMA_ROOT"/tools/testing/*/; do
+		if [ -f "$d/Makefile" ] && [ "$d" != "$XRDMA_TESTS_DIR/" ]; then
+			make -C "$d" || return
+		fi
+	done
+}
