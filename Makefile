@@ -14,10 +14,14 @@ export KDIR
 XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 
-.PHONY: all modules modules_install install clean deps sparse checkpatch \
+.PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo help
 
-all: modules
+all: modules tools
+
+# userspace test programs the guest tests run
+tools: deps
+	$(MAKE) -C tools/testing/uverbs
 
 deps:
 	@scripts/install-deps.sh
@@ -30,6 +34,7 @@ modules_install install: modules
 
 clean:
 	$(KBUILD) clean
+	$(MAKE) -C tools/testing/uverbs clean
 	rm -rf build
 
 sparse: deps

@@ -55,6 +55,7 @@ stage sparse scripts/sparse.sh
 stage sparse-selftest scripts/selftest/sparse-catches.sh
 stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
+stage uapi-headers tools/testing/uverbs/header-test.sh
 stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
 

@@ -907,7 +907,7 @@ long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
 	}
 	c.ibdev = ufile->udev->ibdev;
 	if (!smp_load_acquire(&ufile->ucontext) &&
-	    cmd != XRDMA_IOC_GET_CONTEXT) {
+	    nr != _IOC_NR(XRDMA_IOC_GET_CONTEXT)) {
 		ret = -EINVAL;
 		goto out;
 	}

@@ -1,0 +1,2025 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uverbs_test: every command's success path and its error cases
+ * (Documentation/uverbs.rst, "Commands").
+ */
+#include <endian.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <termios.h>
+#include <unistd.h>
+#include "ut.h"
+
+#define BAD_HANDLE 0xfffff0u
+
+/* a page that is not mapped: map one and unmap it */
+static void *unmapped_page(void)
+{
+	void *p = map_pages(1, PROT_READ);
+
+	if (p)
+		munmap(p, ut_pagesz);
+	return p;
+}
+
+static int count_of(int type)
+{
+	int c[R_NUM];
+
+	if (res_counts(c))
+		return -1;
+	return c[type];
+}
+
+static int sysfs_read(const char *attr, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/xrdma/%s/%s", ut_uvname,
+		 attr);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* ------------------------------------------------------------- sysfs */
+
+void t_sysfs(void)
+{
+	char buf[128], want[128];
+	unsigned long long g;
+	struct stat st;
+	int ret;
+
+	ret = sysfs_read("ibdev", buf, sizeof(buf));
+	CHECK(!ret && !strcmp(buf, ut_devname), "ibdev is %s", ut_devname);
+	ret = sysfs_read("abi_version", buf, sizeof(buf));
+	CHECK(!ret && atoi(buf) == XRDMA_ABI_VERSION && buf[0] != 0,
+	      "abi_version is %d (got '%s')", XRDMA_ABI_VERSION, buf);
+	g = be64toh(ut_dattr.node_guid);
+	snprintf(want, sizeof(want), "%04llx:%04llx:%04llx:%04llx",
+		 g >> 48, (g >> 32) & 0xffff, (g >> 16) & 0xffff, g & 0xffff);
+	ret = sysfs_read("node_guid", buf, sizeof(buf));
+	CHECK(!ret && !strcmp(buf, want),
+	      "node_guid '%s' matches QUERY_DEVICE '%s'", buf, want);
+	ret = sysfs_read("vendor_id", buf, sizeof(buf));
+	CHECK(!ret && !strncmp(buf, "0x", 2) &&
+	      strtoul(buf, NULL, 16) == ut_dattr.vendor_id,
+	      "vendor_id '%s' is 0x-hex of QUERY_DEVICE's 0x%x", buf,
+	      ut_dattr.vendor_id);
+	ret = sysfs_read("vendor_part_id", buf, sizeof(buf));
+	CHECK(!ret && buf[0] && strtoul(buf, NULL, 10) == ut_dattr.vendor_part_id,
+	      "vendor_part_id '%s' is decimal of %u", buf,
+	      ut_dattr.vendor_part_id);
+	ret = sysfs_read("fw_ver", buf, sizeof(buf));
+	CHECK(!ret && !strncmp(buf, ut_dattr.fw_ver, sizeof(ut_dattr.fw_ver)),
+	      "fw_ver '%s' matches QUERY_DEVICE '%.32s'", buf, ut_dattr.fw_ver);
+	ret = sysfs_read("num_ports", buf, sizeof(buf));
+	CHECK(!ret && buf[0] && (unsigned int)atoi(buf) == ut_dattr.num_ports,
+	      "num_ports '%s' is %u", buf, ut_dattr.num_ports);
+	ret = sysfs_read("driver", buf, sizeof(buf));
+	CHECK(!ret && buf[0], "driver is non-empty ('%s')", buf);
+	ut_note("driver %s fw %s vendor 0x%x:%u", buf, ut_dattr.fw_ver,
+		ut_dattr.vendor_id, ut_dattr.vendor_part_id);
+
+	snprintf(want, sizeof(want), "/dev/xrdma/%s", ut_uvname);
+	ret = stat(want, &st) ? -errno : 0;
+	CHECK_RC(ret, 0, "device node %s exists", want);
+	if (!ret) {
+		CHECK(S_ISCHR(st.st_mode), "%s is a character device", want);
+		CHECK_EQ(st.st_mode & 07777, 0666, "%s has mode 0666", want);
+		ret = sysfs_read("dev", buf, sizeof(buf));
+		snprintf(want, sizeof(want), "%u:%u", major(st.st_rdev),
+			 minor(st.st_rdev));
+		CHECK(!ret && !strcmp(buf, want),
+		      "sysfs dev '%s' is the node's %s", buf, want);
+	}
+	CHECK(stat("/sys/class/xrdma_device", &st) == 0 &&
+	      stat("/sys/class/xrdma", &st) == 0,
+	      "classes xrdma and xrdma_device both exist");
+}
+
+/* ----------------------------------------------------------- context */
+
+union anycmd {
+	struct xrdma_cmd_get_context gc;
+	struct xrdma_cmd_query_device qd;
+	struct xrdma_cmd_query_port qpo;
+	struct xrdma_cmd_query_gid qg;
+	struct xrdma_cmd_alloc_pd pd;
+	struct xrdma_cmd_destroy d;
+	struct xrdma_cmd_reg_mr mr;
+	struct xrdma_cmd_create_cq cq;
+	struct xrdma_cmd_resize_cq rcq;
+	struct xrdma_cmd_create_qp qp;
+	struct xrdma_cmd_modify_qp mqp;
+	struct xrdma_cmd_query_qp qqp;
+	struct xrdma_cmd_create_srq srq;
+	struct xrdma_cmd_modify_srq msrq;
+	struct xrdma_cmd_query_srq qsrq;
+	struct xrdma_cmd_create_ah ah;
+	struct xrdma_cmd_fd fd;
+	struct xrdma_cmd_kick kick;
+	char raw[8192];
+};
+
+static const struct {
+	const char *name;
+	unsigned long cmd;
+} cmds[] = {
+	{ "QUERY_DEVICE", XRDMA_IOC_QUERY_DEVICE },
+	{ "QUERY_PORT", XRDMA_IOC_QUERY_PORT },
+	{ "QUERY_GID", XRDMA_IOC_QUERY_GID },
+	{ "ALLOC_PD", XRDMA_IOC_ALLOC_PD },
+	{ "DESTROY", XRDMA_IOC_DESTROY },
+	{ "REG_MR", XRDMA_IOC_REG_MR },
+	{ "CREATE_CQ", XRDMA_IOC_CREATE_CQ },
+	{ "RESIZE_CQ", XRDMA_IOC_RESIZE_CQ },
+	{ "CREATE_QP", XRDMA_IOC_CREATE_QP },
+	{ "MODIFY_QP", XRDMA_IOC_MODIFY_QP },
+	{ "QUERY_QP", XRDMA_IOC_QUERY_QP },
+	{ "CREATE_SRQ", XRDMA_IOC_CREATE_SRQ },
+	{ "MODIFY_SRQ", XRDMA_IOC_MODIFY_SRQ },
+	{ "QUERY_SRQ", XRDMA_IOC_QUERY_SRQ },
+	{ "CREATE_AH", XRDMA_IOC_CREATE_AH },
+	{ "CREATE_COMP_CHANNEL", XRDMA_IOC_CREATE_COMP_CHANNEL },
+	{ "GET_ASYNC_FD", XRDMA_IOC_GET_ASYNC_FD },
+	{ "KICK", XRDMA_IOC_KICK },
+};
+
+/* a plausible argument for cmd, as if a context existed */
+static void plausible(unsigned long cmd, union anycmd *u, void *buf)
+{
+	memset(u, 0, sizeof(*u));
+	switch (cmd) {
+	case XRDMA_IOC_QUERY_PORT:
+		u->qpo.port_num = 1;
+		break;
+	case XRDMA_IOC_QUERY_GID:
+		u->qg.port_num = 1;
+		break;
+	case XRDMA_IOC_DESTROY:
+		u->d.type = XRDMA_OBJ_PD;
+		u->d.handle = 1;
+		break;
+	case XRDMA_IOC_REG_MR:
+		u->mr.pd_handle = 1;
+		u->mr.addr = (uintptr_t)buf;
+		u->mr.iova = (uintptr_t)buf;
+		u->mr.length = ut_pagesz;
+		break;
+	case XRDMA_IOC_CREATE_CQ:
+		u->cq.cqe = 4;
+		u->cq.channel_fd = -1;
+		break;
+	case XRDMA_IOC_RESIZE_CQ:
+		u->rcq.cq_handle = 1;
+		u->rcq.cqe = 8;
+		break;
+	case XRDMA_IOC_CREATE_QP:
+		u->qp.pd_handle = 1;
+		u->qp.send_cq_handle = 2;
+		u->qp.recv_cq_handle = 2;
+		u->qp.qp_type = XRDMA_UVERBS_QPT_RC;
+		u->qp.cap.max_send_wr = 1;
+		break;
+	case XRDMA_IOC_CREATE_SRQ:
+		u->srq.pd_handle = 1;
+		u->srq.max_wr = 1;
+		u->srq.max_sge = 1;
+		break;
+	case XRDMA_IOC_CREATE_AH:
+		u->ah.pd_handle = 1;
+		ah_attr_default(&u->ah.attr);
+		break;
+	default:
+		break;
+	}
+}
+
+void t_context(void)
+{
+	struct xrdma_testdev_ucontext_resp resp;
+	struct xrdma_cmd_get_context gc;
+	struct xrdma_cmd_query_device qd;
+	union anycmd u;
+	struct ctx c2;
+	void *buf = map_pages(1, PROT_READ | PROT_WRITE);
+	size_t i;
+	int fd, ret;
+
+	fd = dev_open();
+	if (!CHECK(fd >= 0, "open %s (%s)", ut_devpath, errname(fd)))
+		return;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		plausible(cmds[i].cmd, &u, buf);
+		CHECK_RC(xio(fd, cmds[i].cmd, &u), -EINVAL,
+			 "%s before GET_CONTEXT", cmds[i].name);
+	}
+	CHECK_EQ(res_total(), 0, "nothing was created before GET_CONTEXT");
+
+	memset(&gc, 0, sizeof(gc));
+	gc.flags = 1;
+	CHECK_RC(xio(fd, XRDMA_IOC_GET_CONTEXT, &gc), -EINVAL,
+		 "GET_CONTEXT flags 1");
+	gc.flags = 0x80000000;
+	CHECK_RC(xio(fd, XRDMA_IOC_GET_CONTEXT, &gc), -EINVAL,
+		 "GET_CONTEXT flags 0x80000000");
+	memset(&gc, 0, sizeof(gc));
+	gc.reserved = 1;
+	CHECK_RC(xio(fd, XRDMA_IOC_GET_CONTEXT, &gc), -EINVAL,
+		 "GET_CONTEXT reserved 1");
+	/* the driver response cannot be copied: nothing may remain */
+	memset(&gc, 0, sizeof(gc));
+	gc.udata.out = (uintptr_t)unmapped_page();
+	gc.udata.out_len = sizeof(resp);
+	CHECK_RC(xio(fd, XRDMA_IOC_GET_CONTEXT, &gc), -EFAULT,
+		 "GET_CONTEXT with an unmapped udata.out");
+	memset(&qd, 0, sizeof(qd));
+	CHECK_RC(xio(fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
+		 "failed GET_CONTEXTs left no context (QUERY_DEVICE)");
+
+	memset(&gc, 0, sizeof(gc));
+	memset(&resp, 0xa5, sizeof(resp));
+	gc.udata.out = (uintptr_t)&resp;
+	gc.udata.out_len = sizeof(resp);
+	ret = xio(fd, XRDMA_IOC_GET_CONTEXT, &gc);
+	CHECK_RC(ret, 0, "GET_CONTEXT after failed attempts");
+	CHECK_EQ(gc.abi_version, XRDMA_ABI_VERSION, "abi_version");
+	CHECK(gc.num_comp_vectors >= 1, "num_comp_vectors >= 1 (%u)",
+	      gc.num_comp_vectors);
+	CHECK(resp.db_size > 0 && resp.db_size != 0xa5a5a5a5,
+	      "driver response: db_size %u", resp.db_size);
+	CHECK(resp.db_offset % ut_pagesz == 0 &&
+	      resp.db_offset != 0xa5a5a5a5a5a5a5a5ull,
+	      "driver response: db_offset 0x%llx page aligned",
+	      (unsigned long long)resp.db_offset);
+	CHECK_RC(xio(fd, XRDMA_IOC_QUERY_DEVICE, &qd), 0,
+		 "QUERY_DEVICE after GET_CONTEXT");
+
+	memset(&gc, 0, sizeof(gc));
+	CHECK_RC(xio(fd, XRDMA_IOC_GET_CONTEXT, &gc), -EINVAL,
+		 "second GET_CONTEXT");
+	CHECK_RC(xio(fd, XRDMA_IOC_QUERY_DEVICE, &qd), 0,
+		 "the context survives a second GET_CONTEXT");
+
+	/* another open is an independent context */
+	ret = ctx_open(&c2);
+	CHECK_RC(ret, 0, "a second open + GET_CONTEXT while the first lives");
+	if (!ret) {
+		uint32_t h1, h2;
+
+		CHECK_RC(alloc_pd(fd, &h1), 0, "ALLOC_PD on context 1");
+		CHECK_RC(alloc_pd(c2.fd, &h2), 0, "ALLOC_PD on context 2");
+		CHECK_EQ(count_of(R_PD), 2, "two PDs exist");
+		ctx_close(&c2);
+		CHECK_EQ(count_of(R_PD), 1,
+			 "closing context 2 destroyed only its PD");
+		CHECK_RC(destroy(fd, XRDMA_OBJ_PD, h1), 0,
+			 "context 1's PD still there");
+	}
+	close(fd);
+	munmap(buf, ut_pagesz);
+}
+
+/* ------------------------------------------------------------- ioctl */
+
+void t_ioctl(void)
+{
+	struct xrdma_cmd_query_device qd;
+	struct xrdma_cmd_alloc_pd *ro;
+	struct termios tio;
+	struct ctx c;
+	char *pg;
+	int fd;
+
+	memset(&qd, 0, sizeof(qd));
+	fd = dev_open();
+	if (CHECK(fd >= 0, "open")) {
+		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x13,
+				       struct xrdma_cmd_kick), &qd),
+			 -ENOTTY, "unknown nr 0x13 before GET_CONTEXT");
+		CHECK_RC(xio(fd, _IOWR(0xe8, 0, struct xrdma_cmd_get_context),
+			     &qd), -ENOTTY, "wrong magic before GET_CONTEXT");
+		close(fd);
+	}
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	memset(&qd, 0, sizeof(qd));
+	CHECK_RC(xio(c.fd, _IOWR(0xe8, 0x01, struct xrdma_cmd_query_device),
+		     &qd), -ENOTTY, "magic 0xe8");
+	CHECK_RC(xio(c.fd, _IOWR(0, 0x01, struct xrdma_cmd_query_device), &qd),
+		 -ENOTTY, "magic 0");
+	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_kick),
+		     &qd), -ENOTTY, "nr 0x13 (one past KICK)");
+	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x40, struct xrdma_cmd_kick),
+		     &qd), -ENOTTY, "nr 0x40");
+	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0xff, struct xrdma_cmd_kick),
+		     &qd), -ENOTTY, "nr 0xff");
+	CHECK_RC(xio(c.fd, _IOC(_IOC_NONE, XRDMA_IOC_MAGIC, 0x01, sizeof(qd)),
+		     &qd), -ENOTTY, "QUERY_DEVICE with direction none");
+	CHECK_RC(xio(c.fd, _IOR(XRDMA_IOC_MAGIC, 0x01,
+				struct xrdma_cmd_query_device), &qd),
+		 -ENOTTY, "QUERY_DEVICE with direction read only");
+	CHECK_RC(xio(c.fd, _IOW(XRDMA_IOC_MAGIC, 0x01,
+				struct xrdma_cmd_query_device), &qd),
+		 -ENOTTY, "QUERY_DEVICE with direction write only");
+	CHECK_RC(xio(c.fd, _IO(XRDMA_IOC_MAGIC, 0x04), NULL), -ENOTTY,
+		 "_IO(magic, ALLOC_PD)");
+	CHECK(tcgetattr(c.fd, &tio) < 0 && errno == ENOTTY,
+	      "TCGETS -> ENOTTY (not a tty)");
+
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, NULL), -EFAULT,
+		 "QUERY_DEVICE with a NULL argument");
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, unmapped_page()), -EFAULT,
+		 "QUERY_DEVICE with an unmapped argument");
+	CHECK_RC(xio(c.fd, XRDMA_IOC_ALLOC_PD, NULL), -EFAULT,
+		 "ALLOC_PD with a NULL argument");
+
+	/* argument straddling the end of the mapping */
+	pg = map_pages(2, PROT_READ | PROT_WRITE);
+	if (pg) {
+		munmap(pg + ut_pagesz, ut_pagesz);
+		memset(pg, 0, ut_pagesz);
+		CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, pg + ut_pagesz - 8),
+			 -EFAULT, "argument crossing into an unmapped page");
+		/* read-only argument: the response cannot be written back */
+		ro = (void *)pg;
+		memset(ro, 0, sizeof(*ro));
+		mprotect(pg, ut_pagesz, PROT_READ);
+		CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, pg), -EFAULT,
+			 "QUERY_DEVICE with a read-only argument");
+		CHECK_RC(xio(c.fd, XRDMA_IOC_ALLOC_PD, ro), -EFAULT,
+			 "ALLOC_PD with a read-only argument");
+		CHECK_EQ(count_of(R_PD), 0,
+			 "ALLOC_PD whose response was not copied left no PD");
+		munmap(pg, ut_pagesz);
+	}
+	memset(&qd, 0, sizeof(qd));
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), 0,
+		 "the context still works");
+	ctx_close(&c);
+}
+
+/* ------------------------------------------------------------- query */
+
+void t_query(void)
+{
+	struct xrdma_cmd_query_device qd;
+	struct xrdma_cmd_query_port qp;
+	struct xrdma_cmd_query_gid qg;
+	uint32_t p;
+	struct ctx c;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	memset(&qd, 0xa5, sizeof(qd));
+	qd.comp_mask = 0;
+	qd.reserved = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), 0, "QUERY_DEVICE");
+	CHECK(qd.num_ports >= 1 && qd.num_ports < 256, "num_ports %u",
+	      qd.num_ports);
+	CHECK(qd.max_qp > 0 && qd.max_qp_wr > 0 && qd.max_sge > 0 &&
+	      qd.max_cq > 0 && qd.max_cqe > 0 && qd.max_pd > 0 &&
+	      qd.max_mr > 0 && qd.max_mr_size > 0,
+	      "limits non-zero: qp %u qp_wr %u sge %u cq %u cqe %u pd %u mr %u",
+	      qd.max_qp, qd.max_qp_wr, qd.max_sge, qd.max_cq, qd.max_cqe,
+	      qd.max_pd, qd.max_mr);
+	CHECK(qd.page_size_cap & ut_pagesz, "page_size_cap 0x%llx has %ld",
+	      (unsigned long long)qd.page_size_cap, ut_pagesz);
+	CHECK(memchr(qd.fw_ver, 0, sizeof(qd.fw_ver)),
+	      "fw_ver is NUL-terminated");
+	CHECK(qd.atomic_cap <= 2, "atomic_cap %u in 0..2", qd.atomic_cap);
+	CHECK(!memcmp(&qd, &ut_dattr, sizeof(qd)), "QUERY_DEVICE is stable");
+
+	memset(&qd, 0, sizeof(qd));
+	qd.comp_mask = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EOPNOTSUPP,
+		 "QUERY_DEVICE comp_mask 1");
+	qd.comp_mask = 0x80000000;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EOPNOTSUPP,
+		 "QUERY_DEVICE comp_mask 0x80000000");
+	memset(&qd, 0, sizeof(qd));
+	qd.reserved = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
+		 "QUERY_DEVICE reserved 1");
+
+	for (p = 1; p <= ut_dattr.num_ports; p++) {
+		memset(&qp, 0, sizeof(qp));
+		qp.port_num = p;
+		if (!CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), 0,
+			      "QUERY_PORT %u", p))
+			continue;
+		CHECK(qp.state >= 1 && qp.state <= 4, "port %u state %u", p,
+		      qp.state);
+		CHECK(qp.max_mtu >= 1 && qp.max_mtu <= 5 && qp.active_mtu >= 1 &&
+		      qp.active_mtu <= qp.max_mtu,
+		      "port %u mtu: max %u active %u", p, qp.max_mtu,
+		      qp.active_mtu);
+		CHECK(qp.link_layer == 1 || qp.link_layer == 2,
+		      "port %u link_layer %u", p, qp.link_layer);
+		CHECK(qp.gid_tbl_len >= 1 && qp.pkey_tbl_len >= 1,
+		      "port %u gid_tbl_len %u pkey_tbl_len %u", p,
+		      qp.gid_tbl_len, qp.pkey_tbl_len);
+	}
+	memset(&qp, 0, sizeof(qp));
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL, "QUERY_PORT 0");
+	qp.port_num = ut_dattr.num_ports + 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
+		 "QUERY_PORT num_ports + 1");
+	qp.port_num = 0xffffffff;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
+		 "QUERY_PORT 0xffffffff");
+
+	memset(&qg, 0xa5, sizeof(qg));
+	qg.port_num = 1;
+	qg.index = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), 0, "QUERY_GID 1/0");
+	CHECK(!memcmp(qg.gid, ut_gid0, 16), "GID 0 is stable");
+	if (ut_pattr.gid_tbl_len > 1) {
+		qg.index = ut_pattr.gid_tbl_len - 1;
+		CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), 0,
+			 "QUERY_GID last index %u", qg.index);
+	}
+	qg.index = ut_pattr.gid_tbl_len;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), -EINVAL,
+		 "QUERY_GID index gid_tbl_len (%u)", ut_pattr.gid_tbl_len);
+	qg.index = 0xffffffff;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), -EINVAL,
+		 "QUERY_GID index 0xffffffff");
+	qg.index = 0;
+	qg.port_num = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), -EINVAL,
+		 "QUERY_GID port 0");
+	qg.port_num = ut_dattr.num_ports + 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_GID, &qg), -EINVAL,
+		 "QUERY_GID port num_ports + 1");
+	ctx_close(&c);
+}
+
+/* ---------------------------------------------------------------- PD */
+
+void t_pd(void)
+{
+	struct xrdma_cmd_alloc_pd a;
+	uint32_t h1, h2;
+	struct ctx c;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	CHECK_RC(alloc_pd(c.fd, &h1), 0, "ALLOC_PD");
+	CHECK(h1 != 0, "handle %u is not 0", h1);
+	CHECK_EQ(count_of(R_PD), 1, "debugfs counts 1 PD");
+	CHECK_EQ(res_pid_lines(getpid()), 1, "debugfs lists it for pid %d",
+		 (int)getpid());
+	CHECK_RC(alloc_pd(c.fd, &h2), 0, "second ALLOC_PD");
+	CHECK(h2 != 0 && h2 != h1, "handles %u and %u differ", h1, h2);
+	CHECK_EQ(count_of(R_PD), 2, "debugfs counts 2 PDs");
+
+	memset(&a, 0, sizeof(a));
+	a.flags = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_ALLOC_PD, &a), -EINVAL, "flags 1");
+	a.flags = 0x80000000;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_ALLOC_PD, &a), -EINVAL, "flags 0x80000000");
+	CHECK_EQ(count_of(R_PD), 2, "failed ALLOC_PDs created nothing");
+
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, h1), 0, "DESTROY PD 1");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, h2), 0, "DESTROY PD 2");
+	CHECK_EQ(count_of(R_PD), 0, "debugfs counts 0 PDs");
+	ctx_close(&c);
+}
+
+/* ---------------------------------------------------------------- MR */
+
+static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
+		  uint64_t iova, uint32_t access, uint32_t *h)
+{
+	struct xrdma_cmd_reg_mr m = { 0 };
+	int ret;
+
+	m.pd_handle = pd;
+	m.addr = addr;
+	m.length = len;
+	m.iova = iova;
+	m.access = access;
+	ret = xio(fd, XRDMA_IOC_REG_MR, &m);
+	if (h)
+		*h = ret ? 0 : m.mr_handle;
+	if (!ret && !h)
+		destroy(fd, XRDMA_OBJ_MR, m.mr_handle);
+	return ret;
+}
+
+void t_mr(void)
+{
+	const uint32_t all = ACC_LW | ACC_RW | ACC_RR | ACC_RA;
+	struct xrdma_cmd_reg_mr *rocmd;
+	struct mr m1, m2;
+	uint32_t pd, h, stale_pd;
+	struct ctx c, c2;
+	struct cq cq;
+	char *buf, *ro, *hole, *pg;
+	uintptr_t a;
+	long pin0, pin;
+	int ret;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (!CHECK_RC(alloc_pd(c.fd, &pd), 0, "ALLOC_PD"))
+		return;
+	buf = map_pages(4, PROT_READ | PROT_WRITE);
+	ro = map_pages(2, PROT_READ);
+	if (!CHECK(buf && ro, "mmap buffers"))
+		return;
+	a = (uintptr_t)buf;
+	pin0 = status_kb("VmPin");
+	CHECK(pin0 >= 0, "VmPin readable (%ld kB)", pin0);
+
+	ret = reg_mr(c.fd, pd, buf, 4 * ut_pagesz, a, all, &m1);
+	CHECK_RC(ret, 0, "REG_MR 4 pages, all access, iova == addr");
+	CHECK(m1.h != 0 && m1.lkey != 0, "handle %u lkey 0x%x rkey 0x%x", m1.h,
+	      m1.lkey, m1.rkey);
+	CHECK_EQ(count_of(R_MR), 1, "debugfs counts 1 MR");
+	pin = status_kb("VmPin");
+	CHECK_EQ(pin - pin0, 4 * ut_pagesz / 1024, "VmPin grew by 4 pages");
+	ret = reg_mr(c.fd, pd, buf, 4 * ut_pagesz, a, ACC_LW, &m2);
+	CHECK_RC(ret, 0, "second REG_MR of the same memory");
+	CHECK(m2.h != m1.h && m2.lkey != m1.lkey,
+	      "different handle (%u/%u) and lkey (0x%x/0x%x)", m1.h, m2.h,
+	      m1.lkey, m2.lkey);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_MR, m2.h), 0, "DESTROY MR 2");
+	CHECK_EQ(status_kb("VmPin") - pin0, 4 * ut_pagesz / 1024,
+		 "VmPin back to 4 pages");
+
+	/* the PD is in use */
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY,
+		 "DESTROY PD with an MR");
+	CHECK_EQ(count_of(R_PD), 1, "refused DESTROY changed nothing");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_MR, m1.h), 0, "DESTROY MR 1");
+	CHECK_EQ(status_kb("VmPin"), pin0, "VmPin back after DEREG");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_MR, m1.h), -ENOENT,
+		 "DESTROY MR twice");
+
+	/* iova */
+	CHECK_RC(mr_raw(c.fd, pd, a, 2 * ut_pagesz, 0x100000000000ull, ACC_LW,
+			NULL), 0, "iova != addr, same page offset");
+	CHECK_RC(mr_raw(c.fd, pd, a + 100, 1000, 0x200000000000ull + 100,
+			ACC_LW, NULL), 0,
+		 "unaligned addr (page offset 100), iova offset 100");
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, 0x100000000001ull, ACC_LW,
+			NULL), -EINVAL, "iova page offset differs from addr's");
+	CHECK_RC(mr_raw(c.fd, pd, a + 100, 1000, a, ACC_LW, NULL), -EINVAL,
+		 "unaligned addr, page-aligned iova");
+	CHECK_RC(mr_raw(c.fd, pd, a + ut_pagesz - 8, 16, a + ut_pagesz - 8,
+			ACC_LW, &h), 0, "16 bytes across a page boundary");
+	CHECK_EQ(status_kb("VmPin") - pin0, 2 * ut_pagesz / 1024,
+		 "pinned 2 pages for 16 bytes across a boundary");
+	destroy(c.fd, XRDMA_OBJ_MR, h);
+
+	/* lengths and address ranges */
+	CHECK_RC(mr_raw(c.fd, pd, a, 0, a, ACC_LW, NULL), -EINVAL, "length 0");
+	CHECK_RC(mr_raw(c.fd, pd, a, ~0ull, a, ACC_LW, NULL), -EINVAL,
+		 "length 2^64-1 (overflow)");
+	CHECK_RC(mr_raw(c.fd, pd, a, 1ull << 63, a, ACC_LW, NULL), -EINVAL,
+		 "length 2^63");
+	if (ut_dattr.max_mr_size < (1ull << 46))
+		CHECK_RC(mr_raw(c.fd, pd, a, ut_dattr.max_mr_size + 1, a, 0,
+				NULL), -EINVAL, "length max_mr_size + 1");
+	CHECK_RC(mr_raw(c.fd, pd, 0xfffffffffffff000ull, 0x2000,
+			0xfffffffffffff000ull, ACC_LW, NULL), -EINVAL,
+		 "addr + length overflows");
+	CHECK_RC(mr_raw(c.fd, pd, 0xfffffffffffff000ull, 0x1000,
+			0xfffffffffffff000ull, 0, NULL), -EINVAL,
+		 "addr + length == 2^64");
+	CHECK_RC(mr_raw(c.fd, pd, a, 0x2000, 0xfffffffffffff000ull, ACC_LW,
+			NULL), -EINVAL, "iova + length overflows");
+
+	/* unmapped and read-only memory */
+	hole = unmapped_page();
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)hole, ut_pagesz, (uintptr_t)hole,
+			ACC_LW, NULL), -EFAULT, "unmapped memory");
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)hole, ut_pagesz, (uintptr_t)hole,
+			0, NULL), -EFAULT, "unmapped memory, read access");
+	CHECK_RC(mr_raw(c.fd, pd, 0, ut_pagesz, 0, ACC_LW, NULL), -EFAULT,
+		 "address 0");
+	CHECK_RC(mr_raw(c.fd, pd, 0xffff888000000000ull, ut_pagesz,
+			0xffff888000000000ull, 0, NULL), -EFAULT,
+		 "kernel address");
+	pg = map_pages(3, PROT_READ | PROT_WRITE);
+	if (pg) {
+		munmap(pg + 2 * ut_pagesz, ut_pagesz);
+		CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)pg, 3 * ut_pagesz,
+				(uintptr_t)pg, ACC_LW, NULL), -EFAULT,
+			 "range whose last page is unmapped");
+		CHECK_EQ(status_kb("VmPin"), pin0,
+			 "failed REG_MR left nothing pinned");
+		munmap(pg, 2 * ut_pagesz);
+	}
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
+			ACC_LW, NULL), -EFAULT, "read-only memory, LOCAL_WRITE");
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
+			ACC_LW | ACC_RW, NULL), -EFAULT,
+		 "read-only memory, REMOTE_WRITE");
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
+			ACC_LW | ACC_RA, NULL), -EFAULT,
+		 "read-only memory, REMOTE_ATOMIC");
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
+			0, NULL), 0, "read-only memory, local read only");
+	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
+			ACC_RR, NULL), 0, "read-only memory, REMOTE_READ");
+	CHECK_EQ(count_of(R_MR), 0, "no MR left behind by the failures");
+	CHECK_EQ(status_kb("VmPin"), pin0, "nothing pinned");
+
+	/* access flags */
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, 1u << 5, NULL), -EINVAL,
+		 "access 1 << 5");
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, 1u << 31, NULL), -EINVAL,
+		 "access 1 << 31");
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RW, NULL), -EINVAL,
+		 "REMOTE_WRITE without LOCAL_WRITE");
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RA, NULL), -EINVAL,
+		 "REMOTE_ATOMIC without LOCAL_WRITE");
+	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RR, NULL), 0,
+		 "REMOTE_READ alone");
+
+	/* reserved */
+	{
+		struct xrdma_cmd_reg_mr m = { 0 };
+
+		m.pd_handle = pd;
+		m.addr = a;
+		m.iova = a;
+		m.length = ut_pagesz;
+		m.reserved = 1;
+		ret = xio(c.fd, XRDMA_IOC_REG_MR, &m);
+		CHECK_RC(ret, -EINVAL, "reserved 1");
+		if (!ret)
+			destroy(c.fd, XRDMA_OBJ_MR, m.mr_handle);
+	}
+
+	/* handles */
+	CHECK_RC(mr_raw(c.fd, 0, a, ut_pagesz, a, ACC_LW, NULL), -ENOENT,
+		 "PD handle 0");
+	CHECK_RC(mr_raw(c.fd, BAD_HANDLE, a, ut_pagesz, a, ACC_LW, NULL),
+		 -ENOENT, "PD handle never created");
+	if (CHECK_RC(create_cq(c.fd, 4, -1, 0, &cq), 0, "CREATE_CQ")) {
+		CHECK_RC(mr_raw(c.fd, cq.h, a, ut_pagesz, a, ACC_LW, NULL),
+			 -EINVAL, "CQ handle as PD handle");
+		destroy(c.fd, XRDMA_OBJ_CQ, cq.h);
+	}
+	if (!alloc_pd(c.fd, &stale_pd)) {
+		destroy(c.fd, XRDMA_OBJ_PD, stale_pd);
+		CHECK_RC(mr_raw(c.fd, stale_pd, a, ut_pagesz, a, ACC_LW, NULL),
+			 -ENOENT, "destroyed PD handle");
+	}
+	if (!ctx_open(&c2)) {
+		/* c2 has no objects: c's PD handle means nothing there */
+		CHECK_RC(mr_raw(c2.fd, pd, a, ut_pagesz, a, ACC_LW, NULL),
+			 -ENOENT, "PD handle of another fd");
+		ctx_close(&c2);
+	}
+
+	/* the response cannot be copied back: no MR, nothing pinned */
+	rocmd = map_pages(1, PROT_READ | PROT_WRITE);
+	if (rocmd) {
+		memset(rocmd, 0, sizeof(*rocmd));
+		rocmd->pd_handle = pd;
+		rocmd->addr = a;
+		rocmd->iova = a;
+		rocmd->length = 2 * ut_pagesz;
+		rocmd->access = ACC_LW;
+		mprotect(rocmd, ut_pagesz, PROT_READ);
+		CHECK_RC(xio(c.fd, XRDMA_IOC_REG_MR, rocmd), -EFAULT,
+			 "REG_MR with a read-only argument");
+		CHECK_EQ(count_of(R_MR), 0, "... left no MR");
+		CHECK_EQ(status_kb("VmPin"), pin0, "... left nothing pinned");
+		munmap(rocmd, ut_pagesz);
+	}
+
+	/* a bigger one */
+	pg = map_pages(64, PROT_READ | PROT_WRITE);
+	if (pg) {
+		CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)pg, 64 * ut_pagesz,
+				(uintptr_t)pg, ACC_LW | ACC_RW, &h), 0,
+			 "REG_MR 64 pages");
+		CHECK_EQ(status_kb("VmPin") - pin0, 64 * ut_pagesz / 1024,
+			 "VmPin grew by 64 pages");
+		ctx_close(&c);
+		CHECK_EQ(status_kb("VmPin"), pin0,
+			 "closing the fd unpinned the live MR");
+		munmap(pg, 64 * ut_pagesz);
+	} else {
+		ctx_close(&c);
+	}
+	munmap(buf, 4 * ut_pagesz);
+	munmap(ro, 2 * ut_pagesz);
+}
+
+/* ---------------------------------------------------------------- CQ */
+
+static int cq_raw(int fd, struct xrdma_cmd_create_cq *m, uint32_t *h)
+{
+	int ret = xio(fd, XRDMA_IOC_CREATE_CQ, m);
+
+	if (h)
+		*h = ret ? 0 : m->cq_handle;
+	else if (!ret)
+		destroy(fd, XRDMA_OBJ_CQ, m->cq_handle);
+	return ret;
+}
+
+static void cq_init(struct xrdma_cmd_create_cq *m, uint32_t cqe)
+{
+	memset(m, 0, sizeof(*m));
+	m->cqe = cqe;
+	m->channel_fd = -1;
+}
+
+void t_cq(void)
+{
+	struct xrdma_testdev_create_cq_resp resp;
+	struct xrdma_cmd_create_cq m;
+	struct xrdma_cmd_resize_cq r;
+	struct cq cq1, cq2;
+	struct ctx c, c2;
+	uint32_t h, pd;
+	int ch, ch2, nullfd;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	CHECK_RC(create_cq(c.fd, 16, -1, 0x1234, &cq1), 0, "CREATE_CQ 16");
+	CHECK(cq1.h != 0, "handle %u", cq1.h);
+	CHECK(cq1.cqe >= 16, "actual cqe %u >= 16", cq1.cqe);
+	CHECK(cq1.resp.ring_size > 0 && cq1.resp.ring_offset % ut_pagesz == 0,
+	      "driver response: ring_size %u, ring_offset 0x%llx aligned",
+	      cq1.resp.ring_size, (unsigned long long)cq1.resp.ring_offset);
+	CHECK_EQ(count_of(R_CQ), 1, "debugfs counts 1 CQ");
+	CHECK_RC(create_cq(c.fd, 1, -1, 0, &cq2), 0, "CREATE_CQ 1");
+	CHECK(cq2.cqe >= 1, "actual cqe %u >= 1", cq2.cqe);
+	CHECK(cq2.h != cq1.h && cq2.resp.cqn != cq1.resp.cqn &&
+	      cq2.resp.token != cq1.resp.token &&
+	      cq2.resp.ring_offset != cq1.resp.ring_offset,
+	      "two CQs differ in handle, cqn, token and ring offset");
+	destroy(c.fd, XRDMA_OBJ_CQ, cq2.h);
+
+	if (ut_dattr.max_cqe <= (1u << 20)) {
+		cq_init(&m, ut_dattr.max_cqe);
+		CHECK_RC(cq_raw(c.fd, &m, NULL), 0, "cqe max_cqe (%u)",
+			 ut_dattr.max_cqe);
+	}
+	cq_init(&m, 0);
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe 0");
+	cq_init(&m, ut_dattr.max_cqe + 1);
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe max_cqe + 1");
+	cq_init(&m, 0xffffffff);
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe 0xffffffff");
+	cq_init(&m, 4);
+	m.comp_vector = c.num_comp_vectors - 1;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), 0, "comp_vector num_comp_vectors - 1");
+	m.comp_vector = c.num_comp_vectors;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "comp_vector num_comp_vectors");
+	cq_init(&m, 4);
+	m.flags = 1;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "flags 1");
+	m.flags = 0x80000000;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "flags 0x80000000");
+	cq_init(&m, 4);
+	m.reserved = 1;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "reserved 1");
+
+	/* channels */
+	ch = new_channel(c.fd);
+	if (CHECK(ch >= 0, "CREATE_COMP_CHANNEL (%s)", errname(ch))) {
+		cq_init(&m, 4);
+		m.channel_fd = ch;
+		CHECK_RC(cq_raw(c.fd, &m, NULL), 0, "channel of this context");
+	}
+	if (!ctx_open(&c2)) {
+		ch2 = new_channel(c2.fd);
+		cq_init(&m, 4);
+		m.channel_fd = ch2;
+		CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL,
+			 "channel of another context");
+		close(ch2);
+		ctx_close(&c2);
+	}
+	nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	cq_init(&m, 4);
+	m.channel_fd = nullfd;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "channel_fd is /dev/null");
+	m.channel_fd = c.fd;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL,
+		 "channel_fd is the uverbs fd itself");
+	close(nullfd);
+	m.channel_fd = nullfd;	/* now closed */
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EBADF, "channel_fd not open");
+	m.channel_fd = 100000;
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EBADF, "channel_fd 100000");
+
+	/* the driver response cannot be copied: no CQ may remain */
+	cq_init(&m, 4);
+	m.udata.out = (uintptr_t)unmapped_page();
+	m.udata.out_len = sizeof(resp);
+	CHECK_RC(cq_raw(c.fd, &m, NULL), -EFAULT, "unmapped udata.out");
+	CHECK_EQ(count_of(R_CQ), 1, "... left no CQ");
+
+	/* RESIZE_CQ */
+	memset(&r, 0, sizeof(r));
+	r.cq_handle = cq1.h;
+	r.cqe = 64;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), 0, "RESIZE_CQ to 64");
+	CHECK(r.cqe >= 64, "actual cqe %u >= 64", r.cqe);
+	r.cqe = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -EINVAL, "RESIZE_CQ to 0");
+	r.cqe = ut_dattr.max_cqe + 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -EINVAL,
+		 "RESIZE_CQ to max_cqe + 1");
+	r.cqe = 8;
+	r.cq_handle = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -ENOENT,
+		 "RESIZE_CQ handle 0");
+	r.cq_handle = BAD_HANDLE;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -ENOENT,
+		 "RESIZE_CQ handle never created");
+	if (!alloc_pd(c.fd, &pd)) {
+		r.cq_handle = pd;
+		CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -EINVAL,
+			 "RESIZE_CQ of a PD handle");
+		destroy(c.fd, XRDMA_OBJ_PD, pd);
+	}
+	if (!create_cq(c.fd, 4, -1, 0, &cq2)) {
+		h = cq2.h;
+		destroy(c.fd, XRDMA_OBJ_CQ, h);
+		r.cq_handle = h;
+		CHECK_RC(xio(c.fd, XRDMA_IOC_RESIZE_CQ, &r), -ENOENT,
+			 "RESIZE_CQ of a destroyed CQ");
+	}
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq1.h), 0, "DESTROY CQ");
+	CHECK_EQ(count_of(R_CQ), 0, "debugfs counts 0 CQs");
+	if (ch >= 0)
+		close(ch);
+	ctx_close(&c);
+}
+
+/* ---------------------------------------------------------------- QP */
+
+static void qp_init(struct xrdma_cmd_create_qp *m, uint32_t pd, uint32_t cq,
+		    uint32_t type)
+{
+	memset(m, 0, sizeof(*m));
+	m->pd_handle = pd;
+	m->send_cq_handle = cq;
+	m->recv_cq_handle = cq;
+	m->qp_type = type;
+	m->cap.max_send_wr = 8;
+	m->cap.max_recv_wr = 8;
+	m->cap.max_send_sge = 1;
+	m->cap.max_recv_sge = 1;
+}
+
+static int qp_raw(int fd, struct xrdma_cmd_create_qp *m, uint32_t *h)
+{
+	int ret = xio(fd, XRDMA_IOC_CREATE_QP, m);
+
+	if (h)
+		*h = ret ? 0 : m->qp_handle;
+	else if (!ret)
+		destroy(fd, XRDMA_OBJ_QP, m->qp_handle);
+	return ret;
+}
+
+static uint32_t qp_state(int fd, uint32_t h)
+{
+	struct xrdma_cmd_query_qp q;
+
+	if (query_qp(fd, h, &q))
+		return 0xdead;
+	return q.attr.qp_state;
+}
+
+static void rc_rtr_attr(struct xrdma_uverbs_qp_attr *a, uint32_t dest)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = QPS_RTR;
+	ah_attr_default(&a->ah_attr);
+	a->path_mtu = 3;
+	a->dest_qp_num = dest;
+	a->rq_psn = 0x123;
+	a->max_dest_rd_atomic = ut_dattr.max_qp_rd_atom ? 1 : 0;
+	a->min_rnr_timer = 12;
+}
+
+#define RC_RTR_MASK (QPA_STATE | QPA_AV | QPA_PATH_MTU | QPA_DEST_QPN | \
+		     QPA_RQ_PSN | QPA_MAX_DEST_RD | QPA_MIN_RNR)
+#define RC_RTS_MASK (QPA_STATE | QPA_TIMEOUT | QPA_RETRY | QPA_RNR_RETRY | \
+		     QPA_SQ_PSN | QPA_MAX_RD)
+#define RC_INIT_MASK (QPA_STATE | QPA_PKEY | QPA_PORT | QPA_ACCESS)
+
+static void rc_rts_attr(struct xrdma_uverbs_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = QPS_RTS;
+	a->timeout = 14;
+	a->retry_cnt = 7;
+	a->rnr_retry = 7;
+	a->sq_psn = 0x456;
+	a->max_rd_atomic = ut_dattr.max_qp_init_rd_atom ? 1 : 0;
+}
+
+static void rc_init_attr(struct xrdma_uverbs_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = QPS_INIT;
+	a->port_num = 1;
+	a->qp_access_flags = ACC_LW | ACC_RW | ACC_RR;
+}
+
+/* append " name=got" to bad when got != want */
+static void qcmp(char *bad, size_t len, const char *name, unsigned long got,
+		 unsigned long want)
+{
+	size_t l = strlen(bad);
+
+	if (got != want)
+		snprintf(bad + l, len - l, " %s=%lu", name, got);
+}
+
+/* drive an RC QP from any state back to st (RESET, INIT or RTR) */
+static void rc_restore(int fd, struct qp *qp, uint32_t st)
+{
+	struct xrdma_uverbs_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_RESET;
+	modify_qp(fd, qp->h, QPA_STATE, &a);
+	if (st >= QPS_INIT) {
+		rc_init_attr(&a);
+		modify_qp(fd, qp->h, RC_INIT_MASK, &a);
+	}
+	if (st >= QPS_RTR) {
+		rc_rtr_attr(&a, qp->qpn);
+		modify_qp(fd, qp->h, RC_RTR_MASK, &a);
+	}
+	ut_note("QP put back into state %u (now %u)", st, qp_state(fd, qp->h));
+}
+
+/*
+ * A MODIFY_QP that must fail with -EINVAL and change nothing; if it
+ * wrongly succeeds, the QP is put back so that later checks stay precise.
+ */
+static void qp_neg(int fd, struct qp *qp, uint32_t mask,
+		   const struct xrdma_uverbs_qp_attr *a, uint32_t st,
+		   const char *name)
+{
+	CHECK_RC(modify_qp(fd, qp->h, mask, a), -EINVAL, "%s", name);
+	if (qp_state(fd, qp->h) != st)
+		rc_restore(fd, qp, st);
+}
+
+static void t_qp_modify_rc(int fd, struct qp *qp)
+{
+	struct xrdma_cmd_modify_qp m;
+	struct xrdma_uverbs_qp_attr a;
+	struct xrdma_cmd_query_qp q;
+	char bad[256];
+	int ret;
+
+	/* RESET -> INIT, negative first: nothing may change */
+	rc_rtr_attr(&a, qp->qpn);
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_RESET,
+	       "RC RESET -> RTR");
+	rc_init_attr(&a);
+	qp_neg(fd, qp, RC_INIT_MASK & ~QPA_ACCESS, &a, QPS_RESET,
+	       "RC RESET -> INIT without ACCESS_FLAGS");
+	qp_neg(fd, qp, RC_INIT_MASK | QPA_QKEY, &a, QPS_RESET,
+	       "RC RESET -> INIT with QKEY (not allowed)");
+	qp_neg(fd, qp, RC_INIT_MASK & ~QPA_STATE, &a, QPS_RESET,
+	       "RC INIT attributes without STATE in RESET");
+	qp_neg(fd, qp, RC_INIT_MASK | (1u << 21), &a, QPS_RESET,
+	       "attr_mask bit 21");
+	qp_neg(fd, qp, RC_INIT_MASK | 0x80000000u, &a, QPS_RESET,
+	       "attr_mask bit 31");
+	a.port_num = 0;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET, "port 0");
+	a.port_num = ut_dattr.num_ports + 1;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "port num_ports + 1");
+	rc_init_attr(&a);
+	a.pkey_index = 1;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "pkey_index 1");
+	rc_init_attr(&a);
+	a.qp_access_flags = 1u << 5;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "access flags 1 << 5");
+	rc_init_attr(&a);
+	a.qp_state = 7;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "qp_state 7 (no such state)");
+	rc_init_attr(&a);
+	a.reserved[0] = 1;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "attr.reserved non-zero");
+	rc_init_attr(&a);
+	a.cap.reserved = 1;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "attr.cap.reserved non-zero");
+	rc_init_attr(&a);
+	a.ah_attr.reserved[0] = 1;
+	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+	       "attr.ah_attr.reserved non-zero");
+	memset(&m, 0, sizeof(m));
+	m.qp_handle = qp->h;
+	m.attr_mask = RC_INIT_MASK;
+	rc_init_attr(&m.attr);
+	m.reserved = 1;
+	CHECK_RC(xio(fd, XRDMA_IOC_MODIFY_QP, &m), -EINVAL, "reserved non-zero");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_RESET, "still RESET after failures");
+
+	rc_init_attr(&a);
+	CHECK_RC(modify_qp(fd, qp->h, RC_INIT_MASK, &a), 0, "RC RESET -> INIT");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_INIT, "QUERY_QP says INIT");
+	CHECK_RC(modify_qp(fd, qp->h, QPA_STATE | QPA_ACCESS, &a), 0,
+		 "RC INIT -> INIT");
+
+	/* INIT -> RTR */
+	rc_rtr_attr(&a, qp->qpn);
+	qp_neg(fd, qp, RC_RTR_MASK & ~QPA_DEST_QPN, &a, QPS_INIT,
+	       "RC INIT -> RTR without DEST_QPN");
+	qp_neg(fd, qp, RC_RTR_MASK | QPA_SQ_PSN, &a, QPS_INIT,
+	       "RC INIT -> RTR with SQ_PSN (not allowed)");
+	a.path_mtu = 6;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT, "path_mtu 6");
+	a.path_mtu = 0;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT, "path_mtu 0");
+	rc_rtr_attr(&a, 1u << 24);
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+	       "dest_qp_num 2^24");
+	rc_rtr_attr(&a, qp->qpn);
+	a.rq_psn = 1u << 24;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT, "rq_psn 2^24");
+	rc_rtr_attr(&a, qp->qpn);
+	a.ah_attr.port_num = 0;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+	       "ah_attr.port_num 0");
+	rc_rtr_attr(&a, qp->qpn);
+	a.ah_attr.sgid_index = 16;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+	       "ah_attr.sgid_index 16");
+	rc_rtr_attr(&a, qp->qpn);
+	a.min_rnr_timer = 32;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+	       "min_rnr_timer 32");
+	rc_rtr_attr(&a, qp->qpn);
+	a.max_dest_rd_atomic = ut_dattr.max_qp_rd_atom + 1;
+	if (a.max_dest_rd_atomic != 0)
+		qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+		       "max_dest_rd_atomic max_qp_rd_atom + 1");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_INIT, "still INIT after failures");
+	rc_rtr_attr(&a, qp->qpn);
+	CHECK_RC(modify_qp(fd, qp->h, RC_RTR_MASK, &a), 0, "RC INIT -> RTR");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_RTR, "QUERY_QP says RTR");
+
+	/* RTR -> RTS */
+	rc_rts_attr(&a);
+	a.timeout = 32;
+	qp_neg(fd, qp, RC_RTS_MASK, &a, QPS_RTR, "timeout 32");
+	rc_rts_attr(&a);
+	a.retry_cnt = 8;
+	qp_neg(fd, qp, RC_RTS_MASK, &a, QPS_RTR, "retry_cnt 8");
+	rc_rts_attr(&a);
+	a.rnr_retry = 8;
+	qp_neg(fd, qp, RC_RTS_MASK, &a, QPS_RTR, "rnr_retry 8");
+	rc_rts_attr(&a);
+	a.sq_psn = 1u << 24;
+	qp_neg(fd, qp, RC_RTS_MASK, &a, QPS_RTR, "sq_psn 2^24");
+	rc_rts_attr(&a);
+	a.max_rd_atomic = ut_dattr.max_qp_init_rd_atom + 1;
+	if (a.max_rd_atomic != 0)
+		qp_neg(fd, qp, RC_RTS_MASK, &a, QPS_RTR,
+		       "max_rd_atomic max_qp_init_rd_atom + 1");
+	rc_rts_attr(&a);
+	a.cur_qp_state = QPS_RTS;
+	qp_neg(fd, qp, RC_RTS_MASK | QPA_CUR_STATE, &a, QPS_RTR,
+	       "CUR_STATE RTS while in RTR");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_RTR, "still RTR after failures");
+	rc_rts_attr(&a);
+	a.cur_qp_state = QPS_RTR;
+	CHECK_RC(modify_qp(fd, qp->h, RC_RTS_MASK | QPA_CUR_STATE, &a), 0,
+		 "RC RTR -> RTS (with a correct CUR_STATE)");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_RTS, "QUERY_QP says RTS");
+
+	memset(&a, 0, sizeof(a));
+	a.min_rnr_timer = 5;
+	CHECK_RC(modify_qp(fd, qp->h, QPA_MIN_RNR, &a), 0,
+		 "RTS: modify MIN_RNR_TIMER without a state change");
+	a.cap.max_send_wr = 4;
+	CHECK_RC(modify_qp(fd, qp->h, QPA_CAP, &a), -EINVAL,
+		 "QP_CAP (resize not supported)");
+
+	ret = query_qp(fd, qp->h, &q);
+	CHECK_RC(ret, 0, "QUERY_QP in RTS");
+	if (!ret) {
+		bad[0] = 0;
+		qcmp(bad, sizeof(bad), "qp_state", q.attr.qp_state, QPS_RTS);
+		qcmp(bad, sizeof(bad), "dest_qp_num", q.attr.dest_qp_num,
+		     qp->qpn);
+		qcmp(bad, sizeof(bad), "path_mtu", q.attr.path_mtu, 3);
+		qcmp(bad, sizeof(bad), "rq_psn", q.attr.rq_psn, 0x123);
+		qcmp(bad, sizeof(bad), "sq_psn", q.attr.sq_psn, 0x456);
+		qcmp(bad, sizeof(bad), "timeout", q.attr.timeout, 14);
+		qcmp(bad, sizeof(bad), "retry_cnt", q.attr.retry_cnt, 7);
+		qcmp(bad, sizeof(bad), "rnr_retry", q.attr.rnr_retry, 7);
+		qcmp(bad, sizeof(bad), "min_rnr_timer", q.attr.min_rnr_timer,
+		     5);
+		qcmp(bad, sizeof(bad), "port_num", q.attr.port_num, 1);
+		qcmp(bad, sizeof(bad), "qp_access_flags", q.attr.qp_access_flags,
+		     ACC_LW | ACC_RW | ACC_RR);
+		qcmp(bad, sizeof(bad), "ah_attr.port_num", q.attr.ah_attr.port_num,
+		     1);
+		qcmp(bad, sizeof(bad), "ah_attr.hop_limit", q.attr.ah_attr.hop_limit,
+		     64);
+		ut_ok(!bad[0], bad, "QUERY_QP returns the attributes set");
+		CHECK_EQ(q.qp_type, XRDMA_UVERBS_QPT_RC, "QUERY_QP qp_type RC");
+		CHECK(q.init_cap.max_send_wr >= 8 && q.init_cap.max_send_sge >= 1,
+		      "QUERY_QP init_cap: send_wr %u send_sge %u",
+		      q.init_cap.max_send_wr, q.init_cap.max_send_sge);
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_ERR;
+	CHECK_RC(modify_qp(fd, qp->h, QPA_STATE, &a), 0, "RTS -> ERR");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_ERR, "QUERY_QP says ERR");
+	a.qp_state = QPS_RTS;
+	CHECK_RC(modify_qp(fd, qp->h, QPA_STATE, &a), -EINVAL, "ERR -> RTS");
+	a.qp_state = QPS_RESET;
+	CHECK_RC(modify_qp(fd, qp->h, QPA_STATE, &a), 0, "ERR -> RESET");
+	CHECK_EQ(qp_state(fd, qp->h), QPS_RESET, "QUERY_QP says RESET");
+	CHECK_RC(qp_to_rts(fd, qp->h, XRDMA_UVERBS_QPT_RC, qp->qpn), 0,
+		 "RC to RTS again after RESET");
+}
+
+void t_qp(void)
+{
+	struct xrdma_cmd_create_qp m;
+	struct xrdma_uverbs_qp_attr a;
+	struct xrdma_cmd_query_qp q;
+	struct qp rc, ud, uc, sq;
+	uint32_t pd, srq, h, types[] = { 0, 1, 5, 0xffffffff };
+	struct cq cq1, cq2, cq3;
+	struct ctx c;
+	size_t i;
+	int ret;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 16, -1, 1, &cq1) ||
+	    create_cq(c.fd, 16, -1, 2, &cq2) ||
+	    create_srq(c.fd, pd, 16, 1, 0, 3, &srq)) {
+		ut_fail("setup", "PD, 2 CQs, SRQ");
+		return;
+	}
+
+	ret = create_qp(c.fd, pd, cq1.h, cq2.h, 0, XRDMA_UVERBS_QPT_RC, 10, &rc);
+	CHECK_RC(ret, 0, "CREATE_QP RC");
+	CHECK(rc.h != 0 && rc.qpn >= 2 && rc.qpn < (1u << 24),
+	      "handle %u, qpn %u in 2..2^24-1", rc.h, rc.qpn);
+	CHECK(rc.cap.max_send_wr >= 16 && rc.cap.max_recv_wr >= 16 &&
+	      rc.cap.max_send_sge >= 1 && rc.cap.max_recv_sge >= 1,
+	      "actual caps >= requested (send %u/%u recv %u/%u)",
+	      rc.cap.max_send_wr, rc.cap.max_send_sge, rc.cap.max_recv_wr,
+	      rc.cap.max_recv_sge);
+	CHECK_EQ(count_of(R_QP), 1, "debugfs counts 1 QP");
+	CHECK_RC(create_qp(c.fd, pd, cq1.h, cq1.h, 0, XRDMA_UVERBS_QPT_UD, 11,
+			   &ud), 0, "CREATE_QP UD");
+	CHECK_RC(create_qp(c.fd, pd, cq2.h, cq2.h, 0, XRDMA_UVERBS_QPT_UC, 12,
+			   &uc), 0, "CREATE_QP UC");
+	CHECK(rc.qpn != ud.qpn && ud.qpn != uc.qpn && rc.qpn != uc.qpn,
+	      "QPNs differ (%u %u %u)", rc.qpn, ud.qpn, uc.qpn);
+	CHECK_RC(create_qp(c.fd, pd, cq1.h, cq2.h, srq, XRDMA_UVERBS_QPT_RC, 13,
+			   &sq), 0, "CREATE_QP RC on an SRQ");
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		qp_init(&m, pd, cq1.h, types[i]);
+		CHECK_RC(qp_raw(c.fd, &m, NULL), -EOPNOTSUPP, "qp_type %u",
+			 types[i]);
+	}
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.flags = 1u << 2;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "flags 1 << 2");
+	m.flags = 0x80000000u;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "flags 1 << 31");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.flags = XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
+	ret = qp_raw(c.fd, &m, &h);
+	CHECK_RC(ret, 0, "flags SQ_SIG_ALL");
+	if (!ret) {
+		CHECK(!query_qp(c.fd, h, &q) && q.sq_sig_all == 1,
+		      "QUERY_QP sq_sig_all 1");
+		destroy(c.fd, XRDMA_OBJ_QP, h);
+	}
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
+	m.srq_handle = 0;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "SRQ flag, srq_handle 0");
+	m.srq_handle = pd;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "SRQ flag, PD handle as SRQ");
+	qp_init(&m, 0, cq1.h, XRDMA_UVERBS_QPT_RC);
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "PD handle 0");
+	qp_init(&m, cq1.h, cq1.h, XRDMA_UVERBS_QPT_RC);
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "CQ handle as PD");
+	qp_init(&m, pd, pd, XRDMA_UVERBS_QPT_RC);
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "PD handle as CQs");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.recv_cq_handle = 0;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "recv CQ handle 0");
+	m.recv_cq_handle = BAD_HANDLE;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "recv CQ never created");
+	if (!create_cq(c.fd, 4, -1, 0, &cq3)) {
+		destroy(c.fd, XRDMA_OBJ_CQ, cq3.h);
+		qp_init(&m, pd, cq3.h, XRDMA_UVERBS_QPT_RC);
+		CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "destroyed CQ");
+	}
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.max_send_wr = ut_dattr.max_qp_wr + 1;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_send_wr max_qp_wr + 1");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.max_recv_wr = ut_dattr.max_qp_wr + 1;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_recv_wr max_qp_wr + 1");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.max_send_sge = ut_dattr.max_sge + 1;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_send_sge max_sge + 1");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.max_inline_data = ut_dattr.max_inline_data + 1;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL,
+		 "max_inline_data max_inline_data + 1");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.max_send_wr = 0;
+	m.cap.max_recv_wr = 0;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "no send and no receive WRs");
+	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+	m.cap.reserved = 1;
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "cap.reserved 1");
+	CHECK_EQ(count_of(R_QP), 4, "failed CREATE_QPs created nothing");
+
+	/* dependencies */
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq1.h), -EBUSY,
+		 "DESTROY send CQ of a QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq2.h), -EBUSY,
+		 "DESTROY recv CQ of a QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY, "DESTROY PD of a QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_SRQ, srq), -EBUSY,
+		 "DESTROY SRQ of a QP");
+	CHECK_EQ(res_total(), 1 + 2 + 4 + 1, "refused DESTROYs changed nothing");
+
+	/* state machine */
+	t_qp_modify_rc(c.fd, &rc);
+
+	CHECK_RC(qp_to_rts(c.fd, uc.h, XRDMA_UVERBS_QPT_UC, rc.qpn), 0,
+		 "UC RESET -> INIT -> RTR -> RTS");
+	CHECK_EQ(qp_state(c.fd, uc.h), QPS_RTS, "UC in RTS");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = ACC_LW;
+	a.qkey = 0x11111111;
+	CHECK_RC(modify_qp(c.fd, ud.h, QPA_STATE | QPA_PKEY | QPA_PORT |
+			   QPA_ACCESS, &a), -EINVAL,
+		 "UD RESET -> INIT with ACCESS_FLAGS instead of QKEY");
+	CHECK_RC(qp_to_rts(c.fd, ud.h, XRDMA_UVERBS_QPT_UD, 0), 0,
+		 "UD RESET -> INIT -> RTR -> RTS");
+	ret = query_qp(c.fd, ud.h, &q);
+	CHECK(!ret && q.attr.qp_state == QPS_RTS &&
+	      q.qp_type == XRDMA_UVERBS_QPT_UD,
+	      "QUERY_QP: UD in RTS (state %u type %u)", q.attr.qp_state,
+	      q.qp_type);
+	CHECK(!ret && q.attr.qkey == 0x11111111, "QUERY_QP: UD qkey 0x%x",
+	      q.attr.qkey);
+
+	/* QUERY_QP errors */
+	CHECK_RC(query_qp(c.fd, 0, &q), -ENOENT, "QUERY_QP handle 0");
+	CHECK_RC(query_qp(c.fd, BAD_HANDLE, &q), -ENOENT,
+		 "QUERY_QP handle never created");
+	CHECK_RC(query_qp(c.fd, pd, &q), -EINVAL, "QUERY_QP of a PD handle");
+	memset(&a, 0, sizeof(a));
+	CHECK_RC(modify_qp(c.fd, 0, QPA_STATE, &a), -ENOENT,
+		 "MODIFY_QP handle 0");
+	CHECK_RC(modify_qp(c.fd, cq1.h, QPA_STATE, &a), -EINVAL,
+		 "MODIFY_QP of a CQ handle");
+
+	/* a CQ used twice by one QP is released twice */
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, rc.h), 0, "DESTROY RC QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, sq.h), 0, "DESTROY SRQ QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, uc.h), 0, "DESTROY UC QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq1.h), -EBUSY,
+		 "DESTROY CQ still send+recv CQ of the UD QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, ud.h), 0, "DESTROY UD QP");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, ud.h), -ENOENT,
+		 "DESTROY UD QP twice");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq1.h), 0, "DESTROY CQ 1");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq2.h), 0, "DESTROY CQ 2");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_SRQ, srq), 0, "DESTROY SRQ");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), 0, "DESTROY PD");
+	CHECK_EQ(res_total(), 0, "all gone");
+	ctx_close(&c);
+}
+
+/* --------------------------------------------------------------- SRQ */
+
+static int srq_raw(int fd, struct xrdma_cmd_create_srq *m)
+{
+	int ret = xio(fd, XRDMA_IOC_CREATE_SRQ, m);
+
+	if (!ret)
+		destroy(fd, XRDMA_OBJ_SRQ, m->srq_handle);
+	return ret;
+}
+
+static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
+{
+	memset(m, 0, sizeof(*m));
+	m->pd_handle = pd;
+	m->max_wr = 16;
+	m->max_sge = 1;
+}
+
+void t_srq(void)
+{
+	struct xrdma_cmd_create_srq m;
+	struct xrdma_cmd_modify_srq ms;
+	struct xrdma_cmd_query_srq q;
+	uint32_t pd, srq, h;
+	struct ctx c;
+	struct cq cq;
+	int ret;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
+		ut_fail("setup", "PD, CQ");
+		return;
+	}
+	srq_init(&m, pd);
+	m.user_cookie = 77;
+	ret = xio(c.fd, XRDMA_IOC_CREATE_SRQ, &m);
+	CHECK_RC(ret, 0, "CREATE_SRQ 16 WRs, 1 SGE");
+	srq = m.srq_handle;
+	CHECK(srq != 0 && m.max_wr >= 16 && m.max_sge >= 1,
+	      "handle %u, actual max_wr %u max_sge %u", srq, m.max_wr,
+	      m.max_sge);
+	CHECK_EQ(count_of(R_SRQ), 1, "debugfs counts 1 SRQ");
+
+	srq_init(&m, pd);
+	m.max_wr = 0;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr 0");
+	m.max_wr = ut_dattr.max_srq_wr + 1;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr max_srq_wr + 1");
+	srq_init(&m, pd);
+	m.max_sge = 0;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge 0");
+	m.max_sge = ut_dattr.max_srq_sge + 1;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge max_srq_sge + 1");
+	srq_init(&m, pd);
+	m.srq_limit = 17;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "srq_limit > max_wr");
+	srq_init(&m, pd);
+	m.reserved = 1;
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "reserved 1");
+	srq_init(&m, 0);
+	CHECK_RC(srq_raw(c.fd, &m), -ENOENT, "PD handle 0");
+	srq_init(&m, cq.h);
+	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	CHECK_EQ(count_of(R_SRQ), 1, "failed CREATE_SRQs created nothing");
+
+	memset(&q, 0, sizeof(q));
+	q.srq_handle = srq;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q), 0, "QUERY_SRQ");
+	CHECK(q.max_wr >= 16 && q.max_sge >= 1 && q.srq_limit == 0,
+	      "max_wr %u max_sge %u srq_limit %u", q.max_wr, q.max_sge,
+	      q.srq_limit);
+	q.srq_handle = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q), -ENOENT,
+		 "QUERY_SRQ handle 0");
+	q.srq_handle = pd;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q), -EINVAL,
+		 "QUERY_SRQ of a PD handle");
+
+	memset(&ms, 0, sizeof(ms));
+	ms.srq_handle = srq;
+	ms.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
+	ms.srq_limit = 4;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), 0, "MODIFY_SRQ limit 4");
+	memset(&q, 0, sizeof(q));
+	q.srq_handle = srq;
+	CHECK(!xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q) && q.srq_limit == 4,
+	      "QUERY_SRQ says limit 4 (%u)", q.srq_limit);
+	ms.attr_mask = 0;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -EINVAL,
+		 "MODIFY_SRQ attr_mask 0");
+	ms.attr_mask = 1u << 2;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -EINVAL,
+		 "MODIFY_SRQ attr_mask 1 << 2");
+	ms.attr_mask = XRDMA_UVERBS_SRQ_MAX_WR;
+	ms.max_wr = 32;
+	if (ut_dattr.device_cap_flags & XRDMA_DEVICE_CAP_SRQ_RESIZE) {
+		CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), 0,
+			 "MODIFY_SRQ max_wr 32 (SRQ_RESIZE)");
+		CHECK(!xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q) && q.max_wr >= 32,
+		      "QUERY_SRQ says max_wr %u >= 32", q.max_wr);
+		ms.max_wr = 0;
+		CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -EINVAL,
+			 "MODIFY_SRQ max_wr 0");
+	} else {
+		CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -EINVAL,
+			 "MODIFY_SRQ max_wr without SRQ_RESIZE");
+	}
+	ms.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
+	ms.srq_handle = BAD_HANDLE;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -ENOENT,
+		 "MODIFY_SRQ handle never created");
+	ms.srq_handle = cq.h;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_MODIFY_SRQ, &ms), -EINVAL,
+		 "MODIFY_SRQ of a CQ handle");
+
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY, "DESTROY PD of an SRQ");
+	{
+		struct qp qp;
+
+		if (!create_qp(c.fd, pd, cq.h, cq.h, srq, XRDMA_UVERBS_QPT_UD,
+			       0, &qp)) {
+			CHECK_RC(destroy(c.fd, XRDMA_OBJ_SRQ, srq), -EBUSY,
+				 "DESTROY SRQ attached to a QP");
+			destroy(c.fd, XRDMA_OBJ_QP, qp.h);
+		}
+	}
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_SRQ, srq), 0, "DESTROY SRQ");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_SRQ, srq), -ENOENT, "DESTROY SRQ twice");
+	h = srq;
+	memset(&q, 0, sizeof(q));
+	q.srq_handle = h;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_SRQ, &q), -ENOENT,
+		 "QUERY_SRQ of a destroyed SRQ");
+	destroy(c.fd, XRDMA_OBJ_CQ, cq.h);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), 0, "DESTROY PD");
+	ctx_close(&c);
+}
+
+/* ---------------------------------------------------------------- AH */
+
+static int ah_raw(int fd, struct xrdma_cmd_create_ah *m)
+{
+	int ret = xio(fd, XRDMA_IOC_CREATE_AH, m);
+
+	if (!ret)
+		destroy(fd, XRDMA_OBJ_AH, m->ah_handle);
+	return ret;
+}
+
+static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
+{
+	memset(m, 0, sizeof(*m));
+	m->pd_handle = pd;
+	ah_attr_default(&m->attr);
+}
+
+void t_ah(void)
+{
+	struct xrdma_cmd_create_ah m;
+	uint32_t pd, ah;
+	struct ctx c;
+	struct cq cq;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
+		ut_fail("setup", "PD, CQ");
+		return;
+	}
+	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
+	CHECK(ah != 0, "handle %u", ah);
+	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
+	ah_init(&m, pd);
+	m.attr.port_num = 0;
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port 0");
+	m.attr.port_num = ut_dattr.num_ports + 1;
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port num_ports + 1");
+	ah_init(&m, pd);
+	m.attr.sgid_index = 16;
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "sgid_index 16");
+	ah_init(&m, pd);
+	m.reserved = 1;
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "reserved 1");
+	ah_init(&m, pd);
+	m.attr.reserved[1] = 1;
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "attr.reserved non-zero");
+	ah_init(&m, 0);
+	CHECK_RC(ah_raw(c.fd, &m), -ENOENT, "PD handle 0");
+	ah_init(&m, cq.h);
+	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	CHECK_EQ(count_of(R_AH), 1, "failed CREATE_AHs created nothing");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY, "DESTROY PD of an AH");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_AH, ah), 0, "DESTROY AH");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_AH, ah), -ENOENT, "DESTROY AH twice");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), 0, "DESTROY PD after its AH");
+	destroy(c.fd, XRDMA_OBJ_CQ, cq.h);
+	ctx_close(&c);
+}
+
+/* ----------------------------------------------------------- DESTROY */
+
+void t_destroy(void)
+{
+	static const char *const tn[] = { "?", "PD", "CQ", "QP", "SRQ", "MR",
+					  "AH" };
+	struct xrdma_cmd_destroy d;
+	uint32_t pd, pds[50], t, hb;
+	struct ctx c, c2;
+	struct cq cq;
+	struct qp qp;
+	int i, j, ok;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
+	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
+		ut_fail("setup", "PD, CQ, QP");
+		return;
+	}
+	CHECK_RC(destroy(c.fd, 0, pd), -EINVAL, "type 0");
+	CHECK_RC(destroy(c.fd, 7, pd), -EINVAL, "type 7");
+	CHECK_RC(destroy(c.fd, 0xffffffff, pd), -EINVAL, "type 0xffffffff");
+	for (t = XRDMA_OBJ_PD; t <= XRDMA_OBJ_AH; t++) {
+		CHECK_RC(destroy(c.fd, t, 0), -ENOENT, "%s handle 0", tn[t]);
+		CHECK_RC(destroy(c.fd, t, BAD_HANDLE), -ENOENT,
+			 "%s handle never created", tn[t]);
+		if (t != XRDMA_OBJ_PD)
+			CHECK_RC(destroy(c.fd, t, pd), -EINVAL,
+				 "PD handle as %s", tn[t]);
+	}
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, qp.h), -EINVAL, "QP handle as PD");
+	CHECK_EQ(res_total(), 3, "no object was destroyed by the failures");
+
+	/* comp/async events reported: none yet */
+	memset(&d, 0xa5, sizeof(d));
+	CHECK_RC(destroy_ex(c.fd, XRDMA_OBJ_QP, qp.h, &d), 0, "DESTROY QP");
+	CHECK(d.comp_events_reported == 0 && d.async_events_reported == 0,
+	      "QP: events reported %u/%u", d.comp_events_reported,
+	      d.async_events_reported);
+	CHECK_RC(destroy_ex(c.fd, XRDMA_OBJ_CQ, cq.h, &d), 0, "DESTROY CQ");
+	CHECK(d.comp_events_reported == 0 && d.async_events_reported == 0,
+	      "CQ: events reported %u/%u", d.comp_events_reported,
+	      d.async_events_reported);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, qp.h), -ENOENT, "QP twice");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, cq.h), -ENOENT, "CQ twice");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), 0, "DESTROY PD");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -ENOENT, "PD twice");
+
+	/* handles: never 0, unique */
+	ok = 1;
+	for (i = 0; i < 50; i++) {
+		if (alloc_pd(c.fd, &pds[i]) || pds[i] == 0)
+			ok = 0;
+		for (j = 0; j < i; j++)
+			if (pds[j] == pds[i])
+				ok = 0;
+	}
+	CHECK(ok, "50 PDs: handles non-zero and distinct");
+	for (i = 0; i < 50; i++)
+		destroy(c.fd, XRDMA_OBJ_PD, pds[i]);
+
+	/* another fd's handle */
+	if (CHECK_RC(ctx_open(&c2), 0, "second context")) {
+		CHECK_RC(alloc_pd(c2.fd, &hb), 0, "ALLOC_PD on context 2");
+		CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, hb), -ENOENT,
+			 "DESTROY of another fd's PD (context 1 has none)");
+		CHECK_EQ(count_of(R_PD), 1, "context 2's PD survived");
+		CHECK_RC(destroy(c2.fd, XRDMA_OBJ_PD, hb), 0,
+			 "context 2 destroys its PD");
+		ctx_close(&c2);
+	}
+	ctx_close(&c);
+}
+
+/* ------------------------------------------------------------- sizes */
+
+/*
+ * For every command: the exact size works and the kernel writes nothing
+ * past it; smaller than v1 -> EINVAL; larger with a non-zero tail ->
+ * E2BIG; larger with a zero tail -> works; a page -> works; more than a
+ * page -> E2BIG.
+ */
+struct szenv {
+	struct ctx c;
+	uint32_t pd, qp, srq;
+	struct cq cq;
+	char *mrbuf;
+};
+
+enum { FRESH_NONE, FRESH_NOCTX, FRESH_CTX };
+
+struct szcmd {
+	const char *name;
+	unsigned int nr;
+	size_t size;
+	int fresh;
+	void (*prep)(struct szenv *e, int fd, union anycmd *u);
+	void (*undo)(int fd, union anycmd *u);	/* after success */
+};
+
+static void p_qdev(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd; (void)u;
+}
+
+static void p_qport(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd;
+	u->qpo.port_num = 1;
+}
+
+static void p_qgid(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd;
+	u->qg.port_num = 1;
+}
+
+static void p_pd(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd; (void)u;
+}
+
+static void u_pd(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_PD, u->pd.pd_handle);
+}
+
+static void p_destroy(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e;
+	u->d.type = XRDMA_OBJ_PD;
+	alloc_pd(fd, &u->d.handle);
+}
+
+static void u_destroy_fail(int fd, union anycmd *u)
+{
+	(void)fd; (void)u;
+}
+
+static void p_mr(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->mr.pd_handle = e->pd;
+	u->mr.addr = (uintptr_t)e->mrbuf;
+	u->mr.iova = (uintptr_t)e->mrbuf;
+	u->mr.length = ut_pagesz;
+	u->mr.access = ACC_LW;
+}
+
+static void u_mr(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_MR, u->mr.mr_handle);
+}
+
+static struct xrdma_testdev_create_cq_resp sz_cq_resp;
+static struct xrdma_testdev_ucontext_resp sz_ctx_resp;
+
+static void p_cq(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd;
+	u->cq.cqe = 4;
+	u->cq.channel_fd = -1;
+	u->cq.udata.out = (uintptr_t)&sz_cq_resp;
+	u->cq.udata.out_len = sizeof(sz_cq_resp);
+}
+
+static void u_cq(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_CQ, u->cq.cq_handle);
+}
+
+static void p_rcq(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->rcq.cq_handle = e->cq.h;
+	u->rcq.cqe = 8;
+}
+
+static void p_qp(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->qp.pd_handle = e->pd;
+	u->qp.send_cq_handle = e->cq.h;
+	u->qp.recv_cq_handle = e->cq.h;
+	u->qp.qp_type = XRDMA_UVERBS_QPT_UD;
+	u->qp.cap.max_send_wr = 2;
+	u->qp.cap.max_send_sge = 1;
+}
+
+static void u_qp(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_QP, u->qp.qp_handle);
+}
+
+static void p_mqp(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->mqp.qp_handle = e->qp;
+	u->mqp.attr_mask = QPA_STATE;
+	u->mqp.attr.qp_state = QPS_RESET;	/* RESET -> RESET */
+}
+
+static void p_qqp(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->qqp.qp_handle = e->qp;
+}
+
+static void p_srq(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->srq.pd_handle = e->pd;
+	u->srq.max_wr = 4;
+	u->srq.max_sge = 1;
+}
+
+static void u_srq(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_SRQ, u->srq.srq_handle);
+}
+
+static void p_msrq(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->msrq.srq_handle = e->srq;
+	u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
+	u->msrq.srq_limit = 1;
+}
+
+static void p_qsrq(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->qsrq.srq_handle = e->srq;
+}
+
+static void p_ah(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)fd;
+	u->ah.pd_handle = e->pd;
+	ah_attr_default(&u->ah.attr);
+}
+
+static void u_ah(int fd, union anycmd *u)
+{
+	destroy(fd, XRDMA_OBJ_AH, u->ah.ah_handle);
+}
+
+static void p_none(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd; (void)u;
+}
+
+static void u_fd(int fd, union anycmd *u)
+{
+	(void)fd;
+	close(u->fd.fd);
+}
+
+static void p_gc(struct szenv *e, int fd, union anycmd *u)
+{
+	(void)e; (void)fd;
+	u->gc.udata.out = (uintptr_t)&sz_ctx_resp;
+	u->gc.udata.out_len = sizeof(sz_ctx_resp);
+}
+
+static const struct szcmd szcmds[] = {
+	{ "GET_CONTEXT", 0x00, sizeof(struct xrdma_cmd_get_context),
+	  FRESH_NOCTX, p_gc, NULL },
+	{ "QUERY_DEVICE", 0x01, sizeof(struct xrdma_cmd_query_device),
+	  FRESH_NONE, p_qdev, NULL },
+	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), FRESH_NONE,
+	  p_qport, NULL },
+	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), FRESH_NONE,
+	  p_qgid, NULL },
+	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), FRESH_NONE,
+	  p_pd, u_pd },
+	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), FRESH_NONE,
+	  p_destroy, u_destroy_fail },
+	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), FRESH_NONE, p_mr,
+	  u_mr },
+	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), FRESH_NONE,
+	  p_cq, u_cq },
+	{ "RESIZE_CQ", 0x08, sizeof(struct xrdma_cmd_resize_cq), FRESH_NONE,
+	  p_rcq, NULL },
+	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), FRESH_NONE,
+	  p_qp, u_qp },
+	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), FRESH_NONE,
+	  p_mqp, NULL },
+	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), FRESH_NONE,
+	  p_qqp, NULL },
+	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), FRESH_NONE,
+	  p_srq, u_srq },
+	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), FRESH_NONE,
+	  p_msrq, NULL },
+	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), FRESH_NONE,
+	  p_qsrq, NULL },
+	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), FRESH_NONE,
+	  p_ah, u_ah },
+	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), FRESH_NONE,
+	  p_none, u_fd },
+	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), FRESH_CTX,
+	  p_none, u_fd },
+	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), FRESH_NONE, p_none,
+	  NULL },
+};
+
+/*
+ * One call of command s with encoded size sz; a non-zero tail is written
+ * to the last byte of sz when sz is larger than the structure.
+ */
+static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
+		   int tail, bool guard_check, bool *guard_ok)
+{
+	static union anycmd u;
+	struct ctx fc;
+	int fd = e->c.fd, ret;
+	size_t i;
+
+	memset(&u, 0, sizeof(u));
+	if (s->fresh == FRESH_NOCTX) {
+		fd = dev_open();
+		if (fd < 0)
+			return -1000;
+	} else if (s->fresh == FRESH_CTX) {
+		if (ctx_open(&fc))
+			return -1000;
+		fd = fc.fd;
+	}
+	s->prep(e, fd, &u);
+	if (sz > s->size)
+		memset(u.raw + s->size, 0, sz - s->size);
+	if (tail && sz > s->size)
+		u.raw[sz - 1] = (char)tail;
+	if (guard_check)
+		memset(u.raw + sz, 0x5a, 64);
+	ret = xio(fd, IOC_SZ(s->nr, sz), &u);
+	if (guard_check) {
+		*guard_ok = true;
+		for (i = 0; i < 64; i++)
+			if ((unsigned char)u.raw[sz + i] != 0x5a)
+				*guard_ok = false;
+	}
+	if (!ret && s->undo)
+		s->undo(fd, &u);
+	if (ret && s->nr == 0x05)	/* DESTROY failed: remove the PD */
+		destroy(fd, XRDMA_OBJ_PD, u.d.handle);
+	if (s->fresh != FRESH_NONE)
+		close(fd);
+	return ret;
+}
+
+void t_sizes(void)
+{
+	struct szenv e;
+	struct qp qp;
+	size_t i;
+	bool g;
+	int ret;
+
+	memset(&e, 0, sizeof(e));
+	if (!CHECK_RC(ctx_open(&e.c), 0, "context"))
+		return;
+	e.mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
+	if (!e.mrbuf || alloc_pd(e.c.fd, &e.pd) ||
+	    create_cq(e.c.fd, 4, -1, 0, &e.cq) ||
+	    create_srq(e.c.fd, e.pd, 4, 1, 0, 0, &e.srq) ||
+	    create_qp(e.c.fd, e.pd, e.cq.h, e.cq.h, 0, XRDMA_UVERBS_QPT_RC, 0,
+		      &qp)) {
+		ut_fail("setup", "PD, CQ, SRQ, QP");
+		return;
+	}
+	e.qp = qp.h;
+
+	for (i = 0; i < ARRAY_SIZE(szcmds); i++) {
+		const struct szcmd *s = &szcmds[i];
+
+		ret = sz_call(&e, s, s->size, 0, true, &g);
+		CHECK_RC(ret, 0, "%s with its own size %zu", s->name, s->size);
+		CHECK(g, "%s wrote nothing past %zu bytes", s->name, s->size);
+		CHECK_RC(sz_call(&e, s, s->size - 4, 0, false, NULL), -EINVAL,
+			 "%s size %zu (4 short)", s->name, s->size - 4);
+		CHECK_RC(sz_call(&e, s, 0, 0, false, NULL), -EINVAL,
+			 "%s size 0", s->name);
+		CHECK_RC(sz_call(&e, s, s->size + 8, 0, false, NULL), 0,
+			 "%s size %zu, zero tail", s->name, s->size + 8);
+		CHECK_RC(sz_call(&e, s, s->size + 8, 1, false, NULL), -E2BIG,
+			 "%s size %zu, non-zero tail", s->name, s->size + 8);
+		CHECK_RC(sz_call(&e, s, s->size + 1, 0x80, false, NULL), -E2BIG,
+			 "%s size %zu, non-zero byte right after", s->name,
+			 s->size + 1);
+		CHECK_RC(sz_call(&e, s, ut_pagesz, 0, false, NULL), 0,
+			 "%s size %ld (a page), zero tail", s->name, ut_pagesz);
+		CHECK_RC(sz_call(&e, s, ut_pagesz + 1, 0, false, NULL), -E2BIG,
+			 "%s size %ld (over a page), zero tail", s->name,
+			 ut_pagesz + 1);
+	}
+	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
+	destroy(e.c.fd, XRDMA_OBJ_QP, e.qp);
+	destroy(e.c.fd, XRDMA_OBJ_SRQ, e.srq);
+	destroy(e.c.fd, XRDMA_OBJ_CQ, e.cq.h);
+	destroy(e.c.fd, XRDMA_OBJ_PD, e.pd);
+	ctx_close(&e.c);
+}
+
+/* --------------------------------------------------------------- fds */
+
+void t_fds(void)
+{
+	struct xrdma_cmd_fd f;
+	int ch1, ch2, as;
+	struct ctx c;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	memset(&f, 0, sizeof(f));
+	f.flags = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
+		 "CREATE_COMP_CHANNEL flags 1");
+	f.flags = 0x80000000;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
+		 "CREATE_COMP_CHANNEL flags 0x80000000");
+	ch1 = new_channel(c.fd);
+	ch2 = new_channel(c.fd);
+	CHECK(ch1 >= 0 && ch2 >= 0 && ch1 != ch2,
+	      "two CREATE_COMP_CHANNELs: fds %d %d", ch1, ch2);
+	CHECK(ch1 >= 0 && (fcntl(ch1, F_GETFD) & FD_CLOEXEC),
+	      "channel fd is close-on-exec");
+
+	memset(&f, 0, sizeof(f));
+	f.flags = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_GET_ASYNC_FD, &f), -EINVAL,
+		 "GET_ASYNC_FD flags 1");
+	as = get_async_fd(c.fd);
+	CHECK(as >= 0, "GET_ASYNC_FD (%s)", errname(as));
+	CHECK(as >= 0 && (fcntl(as, F_GETFD) & FD_CLOEXEC),
+	      "async fd is close-on-exec");
+	CHECK_RC(get_async_fd(c.fd), -EINVAL, "second GET_ASYNC_FD");
+	if (as >= 0)
+		close(as);
+	CHECK_RC(get_async_fd(c.fd), -EINVAL,
+		 "GET_ASYNC_FD after closing the first one");
+	if (ch1 >= 0)
+		close(ch1);
+	if (ch2 >= 0)
+		close(ch2);
+	CHECK(new_channel(c.fd) >= 0, "channels can still be created");
+	ctx_close(&c);
+}
+
+/* -------------------------------------------------------------- KICK */
+
+void t_kick(void)
+{
+	struct xrdma_cmd_kick k;
+	struct ctx c;
+	struct qp qp;
+	struct cq cq;
+	uint32_t pd;
+
+	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
+	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
+		ut_fail("setup", "PD, CQ, QP");
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), 0, "KICK the context (qp 0)");
+	k.qp_handle = qp.h;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), 0, "KICK a QP");
+	k.flags = 1;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), -EINVAL, "KICK flags 1");
+	k.flags = 0;
+	k.qp_handle = BAD_HANDLE;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), -ENOENT,
+		 "KICK a QP never created");
+	k.qp_handle = pd;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), -EINVAL, "KICK a PD handle");
+	destroy(c.fd, XRDMA_OBJ_QP, qp.h);
+	k.qp_handle = qp.h;
+	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), -ENOENT,
+		 "KICK a destroyed QP");
+	destroy(c.fd, XRDMA_OBJ_CQ, cq.h);
+	destroy(c.fd, XRDMA_OBJ_PD, pd);
+	ctx_close(&c);
+}

@@ -1,0 +1,926 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uverbs_test: framework, helpers and main().
+ *
+ * Usage: uverbs_test [-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST...]
+ *   -d DEV     xrdma device to test (default testdev0)
+ *   -f FILE    append one line per failed check to FILE
+ *   -r FILE    the "remove" subtest writes its pid there when ready
+ *   -l         list the subtests
+ *   SUBTEST    names or shell globs; default: every subtest but "remove"
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "ut.h"
+
+const char *ut_subtest = "main";
+char ut_devname[64] = "testdev0";
+char ut_uvname[64];
+char ut_devpath[256];
+long ut_pagesz;
+struct xrdma_cmd_query_device ut_dattr;
+struct xrdma_cmd_query_port ut_pattr;
+uint8_t ut_gid0[16];
+uint32_t ut_ncomp;
+const char *ut_ready_file;
+static const char *fail_file;
+
+struct shared {
+	int n, pass, fail;
+};
+
+static struct shared *sh;
+
+/* --------------------------------------------------------- framework */
+
+static const struct {
+	int e;
+	const char *n;
+} errnames[] = {
+	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
+	{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
+	{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
+	{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
+	{ EINVAL, "EINVAL" }, { ENFILE, "ENFILE" }, { EMFILE, "EMFILE" },
+	{ ENOTTY, "ENOTTY" }, { ENOSPC, "ENOSPC" }, { ESPIPE, "ESPIPE" },
+	{ EPIPE, "EPIPE" }, { ERANGE, "ERANGE" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" }, { EOVERFLOW, "EOVERFLOW" },
+	{ ECANCELED, "ECANCELED" }, { ETIMEDOUT, "ETIMEDOUT" },
+};
+
+const char *errname(long err)
+{
+	static __thread char buf[32];
+	size_t i;
+
+	if (err == 0)
+		return "0";
+	if (err > 0) {
+		snprintf(buf, sizeof(buf), "%ld", err);
+		return buf;
+	}
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
+		if (errnames[i].e == -err) {
+			snprintf(buf, sizeof(buf), "-%s", errnames[i].n);
+			return buf;
+		}
+	snprintf(buf, sizeof(buf), "-errno%ld", -err);
+	return buf;
+}
+
+static void out(const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t w;
+
+	while (len) {
+		w = write(1, s, len);
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			return;
+		}
+		s += w;
+		len -= w;
+	}
+}
+
+static bool report(bool ok, const char *detail, const char *fmt, va_list ap)
+{
+	char name[512], line[1200];
+	int n;
+
+	vsnprintf(name, sizeof(name), fmt, ap);
+	n = __atomic_add_fetch(&sh->n, 1, __ATOMIC_SEQ_CST);
+	if (ok) {
+		__atomic_add_fetch(&sh->pass, 1, __ATOMIC_SEQ_CST);
+		snprintf(line, sizeof(line), "ok %d - %s: %s\n", n, ut_subtest,
+			 name);
+	} else {
+		__atomic_add_fetch(&sh->fail, 1, __ATOMIC_SEQ_CST);
+		snprintf(line, sizeof(line), "not ok %d - %s: %s: %s\n", n,
+			 ut_subtest, name, detail);
+	}
+	out(line);
+	if (!ok && fail_file) {
+		int fd = open(fail_file, O_WRONLY | O_APPEND | O_CREAT, 0644);
+
+		if (fd >= 0) {
+			snprintf(line, sizeof(line), "%s: %s: %s\n", ut_subtest,
+				 name, detail);
+			(void)!write(fd, line, strlen(line));
+			close(fd);
+		}
+	}
+	return ok;
+}
+
+bool ut_ok(bool ok, const char *detail, const char *fmt, ...)
+{
+	va_list ap;
+	bool r;
+
+	va_start(ap, fmt);
+	r = report(ok, detail, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool ut_fail(const char *detail, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(false, detail, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+bool ut_rc(long got, long want, const char *fmt, ...)
+{
+	char detail[128];
+	va_list ap;
+	bool r;
+
+	snprintf(detail, sizeof(detail), "got %s", errname(got));
+	snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
+		 ", want %s", errname(want));
+	va_start(ap, fmt);
+	r = report(got == want, detail, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool ut_eq(unsigned long long got, unsigned long long want, const char *fmt,
+	   ...)
+{
+	char detail[128];
+	va_list ap;
+	bool r;
+
+	snprintf(detail, sizeof(detail), "got %llu (0x%llx), want %llu (0x%llx)",
+		 got, got, want, want);
+	va_start(ap, fmt);
+	r = report(got == want, detail, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void ut_note(const char *fmt, ...)
+{
+	char a[512], line[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a, sizeof(a), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "# %s: %s\n", ut_subtest, a);
+	out(line);
+}
+
+/* ------------------------------------------------------------ device */
+
+int dev_open(void)
+{
+	int fd = open(ut_devpath, O_RDWR | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int ctx_open(struct ctx *c)
+{
+	struct xrdma_cmd_get_context gc = { 0 };
+	int fd, ret;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	fd = dev_open();
+	if (fd < 0)
+		return fd;
+	gc.udata.out = (uintptr_t)&c->resp;
+	gc.udata.out_len = sizeof(c->resp);
+	ret = xio(fd, XRDMA_IOC_GET_CONTEXT, &gc);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	c->fd = fd;
+	c->num_comp_vectors = gc.num_comp_vectors;
+	return 0;
+}
+
+void ctx_close(struct ctx *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+int alloc_pd(int fd, uint32_t *h)
+{
+	struct xrdma_cmd_alloc_pd c = { 0 };
+	int ret = xio(fd, XRDMA_IOC_ALLOC_PD, &c);
+
+	*h = ret ? 0 : c.pd_handle;
+	return ret;
+}
+
+int create_cq(int fd, uint32_t cqe, int chan, uint64_t cookie, struct cq *cq)
+{
+	struct xrdma_cmd_create_cq c = { 0 };
+	int ret;
+
+	memset(cq, 0, sizeof(*cq));
+	c.user_cookie = cookie;
+	c.cqe = cqe;
+	c.channel_fd = chan;
+	c.udata.out = (uintptr_t)&cq->resp;
+	c.udata.out_len = sizeof(cq->resp);
+	ret = xio(fd, XRDMA_IOC_CREATE_CQ, &c);
+	if (!ret) {
+		cq->h = c.cq_handle;
+		cq->cqe = c.cqe;
+	}
+	return ret;
+}
+
+int create_qp(int fd, uint32_t pd, uint32_t scq, uint32_t rcq, uint32_t srq,
+	      uint32_t type, uint64_t cookie, struct qp *qp)
+{
+	struct xrdma_cmd_create_qp c = { 0 };
+	int ret;
+
+	memset(qp, 0, sizeof(*qp));
+	c.user_cookie = cookie;
+	c.pd_handle = pd;
+	c.send_cq_handle = scq;
+	c.recv_cq_handle = rcq;
+	c.qp_type = type;
+	c.cap.max_send_wr = 16;
+	c.cap.max_send_sge = 1;
+	if (srq) {
+		c.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
+		c.srq_handle = srq;
+	} else {
+		c.cap.max_recv_wr = 16;
+		c.cap.max_recv_sge = 1;
+	}
+	ret = xio(fd, XRDMA_IOC_CREATE_QP, &c);
+	if (!ret) {
+		qp->h = c.qp_handle;
+		qp->qpn = c.qpn;
+		qp->cap = c.cap;
+	}
+	return ret;
+}
+
+int create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
+	       uint32_t limit, uint64_t cookie, uint32_t *h)
+{
+	struct xrdma_cmd_create_srq c = { 0 };
+	int ret;
+
+	c.user_cookie = cookie;
+	c.pd_handle = pd;
+	c.max_wr = max_wr;
+	c.max_sge = max_sge;
+	c.srq_limit = limit;
+	ret = xio(fd, XRDMA_IOC_CREATE_SRQ, &c);
+	*h = ret ? 0 : c.srq_handle;
+	return ret;
+}
+
+int reg_mr(int fd, uint32_t pd, const void *addr, uint64_t len, uint64_t iova,
+	   uint32_t access, struct mr *mr)
+{
+	struct xrdma_cmd_reg_mr c = { 0 };
+	int ret;
+
+	c.pd_handle = pd;
+	c.access = access;
+	c.addr = (uintptr_t)addr;
+	c.length = len;
+	c.iova = iova;
+	ret = xio(fd, XRDMA_IOC_REG_MR, &c);
+	if (mr) {
+		memset(mr, 0, sizeof(*mr));
+		if (!ret) {
+			mr->h = c.mr_handle;
+			mr->lkey = c.lkey;
+			mr->rkey = c.rkey;
+		}
+	}
+	return ret;
+}
+
+void ah_attr_default(struct xrdma_uverbs_ah_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	memcpy(a->dgid, ut_gid0, 16);
+	a->is_global = 1;
+	a->hop_limit = 64;
+	a->sgid_index = 0;
+	a->port_num = 1;
+	a->dlid = ut_pattr.lid;
+}
+
+int create_ah(int fd, uint32_t pd, uint64_t cookie, uint32_t *h)
+{
+	struct xrdma_cmd_create_ah c = { 0 };
+	int ret;
+
+	c.user_cookie = cookie;
+	c.pd_handle = pd;
+	ah_attr_default(&c.attr);
+	ret = xio(fd, XRDMA_IOC_CREATE_AH, &c);
+	*h = ret ? 0 : c.ah_handle;
+	return ret;
+}
+
+int destroy_ex(int fd, uint32_t type, uint32_t h, struct xrdma_cmd_destroy *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->type = type;
+	d->handle = h;
+	return xio(fd, XRDMA_IOC_DESTROY, d);
+}
+
+int destroy(int fd, uint32_t type, uint32_t h)
+{
+	struct xrdma_cmd_destroy d;
+
+	return destroy_ex(fd, type, h, &d);
+}
+
+int new_channel(int fd)
+{
+	struct xrdma_cmd_fd c = { 0 };
+	int ret = xio(fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &c);
+
+	return ret ? ret : c.fd;
+}
+
+int get_async_fd(int fd)
+{
+	struct xrdma_cmd_fd c = { 0 };
+	int ret = xio(fd, XRDMA_IOC_GET_ASYNC_FD, &c);
+
+	return ret ? ret : c.fd;
+}
+
+int modify_qp(int fd, uint32_t qp, uint32_t mask,
+	      const struct xrdma_uverbs_qp_attr *a)
+{
+	struct xrdma_cmd_modify_qp c = { 0 };
+
+	c.qp_handle = qp;
+	c.attr_mask = mask;
+	c.attr = *a;
+	return xio(fd, XRDMA_IOC_MODIFY_QP, &c);
+}
+
+int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->qp_handle = qp;
+	q->attr_mask = 0x1fffff;
+	return xio(fd, XRDMA_IOC_QUERY_QP, q);
+}
+
+/* RESET -> INIT -> RTR -> RTS with valid attributes */
+int qp_to_rts(int fd, uint32_t qp, uint32_t type, uint32_t dest_qpn)
+{
+	struct xrdma_uverbs_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_INIT;
+	a.port_num = 1;
+	a.pkey_index = 0;
+	if (type == XRDMA_UVERBS_QPT_UD) {
+		a.qkey = 0x11111111;
+		ret = modify_qp(fd, qp, QPA_STATE | QPA_PKEY | QPA_PORT |
+				QPA_QKEY, &a);
+	} else {
+		a.qp_access_flags = ACC_LW | ACC_RW | ACC_RR;
+		ret = modify_qp(fd, qp, QPA_STATE | QPA_PKEY | QPA_PORT |
+				QPA_ACCESS, &a);
+	}
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_RTR;
+	if (type == XRDMA_UVERBS_QPT_UD) {
+		ret = modify_qp(fd, qp, QPA_STATE, &a);
+	} else {
+		ah_attr_default(&a.ah_attr);
+		a.path_mtu = 3;	/* 1024 */
+		a.dest_qp_num = dest_qpn;
+		a.rq_psn = 0x123;
+		a.max_dest_rd_atomic = ut_dattr.max_qp_rd_atom ? 1 : 0;
+		a.min_rnr_timer = 12;
+		ret = modify_qp(fd, qp, QPA_STATE | QPA_AV | QPA_PATH_MTU |
+				QPA_DEST_QPN | QPA_RQ_PSN |
+				(type == XRDMA_UVERBS_QPT_RC ?
+				 QPA_MAX_DEST_RD | QPA_MIN_RNR : 0), &a);
+	}
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_RTS;
+	a.sq_psn = 0x456;
+	if (type == XRDMA_UVERBS_QPT_RC) {
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = ut_dattr.max_qp_init_rd_atom ? 1 : 0;
+		return modify_qp(fd, qp, QPA_STATE | QPA_TIMEOUT | QPA_RETRY |
+				 QPA_RNR_RETRY | QPA_SQ_PSN | QPA_MAX_RD, &a);
+	}
+	return modify_qp(fd, qp, QPA_STATE | QPA_SQ_PSN, &a);
+}
+
+/* ----------------------------------------------------- debugfs/procfs */
+
+const char *const res_names[R_NUM] = { "pd", "cq", "qp", "srq", "mr", "ah" };
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1) {
+		r = read(fd, buf + got, len - 1 - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		if (r == 0)
+			break;
+		got += r;
+	}
+	buf[got] = 0;
+	close(fd);
+	return got;
+}
+
+static char resbuf[1 << 16];
+
+static int read_resources(void)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/xrdma/%s/resources",
+		 ut_devname);
+	return read_file(path, resbuf, sizeof(resbuf));
+}
+
+int res_counts(int c[R_NUM])
+{
+	char name[16];
+	char *p;
+	int i, n, ret;
+
+	ret = read_resources();
+	if (ret < 0)
+		return ret;
+	p = resbuf;
+	for (i = 0; i < R_NUM; i++) {
+		if (sscanf(p, "%15s %d", name, &n) != 2 ||
+		    strcmp(name, res_names[i]))
+			return -EPROTO;
+		c[i] = n;
+		p = strchr(p, '\n');
+		if (!p)
+			return -EPROTO;
+		p++;
+	}
+	return 0;
+}
+
+int res_total(void)
+{
+	int c[R_NUM], i, t = 0, ret;
+
+	ret = res_counts(c);
+	if (ret)
+		return ret;
+	for (i = 0; i < R_NUM; i++)
+		t += c[i];
+	return t;
+}
+
+int res_pid_lines(pid_t pid)
+{
+	char pat[32], *p;
+	int ret, n = 0;
+
+	ret = read_resources();
+	if (ret < 0)
+		return ret;
+	snprintf(pat, sizeof(pat), " pid %d\n", (int)pid);
+	for (p = resbuf; (p = strstr(p, pat)); p++)
+		n++;
+	return n;
+}
+
+void res_str(char *buf, size_t len)
+{
+	int c[R_NUM], ret = res_counts(c);
+
+	if (ret) {
+		snprintf(buf, len, "resources unreadable: %s", errname(ret));
+		return;
+	}
+	snprintf(buf, len, "pd %d cq %d qp %d srq %d mr %d ah %d", c[0], c[1],
+		 c[2], c[3], c[4], c[5]);
+}
+
+int res_wait_zero(int ms)
+{
+	uint64_t end = now_ms() + ms;
+	int t;
+
+	for (;;) {
+		t = res_total();
+		if (t == 0 || now_ms() >= end)
+			return t;
+		usleep(20000);
+	}
+}
+
+int td_inject(const char *fmt, ...)
+{
+	char path[256], cmd[128];
+	va_list ap;
+	ssize_t w;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/xrdma_testdev/%s/inject",
+		 ut_devname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, cmd, strlen(cmd));
+	if (w < 0) {
+		w = -errno;
+		close(fd);
+		return w;
+	}
+	close(fd);
+	return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
+}
+
+static long kv_kb(const char *path, const char *key)
+{
+	static char buf[8192];
+	size_t kl = strlen(key);
+	char *p;
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (!strncmp(p, key, kl) && p[kl] == ':')
+			return strtol(p + kl + 1, NULL, 10);
+	return -1;
+}
+
+long meminfo_kb(const char *key)
+{
+	return kv_kb("/proc/meminfo", key);
+}
+
+long status_kb(const char *key)
+{
+	return kv_kb("/proc/self/status", key);
+}
+
+int wait_readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+
+	do {
+		r = poll(&p, 1, ms);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return r > 0 && (p.revents & POLLIN) ? 1 : 0;
+}
+
+void *map_pages(size_t n, int prot)
+{
+	void *p = mmap(NULL, n * ut_pagesz, prot, MAP_PRIVATE | MAP_ANONYMOUS |
+		       MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static sigjmp_buf probe_jb;
+static int probe_sig;
+
+static void probe_handler(int sig)
+{
+	__atomic_store_n(&probe_sig, sig, __ATOMIC_SEQ_CST);
+	siglongjmp(probe_jb, 1);
+}
+
+static int probe(void *p, bool wr)
+{
+	struct sigaction sa, oseg, obus;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &oseg);
+	sigaction(SIGBUS, &sa, &obus);
+	__atomic_store_n(&probe_sig, 0, __ATOMIC_SEQ_CST);
+	if (sigsetjmp(probe_jb, 1) == 0) {
+		if (wr)
+			__atomic_store_n((char *)p, 1, __ATOMIC_SEQ_CST);
+		else
+			(void)__atomic_load_n((char *)p, __ATOMIC_SEQ_CST);
+	}
+	sigaction(SIGSEGV, &oseg, NULL);
+	sigaction(SIGBUS, &obus, NULL);
+	return __atomic_load_n(&probe_sig, __ATOMIC_SEQ_CST);
+}
+
+int probe_read(const void *p)
+{
+	return probe((void *)p, false);
+}
+
+int probe_write(void *p)
+{
+	return probe(p, true);
+}
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static const struct subtest subtests[] = {
+	{ "sysfs", t_sysfs, 30, false, "discovery attributes, device node" },
+	{ "context", t_context, 30, false, "GET_CONTEXT, order, once" },
+	{ "ioctl", t_ioctl, 30, false, "magic/nr/direction, bad arg pointers" },
+	{ "query", t_query, 30, false, "QUERY_DEVICE/PORT/GID" },
+	{ "pd", t_pd, 30, false, "ALLOC_PD" },
+	{ "mr", t_mr, 60, false, "REG_MR" },
+	{ "cq", t_cq, 30, false, "CREATE_CQ, RESIZE_CQ" },
+	{ "qp", t_qp, 60, false, "CREATE/MODIFY/QUERY_QP" },
+	{ "srq", t_srq, 30, false, "CREATE/MODIFY/QUERY_SRQ" },
+	{ "ah", t_ah, 30, false, "CREATE_AH" },
+	{ "destroy", t_destroy, 30, false, "DESTROY, handles" },
+	{ "sizes", t_sizes, 60, false, "structure sizes of every command" },
+	{ "fds", t_fds, 30, false, "CREATE_COMP_CHANNEL, GET_ASYNC_FD" },
+	{ "kick", t_kick, 30, false, "KICK" },
+	{ "mmap", t_mmap, 30, false, "mmap of rings and doorbells" },
+	{ "fork", t_fork, 30, false, "fork: EPERM, no inherited mappings" },
+	{ "compchan", t_compchan, 30, false, "completion channels" },
+	{ "async", t_async, 60, false, "async event fd, overflow" },
+	{ "close", t_close, 30, false, "close/exit with live objects" },
+	{ "kill", t_kill, 120, false, "SIGKILL mid-operation" },
+	{ "memlock", t_memlock, 30, false, "RLIMIT_MEMLOCK, VmPin" },
+	{ "cycles", t_cycles, 400, false, "create/destroy cycles, slab growth" },
+	{ "fatal", t_fatal, 30, false, "injected device fatal event" },
+	{ "remove", t_remove, 120, true,
+	  "device removal with an open fd (driven by uverbs_remove.sh)" },
+};
+
+static bool selected(const struct subtest *t, int argc, char **argv)
+{
+	int i;
+
+	if (argc == 0)
+		return strcmp(t->name, "remove") && strcmp(t->name, "fatal");
+	for (i = 0; i < argc; i++)
+		if (!fnmatch(argv[i], t->name, 0))
+			return true;
+	return false;
+}
+
+/* /dev/xrdma/uverbsN of ut_devname, found through /sys/class/xrdma */
+static int find_device(void)
+{
+	char path[512], buf[128];
+	struct dirent *d;
+	DIR *dir;
+	int ret;
+
+	dir = opendir("/sys/class/xrdma");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/xrdma/%s/ibdev",
+			 d->d_name);
+		if (read_file(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = 0;
+		if (strcmp(buf, ut_devname))
+			continue;
+		if (strlen(d->d_name) >= sizeof(ut_uvname))
+			continue;
+		strcpy(ut_uvname, d->d_name);
+		closedir(dir);
+		snprintf(ut_devpath, sizeof(ut_devpath), "/dev/xrdma/%s",
+			 ut_uvname);
+		if (access(ut_devpath, F_OK) == 0)
+			return 0;
+		/* no node (no devtmpfs?): make one so the rest can run */
+		unsigned int ma, mi;
+
+		snprintf(path, sizeof(path), "/sys/class/xrdma/%s/dev",
+			 ut_uvname);
+		ret = read_file(path, buf, sizeof(buf));
+		if (ret <= 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+			return -ENODEV;
+		snprintf(ut_devpath, sizeof(ut_devpath), "/tmp/xrdma-%s",
+			 ut_uvname);
+		unlink(ut_devpath);
+		if (mknod(ut_devpath, S_IFCHR | 0666, makedev(ma, mi)))
+			return -errno;
+		return 0;
+	}
+	closedir(dir);
+	return -ENODEV;
+}
+
+static int setup_attrs(void)
+{
+	struct xrdma_cmd_query_gid g = { .port_num = 1, .index = 0 };
+	struct ctx c;
+	int ret;
+
+	ret = ctx_open(&c);
+	if (ret)
+		return ret;
+	ut_ncomp = c.num_comp_vectors;
+	ret = xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &ut_dattr);
+	if (!ret) {
+		ut_pattr.port_num = 1;
+		ret = xio(c.fd, XRDMA_IOC_QUERY_PORT, &ut_pattr);
+	}
+	if (!ret)
+		ret = xio(c.fd, XRDMA_IOC_QUERY_GID, &g);
+	if (!ret)
+		memcpy(ut_gid0, g.gid, 16);
+	ctx_close(&c);
+	return ret;
+}
+
+static void run(const struct subtest *t)
+{
+	char rs[128];
+	pid_t pid;
+	int st;
+
+	ut_subtest = t->name;
+	ut_note("--- %s (%s)", t->name, t->help);
+	if (t->nofork) {
+		t->fn();
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ut_fail(strerror(errno), "fork the subtest");
+		return;
+	}
+	if (pid == 0) {
+		alarm(t->timeout);
+		t->fn();
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st)) {
+		snprintf(rs, sizeof(rs), "killed by signal %d%s", WTERMSIG(st),
+			 WTERMSIG(st) == SIGALRM ? " (time limit)" : "");
+		ut_fail(rs, "subtest ran to completion");
+	} else if (WEXITSTATUS(st)) {
+		snprintf(rs, sizeof(rs), "exit status %d", WEXITSTATUS(st));
+		ut_fail(rs, "subtest ran to completion");
+	}
+	/* every subtest cleans up after itself, and so must the kernel */
+	if (strcmp(t->name, "remove")) {
+		int left = res_wait_zero(2000);
+
+		res_str(rs, sizeof(rs));
+		ut_ok(left == 0, rs, "no objects left on %s", ut_devname);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bool list = false;
+	size_t i;
+	int opt, ret;
+
+	while ((opt = getopt(argc, argv, "d:f:r:lh")) != -1) {
+		switch (opt) {
+		case 'd':
+			snprintf(ut_devname, sizeof(ut_devname), "%s", optarg);
+			break;
+		case 'f':
+			fail_file = optarg;
+			break;
+		case 'r':
+			ut_ready_file = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
+		default:
+			fprintf(stderr,
+				"usage: %s [-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (list) {
+		for (i = 0; i < ARRAY_SIZE(subtests); i++)
+			printf("%-10s %s\n", subtests[i].name, subtests[i].help);
+		return 0;
+	}
+	for (opt = 0; opt < argc; opt++) {
+		for (i = 0; i < ARRAY_SIZE(subtests); i++)
+			if (!fnmatch(argv[opt], subtests[i].name, 0))
+				break;
+		if (i == ARRAY_SIZE(subtests)) {
+			fprintf(stderr, "uverbs_test: no subtest matches '%s'\n",
+				argv[opt]);
+			return 2;
+		}
+	}
+	ut_pagesz = sysconf(_SC_PAGESIZE);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	ret = find_device();
+	if (!ut_ok(!ret, errname(ret), "find the uverbs device of %s",
+		   ut_devname))
+		goto done;
+	ut_note("%s is %s (%s)", ut_devname, ut_uvname, ut_devpath);
+	ret = setup_attrs();
+	if (!ut_ok(!ret, errname(ret),
+		   "open a context, query device, port 1 and GID 0"))
+		goto done;
+	ut_note("num_ports %u max_cqe %u max_qp_wr %u max_sge %u max_srq_wr %u",
+		ut_dattr.num_ports, ut_dattr.max_cqe, ut_dattr.max_qp_wr,
+		ut_dattr.max_sge, ut_dattr.max_srq_wr);
+	ut_note("max_mr_size 0x%llx num_comp_vectors %u port state %u",
+		(unsigned long long)ut_dattr.max_mr_size, ut_ncomp,
+		ut_pattr.state);
+	ret = res_total();
+	if (!ut_ok(ret == 0, errname(ret),
+		   "debugfs resources readable and zero at start"))
+		goto done;
+
+	for (i = 0; i < ARRAY_SIZE(subtests); i++)
+		if (selected(&subtests[i], argc, argv))
+			run(&subtests[i]);
+done:
+	ut_subtest = "main";
+	printf("# uverbs_test: %d passed, %d failed\n", sh->pass, sh->fail);
+	fflush(stdout);
+	return sh->fail ? 1 : 0;
+}
