@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make kunit: run xrdma's KUnit suites built into an x86_64 kernel from
+# Debian's linux-source-6.1, under QEMU (TCG), with KASAN, UBSAN and lockdep.
+#
+#   scripts/kunit.sh [FILTER_GLOB]     default: $XRDMA_KUNIT_FILTER or xrdma_*
+#                                      ("suite_glob" or "suite_glob.test_glob")
+#
+# Environment:
+#   XRDMA_CACHE          cache dir (default /var/cache/xrdma), outside the clone:
+#                        linux-<pkgversion>/  extracted kernel tree (shared)
+#                        kunit-<key>/         kunit.py build dir, key = hash of
+#                                             kunitconfig (minus comments and
+#                                             CONFIG_XRDMA_*) + linux-source
+#                                             version + gcc version; never our
+#                                             sources
+#   XRDMA_KUNITCONFIG    kunitconfig (default kunit/xrdma.kunitconfig)
+#   XRDMA_KUNIT_TIMEOUT  seconds for the test run (default 1200)
+#   XRDMA_KUNIT_LOGDIR   where logs go (default <project>/build/kunit)
+#   XRDMA_KUNIT_ARGS     extra kunit.py run arguments (e.g. --kernel_args=...)
+#   XRDMA_KUNIT_QEMU_ARGS  QEMU arguments (default "-accel tcg -smp 2")
+#   JOBS                 make -j (default nproc)
+#
+# Last line of output, always: "P passed, F failed, S skipped" (KUnit test
+# cases; F includes crashed cases, plus 1 if the log gate or anything else in
+# the harness failed).  Exit status 0 only if everything passed.
+set -euo pipefail
+
+PROJ=$(cd "$(dirname "$0")/.." && pwd)
+GLOB=${1:-${XRDMA_KUNIT_FILTER:-xrdma_*}}
+CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
+CFG=$(readlink -f "${XRDMA_KUNITCONFIG:-$PROJ/kunit/xrdma.kunitconfig}")
+TIMEOUT=${XRDMA_KUNIT_TIMEOUT:-1200}
+LOGDIR=${XRDMA_KUNIT_LOGDIR:-$PROJ/build/kunit}
+JOBS=${JOBS:-$(nproc)}
+# TCG explicitly: never let QEMU pick KVM (a present-but-broken /dev/kvm hangs).
+QEMU_ARGS=${XRDMA_KUNIT_QEMU_ARGS:--accel tcg -smp 2}
+
+P=0 F=0 S=0
+harness_fail=0
+finish() {
+	local rc=$?
+	trap - EXIT
+	if [ -n "${HOOKED:-}" ]; then
+		"$PROJ/scripts/kunit-hook.sh" remove "$KSRC" || harness_fail=1
+	fi
+	if [ $rc -ne 0 ] && [ $harness_fail -eq 0 ] && [ $F -eq 0 ]; then
+		harness_fail=1
+	fi
+	F=$((F + harness_fail))
+	echo "$P passed, $F failed, $S skipped"
+	if [ $F -ne 0 ] || [ $rc -ne 0 ]; then
+		exit 1
+	fi
+	exit 0
+}
+trap finish EXIT
+trap 'exit 130' INT TERM HUP
+
+die() {
+	echo "kunit.sh: $*" >&2
+	exit 1
+}
+
+# Debian's linux-source-X.Y package: newest installed tarball.
+TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+PKG=$(basename "$TAR" .tar.xz)
+st=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
+[ "$st" = "install ok installed" ] ||
+	die "package $PKG is not fully installed ('$st'); run: make deps"
+KVER=$(dpkg-query -W -f='${Version}' "$PKG")
+[ -f "$CFG" ] || die "no kunitconfig $CFG"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run: make deps)"
+
+mkdir -p "$CACHE" "$LOGDIR"
+KSRC=$CACHE/linux-$KVER
+# Cache key: the kernel-relevant kunitconfig lines (comments dropped, sorted,
+# our own CONFIG_XRDMA_* symbols dropped: they only select code under
+# drivers/xrdma, which Kconfig/fixdep track per symbol, so enabling another
+# xrdma suite stays a warm build), the linux-source version and the compiler.
+cfgkey() {
+	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1" |
+		grep -vE '^(# )?CONFIG_XRDMA_' | LC_ALL=C sort
+}
+KEY=$( { cfgkey "$CFG"; echo "$PKG $KVER"; gcc --version | head -n 1; } |
+	sha256sum | cut -c1-16)
+BUILD=$CACHE/kunit-$KEY
+
+# One kernel tree, shared by every clone on this machine: serialise.
+exec 9>"$CACHE/lock"
+if ! flock -n 9; then
+	echo "kunit.sh: waiting for $CACHE/lock (another xrdma KUnit run)..."
+	flock 9
+fi
+
+if [ ! -f "$KSRC/.xrdma-extracted" ]; then
+	echo "kunit.sh: extracting $TAR into $KSRC (once)..."
+	rm -rf "$KSRC" "$KSRC.tmp"
+	mkdir -p "$KSRC.tmp"
+	tar -xf "$TAR" -C "$KSRC.tmp" --strip-components=1
+	touch "$KSRC.tmp/.xrdma-extracted"
+	mv "$KSRC.tmp" "$KSRC"
+fi
+
+# A killed run may have left the hook in place; we hold the lock, so reset.
+"$PROJ/scripts/kunit-hook.sh" remove "$KSRC"
+"$PROJ/scripts/kunit-hook.sh" add "$KSRC" "$PROJ"
+HOOKED=1
+
+# make judges by mtime only: if the build dir last built another checkout (or
+# a scratch copy), its objects may look newer than our sources, so drop them.
+# Same checkout as last time: plain incremental build.
+if [ "$(cat "$BUILD/.xrdma-project" 2>/dev/null)" != "$PROJ" ]; then
+	rm -rf "$BUILD/drivers/xrdma"
+fi
+# Never gate on a previous run's console log.
+rm -f "$BUILD/test.log"
+
+OUT=$LOGDIR/kunit.out
+read -r -a EXTRA <<<"${XRDMA_KUNIT_ARGS:-}"
+echo "kunit.sh: project $PROJ"
+echo "kunit.sh: kernel  $KSRC, build dir $BUILD"
+echo "kunit.sh: config  $CFG, filter '$GLOB', logs in $LOGDIR"
+start=$(date +%s)
+mkdir -p "$BUILD"
+echo "$PROJ" >"$BUILD/.xrdma-project"
+set +e
+python3 "$KSRC/tools/testing/kunit/kunit.py" run \
+	--build_dir="$BUILD" \
+	--kunitconfig="$CFG" \
+	--arch=x86_64 \
+	--qemu_args="$QEMU_ARGS" \
+	--jobs="$JOBS" \
+	--timeout="$TIMEOUT" \
+	"${EXTRA[@]}" \
+	"$GLOB" 2>&1 | tee "$OUT"
+krc=${PIPESTATUS[0]}
+set -e
+echo "kunit.sh: kunit.py exited $krc after $(( $(date +%s) - start ))s"
+
+rm -f "$LOGDIR/test.log" "$LOGDIR/config"
+if [ -f "$BUILD/test.log" ]; then
+	cp "$BUILD/test.log" "$LOGDIR/test.log"
+fi
+[ -f "$BUILD/.config" ] && cp "$BUILD/.config" "$LOGDIR/config"
+
+summary=$(sed -e 's/\x1b\[[0-9;]*m//g' "$OUT" |
+	grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1 || true)
+count() {
+	echo "$summary" | grep -oE "$1: [0-9]+" | grep -oE '[0-9]+' || echo 0
+}
+if [ -n "$summary" ]; then
+	P=$(count passed)
+	S=$(count skipped)
+	F=$(( $(count failed) + $(count crashed) ))
+fi
+
+logs=("$OUT")
+[ -f "$LOGDIR/test.log" ] && logs+=("$LOGDIR/test.log")
+if ! "$PROJ/scripts/kunit-log-check.sh" "${logs[@]}"; then
+	echo "kunit.sh: log gate FAILED (see above; logs in $LOGDIR)"
+	harness_fail=1
+elif [ "$krc" -ne 0 ]; then
+	echo "kunit.sh: kunit.py failed (exit $krc)"
+	[ "$F" -gt 0 ] || harness_fail=1
+else
+	echo "kunit.sh: log gate clean"
+fi
+[ "$F" -eq 0 ] && [ "$harness_fail" -eq 0 ] && [ "$krc" -eq 0 ]

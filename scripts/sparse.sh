@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make sparse: build the out-of-tree modules with sparse on every source file
+#   make -C $KDIR M=<project> CONFIG_XRDMA_CORE=m C=2 CF="-Wsparse-error"
+# and fail if make fails, if sparse did not check any of our files, or if
+# anything at all is printed about a file of our tree (sparse or gcc).
+#
+# Environment: XRDMA_SPARSE_M (module dir, default: this project; used by
+# scripts/selftest/sparse-catches.sh), KDIR (default: /lib/modules/$(uname -r)/build if present, else
+# the newest /usr/src/linux-headers-*-amd64), XRDMA_SPARSE_CONFIG (default
+# "CONFIG_XRDMA_CORE=m"), JOBS (default nproc).
+# Full log: build/sparse.log.  Last line: "sparse: OK (N files checked)" or
+# "sparse: FAILED (...)".
+set -uo pipefail
+
+PROJ=$(cd "${XRDMA_SPARSE_M:-$(dirname "$0")/..}" && pwd)
+JOBS=${JOBS:-$(nproc)}
+read -r -a XCONFIG <<<"${XRDMA_SPARSE_CONFIG-CONFIG_XRDMA_CORE=m}"
+
+if [ -z "${KDIR:-}" ]; then
+	if [ -d "/lib/modules/$(uname -r)/build" ]; then
+		KDIR=/lib/modules/$(uname -r)/build
+	else
+		KDIR=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	fi
+fi
+if [ -z "$KDIR" ] || [ ! -f "$KDIR/Makefile" ]; then
+	echo "sparse: FAILED (no kernel headers; set KDIR or run: make deps)"
+	exit 1
+fi
+if ! command -v sparse >/dev/null; then
+	echo "sparse: FAILED (sparse not installed; run: make deps)"
+	exit 1
+fi
+
+LOG=$PROJ/build/sparse.log
+mkdir -p "$PROJ/build"
+echo "sparse: $(sparse --version 2>&1 | head -n 1), KDIR=$KDIR"
+make -C "$KDIR" M="$PROJ" "${XCONFIG[@]}" C=2 CF="-Wsparse-error" \
+	-k -j"$JOBS" modules >"$LOG" 2>&1
+mrc=$?
+
+fail=""
+checked=$(grep -cE "^ +CHECK +$PROJ/" "$LOG")
+# Everything mentioning our tree is a diagnostic, except kbuild's progress
+# lines ("  CC [M]  /x"), make's own lines (its exit status counts instead)
+# and the BTF note Debian's headers print for every module.
+ours=$(grep -F "$PROJ/" "$LOG" |
+	grep -vE '^  [A-Z][A-Z0-9_]*( \[M\])? +/' |
+	grep -vE '^make(\[[0-9]+\])?: ' |
+	grep -vE '^Skipping BTF generation for .* due to unavailability of vmlinux$')
+if [ -n "$ours" ]; then
+	echo "sparse: diagnostics about our files:"
+	echo "$ours" | sed 's/^/    /'
+	fail="$fail, $(echo "$ours" | wc -l) diagnostic line(s) about our files"
+fi
+if [ $mrc -ne 0 ]; then
+	if [ -z "$ours" ]; then
+		echo "sparse: make failed (exit $mrc); last lines of $LOG:"
+		tail -n 30 "$LOG" | sed 's/^/    /'
+	fi
+	fail="$fail, make exit $mrc"
+fi
+if [ "$checked" -eq 0 ]; then
+	fail="$fail, sparse checked none of our files"
+fi
+
+if [ -n "$fail" ]; then
+	echo "sparse: FAILED (${fail#, }; log: $LOG)"
+	exit 1
+fi
+echo "sparse: OK ($checked files checked, log: $LOG)"
