@@ -482,7 +482,6 @@ ucontext.o: /work/main/drivers/core/ucontext.c \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/nfs_fs_i.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/vmstat.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/vm_event_item.h \
- include/generated/uapi/linux/version.h \
  /work/main/drivers/core/core_priv.h \
  /work/main/include/xrdma/xrdma_verbs.h \
  /usr/src/linux-headers-6.1.0-57-common/include/linux/device.h \

@@ -14,7 +14,6 @@
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "core_priv.h"
 
 /* One per VMA: vm_private_data. */
@@ -27,7 +26,7 @@ struct xrdma_umap {
 static void xrdma_vm_flags_set(struct vm_area_struct *vma, vm_flags_t set,
 			       vm_flags_t clear)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef XRDMA_HAVE_VM_FLAGS_MOD
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;

@@ -109,6 +109,7 @@ static int xrdma_cmd_get_context(struct xrdma_cmd_ctx *c)
 	ufile->event_handler.device = c->ibdev;
 	ufile->event_handler.handler = xrdma_dev_event_handler;
 	xrdma_register_event_handler(&ufile->event_handler);
+	/* publish the fully set up context to lock-free readers */
 	smp_store_release(&ufile->ucontext, uctx);
 out:
 	mutex_unlock(&ufile->ctx_mutex);
@@ -906,6 +907,7 @@ long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
 		goto out;
 	}
 	c.ibdev = ufile->udev->ibdev;
+	/* pairs with the release in xrdma_cmd_get_context() */
 	if (!smp_load_acquire(&ufile->ucontext) &&
 	    nr != _IOC_NR(XRDMA_IOC_GET_CONTEXT)) {
 		ret = -EINVAL;

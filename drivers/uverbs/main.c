@@ -11,14 +11,13 @@
 #include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include "uverbs.h"
 
 static dev_t xrdma_uverbs_base;
 static DEFINE_IDA(xrdma_uverbs_ida);
 static struct xrdma_client xrdma_uverbs_client;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef XRDMA_HAVE_CONST_DEVNODE
 static char *xrdma_uverbs_devnode(const struct device *dev, umode_t *mode)
 #else
 static char *xrdma_uverbs_devnode(struct device *dev, umode_t *mode)
@@ -226,6 +225,7 @@ static int xrdma_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	 * mappings under hw_rwsem.  The context lives as long as the file;
 	 * xrdma_ucontext_mmap() refuses once it is being disassociated.
 	 */
+	/* pairs with the release in xrdma_cmd_get_context() */
 	uctx = smp_load_acquire(&ufile->ucontext);
 	if (READ_ONCE(ufile->dead))
 		ret = -EIO;

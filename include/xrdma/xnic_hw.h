@@ -8,6 +8,7 @@
 #ifndef _XRDMA_XNIC_HW_H
 #define _XRDMA_XNIC_HW_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/interrupt.h>
 #include <uapi/xrdma/xnic-abi.h>
@@ -55,9 +56,9 @@ struct xnic_bus {
 #define XNIC_ID			0x58494e43	/* "XNIC" */
 #define XNIC_HW_VERSION		1
 
-#define XNIC_STATUS_READY	(1U << 0)	/* reset done, may be enabled */
-#define XNIC_STATUS_ENABLED	(1U << 1)
-#define XNIC_STATUS_FATAL	(1U << 2)
+#define XNIC_STATUS_READY	BIT(0)	/* reset done, may be enabled */
+#define XNIC_STATUS_ENABLED	BIT(1)
+#define XNIC_STATUS_FATAL	BIT(2)
 
 /* ------------------------------------------------------------------ */
 /* Command queue                                                       */
@@ -137,7 +138,7 @@ struct xnic_cmd_create_cq {
 	__le32 reserved;
 };
 
-#define XNIC_CQ_F_EVENTS	(1U << 0)	/* raise completion events */
+#define XNIC_CQ_F_EVENTS	BIT(0)	/* raise completion events */
 
 struct xnic_cmd_obj {	/* DESTROY_CQ, DESTROY_QP, DESTROY_SRQ, QUERY_QP */
 	__le32 index;
@@ -230,8 +231,8 @@ struct xnic_cmd_reg_mr {
 	u8 reserved[3];
 };
 
-#define XNIC_MR_F_ALL		(1U << 0)
-#define XNIC_MR_F_FREG		(1U << 1)
+#define XNIC_MR_F_ALL		BIT(0)
+#define XNIC_MR_F_FREG		BIT(1)
 
 struct xnic_cmd_dereg_mr {
 	__le32 key;

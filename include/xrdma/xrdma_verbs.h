@@ -489,7 +489,7 @@ struct xrdma_ah {
  */
 struct xrdma_ucontext {
 	struct xrdma_device *device;
-	struct mutex mmap_lock;
+	struct mutex mmap_lock;		/* see above */
 	struct xarray mmap_xa;
 	struct list_head mmap_entries;
 	struct list_head vmas;

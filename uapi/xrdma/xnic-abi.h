@@ -32,10 +32,10 @@
 #define XNIC_OP_NOP			0x0f
 
 /* ctrl.flags */
-#define XNIC_WQE_SIGNALED	(1 << 0)	/* write a CQE on success */
-#define XNIC_WQE_SOLICITED	(1 << 1)
-#define XNIC_WQE_FENCE		(1 << 2)	/* wait for prior READ/atomic */
-#define XNIC_WQE_INLINE		(1 << 3)	/* data follows in place of SGEs */
+#define XNIC_WQE_SIGNALED	0x1	/* write a CQE on success */
+#define XNIC_WQE_SOLICITED	0x2
+#define XNIC_WQE_FENCE		0x4	/* wait for prior READ/atomic */
+#define XNIC_WQE_INLINE		0x8	/* data follows in place of SGEs */
 
 /*
  * ctrl.owner: bit 0 is the phase of the lap the entry was written in:
@@ -147,9 +147,9 @@ struct xnic_rwqe {
 #define XNIC_CQE_OP_RECV_RDMA_WITH_IMM	129
 
 /* cqe.flags */
-#define XNIC_CQE_GRH		(1 << 0)
-#define XNIC_CQE_WITH_IMM	(1 << 1)
-#define XNIC_CQE_WITH_INV	(1 << 2)
+#define XNIC_CQE_GRH		0x1
+#define XNIC_CQE_WITH_IMM	0x2
+#define XNIC_CQE_WITH_INV	0x4
 
 /* 32 bytes; valid when owner == phase of its lap (first lap: 1) */
 struct xnic_cqe {
@@ -200,7 +200,7 @@ struct xnic_qp_dbrec {
  * ioctl, or the KICK register from the kernel).  The device takes summary
  * and group words with atomic exchange, so work is found in O(active QPs).
  */
-#define XNIC_DB_NEED_WAKEUP	(1U << 0)
+#define XNIC_DB_NEED_WAKEUP	0x1U
 #define XNIC_DB_PAGE_SIZE	8192
 #define XNIC_DB_SUMMARY_WORDS	8
 #define XNIC_DB_GROUP_WORDS	512
@@ -265,9 +265,9 @@ struct xnic_create_srq_resp {
 };
 
 /* MR access flags in WQEs and commands: as IBV_ACCESS_* */
-#define XNIC_ACCESS_LOCAL_WRITE		(1 << 0)
-#define XNIC_ACCESS_REMOTE_WRITE	(1 << 1)
-#define XNIC_ACCESS_REMOTE_READ		(1 << 2)
-#define XNIC_ACCESS_REMOTE_ATOMIC	(1 << 3)
+#define XNIC_ACCESS_LOCAL_WRITE		0x1
+#define XNIC_ACCESS_REMOTE_WRITE	0x2
+#define XNIC_ACCESS_REMOTE_READ		0x4
+#define XNIC_ACCESS_REMOTE_ATOMIC	0x8
 
 #endif /* _UAPI_XRDMA_XNIC_ABI_H */

@@ -73,10 +73,10 @@ struct xrdma_cmd_query_device {
 	char fw_ver[32];
 };
 
-#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	(1U << 0)
-#define XRDMA_DEVICE_CAP_SRQ_RESIZE		(1U << 1)
-#define XRDMA_DEVICE_CAP_SQD			(1U << 2)
-#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		(1U << 3)
+#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U
+#define XRDMA_DEVICE_CAP_SRQ_RESIZE		0x2U
+#define XRDMA_DEVICE_CAP_SQD			0x4U
+#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U
 
 struct xrdma_cmd_query_port {
 	__u32 port_num;			/* in: 1-based */
@@ -123,10 +123,10 @@ struct xrdma_cmd_destroy {
 };
 
 /* access flags, as IBV_ACCESS_* */
-#define XRDMA_UVERBS_ACCESS_LOCAL_WRITE	(1U << 0)
-#define XRDMA_UVERBS_ACCESS_REMOTE_WRITE	(1U << 1)
-#define XRDMA_UVERBS_ACCESS_REMOTE_READ	(1U << 2)
-#define XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC	(1U << 3)
+#define XRDMA_UVERBS_ACCESS_LOCAL_WRITE	0x1U
+#define XRDMA_UVERBS_ACCESS_REMOTE_WRITE	0x2U
+#define XRDMA_UVERBS_ACCESS_REMOTE_READ	0x4U
+#define XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC	0x8U
 
 struct xrdma_cmd_reg_mr {
 	__u32 pd_handle;		/* in */
@@ -163,8 +163,8 @@ struct xrdma_cmd_resize_cq {
 #define XRDMA_UVERBS_QPT_UC	3
 #define XRDMA_UVERBS_QPT_UD	4
 
-#define XRDMA_UVERBS_CREATE_QP_SRQ		(1U << 0)	/* srq_handle valid */
-#define XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL	(1U << 1)
+#define XRDMA_UVERBS_CREATE_QP_SRQ		0x1U	/* srq_handle valid */
+#define XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL	0x2U
 
 struct xrdma_uverbs_qp_cap {
 	__u32 max_send_wr;
@@ -259,8 +259,8 @@ struct xrdma_cmd_create_srq {
 	struct xrdma_udata_desc udata;
 };
 
-#define XRDMA_UVERBS_SRQ_MAX_WR	(1U << 0)
-#define XRDMA_UVERBS_SRQ_LIMIT		(1U << 1)
+#define XRDMA_UVERBS_SRQ_MAX_WR	0x1U
+#define XRDMA_UVERBS_SRQ_LIMIT		0x2U
 
 struct xrdma_cmd_modify_srq {
 	__u32 srq_handle;		/* in */
