@@ -27,10 +27,10 @@ KCONFIG=$KSRC/drivers/Kconfig
 KMAKE=$KSRC/drivers/Makefile
 LINK=$KSRC/drivers/xrdma
 
-[ -f "$KCONFIG" ] && [ -f "$KMAKE" ] || {
+if [ ! -f "$KCONFIG" ] || [ ! -f "$KMAKE" ]; then
 	echo "kunit-hook: $KSRC does not look like a kernel source tree" >&2
 	exit 1
-}
+fi
 
 restore() {
 	for f in "$KCONFIG" "$KMAKE"; do
@@ -50,10 +50,10 @@ case "$act" in
 add)
 	[ $# -eq 3 ] || usage
 	PROJ=$(readlink -f "$3")
-	[ -f "$PROJ/Kconfig" ] && [ -f "$PROJ/Kbuild" ] || {
+	if [ ! -f "$PROJ/Kconfig" ] || [ ! -f "$PROJ/Kbuild" ]; then
 		echo "kunit-hook: $PROJ has no Kconfig/Kbuild" >&2
 		exit 1
-	}
+	fi
 	restore
 	for f in "$KCONFIG" "$KMAKE"; do
 		[ -f "$f.xrdma-orig" ] || cp -p "$f" "$f.xrdma-orig"

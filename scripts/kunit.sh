@@ -22,6 +22,11 @@
 #   XRDMA_KUNIT_QEMU_ARGS  QEMU arguments (default "-accel tcg -smp 2")
 #   JOBS                 make -j (default nproc)
 #
+# Logs: kunit.out (kunit.py's output), test.log (kernel console), config
+# (.config used), gate.txt (scripts/kunit-log-check.sh findings).
+# The log gate fails the run on any KASAN/UBSAN/lockdep/WARN/BUG report even
+# if every KUnit case passed: tests must not provoke such reports on purpose.
+#
 # Last line of output, always: "P passed, F failed, S skipped" (KUnit test
 # cases; F includes crashed cases, plus 1 if the log gate or anything else in
 # the harness failed).  Exit status 0 only if everything passed.
@@ -159,7 +164,7 @@ fi
 
 logs=("$OUT")
 [ -f "$LOGDIR/test.log" ] && logs+=("$LOGDIR/test.log")
-if ! "$PROJ/scripts/kunit-log-check.sh" "${logs[@]}"; then
+if ! "$PROJ/scripts/kunit-log-check.sh" "${logs[@]}" | tee "$LOGDIR/gate.txt"; then
 	echo "kunit.sh: log gate FAILED (see above; logs in $LOGDIR)"
 	harness_fail=1
 elif [ "$krc" -ne 0 ]; then

@@ -2,21 +2,40 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make sparse: build the out-of-tree modules with sparse on every source file
-#   make -C $KDIR M=<project> CONFIG_XRDMA_CORE=m C=2 CF="-Wsparse-error"
+#   make -C $KDIR M=<project> $XRDMA_CONFIG C=2 CF="-Wsparse-error" modules
+# ($XRDMA_CONFIG as in the top-level Makefile, at least CONFIG_XRDMA_CORE=m)
 # and fail if make fails, if sparse did not check any of our files, or if
 # anything at all is printed about a file of our tree (sparse or gcc).
 #
-# Environment: XRDMA_SPARSE_M (module dir, default: this project; used by
-# scripts/selftest/sparse-catches.sh), KDIR (default: /lib/modules/$(uname -r)/build if present, else
-# the newest /usr/src/linux-headers-*-amd64), XRDMA_SPARSE_CONFIG (default
-# "CONFIG_XRDMA_CORE=m"), JOBS (default nproc).
-# Full log: build/sparse.log.  Last line: "sparse: OK (N files checked)" or
-# "sparse: FAILED (...)".
+# Environment:
+#   KDIR                 default /lib/modules/$(uname -r)/build if present,
+#                        else the newest /usr/src/linux-headers-*-amd64
+#   XRDMA_SPARSE_CONFIG  CONFIG_XRDMA_*=m list (default: the Makefile's
+#                        XRDMA_CONFIG, else CONFIG_XRDMA_CORE=m)
+#   XRDMA_SPARSE_M       module dir (default: this project; the self-test
+#                        scripts/selftest/sparse-catches.sh points it elsewhere)
+#   JOBS                 default nproc
+# Full log: build/sparse.log.  Last line: "sparse: OK (N files checked, ...)"
+# or "sparse: FAILED (...)".
 set -uo pipefail
 
 PROJ=$(cd "${XRDMA_SPARSE_M:-$(dirname "$0")/..}" && pwd)
 JOBS=${JOBS:-$(nproc)}
-read -r -a XCONFIG <<<"${XRDMA_SPARSE_CONFIG-CONFIG_XRDMA_CORE=m}"
+# The module set the top-level Makefile builds (its XRDMA_CONFIG), so sparse
+# covers whatever "make" covers; CONFIG_XRDMA_CORE=m if that cannot be read.
+makefile_config() {
+	[ -f "$PROJ/Makefile" ] || return 0
+	printf 'xrdma-print-config:\n\t@echo $(XRDMA_CONFIG)\n' |
+		make -s --no-print-directory -C "$PROJ" -f Makefile -f - \
+			xrdma-print-config 2>/dev/null | tail -n 1
+}
+if [ -n "${XRDMA_SPARSE_CONFIG+set}" ]; then
+	cfg=$XRDMA_SPARSE_CONFIG
+else
+	cfg=$(makefile_config)
+	cfg=${cfg:-CONFIG_XRDMA_CORE=m}
+fi
+read -r -a XCONFIG <<<"$cfg"
 
 if [ -z "${KDIR:-}" ]; then
 	if [ -d "/lib/modules/$(uname -r)/build" ]; then
@@ -36,7 +55,7 @@ fi
 
 LOG=$PROJ/build/sparse.log
 mkdir -p "$PROJ/build"
-echo "sparse: $(sparse --version 2>&1 | head -n 1), KDIR=$KDIR"
+echo "sparse: $(sparse --version 2>&1 | head -n 1), KDIR=$KDIR, ${XCONFIG[*]}"
 make -C "$KDIR" M="$PROJ" "${XCONFIG[@]}" C=2 CF="-Wsparse-error" \
 	-k -j"$JOBS" modules >"$LOG" 2>&1
 mrc=$?

@@ -7,7 +7,8 @@
 #    linux-source-6.1: kunit.py output followed by the kernel's test.log);
 #  - scripts/kunit-hook.sh hooks/unhooks a fake kernel tree idempotently and
 #    restores it byte for byte.
-# Optional: scripts/selftest/sparse-catches.sh (needs kernel headers, ~30 s).
+# With --with-sparse also runs scripts/selftest/sparse-catches.sh (needs the
+# kernel headers, ~30 s).
 # Prints "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 
@@ -103,6 +104,14 @@ if "$HOOK" remove "$K" && "$HOOK" remove "$K" &&
 	ok "hook remove (twice) restores the tree byte for byte, mtimes included"
 else
 	nok "hook remove did not restore the tree"
+fi
+
+if [ "${1:-}" = --with-sparse ]; then
+	if "$HERE/sparse-catches.sh" 2>&1 | sed 's/^/    /'; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+		ok "sparse-catches.sh"
+	else
+		nok "sparse-catches.sh"
+	fi
 fi
 
 echo "$pass passed, $fail failed"

@@ -48,7 +48,7 @@ EOC
 mkmod "$TMP/bad" 1
 mkmod "$TMP/good" 0
 
-out=$(XRDMA_SPARSE_M=$TMP/bad XRDMA_SPARSE_CONFIG= "$SPARSE" 2>&1)
+out=$(XRDMA_SPARSE_M=$TMP/bad XRDMA_SPARSE_CONFIG='' "$SPARSE" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/    | /'
 if [ $rc -ne 0 ]; then
@@ -67,7 +67,7 @@ else
 	nok "no 'dereference of noderef expression' report"
 fi
 
-out=$(XRDMA_SPARSE_M=$TMP/good XRDMA_SPARSE_CONFIG= "$SPARSE" 2>&1)
+out=$(XRDMA_SPARSE_M=$TMP/good XRDMA_SPARSE_CONFIG='' "$SPARSE" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/    | /'
 if [ $rc -eq 0 ] && echo "$out" | grep -q 'sparse: OK (1 files checked'; then
