@@ -11,7 +11,9 @@ KDIR ?= /usr/src/linux-headers-$(KVER_DEBIAN)
 endif
 export KDIR
 
-XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m
+XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m \
+		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m \
+		CONFIG_XRDMA_XNIC_ULP_TEST=m
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
@@ -22,6 +24,7 @@ all: modules tools
 # userspace test programs the guest tests run
 tools: deps
 	$(MAKE) -C tools/testing/uverbs
+	$(MAKE) -C tools/testing/xnic
 
 deps:
 	@scripts/install-deps.sh
@@ -35,6 +38,7 @@ modules_install install: modules
 clean:
 	$(KBUILD) clean
 	$(MAKE) -C tools/testing/uverbs clean
+	$(MAKE) -C tools/testing/xnic clean
 	rm -rf build
 
 sparse: deps

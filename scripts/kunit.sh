@@ -4,7 +4,7 @@
 # make kunit: run xrdma's KUnit suites built into an x86_64 kernel from
 # Debian's linux-source-6.1, under QEMU (TCG), with KASAN, UBSAN and lockdep.
 #
-#   scripts/kunit.sh [FILTER_GLOB]     default: $XRDMA_KUNIT_FILTER or xrdma_*
+#   scripts/kunit.sh [FILTER_GLOB]     default: $XRDMA_KUNIT_FILTER or x[rn]* (xrdma_*, xnic_*)
 #                                      ("suite_glob" or "suite_glob.test_glob")
 #
 # Environment:
@@ -33,7 +33,7 @@
 set -euo pipefail
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
-GLOB=${1:-${XRDMA_KUNIT_FILTER:-xrdma_*}}
+GLOB=${1:-${XRDMA_KUNIT_FILTER:-x[rn]*}}
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 CFG=$(readlink -f "${XRDMA_KUNITCONFIG:-$PROJ/kunit/xrdma.kunitconfig}")
 TIMEOUT=${XRDMA_KUNIT_TIMEOUT:-1200}

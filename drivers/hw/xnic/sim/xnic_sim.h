@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xnic_sim: a software model of the xnic RDMA NIC ("silicon" for the xnic
+ * driver).  It implements include/xrdma/xnic_hw.h and
+ * uapi/xrdma/xnic-abi.h and knows nothing of xrdma_core.
+ *
+ * Files:
+ *   xnic_sim_main.c    module parameters, platform devices
+ *   xnic_sim_dev.c     a device: registers, interrupt, engine start and
+ *                      stop, debugfs
+ *   xnic_sim_cmd.c     command queue, objects, reset
+ *   xnic_sim_engine.c  engine thread, doorbells, event and completion
+ *                      queues, flushing
+ *   xnic_sim_xport.c   the transport: executing send WQEs (RC, UC, UD)
+ *   xnic_sim_mem.c     pure logic (KUnit-tested)
+ *
+ * Concurrency.  Each device has one engine thread, which executes its
+ * commands and its QPs' send queues; everything a device's commands
+ * change is therefore only ever changed by its own engine.  An operation
+ * of a QP executes against the responder's objects (its QP, receive
+ * queue, SRQ, MRs, CQ, EQ), which live on the same device (loopback) or
+ * on the cabled peer, whose engine runs concurrently.  Such accesses are
+ * made inside a "section" of the executing engine (xnic_sim_sect_enter()
+ * and _exit(): an odd sequence count); a device unpublishes an object
+ * from its tables, calls xnic_sim_sect_sync() to wait until the peer's
+ * engine is outside the section it may have found the object in, then
+ * frees it.  Sections never wait for anything but spinlocks, so this is
+ * deadlock free, and a long copy inside one may reschedule.
+ *
+ * Locks: qp->lock (responder state: state, receive queue), srq->lock,
+ * cq->lock, dev->eq_lock, in that order; never two of a kind.  Register
+ * writes take dev->reg_lock (irqsave); the interrupt handler runs under
+ * dev->irq_lock.
+ */
+#ifndef _XNIC_SIM_H
+#define _XNIC_SIM_H
+
+#include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/irq_work.h>
+#include <linux/wait.h>
+#include <linux/sched.h>
+#include <linux/percpu.h>
+#include <linux/platform_device.h>
+#include <xrdma/xnic_hw.h>
+#include "xnic_sim_mem.h"
+
+#define XNIC_SIM_MAX_DEV	8
+
+/* QUERY_CAPS limits */
+#define XNIC_SIM_MAX_QP		16384
+#define XNIC_SIM_MAX_CQ		16384
+#define XNIC_SIM_MAX_MR		65536
+#define XNIC_SIM_MAX_SRQ	1024
+#define XNIC_SIM_MAX_MR_SIZE	BIT_ULL(40)
+#define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
+#define XNIC_SIM_PART_ID	0x1
+#define XNIC_SIM_GUID_BASE	0x025852fffe000000ULL
+
+/* Counters: per device, in debugfs "counters" (xnic_sim_ctr_names[]) */
+enum xnic_sim_ctr {
+	XS_CTR_doorbells,
+	XS_CTR_bad_doorbells,
+	XS_CTR_kicks,
+	XS_CTR_sleeps,
+	XS_CTR_wakeups,
+	XS_CTR_commands,
+	XS_CTR_cmd_errors,
+	XS_CTR_eqes,
+	XS_CTR_eq_overruns,
+	XS_CTR_irqs,
+	XS_CTR_cqes,
+	XS_CTR_cq_overruns,
+	XS_CTR_tx_rdma_write,
+	XS_CTR_tx_rdma_write_bytes,
+	XS_CTR_tx_rdma_write_imm,
+	XS_CTR_tx_rdma_write_imm_bytes,
+	XS_CTR_tx_send,
+	XS_CTR_tx_send_bytes,
+	XS_CTR_tx_send_imm,
+	XS_CTR_tx_send_imm_bytes,
+	XS_CTR_tx_rdma_read,
+	XS_CTR_tx_rdma_read_bytes,
+	XS_CTR_tx_cmp_swap,
+	XS_CTR_tx_fetch_add,
+	XS_CTR_tx_local_inv,
+	XS_CTR_tx_send_inv,
+	XS_CTR_tx_send_inv_bytes,
+	XS_CTR_tx_reg_mr,
+	XS_CTR_tx_nop,
+	XS_CTR_rx_send,
+	XS_CTR_rx_send_bytes,
+	XS_CTR_rx_write,
+	XS_CTR_rx_write_bytes,
+	XS_CTR_rx_read,
+	XS_CTR_rx_read_bytes,
+	XS_CTR_rx_atomic,
+	XS_CTR_err_loc_len,
+	XS_CTR_err_loc_qp_op,
+	XS_CTR_err_loc_prot,
+	XS_CTR_err_flush,
+	XS_CTR_err_rem_inv_req,
+	XS_CTR_err_rem_access,
+	XS_CTR_err_rem_op,
+	XS_CTR_err_retry_exc,
+	XS_CTR_err_rnr_retry_exc,
+	XS_CTR_err_other,
+	XS_CTR_rnr_naks,
+	XS_CTR_retries,
+	XS_CTR_ud_drop_qkey,
+	XS_CTR_ud_drop_noqp,
+	XS_CTR_ud_drop_norecv,
+	XS_CTR_uc_drops,
+	XS_CTR_psn_mismatch,
+	XS_CTR_NUM
+};
+
+struct xnic_sim_ctrs {
+	u64 v[XS_CTR_NUM];
+};
+
+struct xnic_sim_dev;
+
+/**
+ * struct xnic_sim_cq - a completion queue
+ * @dev: owner
+ * @cqn: number
+ * @log: log2 of the ring size
+ * @ring: DMA address of the ring
+ * @dbrec: DMA address of the xnic_cq_dbrec
+ * @flags: XNIC_CQ_F_*
+ * @users: QPs using it (owner's engine)
+ * @lock: serialises writers (any engine)
+ * @pi: producer index, under @lock
+ * @served: last arm_sn served, under @lock
+ * @overrun: no more writes, under @lock
+ */
+struct xnic_sim_cq {
+	struct xnic_sim_dev *dev;
+	u32 cqn;
+	u32 log;
+	u64 ring;
+	u64 dbrec;
+	u32 flags;
+	u32 users;
+	spinlock_t lock;		/* CQE writers */
+	u32 pi;
+	u32 served;
+	bool overrun;
+};
+
+/**
+ * struct xnic_sim_srq - a shared receive queue
+ * @dev: owner
+ * @srqn: number
+ * @pdn: its protection domain (receive buffers are checked against it)
+ * @log: log2 of the ring size
+ * @shift: log2 of the WQE size
+ * @ring: DMA address of the ring
+ * @dbrec: DMA address of its xnic_qp_dbrec (rq_pi)
+ * @users: QPs attached (owner's engine)
+ * @lock: serialises consumers (any engine)
+ * @ci: consumer index, under @lock
+ * @limit: LIMIT event threshold, 0 when disarmed, under @lock
+ */
+struct xnic_sim_srq {
+	struct xnic_sim_dev *dev;
+	u32 srqn;
+	u32 pdn;
+	u8 log;
+	u8 shift;
+	u64 ring;
+	u64 dbrec;
+	u32 users;
+	spinlock_t lock;		/* consumers */
+	u32 ci;
+	u32 limit;
+};
+
+#define XNIC_SIM_DB_CHUNK	64	/* slots per chunk = bits per group */
+
+/**
+ * struct xnic_sim_db - a doorbell page the engine polls
+ * @index: db_index
+ * @addr: DMA address (page aligned, XNIC_DB_PAGE_SIZE)
+ * @nqps: QPs using it
+ * @slot: slot -> QP, in chunks of one group word (allocated when needed)
+ */
+struct xnic_sim_db {
+	u32 index;
+	u64 addr;
+	u32 nqps;
+	struct xnic_sim_qp **slot[XNIC_DB_GROUP_WORDS];
+};
+
+/**
+ * struct xnic_sim_qp - a queue pair
+ *
+ * Fields marked (E) belong to the owner's engine; (L) are under @lock and
+ * read lock-free with READ_ONCE by other engines; the rest are set at
+ * creation, or by MODIFY_QP (the owner's engine) and read with READ_ONCE.
+ */
+struct xnic_sim_qp {
+	struct xnic_sim_dev *dev;
+	u32 qpn;
+	u32 pdn;
+	u8 type;
+	u8 state;			/* (L) */
+	bool kernel;			/* doorbell page 0: REG_MR allowed */
+	bool sig_all;
+	struct xnic_sim_cq *scq;
+	struct xnic_sim_cq *rcq;
+	struct xnic_sim_srq *srq;
+	struct xnic_sim_db *db;
+	u32 slot;
+	u64 dbrec;
+
+	/* send queue (E) */
+	u64 sq_addr;
+	u8 sq_log;
+	u8 sq_shift;
+	u32 sq_ci;
+	u32 sq_pi;			/* last producer index read */
+	u32 sq_psn;
+
+	/* receive queue */
+	u64 rq_addr;
+	u8 rq_log;
+	u8 rq_shift;
+	u32 rq_ci;			/* (L) */
+	u32 rq_psn;
+
+	/* attributes */
+	u8 mtu;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u8 port;
+	u32 qkey;
+	u32 dest_qpn;
+	u32 access;
+	u8 dgid[16];
+	struct xnic_sim_dev *rdev;	/* RC/UC: the remote port's device */
+
+	/* engine (E) */
+	struct list_head active_node;
+	bool on_active;
+	struct list_head err_node;
+	bool on_err;
+	bool last_wqe_sent;
+	u64 wait_until;			/* ns: RNR or retry wait */
+	u32 rnr_count;
+	u32 retry_count;
+
+	spinlock_t lock;		/* responder state: state, rq_ci */
+
+	/* counters (E, except rx_*) */
+	u64 tx_ops;
+	u64 tx_bytes;
+	u64 errors;
+	u64 rnr_naks;
+	u64 retries;
+	u64 flushed;
+	u64 doorbells;
+	u64 bad_doorbells;
+	atomic64_t rx_ops;
+	atomic64_t rx_bytes;
+
+	struct rcu_head rcu;
+};
+
+/* Engine scratch: one WQE in flight per engine. */
+struct xnic_sim_scratch {
+	u8 wqe[XNIC_WQE_DATA_OFF + XNIC_SIM_MAX_INLINE] __aligned(8);
+	u8 rwqe[sizeof(struct xnic_rwqe) +
+		XNIC_SIM_MAX_SGE * sizeof(struct xnic_sge)] __aligned(8);
+	u8 grh[XNIC_SIM_GRH_LEN];
+	u64 atomic_orig;
+	struct xnic_sim_seg lseg[XNIC_SIM_MAX_SGE + 1];
+	struct xnic_sim_seg rseg[XNIC_SIM_MAX_SGE + 1];
+	struct xnic_sim_swqe w;
+};
+
+/* Platform data: the driver sees @bus only. */
+struct xnic_sim_pdata {
+	struct xnic_bus bus;
+	struct xnic_sim_dev *dev;
+};
+
+/**
+ * struct xnic_sim_dev - one device
+ *
+ * Registers are under @reg_lock (written from any context); the engine
+ * reads them with READ_ONCE.
+ */
+struct xnic_sim_dev {
+	int index;
+	struct platform_device *pdev;
+	struct xnic_sim_dev *peer;	/* cabled device, or NULL */
+	u64 guid;
+	u8 gid[16];
+
+	/* registers */
+	spinlock_t reg_lock;
+	u32 status;
+	u64 cmdq_base;
+	u32 cmdq_log;
+	u32 cmdq_pi;
+	u64 eq_base;
+	u32 eq_log;
+	u32 eq_ci;
+	u32 intr_mask;
+	u32 enable;
+
+	/* reset: requested by a register write, done by the engine */
+	u32 reset_req;
+	u32 reset_done;
+	wait_queue_head_t reset_wq;
+
+	/* interrupt */
+	spinlock_t irq_lock;
+	irq_handler_t handler;
+	void *irq_data;
+	struct irq_work irq_work;
+
+	/* engine */
+	struct task_struct *engine;
+	bool kicked;
+	unsigned long sect;		/* odd inside a section */
+	u32 cmd_ci;
+	struct list_head active;	/* QPs with send work or waits */
+	struct list_head errq;		/* QPs in ERR with their own RQ */
+	struct xnic_sim_scratch *scr;
+
+	/* event queue writer */
+	spinlock_t eq_lock;
+	bool eq_on;			/* enabled, under eq_lock */
+	u32 eq_pi;
+
+	/* objects */
+	struct xnic_sim_tbl qps;
+	struct xnic_sim_tbl cqs;
+	struct xnic_sim_tbl srqs;
+	struct xnic_sim_tbl mrs;
+	struct xnic_sim_db *db[XNIC_SIM_MAX_DB];
+	struct xnic_sim_db *db_list[XNIC_SIM_MAX_DB];
+	u32 n_db;
+
+	struct xnic_sim_ctrs __percpu *ctr;
+	struct dentry *dbg;
+	struct xnic_sim_pdata pdata;
+};
+
+static inline void xnic_sim_count(struct xnic_sim_dev *dev,
+				  enum xnic_sim_ctr c, u64 n)
+{
+	this_cpu_add(dev->ctr->v[c], n);
+}
+
+/* Sections: see the top of this file. */
+static inline void xnic_sim_sect_enter(struct xnic_sim_dev *dev)
+{
+	WRITE_ONCE(dev->sect, dev->sect + 1);
+	smp_mb();	/* the count before any object pointer is loaded */
+}
+
+static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
+{
+	/* the section's accesses before the count (xnic_sim_sect_sync()) */
+	smp_store_release(&dev->sect, dev->sect + 1);
+}
+
+/* xnic_sim_dev.c */
+extern unsigned int xnic_sim_idle_us;
+void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
+void xnic_sim_kick(struct xnic_sim_dev *dev);
+struct xnic_sim_dev *xnic_sim_dev_alloc(int index);
+int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root);
+void xnic_sim_dev_stop(struct xnic_sim_dev *dev);
+void xnic_sim_dev_free(struct xnic_sim_dev *dev);
+
+/* xnic_sim_cmd.c */
+bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev);
+void xnic_sim_clear(struct xnic_sim_dev *dev);
+void xnic_sim_do_reset(struct xnic_sim_dev *dev);
+
+/* xnic_sim_engine.c */
+int xnic_sim_engine(void *arg);
+void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
+void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
+void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp);
+void xnic_sim_qp_ring(struct xnic_sim_qp *qp);
+void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event);
+void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+
+/**
+ * struct xnic_sim_cqe_info - what a CQE says
+ * @wr_id: work request
+ * @byte_len: bytes
+ * @imm: immediate data or invalidated key, as stored
+ * @qpn: QP
+ * @src_qp: UD sender
+ * @status: XNIC_CQE_*
+ * @opcode: XNIC_CQE_OP_*
+ * @flags: XNIC_CQE_*
+ */
+struct xnic_sim_cqe_info {
+	u64 wr_id;
+	u32 byte_len;
+	__le32 imm;
+	u32 qpn;
+	u32 src_qp;
+	u8 status;
+	u8 opcode;
+	u8 flags;
+};
+
+int xnic_sim_cq_post(struct xnic_sim_cq *cq,
+		     const struct xnic_sim_cqe_info *info, bool solicited);
+void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
+
+/* xnic_sim_xport.c */
+enum xnic_sim_res {
+	XS_DONE,	/* completed, with a status */
+	XS_WAIT,	/* RNR or transport retry: try again later */
+};
+
+int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		     u8 *status, u32 *byte_len);
+struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
+				      const u8 *gid);
+
+#endif /* _XNIC_SIM_H */

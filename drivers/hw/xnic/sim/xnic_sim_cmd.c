@@ -1,0 +1,842 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: the command queue and the objects it manages, and reset.
+ * Commands run in the device's engine thread, in order, between send
+ * WQEs; object numbers are the driver's (24 bits), limits (max_qp, ...)
+ * bound how many objects live at a time.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <asm/unaligned.h>
+#include <xrdma/xrdma_verbs.h>	/* enum values only */
+#include "xnic_sim.h"
+
+#define XNIC_SIM_CMD_BATCH	8	/* commands per engine turn */
+
+/* The verbs values the model uses under its own names. */
+static_assert(XNIC_SIM_QPT_RC == XRDMA_QPT_RC);
+static_assert(XNIC_SIM_QPT_UC == XRDMA_QPT_UC);
+static_assert(XNIC_SIM_QPT_UD == XRDMA_QPT_UD);
+static_assert(XNIC_SIM_QPS_RESET == XRDMA_QPS_RESET);
+static_assert(XNIC_SIM_QPS_INIT == XRDMA_QPS_INIT);
+static_assert(XNIC_SIM_QPS_RTR == XRDMA_QPS_RTR);
+static_assert(XNIC_SIM_QPS_RTS == XRDMA_QPS_RTS);
+static_assert(XNIC_SIM_QPS_SQD == XRDMA_QPS_SQD);
+static_assert(XNIC_SIM_QPS_SQE == XRDMA_QPS_SQE);
+static_assert(XNIC_SIM_QPS_ERR == XRDMA_QPS_ERR);
+static_assert(XNIC_SIM_QPS_NUM == XRDMA_QPS_NUM);
+
+#define XNIC_SIM_ACCESS_ALL	(XNIC_ACCESS_LOCAL_WRITE |		\
+				 XNIC_ACCESS_REMOTE_WRITE |		\
+				 XNIC_ACCESS_REMOTE_READ |		\
+				 XNIC_ACCESS_REMOTE_ATOMIC)
+
+/* Whether [addr, addr + len) can be DMA memory: aligned, backed. */
+static bool xnic_sim_addr_ok(u64 addr, u64 len, u64 align)
+{
+	if (!addr || !len || addr & (align - 1) || addr + len < addr)
+		return false;
+	return pfn_valid(PHYS_PFN(addr)) && pfn_valid(PHYS_PFN(addr + len - 1));
+}
+
+static u32 xnic_sim_errno_status(int err)
+{
+	switch (err) {
+	case 0:
+		return XNIC_CMD_OK;
+	case -EEXIST:
+		return XNIC_CMD_BAD_INDEX;
+	case -ENOSPC:
+	case -ENOMEM:
+		return XNIC_CMD_NO_RESOURCES;
+	default:
+		return XNIC_CMD_BAD_PARAM;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Device                                                              */
+
+static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+{
+	struct xnic_cmd_query_caps_out *o = &c->caps;
+
+	memset(c->raw, 0, sizeof(c->raw));
+	put_unaligned_be64(dev->guid, &o->node_guid);
+	o->max_mr_size = cpu_to_le64(XNIC_SIM_MAX_MR_SIZE);
+	o->page_size_cap = cpu_to_le64(SZ_4K | SZ_2M | SZ_1G);
+	o->vendor_id = cpu_to_le32(XNIC_SIM_VENDOR_ID);
+	o->vendor_part_id = cpu_to_le32(XNIC_SIM_PART_ID);
+	o->hw_ver = cpu_to_le32(XNIC_HW_VERSION);
+	o->max_qp = cpu_to_le32(XNIC_SIM_MAX_QP);
+	o->max_qp_wr = cpu_to_le32(1U << XNIC_SIM_MAX_LOG_WQE);
+	o->max_sge = cpu_to_le32(XNIC_SIM_MAX_SGE);
+	o->max_inline = cpu_to_le32(XNIC_SIM_MAX_INLINE);
+	o->max_cq = cpu_to_le32(XNIC_SIM_MAX_CQ);
+	o->max_cqe = cpu_to_le32(1U << XNIC_SIM_MAX_LOG_CQE);
+	o->max_mr = cpu_to_le32(XNIC_SIM_MAX_MR);
+	o->max_srq = cpu_to_le32(XNIC_SIM_MAX_SRQ);
+	o->max_srq_wr = cpu_to_le32(1U << XNIC_SIM_MAX_LOG_WQE);
+	o->max_rd_atom = cpu_to_le32(XNIC_SIM_MAX_RD_ATOM);
+	o->max_fast_reg_pages = cpu_to_le32(XNIC_SIM_MAX_FR_PAGES);
+	o->num_ports = cpu_to_le32(1);
+	o->port_state = cpu_to_le32(XRDMA_PORT_ACTIVE);
+	o->port_mtu = cpu_to_le32(XRDMA_MTU_4096);
+	strscpy(o->fw_ver, "xnic_sim 1.0", sizeof(o->fw_ver));
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                   */
+
+static u32 xnic_sim_create_cq(struct xnic_sim_dev *dev,
+			      const struct xnic_cmd_create_cq *in)
+{
+	u32 cqn = le32_to_cpu(in->cqn), log = le32_to_cpu(in->log_cqe);
+	u64 ring = le64_to_cpu(in->ring_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	u32 flags = le32_to_cpu(in->flags);
+	struct xnic_sim_cq *cq;
+	int err;
+
+	if (log > XNIC_SIM_MAX_LOG_CQE || flags & ~XNIC_CQ_F_EVENTS ||
+	    !xnic_sim_addr_ok(ring, sizeof(struct xnic_cqe) << log,
+			      sizeof(struct xnic_cqe)) ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_cq_dbrec), 8))
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->cqs, cqn))
+		return XNIC_CMD_BAD_INDEX;
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return XNIC_CMD_NO_RESOURCES;
+	cq->dev = dev;
+	cq->cqn = cqn;
+	cq->log = log;
+	cq->ring = ring;
+	cq->dbrec = dbrec;
+	cq->flags = flags;
+	cq->served = XNIC_SIM_ARM_NONE;
+	spin_lock_init(&cq->lock);
+	err = xnic_sim_tbl_insert(&dev->cqs, cqn, cq);
+	if (err)
+		kfree(cq);
+	return xnic_sim_errno_status(err);
+}
+
+static u32 xnic_sim_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_cq *cq = xnic_sim_tbl_get(&dev->cqs, cqn);
+
+	if (!cq)
+		return XNIC_CMD_BAD_INDEX;
+	if (cq->users)
+		return XNIC_CMD_BUSY;
+	xnic_sim_tbl_erase(&dev->cqs, cqn, &empty);
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	kfree(cq);
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Queue pairs                                                         */
+
+static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
+			      const struct xnic_cmd_create_qp *in)
+{
+	u32 qpn = le32_to_cpu(in->qpn), srqn = le32_to_cpu(in->srqn);
+	u32 dbi = le32_to_cpu(in->db_index), slot = le32_to_cpu(in->db_slot);
+	u64 sq = le64_to_cpu(in->sq_addr), rq = le64_to_cpu(in->rq_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	struct xnic_sim_qp ***chunkp, *qp;
+	struct xnic_sim_srq *srq = NULL;
+	struct xnic_sim_cq *scq, *rcq;
+	struct xnic_sim_db *db;
+	int err;
+
+	if ((in->qp_type != XNIC_SIM_QPT_RC && in->qp_type != XNIC_SIM_QPT_UC &&
+	     in->qp_type != XNIC_SIM_QPT_UD) ||
+	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
+	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
+	    !xnic_sim_addr_ok(sq, 1ULL << (in->sq_log_wqe + in->sq_wqe_shift),
+			      8) ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8) ||
+	    dbi >= XNIC_SIM_MAX_DB || slot >= XNIC_DB_SLOTS)
+		return XNIC_CMD_BAD_PARAM;
+	if (srqn == XNIC_NO_SRQ &&
+	    (in->rq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	     in->rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
+	     in->rq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
+	     !xnic_sim_addr_ok(rq, 1ULL << (in->rq_log_wqe + in->rq_wqe_shift),
+			       8)))
+		return XNIC_CMD_BAD_PARAM;
+	scq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->send_cqn));
+	rcq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->recv_cqn));
+	db = dev->db[dbi];
+	if (srqn != XNIC_NO_SRQ)
+		srq = xnic_sim_tbl_get(&dev->srqs, srqn);
+	if (!scq || !rcq || !db || (srqn != XNIC_NO_SRQ && !srq) ||
+	    xnic_sim_tbl_get(&dev->qps, qpn))
+		return XNIC_CMD_BAD_INDEX;
+	chunkp = &db->slot[slot / XNIC_SIM_DB_CHUNK];
+	if (*chunkp && (*chunkp)[slot % XNIC_SIM_DB_CHUNK])
+		return XNIC_CMD_BAD_INDEX;
+	if (!*chunkp) {
+		*chunkp = kcalloc(XNIC_SIM_DB_CHUNK, sizeof(**chunkp),
+				  GFP_KERNEL);
+		if (!*chunkp)
+			return XNIC_CMD_NO_RESOURCES;
+	}
+
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	if (!qp)
+		return XNIC_CMD_NO_RESOURCES;
+	qp->dev = dev;
+	qp->qpn = qpn;
+	qp->pdn = le32_to_cpu(in->pdn);
+	qp->type = in->qp_type;
+	qp->state = XNIC_SIM_QPS_RESET;
+	qp->kernel = dbi == 0;
+	qp->sig_all = !!in->sq_sig_all;
+	qp->scq = scq;
+	qp->rcq = rcq;
+	qp->srq = srq;
+	qp->db = db;
+	qp->slot = slot;
+	qp->dbrec = dbrec;
+	qp->sq_addr = sq;
+	qp->sq_log = in->sq_log_wqe;
+	qp->sq_shift = in->sq_wqe_shift;
+	if (!srq) {
+		qp->rq_addr = rq;
+		qp->rq_log = in->rq_log_wqe;
+		qp->rq_shift = in->rq_wqe_shift;
+	}
+	qp->mtu = XRDMA_MTU_4096;
+	qp->port = 1;
+	INIT_LIST_HEAD(&qp->active_node);
+	INIT_LIST_HEAD(&qp->err_node);
+	spin_lock_init(&qp->lock);
+	atomic64_set(&qp->rx_ops, 0);
+	atomic64_set(&qp->rx_bytes, 0);
+	err = xnic_sim_tbl_insert(&dev->qps, qpn, qp);
+	if (err) {
+		kfree(qp);
+		return xnic_sim_errno_status(err);
+	}
+	(*chunkp)[slot % XNIC_SIM_DB_CHUNK] = qp;
+	db->nqps++;
+	scq->users++;
+	rcq->users++;
+	if (srq)
+		srq->users++;
+	return XNIC_CMD_OK;
+}
+
+/* Unlink a QP from everything its engine and its doorbell page know. */
+static void xnic_sim_qp_unlink(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_qp **chunk = qp->db->slot[qp->slot / XNIC_SIM_DB_CHUNK];
+
+	chunk[qp->slot % XNIC_SIM_DB_CHUNK] = NULL;
+	qp->db->nqps--;
+	xnic_sim_qp_deactivate(qp);
+	if (qp->on_err) {
+		list_del(&qp->err_node);
+		qp->on_err = false;
+	}
+}
+
+static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	spin_lock(&qp->lock);
+	WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+	spin_unlock(&qp->lock);
+	xnic_sim_tbl_erase(&dev->qps, qpn, &empty);
+	xnic_sim_qp_unlink(dev, qp);
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	qp->scq->users--;
+	qp->rcq->users--;
+	if (qp->srq)
+		qp->srq->users--;
+	kfree_rcu(qp, rcu);
+	return XNIC_CMD_OK;
+}
+
+static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
+			      const struct xnic_cmd_modify_qp *in)
+{
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
+						  le32_to_cpu(in->qpn));
+	u32 mask = le32_to_cpu(in->mask);
+	u8 cur, next;
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	cur = READ_ONCE(qp->state);
+	next = mask & XRDMA_QP_STATE ? in->state : cur;
+	if ((mask & XRDMA_QP_STATE) && !xnic_sim_qp_trans_ok(cur, next))
+		return XNIC_CMD_BAD_STATE;
+	if (((mask & XRDMA_QP_PATH_MTU) &&
+	     (in->path_mtu < XRDMA_MTU_256 || in->path_mtu > XRDMA_MTU_4096)) ||
+	    ((mask & XRDMA_QP_MAX_QP_RD_ATOMIC) &&
+	     in->max_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
+	    ((mask & XRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	     in->max_dest_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
+	    ((mask & XRDMA_QP_RETRY_CNT) && in->retry_cnt > 7) ||
+	    ((mask & XRDMA_QP_RNR_RETRY) && in->rnr_retry > 7) ||
+	    ((mask & XRDMA_QP_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
+	    ((mask & XRDMA_QP_TIMEOUT) && in->timeout > 31) ||
+	    ((mask & XRDMA_QP_PORT) && in->port_num != 1) ||
+	    ((mask & XRDMA_QP_ACCESS_FLAGS) &&
+	     le32_to_cpu(in->access) & ~XNIC_SIM_ACCESS_ALL) ||
+	    ((mask & XRDMA_QP_DEST_QPN) &&
+	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
+		return XNIC_CMD_BAD_PARAM;
+
+	if (mask & XRDMA_QP_PATH_MTU)
+		qp->mtu = in->path_mtu;
+	if (mask & XRDMA_QP_TIMEOUT)
+		qp->timeout = in->timeout;
+	if (mask & XRDMA_QP_RETRY_CNT)
+		qp->retry_cnt = in->retry_cnt;
+	if (mask & XRDMA_QP_RNR_RETRY)
+		qp->rnr_retry = in->rnr_retry;
+	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+		WRITE_ONCE(qp->min_rnr_timer, in->min_rnr_timer);
+	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = in->max_rd_atomic;
+	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = in->max_dest_rd_atomic;
+	if (mask & XRDMA_QP_QKEY)
+		WRITE_ONCE(qp->qkey, le32_to_cpu(in->qkey));
+	if (mask & XRDMA_QP_RQ_PSN)
+		WRITE_ONCE(qp->rq_psn, le32_to_cpu(in->rq_psn) & 0xffffff);
+	if (mask & XRDMA_QP_SQ_PSN)
+		qp->sq_psn = le32_to_cpu(in->sq_psn) & 0xffffff;
+	if (mask & XRDMA_QP_DEST_QPN)
+		WRITE_ONCE(qp->dest_qpn, le32_to_cpu(in->dest_qpn));
+	if (mask & XRDMA_QP_ACCESS_FLAGS)
+		WRITE_ONCE(qp->access, le32_to_cpu(in->access));
+	if (mask & XRDMA_QP_PORT)
+		qp->port = in->port_num;
+	if (mask & XRDMA_QP_AV) {
+		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
+		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
+	}
+	if (!(mask & XRDMA_QP_STATE) || next == cur)
+		return XNIC_CMD_OK;
+
+	spin_lock(&qp->lock);
+	WRITE_ONCE(qp->state, next);
+	if (next == XNIC_SIM_QPS_RESET)
+		qp->rq_ci = 0;
+	spin_unlock(&qp->lock);
+	switch (next) {
+	case XNIC_SIM_QPS_RESET:
+		xnic_sim_qp_deactivate(qp);
+		if (qp->on_err) {
+			list_del(&qp->err_node);
+			qp->on_err = false;
+		}
+		qp->sq_ci = 0;
+		qp->sq_pi = 0;
+		qp->wait_until = 0;
+		qp->rnr_count = 0;
+		qp->retry_count = 0;
+		qp->last_wqe_sent = false;
+		/* no operation of the peer still uses the old queues */
+		xnic_sim_sect_sync(dev);
+		break;
+	case XNIC_SIM_QPS_ERR:
+	case XNIC_SIM_QPS_RTS:
+		xnic_sim_qp_activate(qp);
+		break;
+	default:
+		break;
+	}
+	return XNIC_CMD_OK;
+}
+
+static u32 xnic_sim_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+{
+	u32 qpn = le32_to_cpu(c->obj.index);
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
+	struct xnic_cmd_query_qp_out *o = &c->query_qp;
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	memset(c->raw, 0, sizeof(c->raw));
+	o->index = cpu_to_le32(qpn);
+	o->state = READ_ONCE(qp->state);
+	o->sq_psn = cpu_to_le32(qp->sq_psn);
+	o->rq_psn = cpu_to_le32(READ_ONCE(qp->rq_psn));
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared receive queues                                               */
+
+static u32 xnic_sim_create_srq(struct xnic_sim_dev *dev,
+			       const struct xnic_cmd_create_srq *in)
+{
+	u32 srqn = le32_to_cpu(in->srqn);
+	u64 ring = le64_to_cpu(in->ring_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	struct xnic_sim_srq *srq;
+	int err;
+
+	if (in->log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	    in->wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
+	    in->wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
+	    !xnic_sim_addr_ok(ring, 1ULL << (in->log_wqe + in->wqe_shift), 8) ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8))
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->srqs, srqn))
+		return XNIC_CMD_BAD_INDEX;
+	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
+	if (!srq)
+		return XNIC_CMD_NO_RESOURCES;
+	srq->dev = dev;
+	srq->srqn = srqn;
+	srq->pdn = le32_to_cpu(in->pdn);
+	srq->log = in->log_wqe;
+	srq->shift = in->wqe_shift;
+	srq->ring = ring;
+	srq->dbrec = dbrec;
+	srq->limit = le32_to_cpu(in->limit);
+	spin_lock_init(&srq->lock);
+	err = xnic_sim_tbl_insert(&dev->srqs, srqn, srq);
+	if (err)
+		kfree(srq);
+	return xnic_sim_errno_status(err);
+}
+
+static u32 xnic_sim_modify_srq(struct xnic_sim_dev *dev,
+			       const struct xnic_cmd_modify_srq *in)
+{
+	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs,
+						    le32_to_cpu(in->srqn));
+
+	if (!srq)
+		return XNIC_CMD_BAD_INDEX;
+	spin_lock(&srq->lock);
+	srq->limit = le32_to_cpu(in->limit);
+	spin_unlock(&srq->lock);
+	return XNIC_CMD_OK;
+}
+
+static u32 xnic_sim_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs, srqn);
+
+	if (!srq)
+		return XNIC_CMD_BAD_INDEX;
+	if (srq->users)
+		return XNIC_CMD_BUSY;
+	xnic_sim_tbl_erase(&dev->srqs, srqn, &empty);
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	kfree(srq);
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory regions                                                      */
+
+static void xnic_sim_mr_free(struct xnic_sim_mr *mr)
+{
+	kvfree(mr->mtt);
+	kfree(mr);
+}
+
+static u32 xnic_sim_reg_mr(struct xnic_sim_dev *dev,
+			   const struct xnic_cmd_reg_mr *in)
+{
+	u32 key = le32_to_cpu(in->key), flags = le32_to_cpu(in->flags);
+	u32 access = le32_to_cpu(in->access), n = le32_to_cpu(in->npages);
+	u64 iova = le64_to_cpu(in->iova), length = le64_to_cpu(in->length);
+	struct xnic_sim_mr *mr;
+	u32 i;
+	int err;
+
+	if (flags & ~(XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
+	    flags == (XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
+	    access & ~XNIC_SIM_ACCESS_ALL)
+		return XNIC_CMD_BAD_PARAM;
+	if ((flags & XNIC_MR_F_ALL) && access & ~XNIC_ACCESS_LOCAL_WRITE)
+		return XNIC_CMD_BAD_PARAM;
+	if ((flags & XNIC_MR_F_FREG) && (!n || n > XNIC_SIM_MAX_FR_PAGES))
+		return XNIC_CMD_BAD_PARAM;
+	if (!flags && xnic_sim_mr_params_ok(iova, length, n, in->page_shift,
+					    XNIC_SIM_MAX_MR_SIZE))
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->mrs, key >> 8))
+		return XNIC_CMD_BAD_INDEX;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return XNIC_CMD_NO_RESOURCES;
+	mr->key = key;
+	mr->pdn = le32_to_cpu(in->pdn);
+	mr->access = access;
+	mr->flags = flags;
+	if (flags & XNIC_MR_F_ALL) {
+		mr->valid = true;
+	} else {
+		mr->max_pages = n;
+		mr->page_shift = in->page_shift;
+		if (n) {
+			mr->mtt = kvcalloc(n, sizeof(u64),
+					   GFP_KERNEL | __GFP_NOWARN);
+			if (!mr->mtt) {
+				kfree(mr);
+				return XNIC_CMD_NO_RESOURCES;
+			}
+		}
+	}
+	if (!flags) {
+		if (n && !xnic_sim_dma_read(le64_to_cpu(in->mtt_addr), mr->mtt,
+					    (size_t)n * sizeof(u64)))
+			goto bad;
+		for (i = 0; i < n; i++)
+			mr->mtt[i] = le64_to_cpu((__force __le64)mr->mtt[i]);
+		if (xnic_sim_mtt_check(mr->mtt, n, in->page_shift))
+			goto bad;
+		mr->iova = iova;
+		mr->length = length;
+		mr->npages = n;
+		mr->valid = true;
+	}
+	err = xnic_sim_tbl_insert(&dev->mrs, key >> 8, mr);
+	if (err)
+		xnic_sim_mr_free(mr);
+	return xnic_sim_errno_status(err);
+bad:
+	xnic_sim_mr_free(mr);
+	return XNIC_CMD_BAD_PARAM;
+}
+
+static u32 xnic_sim_dereg_mr(struct xnic_sim_dev *dev, u32 key)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_mr *mr = xnic_sim_tbl_erase(&dev->mrs, key >> 8,
+						    &empty);
+
+	if (!mr)
+		return XNIC_CMD_BAD_INDEX;
+	/* operations of the peer that found it are over after this */
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	xnic_sim_mr_free(mr);
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Doorbell pages                                                      */
+
+static u32 xnic_sim_alloc_db(struct xnic_sim_dev *dev,
+			     const struct xnic_cmd_alloc_db *in)
+{
+	u32 idx = le32_to_cpu(in->db_index);
+	u64 addr = le64_to_cpu(in->page_addr);
+	struct xnic_sim_db *db;
+
+	if (idx >= XNIC_SIM_MAX_DB ||
+	    !xnic_sim_addr_ok(addr, XNIC_DB_PAGE_SIZE, PAGE_SIZE))
+		return XNIC_CMD_BAD_PARAM;
+	if (dev->db[idx])
+		return XNIC_CMD_BAD_INDEX;
+	db = kzalloc(sizeof(*db), GFP_KERNEL);
+	if (!db)
+		return XNIC_CMD_NO_RESOURCES;
+	db->index = idx;
+	db->addr = addr;
+	dev->db[idx] = db;
+	dev->db_list[dev->n_db++] = db;
+	return XNIC_CMD_OK;
+}
+
+static void xnic_sim_db_free(struct xnic_sim_db *db)
+{
+	u32 i;
+
+	for (i = 0; i < XNIC_DB_GROUP_WORDS; i++)
+		kfree(db->slot[i]);
+	kfree(db);
+}
+
+static u32 xnic_sim_free_db(struct xnic_sim_dev *dev, u32 idx)
+{
+	struct xnic_sim_db *db;
+	u32 i;
+
+	if (idx >= XNIC_SIM_MAX_DB || !dev->db[idx])
+		return XNIC_CMD_BAD_INDEX;
+	db = dev->db[idx];
+	if (db->nqps)
+		return XNIC_CMD_BUSY;
+	for (i = 0; i < dev->n_db; i++) {
+		if (dev->db_list[i] == db) {
+			dev->db_list[i] = dev->db_list[--dev->n_db];
+			break;
+		}
+	}
+	dev->db[idx] = NULL;
+	xnic_sim_db_free(db);
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The queue                                                           */
+
+static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+{
+	switch (c->hdr.opcode) {
+	case XNIC_CMD_QUERY_CAPS:
+		return xnic_sim_query_caps(dev, c);
+	case XNIC_CMD_CREATE_CQ:
+		return xnic_sim_create_cq(dev, &c->create_cq);
+	case XNIC_CMD_DESTROY_CQ:
+		return xnic_sim_destroy_cq(dev, le32_to_cpu(c->obj.index));
+	case XNIC_CMD_CREATE_QP:
+		return xnic_sim_create_qp(dev, &c->create_qp);
+	case XNIC_CMD_MODIFY_QP:
+		return xnic_sim_modify_qp(dev, &c->modify_qp);
+	case XNIC_CMD_QUERY_QP:
+		return xnic_sim_query_qp(dev, c);
+	case XNIC_CMD_DESTROY_QP:
+		return xnic_sim_destroy_qp(dev, le32_to_cpu(c->obj.index));
+	case XNIC_CMD_CREATE_SRQ:
+		return xnic_sim_create_srq(dev, &c->create_srq);
+	case XNIC_CMD_MODIFY_SRQ:
+		return xnic_sim_modify_srq(dev, &c->modify_srq);
+	case XNIC_CMD_DESTROY_SRQ:
+		return xnic_sim_destroy_srq(dev, le32_to_cpu(c->obj.index));
+	case XNIC_CMD_REG_MR:
+		return xnic_sim_reg_mr(dev, &c->reg_mr);
+	case XNIC_CMD_DEREG_MR:
+		return xnic_sim_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
+	case XNIC_CMD_ALLOC_DB:
+		return xnic_sim_alloc_db(dev, &c->alloc_db);
+	case XNIC_CMD_FREE_DB:
+		return xnic_sim_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
+	default:
+		return XNIC_CMD_BAD_OPCODE;
+	}
+}
+
+/* Execute one entry, write its results, set done, post CMD_DONE. */
+static void xnic_sim_cmd_one(struct xnic_sim_dev *dev, u64 addr)
+{
+	struct xnic_cmd c;
+	__le32 *done;
+	u32 status;
+
+	if (!xnic_sim_dma_read(addr, &c, sizeof(c))) {
+		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+		return;
+	}
+	status = xnic_sim_cmd_exec(dev, &c);
+	xnic_sim_count(dev, XS_CTR_commands, 1);
+	if (status)
+		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+	c.hdr.status = cpu_to_le32(status);
+	xnic_sim_dma_write(addr + offsetof(struct xnic_cmd, raw), c.raw,
+			   sizeof(c.raw));
+	xnic_sim_dma_write(addr + offsetof(struct xnic_cmd, hdr.status),
+			   &c.hdr.status, sizeof(c.hdr.status));
+	done = xnic_sim_map(addr + offsetof(struct xnic_cmd, hdr.done));
+	if (done) {
+		dma_wmb();	/* status and outputs before done */
+		WRITE_ONCE(*done, cpu_to_le32(1));
+		xnic_sim_unmap(done);
+	}
+	xnic_sim_eq_post(dev, XNIC_EQE_CMD_DONE, le32_to_cpu(c.hdr.token), 0);
+}
+
+/**
+ * xnic_sim_cmd_poll - execute commands the driver announced
+ * @dev: device (its engine)
+ *
+ * A few per call, so the data path keeps moving.  Return: whether there
+ * was anything to do.
+ */
+bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev)
+{
+	u32 pi = READ_ONCE(dev->cmdq_pi), log = READ_ONCE(dev->cmdq_log);
+	u64 base = READ_ONCE(dev->cmdq_base);
+	int n = 0;
+
+	if (pi == dev->cmd_ci)
+		return false;
+	if (xnic_sim_ring_avail(dev->cmd_ci, pi, log) < 0) {
+		/* an impossible producer index: ignored */
+		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+		dev->cmd_ci = pi;
+		return true;
+	}
+	while (dev->cmd_ci != pi && n++ < XNIC_SIM_CMD_BATCH) {
+		xnic_sim_cmd_one(dev, base + (u64)(dev->cmd_ci &
+				 ((1U << log) - 1)) * sizeof(struct xnic_cmd));
+		dev->cmd_ci++;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reset                                                               */
+
+/* Detach every chunk of a table: it is empty for readers afterwards. */
+static struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t)
+{
+	struct xnic_sim_tbl_chunk **old = kvcalloc(XNIC_SIM_TBL_TOP,
+						   sizeof(*old), GFP_KERNEL);
+	u32 i;
+
+	if (!old)
+		return NULL;
+	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
+		old[i] = t->top[i];
+		WRITE_ONCE(t->top[i], NULL);
+	}
+	t->count = 0;
+	return old;
+}
+
+/* Free every object of detached chunks with @fn, then the chunks. */
+static void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old,
+			      void (*fn)(void *p))
+{
+	u32 i, j;
+
+	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
+		if (!old[i])
+			continue;
+		for (j = 0; j < XNIC_SIM_TBL_CHUNK; j++)
+			if (old[i]->ent[j])
+				fn(old[i]->ent[j]);
+		xnic_sim_tbl_free_chunk(old[i]);
+	}
+	kvfree(old);
+}
+
+static void xnic_sim_free_qp(void *p)
+{
+	struct xnic_sim_qp *qp = p;
+
+	kfree_rcu(qp, rcu);
+}
+
+static void xnic_sim_free_plain(void *p)
+{
+	kfree(p);
+}
+
+static void xnic_sim_free_mr(void *p)
+{
+	xnic_sim_mr_free(p);
+}
+
+/* One object at a time, when no memory for xnic_sim_tbl_take() is left. */
+static void xnic_sim_tbl_clear_slow(struct xnic_sim_dev *dev,
+				    struct xnic_sim_tbl *t,
+				    void (*fn)(void *p))
+{
+	u32 idx = 0;
+	void *p;
+
+	while ((p = xnic_sim_tbl_next(t, &idx))) {
+		struct xnic_sim_tbl_chunk *empty = NULL;
+
+		xnic_sim_tbl_erase(t, idx, &empty);
+		xnic_sim_sect_sync(dev);
+		xnic_sim_tbl_free_chunk(empty);
+		fn(p);
+	}
+}
+
+/**
+ * xnic_sim_clear - drop every object of a device
+ * @dev: device; called by its engine, or with no engine running
+ */
+void xnic_sim_clear(struct xnic_sim_dev *dev)
+{
+	struct xnic_sim_tbl *tbl[] = { &dev->qps, &dev->srqs, &dev->cqs,
+				       &dev->mrs };
+	void (*fn[])(void *p) = { xnic_sim_free_qp, xnic_sim_free_plain,
+				  xnic_sim_free_plain, xnic_sim_free_mr };
+	struct xnic_sim_tbl_chunk **old[ARRAY_SIZE(tbl)];
+	struct xnic_sim_qp *qp;
+	u32 idx = 0, i;
+
+	/* QPs stop answering first */
+	while ((qp = xnic_sim_tbl_next(&dev->qps, &idx))) {
+		spin_lock(&qp->lock);
+		WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+		spin_unlock(&qp->lock);
+		idx++;
+	}
+	INIT_LIST_HEAD(&dev->active);
+	INIT_LIST_HEAD(&dev->errq);
+	for (i = 0; i < ARRAY_SIZE(tbl); i++)
+		old[i] = xnic_sim_tbl_take(tbl[i]);
+	xnic_sim_sect_sync(dev);
+	for (i = 0; i < ARRAY_SIZE(tbl); i++) {
+		if (old[i])
+			xnic_sim_tbl_drop(old[i], fn[i]);
+		else
+			xnic_sim_tbl_clear_slow(dev, tbl[i], fn[i]);
+	}
+	for (i = 0; i < dev->n_db; i++) {
+		dev->db[dev->db_list[i]->index] = NULL;
+		xnic_sim_db_free(dev->db_list[i]);
+		dev->db_list[i] = NULL;
+	}
+	dev->n_db = 0;
+}
+
+/**
+ * xnic_sim_do_reset - execute a RESET register write
+ * @dev: device (its engine)
+ *
+ * Drops every object, forgets the queues, and reports READY again.
+ */
+void xnic_sim_do_reset(struct xnic_sim_dev *dev)
+{
+	u32 req = READ_ONCE(dev->reset_req);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->eq_lock, flags);
+	dev->eq_on = false;
+	dev->eq_pi = 0;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	xnic_sim_clear(dev);
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	dev->cmdq_base = 0;
+	dev->cmdq_log = 0;
+	dev->cmdq_pi = 0;
+	dev->eq_base = 0;
+	dev->eq_log = 0;
+	dev->eq_ci = 0;
+	dev->intr_mask = 1;
+	dev->enable = 0;
+	dev->cmd_ci = 0;
+	if (READ_ONCE(dev->reset_req) == req)
+		dev->status = XNIC_STATUS_READY;
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+	WRITE_ONCE(dev->reset_done, req);
+	wake_up_all(&dev->reset_wq);
+}

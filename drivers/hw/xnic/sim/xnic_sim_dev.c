@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: one device: register file, interrupt, engine thread start and
+ * stop, debugfs.  No module state (xnic_sim_main.c creates the devices),
+ * so KUnit can run devices too.
+ */
+#include <linux/kthread.h>
+#include <linux/slab.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/hardirq.h>
+#include "xnic_sim.h"
+
+/* engine polling time without work before it sleeps (module parameter) */
+unsigned int xnic_sim_idle_us = 100;
+
+static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
+	[XS_CTR_doorbells] = "doorbells",
+	[XS_CTR_bad_doorbells] = "bad_doorbells",
+	[XS_CTR_kicks] = "kicks",
+	[XS_CTR_sleeps] = "sleeps",
+	[XS_CTR_wakeups] = "wakeups",
+	[XS_CTR_commands] = "commands",
+	[XS_CTR_cmd_errors] = "cmd_errors",
+	[XS_CTR_eqes] = "eqes",
+	[XS_CTR_eq_overruns] = "eq_overruns",
+	[XS_CTR_irqs] = "irqs",
+	[XS_CTR_cqes] = "cqes",
+	[XS_CTR_cq_overruns] = "cq_overruns",
+	[XS_CTR_tx_rdma_write] = "tx_rdma_write",
+	[XS_CTR_tx_rdma_write_bytes] = "tx_rdma_write_bytes",
+	[XS_CTR_tx_rdma_write_imm] = "tx_rdma_write_imm",
+	[XS_CTR_tx_rdma_write_imm_bytes] = "tx_rdma_write_imm_bytes",
+	[XS_CTR_tx_send] = "tx_send",
+	[XS_CTR_tx_send_bytes] = "tx_send_bytes",
+	[XS_CTR_tx_send_imm] = "tx_send_imm",
+	[XS_CTR_tx_send_imm_bytes] = "tx_send_imm_bytes",
+	[XS_CTR_tx_rdma_read] = "tx_rdma_read",
+	[XS_CTR_tx_rdma_read_bytes] = "tx_rdma_read_bytes",
+	[XS_CTR_tx_cmp_swap] = "tx_cmp_swap",
+	[XS_CTR_tx_fetch_add] = "tx_fetch_add",
+	[XS_CTR_tx_local_inv] = "tx_local_inv",
+	[XS_CTR_tx_send_inv] = "tx_send_inv",
+	[XS_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
+	[XS_CTR_tx_reg_mr] = "tx_reg_mr",
+	[XS_CTR_tx_nop] = "tx_nop",
+	[XS_CTR_rx_send] = "rx_send",
+	[XS_CTR_rx_send_bytes] = "rx_send_bytes",
+	[XS_CTR_rx_write] = "rx_write",
+	[XS_CTR_rx_write_bytes] = "rx_write_bytes",
+	[XS_CTR_rx_read] = "rx_read",
+	[XS_CTR_rx_read_bytes] = "rx_read_bytes",
+	[XS_CTR_rx_atomic] = "rx_atomic",
+	[XS_CTR_err_loc_len] = "err_loc_len",
+	[XS_CTR_err_loc_qp_op] = "err_loc_qp_op",
+	[XS_CTR_err_loc_prot] = "err_loc_prot",
+	[XS_CTR_err_flush] = "err_flush",
+	[XS_CTR_err_rem_inv_req] = "err_rem_inv_req",
+	[XS_CTR_err_rem_access] = "err_rem_access",
+	[XS_CTR_err_rem_op] = "err_rem_op",
+	[XS_CTR_err_retry_exc] = "err_retry_exc",
+	[XS_CTR_err_rnr_retry_exc] = "err_rnr_retry_exc",
+	[XS_CTR_err_other] = "err_other",
+	[XS_CTR_rnr_naks] = "rnr_naks",
+	[XS_CTR_retries] = "retries",
+	[XS_CTR_ud_drop_qkey] = "ud_drop_qkey",
+	[XS_CTR_ud_drop_noqp] = "ud_drop_noqp",
+	[XS_CTR_ud_drop_norecv] = "ud_drop_norecv",
+	[XS_CTR_uc_drops] = "uc_drops",
+	[XS_CTR_psn_mismatch] = "psn_mismatch",
+};
+
+static struct xnic_sim_dev *xnic_sim_bus_dev(struct xnic_bus *bus)
+{
+	return container_of(bus, struct xnic_sim_pdata, bus)->dev;
+}
+
+/* ------------------------------------------------------------------ */
+/* Interrupt and engine wakeup                                         */
+
+/**
+ * xnic_sim_kick - wake a device's engine
+ * @dev: device; any context
+ */
+void xnic_sim_kick(struct xnic_sim_dev *dev)
+{
+	WRITE_ONCE(dev->kicked, true);
+	/* orders the flag before the task state check (full barrier) */
+	wake_up_process(dev->engine);
+}
+
+/**
+ * xnic_sim_raise_irq - signal the interrupt unless masked
+ * @dev: device; any context
+ */
+void xnic_sim_raise_irq(struct xnic_sim_dev *dev)
+{
+	if (!READ_ONCE(dev->intr_mask) && READ_ONCE(dev->handler))
+		irq_work_queue(&dev->irq_work);
+}
+
+/* The interrupt "line": the driver's handler in hard interrupt context. */
+static void xnic_sim_irq_fn(struct irq_work *work)
+{
+	struct xnic_sim_dev *dev = container_of(work, struct xnic_sim_dev,
+						irq_work);
+
+	spin_lock(&dev->irq_lock);
+	if (dev->handler && !READ_ONCE(dev->intr_mask)) {
+		xnic_sim_count(dev, XS_CTR_irqs, 1);
+		dev->handler(dev->index, dev->irq_data);
+	}
+	spin_unlock(&dev->irq_lock);
+}
+
+static int xnic_sim_request_irq(struct xnic_bus *bus, irq_handler_t handler,
+				void *data)
+{
+	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
+	unsigned long flags;
+	int ret = 0;
+
+	if (!handler)
+		return -EINVAL;
+	spin_lock_irqsave(&dev->irq_lock, flags);
+	if (dev->handler) {
+		ret = -EBUSY;
+	} else {
+		dev->irq_data = data;
+		WRITE_ONCE(dev->handler, handler);
+	}
+	spin_unlock_irqrestore(&dev->irq_lock, flags);
+	if (!ret && READ_ONCE(dev->eq_pi) != READ_ONCE(dev->eq_ci))
+		xnic_sim_raise_irq(dev);
+	return ret;
+}
+
+static void xnic_sim_free_irq(struct xnic_bus *bus)
+{
+	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->irq_lock, flags);
+	WRITE_ONCE(dev->handler, NULL);
+	dev->irq_data = NULL;
+	spin_unlock_irqrestore(&dev->irq_lock, flags);
+	/* a handler call that started is over after this */
+	irq_work_sync(&dev->irq_work);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registers                                                           */
+
+static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
+{
+	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
+
+	switch (reg) {
+	case XNIC_REG_ID:
+		return XNIC_ID;
+	case XNIC_REG_VERSION:
+		return XNIC_HW_VERSION;
+	case XNIC_REG_STATUS:
+		return READ_ONCE(dev->status);
+	case XNIC_REG_CMDQ_BASE_LO:
+		return lower_32_bits(READ_ONCE(dev->cmdq_base));
+	case XNIC_REG_CMDQ_BASE_HI:
+		return upper_32_bits(READ_ONCE(dev->cmdq_base));
+	case XNIC_REG_CMDQ_LOG_SIZE:
+		return READ_ONCE(dev->cmdq_log);
+	case XNIC_REG_EQ_BASE_LO:
+		return lower_32_bits(READ_ONCE(dev->eq_base));
+	case XNIC_REG_EQ_BASE_HI:
+		return upper_32_bits(READ_ONCE(dev->eq_base));
+	case XNIC_REG_EQ_LOG_SIZE:
+		return READ_ONCE(dev->eq_log);
+	case XNIC_REG_INTR_MASK:
+		return READ_ONCE(dev->intr_mask);
+	case XNIC_REG_ENABLE:
+		return READ_ONCE(dev->enable);
+	default:
+		return 0;	/* write-only and unknown registers */
+	}
+}
+
+/* A 64-bit base register half, only while the queues are off. */
+static void xnic_sim_set_half(struct xnic_sim_dev *dev, u64 *base, bool hi,
+			      u32 val)
+{
+	u64 v = READ_ONCE(*base);
+
+	v = hi ? (v & 0xffffffffULL) | ((u64)val << 32) :
+		 (v & ~0xffffffffULL) | val;
+	WRITE_ONCE(*base, v);
+}
+
+/*
+ * RESET: the engine drops everything; a caller that may sleep waits for
+ * it, so the device touches no memory of the driver's afterwards.
+ */
+static void xnic_sim_reset_write(struct xnic_sim_dev *dev)
+{
+	unsigned long flags;
+	u32 req;
+
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	WRITE_ONCE(dev->status, 0);
+	WRITE_ONCE(dev->enable, 0);
+	req = ++dev->reset_req;
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+	spin_lock_irqsave(&dev->eq_lock, flags);
+	dev->eq_on = false;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	xnic_sim_kick(dev);
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? !preemptible() :
+	    !in_task() || irqs_disabled())
+		return;	/* atomic context: the reset completes later */
+	if (!wait_event_timeout(dev->reset_wq,
+				(s32)(READ_ONCE(dev->reset_done) - req) >= 0,
+				5 * HZ))
+		pr_warn("xnic_sim %d: reset not done in 5 s\n", dev->index);
+}
+
+static void xnic_sim_enable_write(struct xnic_sim_dev *dev, bool on)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	ok = on && (dev->status & XNIC_STATUS_READY) &&
+	     !(dev->status & XNIC_STATUS_FATAL) &&
+	     dev->cmdq_log >= 1 && dev->cmdq_log <= 12 &&
+	     dev->eq_log >= 1 && dev->eq_log <= 16 &&
+	     dev->cmdq_base && !(dev->cmdq_base & 127) &&
+	     dev->eq_base && !(dev->eq_base & 15);
+	if (on && !ok) {
+		spin_unlock_irqrestore(&dev->reg_lock, flags);
+		return;
+	}
+	WRITE_ONCE(dev->enable, on);
+	if (on)
+		WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_ENABLED);
+	else
+		WRITE_ONCE(dev->status, dev->status & ~XNIC_STATUS_ENABLED);
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+
+	spin_lock_irqsave(&dev->eq_lock, flags);
+	dev->eq_on = on;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	xnic_sim_kick(dev);
+}
+
+static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
+{
+	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
+	unsigned long flags;
+
+	switch (reg) {
+	case XNIC_REG_RESET:
+		if (val & 1)
+			xnic_sim_reset_write(dev);
+		return;
+	case XNIC_REG_CMDQ_PI:
+		WRITE_ONCE(dev->cmdq_pi, val);
+		xnic_sim_kick(dev);
+		return;
+	case XNIC_REG_EQ_CI:
+		WRITE_ONCE(dev->eq_ci, val);
+		return;
+	case XNIC_REG_INTR_MASK:
+		WRITE_ONCE(dev->intr_mask, val & 1);
+		if (!(val & 1) && READ_ONCE(dev->eq_pi) != READ_ONCE(dev->eq_ci))
+			xnic_sim_raise_irq(dev);
+		return;
+	case XNIC_REG_KICK:
+		xnic_sim_count(dev, XS_CTR_kicks, 1);
+		xnic_sim_kick(dev);
+		return;
+	case XNIC_REG_ENABLE:
+		xnic_sim_enable_write(dev, val & 1);
+		return;
+	}
+
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	if (dev->enable) {
+		/* queue registers are fixed while enabled */
+		spin_unlock_irqrestore(&dev->reg_lock, flags);
+		return;
+	}
+	switch (reg) {
+	case XNIC_REG_CMDQ_BASE_LO:
+	case XNIC_REG_CMDQ_BASE_HI:
+		xnic_sim_set_half(dev, &dev->cmdq_base,
+				  reg == XNIC_REG_CMDQ_BASE_HI, val);
+		break;
+	case XNIC_REG_CMDQ_LOG_SIZE:
+		WRITE_ONCE(dev->cmdq_log, val);
+		break;
+	case XNIC_REG_EQ_BASE_LO:
+	case XNIC_REG_EQ_BASE_HI:
+		xnic_sim_set_half(dev, &dev->eq_base,
+				  reg == XNIC_REG_EQ_BASE_HI, val);
+		break;
+	case XNIC_REG_EQ_LOG_SIZE:
+		WRITE_ONCE(dev->eq_log, val);
+		break;
+	}
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs                                                             */
+
+static int xnic_sim_counters_show(struct seq_file *m, void *v)
+{
+	struct xnic_sim_dev *dev = m->private;
+	int i, cpu;
+
+	for (i = 0; i < XS_CTR_NUM; i++) {
+		u64 sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu_ptr(dev->ctr, cpu)->v[i];
+		seq_printf(m, "%s %llu\n", xnic_sim_ctr_names[i], sum);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnic_sim_counters);
+
+static int xnic_sim_qps_show(struct seq_file *m, void *v)
+{
+	struct xnic_sim_dev *dev = m->private;
+	struct xnic_sim_qp *qp;
+	u32 idx = 0;
+
+	seq_puts(m, "qpn type state sq_ci rq_ci sq_psn rq_psn tx_ops tx_bytes rx_ops rx_bytes errors rnr_naks retries flushed doorbells bad_doorbells\n");
+	rcu_read_lock();
+	while ((qp = xnic_sim_tbl_next(&dev->qps, &idx))) {
+		seq_printf(m, "%u %u %u %u %u %u %u %llu %llu %lld %lld %llu %llu %llu %llu %llu %llu\n",
+			   qp->qpn, qp->type, READ_ONCE(qp->state),
+			   READ_ONCE(qp->sq_ci), READ_ONCE(qp->rq_ci),
+			   READ_ONCE(qp->sq_psn), READ_ONCE(qp->rq_psn),
+			   READ_ONCE(qp->tx_ops), READ_ONCE(qp->tx_bytes),
+			   (long long)atomic64_read(&qp->rx_ops),
+			   (long long)atomic64_read(&qp->rx_bytes),
+			   READ_ONCE(qp->errors), READ_ONCE(qp->rnr_naks),
+			   READ_ONCE(qp->retries), READ_ONCE(qp->flushed),
+			   READ_ONCE(qp->doorbells),
+			   READ_ONCE(qp->bad_doorbells));
+		idx++;
+	}
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnic_sim_qps);
+
+static int xnic_sim_regs_show(struct seq_file *m, void *v)
+{
+	struct xnic_sim_dev *dev = m->private;
+
+	seq_printf(m, "status 0x%x\nenable %u\nintr_mask %u\n",
+		   READ_ONCE(dev->status), READ_ONCE(dev->enable),
+		   READ_ONCE(dev->intr_mask));
+	seq_printf(m, "cmdq_log %u\ncmdq_pi %u\ncmd_ci %u\n",
+		   READ_ONCE(dev->cmdq_log), READ_ONCE(dev->cmdq_pi),
+		   READ_ONCE(dev->cmd_ci));
+	seq_printf(m, "eq_log %u\neq_pi %u\neq_ci %u\n",
+		   READ_ONCE(dev->eq_log), READ_ONCE(dev->eq_pi),
+		   READ_ONCE(dev->eq_ci));
+	seq_printf(m, "node_guid %016llx\npeer %d\nqps %u\ncqs %u\nsrqs %u\nmrs %u\ndb_pages %u\n",
+		   dev->guid, dev->peer ? dev->peer->index : -1,
+		   READ_ONCE(dev->qps.count), READ_ONCE(dev->cqs.count),
+		   READ_ONCE(dev->srqs.count), READ_ONCE(dev->mrs.count),
+		   READ_ONCE(dev->n_db));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnic_sim_regs);
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                             */
+
+/**
+ * xnic_sim_dev_free - free a device whose engine is stopped
+ * @dev: the device, without objects (xnic_sim_clear())
+ */
+void xnic_sim_dev_free(struct xnic_sim_dev *dev)
+{
+	xnic_sim_tbl_destroy(&dev->qps);
+	xnic_sim_tbl_destroy(&dev->cqs);
+	xnic_sim_tbl_destroy(&dev->srqs);
+	xnic_sim_tbl_destroy(&dev->mrs);
+	free_percpu(dev->ctr);
+	kfree(dev->scr);
+	kfree(dev);
+}
+
+/**
+ * xnic_sim_dev_alloc - a device, idle, READY, without engine
+ * @index: its number
+ */
+struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
+{
+	struct xnic_sim_dev *dev;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	dev->index = index;
+	dev->guid = XNIC_SIM_GUID_BASE | (index + 1);
+	xnic_sim_gid(dev->guid, dev->gid);
+	spin_lock_init(&dev->reg_lock);
+	spin_lock_init(&dev->irq_lock);
+	spin_lock_init(&dev->eq_lock);
+	init_waitqueue_head(&dev->reset_wq);
+	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
+	INIT_LIST_HEAD(&dev->active);
+	INIT_LIST_HEAD(&dev->errq);
+	dev->status = XNIC_STATUS_READY;
+	dev->intr_mask = 1;
+	dev->scr = kzalloc(sizeof(*dev->scr), GFP_KERNEL);
+	dev->ctr = alloc_percpu(struct xnic_sim_ctrs);
+	if (!dev->scr || !dev->ctr ||
+	    xnic_sim_tbl_init(&dev->qps, XNIC_SIM_MAX_QP) ||
+	    xnic_sim_tbl_init(&dev->cqs, XNIC_SIM_MAX_CQ) ||
+	    xnic_sim_tbl_init(&dev->srqs, XNIC_SIM_MAX_SRQ) ||
+	    xnic_sim_tbl_init(&dev->mrs, XNIC_SIM_MAX_MR)) {
+		xnic_sim_dev_free(dev);
+		return NULL;
+	}
+	dev->pdata.bus.read32 = xnic_sim_read32;
+	dev->pdata.bus.write32 = xnic_sim_write32;
+	dev->pdata.bus.request_irq = xnic_sim_request_irq;
+	dev->pdata.bus.free_irq = xnic_sim_free_irq;
+	dev->pdata.dev = dev;
+	return dev;
+}
+
+/**
+ * xnic_sim_dev_start - start a device's engine and its debugfs files
+ * @dev: from xnic_sim_dev_alloc()
+ * @dbg_root: debugfs directory to create "<index>" in, or NULL
+ */
+int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
+{
+	struct task_struct *t;
+	char name[8];
+
+	t = kthread_create(xnic_sim_engine, dev, "xnic_sim/%d", dev->index);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	get_task_struct(t);
+	dev->engine = t;
+	wake_up_process(t);
+
+	if (!dbg_root)
+		return 0;
+	snprintf(name, sizeof(name), "%d", dev->index);
+	dev->dbg = debugfs_create_dir(name, dbg_root);
+	debugfs_create_file("counters", 0444, dev->dbg, dev,
+			    &xnic_sim_counters_fops);
+	debugfs_create_file("qps", 0444, dev->dbg, dev, &xnic_sim_qps_fops);
+	debugfs_create_file("regs", 0444, dev->dbg, dev, &xnic_sim_regs_fops);
+	return 0;
+}
+
+/**
+ * xnic_sim_dev_stop - stop a device's engine (all devices' engines must
+ * be stopped before any device is cleared and freed)
+ * @dev: the device
+ */
+void xnic_sim_dev_stop(struct xnic_sim_dev *dev)
+{
+	debugfs_remove_recursive(dev->dbg);
+	dev->dbg = NULL;
+	if (dev->engine) {
+		kthread_stop(dev->engine);
+		put_task_struct(dev->engine);
+		dev->engine = NULL;
+	}
+}

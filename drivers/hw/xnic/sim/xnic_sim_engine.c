@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: the engine thread of a device.  It executes commands, finds
+ * QPs with work through the doorbell pages (atomic exchange of summary,
+ * then group words: O(active QPs)), runs the send queues of the QPs on
+ * its active list in turn (a budget each, RNR and retry waits keep a QP
+ * on the list with a deadline), flushes QPs in ERR, and sleeps after an
+ * idle period with XNIC_DB_NEED_WAKEUP set in every doorbell page until
+ * KICK, a command, a reset or the next deadline.
+ *
+ * Also here: the event queue and completion queue writers, used by every
+ * engine (a responder's queues are written by the requester's engine).
+ */
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/bitops.h>
+#include "xnic_sim.h"
+
+#define XNIC_SIM_QP_BUDGET	16	/* WQEs per QP per turn */
+#define XNIC_SIM_SWEEP_NS	(1 * NSEC_PER_MSEC)
+#define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
+
+static u32 xnic_sim_rd32(u64 dma)
+{
+	__le32 *p = xnic_sim_map(dma);
+	u32 v;
+
+	if (!p)
+		return 0;
+	v = le32_to_cpu(READ_ONCE(*p));
+	xnic_sim_unmap(p);
+	return v;
+}
+
+static u8 xnic_sim_rd8(u64 dma)
+{
+	u8 *p = xnic_sim_map(dma);
+	u8 v;
+
+	if (!p)
+		return 0xff;
+	v = READ_ONCE(*p);
+	xnic_sim_unmap(p);
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sections                                                            */
+
+/**
+ * xnic_sim_sect_sync - wait until no other engine uses what we unpublished
+ * @dev: the device whose objects were unpublished (its own engine calls)
+ *
+ * Only the cabled peer's engine can reach @dev's objects (a port reaches
+ * itself and its peer); it is waited for if it is inside a section.
+ * Never called inside a section.
+ */
+void xnic_sim_sect_sync(struct xnic_sim_dev *dev)
+{
+	struct xnic_sim_dev *p = dev->peer;
+	unsigned long s;
+	int spins = 0;
+
+	smp_mb();	/* the unpublishing before the peer's count is read */
+	if (!p)
+		return;
+	s = READ_ONCE(p->sect);
+	if (!(s & 1))
+		return;
+	while (READ_ONCE(p->sect) == s) {
+		if (++spins < 100)
+			cpu_relax();
+		else
+			usleep_range(10, 50);
+	}
+	smp_mb();	/* the peer's accesses before our frees */
+}
+
+/* ------------------------------------------------------------------ */
+/* Event queue                                                         */
+
+/**
+ * xnic_sim_eq_post - write an event and raise the interrupt
+ * @dev: device
+ * @type: XNIC_EQE_*
+ * @data: its data
+ * @aux: its aux
+ *
+ * Any engine, any lock but eq_lock held.  An overrun makes the device
+ * fatal.  Return: whether the event was written.
+ */
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
+{
+	struct xnic_eqe *e;
+	unsigned long flags;
+	u32 log;
+
+	spin_lock_irqsave(&dev->eq_lock, flags);
+	if (!dev->eq_on) {
+		spin_unlock_irqrestore(&dev->eq_lock, flags);
+		return false;
+	}
+	log = dev->eq_log;
+	if (xnic_sim_ring_full(dev->eq_pi, READ_ONCE(dev->eq_ci), log))
+		goto fatal;
+	e = xnic_sim_map(dev->eq_base +
+			 (u64)(dev->eq_pi & ((1U << log) - 1)) * sizeof(*e));
+	if (!e)
+		goto fatal;
+	e->type = type;
+	e->data = cpu_to_le32(data);
+	e->aux = cpu_to_le32(aux);
+	e->reserved2 = 0;
+	dma_wmb();	/* the body before the owner */
+	WRITE_ONCE(e->owner, xnic_sim_hw_owner(dev->eq_pi, log));
+	xnic_sim_unmap(e);
+	dev->eq_pi++;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	xnic_sim_count(dev, XS_CTR_eqes, 1);
+	xnic_sim_raise_irq(dev);
+	return true;
+
+fatal:
+	dev->eq_on = false;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_FATAL);
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+	xnic_sim_count(dev, XS_CTR_eq_overruns, 1);
+	pr_err_ratelimited("xnic_sim %d: event queue overrun: device fatal\n",
+			   dev->index);
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                   */
+
+/**
+ * xnic_sim_count_status - count an error completion by kind
+ * @dev: device
+ * @status: XNIC_CQE_*
+ */
+void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
+{
+	static const u8 map[] = {
+		[XNIC_CQE_LOC_LEN_ERR] = XS_CTR_err_loc_len,
+		[XNIC_CQE_LOC_QP_OP_ERR] = XS_CTR_err_loc_qp_op,
+		[XNIC_CQE_LOC_PROT_ERR] = XS_CTR_err_loc_prot,
+		[XNIC_CQE_WR_FLUSH_ERR] = XS_CTR_err_flush,
+		[XNIC_CQE_REM_INV_REQ_ERR] = XS_CTR_err_rem_inv_req,
+		[XNIC_CQE_REM_ACCESS_ERR] = XS_CTR_err_rem_access,
+		[XNIC_CQE_REM_OP_ERR] = XS_CTR_err_rem_op,
+		[XNIC_CQE_RETRY_EXC_ERR] = XS_CTR_err_retry_exc,
+		[XNIC_CQE_RNR_RETRY_EXC_ERR] = XS_CTR_err_rnr_retry_exc,
+	};
+
+	if (!status)
+		return;
+	if (status < ARRAY_SIZE(map) && map[status])
+		xnic_sim_count(dev, map[status], 1);
+	else
+		xnic_sim_count(dev, XS_CTR_err_other, 1);
+}
+
+/**
+ * xnic_sim_cq_post - write a CQE
+ * @cq: the CQ
+ * @info: its contents
+ * @solicited: a receive of a solicited message (for SOLICITED arming)
+ *
+ * Any engine.  A full ring is an overrun: CQ_ERR is raised and the CQ
+ * takes no more entries.  Return: 0, or -ENOSPC (overrun).
+ */
+int xnic_sim_cq_post(struct xnic_sim_cq *cq,
+		     const struct xnic_sim_cqe_info *info, bool solicited)
+{
+	struct xnic_sim_dev *dev = cq->dev;
+	struct xnic_cq_dbrec *rec;
+	struct xnic_cqe *c;
+	bool fire = false;
+	u32 ci, arm = 0;
+
+	spin_lock(&cq->lock);
+	if (cq->overrun)
+		goto overrun;
+	rec = xnic_sim_map(cq->dbrec);
+	if (!rec)
+		goto overrun;
+	ci = le32_to_cpu(READ_ONCE(rec->ci));
+	if (xnic_sim_ring_full(cq->pi, ci, cq->log)) {
+		xnic_sim_unmap(rec);
+		cq->overrun = true;
+		xnic_sim_count(dev, XS_CTR_cq_overruns, 1);
+		xnic_sim_eq_post(dev, XNIC_EQE_CQ_ERR, cq->cqn, 0);
+		goto overrun;
+	}
+	c = xnic_sim_map(cq->ring +
+			 (u64)(cq->pi & ((1U << cq->log) - 1)) * sizeof(*c));
+	if (!c) {
+		xnic_sim_unmap(rec);
+		goto overrun;
+	}
+	c->wr_id = cpu_to_le64(info->wr_id);
+	c->byte_len = cpu_to_le32(info->byte_len);
+	c->imm_data = info->imm;
+	c->qpn = cpu_to_le32(info->qpn);
+	c->src_qp = cpu_to_le32(info->src_qp);
+	c->status = info->status;
+	c->opcode = info->opcode;
+	c->flags = info->flags;
+	c->timestamp = cpu_to_le32((u32)div_u64(ktime_get_ns(),
+						NSEC_PER_USEC));
+	dma_wmb();	/* the body before the owner */
+	WRITE_ONCE(c->owner, xnic_sim_hw_owner(cq->pi, cq->log));
+	xnic_sim_unmap(c);
+	cq->pi++;
+	if (cq->flags & XNIC_CQ_F_EVENTS) {
+		/* the CQE before the arm word (pairs with the consumer) */
+		smp_mb();
+		arm = le32_to_cpu(READ_ONCE(rec->arm));
+		fire = xnic_sim_arm_fire(arm, &cq->served, solicited,
+					 info->status != XNIC_CQE_SUCCESS);
+	}
+	xnic_sim_unmap(rec);
+	if (fire)
+		xnic_sim_eq_post(dev, XNIC_EQE_COMPLETION, cq->cqn, 0);
+	spin_unlock(&cq->lock);
+	xnic_sim_count(dev, XS_CTR_cqes, 1);
+	return 0;
+
+overrun:
+	spin_unlock(&cq->lock);
+	return -ENOSPC;
+}
+
+/* ------------------------------------------------------------------ */
+/* QP scheduling                                                       */
+
+/**
+ * xnic_sim_qp_activate - put a QP on its engine's active list
+ * @qp: the QP (its own engine only)
+ */
+void xnic_sim_qp_activate(struct xnic_sim_qp *qp)
+{
+	if (!qp->on_active) {
+		list_add_tail(&qp->active_node, &qp->dev->active);
+		qp->on_active = true;
+	}
+}
+
+/**
+ * xnic_sim_qp_deactivate - take a QP off the active list
+ * @qp: the QP (its own engine only)
+ */
+void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp)
+{
+	if (qp->on_active) {
+		list_del(&qp->active_node);
+		qp->on_active = false;
+	}
+}
+
+/**
+ * xnic_sim_qp_ring - ring a QP's doorbell from inside the device
+ * @qp: the QP, possibly of the other device
+ *
+ * Any engine (inside a section for a peer's QP).  The owner's engine
+ * finds the QP at its next scan, as after a producer's doorbell.
+ */
+void xnic_sim_qp_ring(struct xnic_sim_qp *qp)
+{
+	u32 group = qp->slot / 64;
+	unsigned long *p;
+
+	p = xnic_sim_map(qp->db->addr + offsetof(struct xnic_db_page, group) +
+			 group * sizeof(__le64));
+	if (p) {
+		set_bit(qp->slot % 64, p);
+		xnic_sim_unmap(p);
+	}
+	p = xnic_sim_map(qp->db->addr +
+			 offsetof(struct xnic_db_page, summary) +
+			 (group / 64) * sizeof(__le64));
+	if (p) {
+		set_bit(group % 64, p);
+		xnic_sim_unmap(p);
+	}
+	xnic_sim_kick(qp->dev);
+}
+
+/**
+ * xnic_sim_qp_set_err - move a QP to ERR because of an error
+ * @qp: the QP, possibly of the other device
+ * @event: XNIC_EQE_* to raise on its device, or 0
+ *
+ * Any engine.  The owner's engine flushes the QP.
+ */
+void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
+{
+	bool changed;
+
+	spin_lock(&qp->lock);
+	changed = qp->state != XNIC_SIM_QPS_ERR &&
+		  qp->state != XNIC_SIM_QPS_RESET;
+	if (changed)
+		WRITE_ONCE(qp->state, XNIC_SIM_QPS_ERR);
+	spin_unlock(&qp->lock);
+	if (!changed)
+		return;
+	if (event)
+		xnic_sim_eq_post(qp->dev, event, qp->qpn, 0);
+	xnic_sim_qp_ring(qp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Flushing                                                            */
+
+/* Complete every posted WQE of a QP in ERR with WR_FLUSH_ERR. */
+static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_cqe_info info = {
+		.qpn = qp->qpn,
+		.status = XNIC_CQE_WR_FLUSH_ERR,
+	};
+	struct xnic_wqe_ctrl ctrl;
+	u32 mask, ci, pi, n, i;
+	u64 addr;
+	int avail;
+
+	/* send queue: bounded by two laps, the producer may keep posting */
+	mask = (1U << qp->sq_log) - 1;
+	for (i = 0; i < 2 * (mask + 1); i++) {
+		if (qp->sq_ci == qp->sq_pi) {
+			pi = xnic_sim_rd32(qp->dbrec +
+					   offsetof(struct xnic_qp_dbrec, sq_pi));
+			if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
+				break;
+			qp->sq_pi = pi;
+		}
+		addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+		if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+				offsetof(struct xnic_wqe_ctrl, owner)),
+				qp->sq_ci, qp->sq_log))
+			break;
+		dma_rmb();
+		if (!xnic_sim_dma_read(addr, &ctrl, sizeof(ctrl)))
+			break;
+		info.wr_id = le64_to_cpu(ctrl.wr_id);
+		info.opcode = xnic_sim_cqe_opcode(ctrl.opcode);
+		qp->sq_ci++;
+		qp->flushed++;
+		xnic_sim_count(dev, XS_CTR_err_flush, 1);
+		xnic_sim_cq_post(qp->scq, &info, false);
+	}
+
+	if (qp->srq) {
+		if (!qp->last_wqe_sent) {
+			qp->last_wqe_sent = true;
+			xnic_sim_eq_post(dev, XNIC_EQE_LAST_WQE, qp->qpn, 0);
+		}
+		return;
+	}
+
+	/* receive queue: claim what is posted, then complete it */
+	spin_lock(&qp->lock);
+	ci = qp->rq_ci;
+	pi = xnic_sim_rd32(qp->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
+	avail = xnic_sim_ring_avail(ci, pi, qp->rq_log);
+	n = avail > 0 ? avail : 0;
+	if (qp->state == XNIC_SIM_QPS_ERR)
+		qp->rq_ci = ci + n;
+	else
+		n = 0;
+	spin_unlock(&qp->lock);
+	mask = (1U << qp->rq_log) - 1;
+	info.opcode = XNIC_CQE_OP_RECV;
+	for (i = 0; i < n; i++, ci++) {
+		struct xnic_rwqe hdr;
+
+		addr = qp->rq_addr + ((u64)(ci & mask) << qp->rq_shift);
+		if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+				offsetof(struct xnic_rwqe, owner)),
+				ci, qp->rq_log))
+			break;
+		dma_rmb();
+		if (!xnic_sim_dma_read(addr, &hdr, sizeof(hdr)))
+			break;
+		info.wr_id = le64_to_cpu(hdr.wr_id);
+		qp->flushed++;
+		xnic_sim_count(dev, XS_CTR_err_flush, 1);
+		xnic_sim_cq_post(qp->rcq, &info, false);
+	}
+	if (!qp->on_err) {
+		list_add_tail(&qp->err_node, &dev->errq);
+		qp->on_err = true;
+	}
+}
+
+/* Receives posted to a QP in ERR ring no doorbell: look now and then. */
+static void xnic_sim_err_sweep(struct xnic_sim_dev *dev)
+{
+	struct xnic_sim_qp *qp;
+	u32 pi;
+
+	list_for_each_entry(qp, &dev->errq, err_node) {
+		pi = xnic_sim_rd32(qp->dbrec +
+				   offsetof(struct xnic_qp_dbrec, rq_pi));
+		if (pi != READ_ONCE(qp->rq_ci))
+			xnic_sim_qp_activate(qp);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Send queues                                                         */
+
+/*
+ * Fetch the WQE at sq_ci into the scratch buffer and decode it.
+ * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
+ * is empty, -EINVAL the doorbell record or the entry is not valid.
+ */
+static int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_scratch *scr = dev->scr;
+	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
+	u32 mask = (1U << qp->sq_log) - 1;
+	u64 addr;
+	int len;
+
+	if (qp->sq_ci == qp->sq_pi) {
+		u32 pi = xnic_sim_rd32(qp->dbrec +
+				       offsetof(struct xnic_qp_dbrec, sq_pi));
+		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
+
+		if (n < 0)
+			return -EINVAL;
+		qp->sq_pi = pi;
+		if (!n)
+			return 0;
+	}
+	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+			offsetof(struct xnic_wqe_ctrl, owner)),
+			qp->sq_ci, qp->sq_log))
+		return -EINVAL;
+	dma_rmb();	/* the entry after its owner */
+	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
+		return -EINVAL;
+	len = xnic_sim_swqe_len(ctrl, 1U << qp->sq_shift);
+	if (len < 0) {
+		ctrl->flags &= ~XNIC_WQE_INLINE;
+		ctrl->num_sge = 0;
+		xnic_sim_swqe_decode(scr->wqe, &scr->w);
+		return 2;
+	}
+	if (len > XNIC_WQE_DATA_OFF &&
+	    !xnic_sim_dma_read(addr + XNIC_WQE_DATA_OFF,
+			       scr->wqe + XNIC_WQE_DATA_OFF,
+			       len - XNIC_WQE_DATA_OFF))
+		return -EINVAL;
+	xnic_sim_swqe_decode(scr->wqe, &scr->w);
+	return 1;
+}
+
+static const u8 xnic_sim_tx_ctr[][2] = {
+	[XNIC_OP_RDMA_WRITE] = { XS_CTR_tx_rdma_write,
+				 XS_CTR_tx_rdma_write_bytes },
+	[XNIC_OP_RDMA_WRITE_WITH_IMM] = { XS_CTR_tx_rdma_write_imm,
+					  XS_CTR_tx_rdma_write_imm_bytes },
+	[XNIC_OP_SEND] = { XS_CTR_tx_send, XS_CTR_tx_send_bytes },
+	[XNIC_OP_SEND_WITH_IMM] = { XS_CTR_tx_send_imm,
+				    XS_CTR_tx_send_imm_bytes },
+	[XNIC_OP_RDMA_READ] = { XS_CTR_tx_rdma_read,
+				XS_CTR_tx_rdma_read_bytes },
+	[XNIC_OP_ATOMIC_CMP_AND_SWP] = { XS_CTR_tx_cmp_swap, 0 },
+	[XNIC_OP_ATOMIC_FETCH_AND_ADD] = { XS_CTR_tx_fetch_add, 0 },
+	[XNIC_OP_LOCAL_INV] = { XS_CTR_tx_local_inv, 0 },
+	[XNIC_OP_SEND_WITH_INV] = { XS_CTR_tx_send_inv,
+				    XS_CTR_tx_send_inv_bytes },
+	[XNIC_OP_REG_MR] = { XS_CTR_tx_reg_mr, 0 },
+	[XNIC_OP_NOP] = { XS_CTR_tx_nop, 0 },
+};
+
+/* Retire the WQE at sq_ci: completion if signaled or failed. */
+static void xnic_sim_sq_complete(struct xnic_sim_dev *dev,
+				 struct xnic_sim_qp *qp, u8 status, u32 len)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	struct xnic_sim_cqe_info info;
+
+	qp->sq_ci++;
+	qp->rnr_count = 0;
+	qp->retry_count = 0;
+	if (!status) {
+		qp->tx_ops++;
+		qp->tx_bytes += len;
+		if (w->opcode < ARRAY_SIZE(xnic_sim_tx_ctr) &&
+		    xnic_sim_tx_ctr[w->opcode][0]) {
+			xnic_sim_count(dev, xnic_sim_tx_ctr[w->opcode][0], 1);
+			if (xnic_sim_tx_ctr[w->opcode][1])
+				xnic_sim_count(dev,
+					       xnic_sim_tx_ctr[w->opcode][1],
+					       len);
+		}
+	}
+	if (status || (w->flags & XNIC_WQE_SIGNALED) || qp->sig_all) {
+		info = (struct xnic_sim_cqe_info) {
+			.wr_id = w->wr_id,
+			.byte_len = len,
+			.qpn = qp->qpn,
+			.status = status,
+			.opcode = xnic_sim_cqe_opcode(w->opcode),
+		};
+		if (xnic_sim_cq_post(qp->scq, &info, false))
+			xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
+	}
+	if (status) {
+		qp->errors++;
+		xnic_sim_count_status(dev, status);
+		xnic_sim_qp_set_err(qp, 0);
+	}
+}
+
+/*
+ * One turn of a QP on the active list.  Return: whether anything was
+ * done.  @next is lowered to the QP's deadline if it waits.
+ */
+static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			    u64 now, u64 *next)
+{
+	u8 state = READ_ONCE(qp->state);
+	bool work = false;
+	int budget, r;
+
+	if (state == XNIC_SIM_QPS_ERR) {
+		xnic_sim_qp_flush(dev, qp);
+		xnic_sim_qp_deactivate(qp);
+		return true;
+	}
+	if (state != XNIC_SIM_QPS_RTS) {
+		/* posted WQEs wait for RTS (MODIFY_QP activates the QP) */
+		xnic_sim_qp_deactivate(qp);
+		return false;
+	}
+	if (qp->wait_until) {
+		if (now < qp->wait_until) {
+			*next = min(*next, qp->wait_until);
+			return false;
+		}
+		qp->wait_until = 0;
+	}
+	for (budget = XNIC_SIM_QP_BUDGET; budget; budget--) {
+		u32 len;
+		u8 status;
+
+		r = xnic_sim_sq_fetch(dev, qp);
+		if (r <= 0) {
+			if (r < 0) {
+				qp->bad_doorbells++;
+				xnic_sim_count(dev, XS_CTR_bad_doorbells, 1);
+			}
+			xnic_sim_qp_deactivate(qp);
+			return work;
+		}
+		if (r == 2) {
+			status = XNIC_CQE_LOC_QP_OP_ERR;
+			len = 0;
+		} else if (xnic_sim_sq_exec(dev, qp, &status, &len) ==
+			   XS_WAIT) {
+			*next = min(*next, qp->wait_until);
+			return work;
+		}
+		xnic_sim_sq_complete(dev, qp, status, len);
+		work = true;
+		if (READ_ONCE(qp->state) != XNIC_SIM_QPS_RTS)
+			return true;	/* flushed or stopped on the next turn */
+	}
+	return true;
+}
+
+static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next)
+{
+	struct xnic_sim_qp *qp, *tmp;
+	bool work = false;
+
+	list_for_each_entry_safe(qp, tmp, &dev->active, active_node)
+		work |= xnic_sim_qp_run(dev, qp, now, next);
+	return work;
+}
+
+/* ------------------------------------------------------------------ */
+/* Doorbells                                                           */
+
+static void xnic_sim_db_slot_hit(struct xnic_sim_dev *dev,
+				 struct xnic_sim_db *db, u32 slot)
+{
+	struct xnic_sim_qp **chunk = db->slot[slot / XNIC_SIM_DB_CHUNK];
+	struct xnic_sim_qp *qp = chunk ? chunk[slot % XNIC_SIM_DB_CHUNK] : NULL;
+
+	if (!qp) {
+		xnic_sim_count(dev, XS_CTR_bad_doorbells, 1);
+		return;
+	}
+	qp->doorbells++;
+	xnic_sim_count(dev, XS_CTR_doorbells, 1);
+	xnic_sim_qp_activate(qp);
+}
+
+/* Take the announced slots of one doorbell page. */
+static bool xnic_sim_db_scan_one(struct xnic_sim_dev *dev,
+				 struct xnic_sim_db *db)
+{
+	struct xnic_db_page *page;
+	u64 *groups = NULL;
+	bool found = false;
+	u32 s;
+
+	page = xnic_sim_map(db->addr);
+	if (!page)
+		return false;
+	for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++) {
+		u64 *sw = (u64 *)&page->summary[s];
+		unsigned long sum, bits;
+		u32 b, t;
+
+		if (!READ_ONCE(*sw))
+			continue;
+		sum = xchg(sw, 0);
+		if (!groups) {
+			groups = xnic_sim_map(db->addr + PAGE_SIZE);
+			if (!groups)
+				break;
+		}
+		for_each_set_bit(b, &sum, 64) {
+			u32 g = s * 64 + b;
+
+			bits = xchg(&groups[g], 0);
+			for_each_set_bit(t, &bits, 64)
+				xnic_sim_db_slot_hit(dev, db, g * 64 + t);
+		}
+		found = true;
+	}
+	if (groups)
+		xnic_sim_unmap(groups);
+	xnic_sim_unmap(page);
+	return found;
+}
+
+static bool xnic_sim_db_scan(struct xnic_sim_dev *dev)
+{
+	bool found = false;
+	u32 i;
+
+	for (i = 0; i < dev->n_db; i++)
+		found |= xnic_sim_db_scan_one(dev, dev->db_list[i]);
+	return found;
+}
+
+/* Whether a summary word of any doorbell page is set. */
+static bool xnic_sim_db_pending(struct xnic_sim_dev *dev)
+{
+	bool pending = false;
+	u32 i, s;
+
+	for (i = 0; i < dev->n_db && !pending; i++) {
+		struct xnic_db_page *page = xnic_sim_map(dev->db_list[i]->addr);
+
+		if (!page)
+			continue;
+		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
+			if (READ_ONCE(page->summary[s]))
+				pending = true;
+		xnic_sim_unmap(page);
+	}
+	return pending;
+}
+
+/**
+ * xnic_sim_db_set_flags - write the flags word of every doorbell page
+ * @dev: device (its engine)
+ * @flags: XNIC_DB_*
+ */
+void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
+{
+	u32 i;
+
+	for (i = 0; i < dev->n_db; i++) {
+		struct xnic_db_page *page = xnic_sim_map(dev->db_list[i]->addr);
+
+		if (!page)
+			continue;
+		WRITE_ONCE(page->flags, cpu_to_le32(flags));
+		xnic_sim_unmap(page);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The thread                                                          */
+
+static bool xnic_sim_pending(struct xnic_sim_dev *dev)
+{
+	if (kthread_should_stop() || READ_ONCE(dev->kicked) ||
+	    READ_ONCE(dev->reset_req) != dev->reset_done)
+		return true;
+	if (!READ_ONCE(dev->enable) ||
+	    (READ_ONCE(dev->status) & XNIC_STATUS_FATAL))
+		return false;
+	return READ_ONCE(dev->cmdq_pi) != dev->cmd_ci ||
+	       xnic_sim_db_pending(dev);
+}
+
+/*
+ * Sleep until kicked: announce it in every doorbell page, then look once
+ * more (a producer that rang before seeing the flag is found here).
+ * @deadline: wake up then at the latest (ns), 0 for none.
+ */
+static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
+{
+	bool enabled = READ_ONCE(dev->enable);
+
+	if (enabled)
+		xnic_sim_db_set_flags(dev, XNIC_DB_NEED_WAKEUP);
+	set_current_state(TASK_INTERRUPTIBLE);	/* full barrier */
+	if (!xnic_sim_pending(dev)) {
+		xnic_sim_count(dev, XS_CTR_sleeps, 1);
+		if (deadline) {
+			ktime_t t = ns_to_ktime(deadline);
+
+			schedule_hrtimeout_range(&t, 5 * NSEC_PER_USEC,
+						 HRTIMER_MODE_ABS);
+		} else if (!list_empty(&dev->errq)) {
+			schedule_timeout(msecs_to_jiffies(XNIC_SIM_ERR_SLEEP_MS));
+		} else {
+			schedule();
+		}
+		xnic_sim_count(dev, XS_CTR_wakeups, 1);
+	}
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(dev->kicked, false);
+	if (enabled && READ_ONCE(dev->enable))
+		xnic_sim_db_set_flags(dev, 0);
+}
+
+/**
+ * xnic_sim_engine - a device's engine thread
+ * @arg: the device
+ */
+int xnic_sim_engine(void *arg)
+{
+	struct xnic_sim_dev *dev = arg;
+	u64 last_work = ktime_get_ns(), last_sweep = 0;
+
+	while (!kthread_should_stop()) {
+		u64 now, next = U64_MAX;
+		bool work = false;
+
+		if (READ_ONCE(dev->reset_req) != dev->reset_done) {
+			xnic_sim_do_reset(dev);
+			work = true;
+		}
+		if (READ_ONCE(dev->enable) &&
+		    !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL)) {
+			work |= xnic_sim_cmd_poll(dev);
+			work |= xnic_sim_db_scan(dev);
+			now = ktime_get_ns();
+			work |= xnic_sim_active_run(dev, now, &next);
+		}
+		now = ktime_get_ns();
+		if (!list_empty(&dev->errq) &&
+		    now - last_sweep > XNIC_SIM_SWEEP_NS) {
+			last_sweep = now;
+			xnic_sim_err_sweep(dev);
+		}
+		if (work) {
+			last_work = now;
+			cond_resched();
+			continue;
+		}
+		if (now - last_work < (u64)READ_ONCE(xnic_sim_idle_us) *
+				      NSEC_PER_USEC) {
+			cond_resched();
+			cpu_relax();
+			continue;
+		}
+		xnic_sim_sleep(dev, next == U64_MAX ? 0 : next);
+		last_work = ktime_get_ns();
+	}
+	return 0;
+}

@@ -1,0 +1,858 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: pure logic of the device model (see xnic_sim_mem.h).  No
+ * module state: everything here works on its arguments, so KUnit can
+ * include this file and test it with ordinary kernel pages standing in
+ * for DMA memory (the model assumes dma-direct without bounce buffers:
+ * a DMA address is a physical address).
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/atomic.h>
+#include <asm/unaligned.h>
+#include "xnic_sim_mem.h"
+
+/* ------------------------------------------------------------------ */
+/* DMA memory                                                          */
+
+/**
+ * xnic_sim_map - map the page holding a DMA address
+ * @dma: the address
+ *
+ * Return: the kernel address of @dma, valid up to the end of its page
+ * (xnic_sim_unmap() it, in reverse order of mapping), or NULL if no
+ * memory backs it.
+ */
+void *xnic_sim_map(u64 dma)
+{
+	unsigned long pfn = PHYS_PFN(dma);
+
+	if (!pfn_valid(pfn))
+		return NULL;
+	return kmap_local_page(pfn_to_page(pfn)) + (dma & ~PAGE_MASK);
+}
+
+/**
+ * xnic_sim_dma_read - copy from contiguous DMA memory
+ * @dma: source
+ * @buf: destination
+ * @len: bytes
+ *
+ * Return: false if a page is not memory.
+ */
+bool xnic_sim_dma_read(u64 dma, void *buf, size_t len)
+{
+	while (len) {
+		size_t n = min_t(size_t, len, PAGE_SIZE - (dma & ~PAGE_MASK));
+		void *p = xnic_sim_map(dma);
+
+		if (!p)
+			return false;
+		memcpy(buf, p, n);
+		xnic_sim_unmap(p);
+		buf += n;
+		dma += n;
+		len -= n;
+	}
+	return true;
+}
+
+/**
+ * xnic_sim_dma_write - copy to contiguous DMA memory
+ * @dma: destination
+ * @buf: source
+ * @len: bytes
+ *
+ * Return: false if a page is not memory.
+ */
+bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len)
+{
+	while (len) {
+		size_t n = min_t(size_t, len, PAGE_SIZE - (dma & ~PAGE_MASK));
+		void *p = xnic_sim_map(dma);
+
+		if (!p)
+			return false;
+		memcpy(p, buf, n);
+		xnic_sim_unmap(p);
+		buf += n;
+		dma += n;
+		len -= n;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Work queue entries                                                  */
+
+/**
+ * xnic_sim_swqe_len - bytes of a send WQE that hold information
+ * @ctrl: its control segment (a private copy)
+ * @wqe_size: the queue's WQE size
+ *
+ * Return: the length to copy (header and SGEs or inline data), or
+ * -EINVAL if the entry cannot be valid: too many SGEs, too much inline
+ * data, SGEs with inline data, or more than @wqe_size bytes.
+ */
+int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size)
+{
+	u32 data;
+
+	if (ctrl->flags & XNIC_WQE_INLINE) {
+		if (ctrl->num_sge)
+			return -EINVAL;
+		data = le32_to_cpu(ctrl->inline_len);
+		if (data > XNIC_SIM_MAX_INLINE)
+			return -EINVAL;
+	} else {
+		if (ctrl->num_sge > XNIC_SIM_MAX_SGE)
+			return -EINVAL;
+		data = ctrl->num_sge * sizeof(struct xnic_sge);
+	}
+	if (XNIC_WQE_DATA_OFF + data > wqe_size)
+		return -EINVAL;
+	return XNIC_WQE_DATA_OFF + data;
+}
+
+/**
+ * xnic_sim_swqe_decode - decode a send WQE
+ * @buf: private copy of xnic_sim_swqe_len() bytes (or more)
+ * @w: result; its pointers point into @buf
+ */
+void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
+{
+	const struct xnic_wqe_ctrl *c = buf + XNIC_WQE_CTRL_OFF;
+	const struct xnic_wqe_remote *r = buf + XNIC_WQE_REMOTE_OFF;
+	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
+	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
+	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
+
+	w->opcode = c->opcode;
+	w->flags = c->flags;
+	w->num_sge = (c->flags & XNIC_WQE_INLINE) ? 0 : c->num_sge;
+	w->inline_len = (c->flags & XNIC_WQE_INLINE) ?
+			le32_to_cpu(c->inline_len) : 0;
+	w->wr_id = le64_to_cpu(c->wr_id);
+	w->imm = c->imm_data;
+	if (c->opcode == XNIC_OP_REG_MR) {
+		w->fr.mtt_addr = le64_to_cpu(fr->mtt_addr);
+		w->fr.iova = le64_to_cpu(fr->iova);
+		w->fr.length = le64_to_cpu(fr->length);
+		w->fr.key = le32_to_cpu(fr->key);
+		w->fr.access = le32_to_cpu(fr->access);
+		w->fr.npages = le32_to_cpu(fr->npages);
+		w->fr.page_shift = fr->page_shift;
+	} else {
+		w->remote_addr = le64_to_cpu(r->remote_addr);
+		w->rkey = le32_to_cpu(r->rkey);
+		w->compare_add = le64_to_cpu(a->compare_add);
+		w->swap = le64_to_cpu(a->swap);
+		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
+		w->qkey = le32_to_cpu(ud->qkey);
+		memcpy(w->dgid, ud->dgid, sizeof(w->dgid));
+	}
+	w->sge = buf + XNIC_WQE_DATA_OFF;
+	w->inline_data = buf + XNIC_WQE_DATA_OFF;
+}
+
+/**
+ * xnic_sim_rwqe_len - bytes of a receive WQE that hold information
+ * @hdr: its header (a private copy)
+ * @wqe_size: the queue's WQE size
+ *
+ * Return: header and SGEs, or -EINVAL if they cannot fit.
+ */
+int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size)
+{
+	u32 len = sizeof(*hdr) + hdr->num_sge * sizeof(struct xnic_sge);
+
+	if (hdr->num_sge > XNIC_SIM_MAX_SGE || len > wqe_size)
+		return -EINVAL;
+	return len;
+}
+
+/**
+ * xnic_sim_op_check - may this opcode run on this QP?
+ * @qp_type: XNIC_SIM_QPT_*
+ * @opcode: XNIC_OP_*
+ * @kernel: the QP belongs to the kernel (REG_MR allowed)
+ *
+ * Return: 0 or XNIC_CQE_LOC_QP_OP_ERR.
+ */
+int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
+{
+	switch (opcode) {
+	case XNIC_OP_SEND:
+	case XNIC_OP_SEND_WITH_IMM:
+	case XNIC_OP_LOCAL_INV:
+	case XNIC_OP_NOP:
+		return 0;
+	case XNIC_OP_REG_MR:
+		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+	case XNIC_OP_RDMA_WRITE:
+	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		return qp_type == XNIC_SIM_QPT_UD ? XNIC_CQE_LOC_QP_OP_ERR : 0;
+	case XNIC_OP_RDMA_READ:
+	case XNIC_OP_ATOMIC_CMP_AND_SWP:
+	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+	case XNIC_OP_SEND_WITH_INV:
+		return qp_type == XNIC_SIM_QPT_RC ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+	default:
+		return XNIC_CQE_LOC_QP_OP_ERR;
+	}
+}
+
+/* Whether the opcode consumes a receive WQE (with its data). */
+bool xnic_sim_op_is_send(u8 opcode)
+{
+	return opcode == XNIC_OP_SEND || opcode == XNIC_OP_SEND_WITH_IMM ||
+	       opcode == XNIC_OP_SEND_WITH_INV;
+}
+
+/**
+ * xnic_sim_cqe_opcode - completion opcode of a send WQE's opcode
+ * @wqe_opcode: XNIC_OP_*
+ */
+u8 xnic_sim_cqe_opcode(u8 wqe_opcode)
+{
+	switch (wqe_opcode) {
+	case XNIC_OP_RDMA_WRITE:
+	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		return XNIC_CQE_OP_RDMA_WRITE;
+	case XNIC_OP_RDMA_READ:
+		return XNIC_CQE_OP_RDMA_READ;
+	case XNIC_OP_ATOMIC_CMP_AND_SWP:
+		return XNIC_CQE_OP_COMP_SWAP;
+	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+		return XNIC_CQE_OP_FETCH_ADD;
+	case XNIC_OP_LOCAL_INV:
+		return XNIC_CQE_OP_LOCAL_INV;
+	case XNIC_OP_REG_MR:
+		return XNIC_CQE_OP_REG_MR;
+	default:
+		return XNIC_CQE_OP_SEND;
+	}
+}
+
+/**
+ * xnic_sim_status_name - short name of a CQE status, for counters
+ * @status: XNIC_CQE_*
+ */
+const char *xnic_sim_status_name(u8 status)
+{
+	switch (status) {
+	case XNIC_CQE_SUCCESS:		return "success";
+	case XNIC_CQE_LOC_LEN_ERR:	return "loc_len_err";
+	case XNIC_CQE_LOC_QP_OP_ERR:	return "loc_qp_op_err";
+	case XNIC_CQE_LOC_PROT_ERR:	return "loc_prot_err";
+	case XNIC_CQE_WR_FLUSH_ERR:	return "wr_flush_err";
+	case XNIC_CQE_BAD_RESP_ERR:	return "bad_resp_err";
+	case XNIC_CQE_LOC_ACCESS_ERR:	return "loc_access_err";
+	case XNIC_CQE_REM_INV_REQ_ERR:	return "rem_inv_req_err";
+	case XNIC_CQE_REM_ACCESS_ERR:	return "rem_access_err";
+	case XNIC_CQE_REM_OP_ERR:	return "rem_op_err";
+	case XNIC_CQE_RETRY_EXC_ERR:	return "retry_exc_err";
+	case XNIC_CQE_RNR_RETRY_EXC_ERR: return "rnr_retry_exc_err";
+	case XNIC_CQE_GENERAL_ERR:	return "general_err";
+	default:			return NULL;
+	}
+}
+
+/**
+ * xnic_sim_qp_trans_ok - is a QP state transition legal?
+ * @cur: current state
+ * @next: requested state
+ *
+ * Every state may go to RESET and ERR; otherwise RESET->INIT, INIT->INIT,
+ * INIT->RTR, RTR->RTS, RTS->RTS, RTS->SQD, SQD->SQD, SQD->RTS, SQE->RTS.
+ */
+bool xnic_sim_qp_trans_ok(u8 cur, u8 next)
+{
+	if (cur >= XNIC_SIM_QPS_NUM || next >= XNIC_SIM_QPS_NUM)
+		return false;
+	if (next == XNIC_SIM_QPS_RESET || next == XNIC_SIM_QPS_ERR)
+		return true;
+	switch (cur) {
+	case XNIC_SIM_QPS_RESET:
+		return next == XNIC_SIM_QPS_INIT;
+	case XNIC_SIM_QPS_INIT:
+		return next == XNIC_SIM_QPS_INIT || next == XNIC_SIM_QPS_RTR;
+	case XNIC_SIM_QPS_RTR:
+		return next == XNIC_SIM_QPS_RTS;
+	case XNIC_SIM_QPS_RTS:
+	case XNIC_SIM_QPS_SQD:
+		return next == XNIC_SIM_QPS_RTS || next == XNIC_SIM_QPS_SQD;
+	case XNIC_SIM_QPS_SQE:
+		return next == XNIC_SIM_QPS_RTS;
+	default:
+		return false;
+	}
+}
+
+/* Whether a QP in @state accepts incoming messages. */
+bool xnic_sim_qp_can_recv(u8 state)
+{
+	return state == XNIC_SIM_QPS_RTR || state == XNIC_SIM_QPS_RTS ||
+	       state == XNIC_SIM_QPS_SQD || state == XNIC_SIM_QPS_SQE;
+}
+
+/**
+ * xnic_sim_rnr_delay_ns - wait before resending after an RNR NAK
+ * @min_rnr_timer: the responder's QP attribute (0..31)
+ *
+ * 10 us per unit; 0 (655 ms in InfiniBand, the longest) counts as 32.
+ */
+u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer)
+{
+	u32 t = min_rnr_timer & 31;
+
+	return (u64)(t ? t : 32) * 10 * NSEC_PER_USEC;
+}
+
+/**
+ * xnic_sim_retry_delay_ns - wait before a transport retry
+ * @timeout: the requester's QP attribute (4.096 us << timeout)
+ *
+ * Clamped to 10 us .. 2 ms; 0 (no timeout in InfiniBand) counts as 2 ms.
+ */
+u64 xnic_sim_retry_delay_ns(u8 timeout)
+{
+	u64 ns;
+
+	if (!timeout || timeout > 20)
+		return 2 * NSEC_PER_MSEC;
+	ns = 4096ULL << timeout;
+	return clamp_t(u64, ns, 10 * NSEC_PER_USEC, 2 * NSEC_PER_MSEC);
+}
+
+/* ------------------------------------------------------------------ */
+/* Completion queue arming                                             */
+
+/**
+ * xnic_sim_arm_fire - does a new CQE raise the completion event?
+ * @arm: the CQ doorbell record's arm word (CPU order)
+ * @served: the last arm_sn served; updated when the event fires
+ * @solicited: the CQE is a receive of a solicited message
+ * @error: the CQE has an error status
+ *
+ * An arm word with a new arm_sn fires once: NEXT on any CQE, SOLICITED on
+ * a solicited receive or an error.
+ */
+bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error)
+{
+	u32 cond = arm & (XNIC_CQ_ARM_NEXT | XNIC_CQ_ARM_SOLICITED);
+	u32 sn = arm >> 2;
+
+	if (!cond || sn == *served)
+		return false;
+	if (!(cond & XNIC_CQ_ARM_NEXT) && !solicited && !error)
+		return false;
+	*served = sn;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory regions                                                      */
+
+/**
+ * xnic_sim_mr_params_ok - check an MTT-based registration
+ * @iova: first address
+ * @length: bytes
+ * @npages: MTT entries
+ * @page_shift: their size
+ * @max_mr_size: device limit
+ *
+ * Return: 0, or -EINVAL if the pages cannot cover [iova, iova + length).
+ */
+int xnic_sim_mr_params_ok(u64 iova, u64 length, u32 npages, u8 page_shift,
+			  u64 max_mr_size)
+{
+	u64 off;
+
+	if (page_shift < XNIC_SIM_MR_MIN_SHIFT ||
+	    page_shift > XNIC_SIM_MR_MAX_SHIFT)
+		return -EINVAL;
+	if (length > max_mr_size || iova + length < iova)
+		return -EINVAL;
+	if (!length)
+		return 0;
+	off = iova & ((1ULL << page_shift) - 1);
+	if (!npages || off + length > ((u64)npages << page_shift))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * xnic_sim_mtt_check - check a page list
+ * @mtt: DMA addresses
+ * @n: entries
+ * @page_shift: page size
+ *
+ * Return: 0, or -EINVAL if an entry is misaligned or not memory.
+ */
+int xnic_sim_mtt_check(const u64 *mtt, u32 n, u8 page_shift)
+{
+	u64 size = 1ULL << page_shift;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (mtt[i] & (size - 1) || mtt[i] + size < mtt[i])
+			return -EINVAL;
+		if (!pfn_valid(PHYS_PFN(mtt[i])) ||
+		    !pfn_valid(PHYS_PFN(mtt[i] + size - 1)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * xnic_sim_mr_check - may [addr, addr + len) be used through this key?
+ * @mr: the MR found at the key's index, or NULL
+ * @key: the whole key
+ * @pdn: the QP's protection domain
+ * @addr: first byte
+ * @len: bytes
+ * @need: XNIC_ACCESS_* rights required
+ * @remote: access by a remote requester (DMA MRs never allow it)
+ *
+ * Return: 0, or -EACCES.
+ */
+int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
+		      u64 addr, u64 len, u32 need, bool remote)
+{
+	u64 iova, length;
+
+	if (!mr || READ_ONCE(mr->key) != key || !READ_ONCE(mr->valid) ||
+	    mr->pdn != pdn)
+		return -EACCES;
+	if ((READ_ONCE(mr->access) & need) != need)
+		return -EACCES;
+	if (mr->flags & XNIC_MR_F_ALL)
+		return remote || addr + len < addr ? -EACCES : 0;
+	iova = READ_ONCE(mr->iova);
+	length = READ_ONCE(mr->length);
+	if (addr < iova || len > length || addr - iova > length - len)
+		return -EACCES;
+	return 0;
+}
+
+/**
+ * xnic_sim_mr_xlate - DMA address of an address inside an MR
+ * @mr: the MR (checked)
+ * @addr: the address
+ * @dma: result
+ * @contig: bytes contiguous from @dma (to the end of the MR page)
+ *
+ * Return: 0, or -EFAULT if @addr is beyond the page list.
+ */
+int xnic_sim_mr_xlate(const struct xnic_sim_mr *mr, u64 addr, u64 *dma,
+		      u64 *contig)
+{
+	u8 shift;
+	u64 idx, off;
+
+	if (mr->flags & XNIC_MR_F_ALL) {
+		*dma = addr;
+		*contig = U64_MAX;
+		return 0;
+	}
+	shift = READ_ONCE(mr->page_shift);
+	if (shift < XNIC_SIM_MR_MIN_SHIFT || shift > XNIC_SIM_MR_MAX_SHIFT)
+		return -EFAULT;
+	idx = (addr >> shift) - (READ_ONCE(mr->iova) >> shift);
+	if (idx >= min(READ_ONCE(mr->npages), mr->max_pages))
+		return -EFAULT;
+	off = addr & ((1ULL << shift) - 1);
+	*dma = READ_ONCE(mr->mtt[idx]) + off;
+	*contig = (1ULL << shift) - off;
+	return 0;
+}
+
+/* A position in a scatter/gather list. */
+struct xnic_sim_cursor {
+	const struct xnic_sim_seg *s;
+	u32 n;
+	u32 i;
+	u64 off;
+};
+
+/*
+ * Map the next contiguous piece at the cursor: at most to the end of the
+ * segment, of the MR page and of the CPU page.
+ */
+static int xnic_sim_cursor_map(struct xnic_sim_cursor *c, void **p,
+			       u64 *avail, bool *mapped)
+{
+	const struct xnic_sim_seg *s;
+	u64 dma, contig, left;
+
+	while (c->i < c->n && c->off >= c->s[c->i].len) {
+		c->i++;
+		c->off = 0;
+	}
+	if (c->i >= c->n)
+		return -EFAULT;
+	s = &c->s[c->i];
+	left = s->len - c->off;
+	if (!s->mr) {
+		*p = s->kaddr + c->off;
+		*avail = left;
+		*mapped = false;
+		return 0;
+	}
+	if (xnic_sim_mr_xlate(s->mr, s->addr + c->off, &dma, &contig))
+		return -EFAULT;
+	*p = xnic_sim_map(dma);
+	if (!*p)
+		return -EFAULT;
+	*avail = min3(left, contig, (u64)(PAGE_SIZE - (dma & ~PAGE_MASK)));
+	*mapped = true;
+	return 0;
+}
+
+/**
+ * xnic_sim_segs_len - total length of a list
+ * @s: segments
+ * @n: how many
+ */
+u64 xnic_sim_segs_len(const struct xnic_sim_seg *s, u32 n)
+{
+	u64 len = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		len += s[i].len;
+	return len;
+}
+
+/**
+ * xnic_sim_copy - copy between two checked scatter/gather lists
+ * @dst: destination segments
+ * @ndst: how many
+ * @src: source segments
+ * @nsrc: how many
+ * @len: bytes to copy (both lists must hold them)
+ * @can_sleep: may reschedule during long copies
+ *
+ * Copies page chunk by page chunk with memmove (the lists may overlap on
+ * a loopback).  Return: 0, or -EFAULT if a list is too short or a page is
+ * not memory (some bytes may have been copied).
+ */
+int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
+		  const struct xnic_sim_seg *src, u32 nsrc, u64 len,
+		  bool can_sleep)
+{
+	struct xnic_sim_cursor d = { .s = dst, .n = ndst };
+	struct xnic_sim_cursor s = { .s = src, .n = nsrc };
+	u64 since = 0;
+
+	while (len) {
+		bool smap, dmap;
+		u64 sav, dav, n;
+		void *sp, *dp;
+
+		if (xnic_sim_cursor_map(&s, &sp, &sav, &smap))
+			return -EFAULT;
+		if (xnic_sim_cursor_map(&d, &dp, &dav, &dmap)) {
+			if (smap)
+				xnic_sim_unmap(sp);
+			return -EFAULT;
+		}
+		n = min3(len, sav, dav);
+		memmove(dp, sp, n);
+		if (dmap)
+			xnic_sim_unmap(dp);
+		if (smap)
+			xnic_sim_unmap(sp);
+		s.off += n;
+		d.off += n;
+		len -= n;
+		since += n;
+		if (can_sleep && since >= SZ_1M) {
+			since = 0;
+			cond_resched();
+		}
+	}
+	return 0;
+}
+
+/**
+ * xnic_sim_atomic - 8-byte atomic operation in an MR
+ * @mr: the MR (checked for the 8 bytes at @addr)
+ * @addr: 8-byte aligned address
+ * @cmp_swap: compare and swap, else fetch and add
+ * @compare_add: compare value or addend
+ * @swap: new value of a compare and swap
+ * @orig: the value before the operation
+ *
+ * A real CPU atomic instruction: atomic against every other device
+ * operation and against the CPUs.  Return: 0, -EINVAL if misaligned,
+ * -EFAULT if not memory.
+ */
+int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
+		    u64 compare_add, u64 swap, u64 *orig)
+{
+	u64 dma, contig, old, prev;
+	u64 *p;
+
+	if (addr & 7)
+		return -EINVAL;
+	if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
+		return -EFAULT;
+	if (dma & 7)
+		return -EINVAL;
+	p = xnic_sim_map(dma);
+	if (!p)
+		return -EFAULT;
+	if (cmp_swap) {
+		old = cmpxchg64(p, compare_add, swap);
+	} else {
+		old = READ_ONCE(*p);
+		do {
+			prev = old;
+			old = cmpxchg64(p, prev, prev + compare_add);
+		} while (old != prev);
+	}
+	xnic_sim_unmap(p);
+	*orig = old;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Object tables                                                       */
+
+/**
+ * xnic_sim_tbl_init - an empty table
+ * @t: the table
+ * @max: most objects it may hold
+ */
+int xnic_sim_tbl_init(struct xnic_sim_tbl *t, u32 max)
+{
+	t->top = kvcalloc(XNIC_SIM_TBL_TOP, sizeof(*t->top), GFP_KERNEL);
+	if (!t->top)
+		return -ENOMEM;
+	t->count = 0;
+	t->max = max;
+	return 0;
+}
+
+/**
+ * xnic_sim_tbl_destroy - free a table's memory (not its objects)
+ * @t: the table; no reader may use it any more
+ */
+void xnic_sim_tbl_destroy(struct xnic_sim_tbl *t)
+{
+	u32 i;
+
+	if (!t->top)
+		return;
+	for (i = 0; i < XNIC_SIM_TBL_TOP; i++)
+		kvfree(t->top[i]);
+	kvfree(t->top);
+	t->top = NULL;
+}
+
+/**
+ * xnic_sim_tbl_insert - publish an object under a number
+ * @t: the table
+ * @idx: the number
+ * @p: the object, initialised (readers may see it at once)
+ *
+ * Return: 0, -EINVAL (number too large), -ENOSPC (table full), -EEXIST,
+ * -ENOMEM.
+ */
+int xnic_sim_tbl_insert(struct xnic_sim_tbl *t, u32 idx, void *p)
+{
+	struct xnic_sim_tbl_chunk *c;
+	u32 lo = idx & (XNIC_SIM_TBL_CHUNK - 1);
+
+	if (idx >= (1U << XNIC_SIM_IDX_BITS) || !p)
+		return -EINVAL;
+	c = t->top[idx >> XNIC_SIM_TBL_SHIFT];
+	if (c && c->ent[lo])
+		return -EEXIST;
+	if (t->count >= t->max)
+		return -ENOSPC;
+	if (!c) {
+		c = kvzalloc(sizeof(*c), GFP_KERNEL);
+		if (!c)
+			return -ENOMEM;
+		/* the zeroed chunk before readers can find it */
+		smp_store_release(&t->top[idx >> XNIC_SIM_TBL_SHIFT], c);
+	}
+	/* the initialised object before readers can find it */
+	smp_store_release(&c->ent[lo], p);
+	c->used++;
+	t->count++;
+	return 0;
+}
+
+/**
+ * xnic_sim_tbl_erase - unpublish the object of a number
+ * @t: the table
+ * @idx: the number
+ * @empty: set to a chunk this emptied (else left alone); the caller frees
+ *	   it with xnic_sim_tbl_free_chunk() once no reader can use it
+ *
+ * Return: the object, or NULL.
+ */
+void *xnic_sim_tbl_erase(struct xnic_sim_tbl *t, u32 idx,
+			 struct xnic_sim_tbl_chunk **empty)
+{
+	struct xnic_sim_tbl_chunk *c;
+	u32 lo = idx & (XNIC_SIM_TBL_CHUNK - 1);
+	void *p;
+
+	if (idx >= (1U << XNIC_SIM_IDX_BITS))
+		return NULL;
+	c = t->top[idx >> XNIC_SIM_TBL_SHIFT];
+	if (!c || !c->ent[lo])
+		return NULL;
+	p = c->ent[lo];
+	WRITE_ONCE(c->ent[lo], NULL);
+	t->count--;
+	if (!--c->used) {
+		WRITE_ONCE(t->top[idx >> XNIC_SIM_TBL_SHIFT], NULL);
+		*empty = c;
+	}
+	return p;
+}
+
+/**
+ * xnic_sim_tbl_next - the first object at or after a number
+ * @t: the table
+ * @idx: where to start; set to the object's number
+ *
+ * Return: the object, or NULL if there is none.
+ */
+void *xnic_sim_tbl_next(const struct xnic_sim_tbl *t, u32 *idx)
+{
+	u32 i = *idx;
+
+	while (i < (1U << XNIC_SIM_IDX_BITS)) {
+		struct xnic_sim_tbl_chunk *c;
+		void *p;
+
+		c = READ_ONCE(t->top[i >> XNIC_SIM_TBL_SHIFT]);
+		if (!c) {
+			i = (i | (XNIC_SIM_TBL_CHUNK - 1)) + 1;
+			continue;
+		}
+		p = READ_ONCE(c->ent[i & (XNIC_SIM_TBL_CHUNK - 1)]);
+		if (p) {
+			*idx = i;
+			return p;
+		}
+		i++;
+	}
+	return NULL;
+}
+
+/**
+ * xnic_sim_tbl_free_chunk - free a chunk xnic_sim_tbl_erase() emptied
+ * @c: the chunk, or NULL
+ *
+ * After an RCU grace period: debugfs walks tables under rcu_read_lock().
+ */
+void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c)
+{
+	if (c)
+		kvfree_rcu(c, rcu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ports                                                               */
+
+/**
+ * xnic_sim_gid - a port's GID: fe80::/64 with the node GUID
+ * @guid: node GUID (CPU order)
+ * @gid: 16 bytes
+ */
+void xnic_sim_gid(u64 guid, u8 gid[16])
+{
+	memset(gid, 0, 16);
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	put_unaligned_be64(guid, gid + 8);
+}
+
+/**
+ * xnic_sim_grh - build the 40-byte GRH a UD receive starts with
+ * @grh: 40 bytes
+ * @sgid: sender's port GID
+ * @dgid: destination GID
+ * @paylen: payload bytes
+ *
+ * IPv6-style: version 6, payload length, next header 0x1b, hop limit 1.
+ */
+void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen)
+{
+	put_unaligned_be32(6U << 28, grh);
+	put_unaligned_be16((u16)paylen, grh + 4);
+	grh[6] = 0x1b;
+	grh[7] = 1;
+	memcpy(grh + 8, sgid, 16);
+	memcpy(grh + 24, dgid, 16);
+}
+
+/* Parse one decimal device number ending at @end. */
+static int xnic_sim_parse_num(const char *s, const char *end, int ndev)
+{
+	int v = 0;
+
+	if (s == end || end - s > 3)
+		return -EINVAL;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (*s - '0');
+	}
+	return v < ndev ? v : -EINVAL;
+}
+
+/**
+ * xnic_sim_parse_cable - parse the cable module parameter
+ * @s: NULL or "" for the default (device 2k with 2k + 1), "none", or a
+ *     comma-separated list of pairs "a-b"
+ * @ndev: number of devices
+ * @peer: ndev entries: the device each one is cabled to, or -1
+ *
+ * Return: 0, or -EINVAL (bad syntax, a device out of range, cabled twice
+ * or to itself).
+ */
+int xnic_sim_parse_cable(const char *s, int ndev, int *peer)
+{
+	int i;
+
+	for (i = 0; i < ndev; i++)
+		peer[i] = -1;
+	if (!s || !*s || !strcmp(s, "\n")) {
+		for (i = 0; i + 1 < ndev; i += 2) {
+			peer[i] = i + 1;
+			peer[i + 1] = i;
+		}
+		return 0;
+	}
+	if (!strcmp(s, "none") || !strcmp(s, "none\n"))
+		return 0;
+	while (*s && *s != '\n') {
+		const char *dash = strchr(s, '-');
+		const char *end = s + strcspn(s, ",\n");
+		int a, b;
+
+		if (!dash || dash > end)
+			return -EINVAL;
+		a = xnic_sim_parse_num(s, dash, ndev);
+		b = xnic_sim_parse_num(dash + 1, end, ndev);
+		if (a < 0 || b < 0 || a == b || peer[a] >= 0 || peer[b] >= 0)
+			return -EINVAL;
+		peer[a] = b;
+		peer[b] = a;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}

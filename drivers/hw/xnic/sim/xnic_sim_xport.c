@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: the transport.  The requester's engine executes each send WQE
+ * directly against the responder's queues and memory (the "wire" is
+ * shared kernel memory and lossless): RC, UC and UD, every opcode, every
+ * access check, RNR and transport retries, and the errors of both sides.
+ *
+ * Order of checks of a remote operation: the requester's own SGEs (local
+ * errors complete the WQE before anything reaches the wire), the
+ * responder QP (missing or not receiving: retries, then RETRY_EXC_ERR),
+ * the remote key and rights, a receive WQE (none: RNR), the receive
+ * buffers; data moves only once everything passed, so a failed operation
+ * writes nothing (except a receive buffer with a bad key after its
+ * predecessors, as on real hardware the responder then is in ERR).
+ */
+#include <linux/ktime.h>
+#include <linux/string.h>
+#include "xnic_sim.h"
+
+/**
+ * xnic_sim_gid_dev - the device a GID reaches from a port
+ * @dev: the sending device
+ * @gid: destination GID
+ *
+ * A port reaches itself and the port it is cabled to.
+ */
+struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
+				      const u8 *gid)
+{
+	if (!memcmp(gid, dev->gid, sizeof(dev->gid)))
+		return dev;
+	if (dev->peer && !memcmp(gid, dev->peer->gid, sizeof(dev->gid)))
+		return dev->peer;
+	return NULL;
+}
+
+static u32 xnic_sim_mtu_bytes(u8 mtu)
+{
+	return mtu >= 1 && mtu <= 5 ? 128U << mtu : 4096;
+}
+
+/* Advance the PSNs of both ends by the packets of a message. */
+static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			 u64 len)
+{
+	u32 mtu = xnic_sim_mtu_bytes(qp->mtu);
+	u32 n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
+
+	if (qp->type == XNIC_SIM_QPT_RC &&
+	    READ_ONCE(rqp->rq_psn) != qp->sq_psn)
+		xnic_sim_count(qp->dev, XS_CTR_psn_mismatch, 1);
+	qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
+	WRITE_ONCE(rqp->rq_psn, (READ_ONCE(rqp->rq_psn) + n) & 0xffffff);
+}
+
+/*
+ * The requester's SGEs (or inline data) as segments from @first on,
+ * checked for @need rights.  Return: 0 or a CQE status.
+ */
+static u8 xnic_sim_local_segs(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, u32 need, u32 first,
+			      u32 *nseg, u64 *len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	u32 i, n = first;
+	u64 total = 0;
+
+	if (w->flags & XNIC_WQE_INLINE) {
+		if (need & XNIC_ACCESS_LOCAL_WRITE)
+			return XNIC_CQE_LOC_QP_OP_ERR;
+		if (w->inline_len) {
+			s->lseg[n].mr = NULL;
+			s->lseg[n].kaddr = (void *)w->inline_data;
+			s->lseg[n].len = w->inline_len;
+			n++;
+		}
+		total = w->inline_len;
+	} else {
+		for (i = 0; i < w->num_sge; i++) {
+			u64 addr = le64_to_cpu(w->sge[i].addr);
+			u32 l = le32_to_cpu(w->sge[i].length);
+			u32 key = le32_to_cpu(w->sge[i].lkey);
+			const struct xnic_sim_mr *mr;
+
+			if (!l)
+				continue;
+			mr = xnic_sim_tbl_get(&dev->mrs, key >> 8);
+			if (xnic_sim_mr_check(mr, key, qp->pdn, addr, l, need,
+					      false))
+				return XNIC_CQE_LOC_PROT_ERR;
+			s->lseg[n].mr = mr;
+			s->lseg[n].addr = addr;
+			s->lseg[n].len = l;
+			n++;
+			total += l;
+		}
+	}
+	if (total > XNIC_SIM_MAX_MSG)
+		return XNIC_CQE_LOC_LEN_ERR;
+	*nseg = n;
+	*len = total;
+	return 0;
+}
+
+/* Where a receive queue (a QP's RQ or an SRQ) is, and its consumer index. */
+struct xnic_sim_rq {
+	u64 ring;
+	u64 dbrec;
+	u8 log;
+	u8 shift;
+	u32 *ci;
+};
+
+/*
+ * Take the next receive WQE of @q into the scratch buffer, under the
+ * queue's lock.  Return: 1 taken, 0 none posted (an impossible producer
+ * index or owner counts as a bad doorbell: none), -EINVAL a malformed
+ * entry (consumed).  @pi is the producer index read.
+ */
+static int xnic_sim_rq_take_locked(struct xnic_sim_dev *dev,
+				   struct xnic_sim_dev *rdev,
+				   const struct xnic_sim_rq *q, u32 *pi)
+{
+	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
+	u64 addr;
+	int n, len;
+	void *p;
+
+	p = xnic_sim_map(q->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
+	if (!p)
+		return 0;
+	*pi = le32_to_cpu(READ_ONCE(*(__le32 *)p));
+	xnic_sim_unmap(p);
+	n = xnic_sim_ring_avail(*q->ci, *pi, q->log);
+	if (!n)
+		return 0;
+	if (n < 0)
+		goto bad;
+	addr = q->ring + ((u64)(*q->ci & ((1U << q->log) - 1)) << q->shift);
+	p = xnic_sim_map(addr + offsetof(struct xnic_rwqe, owner));
+	if (!p)
+		goto bad;
+	n = xnic_sim_wqe_owner_ok(READ_ONCE(*(u8 *)p), *q->ci, q->log);
+	xnic_sim_unmap(p);
+	if (!n)
+		goto bad;
+	dma_rmb();	/* the entry after its owner */
+	if (!xnic_sim_dma_read(addr, hdr, sizeof(*hdr)))
+		goto bad;
+	(*q->ci)++;
+	len = xnic_sim_rwqe_len(hdr, 1U << q->shift);
+	if (len < 0 ||
+	    !xnic_sim_dma_read(addr + sizeof(*hdr), hdr + 1,
+			       len - sizeof(*hdr)))
+		return -EINVAL;
+	return 1;
+bad:
+	xnic_sim_count(rdev, XS_CTR_bad_doorbells, 1);
+	return 0;
+}
+
+/*
+ * Take the responder's next receive WQE (its RQ or SRQ) into the scratch
+ * buffer.  Called with rqp->lock held.  See xnic_sim_rq_take_locked().
+ */
+static int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
+{
+	struct xnic_sim_srq *srq = rqp->srq;
+	struct xnic_sim_rq q;
+	u32 pi;
+	int ret;
+
+	if (!srq) {
+		q = (struct xnic_sim_rq) {
+			.ring = rqp->rq_addr, .dbrec = rqp->dbrec,
+			.log = rqp->rq_log, .shift = rqp->rq_shift,
+			.ci = &rqp->rq_ci,
+		};
+		return xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
+	}
+	q = (struct xnic_sim_rq) {
+		.ring = srq->ring, .dbrec = srq->dbrec,
+		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
+	};
+	spin_lock(&srq->lock);
+	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
+	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
+		srq->limit = 0;
+		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_LIMIT, srq->srqn, 0);
+	}
+	spin_unlock(&srq->lock);
+	return ret;
+}
+
+/*
+ * The receive WQE's SGEs as segments, checked against the responder's
+ * MRs (local write).  Return: 0 or a CQE status.
+ */
+static u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev,
+			     struct xnic_sim_qp *rqp, u32 *nseg, u64 *len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_rwqe *hdr = (const void *)s->rwqe;
+	const struct xnic_sge *sge = (const void *)(hdr + 1);
+	struct xnic_sim_dev *rdev = rqp->dev;
+	u32 pdn = rqp->srq ? rqp->srq->pdn : rqp->pdn;
+	u32 i, n = 0;
+	u64 total = 0;
+
+	for (i = 0; i < hdr->num_sge; i++) {
+		u64 addr = le64_to_cpu(sge[i].addr);
+		u32 l = le32_to_cpu(sge[i].length);
+		u32 key = le32_to_cpu(sge[i].lkey);
+		const struct xnic_sim_mr *mr;
+
+		if (!l)
+			continue;
+		mr = xnic_sim_tbl_get(&rdev->mrs, key >> 8);
+		if (xnic_sim_mr_check(mr, key, pdn, addr, l,
+				      XNIC_ACCESS_LOCAL_WRITE, false))
+			return XNIC_CQE_LOC_PROT_ERR;
+		s->rseg[n].mr = mr;
+		s->rseg[n].addr = addr;
+		s->rseg[n].len = l;
+		n++;
+		total += l;
+	}
+	*nseg = n;
+	*len = total;
+	return 0;
+}
+
+static u64 xnic_sim_rwqe_id(struct xnic_sim_dev *dev)
+{
+	return le64_to_cpu(((struct xnic_rwqe *)dev->scr->rwqe)->wr_id);
+}
+
+/* A receive completion on the responder. */
+static void xnic_sim_recv_cqe(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			      u8 status, u8 opcode, u8 flags, u32 len)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	struct xnic_sim_cqe_info info = {
+		.wr_id = xnic_sim_rwqe_id(dev),
+		.byte_len = len,
+		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
+		       w->imm : 0,
+		.qpn = rqp->qpn,
+		.src_qp = qp->qpn,
+		.status = status,
+		.opcode = opcode,
+		.flags = status ? 0 : flags,
+	};
+
+	if (status)
+		xnic_sim_count_status(rqp->dev, status);
+	if (xnic_sim_cq_post(rqp->rcq, &info,
+			     !!(w->flags & XNIC_WQE_SOLICITED)) && !status)
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
+}
+
+/* The responder QP of an RC/UC QP, if it receives. */
+static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_dev *rdev = READ_ONCE(qp->rdev);
+	struct xnic_sim_qp *rqp;
+
+	if (!rdev)
+		return NULL;
+	rqp = xnic_sim_tbl_get(&rdev->qps, READ_ONCE(qp->dest_qpn));
+	if (!rqp || rqp->type != qp->type ||
+	    !xnic_sim_qp_can_recv(READ_ONCE(rqp->state)))
+		return NULL;
+	return rqp;
+}
+
+/* Nobody answered: RC retries after its timeout, UC loses the message. */
+static int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
+{
+	if (qp->type != XNIC_SIM_QPT_RC) {
+		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
+		return XS_DONE;
+	}
+	if (xnic_sim_retry_left(qp->retry_count, qp->retry_cnt, false)) {
+		qp->retry_count++;
+		qp->retries++;
+		xnic_sim_count(qp->dev, XS_CTR_retries, 1);
+		qp->wait_until = ktime_get_ns() +
+				 xnic_sim_retry_delay_ns(qp->timeout);
+		return XS_WAIT;
+	}
+	*status = XNIC_CQE_RETRY_EXC_ERR;
+	return XS_DONE;
+}
+
+/* No receive WQE: RC gets an RNR NAK and waits, UC loses the message. */
+static int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			u8 *status)
+{
+	if (qp->type != XNIC_SIM_QPT_RC) {
+		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
+		return XS_DONE;
+	}
+	qp->rnr_naks++;
+	xnic_sim_count(qp->dev, XS_CTR_rnr_naks, 1);
+	if (xnic_sim_retry_left(qp->rnr_count, qp->rnr_retry, true)) {
+		qp->rnr_count++;
+		qp->wait_until = ktime_get_ns() +
+			xnic_sim_rnr_delay_ns(READ_ONCE(rqp->min_rnr_timer));
+		return XS_WAIT;
+	}
+	*status = XNIC_CQE_RNR_RETRY_EXC_ERR;
+	return XS_DONE;
+}
+
+/*
+ * A remote access violation: an RC responder goes to ERR with
+ * QP_ACCESS_ERR and the requester gets REM_ACCESS_ERR; UC drops.
+ */
+static int xnic_sim_rem_access(struct xnic_sim_qp *qp,
+			       struct xnic_sim_qp *rqp, u8 *status)
+{
+	if (qp->type != XNIC_SIM_QPT_RC) {
+		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
+		return XS_DONE;
+	}
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_ACCESS_ERR);
+	*status = XNIC_CQE_REM_ACCESS_ERR;
+	return XS_DONE;
+}
+
+/* A malformed receive WQE: the responder fails, so does an RC message. */
+static int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     struct xnic_sim_qp *rqp, u8 *status)
+{
+	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
+
+	hdr->num_sge = 0;
+	xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_QP_OP_ERR,
+			  XNIC_CQE_OP_RECV, 0, 0);
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
+	if (qp->type == XNIC_SIM_QPT_RC)
+		*status = XNIC_CQE_REM_OP_ERR;
+	return XS_DONE;
+}
+
+/* SEND, SEND_WITH_IMM, SEND_WITH_INV (RC, UC, UD). */
+static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			    u8 *status, u32 *byte_len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	bool ud = qp->type == XNIC_SIM_QPT_UD;
+	bool inv = w->opcode == XNIC_OP_SEND_WITH_INV;
+	struct xnic_sim_mr *imr = NULL;
+	struct xnic_sim_dev *rdev;
+	struct xnic_sim_qp *rqp;
+	u32 nl, nr, ikey = 0;
+	u64 len, rlen, need;
+	u8 st, flags = 0;
+	int r;
+
+	st = xnic_sim_local_segs(dev, qp, 0, ud, &nl, &len);
+	if (st || (ud && len > XNIC_SIM_UD_MTU)) {
+		*status = st ? st : XNIC_CQE_LOC_LEN_ERR;
+		return XS_DONE;
+	}
+	*byte_len = len;
+	if (ud) {
+		rdev = xnic_sim_gid_dev(dev, w->dgid);
+		rqp = rdev ? xnic_sim_tbl_get(&rdev->qps, w->dest_qpn) : NULL;
+		if (!rqp || rqp->type != XNIC_SIM_QPT_UD) {
+			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+			return XS_DONE;
+		}
+	} else {
+		rqp = xnic_sim_rc_peer(qp);
+		if (!rqp)
+			return xnic_sim_no_answer(qp, status);
+		rdev = rqp->dev;
+	}
+
+	spin_lock(&rqp->lock);
+	if (!xnic_sim_qp_can_recv(rqp->state)) {
+		spin_unlock(&rqp->lock);
+		if (ud) {
+			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+			return XS_DONE;
+		}
+		return xnic_sim_no_answer(qp, status);
+	}
+	if (ud && READ_ONCE(rqp->qkey) != w->qkey) {
+		spin_unlock(&rqp->lock);
+		xnic_sim_count(dev, XS_CTR_ud_drop_qkey, 1);
+		return XS_DONE;
+	}
+	if (inv) {
+		ikey = le32_to_cpu(w->imm);
+		imr = xnic_sim_tbl_get(&rdev->mrs, ikey >> 8);
+		if (!imr || READ_ONCE(imr->key) != ikey ||
+		    imr->pdn != rqp->pdn || !(imr->flags & XNIC_MR_F_FREG)) {
+			spin_unlock(&rqp->lock);
+			return xnic_sim_rem_access(qp, rqp, status);
+		}
+	}
+	r = xnic_sim_rq_take(dev, rqp);
+	spin_unlock(&rqp->lock);
+	if (!r) {
+		if (ud) {
+			xnic_sim_count(dev, XS_CTR_ud_drop_norecv, 1);
+			return XS_DONE;
+		}
+		return xnic_sim_rnr(qp, rqp, status);
+	}
+	xnic_sim_psn(qp, rqp, len);
+	if (r < 0)
+		return xnic_sim_bad_rwqe(dev, qp, rqp, status);
+
+	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	if (st) {
+		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		if (qp->type == XNIC_SIM_QPT_RC)
+			*status = XNIC_CQE_REM_OP_ERR;
+		return XS_DONE;
+	}
+	need = len + (ud ? XNIC_SIM_GRH_LEN : 0);
+	if (rlen < need) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		if (qp->type == XNIC_SIM_QPT_RC)
+			*status = XNIC_CQE_REM_INV_REQ_ERR;
+		return XS_DONE;
+	}
+	if (ud) {
+		xnic_sim_grh(s->grh, dev->gid, w->dgid, len);
+		s->lseg[0].mr = NULL;
+		s->lseg[0].kaddr = s->grh;
+		s->lseg[0].len = XNIC_SIM_GRH_LEN;
+		flags |= XNIC_CQE_GRH;
+	}
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need, true)) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		if (qp->type == XNIC_SIM_QPT_RC)
+			*status = XNIC_CQE_REM_OP_ERR;
+		return XS_DONE;
+	}
+	if (inv) {
+		WRITE_ONCE(imr->valid, false);
+		flags |= XNIC_CQE_WITH_INV;
+	}
+	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
+		flags |= XNIC_CQE_WITH_IMM;
+	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, need);
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(need, &rqp->rx_bytes);
+	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
+	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
+	return XS_DONE;
+}
+
+/* Check a remote key for [remote_addr, + len) with QP and MR rights. */
+static struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
+					 u64 addr, u64 len, u32 right)
+{
+	struct xnic_sim_mr *mr;
+
+	if (!(READ_ONCE(rqp->access) & right))
+		return NULL;
+	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
+	if (xnic_sim_mr_check(mr, rkey, rqp->pdn, addr, len, right, true))
+		return NULL;
+	return mr;
+}
+
+/* RDMA_WRITE, RDMA_WRITE_WITH_IMM (RC, UC). */
+static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     u8 *status, u32 *byte_len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	bool imm = w->opcode == XNIC_OP_RDMA_WRITE_WITH_IMM;
+	struct xnic_sim_mr *mr = NULL;
+	struct xnic_sim_qp *rqp;
+	u64 len;
+	u32 nl;
+	u8 st;
+	int r;
+
+	st = xnic_sim_local_segs(dev, qp, 0, 0, &nl, &len);
+	if (st) {
+		*status = st;
+		return XS_DONE;
+	}
+	*byte_len = len;
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	if (len) {
+		mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
+				   XNIC_ACCESS_REMOTE_WRITE);
+		if (!mr)
+			return xnic_sim_rem_access(qp, rqp, status);
+	}
+	if (imm) {
+		spin_lock(&rqp->lock);
+		if (!xnic_sim_qp_can_recv(rqp->state)) {
+			spin_unlock(&rqp->lock);
+			return xnic_sim_no_answer(qp, status);
+		}
+		r = xnic_sim_rq_take(dev, rqp);
+		spin_unlock(&rqp->lock);
+		if (!r)
+			return xnic_sim_rnr(qp, rqp, status);
+		if (r < 0) {
+			xnic_sim_psn(qp, rqp, len);
+			return xnic_sim_bad_rwqe(dev, qp, rqp, status);
+		}
+	}
+	xnic_sim_psn(qp, rqp, len);
+	if (len) {
+		s->rseg[0].mr = mr;
+		s->rseg[0].addr = w->remote_addr;
+		s->rseg[0].len = len;
+		if (xnic_sim_copy(s->rseg, 1, s->lseg, nl, len, true)) {
+			*status = XNIC_CQE_LOC_PROT_ERR;
+			return XS_DONE;
+		}
+	}
+	if (imm)
+		xnic_sim_recv_cqe(dev, qp, rqp, 0,
+				  XNIC_CQE_OP_RECV_RDMA_WITH_IMM,
+				  XNIC_CQE_WITH_IMM, len);
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(len, &rqp->rx_bytes);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_write_bytes, len);
+	return XS_DONE;
+}
+
+/* RDMA_READ (RC). */
+static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			    u8 *status, u32 *byte_len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	struct xnic_sim_mr *mr;
+	struct xnic_sim_qp *rqp;
+	u64 len;
+	u32 nl;
+	u8 st;
+
+	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
+				 &len);
+	if (st) {
+		*status = st;
+		return XS_DONE;
+	}
+	*byte_len = len;
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	xnic_sim_psn(qp, rqp, len);
+	if (!len)
+		return XS_DONE;
+	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
+			   XNIC_ACCESS_REMOTE_READ);
+	if (!mr)
+		return xnic_sim_rem_access(qp, rqp, status);
+	s->rseg[0].mr = mr;
+	s->rseg[0].addr = w->remote_addr;
+	s->rseg[0].len = len;
+	if (xnic_sim_copy(s->lseg, nl, s->rseg, 1, len, true)) {
+		*status = XNIC_CQE_LOC_PROT_ERR;
+		return XS_DONE;
+	}
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(len, &rqp->rx_bytes);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_read, 1);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_read_bytes, len);
+	return XS_DONE;
+}
+
+/* ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD (RC). */
+static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, u8 *status,
+			      u32 *byte_len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	struct xnic_sim_seg src = { .kaddr = &s->atomic_orig, .len = 8 };
+	struct xnic_sim_mr *mr;
+	struct xnic_sim_qp *rqp;
+	u64 len, orig;
+	u32 nl;
+	u8 st;
+
+	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
+				 &len);
+	if (!st && len < 8)
+		st = XNIC_CQE_LOC_LEN_ERR;
+	if (st) {
+		*status = st;
+		return XS_DONE;
+	}
+	*byte_len = 8;
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	xnic_sim_psn(qp, rqp, 8);
+	if (w->remote_addr & 7) {
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		*status = XNIC_CQE_REM_INV_REQ_ERR;
+		return XS_DONE;
+	}
+	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, 8,
+			   XNIC_ACCESS_REMOTE_ATOMIC);
+	if (!mr ||
+	    xnic_sim_atomic(mr, w->remote_addr,
+			    w->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP,
+			    w->compare_add, w->swap, &orig))
+		return xnic_sim_rem_access(qp, rqp, status);
+	s->atomic_orig = orig;
+	if (xnic_sim_copy(s->lseg, nl, &src, 1, 8, false)) {
+		*status = XNIC_CQE_LOC_PROT_ERR;
+		return XS_DONE;
+	}
+	atomic64_inc(&rqp->rx_ops);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_atomic, 1);
+	return XS_DONE;
+}
+
+/* LOCAL_INV: invalidate a fast-reg MR of the QP's PD. */
+static int xnic_sim_do_local_inv(struct xnic_sim_dev *dev,
+				 struct xnic_sim_qp *qp, u8 *status)
+{
+	u32 key = le32_to_cpu(dev->scr->w.imm);
+	struct xnic_sim_mr *mr = xnic_sim_tbl_get(&dev->mrs, key >> 8);
+
+	if (!mr || READ_ONCE(mr->key) != key || mr->pdn != qp->pdn ||
+	    !(mr->flags & XNIC_MR_F_FREG)) {
+		*status = XNIC_CQE_LOC_PROT_ERR;
+		return XS_DONE;
+	}
+	WRITE_ONCE(mr->valid, false);
+	/* an operation of the peer that passed the check is over */
+	xnic_sim_sect_sync(dev);
+	return XS_DONE;
+}
+
+/* REG_MR (kernel QPs): fast registration of a page list. */
+static int xnic_sim_do_reg_mr(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, u8 *status)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	struct xnic_sim_mr *mr = xnic_sim_tbl_get(&dev->mrs, w->fr.key >> 8);
+	u32 i, n = w->fr.npages;
+
+	if (!mr || !(mr->flags & XNIC_MR_F_FREG) || mr->pdn != qp->pdn ||
+	    n > mr->max_pages ||
+	    (w->fr.access & ~(u32)(XNIC_ACCESS_LOCAL_WRITE |
+				   XNIC_ACCESS_REMOTE_WRITE |
+				   XNIC_ACCESS_REMOTE_READ |
+				   XNIC_ACCESS_REMOTE_ATOMIC)) ||
+	    xnic_sim_mr_params_ok(w->fr.iova, w->fr.length, n,
+				  w->fr.page_shift, XNIC_SIM_MAX_MR_SIZE))
+		goto bad;
+	WRITE_ONCE(mr->valid, false);
+	smp_wmb();	/* invalid before the page list changes */
+	WRITE_ONCE(mr->npages, 0);
+	if (!xnic_sim_dma_read(w->fr.mtt_addr, mr->mtt, (size_t)n * 8))
+		goto bad;
+	for (i = 0; i < n; i++)
+		mr->mtt[i] = le64_to_cpu((__force __le64)mr->mtt[i]);
+	if (xnic_sim_mtt_check(mr->mtt, n, w->fr.page_shift))
+		goto bad;
+	WRITE_ONCE(mr->page_shift, w->fr.page_shift);
+	WRITE_ONCE(mr->iova, w->fr.iova);
+	WRITE_ONCE(mr->length, w->fr.length);
+	WRITE_ONCE(mr->access, w->fr.access);
+	WRITE_ONCE(mr->npages, n);
+	WRITE_ONCE(mr->key, w->fr.key);
+	smp_wmb();	/* the registration before it becomes valid */
+	WRITE_ONCE(mr->valid, true);
+	return XS_DONE;
+bad:
+	*status = XNIC_CQE_LOC_PROT_ERR;
+	return XS_DONE;
+}
+
+/**
+ * xnic_sim_sq_exec - execute the decoded send WQE in the engine's scratch
+ * @dev: the QP's device (its engine)
+ * @qp: the requester
+ * @status: XNIC_CQE_* result (when XS_DONE)
+ * @byte_len: bytes of the operation
+ *
+ * Return: XS_DONE, or XS_WAIT with qp->wait_until set (RNR, retry).
+ */
+int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		     u8 *status, u32 *byte_len)
+{
+	u8 op = dev->scr->w.opcode;
+	int r;
+
+	*status = xnic_sim_op_check(qp->type, op, qp->kernel);
+	*byte_len = 0;
+	if (*status)
+		return XS_DONE;
+	switch (op) {
+	case XNIC_OP_NOP:
+		return XS_DONE;
+	case XNIC_OP_LOCAL_INV:
+		return xnic_sim_do_local_inv(dev, qp, status);
+	case XNIC_OP_REG_MR:
+		return xnic_sim_do_reg_mr(dev, qp, status);
+	}
+
+	/* remote: the responder's objects are used inside a section */
+	xnic_sim_sect_enter(dev);
+	switch (op) {
+	case XNIC_OP_SEND:
+	case XNIC_OP_SEND_WITH_IMM:
+	case XNIC_OP_SEND_WITH_INV:
+		r = xnic_sim_do_send(dev, qp, status, byte_len);
+		break;
+	case XNIC_OP_RDMA_WRITE:
+	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		r = xnic_sim_do_write(dev, qp, status, byte_len);
+		break;
+	case XNIC_OP_RDMA_READ:
+		r = xnic_sim_do_read(dev, qp, status, byte_len);
+		break;
+	default:
+		r = xnic_sim_do_atomic(dev, qp, status, byte_len);
+		break;
+	}
+	xnic_sim_sect_exit(dev);
+	return r;
+}

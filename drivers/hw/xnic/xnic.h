@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xnic: driver for the xnic RDMA NIC (include/xrdma/xnic_hw.h,
+ * uapi/xrdma/xnic-abi.h).  Driver structures and the interfaces between
+ * its files:
+ *   xnic_main.c   platform driver, command queue, event queue, interrupt
+ *   xnic_verbs.c  control path: objects, user contexts, mmap
+ *   xnic_dp.c     kernel data path: post, poll, arm
+ *   xnic_wqe.c    pure encoding logic (no device access; KUnit-tested)
+ */
+#ifndef _XNIC_H
+#define _XNIC_H
+
+#include <linux/platform_device.h>
+#include <linux/dma-mapping.h>
+#include <linux/idr.h>
+#include <linux/wait.h>
+#include <xrdma/xrdma_verbs.h>
+#include <xrdma/xnic_hw.h>
+
+#define XNIC_DRV_NAME		"xnic"
+#define XNIC_CMDQ_LOG		5	/* 32 command entries */
+#define XNIC_EQ_LOG		13	/* 8192 event entries */
+#define XNIC_KERNEL_DB_INDEX	0
+#define XNIC_MAX_DB_INDEX	1024	/* ALLOC_DB db_index limit */
+#define XNIC_MIN_LOG_CQE	2
+#define XNIC_MAX_WQE_SHIFT	12	/* 4 KiB send or receive WQEs at most */
+#define XNIC_DBREC_ALIGN	64
+#define XNIC_NO_QPN		0	/* never a QPN of the core (starts at 2) */
+
+/* Device limits from QUERY_CAPS, in CPU byte order. */
+struct xnic_caps {
+	u64 max_mr_size;
+	u64 page_size_cap;
+	u32 vendor_id;
+	u32 vendor_part_id;
+	u32 hw_ver;
+	u32 max_qp;
+	u32 max_qp_wr;
+	u32 max_sge;
+	u32 max_inline;
+	u32 max_cq;
+	u32 max_cqe;
+	u32 max_mr;
+	u32 max_srq;
+	u32 max_srq_wr;
+	u32 max_rd_atom;
+	u32 max_fast_reg_pages;
+	u32 num_ports;
+	u32 port_state;
+	u32 port_mtu;
+};
+
+/* A physically contiguous, zeroed DMA buffer (dma_alloc_coherent). */
+struct xnic_dmabuf {
+	void *cpu;
+	dma_addr_t dma;
+	size_t size;
+	struct list_head zombie;	/* in xnic_dev.zombies */
+};
+
+struct xnic_dev {
+	struct xrdma_device ibdev;	/* must be first */
+	struct platform_device *pdev;
+	struct device *dma_dev;
+	struct xnic_bus *bus;
+	struct xnic_caps caps;
+
+	/* command queue: one command in flight, serialised by cmd_lock */
+	struct mutex cmd_lock;
+	struct xnic_dmabuf cmdq;
+	u32 cmdq_pi;
+	u32 cmd_token;
+	wait_queue_head_t cmd_wq;
+	bool cmd_dead;			/* a command timed out: no more */
+	bool fatal;			/* DEVICE_FATAL seen */
+
+	/* event queue, consumed by the interrupt handler */
+	spinlock_t eq_lock;
+	unsigned long eq_pending;	/* bit 0: entries may be waiting */
+	struct xnic_dmabuf eq;
+	u32 eq_ci;
+	bool irq_requested;
+
+	/* doorbells */
+	struct xnic_dmabuf kdb;		/* kernel doorbell page (index 0) */
+	bool kdb_allocated;
+	struct ida db_ida;		/* user doorbell page indexes */
+	struct ida kslot_ida;		/* slots of kernel QPs in kdb */
+
+	/* lookups of the data path and of events */
+	struct xarray qp_xa;		/* QPN -> kernel struct xnic_qp */
+	struct xarray srq_xa;		/* SRQN -> struct xnic_srq */
+
+	u32 port_state;			/* enum xrdma_port_state */
+
+	/* memory the device may still touch after a failed command */
+	spinlock_t zombie_lock;
+	struct list_head zombies;
+};
+
+static inline struct xnic_dev *to_xdev(struct xrdma_device *ibdev)
+{
+	return container_of(ibdev, struct xnic_dev, ibdev);
+}
+
+/* Memory a process maps: entry->priv of its mmap entry. */
+struct xnic_ubuf {
+	struct xnic_dev *xdev;
+	struct xnic_dmabuf buf;
+	bool zombie;			/* the device may still use it */
+};
+
+struct xnic_ucontext {
+	struct xrdma_ucontext uctx;	/* must be first */
+	struct xnic_ubuf *db;
+	struct xrdma_mmap_entry *db_entry;
+	u32 db_index;
+	struct ida slot_ida;
+};
+
+struct xnic_pd {
+	struct xrdma_pd ibpd;		/* must be first */
+};
+
+struct xnic_qp;
+
+struct xnic_cq {
+	struct xrdma_cq ibcq;		/* must be first */
+	spinlock_t lock;		/* poll and arm of a kernel CQ */
+	struct xnic_cqe *ring;
+	struct xnic_cq_dbrec *dbrec;
+	u32 log_cqe;
+	u32 ci;
+	u32 arm_sn;
+	struct xnic_qp *last_qp;	/* lookup cache, under lock */
+	struct xnic_dmabuf buf;		/* kernel CQ */
+	struct xnic_ubuf *ubuf;		/* user CQ */
+	struct xrdma_mmap_entry *entry;
+};
+
+/* What a send WQE may hold on one QP. */
+struct xnic_sq_cfg {
+	enum xrdma_qp_type qp_type;
+	u32 max_sge;
+	u32 max_inline;
+	bool sig_all;
+};
+
+/* A kernel work queue (SQ or RQ). */
+struct xnic_wq {
+	spinlock_t lock;		/* posting */
+	void *ring;
+	u32 log_size;
+	u32 wqe_shift;
+	u32 pi;				/* free running, under lock */
+	u32 ci;				/* free running, advanced by poll_cq */
+	u64 *wrid;			/* wr_id by index */
+};
+
+struct xnic_qp {
+	struct xrdma_qp ibqp;		/* must be first */
+	struct xnic_wq sq;
+	struct xnic_wq rq;
+	struct xnic_qp_dbrec *dbrec;
+	struct xnic_sq_cfg sq_cfg;
+	u32 rq_max_sge;
+	u32 db_slot;
+	bool sq_sig_all;
+	bool kernel;
+	struct xnic_ucontext *uctx;	/* user QP */
+	struct xnic_dmabuf buf;		/* kernel QP */
+	struct xnic_ubuf *ubuf;		/* user QP */
+	struct xrdma_mmap_entry *entry;
+	struct xrdma_qp_cap cap;	/* what the QP really provides */
+	struct xrdma_qp_attr attr;	/* last modified values, for query */
+};
+
+struct xnic_srq {
+	struct xrdma_srq ibsrq;		/* must be first */
+	spinlock_t lock;		/* posting */
+	void *ring;
+	u32 log_size;
+	u32 wqe_shift;
+	u32 pi;				/* free running, under lock */
+	atomic_t done;			/* receive CQEs polled (kernel) */
+	u32 max_wr;
+	u32 max_sge;
+	u32 limit;
+	struct xnic_qp_dbrec *dbrec;
+	bool kernel;
+	struct xnic_dmabuf buf;
+	struct xnic_ubuf *ubuf;
+	struct xrdma_mmap_entry *entry;
+};
+
+struct xnic_mr {
+	struct xrdma_mr ibmr;		/* must be first */
+	struct xnic_dmabuf mtt;		/* fast-reg and user MRs */
+	u32 mtt_max;			/* entries in mtt */
+	u32 npages;			/* entries in use */
+	u8 page_shift;
+	bool sgt_mapped;
+};
+
+struct xnic_ah {
+	struct xrdma_ah ibah;		/* must be first */
+};
+
+static inline struct xnic_cq *to_xcq(struct xrdma_cq *cq)
+{
+	return container_of(cq, struct xnic_cq, ibcq);
+}
+
+static inline struct xnic_qp *to_xqp(struct xrdma_qp *qp)
+{
+	return container_of(qp, struct xnic_qp, ibqp);
+}
+
+static inline struct xnic_srq *to_xsrq(struct xrdma_srq *srq)
+{
+	return container_of(srq, struct xnic_srq, ibsrq);
+}
+
+static inline struct xnic_mr *to_xmr(struct xrdma_mr *mr)
+{
+	return container_of(mr, struct xnic_mr, ibmr);
+}
+
+static inline struct xnic_ucontext *to_xuctx(struct xrdma_ucontext *uctx)
+{
+	return container_of(uctx, struct xnic_ucontext, uctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* xnic_wqe.c: pure encoding logic                                     */
+
+int xnic_cmd_status_to_errno(u32 status);
+u32 xnic_access_to_hw(u32 access);
+u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
+u32 xnic_rq_wqe_shift(u32 max_sge);
+u32 xnic_sq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_sq_wqe_max_inline(u32 wqe_shift);
+u32 xnic_rq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_log_entries(u32 n);
+int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type);
+int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
+			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
+void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
+			 u64 wqe_wr_id);
+void xnic_cqe_to_wc(const struct xnic_cqe *cqe, struct xrdma_wc *wc);
+void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
+			 const struct xrdma_qp_attr *attr, int mask);
+void xnic_caps_from_hw(struct xnic_caps *caps,
+		       const struct xnic_cmd_query_caps_out *out);
+void xnic_fill_device_attr(struct xrdma_device_attr *attr,
+			   const struct xnic_caps *caps,
+			   const struct xnic_cmd_query_caps_out *out);
+bool xnic_db_ring(struct xnic_db_page *page, u32 slot);
+
+/* Lap phase of entry @idx in a ring of 2^@log entries. */
+static inline u8 xnic_phase(u32 idx, u32 log)
+{
+	return (idx >> log) & 1;
+}
+
+/* CQ and EQ entries: the first lap is written with owner 1. */
+static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
+{
+	return (owner & 1) == (xnic_phase(idx, log) ^ 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* xnic_main.c                                                         */
+
+int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
+		  size_t inlen, void *out, size_t outlen);
+int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   size_t size);
+void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   bool device_done);
+void xnic_kick(struct xnic_dev *xdev);
+
+/* After a failed destroy command, may the device still use the memory? */
+static inline bool xnic_cmd_let_go(int ret)
+{
+	return ret != -ETIMEDOUT && ret != -EIO && ret != -EBUSY;
+}
+
+void xnic_eq_sync(struct xnic_dev *xdev);
+
+/* ------------------------------------------------------------------ */
+/* xnic_verbs.c                                                        */
+
+extern const struct xrdma_device_ops xnic_dev_ops;
+
+/* ------------------------------------------------------------------ */
+/* xnic_dp.c                                                           */
+
+int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
+		   const struct xrdma_send_wr **bad_wr);
+int xnic_post_recv(struct xrdma_qp *qp, const struct xrdma_recv_wr *wr,
+		   const struct xrdma_recv_wr **bad_wr);
+int xnic_post_srq_recv(struct xrdma_srq *srq, const struct xrdma_recv_wr *wr,
+		       const struct xrdma_recv_wr **bad_wr);
+int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc);
+int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags);
+void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq);
+void xnic_qp_reset_queues(struct xnic_qp *xqp);
+
+#endif /* _XNIC_H */

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic: the kernel data path.  No allocation, no command, no core lock:
+ * a spinlock per send queue, per receive queue, per SRQ and per CQ.
+ *
+ * Send and receive WQEs of kernel QPs carry their free-running ring index
+ * as wr_id; the device echoes it in the CQE, which tells poll_cq both the
+ * caller's wr_id (kept in wq->wrid) and how far the queue has been
+ * consumed (a QP's WQEs complete in order, so a CQE for index i frees
+ * every entry up to i).  SRQ WQEs carry the caller's wr_id itself: an SRQ
+ * is consumed in ring order, so the number of its completions polled
+ * bounds what the device has consumed.
+ */
+#include "xnic.h"
+
+static inline void *xnic_wq_entry(const struct xnic_wq *wq, u32 idx)
+{
+	return wq->ring + ((idx & ((1U << wq->log_size) - 1)) << wq->wqe_shift);
+}
+
+/**
+ * xnic_post_send - post send work requests on a kernel QP
+ * @qp: the QP
+ * @wr: the first work request of a list
+ * @bad_wr: set to the first one not posted
+ *
+ * Return: 0; -ENOMEM when the send queue is full; -EINVAL for a request
+ * the QP cannot carry (see xnic_build_send_wqe()) or a QP in RESET.
+ */
+int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
+		   const struct xrdma_send_wr **bad_wr)
+{
+	struct xnic_qp *xqp = to_xqp(qp);
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	struct xnic_wq *sq = &xqp->sq;
+	u32 size = 1U << sq->log_size, pi, start;
+	unsigned long flags;
+	int ret = 0;
+
+	if (unlikely(!xqp->kernel ||
+		     READ_ONCE(qp->state) == XRDMA_QPS_RESET)) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&sq->lock, flags);
+	pi = sq->pi;
+	start = pi;
+	for (; wr; wr = wr->next) {
+		struct xnic_wqe_ctrl *ctrl;
+
+		/* acquire: poll_cq read the entry's wr_id before freeing it */
+		if (unlikely(pi - smp_load_acquire(&sq->ci) >= size)) {
+			ret = -ENOMEM;
+			break;
+		}
+		ctrl = xnic_wq_entry(sq, pi);
+		ret = xnic_build_send_wqe(ctrl, &xqp->sq_cfg, wr, pi);
+		if (unlikely(ret))
+			break;
+		sq->wrid[pi & (size - 1)] = wr->wr_id;
+		/* the entry before its owner bit */
+		dma_wmb();
+		WRITE_ONCE(ctrl->owner, xnic_phase(pi, sq->log_size));
+		pi++;
+	}
+	if (unlikely(ret))
+		*bad_wr = wr;
+	if (pi != start) {
+		WRITE_ONCE(sq->pi, pi);
+		/* the entries before the producer index */
+		dma_wmb();
+		WRITE_ONCE(xqp->dbrec->sq_pi, cpu_to_le32(pi));
+	}
+	spin_unlock_irqrestore(&sq->lock, flags);
+
+	if (pi != start && xnic_db_ring(xdev->kdb.cpu, xqp->db_slot))
+		xnic_kick(xdev);
+	return ret;
+}
+
+static int xnic_post_rwqe(struct xnic_wq *wq, u32 max_sge,
+			  struct xnic_qp_dbrec *dbrec,
+			  const struct xrdma_recv_wr *wr,
+			  const struct xrdma_recv_wr **bad_wr)
+{
+	u32 size = 1U << wq->log_size, pi, start;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	pi = wq->pi;
+	start = pi;
+	for (; wr; wr = wr->next) {
+		struct xnic_rwqe *wqe;
+
+		if (unlikely(wr->num_sge < 0 || wr->num_sge > max_sge)) {
+			ret = -EINVAL;
+			break;
+		}
+		/* acquire: poll_cq read the entry's wr_id before freeing it */
+		if (unlikely(pi - smp_load_acquire(&wq->ci) >= size)) {
+			ret = -ENOMEM;
+			break;
+		}
+		wqe = xnic_wq_entry(wq, pi);
+		xnic_build_recv_wqe(wqe, wr, pi);
+		wq->wrid[pi & (size - 1)] = wr->wr_id;
+		dma_wmb();
+		WRITE_ONCE(wqe->owner, xnic_phase(pi, wq->log_size));
+		pi++;
+	}
+	if (unlikely(ret))
+		*bad_wr = wr;
+	if (pi != start) {
+		WRITE_ONCE(wq->pi, pi);
+		dma_wmb();
+		/* receives need no doorbell: the device reads rq_pi */
+		WRITE_ONCE(dbrec->rq_pi, cpu_to_le32(pi));
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+	return ret;
+}
+
+/**
+ * xnic_post_recv - post receive work requests on a kernel QP
+ * @qp: the QP (without SRQ)
+ * @wr: the first work request of a list
+ * @bad_wr: set to the first one not posted
+ *
+ * Return: 0, -ENOMEM (queue full), -EINVAL (too many SGEs, QP in RESET,
+ * QP with an SRQ).
+ */
+int xnic_post_recv(struct xrdma_qp *qp, const struct xrdma_recv_wr *wr,
+		   const struct xrdma_recv_wr **bad_wr)
+{
+	struct xnic_qp *xqp = to_xqp(qp);
+
+	if (unlikely(!xqp->kernel || qp->srq ||
+		     READ_ONCE(qp->state) == XRDMA_QPS_RESET)) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	return xnic_post_rwqe(&xqp->rq, xqp->rq_max_sge, xqp->dbrec, wr,
+			      bad_wr);
+}
+
+/**
+ * xnic_post_srq_recv - post receive work requests on a kernel SRQ
+ * @srq: the SRQ
+ * @wr: the first work request of a list
+ * @bad_wr: set to the first one not posted
+ *
+ * Return: 0, -ENOMEM (max_wr outstanding), -EINVAL (too many SGEs).
+ */
+int xnic_post_srq_recv(struct xrdma_srq *srq, const struct xrdma_recv_wr *wr,
+		       const struct xrdma_recv_wr **bad_wr)
+{
+	struct xnic_srq *xsrq = to_xsrq(srq);
+	u32 mask = (1U << xsrq->log_size) - 1, max_wr, pi, start;
+	unsigned long flags;
+	int ret = 0;
+
+	if (unlikely(!xsrq->kernel)) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&xsrq->lock, flags);
+	max_wr = min(READ_ONCE(xsrq->max_wr), mask + 1);
+	pi = xsrq->pi;
+	start = pi;
+	for (; wr; wr = wr->next) {
+		struct xnic_rwqe *wqe;
+
+		if (unlikely(wr->num_sge < 0 || wr->num_sge > xsrq->max_sge)) {
+			ret = -EINVAL;
+			break;
+		}
+		/* consumed in order: polled completions free the oldest */
+		if (unlikely(pi - (u32)atomic_read_acquire(&xsrq->done) >=
+			     max_wr)) {
+			ret = -ENOMEM;
+			break;
+		}
+		wqe = xsrq->ring + ((pi & mask) << xsrq->wqe_shift);
+		xnic_build_recv_wqe(wqe, wr, wr->wr_id);
+		dma_wmb();
+		WRITE_ONCE(wqe->owner, xnic_phase(pi, xsrq->log_size));
+		pi++;
+	}
+	if (unlikely(ret))
+		*bad_wr = wr;
+	if (pi != start) {
+		xsrq->pi = pi;
+		dma_wmb();
+		WRITE_ONCE(xsrq->dbrec->rq_pi, cpu_to_le32(pi));
+	}
+	spin_unlock_irqrestore(&xsrq->lock, flags);
+	return ret;
+}
+
+/* A CQE for index @idx of @wq: the caller's wr_id; frees up to @idx. */
+static bool xnic_wq_complete(struct xnic_wq *wq, u32 idx, u64 *wr_id)
+{
+	u32 ci = wq->ci, pi = READ_ONCE(wq->pi);
+
+	if (unlikely(!wq->wrid || idx - ci >= pi - ci))
+		return false;	/* not outstanding: stale or corrupt */
+	*wr_id = wq->wrid[idx & ((1U << wq->log_size) - 1)];
+	/* the wr_id is read before post may reuse the entry */
+	smp_store_release(&wq->ci, idx + 1);
+	return true;
+}
+
+/* Decode one CQE; false if it is not reported (its QP is gone). */
+static bool xnic_cqe_process(struct xnic_dev *xdev, struct xnic_cq *xcq,
+			     const struct xnic_cqe *cqe, struct xrdma_wc *wc)
+{
+	u32 qpn = le32_to_cpu(cqe->qpn);
+	struct xnic_qp *xqp = xcq->last_qp;
+	u64 wr_id = le64_to_cpu(cqe->wr_id);
+	bool ok;
+
+	if (!xqp || xqp->ibqp.qp_num != qpn) {
+		/* valid while the QP lives: destroy cleans this CQ first */
+		xqp = xa_load(&xdev->qp_xa, qpn);
+		if (unlikely(!xqp))
+			return false;
+		xcq->last_qp = xqp;
+	}
+	xnic_cqe_to_wc(cqe, wc);
+	wc->qp = &xqp->ibqp;
+	if (cqe->opcode & XNIC_CQE_OP_RECV) {
+		if (xqp->ibqp.srq) {
+			wc->wr_id = wr_id;
+			/* release: the CQE is read before the entry is reused */
+			smp_mb__before_atomic();
+			atomic_inc(&to_xsrq(xqp->ibqp.srq)->done);
+			ok = true;
+		} else {
+			ok = xnic_wq_complete(&xqp->rq, (u32)wr_id, &wc->wr_id);
+		}
+	} else {
+		ok = xnic_wq_complete(&xqp->sq, (u32)wr_id, &wc->wr_id);
+	}
+	/*
+	 * An error completion means the device moved the QP to ERR; it
+	 * raises an event only for errors no completion reports.
+	 */
+	if (ok && unlikely(wc->status != XRDMA_WC_SUCCESS))
+		xrdma_qp_set_error(&xqp->ibqp);
+	return ok;
+}
+
+static inline struct xnic_cqe *xnic_cqe_at(struct xnic_cq *xcq, u32 idx)
+{
+	return &xcq->ring[idx & ((1U << xcq->log_cqe) - 1)];
+}
+
+/**
+ * xnic_poll_cq - poll a kernel CQ
+ * @cq: the CQ
+ * @num_entries: room in @wc
+ * @wc: completions
+ *
+ * Any context.
+ *
+ * Return: completions returned, or -EINVAL for a user CQ.
+ */
+int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc)
+{
+	struct xnic_cq *xcq = to_xcq(cq);
+	struct xnic_dev *xdev = to_xdev(cq->device);
+	unsigned long flags;
+	int n = 0;
+	u32 ci;
+
+	if (unlikely(xcq->ubuf || xcq->entry))
+		return -EINVAL;
+	spin_lock_irqsave(&xcq->lock, flags);
+	ci = xcq->ci;
+	while (n < num_entries) {
+		struct xnic_cqe *cqe = xnic_cqe_at(xcq, ci);
+
+		if (!xnic_hw_owned_valid(READ_ONCE(cqe->owner), ci,
+					 xcq->log_cqe))
+			break;
+		/* the entry's body after its owner */
+		dma_rmb();
+		ci++;
+		if (xnic_cqe_process(xdev, xcq, cqe, &wc[n]))
+			n++;
+	}
+	if (ci != xcq->ci) {
+		xcq->ci = ci;
+		/* the entries are read before the device may overwrite them */
+		mb();
+		WRITE_ONCE(xcq->dbrec->ci, cpu_to_le32(ci));
+	}
+	spin_unlock_irqrestore(&xcq->lock, flags);
+	return n;
+}
+
+/**
+ * xnic_req_notify_cq - arm a kernel CQ
+ * @cq: the CQ
+ * @flags: XRDMA_CQ_NEXT_COMP or XRDMA_CQ_SOLICITED, maybe with
+ *	   XRDMA_CQ_REPORT_MISSED_EVENTS
+ *
+ * Writes a new arm sequence number with the condition to the CQ's
+ * doorbell record.
+ *
+ * Return: 0, or 1 with REPORT_MISSED_EVENTS if a
+ * completion is waiting already, or -EINVAL for a user CQ.
+ */
+int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
+{
+	struct xnic_cq *xcq = to_xcq(cq);
+	unsigned long irqflags;
+	u32 sn, cond;
+	int ret = 0;
+
+	if (unlikely(xcq->ubuf || xcq->entry))
+		return -EINVAL;
+	cond = (flags & XRDMA_CQ_SOLICITED_MASK) == XRDMA_CQ_SOLICITED ?
+	       XNIC_CQ_ARM_SOLICITED : XNIC_CQ_ARM_NEXT;
+	spin_lock_irqsave(&xcq->lock, irqflags);
+	sn = (xcq->arm_sn + 1) & 0x3fffffff;
+	if (!sn)
+		sn = 1;
+	xcq->arm_sn = sn;
+	WRITE_ONCE(xcq->dbrec->arm, cpu_to_le32(sn << 2 | cond));
+	if (flags & XRDMA_CQ_REPORT_MISSED_EVENTS) {
+		/* the arm word is visible before we look at the ring */
+		mb();
+		if (xnic_hw_owned_valid(READ_ONCE(xnic_cqe_at(xcq, xcq->ci)->owner),
+					xcq->ci, xcq->log_cqe))
+			ret = 1;
+	}
+	spin_unlock_irqrestore(&xcq->lock, irqflags);
+	return ret;
+}
+
+/**
+ * xnic_cq_clean - drop the completions of a QP from a kernel CQ
+ * @xcq: the CQ
+ * @qpn: the QP, which the device no longer serves (destroyed or reset)
+ * @srq: the QP's SRQ, credited for the receive completions dropped
+ *
+ * Also a barrier: a poll_cq that found the QP has finished with it.
+ */
+void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq)
+{
+	u32 n, i, size = 1U << xcq->log_cqe;
+	unsigned long flags;
+
+	if (xcq->ubuf || xcq->entry)
+		return;
+	spin_lock_irqsave(&xcq->lock, flags);
+	for (n = 0, i = xcq->ci; n < size; n++, i++) {
+		struct xnic_cqe *cqe = xnic_cqe_at(xcq, i);
+
+		if (!xnic_hw_owned_valid(READ_ONCE(cqe->owner), i,
+					 xcq->log_cqe))
+			break;
+		dma_rmb();
+		if (le32_to_cpu(cqe->qpn) != qpn)
+			continue;
+		if (srq && cqe->opcode & XNIC_CQE_OP_RECV) {
+			/* release, as in xnic_cqe_process() */
+			smp_mb__before_atomic();
+			atomic_inc(&srq->done);
+		}
+		WRITE_ONCE(cqe->qpn, cpu_to_le32(XNIC_NO_QPN));
+	}
+	xcq->last_qp = NULL;
+	spin_unlock_irqrestore(&xcq->lock, flags);
+}
+
+/**
+ * xnic_qp_reset_queues - empty a kernel QP's queues after RESET
+ * @xqp: a kernel QP the device has just reset
+ *
+ * Its completions are dropped and both queues start again at index 0.
+ */
+void xnic_qp_reset_queues(struct xnic_qp *xqp)
+{
+	struct xrdma_qp *qp = &xqp->ibqp;
+	struct xnic_srq *srq = qp->srq ? to_xsrq(qp->srq) : NULL;
+	unsigned long flags;
+
+	xnic_cq_clean(to_xcq(qp->send_cq), qp->qp_num, srq);
+	if (qp->recv_cq != qp->send_cq)
+		xnic_cq_clean(to_xcq(qp->recv_cq), qp->qp_num, srq);
+
+	/* no CQE of this QP is left, so poll_cq no longer touches ci */
+	spin_lock_irqsave(&xqp->sq.lock, flags);
+	memset(xqp->sq.ring, 0, 1U << (xqp->sq.log_size + xqp->sq.wqe_shift));
+	WRITE_ONCE(xqp->sq.pi, 0);
+	WRITE_ONCE(xqp->sq.ci, 0);
+	WRITE_ONCE(xqp->dbrec->sq_pi, 0);
+	spin_unlock_irqrestore(&xqp->sq.lock, flags);
+	if (!qp->srq) {
+		spin_lock_irqsave(&xqp->rq.lock, flags);
+		memset(xqp->rq.ring, 0,
+		       1U << (xqp->rq.log_size + xqp->rq.wqe_shift));
+		WRITE_ONCE(xqp->rq.pi, 0);
+		WRITE_ONCE(xqp->rq.ci, 0);
+		WRITE_ONCE(xqp->dbrec->rq_pi, 0);
+		spin_unlock_irqrestore(&xqp->rq.lock, flags);
+	}
+}

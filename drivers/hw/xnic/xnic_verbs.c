@@ -1,0 +1,1007 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic: the control path.  Objects (PD, CQ, QP, SRQ, MR, AH), user
+ * contexts and the memory they map.
+ *
+ * Every queue is one physically contiguous DMA allocation (ring(s), then
+ * the doorbell record).  A user object's allocation is handed to the
+ * process through an mmap entry and freed by mmap_free once the object is
+ * destroyed and the last mapping is gone.  Memory whose destroy command
+ * failed in a way that leaves the device holding it is kept until the
+ * device is reset (xnic_dma_free()).
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <xrdma/xrdma_umem.h>
+#include "xnic.h"
+
+/* ------------------------------------------------------------------ */
+/* Memory a process maps                                               */
+
+static struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev, size_t size)
+{
+	struct xnic_ubuf *ubuf = kzalloc(sizeof(*ubuf), GFP_KERNEL);
+	int ret;
+
+	if (!ubuf)
+		return ERR_PTR(-ENOMEM);
+	ubuf->xdev = xdev;
+	ret = xnic_dma_alloc(xdev, &ubuf->buf, PAGE_ALIGN(size));
+	if (ret) {
+		kfree(ubuf);
+		return ERR_PTR(ret);
+	}
+	/* mmap maps it by page frame: it must be in the linear map */
+	if (!virt_addr_valid(ubuf->buf.cpu)) {
+		xnic_dma_free(xdev, &ubuf->buf, true);
+		kfree(ubuf);
+		return ERR_PTR(-ENOMEM);
+	}
+	return ubuf;
+}
+
+static void xnic_ubuf_free(struct xnic_ubuf *ubuf)
+{
+	xnic_dma_free(ubuf->xdev, &ubuf->buf, !ubuf->zombie);
+	kfree(ubuf);
+}
+
+/*
+ * Allocate the memory of a queue: from the kernel (kbuf) or to be mapped
+ * by the process (*ubufp).  Returns the CPU address and DMA address.
+ */
+static int xnic_queue_alloc(struct xnic_dev *xdev, struct xrdma_udata *udata,
+			    size_t size, struct xnic_dmabuf *kbuf,
+			    struct xnic_ubuf **ubufp, void **cpu,
+			    dma_addr_t *dma)
+{
+	struct xnic_ubuf *ubuf;
+	int ret;
+
+	if (!udata) {
+		ret = xnic_dma_alloc(xdev, kbuf, size);
+		if (ret)
+			return ret;
+		*cpu = kbuf->cpu;
+		*dma = kbuf->dma;
+		return 0;
+	}
+	ubuf = xnic_ubuf_alloc(xdev, size);
+	if (IS_ERR(ubuf))
+		return PTR_ERR(ubuf);
+	*ubufp = ubuf;
+	*cpu = ubuf->buf.cpu;
+	*dma = ubuf->buf.dma;
+	return 0;
+}
+
+/* Publish a user queue's memory; on failure the memory is freed. */
+static int xnic_queue_publish(struct xrdma_udata *udata,
+			      struct xnic_ubuf **ubufp,
+			      struct xrdma_mmap_entry **entryp)
+{
+	struct xrdma_mmap_entry *entry;
+
+	entry = xrdma_mmap_entry_insert(udata->uctx, (*ubufp)->buf.size,
+					*ubufp);
+	if (IS_ERR(entry)) {
+		xnic_ubuf_free(*ubufp);
+		*ubufp = NULL;
+		return PTR_ERR(entry);
+	}
+	*entryp = entry;
+	return 0;
+}
+
+/* Release a queue's memory; @let_go: the device no longer uses it. */
+static void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
+			    struct xnic_ubuf **ubufp,
+			    struct xrdma_mmap_entry **entryp, bool let_go)
+{
+	if (*entryp) {
+		/* mmap_free frees it once no mapping is left */
+		(*ubufp)->zombie = !let_go;
+		xrdma_mmap_entry_remove(*entryp);
+		*entryp = NULL;
+		*ubufp = NULL;
+	} else if (*ubufp) {
+		(*ubufp)->zombie = !let_go;
+		xnic_ubuf_free(*ubufp);
+		*ubufp = NULL;
+	} else {
+		xnic_dma_free(xdev, kbuf, let_go);
+	}
+}
+
+static int xnic_destroy_obj(struct xnic_dev *xdev, u8 opcode, u32 index)
+{
+	struct xnic_cmd_obj c = { .index = cpu_to_le32(index) };
+	int ret;
+
+	ret = xnic_cmd_exec(xdev, opcode, &c, sizeof(c), NULL, 0);
+	if (ret)
+		dev_warn(&xdev->pdev->dev, "destroy command 0x%02x of %u: %d\n",
+			 opcode, index, ret);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* User contexts                                                       */
+
+static int xnic_db_cmd(struct xnic_dev *xdev, u8 opcode, u32 index,
+		       dma_addr_t addr)
+{
+	struct xnic_cmd_alloc_db c = {
+		.db_index = cpu_to_le32(index),
+		.page_addr = cpu_to_le64(addr),
+	};
+
+	return xnic_cmd_exec(xdev, opcode, &c, sizeof(c), NULL, 0);
+}
+
+static int xnic_alloc_ucontext(struct xrdma_ucontext *uctx,
+			       struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(uctx->device);
+	struct xnic_ucontext *xuc = to_xuctx(uctx);
+	struct xnic_ucontext_resp resp = {};
+	struct xnic_ubuf *ubuf;
+	int idx, ret;
+
+	ida_init(&xuc->slot_ida);
+	idx = ida_alloc_range(&xdev->db_ida, 1, XNIC_MAX_DB_INDEX - 1,
+			      GFP_KERNEL);
+	if (idx < 0) {
+		ret = idx == -ENOSPC ? -ENOMEM : idx;
+		goto err_ida;
+	}
+	xuc->db_index = idx;
+	ubuf = xnic_ubuf_alloc(xdev, XNIC_DB_PAGE_SIZE);
+	if (IS_ERR(ubuf)) {
+		ret = PTR_ERR(ubuf);
+		goto err_index;
+	}
+	xuc->db = ubuf;
+	ret = xnic_queue_publish(udata, &xuc->db, &xuc->db_entry);
+	if (ret)
+		goto err_index;
+	ret = xnic_db_cmd(xdev, XNIC_CMD_ALLOC_DB, idx, ubuf->buf.dma);
+	if (ret) {
+		ubuf->zombie = !xnic_cmd_let_go(ret);
+		goto err_entry;
+	}
+
+	resp.db_page_offset = xrdma_mmap_entry_offset(xuc->db_entry);
+	resp.abi_version = XNIC_ABI_VERSION;
+	resp.max_sge = xdev->caps.max_sge;
+	resp.max_inline = xdev->caps.max_inline;
+	ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret)
+		goto err_db;
+	return 0;
+
+err_db:
+	ubuf->zombie = !xnic_cmd_let_go(xnic_db_cmd(xdev, XNIC_CMD_FREE_DB,
+						    idx, 0));
+err_entry:
+	xrdma_mmap_entry_remove(xuc->db_entry);
+	xuc->db_entry = NULL;
+err_index:
+	ida_free(&xdev->db_ida, idx);
+err_ida:
+	ida_destroy(&xuc->slot_ida);
+	return ret;
+}
+
+static void xnic_dealloc_ucontext(struct xrdma_ucontext *uctx)
+{
+	struct xnic_dev *xdev = to_xdev(uctx->device);
+	struct xnic_ucontext *xuc = to_xuctx(uctx);
+	int ret;
+
+	ret = xnic_db_cmd(xdev, XNIC_CMD_FREE_DB, xuc->db_index, 0);
+	if (ret)
+		dev_warn(&xdev->pdev->dev, "FREE_DB %u: %d\n", xuc->db_index,
+			 ret);
+	xuc->db->zombie = !xnic_cmd_let_go(ret);
+	xrdma_mmap_entry_remove(xuc->db_entry);
+	xuc->db_entry = NULL;
+	if (xnic_cmd_let_go(ret))
+		ida_free(&xdev->db_ida, xuc->db_index);
+	ida_destroy(&xuc->slot_ida);
+}
+
+static int xnic_mmap(struct xrdma_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct xrdma_mmap_entry *entry = xrdma_mmap_entry_get(uctx, vma);
+	struct xnic_ubuf *ubuf;
+	int ret;
+
+	if (!entry)
+		return -EINVAL;
+	ubuf = entry->priv;
+	ret = xrdma_user_mmap_pfn(uctx, vma,
+				  page_to_pfn(virt_to_page(ubuf->buf.cpu)),
+				  vma->vm_page_prot, entry);
+	if (ret)
+		xrdma_mmap_entry_put(entry);
+	return ret;
+}
+
+static void xnic_mmap_free(struct xrdma_mmap_entry *entry)
+{
+	xnic_ubuf_free(entry->priv);
+}
+
+static int xnic_kick_op(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
+{
+	xnic_kick(to_xdev(uctx->device));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Port, GID, PD, AH                                                   */
+
+static int xnic_query_port(struct xrdma_device *dev, u32 port,
+			   struct xrdma_port_attr *attr)
+{
+	struct xnic_dev *xdev = to_xdev(dev);
+
+	attr->state = READ_ONCE(xdev->port_state);
+	attr->max_mtu = xdev->caps.port_mtu;
+	attr->active_mtu = xdev->caps.port_mtu;
+	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = 1U << 31;
+	attr->lid = 0;
+	attr->active_speed = 1;
+	attr->active_width = 1;
+	return 0;
+}
+
+static int xnic_query_gid(struct xrdma_device *dev, u32 port, int index,
+			  union xrdma_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (index == 0) {
+		gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+		gid->global.interface_id = dev->attr.node_guid;
+	}
+	return 0;
+}
+
+static int xnic_alloc_pd(struct xrdma_pd *pd, struct xrdma_udata *udata)
+{
+	/* the device learns PD numbers from the objects that use them */
+	return 0;
+}
+
+static void xnic_dealloc_pd(struct xrdma_pd *pd)
+{
+}
+
+static int xnic_create_ah(struct xrdma_ah *ah, struct xrdma_udata *udata)
+{
+	/* the core keeps the attributes; UD WQEs carry the GID */
+	return 0;
+}
+
+static void xnic_destroy_ah(struct xrdma_ah *ah)
+{
+}
+
+/* ------------------------------------------------------------------ */
+/* CQ                                                                  */
+
+static int xnic_create_cq(struct xrdma_cq *cq,
+			  const struct xrdma_cq_init_attr *attr,
+			  struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(cq->device);
+	struct xnic_cq *xcq = to_xcq(cq);
+	struct xnic_create_cq_resp resp = {};
+	struct xnic_cmd_create_cq c = {};
+	u32 cqn = cq->res.id, log, ring_bytes, total;
+	dma_addr_t dma;
+	void *cpu;
+	int ret;
+
+	log = max_t(u32, xnic_log_entries(attr->cqe), XNIC_MIN_LOG_CQE);
+	ring_bytes = sizeof(struct xnic_cqe) << log;
+	total = ring_bytes + sizeof(struct xnic_cq_dbrec);
+	spin_lock_init(&xcq->lock);
+	ret = xnic_queue_alloc(xdev, udata, total, &xcq->buf, &xcq->ubuf,
+			       &cpu, &dma);
+	if (ret)
+		return ret;
+	xcq->ring = cpu;
+	xcq->dbrec = cpu + ring_bytes;
+	xcq->log_cqe = log;
+	if (udata) {
+		ret = xnic_queue_publish(udata, &xcq->ubuf, &xcq->entry);
+		if (ret)
+			return ret;
+	}
+
+	c.cqn = cpu_to_le32(cqn);
+	c.log_cqe = cpu_to_le32(log);
+	c.ring_addr = cpu_to_le64(dma);
+	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
+	c.flags = cpu_to_le32(XNIC_CQ_F_EVENTS);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_CQ, &c, sizeof(c), NULL, 0);
+	if (ret)
+		goto err_free;
+
+	if (udata) {
+		resp.mmap_offset = xrdma_mmap_entry_offset(xcq->entry);
+		resp.mmap_size = xcq->ubuf->buf.size;
+		resp.log_cqe = log;
+		resp.dbrec_offset = ring_bytes;
+		resp.cqn = cqn;
+		ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+		if (ret) {
+			ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_CQ, cqn);
+			xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf,
+					&xcq->entry, xnic_cmd_let_go(ret));
+			return -EFAULT;
+		}
+	}
+	cq->cqe = min(1U << log, xdev->caps.max_cqe);
+	return 0;
+
+err_free:
+	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
+			xnic_cmd_let_go(ret));
+	return ret;
+}
+
+static void xnic_destroy_cq(struct xrdma_cq *cq)
+{
+	struct xnic_dev *xdev = to_xdev(cq->device);
+	struct xnic_cq *xcq = to_xcq(cq);
+	int ret;
+
+	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_CQ, cq->res.id);
+	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
+			xnic_cmd_let_go(ret));
+}
+
+static int xnic_resize_cq(struct xrdma_cq *cq, u32 cqe,
+			  struct xrdma_udata *udata)
+{
+	/* the device has no command to move a CQ to a new ring */
+	return -EOPNOTSUPP;
+}
+
+/* ------------------------------------------------------------------ */
+/* QP                                                                  */
+
+struct xnic_qp_geom {
+	u32 sq_log, sq_shift, rq_log, rq_shift;
+	u32 sq_bytes, rq_bytes, dbrec_off, total;
+};
+
+static int xnic_qp_geometry(struct xnic_dev *xdev,
+			    const struct xrdma_qp_init_attr *attr,
+			    struct xnic_qp_geom *g)
+{
+	const struct xrdma_qp_cap *cap = &attr->cap;
+
+	memset(g, 0, sizeof(*g));
+	g->sq_log = xnic_log_entries(cap->max_send_wr);
+	g->sq_shift = xnic_sq_wqe_shift(cap->max_send_sge,
+					cap->max_inline_data);
+	if (g->sq_shift > XNIC_MAX_WQE_SHIFT || g->sq_log > 16)
+		return -EINVAL;
+	g->sq_bytes = 1U << (g->sq_log + g->sq_shift);
+	if (!attr->srq) {
+		g->rq_log = xnic_log_entries(cap->max_recv_wr);
+		g->rq_shift = xnic_rq_wqe_shift(cap->max_recv_sge);
+		if (g->rq_shift > XNIC_MAX_WQE_SHIFT || g->rq_log > 16)
+			return -EINVAL;
+		g->rq_bytes = 1U << (g->rq_log + g->rq_shift);
+	}
+	g->dbrec_off = ALIGN(g->sq_bytes + g->rq_bytes, XNIC_DBREC_ALIGN);
+	g->total = g->dbrec_off + sizeof(struct xnic_qp_dbrec);
+	return 0;
+}
+
+static int xnic_alloc_slot(struct xnic_dev *xdev, struct xnic_qp *xqp)
+{
+	struct ida *ida = xqp->uctx ? &xqp->uctx->slot_ida : &xdev->kslot_ida;
+	int slot = ida_alloc_max(ida, XNIC_DB_SLOTS - 1, GFP_KERNEL);
+
+	if (slot < 0)
+		return slot == -ENOSPC ? -ENOMEM : slot;
+	xqp->db_slot = slot;
+	return 0;
+}
+
+static void xnic_free_slot(struct xnic_dev *xdev, struct xnic_qp *xqp)
+{
+	ida_free(xqp->uctx ? &xqp->uctx->slot_ida : &xdev->kslot_ida,
+		 xqp->db_slot);
+}
+
+static void xnic_qp_free_wrid(struct xnic_qp *xqp)
+{
+	kvfree(xqp->sq.wrid);
+	kvfree(xqp->rq.wrid);
+	xqp->sq.wrid = NULL;
+	xqp->rq.wrid = NULL;
+}
+
+static int xnic_qp_respond(struct xnic_qp *xqp, const struct xnic_qp_geom *g,
+			   struct xrdma_udata *udata)
+{
+	struct xnic_create_qp_resp resp = {};
+
+	resp.mmap_offset = xrdma_mmap_entry_offset(xqp->entry);
+	resp.mmap_size = xqp->ubuf->buf.size;
+	resp.sq_offset = 0;
+	resp.sq_log_wqe = g->sq_log;
+	resp.sq_wqe_shift = g->sq_shift;
+	resp.rq_offset = g->sq_bytes;
+	resp.rq_log_wqe = g->rq_log;
+	resp.rq_wqe_shift = g->rq_shift;
+	resp.dbrec_offset = g->dbrec_off;
+	resp.db_slot = xqp->db_slot;
+	return xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+static int xnic_create_qp(struct xrdma_qp *qp,
+			  struct xrdma_qp_init_attr *attr,
+			  struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	const struct xnic_caps *caps = &xdev->caps;
+	struct xnic_qp *xqp = to_xqp(qp);
+	struct xrdma_qp_cap *cap = &attr->cap;
+	struct xnic_cmd_create_qp c = {};
+	struct xnic_qp_geom g;
+	dma_addr_t dma;
+	void *cpu;
+	int ret;
+
+	ret = xnic_qp_geometry(xdev, attr, &g);
+	if (ret)
+		return ret;
+	xqp->kernel = !udata;
+	xqp->uctx = udata ? to_xuctx(udata->uctx) : NULL;
+	xqp->sq_sig_all = !!attr->sq_sig_all;
+	spin_lock_init(&xqp->sq.lock);
+	spin_lock_init(&xqp->rq.lock);
+
+	ret = xnic_alloc_slot(xdev, xqp);
+	if (ret)
+		return ret;
+	ret = xnic_queue_alloc(xdev, udata, g.total, &xqp->buf, &xqp->ubuf,
+			       &cpu, &dma);
+	if (ret)
+		goto err_slot;
+	xqp->sq.ring = cpu;
+	xqp->sq.log_size = g.sq_log;
+	xqp->sq.wqe_shift = g.sq_shift;
+	xqp->rq.ring = qp->srq ? NULL : cpu + g.sq_bytes;
+	xqp->rq.log_size = g.rq_log;
+	xqp->rq.wqe_shift = g.rq_shift;
+	xqp->dbrec = cpu + g.dbrec_off;
+
+	/* what the QP provides: at least what was asked for */
+	cap->max_send_wr = min(1U << g.sq_log, caps->max_qp_wr);
+	cap->max_send_sge = min(xnic_sq_wqe_max_sge(g.sq_shift), caps->max_sge);
+	cap->max_inline_data = min(xnic_sq_wqe_max_inline(g.sq_shift),
+				   caps->max_inline);
+	if (qp->srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+	} else {
+		cap->max_recv_wr = min(1U << g.rq_log, caps->max_qp_wr);
+		cap->max_recv_sge = min(xnic_rq_wqe_max_sge(g.rq_shift),
+					caps->max_sge);
+	}
+	xqp->cap = *cap;
+	xqp->sq_cfg.qp_type = qp->qp_type;
+	xqp->sq_cfg.max_sge = cap->max_send_sge;
+	xqp->sq_cfg.max_inline = cap->max_inline_data;
+	xqp->sq_cfg.sig_all = xqp->sq_sig_all;
+	xqp->rq_max_sge = cap->max_recv_sge;
+	xqp->attr.port_num = attr->port_num;
+
+	if (udata) {
+		ret = xnic_queue_publish(udata, &xqp->ubuf, &xqp->entry);
+		if (ret)
+			goto err_slot;
+	} else {
+		ret = -ENOMEM;
+		xqp->sq.wrid = kvcalloc(1U << g.sq_log, sizeof(u64),
+					GFP_KERNEL);
+		if (!xqp->sq.wrid)
+			goto err_free;
+		if (!qp->srq) {
+			xqp->rq.wrid = kvcalloc(1U << g.rq_log, sizeof(u64),
+						GFP_KERNEL);
+			if (!xqp->rq.wrid)
+				goto err_free;
+		}
+		/* poll_cq finds kernel QPs here */
+		ret = xa_insert(&xdev->qp_xa, qp->qp_num, xqp, GFP_KERNEL);
+		if (ret)
+			goto err_free;
+	}
+
+	c.qpn = cpu_to_le32(qp->qp_num);
+	c.qp_type = qp->qp_type;
+	c.sq_log_wqe = g.sq_log;
+	c.sq_wqe_shift = g.sq_shift;
+	c.rq_log_wqe = g.rq_log;
+	c.rq_wqe_shift = g.rq_shift;
+	c.sq_sig_all = xqp->sq_sig_all;
+	c.pdn = cpu_to_le32(qp->pd->res.id);
+	c.send_cqn = cpu_to_le32(qp->send_cq->res.id);
+	c.recv_cqn = cpu_to_le32(qp->recv_cq->res.id);
+	c.srqn = cpu_to_le32(qp->srq ? qp->srq->res.id : XNIC_NO_SRQ);
+	c.db_index = cpu_to_le32(xqp->uctx ? xqp->uctx->db_index :
+				 XNIC_KERNEL_DB_INDEX);
+	c.db_slot = cpu_to_le32(xqp->db_slot);
+	c.sq_addr = cpu_to_le64(dma);
+	c.rq_addr = cpu_to_le64(qp->srq ? 0 : dma + g.sq_bytes);
+	c.dbrec_addr = cpu_to_le64(dma + g.dbrec_off);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_QP, &c, sizeof(c), NULL, 0);
+	if (ret)
+		goto err_xa;
+
+	if (udata) {
+		ret = xnic_qp_respond(xqp, &g, udata);
+		if (ret) {
+			ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP,
+					       qp->qp_num);
+			xnic_queue_free(xdev, &xqp->buf, &xqp->ubuf,
+					&xqp->entry, xnic_cmd_let_go(ret));
+			if (xnic_cmd_let_go(ret))
+				xnic_free_slot(xdev, xqp);
+			return -EFAULT;
+		}
+	}
+	return 0;
+
+err_xa:
+	if (!udata)
+		xa_erase(&xdev->qp_xa, qp->qp_num);
+err_free:
+	xnic_qp_free_wrid(xqp);
+	xnic_queue_free(xdev, &xqp->buf, &xqp->ubuf, &xqp->entry,
+			xnic_cmd_let_go(ret));
+err_slot:
+	xnic_free_slot(xdev, xqp);
+	return ret;
+}
+
+static void xnic_save_qp_attr(struct xnic_qp *xqp,
+			      const struct xrdma_qp_attr *attr, int mask)
+{
+	struct xrdma_qp_attr *a = &xqp->attr;
+
+	if (mask & XRDMA_QP_QKEY)
+		a->qkey = attr->qkey;
+	if (mask & XRDMA_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & XRDMA_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & XRDMA_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & XRDMA_QP_PATH_MTU)
+		a->path_mtu = attr->path_mtu;
+	if (mask & XRDMA_QP_DEST_QPN)
+		a->dest_qp_num = attr->dest_qp_num;
+	if (mask & XRDMA_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn;
+	if (mask & XRDMA_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn;
+	if (mask & XRDMA_QP_AV)
+		a->ah_attr = attr->ah_attr;
+	if (mask & XRDMA_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & XRDMA_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & XRDMA_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & XRDMA_QP_EN_SQD_ASYNC_NOTIFY)
+		a->en_sqd_async_notify = attr->en_sqd_async_notify;
+	if (mask & XRDMA_QP_PATH_MIG_STATE)
+		a->path_mig_state = attr->path_mig_state;
+}
+
+static int xnic_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+			  int mask, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	struct xnic_qp *xqp = to_xqp(qp);
+	enum xrdma_qp_state cur = READ_ONCE(qp->state);
+	struct xnic_cmd_modify_qp c = {};
+	int ret;
+
+	xnic_fill_modify_qp(&c, qp->qp_num, attr, mask);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_MODIFY_QP, &c, sizeof(c), NULL, 0);
+	if (ret)
+		return ret;
+	xnic_save_qp_attr(xqp, attr, mask);
+	if (mask & XRDMA_QP_STATE && attr->qp_state == XRDMA_QPS_RESET &&
+	    cur != XRDMA_QPS_RESET && xqp->kernel)
+		xnic_qp_reset_queues(xqp);
+	return 0;
+}
+
+static int xnic_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+			 int mask, struct xrdma_qp_init_attr *init_attr)
+{
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	struct xnic_qp *xqp = to_xqp(qp);
+	struct xnic_cmd_obj c = { .index = cpu_to_le32(qp->qp_num) };
+	struct xnic_cmd_query_qp_out out;
+	int ret;
+
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_QP, &c, sizeof(c), &out,
+			    sizeof(out));
+	if (ret)
+		return ret;
+	*attr = xqp->attr;
+	attr->sq_psn = le32_to_cpu(out.sq_psn) & 0xffffff;
+	attr->rq_psn = le32_to_cpu(out.rq_psn) & 0xffffff;
+	attr->cap = xqp->cap;
+	/* the device moved it to ERR and the event is still on its way */
+	if (out.state == XRDMA_QPS_ERR)
+		xrdma_qp_set_error(qp);
+	init_attr->cap = xqp->cap;
+	init_attr->sq_sig_all = xqp->sq_sig_all;
+	init_attr->port_num = qp->port_num;
+	return 0;
+}
+
+static void xnic_destroy_qp(struct xrdma_qp *qp)
+{
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	struct xnic_qp *xqp = to_xqp(qp);
+	struct xnic_srq *srq = qp->srq ? to_xsrq(qp->srq) : NULL;
+	bool let_go;
+
+	let_go = xnic_cmd_let_go(xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP,
+						  qp->qp_num));
+	if (xqp->kernel) {
+		xa_erase(&xdev->qp_xa, qp->qp_num);
+		/* forget its completions; waits for pollers using it */
+		xnic_cq_clean(to_xcq(qp->send_cq), qp->qp_num, srq);
+		if (qp->recv_cq != qp->send_cq)
+			xnic_cq_clean(to_xcq(qp->recv_cq), qp->qp_num, srq);
+		xnic_qp_free_wrid(xqp);
+	}
+	xnic_queue_free(xdev, &xqp->buf, &xqp->ubuf, &xqp->entry, let_go);
+	if (let_go)
+		xnic_free_slot(xdev, xqp);
+}
+
+/* ------------------------------------------------------------------ */
+/* SRQ                                                                 */
+
+static int xnic_create_srq(struct xrdma_srq *srq,
+			   struct xrdma_srq_init_attr *attr,
+			   struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(srq->device);
+	const struct xnic_caps *caps = &xdev->caps;
+	struct xnic_srq *xsrq = to_xsrq(srq);
+	struct xnic_create_srq_resp resp = {};
+	struct xnic_cmd_create_srq c = {};
+	u32 srqn = srq->res.id, log, shift, ring_bytes, total;
+	dma_addr_t dma;
+	void *cpu;
+	int ret;
+
+	log = xnic_log_entries(attr->attr.max_wr);
+	shift = xnic_rq_wqe_shift(attr->attr.max_sge);
+	if (shift > XNIC_MAX_WQE_SHIFT || log > 16)
+		return -EINVAL;
+	ring_bytes = 1U << (log + shift);
+	total = ring_bytes + sizeof(struct xnic_qp_dbrec);
+	spin_lock_init(&xsrq->lock);
+	atomic_set(&xsrq->done, 0);
+	xsrq->kernel = !udata;
+	ret = xnic_queue_alloc(xdev, udata, total, &xsrq->buf, &xsrq->ubuf,
+			       &cpu, &dma);
+	if (ret)
+		return ret;
+	xsrq->ring = cpu;
+	xsrq->dbrec = cpu + ring_bytes;
+	xsrq->log_size = log;
+	xsrq->wqe_shift = shift;
+	attr->attr.max_wr = min(1U << log, caps->max_srq_wr);
+	attr->attr.max_sge = min(xnic_rq_wqe_max_sge(shift), caps->max_sge);
+	xsrq->max_wr = attr->attr.max_wr;
+	xsrq->max_sge = attr->attr.max_sge;
+	xsrq->limit = attr->attr.srq_limit;
+	if (udata) {
+		ret = xnic_queue_publish(udata, &xsrq->ubuf, &xsrq->entry);
+		if (ret)
+			return ret;
+	}
+	ret = xa_insert(&xdev->srq_xa, srqn, xsrq, GFP_KERNEL);
+	if (ret)
+		goto err_free;
+
+	c.srqn = cpu_to_le32(srqn);
+	c.pdn = cpu_to_le32(srq->pd->res.id);
+	c.log_wqe = log;
+	c.wqe_shift = shift;
+	c.limit = cpu_to_le32(xsrq->limit);
+	c.ring_addr = cpu_to_le64(dma);
+	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_SRQ, &c, sizeof(c), NULL, 0);
+	if (ret)
+		goto err_xa;
+
+	if (udata) {
+		resp.mmap_offset = xrdma_mmap_entry_offset(xsrq->entry);
+		resp.mmap_size = xsrq->ubuf->buf.size;
+		resp.log_wqe = log;
+		resp.wqe_shift = shift;
+		resp.dbrec_offset = ring_bytes;
+		resp.srqn = srqn;
+		ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+		if (ret) {
+			ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_SRQ, srqn);
+			xa_erase(&xdev->srq_xa, srqn);
+			xnic_eq_sync(xdev);
+			xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf,
+					&xsrq->entry, xnic_cmd_let_go(ret));
+			return -EFAULT;
+		}
+	}
+	return 0;
+
+err_xa:
+	xa_erase(&xdev->srq_xa, srqn);
+	xnic_eq_sync(xdev);
+err_free:
+	xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf, &xsrq->entry,
+			xnic_cmd_let_go(ret));
+	return ret;
+}
+
+static int xnic_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+			   u32 mask, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(srq->device);
+	struct xnic_srq *xsrq = to_xsrq(srq);
+	struct xnic_cmd_modify_srq c = {};
+	u32 max_wr = xsrq->max_wr;
+	int ret;
+
+	/* resizing works within the ring's capacity */
+	if (mask & XRDMA_SRQ_MAX_WR) {
+		if (attr->max_wr > (1U << xsrq->log_size))
+			return -EINVAL;
+		max_wr = attr->max_wr;
+	}
+	if (mask & XRDMA_SRQ_LIMIT) {
+		if (attr->srq_limit > max_wr)
+			return -EINVAL;
+		c.srqn = cpu_to_le32(srq->res.id);
+		c.limit = cpu_to_le32(attr->srq_limit);
+		ret = xnic_cmd_exec(xdev, XNIC_CMD_MODIFY_SRQ, &c, sizeof(c),
+				    NULL, 0);
+		if (ret)
+			return ret;
+		WRITE_ONCE(xsrq->limit, attr->srq_limit);
+	}
+	WRITE_ONCE(xsrq->max_wr, max_wr);
+	return 0;
+}
+
+static int xnic_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
+{
+	struct xnic_srq *xsrq = to_xsrq(srq);
+
+	attr->max_wr = READ_ONCE(xsrq->max_wr);
+	attr->max_sge = xsrq->max_sge;
+	attr->srq_limit = READ_ONCE(xsrq->limit);
+	return 0;
+}
+
+static void xnic_destroy_srq(struct xrdma_srq *srq)
+{
+	struct xnic_dev *xdev = to_xdev(srq->device);
+	struct xnic_srq *xsrq = to_xsrq(srq);
+	int ret;
+
+	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_SRQ, srq->res.id);
+	xa_erase(&xdev->srq_xa, srq->res.id);
+	xnic_eq_sync(xdev);
+	xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf, &xsrq->entry,
+			xnic_cmd_let_go(ret));
+}
+
+/* ------------------------------------------------------------------ */
+/* MR                                                                  */
+
+static int xnic_reg_mr_cmd(struct xnic_dev *xdev, struct xrdma_mr *mr,
+			   u32 flags)
+{
+	struct xnic_mr *xmr = to_xmr(mr);
+	struct xnic_cmd_reg_mr c = {};
+
+	c.key = cpu_to_le32(mr->lkey);
+	c.pdn = cpu_to_le32(mr->pd->res.id);
+	c.access = cpu_to_le32(xnic_access_to_hw(mr->access));
+	c.flags = cpu_to_le32(flags);
+	c.iova = cpu_to_le64(mr->iova);
+	c.length = cpu_to_le64(mr->length);
+	c.mtt_addr = cpu_to_le64(xmr->mtt.cpu ? xmr->mtt.dma : 0);
+	c.npages = cpu_to_le32(xmr->npages);
+	c.page_shift = xmr->page_shift;
+	return xnic_cmd_exec(xdev, XNIC_CMD_REG_MR, &c, sizeof(c), NULL, 0);
+}
+
+static int xnic_get_dma_mr(struct xrdma_mr *mr)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+
+	to_xmr(mr)->page_shift = PAGE_SHIFT;
+	return xnic_reg_mr_cmd(xdev, mr, XNIC_MR_F_ALL);
+}
+
+static int xnic_alloc_mr(struct xrdma_mr *mr, u32 max_num_sg)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+	struct xnic_mr *xmr = to_xmr(mr);
+	int ret;
+
+	ret = xnic_dma_alloc(xdev, &xmr->mtt, max_num_sg * sizeof(__le64));
+	if (ret)
+		return ret;
+	xmr->mtt_max = max_num_sg;
+	xmr->npages = max_num_sg;	/* the MTT the device reserves */
+	xmr->page_shift = PAGE_SHIFT;
+	ret = xnic_reg_mr_cmd(xdev, mr, XNIC_MR_F_FREG);
+	xmr->npages = 0;
+	if (ret)
+		xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+	return ret;
+}
+
+static int xnic_set_page(struct xrdma_mr *mr, u64 addr)
+{
+	struct xnic_mr *xmr = to_xmr(mr);
+	__le64 *mtt = xmr->mtt.cpu;
+
+	if (xmr->npages >= xmr->mtt_max)
+		return -ENOMEM;
+	mtt[xmr->npages++] = cpu_to_le64(addr);
+	return 0;
+}
+
+static int xnic_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg,
+			  int sg_nents, unsigned int *sg_offset)
+{
+	struct xnic_mr *xmr = to_xmr(mr);
+
+	xmr->npages = 0;
+	xmr->page_shift = ilog2(mr->page_size);
+	return xrdma_sg_to_pages(mr, sg, sg_nents, sg_offset, xnic_set_page);
+}
+
+static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+	struct xnic_mr *xmr = to_xmr(mr);
+	struct xrdma_umem *umem = mr->umem;
+	struct scatterlist *sg;
+	__le64 *mtt;
+	u32 n = 0;
+	int ret, i;
+
+	if (!umem->npages || umem->npages > U32_MAX / sizeof(__le64))
+		return -EINVAL;
+	ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret)
+		return ret;
+	xmr->sgt_mapped = true;
+	ret = xnic_dma_alloc(xdev, &xmr->mtt, umem->npages * sizeof(__le64));
+	if (ret)
+		goto err_unmap;
+	mtt = xmr->mtt.cpu;
+	/* DMA address of every page; only the first segment starts inside */
+	for_each_sgtable_dma_sg(&umem->sgt, sg, i) {
+		u64 addr = ALIGN_DOWN(sg_dma_address(sg), PAGE_SIZE);
+		u64 end = sg_dma_address(sg) + sg_dma_len(sg);
+
+		for (; addr < end && n < umem->npages; addr += PAGE_SIZE)
+			mtt[n++] = cpu_to_le64(addr);
+	}
+	if (n != umem->npages) {
+		ret = -EINVAL;
+		goto err_mtt;
+	}
+	xmr->mtt_max = n;
+	xmr->npages = n;
+	xmr->page_shift = PAGE_SHIFT;
+	ret = xnic_reg_mr_cmd(xdev, mr, 0);
+	if (ret)
+		goto err_mtt;
+	return 0;
+
+err_mtt:
+	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+err_unmap:
+	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL, 0);
+	xmr->sgt_mapped = false;
+	return ret;
+}
+
+static void xnic_dereg_mr(struct xrdma_mr *mr)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+	struct xnic_mr *xmr = to_xmr(mr);
+	struct xnic_cmd_dereg_mr c = { .key = cpu_to_le32(mr->lkey) };
+	int ret;
+
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c, sizeof(c), NULL, 0);
+	if (ret)
+		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
+	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+	if (xmr->sgt_mapped) {
+		dma_unmap_sgtable(xdev->dma_dev, &mr->umem->sgt,
+				  DMA_BIDIRECTIONAL, 0);
+		xmr->sgt_mapped = false;
+	}
+}
+
+const struct xrdma_device_ops xnic_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_name = XNIC_DRV_NAME,
+	.size_pd = XRDMA_OBJ_SIZE(struct xnic_pd, ibpd),
+	.size_cq = XRDMA_OBJ_SIZE(struct xnic_cq, ibcq),
+	.size_qp = XRDMA_OBJ_SIZE(struct xnic_qp, ibqp),
+	.size_srq = XRDMA_OBJ_SIZE(struct xnic_srq, ibsrq),
+	.size_mr = XRDMA_OBJ_SIZE(struct xnic_mr, ibmr),
+	.size_ah = XRDMA_OBJ_SIZE(struct xnic_ah, ibah),
+	.size_ucontext = XRDMA_OBJ_SIZE(struct xnic_ucontext, uctx),
+	.alloc_ucontext = xnic_alloc_ucontext,
+	.dealloc_ucontext = xnic_dealloc_ucontext,
+	.mmap = xnic_mmap,
+	.mmap_free = xnic_mmap_free,
+	.kick = xnic_kick_op,
+	.query_port = xnic_query_port,
+	.query_gid = xnic_query_gid,
+	.alloc_pd = xnic_alloc_pd,
+	.dealloc_pd = xnic_dealloc_pd,
+	.create_cq = xnic_create_cq,
+	.destroy_cq = xnic_destroy_cq,
+	.resize_cq = xnic_resize_cq,
+	.poll_cq = xnic_poll_cq,
+	.req_notify_cq = xnic_req_notify_cq,
+	.create_qp = xnic_create_qp,
+	.modify_qp = xnic_modify_qp,
+	.query_qp = xnic_query_qp,
+	.destroy_qp = xnic_destroy_qp,
+	.post_send = xnic_post_send,
+	.post_recv = xnic_post_recv,
+	.create_srq = xnic_create_srq,
+	.modify_srq = xnic_modify_srq,
+	.query_srq = xnic_query_srq,
+	.destroy_srq = xnic_destroy_srq,
+	.post_srq_recv = xnic_post_srq_recv,
+	.get_dma_mr = xnic_get_dma_mr,
+	.alloc_mr = xnic_alloc_mr,
+	.map_mr_sg = xnic_map_mr_sg,
+	.reg_user_mr = xnic_reg_user_mr,
+	.dereg_mr = xnic_dereg_mr,
+	.create_ah = xnic_create_ah,
+	.destroy_ah = xnic_destroy_ah,
+};

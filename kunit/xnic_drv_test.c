@@ -1,0 +1,1176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the xnic driver's device-independent logic:
+ *   xnic_drv_wqe   work requests to send and receive WQEs
+ *   xnic_drv_cqe   CQEs to work completions
+ *   xnic_drv_misc  queue geometry, command and attribute translation,
+ *                  the doorbell page protocol
+ *   xnic_drv_dp    the kernel data path (post, poll, arm, clean) on rings
+ *                  in ordinary memory, with the test playing the device
+ * The driver's files are included directly; nothing touches a device.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include "../drivers/hw/xnic/xnic_wqe.c"
+#include "../drivers/hw/xnic/xnic_dp.c"
+
+/* xnic_dp.c kicks the device through xnic_main.c: count instead */
+static int xnic_test_kicks;
+
+void xnic_kick(struct xnic_dev *xdev)
+{
+	xnic_test_kicks++;
+}
+
+/* ------------------------------------------------------------------ */
+/* xnic_drv_wqe                                                        */
+
+#define WQE_SHIFT	8	/* 256-byte WQEs: 10 SGEs or 160 inline bytes */
+
+static const struct xnic_sq_cfg rc_cfg = {
+	.qp_type = XRDMA_QPT_RC, .max_sge = 4, .max_inline = 64,
+};
+
+static void *wqe_buf(struct kunit *test)
+{
+	void *w = kunit_kzalloc(test, 1 << WQE_SHIFT, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	return w;
+}
+
+static void wqe_send_sges(struct kunit *test)
+{
+	struct xrdma_sge sg[2] = {
+		{ .addr = 0x1000, .length = 100, .lkey = 0x1234 },
+		{ .addr = 0xffff000000002000ULL, .length = 7, .lkey = 0x55 },
+	};
+	struct xrdma_send_wr wr = {
+		.wr_id = 99, .sg_list = sg, .num_sge = 2,
+		.opcode = XRDMA_WR_SEND, .send_flags = XRDMA_SEND_SIGNALED,
+	};
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ctrl *ctrl = (void *)w;
+	struct xnic_sge *s = (void *)(w + XNIC_WQE_DATA_OFF);
+
+	memset(w, 0xaa, 1 << WQE_SHIFT);
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0x77), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_SEND);
+	KUNIT_EXPECT_EQ(test, ctrl->flags, XNIC_WQE_SIGNALED);
+	KUNIT_EXPECT_EQ(test, ctrl->num_sge, 2);
+	/* the owner byte is the caller's, written last */
+	KUNIT_EXPECT_EQ(test, ctrl->owner, 0xaa);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ctrl->inline_len), 0U);
+	/* the device echoes the driver's value, not the caller's wr_id */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctrl->wr_id), 0x77ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(s[0].addr), 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(s[0].length), 100U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(s[0].lkey), 0x1234U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(s[1].addr), 0xffff000000002000ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(s[1].lkey), 0x55U);
+	/* the header between ctrl and data is cleared */
+	KUNIT_EXPECT_FALSE(test, memchr_inv(w + 32, 0, XNIC_WQE_DATA_OFF - 32));
+}
+
+static void wqe_flags(struct kunit *test)
+{
+	struct xrdma_send_wr wr = {
+		.opcode = XRDMA_WR_SEND,
+		.send_flags = XRDMA_SEND_SOLICITED | XRDMA_SEND_FENCE,
+	};
+	struct xnic_sq_cfg cfg = rc_cfg;
+	struct xnic_wqe_ctrl *ctrl = wqe_buf(test);
+
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(ctrl, &cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->flags, XNIC_WQE_SOLICITED | XNIC_WQE_FENCE);
+	/* sq_sig_all signals every WQE */
+	cfg.sig_all = true;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(ctrl, &cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->flags,
+			XNIC_WQE_SOLICITED | XNIC_WQE_FENCE | XNIC_WQE_SIGNALED);
+}
+
+static void wqe_inline(struct kunit *test)
+{
+	static const char a[] = "hello ", b[] = "inline world";
+	struct xrdma_sge sg[2] = {
+		{ .addr = (uintptr_t)a, .length = 6 },
+		{ .addr = (uintptr_t)b, .length = 12 },
+	};
+	struct xrdma_send_wr wr = {
+		.sg_list = sg, .num_sge = 2, .opcode = XRDMA_WR_RDMA_WRITE,
+		.send_flags = XRDMA_SEND_INLINE,
+		.wr.rdma = { .remote_addr = 0xabc000, .rkey = 0x4242 },
+	};
+	struct xnic_sq_cfg cfg = rc_cfg;
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ctrl *ctrl = (void *)w;
+	struct xnic_wqe_remote *rem = (void *)(w + XNIC_WQE_REMOTE_OFF);
+
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, ctrl->flags, XNIC_WQE_INLINE);
+	KUNIT_EXPECT_EQ(test, ctrl->num_sge, 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ctrl->inline_len), 18U);
+	KUNIT_EXPECT_EQ(test, memcmp(w + XNIC_WQE_DATA_OFF,
+				     "hello inline world", 18), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rem->remote_addr), 0xabc000ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rem->rkey), 0x4242U);
+
+	/* exactly max_inline fits, one byte more does not */
+	cfg.max_inline = 18;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), 0);
+	cfg.max_inline = 17;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), -EINVAL);
+	/* more SGEs than max_sge are fine inline */
+	cfg.max_inline = 64;
+	cfg.max_sge = 1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), 0);
+	/* READ has no payload to inline: the flag is ignored, SGEs count */
+	wr.opcode = XRDMA_WR_RDMA_READ;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), -EINVAL);
+	cfg.max_sge = 2;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 1), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->flags, 0);
+	KUNIT_EXPECT_EQ(test, ctrl->num_sge, 2);
+}
+
+static void wqe_imm_inv(struct kunit *test)
+{
+	struct xrdma_send_wr wr = { .opcode = XRDMA_WR_SEND_WITH_IMM };
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ctrl *ctrl = (void *)w;
+
+	wr.ex.imm_data = cpu_to_be32(0x01020304);
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_SEND_WITH_IMM);
+	/* big-endian payload: the bytes as the caller gave them */
+	KUNIT_EXPECT_EQ(test, memcmp(&ctrl->imm_data, "\x01\x02\x03\x04", 4),
+			0);
+
+	wr.opcode = XRDMA_WR_RDMA_WRITE_WITH_IMM;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_RDMA_WRITE_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, memcmp(&ctrl->imm_data, "\x01\x02\x03\x04", 4),
+			0);
+
+	wr.opcode = XRDMA_WR_SEND_WITH_INV;
+	wr.ex.invalidate_rkey = 0xdeadbe01;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_SEND_WITH_INV);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ctrl->imm_data), 0xdeadbe01U);
+
+	wr.opcode = XRDMA_WR_LOCAL_INV;
+	wr.ex.invalidate_rkey = 0x00abcd07;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_LOCAL_INV);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ctrl->imm_data), 0x00abcd07U);
+	KUNIT_EXPECT_EQ(test, ctrl->num_sge, 0);
+
+	/* plain sends carry no immediate */
+	wr.opcode = XRDMA_WR_SEND;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ctrl->imm_data), 0U);
+}
+
+static void wqe_read_atomic(struct kunit *test)
+{
+	struct xrdma_sge sg = { .addr = 0x5000, .length = 8, .lkey = 3 };
+	struct xrdma_send_wr wr = {
+		.sg_list = &sg, .num_sge = 1,
+		.opcode = XRDMA_WR_ATOMIC_CMP_AND_SWP,
+		.wr.atomic = { .remote_addr = 0x7008, .compare_add = 11,
+			       .swap = 0x1122334455667788ULL, .rkey = 0x99 },
+	};
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ctrl *ctrl = (void *)w;
+	struct xnic_wqe_remote *rem = (void *)(w + XNIC_WQE_REMOTE_OFF);
+	struct xnic_wqe_atomic *at = (void *)(w + XNIC_WQE_ATOMIC_OFF);
+
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_ATOMIC_CMP_AND_SWP);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rem->remote_addr), 0x7008ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rem->rkey), 0x99U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(at->compare_add), 11ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(at->swap), 0x1122334455667788ULL);
+
+	wr.opcode = XRDMA_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_ATOMIC_FETCH_AND_ADD);
+
+	wr.opcode = XRDMA_WR_RDMA_READ;
+	wr.wr.rdma.remote_addr = 0x123456789aULL;
+	wr.wr.rdma.rkey = 0x777;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rem->remote_addr), 0x123456789aULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rem->rkey), 0x777U);
+	/* the atomic fields of an earlier use of the slot are cleared */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(at->swap), 0ULL);
+}
+
+static void wqe_reg_mr(struct kunit *test)
+{
+	struct xnic_mr *xmr = kunit_kzalloc(test, sizeof(*xmr), GFP_KERNEL);
+	struct xrdma_send_wr wr = { .opcode = XRDMA_WR_REG_MR };
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ctrl *ctrl = (void *)w;
+	struct xnic_wqe_fr *fr = (void *)(w + XNIC_WQE_FR_OFF);
+
+	KUNIT_ASSERT_NOT_NULL(test, xmr);
+	xmr->ibmr.type = XRDMA_MR_TYPE_MEM_REG;
+	xmr->ibmr.iova = 0x100200;
+	xmr->ibmr.length = 3 * 4096 - 0x200;
+	xmr->mtt.dma = 0xfeed0000;
+	xmr->mtt_max = 8;
+	xmr->npages = 3;
+	xmr->page_shift = 12;
+	wr.wr.reg.mr = &xmr->ibmr;
+	wr.wr.reg.key = 0x00012345;
+	wr.wr.reg.access = XRDMA_ACCESS_LOCAL_WRITE | XRDMA_ACCESS_REMOTE_READ |
+			   XRDMA_ACCESS_MW_BIND;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 5), 0);
+	KUNIT_EXPECT_EQ(test, ctrl->opcode, XNIC_OP_REG_MR);
+	KUNIT_EXPECT_EQ(test, ctrl->num_sge, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(fr->mtt_addr), 0xfeed0000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(fr->iova), 0x100200ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(fr->length), 3ULL * 4096 - 0x200);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(fr->key), 0x00012345U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(fr->access),
+			(u32)(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_READ));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(fr->npages), 3U);
+	KUNIT_EXPECT_EQ(test, fr->page_shift, 12);
+
+	/* only fast-reg MRs, with their page list within the MTT */
+	xmr->npages = 9;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 5), -EINVAL);
+	xmr->npages = 3;
+	xmr->ibmr.type = XRDMA_MR_TYPE_USER;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 5), -EINVAL);
+	wr.wr.reg.mr = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 5), -EINVAL);
+}
+
+static void wqe_ud(struct kunit *test)
+{
+	struct xrdma_ah *ah = kunit_kzalloc(test, sizeof(*ah), GFP_KERNEL);
+	struct xnic_sq_cfg cfg = rc_cfg;
+	struct xrdma_send_wr wr = { .opcode = XRDMA_WR_SEND };
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_ud *ud = (void *)(w + XNIC_WQE_UD_OFF);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ah);
+	for (i = 0; i < 16; i++)
+		ah->attr.dgid.raw[i] = 0xf0 + i;
+	ah->attr.port_num = 1;
+	cfg.qp_type = XRDMA_QPT_UD;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = 0x123456;
+	wr.wr.ud.remote_qkey = 0x11111111;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ud->dest_qpn), 0x123456U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(ud->qkey), 0x11111111U);
+	KUNIT_EXPECT_EQ(test, memcmp(ud->dgid, ah->attr.dgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, ud->port_num, 1);
+
+	/* UD: sends only, and an address handle is required */
+	wr.opcode = XRDMA_WR_RDMA_WRITE;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 0), -EINVAL);
+	wr.opcode = XRDMA_WR_SEND_WITH_IMM;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 0), 0);
+	wr.wr.ud.ah = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &cfg, &wr, 0), -EINVAL);
+}
+
+static void wqe_errors(struct kunit *test)
+{
+	struct xrdma_sge sg[5] = {};
+	struct xrdma_send_wr wr = {
+		.sg_list = sg, .num_sge = 5, .opcode = XRDMA_WR_SEND,
+	};
+	struct xnic_sq_cfg uc = rc_cfg;
+	void *w = wqe_buf(test);
+
+	/* one SGE too many */
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+	wr.num_sge = 4;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	wr.num_sge = -1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+	wr.num_sge = 0;
+	/* unknown opcode */
+	wr.opcode = XRDMA_WR_REG_MR + 1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+	/* UC: no READ, no atomics */
+	uc.qp_type = XRDMA_QPT_UC;
+	wr.opcode = XRDMA_WR_RDMA_READ;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
+	wr.opcode = XRDMA_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
+	wr.opcode = XRDMA_WR_RDMA_WRITE_WITH_IMM;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), 0);
+	/* LOCAL_INV carries no SGE */
+	wr.opcode = XRDMA_WR_LOCAL_INV;
+	wr.num_sge = 1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+}
+
+static void wqe_opcode_table(struct kunit *test)
+{
+	static const int want[] = {
+		XNIC_OP_RDMA_WRITE, XNIC_OP_RDMA_WRITE_WITH_IMM, XNIC_OP_SEND,
+		XNIC_OP_SEND_WITH_IMM, XNIC_OP_RDMA_READ,
+		XNIC_OP_ATOMIC_CMP_AND_SWP, XNIC_OP_ATOMIC_FETCH_AND_ADD,
+		XNIC_OP_LOCAL_INV, XNIC_OP_SEND_WITH_INV, XNIC_OP_REG_MR,
+	};
+	int op;
+
+	for (op = XRDMA_WR_RDMA_WRITE; op <= XRDMA_WR_REG_MR; op++)
+		KUNIT_EXPECT_EQ(test, xnic_wr_to_hw_opcode(op, XRDMA_QPT_RC),
+				want[op]);
+	KUNIT_EXPECT_EQ(test, xnic_wr_to_hw_opcode(XRDMA_WR_SEND, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_wr_to_hw_opcode(-1, XRDMA_QPT_RC), -EINVAL);
+}
+
+static void wqe_recv(struct kunit *test)
+{
+	struct xrdma_sge sg[3] = {
+		{ .addr = 1, .length = 2, .lkey = 3 },
+		{ .addr = 4, .length = 5, .lkey = 6 },
+		{ .addr = 7, .length = 8, .lkey = 9 },
+	};
+	struct xrdma_recv_wr wr = { .wr_id = 5, .sg_list = sg, .num_sge = 3 };
+	u8 *w = wqe_buf(test);
+	struct xnic_rwqe *hdr = (void *)w;
+	struct xnic_sge *s = (void *)(w + sizeof(*hdr));
+
+	memset(w, 0xcc, 1 << WQE_SHIFT);
+	xnic_build_recv_wqe(w, &wr, 0x1234567890ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(hdr->wr_id), 0x1234567890ULL);
+	KUNIT_EXPECT_EQ(test, hdr->num_sge, 3);
+	KUNIT_EXPECT_EQ(test, hdr->owner, 0xcc);
+	KUNIT_EXPECT_FALSE(test, memchr_inv(hdr->reserved, 0,
+					    sizeof(hdr->reserved)));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(s[2].addr), 7ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(s[2].length), 8U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(s[2].lkey), 9U);
+}
+
+static struct kunit_case wqe_cases[] = {
+	KUNIT_CASE(wqe_send_sges),
+	KUNIT_CASE(wqe_flags),
+	KUNIT_CASE(wqe_inline),
+	KUNIT_CASE(wqe_imm_inv),
+	KUNIT_CASE(wqe_read_atomic),
+	KUNIT_CASE(wqe_reg_mr),
+	KUNIT_CASE(wqe_ud),
+	KUNIT_CASE(wqe_errors),
+	KUNIT_CASE(wqe_opcode_table),
+	KUNIT_CASE(wqe_recv),
+	{}
+};
+
+static struct kunit_suite wqe_suite = {
+	.name = "xnic_drv_wqe",
+	.test_cases = wqe_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* xnic_drv_cqe                                                        */
+
+static void cqe_status_table(struct kunit *test)
+{
+	static const struct { u8 hw; enum xrdma_wc_status wc; } t[] = {
+		{ XNIC_CQE_SUCCESS, XRDMA_WC_SUCCESS },
+		{ XNIC_CQE_LOC_LEN_ERR, XRDMA_WC_LOC_LEN_ERR },
+		{ XNIC_CQE_LOC_QP_OP_ERR, XRDMA_WC_LOC_QP_OP_ERR },
+		{ XNIC_CQE_LOC_PROT_ERR, XRDMA_WC_LOC_PROT_ERR },
+		{ XNIC_CQE_WR_FLUSH_ERR, XRDMA_WC_WR_FLUSH_ERR },
+		{ XNIC_CQE_BAD_RESP_ERR, XRDMA_WC_BAD_RESP_ERR },
+		{ XNIC_CQE_LOC_ACCESS_ERR, XRDMA_WC_LOC_ACCESS_ERR },
+		{ XNIC_CQE_REM_INV_REQ_ERR, XRDMA_WC_REM_INV_REQ_ERR },
+		{ XNIC_CQE_REM_ACCESS_ERR, XRDMA_WC_REM_ACCESS_ERR },
+		{ XNIC_CQE_REM_OP_ERR, XRDMA_WC_REM_OP_ERR },
+		{ XNIC_CQE_RETRY_EXC_ERR, XRDMA_WC_RETRY_EXC_ERR },
+		{ XNIC_CQE_RNR_RETRY_EXC_ERR, XRDMA_WC_RNR_RETRY_EXC_ERR },
+		{ XNIC_CQE_GENERAL_ERR, XRDMA_WC_GENERAL_ERR },
+	};
+	struct xnic_cqe cqe = {};
+	struct xrdma_wc wc;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		cqe.status = t[i].hw;
+		xnic_cqe_to_wc(&cqe, &wc);
+		KUNIT_EXPECT_EQ(test, wc.status, t[i].wc);
+		KUNIT_EXPECT_EQ(test, wc.vendor_err,
+				t[i].hw == XNIC_CQE_GENERAL_ERR ? 21U : 0U);
+	}
+	/* a status the driver does not know */
+	cqe.status = 200;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.status, XRDMA_WC_GENERAL_ERR);
+	KUNIT_EXPECT_EQ(test, wc.vendor_err, 200U);
+}
+
+static void cqe_opcode_table(struct kunit *test)
+{
+	static const struct { u8 hw; enum xrdma_wc_opcode wc; } t[] = {
+		{ XNIC_CQE_OP_SEND, XRDMA_WC_SEND },
+		{ XNIC_CQE_OP_RDMA_WRITE, XRDMA_WC_RDMA_WRITE },
+		{ XNIC_CQE_OP_RDMA_READ, XRDMA_WC_RDMA_READ },
+		{ XNIC_CQE_OP_COMP_SWAP, XRDMA_WC_COMP_SWAP },
+		{ XNIC_CQE_OP_FETCH_ADD, XRDMA_WC_FETCH_ADD },
+		{ XNIC_CQE_OP_LOCAL_INV, XRDMA_WC_LOCAL_INV },
+		{ XNIC_CQE_OP_REG_MR, XRDMA_WC_REG_MR },
+		{ XNIC_CQE_OP_RECV, XRDMA_WC_RECV },
+		{ XNIC_CQE_OP_RECV_RDMA_WITH_IMM, XRDMA_WC_RECV_RDMA_WITH_IMM },
+		/* unknown: by the receive bit */
+		{ 0x7f, XRDMA_WC_SEND },
+		{ 0xfe, XRDMA_WC_RECV },
+	};
+	struct xnic_cqe cqe = {};
+	struct xrdma_wc wc;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		cqe.opcode = t[i].hw;
+		xnic_cqe_to_wc(&cqe, &wc);
+		KUNIT_EXPECT_EQ(test, wc.opcode, t[i].wc);
+	}
+}
+
+static void cqe_fields(struct kunit *test)
+{
+	struct xnic_cqe cqe = {
+		.byte_len = cpu_to_le32(4000),
+		.src_qp = cpu_to_le32(0x654321),
+		.opcode = XNIC_CQE_OP_RECV,
+		.flags = XNIC_CQE_GRH | XNIC_CQE_WITH_IMM,
+	};
+	struct xrdma_wc wc;
+
+	memcpy(&cqe.imm_data, "\xca\xfe\xba\xbe", 4);
+	memset(&wc, 0xff, sizeof(wc));
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.status, XRDMA_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 4000U);
+	KUNIT_EXPECT_EQ(test, wc.src_qp, 0x654321U);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags, (u32)(XRDMA_WC_GRH | XRDMA_WC_WITH_IMM));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 0xcafebabeU);
+	KUNIT_EXPECT_EQ(test, wc.port_num, 1);
+	KUNIT_EXPECT_EQ(test, wc.pkey_index, 0);
+
+	cqe.flags = XNIC_CQE_WITH_INV;
+	cqe.imm_data = cpu_to_le32(0x00112233);
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags, (u32)XRDMA_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, 0x00112233U);
+
+	cqe.flags = 0;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags, 0U);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, 0U);
+}
+
+static struct kunit_case cqe_cases[] = {
+	KUNIT_CASE(cqe_status_table),
+	KUNIT_CASE(cqe_opcode_table),
+	KUNIT_CASE(cqe_fields),
+	{}
+};
+
+static struct kunit_suite cqe_suite = {
+	.name = "xnic_drv_cqe",
+	.test_cases = cqe_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* xnic_drv_misc                                                       */
+
+static void misc_geometry(struct kunit *test)
+{
+	u32 s, shift;
+
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(0), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(1), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(2), 1U);
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(3), 2U);
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(1024), 10U);
+	KUNIT_EXPECT_EQ(test, xnic_log_entries(1025), 11U);
+
+	/* 128 bytes at least: 2 SGEs or 32 inline bytes */
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(0, 0), 7U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(2, 32), 7U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(3, 0), 8U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(1, 33), 8U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(10, 160), 8U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(16, 0), 9U);
+	KUNIT_EXPECT_EQ(test, xnic_sq_wqe_shift(0, 4000), 12U);
+	/* absurd requests give an absurd size, never an overflow */
+	KUNIT_EXPECT_GT(test, xnic_sq_wqe_shift(U32_MAX, U32_MAX),
+			(u32)XNIC_MAX_WQE_SHIFT);
+	for (s = 7; s <= 12; s++) {
+		KUNIT_EXPECT_EQ(test, xnic_sq_wqe_max_sge(s),
+				((1U << s) - 96) / 16);
+		KUNIT_EXPECT_EQ(test, xnic_sq_wqe_max_inline(s),
+				(1U << s) - 96);
+		/* the size holds what it was computed for */
+		shift = xnic_sq_wqe_shift(xnic_sq_wqe_max_sge(s),
+					  xnic_sq_wqe_max_inline(s));
+		KUNIT_EXPECT_EQ(test, shift, s);
+	}
+
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_shift(0), 5U);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_shift(1), 5U);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_shift(2), 6U);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_shift(3), 6U);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_shift(4), 7U);
+	KUNIT_EXPECT_GT(test, xnic_rq_wqe_shift(U32_MAX),
+			(u32)XNIC_MAX_WQE_SHIFT);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_max_sge(5), 1U);
+	KUNIT_EXPECT_EQ(test, xnic_rq_wqe_max_sge(6), 3U);
+
+	/* owner phases: WQEs 0 on the first lap, CQEs/EQEs 1 */
+	KUNIT_EXPECT_EQ(test, xnic_phase(0, 3), 0);
+	KUNIT_EXPECT_EQ(test, xnic_phase(7, 3), 0);
+	KUNIT_EXPECT_EQ(test, xnic_phase(8, 3), 1);
+	KUNIT_EXPECT_EQ(test, xnic_phase(16, 3), 0);
+	KUNIT_EXPECT_TRUE(test, xnic_hw_owned_valid(1, 0, 3));
+	KUNIT_EXPECT_FALSE(test, xnic_hw_owned_valid(0, 0, 3));
+	KUNIT_EXPECT_TRUE(test, xnic_hw_owned_valid(0, 8, 3));
+	KUNIT_EXPECT_FALSE(test, xnic_hw_owned_valid(1, 8, 3));
+	/* free-running indexes wrap */
+	KUNIT_EXPECT_TRUE(test, xnic_hw_owned_valid(1, 0xfffffff8, 3) ==
+			  xnic_hw_owned_valid(1, 0x8, 3));
+}
+
+static void misc_cmd_status(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_OK), 0);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BAD_OPCODE),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BAD_PARAM),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BAD_STATE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_NO_RESOURCES),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BAD_INDEX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BUSY), -EBUSY);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(77), -EIO);
+	/* which failures leave memory with the device */
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(0));
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(-EINVAL));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-ETIMEDOUT));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-EIO));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-EBUSY));
+}
+
+static void misc_access(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(0), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_ALL),
+			(u32)(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE |
+			      XNIC_ACCESS_REMOTE_READ |
+			      XNIC_ACCESS_REMOTE_ATOMIC));
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_REMOTE_ATOMIC),
+			(u32)XNIC_ACCESS_REMOTE_ATOMIC);
+}
+
+static void misc_modify_qp(struct kunit *test)
+{
+	struct xrdma_qp_attr attr = {
+		.qp_state = XRDMA_QPS_RTR, .path_mtu = XRDMA_MTU_1024,
+		.qkey = 0x1234, .rq_psn = 0x1abcdef, .sq_psn = 77,
+		.dest_qp_num = 0x345678,
+		.qp_access_flags = XRDMA_ACCESS_REMOTE_WRITE |
+				   XRDMA_ACCESS_MW_BIND,
+		.max_rd_atomic = 4, .max_dest_rd_atomic = 5,
+		.min_rnr_timer = 12, .port_num = 1, .timeout = 14,
+		.retry_cnt = 7, .rnr_retry = 6,
+	};
+	int mask = XRDMA_QP_STATE | XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
+		   XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN |
+		   XRDMA_QP_MAX_DEST_RD_ATOMIC | XRDMA_QP_MIN_RNR_TIMER |
+		   XRDMA_QP_ACCESS_FLAGS;
+	struct xnic_cmd_modify_qp c = {};
+	int i;
+
+	for (i = 0; i < 16; i++)
+		attr.ah_attr.dgid.raw[i] = i + 1;
+	attr.ah_attr.port_num = 1;
+	xnic_fill_modify_qp(&c, 9, &attr, mask);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qpn), 9U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.mask), (u32)mask);
+	KUNIT_EXPECT_EQ(test, c.state, XRDMA_QPS_RTR);
+	KUNIT_EXPECT_EQ(test, c.path_mtu, XRDMA_MTU_1024);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.dest_qpn), 0x345678U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.rq_psn), 0xabcdefU);
+	KUNIT_EXPECT_EQ(test, c.max_dest_rd_atomic, 5);
+	KUNIT_EXPECT_EQ(test, c.min_rnr_timer, 12);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.access),
+			(u32)XNIC_ACCESS_REMOTE_WRITE);
+	KUNIT_EXPECT_EQ(test, memcmp(c.dgid, attr.ah_attr.dgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, c.port_num, 1);
+	/* attributes outside the mask are not sent */
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qkey), 0U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.sq_psn), 0U);
+	KUNIT_EXPECT_EQ(test, c.timeout, 0);
+	KUNIT_EXPECT_EQ(test, c.retry_cnt, 0);
+	KUNIT_EXPECT_EQ(test, c.rnr_retry, 0);
+	KUNIT_EXPECT_EQ(test, c.max_rd_atomic, 0);
+}
+
+static void misc_caps(struct kunit *test)
+{
+	struct xnic_cmd_query_caps_out out = {};
+	struct xrdma_device_attr attr;
+	struct xnic_caps caps;
+
+	memcpy(&out.node_guid, "\x02\x00\x00\xff\xfe\x00\x00\x01", 8);
+	out.max_qp = cpu_to_le32(4096);
+	out.max_sge = cpu_to_le32(1000);
+	out.max_inline = cpu_to_le32(512);
+	out.max_qp_wr = cpu_to_le32(1U << 20);
+	out.max_cqe = cpu_to_le32(65536);
+	out.max_fast_reg_pages = cpu_to_le32(512);
+	out.max_rd_atom = cpu_to_le32(16);
+	out.num_ports = cpu_to_le32(1);
+	out.port_state = cpu_to_le32(XRDMA_PORT_ACTIVE);
+	out.port_mtu = cpu_to_le32(99);
+	out.page_size_cap = cpu_to_le64(0x201000);
+	memset(out.fw_ver, 'x', sizeof(out.fw_ver));	/* no NUL */
+	xnic_caps_from_hw(&caps, &out);
+	/* clamped to what the WQE formats can express */
+	KUNIT_EXPECT_EQ(test, caps.max_sge, xnic_sq_wqe_max_sge(12));
+	KUNIT_EXPECT_EQ(test, caps.max_inline, 512U);
+	KUNIT_EXPECT_EQ(test, caps.max_qp_wr, 1U << 16);
+	KUNIT_EXPECT_EQ(test, caps.max_cqe, 65536U);
+	KUNIT_EXPECT_EQ(test, caps.port_mtu, (u32)XRDMA_MTU_4096);
+	KUNIT_EXPECT_EQ(test, caps.page_size_cap, 0x201000ULL);
+
+	xnic_fill_device_attr(&attr, &caps, &out);
+	KUNIT_EXPECT_EQ(test, strlen(attr.fw_ver), sizeof(out.fw_ver));
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(attr.node_guid),
+			0x020000fffe000001ULL);
+	KUNIT_EXPECT_TRUE(test, attr.device_cap_flags &
+			  XRDMA_DEVICE_MEM_MGT_EXTENSIONS);
+	KUNIT_EXPECT_TRUE(test, attr.device_cap_flags &
+			  XRDMA_DEVICE_SRQ_RESIZE);
+	KUNIT_EXPECT_EQ(test, attr.atomic_cap, XRDMA_ATOMIC_HCA);
+	KUNIT_EXPECT_EQ(test, attr.max_fast_reg_page_list_len, 512U);
+	KUNIT_EXPECT_EQ(test, attr.max_qp, 4096U);
+	KUNIT_EXPECT_EQ(test, attr.max_qp_rd_atom, 16U);
+	KUNIT_EXPECT_EQ(test, attr.max_sge, caps.max_sge);
+}
+
+static void misc_doorbell(struct kunit *test)
+{
+	static const u32 slots[] = { 0, 63, 64, 4095, 4096, XNIC_DB_SLOTS - 1 };
+	struct xnic_db_page *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, sizeof(*p), (size_t)XNIC_DB_PAGE_SIZE);
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		u32 s = slots[i], g = s / 64;
+
+		memset(p, 0, sizeof(*p));
+		KUNIT_EXPECT_FALSE(test, xnic_db_ring(p, s));
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(p->group[g]), BIT_ULL(s % 64));
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(p->summary[g / 64]),
+				BIT_ULL(g % 64));
+		/* nothing else set */
+		p->group[g] = 0;
+		p->summary[g / 64] = 0;
+		KUNIT_EXPECT_FALSE(test, memchr_inv(p, 0, sizeof(*p)));
+	}
+	/* bits accumulate; the device's wakeup request is reported */
+	memset(p, 0, sizeof(*p));
+	xnic_db_ring(p, 1);
+	p->flags = cpu_to_le32(XNIC_DB_NEED_WAKEUP);
+	KUNIT_EXPECT_TRUE(test, xnic_db_ring(p, 2));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(p->group[0]), 6ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(p->summary[0]), 1ULL);
+}
+
+static struct kunit_case misc_cases[] = {
+	KUNIT_CASE(misc_geometry),
+	KUNIT_CASE(misc_cmd_status),
+	KUNIT_CASE(misc_access),
+	KUNIT_CASE(misc_modify_qp),
+	KUNIT_CASE(misc_caps),
+	KUNIT_CASE(misc_doorbell),
+	{}
+};
+
+static struct kunit_suite misc_suite = {
+	.name = "xnic_drv_misc",
+	.test_cases = misc_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* xnic_drv_dp: the test plays the device                              */
+
+#define DP_QPN		5
+#define DP_SLOT		70
+#define DP_SQ_LOG	2	/* 4 send WQEs */
+#define DP_RQ_LOG	2
+#define DP_CQ_LOG	3	/* 8 CQEs */
+
+struct dp {
+	struct xnic_dev *xdev;
+	struct xnic_cq *cq;		/* send and receive CQ */
+	struct xnic_qp *qp;
+	struct xnic_srq *srq;
+	struct xnic_qp *srq_qp;		/* a second QP, on the SRQ */
+	u32 cq_pi;			/* the device's CQ producer index */
+};
+
+static void *dp_zalloc(struct kunit *test, size_t size)
+{
+	void *p = kunit_kzalloc(test, size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return p;
+}
+
+static void dp_wq_init(struct kunit *test, struct xnic_wq *wq, u32 log,
+		       u32 shift)
+{
+	spin_lock_init(&wq->lock);
+	wq->log_size = log;
+	wq->wqe_shift = shift;
+	wq->ring = dp_zalloc(test, 1U << (log + shift));
+	wq->wrid = dp_zalloc(test, sizeof(u64) << log);
+}
+
+static struct xnic_qp *dp_qp(struct kunit *test, struct dp *d, u32 qpn,
+			     struct xnic_srq *srq)
+{
+	struct xnic_qp *qp = dp_zalloc(test, sizeof(*qp));
+
+	qp->ibqp.device = &d->xdev->ibdev;
+	qp->ibqp.qp_num = qpn;
+	qp->ibqp.qp_type = XRDMA_QPT_RC;
+	qp->ibqp.state = XRDMA_QPS_RTS;
+	qp->ibqp.send_cq = &d->cq->ibcq;
+	qp->ibqp.recv_cq = &d->cq->ibcq;
+	qp->ibqp.srq = srq ? &srq->ibsrq : NULL;
+	qp->kernel = true;
+	qp->db_slot = DP_SLOT;
+	qp->dbrec = dp_zalloc(test, sizeof(*qp->dbrec));
+	qp->sq_cfg.qp_type = XRDMA_QPT_RC;
+	qp->sq_cfg.max_sge = 2;
+	qp->sq_cfg.max_inline = 32;
+	qp->rq_max_sge = 1;
+	dp_wq_init(test, &qp->sq, DP_SQ_LOG, 7);
+	if (!srq)
+		dp_wq_init(test, &qp->rq, DP_RQ_LOG, 5);
+	KUNIT_ASSERT_EQ(test, xa_insert(&d->xdev->qp_xa, qpn, qp, GFP_KERNEL),
+			0);
+	return qp;
+}
+
+static int dp_init(struct kunit *test)
+{
+	struct dp *d = dp_zalloc(test, sizeof(*d));
+	struct xnic_srq *srq;
+
+	d->xdev = dp_zalloc(test, sizeof(*d->xdev));
+	xa_init(&d->xdev->qp_xa);
+	d->xdev->kdb.cpu = dp_zalloc(test, XNIC_DB_PAGE_SIZE);
+
+	d->cq = dp_zalloc(test, sizeof(*d->cq));
+	d->cq->ibcq.device = &d->xdev->ibdev;
+	spin_lock_init(&d->cq->lock);
+	d->cq->log_cqe = DP_CQ_LOG;
+	d->cq->ring = dp_zalloc(test, sizeof(struct xnic_cqe) << DP_CQ_LOG);
+	d->cq->dbrec = dp_zalloc(test, sizeof(*d->cq->dbrec));
+
+	srq = dp_zalloc(test, sizeof(*srq));
+	srq->ibsrq.device = &d->xdev->ibdev;
+	spin_lock_init(&srq->lock);
+	srq->kernel = true;
+	srq->log_size = 2;
+	srq->wqe_shift = 5;
+	srq->max_wr = 3;
+	srq->max_sge = 1;
+	srq->ring = dp_zalloc(test, 4 << 5);
+	srq->dbrec = dp_zalloc(test, sizeof(*srq->dbrec));
+	d->srq = srq;
+
+	d->qp = dp_qp(test, d, DP_QPN, NULL);
+	d->srq_qp = dp_qp(test, d, DP_QPN + 1, srq);
+	xnic_test_kicks = 0;
+	test->priv = d;
+	return 0;
+}
+
+static void dp_exit(struct kunit *test)
+{
+	struct dp *d = test->priv;
+
+	xa_destroy(&d->xdev->qp_xa);
+}
+
+/* The device writes a CQE: body first, owner last. */
+static void dp_cqe(struct dp *d, u32 qpn, u64 wr_id, u8 status, u8 opcode)
+{
+	struct xnic_cqe *cqe = xnic_cqe_at(d->cq, d->cq_pi);
+
+	memset(cqe, 0, offsetof(struct xnic_cqe, owner));
+	cqe->qpn = cpu_to_le32(qpn);
+	cqe->wr_id = cpu_to_le64(wr_id);
+	cqe->status = status;
+	cqe->opcode = opcode;
+	cqe->byte_len = cpu_to_le32(64);
+	/* body before owner, as the device does */
+	wmb();
+	cqe->owner = xnic_phase(d->cq_pi, DP_CQ_LOG) ^ 1;
+	d->cq_pi++;
+}
+
+static struct xnic_wqe_ctrl *dp_sqe(struct xnic_qp *qp, u32 idx)
+{
+	return xnic_wq_entry(&qp->sq, idx);
+}
+
+static void dp_post_send_ring(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_send_wr wr[3] = {};
+	const struct xrdma_send_wr *bad = NULL;
+	struct xnic_db_page *db = d->xdev->kdb.cpu;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		wr[i].wr_id = 100 + i;
+		wr[i].opcode = XRDMA_WR_SEND;
+		wr[i].send_flags = XRDMA_SEND_SIGNALED;
+		wr[i].next = i < 2 ? &wr[i + 1] : NULL;
+	}
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.pi, 3U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 3U);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, dp_sqe(d->qp, i)->owner, 0);
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(dp_sqe(d->qp, i)->wr_id),
+				(u64)i);
+		KUNIT_EXPECT_EQ(test, d->qp->sq.wrid[i], 100ULL + i);
+	}
+	/* the slot's bits, and no kick: the device is awake */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(db->group[DP_SLOT / 64]),
+			BIT_ULL(DP_SLOT % 64));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(db->summary[0]), BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, xnic_test_kicks, 0);
+
+	/* a sleeping device is kicked */
+	db->flags = cpu_to_le32(XNIC_DB_NEED_WAKEUP);
+	wr[0].next = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, xnic_test_kicks, 1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 4U);
+}
+
+static void dp_sq_full_and_wrap(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_send_wr wr[6] = {};
+	const struct xrdma_send_wr *bad = NULL;
+	struct xrdma_wc wc[4];
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		wr[i].wr_id = 200 + i;
+		wr[i].opcode = XRDMA_WR_RDMA_WRITE;
+		wr[i].next = i < 5 ? &wr[i + 1] : NULL;
+	}
+	wr[1].send_flags = XRDMA_SEND_SIGNALED;
+	/* 4 fit; the fifth finds the queue full */
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[4]);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 4U);
+
+	/* the signaled second WQE completes: it frees the first two */
+	dp_cqe(d, DP_QPN, 1, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 201ULL);
+	KUNIT_EXPECT_PTR_EQ(test, wc[0].qp, &d->qp->ibqp);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, XRDMA_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.ci, 2U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->ci), 1U);
+	KUNIT_EXPECT_EQ(test, d->qp->ibqp.state, XRDMA_QPS_RTS);
+
+	/* two more fit, on the second lap (owner 1) */
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, &wr[4], &bad), 0);
+	KUNIT_EXPECT_PTR_EQ(test, bad, NULL);
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, &wr[5], &bad),
+			-ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[5]);
+	KUNIT_EXPECT_EQ(test, dp_sqe(d->qp, 4)->owner, 1);
+	KUNIT_EXPECT_EQ(test, dp_sqe(d->qp, 5)->owner, 1);
+	KUNIT_EXPECT_EQ(test, dp_sqe(d->qp, 2)->owner, 0);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.wrid[4 & 3], 204ULL);
+
+	/* a flushed WQE completes the rest, in order */
+	dp_cqe(d, DP_QPN, 5, XNIC_CQE_WR_FLUSH_ERR, XNIC_CQE_OP_SEND);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 205ULL);
+	KUNIT_EXPECT_EQ(test, wc[0].status, XRDMA_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.ci, 6U);
+	/* an error completion tells the core the QP is in ERR */
+	KUNIT_EXPECT_EQ(test, d->qp->ibqp.state, XRDMA_QPS_ERR);
+}
+
+static void dp_post_errors(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_sge sg[3] = {};
+	struct xrdma_send_wr wr[2] = {
+		{ .opcode = XRDMA_WR_SEND, .next = &wr[1] },
+		{ .opcode = XRDMA_WR_SEND, .sg_list = sg, .num_sge = 3 },
+	};
+	struct xrdma_recv_wr rwr[2] = {
+		{ .next = &rwr[1] }, { .sg_list = sg, .num_sge = 2 },
+	};
+	const struct xrdma_send_wr *bad = NULL;
+	const struct xrdma_recv_wr *rbad = NULL;
+
+	/* too many SGEs: the first is posted, the second is bad */
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[1]);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 1U);
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[1]);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->rq_pi), 1U);
+
+	/* nothing is posted in RESET */
+	d->qp->ibqp.state = XRDMA_QPS_RESET;
+	bad = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[0]);
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[0]);
+	d->qp->ibqp.state = XRDMA_QPS_RTS;
+
+	/* a QP on an SRQ has no receive queue of its own */
+	rbad = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->srq_qp->ibqp, rwr, &rbad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[0]);
+	/* user QPs are posted to by their process */
+	d->qp->kernel = false;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), -EINVAL);
+	d->qp->kernel = true;
+}
+
+static void dp_recv_and_poll(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_sge sg = { .addr = 0x9000, .length = 64, .lkey = 7 };
+	struct xrdma_recv_wr rwr[5] = {};
+	const struct xrdma_recv_wr *rbad = NULL;
+	struct xrdma_wc wc[8];
+	struct xnic_rwqe *rq0;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		rwr[i].wr_id = 300 + i;
+		rwr[i].sg_list = &sg;
+		rwr[i].num_sge = 1;
+		rwr[i].next = i < 4 ? &rwr[i + 1] : NULL;
+	}
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad),
+			-ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[4]);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->rq_pi), 4U);
+	rq0 = xnic_wq_entry(&d->qp->rq, 0);
+	KUNIT_EXPECT_EQ(test, rq0->num_sge, 1);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(rq0->wr_id), 0ULL);
+
+	/* a CQE of an unknown QP is consumed, not reported */
+	dp_cqe(d, 77, 0, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	/* a CQE naming an index that is not outstanding is dropped */
+	dp_cqe(d, DP_QPN, 3, XNIC_CQE_SUCCESS, XNIC_CQE_OP_SEND);
+	dp_cqe(d, DP_QPN, 1, XNIC_CQE_LOC_LEN_ERR, XNIC_CQE_OP_RECV);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 1, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 300ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->ci), 2U);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, XRDMA_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc[0].byte_len, 64U);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 301ULL);
+	KUNIT_EXPECT_EQ(test, wc[0].status, XRDMA_WC_LOC_LEN_ERR);
+	KUNIT_EXPECT_EQ(test, d->qp->rq.ci, 2U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->ci), 4U);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 0);
+
+	/* around the CQ ring: the owner phase flips on the second lap */
+	for (i = 2; i < 4; i++)
+		dp_cqe(d, DP_QPN, i, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 303ULL);
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad),
+			-ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[4]);
+	for (i = 4; i < 8; i++)
+		dp_cqe(d, DP_QPN, i, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 4);
+	KUNIT_EXPECT_EQ(test, wc[3].wr_id, 303ULL);
+	KUNIT_EXPECT_EQ(test, d->cq->ci, 10U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->ci), 10U);
+}
+
+static void dp_arm(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_wc wc;
+
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->arm),
+			(u32)(1 << 2 | XNIC_CQ_ARM_NEXT));
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_SOLICITED |
+						 XRDMA_CQ_REPORT_MISSED_EVENTS),
+			0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->arm),
+			(u32)(2 << 2 | XNIC_CQ_ARM_SOLICITED));
+	/* a completion already waiting is reported */
+	d->qp->sq.pi = 1;
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_SUCCESS, XNIC_CQE_OP_SEND);
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP |
+						 XRDMA_CQ_REPORT_MISSED_EVENTS),
+			1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->arm),
+			(u32)(3 << 2 | XNIC_CQ_ARM_NEXT));
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP |
+						 XRDMA_CQ_REPORT_MISSED_EVENTS),
+			0);
+	/* the sequence number skips 0 when it wraps */
+	d->cq->arm_sn = 0x3fffffff;
+	xnic_req_notify_cq(&d->cq->ibcq, XRDMA_CQ_NEXT_COMP);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->arm) >> 2, 1U);
+}
+
+static void dp_srq(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_sge sg = { .addr = 0x9000, .length = 64, .lkey = 7 };
+	struct xrdma_recv_wr rwr[4] = {};
+	const struct xrdma_recv_wr *rbad = NULL;
+	struct xrdma_wc wc[4];
+	struct xnic_rwqe *w;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		rwr[i].wr_id = 0xabc00 + i;
+		rwr[i].sg_list = &sg;
+		rwr[i].num_sge = 1;
+		rwr[i].next = i < 3 ? &rwr[i + 1] : NULL;
+	}
+	/* max_wr is 3 on a ring of 4 */
+	KUNIT_EXPECT_EQ(test, xnic_post_srq_recv(&d->srq->ibsrq, rwr, &rbad),
+			-ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr[3]);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->srq->dbrec->rq_pi), 3U);
+	/* SRQ WQEs carry the caller's wr_id */
+	w = d->srq->ring + (2 << d->srq->wqe_shift);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(w->wr_id), 0xabc02ULL);
+
+	dp_cqe(d, DP_QPN + 1, 0xabc00, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 0xabc00ULL);
+	KUNIT_EXPECT_PTR_EQ(test, wc[0].qp, &d->srq_qp->ibqp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->srq->done), 1);
+	rbad = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_srq_recv(&d->srq->ibsrq, &rwr[3],
+						 &rbad), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, NULL);
+	w = d->srq->ring + (3 << d->srq->wqe_shift);
+	KUNIT_EXPECT_EQ(test, w->owner, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(w->wr_id), 0xabc03ULL);
+	/* three outstanding again */
+	KUNIT_EXPECT_EQ(test, xnic_post_srq_recv(&d->srq->ibsrq, &rwr[3],
+						 &rbad), -ENOMEM);
+
+	/* cleaning the QP's completions credits the SRQ */
+	dp_cqe(d, DP_QPN + 1, 0xabc01, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RECV);
+	dp_cqe(d, DP_QPN + 1, 0xabc02, XNIC_CQE_WR_FLUSH_ERR, XNIC_CQE_OP_RECV);
+	d->qp->rq.pi = 1;
+	xnic_cq_clean(d->cq, DP_QPN + 1, d->srq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->srq->done), 3);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 1);
+	KUNIT_EXPECT_PTR_EQ(test, wc[0].qp, &d->qp->ibqp);
+}
+
+static void dp_reset_and_clean(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_send_wr wr = { .opcode = XRDMA_WR_SEND, .wr_id = 9 };
+	struct xrdma_recv_wr rwr = { .wr_id = 8 };
+	const struct xrdma_send_wr *bad;
+	const struct xrdma_recv_wr *rbad;
+	struct xrdma_wc wc[4];
+
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, &wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, &wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, &rwr, &rbad), 0);
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_WR_FLUSH_ERR, XNIC_CQE_OP_SEND);
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_WR_FLUSH_ERR, XNIC_CQE_OP_RECV);
+
+	/* the device reset the QP: its completions and WQEs are gone */
+	xnic_qp_reset_queues(d->qp);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.pi, 0U);
+	KUNIT_EXPECT_EQ(test, d->qp->rq.pi, 0U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 0U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->rq_pi), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->cq->dbrec->ci), 2U);
+
+	/* and it starts over at index 0 */
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, &wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->qp->dbrec->sq_pi), 1U);
+	dp_cqe(d, DP_QPN, 0, XNIC_CQE_SUCCESS, XNIC_CQE_OP_SEND);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 9ULL);
+
+	/* after destroy (erase, then clean) nothing of the QP is reported */
+	dp_cqe(d, DP_QPN, 1, XNIC_CQE_SUCCESS, XNIC_CQE_OP_SEND);
+	xa_erase(&d->xdev->qp_xa, DP_QPN);
+	xnic_cq_clean(d->cq, DP_QPN, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, d->cq->last_qp, NULL);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 0);
+}
+
+static struct kunit_case dp_cases[] = {
+	KUNIT_CASE(dp_post_send_ring),
+	KUNIT_CASE(dp_sq_full_and_wrap),
+	KUNIT_CASE(dp_post_errors),
+	KUNIT_CASE(dp_recv_and_poll),
+	KUNIT_CASE(dp_arm),
+	KUNIT_CASE(dp_srq),
+	KUNIT_CASE(dp_reset_and_clean),
+	{}
+};
+
+static struct kunit_suite dp_suite = {
+	.name = "xnic_drv_dp",
+	.init = dp_init,
+	.exit = dp_exit,
+	.test_cases = dp_cases,
+};
+
+kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &dp_suite);

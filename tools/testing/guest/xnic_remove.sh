@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_TIMEOUT: 240
+# XRDMA_PROGRAMS: tools/testing/xnic/xnic_utest
+#
+# Removal of the xnic driver under its users (Documentation/uverbs.rst,
+# "Lifetime"): with xnic_sim ndev=2, a process (xnic_utest "remove" mode)
+# holds a context on xnic0 with a PD, an MR, CQs, an SRQ and QPs, all
+# rings and the doorbell page mapped, work done and receives outstanding;
+# the ULP test module xnic_ulp_test is loaded and has run a loopback and
+# a device-to-device case.  rmmod xnic must then complete within 20 s with
+# the process alive; the process sees -EIO from every ioctl, one
+# DEVICE_FATAL on its async fd, its mappings zapped (SIGBUS, or a zero
+# page), its MR unpinned, and exits 0.  The driver comes back (insmod) and
+# serves the ULP and a new process; then everything unloads cleanly.
+
+core=$(xko xrdma_core) || exit 1
+uv=$(xko xrdma_uverbs) || exit 1
+sim=$(xko xnic_sim) || exit 1
+drv=$(xko xnic) || exit 1
+ulp=$(xko xnic_ulp_test) || exit 1
+command -v xnic_utest >/dev/null || fail "xnic_utest not in the guest (not built?)"
+mount_debugfs
+
+upid=""
+
+unload() {
+	for m in xnic_ulp_test xnic xnic_sim xrdma_uverbs xrdma_core; do
+		module_loaded $m && rmmod $m
+	done
+}
+
+# bail MSG: stop the helper process, unload what is loaded and fail
+bail() {
+	[ -n "$upid" ] && kill -9 "$upid" 2>/dev/null
+	unload 2>/dev/null
+	fail "$*"
+}
+
+# wait_dev NAME: up to 10 s for the xrdma device NAME
+wait_dev() {
+	_n=0
+	until [ -d "/sys/class/xrdma_device/$1" ]; do
+		_n=$((_n + 1))
+		[ $_n -le 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+# resources_clean DEV: no object tracked on DEV
+resources_clean() {
+	_r=$XRDMA_DEBUGFS/xrdma/$1/resources
+	[ -r "$_r" ] || return 1
+	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 }
+	     END { exit bad }' "$_r"
+}
+
+# ulp_case NAME: one xnic_ulp_test case must report PASS
+ulp_case() {
+	echo "$1" >"$XRDMA_DEBUGFS/xnic_ulp/run" || bail "xnic_ulp_test refused case $1"
+	grep '^XRDMA_CASE ' "$XRDMA_DEBUGFS/xnic_ulp/results"
+	grep -q "^XRDMA_CASE $1 PASS" "$XRDMA_DEBUGFS/xnic_ulp/results" ||
+		bail "xnic_ulp_test case $1 did not pass"
+}
+
+assert insmod "$core"
+assert insmod "$uv"
+insmod "$sim" ndev=2 || bail "insmod xnic_sim ndev=2"
+insmod "$drv" || bail "insmod xnic"
+wait_dev xnic0 || bail "xnic0 did not appear"
+wait_dev xnic1 || bail "xnic1 did not appear"
+
+# --- a process holding a context with objects and mappings
+ready=$XRDMA_TMP/ready
+out=$XRDMA_TMP/out
+xnic_utest -n xnic0 -r "$ready" remove >"$out" 2>&1 &
+upid=$!
+n=0
+while [ ! -s "$ready" ]; do
+	if ! kill -0 $upid 2>/dev/null; then
+		wait $upid
+		rc=$?
+		upid=""
+		cat "$out"
+		bail "xnic_utest exited (rc=$rc) before it was ready"
+	fi
+	n=$((n + 1))
+	[ $n -le 600 ] || {
+		cat "$out"
+		bail "xnic_utest not ready after 60 s"
+	}
+	sleep 0.1
+done
+pid=$(cat "$ready")
+[ "$pid" = "$upid" ] || bail "ready file says pid '$pid', the process is $upid"
+res=$XRDMA_DEBUGFS/xrdma/xnic0/resources
+nobj=$(grep -c " pid $pid\$" "$res")
+note "process $pid holds $nobj objects on xnic0"
+[ "$nobj" -ge 7 ] || {
+	cat "$res"
+	bail "debugfs lists $nobj objects of pid $pid, want >= 7 (PD, MR, 2 CQs, SRQ, 2 QPs)"
+}
+note "model 0 holds: $(grep -E '^(qps|cqs|srqs|mrs|db_pages) ' \
+	"$XRDMA_DEBUGFS/xnic_sim/0/regs" | tr '\n' ' ')"
+
+# --- the ULP module runs a case (loopback on xnic0, then xnic0 <-> xnic1)
+insmod "$ulp" || bail "insmod xnic_ulp_test"
+ulp_case loop_send
+ulp_case d2d_send
+resources_clean xnic1 || bail "the ULP left objects on xnic1"
+
+# --- the driver goes: it must not wait for the process
+rmmod xnic &
+rp=$!
+n=0
+while kill -0 $rp 2>/dev/null; do
+	n=$((n + 1))
+	if [ $n -gt 200 ]; then
+		note "rmmod xnic still running after 20 s; its stack:"
+		cat /proc/$rp/stack 2>/dev/null
+		echo w >/proc/sysrq-trigger
+		bail "rmmod xnic did not complete within 20 s while pid $pid holds a context"
+	fi
+	sleep 0.1
+done
+wait $rp
+rrc=$?
+note "rmmod xnic took about $((n / 10)).$((n % 10)) s"
+[ $rrc = 0 ] || bail "rmmod xnic failed (rc=$rrc)"
+kill -0 "$pid" 2>/dev/null || bail "process $pid died during the removal"
+if module_loaded xnic; then
+	bail "xnic still loaded"
+fi
+for p in /sys/class/xrdma_device/xnic0 /sys/class/xrdma_device/xnic1 \
+	/dev/xrdma/uverbs0 /dev/xrdma/uverbs1 "$XRDMA_DEBUGFS/xrdma/xnic0"; do
+	[ ! -e "$p" ] || bail "$p left after rmmod xnic"
+done
+
+# --- the process checks its disassociated file
+kill -USR1 "$pid"
+wait $upid
+rc=$?
+upid=""
+cat "$out"
+[ $rc = 0 ] || bail "xnic_utest after the removal: rc=$rc, first failure: $(grep -m 1 '^not ok' "$out")"
+grep -q '^ok .* SIGUSR1 arrived' "$out" || bail "xnic_utest did not get to the post-removal checks"
+# the closed file released xrdma_uverbs
+[ "$(cat /sys/module/xrdma_uverbs/refcnt)" = 0 ] ||
+	bail "xrdma_uverbs refcnt $(cat /sys/module/xrdma_uverbs/refcnt) after the process exited"
+
+# --- the driver comes back and serves the ULP and a new process
+insmod "$drv" || bail "insmod xnic again"
+wait_dev xnic0 || bail "xnic0 did not come back"
+wait_dev xnic1 || bail "xnic1 did not come back"
+ulp_case loop_send
+if ! xnic_utest -n xnic0 >"$out" 2>&1; then
+	cat "$out"
+	bail "xnic_utest on the new xnic0 failed: $(grep -m 1 '^not ok' "$out")"
+fi
+tail -n 1 "$out"
+for d in xnic0 xnic1; do
+	resources_clean $d || bail "objects left on $d"
+done
+
+rmmod xnic_ulp_test || bail "rmmod xnic_ulp_test"
+rmmod xnic || bail "rmmod xnic"
+rmmod xnic_sim || bail "rmmod xnic_sim"
+rmmod xrdma_uverbs || bail "rmmod xrdma_uverbs"
+rmmod xrdma_core || bail "rmmod xrdma_core"

@@ -1,0 +1,1993 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_ulp_test cases.  Each runs on side 0 -> side 1 of its environment
+ * (the same device in loopback, two cabled devices otherwise), verifies
+ * every completion (wr_id, status, opcode, QP, length, flags) and every
+ * byte of data, and checks that the device wrote nothing outside its
+ * target (buffers are pre-filled with a canary).  Waits are bounded.
+ */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include "xnic_ulp.h"
+
+#define UT_MIB		(1024 * 1024)
+#define UT_CANARY	0xa5	/* local buffers */
+#define UT_RCANARY	0x5a	/* remote (MR) buffers */
+#define UT_LW		XRDMA_ACCESS_LOCAL_WRITE
+#define UT_RW		(XRDMA_ACCESS_LOCAL_WRITE | XRDMA_ACCESS_REMOTE_WRITE)
+#define UT_ALL		(XRDMA_ACCESS_LOCAL_WRITE | XRDMA_ACCESS_REMOTE_WRITE | \
+			 XRDMA_ACCESS_REMOTE_READ | XRDMA_ACCESS_REMOTE_ATOMIC)
+#define UT_BAD_INDEX	0x00800000	/* flips a key's MR index far away */
+#define UT_NO_QPN	0xfffffe	/* a QPN no test creates */
+
+static const size_t ut_sizes[] = { 1, 64, 4096, 65536, UT_MIB };
+
+static u32 ut_lkey(struct ut_side *s)
+{
+	return s->dmr->lkey;
+}
+
+static void ut_wr(struct xrdma_send_wr *wr, u64 id,
+		  enum xrdma_wr_opcode op, struct xrdma_sge *sge, int n,
+		  u32 flags)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = id;
+	wr->opcode = op;
+	wr->sg_list = sge;
+	wr->num_sge = n;
+	wr->send_flags = flags;
+}
+
+static void ut_wr_rdma(struct xrdma_send_wr *wr, u64 id,
+		       enum xrdma_wr_opcode op, struct xrdma_sge *sge, int n,
+		       u32 flags, u64 raddr, u32 rkey)
+{
+	ut_wr(wr, id, op, sge, n, flags);
+	wr->wr.rdma.remote_addr = raddr;
+	wr->wr.rdma.rkey = rkey;
+}
+
+static void ut_sge(struct xrdma_sge *sge, u64 addr, u32 len, u32 lkey)
+{
+	sge->addr = addr;
+	sge->length = len;
+	sge->lkey = lkey;
+}
+
+/* a layout with given piece lengths, 11-byte gaps */
+static void ut_sgl_manual(struct ut_sgl *s, struct ut_buf *b, u32 lkey,
+			  size_t start, const size_t *lens, int n)
+{
+	size_t off = start, m = 0;
+	int j;
+
+	s->n = n;
+	for (j = 0; j < n; j++) {
+		s->boff[j] = off;
+		s->moff[j] = m;
+		ut_sge(&s->sge[j], ut_buf_dma(b, off), lens[j], lkey);
+		off += lens[j] + 11;
+		m += lens[j];
+	}
+	s->len = m;
+}
+
+/* a paged buffer of side 1 (sized down to the page list limit) fast-reg'd */
+static struct ut_mr *ut_remote(struct ut *t, struct ut_q *qb, size_t want,
+			       unsigned int sg_off, u32 access,
+			       struct ut_mr *m)
+{
+	size_t max = (size_t)qb->side->attr.max_fast_reg_page_list_len *
+		     PAGE_SIZE;
+	struct ut_buf *b;
+
+	b = ut_buf_alloc(t, qb->side, min(want, max), true);
+	if (!b)
+		return NULL;
+	return ut_freg(t, qb, b, sg_off, access, m);
+}
+
+static void ut_remote_canary(struct ut_mr *m)
+{
+	memset(m->buf->va, UT_RCANARY, m->buf->size);
+	ut_buf_to_dev(m->buf);
+}
+
+static bool ut_remote_untouched(struct ut *t, struct ut_mr *m,
+				const char *what)
+{
+	const u8 *bad;
+
+	ut_buf_to_cpu(m->buf);
+	bad = memchr_inv(m->buf->va, UT_RCANARY, m->buf->size);
+	return UT_OK(t, !bad, "%s: remote byte %td written", what,
+		     bad - m->buf->va);
+}
+
+/* one RDMA WRITE of a pattern to remote offset @roff that must succeed */
+static bool ut_write_ok(struct ut *t, struct ut_q *qa, struct ut_buf *lb,
+			struct ut_mr *m, u64 raddr, u32 rkey, size_t len,
+			u32 seed, const char *what)
+{
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+
+	ut_pat_fill(lb->va, len, seed, 0);
+	ut_buf_to_dev(lb);
+	ut_remote_canary(m);
+	ut_sge(&sge, ut_buf_dma(lb, 0), len, ut_lkey(qa->side));
+	ut_wr_rdma(&wr, 0x600d, XRDMA_WR_RDMA_WRITE, &sge, 1,
+		   XRDMA_SEND_SIGNALED, raddr, rkey);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_RDMA_WRITE, NULL, what))
+		return false;
+	ut_buf_to_cpu(m->buf);
+	return ut_region_check(t, m->buf, raddr - m->iova +
+			       (m->iova - ut_buf_dma(m->buf, 0)), len, seed,
+			       UT_RCANARY, what);
+}
+
+/*
+ * A remote operation that must fail with @status on the requester: the
+ * requester and (for access errors) the responder move to ERR, the
+ * responder gets its async event and flushes its posted receive, and
+ * neither the remote nor the local buffer is written.
+ */
+static bool ut_remote_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
+			   struct ut_mr *m, enum xrdma_wr_opcode op,
+			   u64 raddr, u32 rkey, u32 len,
+			   enum xrdma_wc_status status, struct ut_buf *lb,
+			   const char *what)
+{
+	bool access = status == XRDMA_WC_REM_ACCESS_ERR;
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+	const u8 *bad;
+
+	if (m)
+		ut_remote_canary(m);
+	memset(lb->va, UT_CANARY, lb->size);
+	ut_buf_to_dev(lb);
+	if (ut_post_recv_sgl(t, qb, 0xf1, NULL))
+		return false;
+	ut_sge(&sge, ut_buf_dma(lb, 0), len, ut_lkey(qa->side));
+	ut_wr_rdma(&wr, 0xfa11, op, &sge, 1, XRDMA_SEND_SIGNALED, raddr,
+		   rkey);
+	if (op == XRDMA_WR_ATOMIC_CMP_AND_SWP ||
+	    op == XRDMA_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = rkey;
+		wr.wr.atomic.compare_add = 1;
+		wr.wr.atomic.swap = 2;
+	}
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, wr.wr_id, status, -1, NULL, what) ||
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what) ||
+	    !ut_wait_state(t, qb, XRDMA_QPS_ERR, what) ||
+	    !ut_expect(t, qb, true, 0xf1, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       what))
+		return false;
+	if (access && !UT_OK(t, ut_wait_count(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR],
+					      1, ut_timeout_ms),
+			     "%s: no QP_ACCESS_ERR event on the responder (fatal %d req %d)",
+			     what, atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
+			     atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR])))
+		return false;
+	if (m && !ut_remote_untouched(t, m, what))
+		return false;
+	ut_buf_to_cpu(lb);
+	bad = memchr_inv(lb->va, UT_CANARY, lb->size);
+	return UT_OK(t, !bad, "%s: local byte %td written", what,
+		     bad - lb->va);
+}
+
+/* ------------------------------------------------------------ SEND */
+
+static void ut_send_common(struct ut *t, bool imm, bool maxsge)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_buf *lb, *rb;
+	struct ut_sgl ss, rs;
+	struct xrdma_wc wc;
+	struct ut_q *qa, *qb;
+	unsigned int i, n;
+	char what[64];
+
+	if (maxsge) {
+		o.send_sge = min_t(u32, sa->attr.max_sge, UT_MAX_SGE);
+		o.recv_sge = min_t(u32, sb->attr.max_sge, UT_MAX_SGE);
+	}
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, span, false);
+	rb = ut_buf_alloc(t, sb, span, false);
+	if (!lb || !rb)
+		return;
+	n = ARRAY_SIZE(ut_sizes) + (imm ? 1 : 0);
+	for (i = 0; i < n; i++) {
+		size_t len = i < ARRAY_SIZE(ut_sizes) ? ut_sizes[i] : 0;
+		u32 seed = 0x5e00 + i + (imm ? 0x100 : 0);
+
+		snprintf(what, sizeof(what), "%zu bytes, %u/%u SGEs", len,
+			 qa->cap.max_send_sge, qb->cap.max_recv_sge);
+		ut_sgl_build(&ss, lb, ut_lkey(sa), i, len,
+			     qa->cap.max_send_sge, i);
+		/* a zero-length message still gets a receive buffer */
+		ut_sgl_build(&rs, rb, ut_lkey(sb), 2 * i + 1, len ? len : 64,
+			     qb->cap.max_recv_sge, i + 1);
+		memset(rb->va, UT_CANARY, rb->size);
+		ut_buf_to_dev(rb);
+		ut_sgl_fill(&ss, lb, seed);
+		ut_buf_to_dev(lb);
+		if (ut_post_recv_sgl(t, qb, 0x100 + i, &rs))
+			return;
+		ut_wr(&wr, 0x200 + i,
+		      imm ? XRDMA_WR_SEND_WITH_IMM : XRDMA_WR_SEND, ss.sge,
+		      ss.n, XRDMA_SEND_SIGNALED);
+		wr.ex.imm_data = cpu_to_be32(0xc0de0000 + i);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, what) ||
+		    !ut_expect(t, qb, true, 0x100 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, &wc, what))
+			return;
+		if (!UT_OK(t, wc.byte_len == len, "%s: byte_len %u", what,
+			   wc.byte_len))
+			return;
+		if (imm && !UT_OK(t, wc.wc_flags & XRDMA_WC_WITH_IMM &&
+				  wc.ex.imm_data == wr.ex.imm_data,
+				  "%s: wc_flags %#x imm %#x, want WITH_IMM %#x",
+				  what, wc.wc_flags,
+				  be32_to_cpu(wc.ex.imm_data),
+				  be32_to_cpu(wr.ex.imm_data)))
+			return;
+		if (!imm && !UT_OK(t, !(wc.wc_flags & XRDMA_WC_WITH_IMM),
+				   "%s: WITH_IMM set on a plain SEND", what))
+			return;
+		ut_buf_to_cpu(rb);
+		if (!len) {
+			if (!UT_OK(t, !memchr_inv(rb->va, UT_CANARY, rb->size),
+				   "%s: zero-length message wrote data",
+				   what))
+				return;
+			continue;
+		}
+		if (!ut_sgl_check(t, &rs, rb, seed, UT_CANARY, what))
+			return;
+	}
+	ut_note(t, "sizes %s1..1MiB, %u/%u SGEs", imm ? "0," : "",
+		qa->cap.max_send_sge, qb->cap.max_recv_sge);
+}
+
+static void ut_case_send(struct ut *t)
+{
+	ut_send_common(t, false, false);
+}
+
+static void ut_case_send_imm(struct ut *t)
+{
+	ut_send_common(t, true, false);
+}
+
+static void ut_case_send_maxsge(struct ut *t)
+{
+	ut_send_common(t, false, true);
+}
+
+/* ----------------------------------------------------- RDMA WRITE */
+
+static void ut_write_common(struct ut *t, bool imm)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
+	struct ut_buf *lb, *ib = NULL;
+	struct ut_qp_opts o = {};
+	struct xrdma_recv_wr rwr;
+	struct xrdma_send_wr wr;
+	struct ut_mr mr, *m;
+	struct xrdma_sge isge;
+	struct xrdma_wc wc;
+	struct ut_q *qa, *qb;
+	struct ut_sgl ss;
+	int skipped = 0;
+	unsigned int i;
+	char what[64];
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, span, false);
+	if (imm)
+		ib = ut_buf_alloc(t, sb, 256, false);
+	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0, UT_RW, &mr);
+	if (!lb || (imm && !ib) || !m)
+		return;
+	for (i = 0; i < ARRAY_SIZE(ut_sizes); i++) {
+		size_t len = ut_sizes[i], roff = 1 + 7 * i;
+		u32 seed = 0x3e00 + i + (imm ? 0x100 : 0);
+
+		if (roff + len > m->len) {
+			skipped++;
+			continue;
+		}
+		snprintf(what, sizeof(what), "%zu bytes at +%zu", len, roff);
+		ut_sgl_build(&ss, lb, ut_lkey(sa), i, len,
+			     qa->cap.max_send_sge, i);
+		ut_sgl_fill(&ss, lb, seed);
+		ut_buf_to_dev(lb);
+		ut_remote_canary(m);
+		if (imm) {
+			memset(ib->va, UT_CANARY, ib->size);
+			ut_buf_to_dev(ib);
+			ut_sge(&isge, ut_buf_dma(ib, 0), 64, ut_lkey(sb));
+			memset(&rwr, 0, sizeof(rwr));
+			rwr.wr_id = 0x300 + i;
+			rwr.sg_list = &isge;
+			rwr.num_sge = 1;
+			if (ut_post_recv(t, qb, &rwr))
+				return;
+		}
+		ut_wr_rdma(&wr, 0x400 + i,
+			   imm ? XRDMA_WR_RDMA_WRITE_WITH_IMM :
+			   XRDMA_WR_RDMA_WRITE, ss.sge, ss.n,
+			   XRDMA_SEND_SIGNALED, m->iova + roff, m->rkey);
+		wr.ex.imm_data = cpu_to_be32(0x1111 * (i + 1));
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RDMA_WRITE, NULL, what))
+			return;
+		if (imm) {
+			if (!ut_expect(t, qb, true, 0x300 + i, XRDMA_WC_SUCCESS,
+				       XRDMA_WC_RECV_RDMA_WITH_IMM, &wc, what))
+				return;
+			if (!UT_OK(t, wc.wc_flags & XRDMA_WC_WITH_IMM &&
+				   wc.ex.imm_data == wr.ex.imm_data,
+				   "%s: wc_flags %#x imm %#x, want %#x", what,
+				   wc.wc_flags, be32_to_cpu(wc.ex.imm_data),
+				   be32_to_cpu(wr.ex.imm_data)) ||
+			    !UT_OK(t, wc.byte_len == len,
+				   "%s: RECV_RDMA_WITH_IMM byte_len %u", what,
+				   wc.byte_len))
+				return;
+			ut_buf_to_cpu(ib);
+			if (!UT_OK(t, !memchr_inv(ib->va, UT_CANARY, ib->size),
+				   "%s: WRITE_WITH_IMM wrote the receive buffer",
+				   what))
+				return;
+		}
+		ut_buf_to_cpu(m->buf);
+		if (!ut_region_check(t, m->buf, roff, len, seed, UT_RCANARY,
+				     what))
+			return;
+	}
+	if (!ut_quiet(t, qb->rcq, 1, "receive CQ after WRITEs"))
+		return;
+	if (skipped)
+		ut_note(t, "%d size(s) skipped: max_fast_reg_page_list_len %u",
+			skipped, sb->attr.max_fast_reg_page_list_len);
+	else
+		ut_note(t, "sizes 1..1MiB, unaligned, %u SGEs",
+			qa->cap.max_send_sge);
+}
+
+static void ut_case_write(struct ut *t)
+{
+	ut_write_common(t, false);
+}
+
+static void ut_case_write_imm(struct ut *t)
+{
+	ut_write_common(t, true);
+}
+
+/* ------------------------------------------------------ RDMA READ */
+
+static void ut_case_read(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+	struct ut_sgl ss;
+	unsigned int i, ns;
+	int skipped = 0;
+	char what[64];
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, span, false);
+	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0,
+		      XRDMA_ACCESS_REMOTE_READ, &mr);
+	if (!lb || !m)
+		return;
+	ns = min_t(u32, qa->cap.max_send_sge,
+		   sa->attr.max_sge_rd ? sa->attr.max_sge_rd :
+		   sa->attr.max_sge);
+	for (i = 0; i < ARRAY_SIZE(ut_sizes); i++) {
+		size_t len = ut_sizes[i], roff = 3 + 5 * i;
+		u32 seed = 0x4e00 + i;
+
+		if (roff + len > m->len) {
+			skipped++;
+			continue;
+		}
+		snprintf(what, sizeof(what), "%zu bytes from +%zu", len,
+			 roff);
+		memset(m->buf->va, UT_RCANARY, m->buf->size);
+		ut_pat_fill(m->buf->va + roff, len, seed, 0);
+		ut_buf_to_dev(m->buf);
+		memset(lb->va, UT_CANARY, lb->size);
+		ut_buf_to_dev(lb);
+		ut_sgl_build(&ss, lb, ut_lkey(sa), i + 2, len, ns, i);
+		ut_wr_rdma(&wr, 0x500 + i, XRDMA_WR_RDMA_READ, ss.sge, ss.n,
+			   XRDMA_SEND_SIGNALED, m->iova + roff, m->rkey);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RDMA_READ, NULL, what))
+			return;
+		ut_buf_to_cpu(lb);
+		if (!ut_sgl_check(t, &ss, lb, seed, UT_CANARY, what))
+			return;
+	}
+	if (skipped)
+		ut_note(t, "%d size(s) skipped: max_fast_reg_page_list_len %u",
+			skipped, sb->attr.max_fast_reg_page_list_len);
+	else
+		ut_note(t, "sizes 1..1MiB, unaligned, %u SGEs", ns);
+}
+
+/* --------------------------------------------------------- atomics */
+
+static bool ut_cas_step(struct ut *t, struct ut_q *qa, struct ut_mr *m,
+			struct ut_buf *lb, u64 cmp, u64 swap, u64 want_old,
+			u64 want_new, const char *what)
+{
+	u64 *rv = (u64 *)(m->buf->va + 64), *res = (u64 *)(lb->va + 8);
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+
+	*res = 0xdeadbeefdeadbeefULL;
+	ut_buf_to_dev(lb);
+	ut_sge(&sge, ut_buf_dma(lb, 8), 8, ut_lkey(qa->side));
+	ut_wr(&wr, 0xca5, XRDMA_WR_ATOMIC_CMP_AND_SWP, &sge, 1,
+	      XRDMA_SEND_SIGNALED);
+	wr.wr.atomic.remote_addr = m->iova + 64;
+	wr.wr.atomic.rkey = m->rkey;
+	wr.wr.atomic.compare_add = cmp;
+	wr.wr.atomic.swap = swap;
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_COMP_SWAP, NULL, what))
+		return false;
+	ut_buf_to_cpu(lb);
+	ut_buf_to_cpu(m->buf);
+	return UT_OK(t, *res == want_old && *rv == want_new,
+		     "%s: returned %#llx remote %#llx, want %#llx %#llx%s",
+		     what, *res, *rv, want_old, want_new,
+		     swab64(*res) == want_old ? " (byte-swapped)" : "");
+}
+
+static void ut_case_atomic_cas(struct ut *t)
+{
+	const u64 v0 = 0x1111222233334444ULL, v1 = 0x5555666677778888ULL;
+	const u64 v2 = 0x99990000aaaabbbbULL;
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !m)
+		return;
+	*(u64 *)(m->buf->va + 64) = v0;
+	ut_buf_to_dev(m->buf);
+	if (!ut_cas_step(t, qa, m, lb, v0, v1, v0, v1, "CAS, equal"))
+		return;
+	ut_cas_step(t, qa, m, lb, v0, v2, v1, v1, "CAS, not equal");
+}
+
+#define UT_FAA_N	32
+#define UT_FAA_BATCH	8
+
+static int ut_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* two QPs add concurrently to one remote counter */
+static void ut_case_atomic_faa(struct ut *t)
+{
+	const u64 add[2] = { 1, 1ULL << 20 };
+	struct xrdma_send_wr (*wrs)[UT_FAA_BATCH] = NULL;
+	struct xrdma_sge (*sges)[UT_FAA_BATCH] = NULL;
+	struct ut_q *qa[2], *qb[2];
+	struct ut_qp_opts o = {};
+	struct xrdma_wc *wc = NULL;
+	u64 *res, *vals = NULL;
+	struct ut_mr mr, *m;
+	struct ut_buf *lb;
+	int p, k, j;
+
+	o.send_wr = UT_FAA_N;
+	if (ut_pair(t, &o, &qa[0], &qb[0]) || ut_pair(t, &o, &qa[1], &qb[1]))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 2 * UT_FAA_N * 8, false);
+	m = ut_remote(t, qb[0], PAGE_SIZE, 0, UT_ALL, &mr);
+	wrs = kcalloc(2, sizeof(*wrs), GFP_KERNEL);
+	sges = kcalloc(2, sizeof(*sges), GFP_KERNEL);
+	wc = kcalloc(UT_FAA_N, sizeof(*wc), GFP_KERNEL);
+	vals = kcalloc(2 * UT_FAA_N, sizeof(*vals), GFP_KERNEL);
+	if (!lb || !m || !UT_OK(t, wrs && sges && wc && vals, "no memory"))
+		goto out;
+	*(u64 *)(m->buf->va + 128) = 0;
+	ut_buf_to_dev(m->buf);
+	memset(lb->va, UT_CANARY, lb->size);
+	ut_buf_to_dev(lb);
+	res = (u64 *)lb->va;
+
+	/* interleave chains of UT_FAA_BATCH on the two QPs */
+	for (k = 0; k < UT_FAA_N; k += UT_FAA_BATCH) {
+		for (p = 0; p < 2; p++) {
+			for (j = 0; j < UT_FAA_BATCH; j++) {
+				struct xrdma_send_wr *wr = &wrs[p][j];
+
+				ut_sge(&sges[p][j],
+				       ut_buf_dma(lb, (p * UT_FAA_N + k + j) * 8),
+				       8, ut_lkey(&t->side[0]));
+				ut_wr(wr, (p << 16) | (k + j),
+				      XRDMA_WR_ATOMIC_FETCH_AND_ADD,
+				      &sges[p][j], 1, XRDMA_SEND_SIGNALED);
+				wr->wr.atomic.remote_addr = m->iova + 128;
+				wr->wr.atomic.rkey = m->rkey;
+				wr->wr.atomic.compare_add = add[p];
+				wr->next = j + 1 < UT_FAA_BATCH ?
+					   &wrs[p][j + 1] : NULL;
+			}
+			if (ut_post_send(t, qa[p], wrs[p]))
+				goto out;
+		}
+	}
+	for (p = 0; p < 2; p++) {
+		int n = ut_poll(t, qa[p]->scq, wc, UT_FAA_N, ut_timeout_ms);
+
+		if (n < 0 || !UT_OK(t, n == UT_FAA_N,
+				    "QP %d: %d of %d FETCH_ADD completions", p,
+				    n, UT_FAA_N))
+			goto out;
+		for (j = 0; j < UT_FAA_N; j++)
+			if (!UT_OK(t, wc[j].status == XRDMA_WC_SUCCESS &&
+				   wc[j].opcode == XRDMA_WC_FETCH_ADD &&
+				   wc[j].wr_id == (u64)((p << 16) | j),
+				   "QP %d completion %d: wr_id %#llx %s opcode %d",
+				   p, j, wc[j].wr_id,
+				   ut_wc_status_str(wc[j].status),
+				   wc[j].opcode))
+				goto out;
+	}
+	ut_buf_to_cpu(lb);
+	ut_buf_to_cpu(m->buf);
+	if (!UT_OK(t, *(u64 *)(m->buf->va + 128) ==
+		   UT_FAA_N * (add[0] + add[1]),
+		   "final counter %#llx, want %#llx",
+		   *(u64 *)(m->buf->va + 128), UT_FAA_N * (add[0] + add[1])))
+		goto out;
+	for (p = 0; p < 2; p++)
+		for (j = 1; j < UT_FAA_N; j++)
+			if (!UT_OK(t, res[p * UT_FAA_N + j] >
+				   res[p * UT_FAA_N + j - 1],
+				   "QP %d: fetched values not increasing at %d (%#llx after %#llx)",
+				   p, j, res[p * UT_FAA_N + j],
+				   res[p * UT_FAA_N + j - 1]))
+				goto out;
+	memcpy(vals, res, 2 * UT_FAA_N * sizeof(*vals));
+	sort(vals, 2 * UT_FAA_N, sizeof(*vals), ut_u64_cmp, NULL);
+	for (j = 1; j < 2 * UT_FAA_N; j++)
+		if (!UT_OK(t, vals[j] != vals[j - 1],
+			   "two FETCH_ADDs fetched %#llx: not atomic", vals[j]))
+			goto out;
+	ut_note(t, "2 QPs x %d FETCH_ADD, sum and fetched values correct",
+		UT_FAA_N);
+out:
+	kfree(vals);
+	kfree(wc);
+	kfree(sges);
+	kfree(wrs);
+}
+
+/* ---------------------------------------------------------- inline */
+
+static void ut_case_inline(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	const struct xrdma_send_wr *bad;
+	struct xrdma_sge sge[2];
+	struct ut_q *qa, *qb;
+	struct ut_buf *rb;
+	size_t sizes[4];
+	struct ut_sgl rs;
+	struct xrdma_wc wc;
+	u32 max, cap;
+	u8 *src = NULL;
+	unsigned int i;
+	char what[48];
+	int ret;
+
+	max = min_t(u32, sa->attr.max_inline_data, 512);
+	if (!UT_OK(t, max, "device reports max_inline_data 0"))
+		return;
+	o.inline_data = max;
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	cap = qa->cap.max_inline_data;
+	if (!UT_OK(t, cap >= max, "max_inline_data %u < %u asked", cap, max))
+		return;
+	rb = ut_buf_alloc(t, sb, cap + 256, false);
+	src = kmalloc(cap + 64, GFP_KERNEL);
+	if (!rb || !UT_OK(t, src, "no memory"))
+		goto out;
+	sizes[0] = 1;
+	sizes[1] = min_t(u32, 13, max);
+	sizes[2] = min_t(u32, 64, max);
+	sizes[3] = max;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t len = sizes[i];
+		u32 seed = 0x1e00 + i;
+		int n = (i & 1) && len > 1 && qa->cap.max_send_sge > 1 ? 2 : 1;
+
+		snprintf(what, sizeof(what), "inline %zu bytes, %d SGE(s)",
+			 len, n);
+		memset(src, 0, cap + 64);
+		ut_pat_fill(src + 3, len, seed, 0);
+		/* inline SGEs carry kernel virtual addresses */
+		if (n == 1) {
+			ut_sge(&sge[0], (uintptr_t)(src + 3), len,
+			       ut_lkey(sa));
+		} else {
+			ut_sge(&sge[0], (uintptr_t)(src + 3), len / 2,
+			       ut_lkey(sa));
+			ut_sge(&sge[1], (uintptr_t)(src + 3 + len / 2),
+			       len - len / 2, ut_lkey(sa));
+		}
+		ut_sgl_build(&rs, rb, ut_lkey(sb), 5, len, 1, 0);
+		memset(rb->va, UT_CANARY, rb->size);
+		ut_buf_to_dev(rb);
+		if (ut_post_recv_sgl(t, qb, 0x1100 + i, &rs))
+			goto out;
+		ut_wr(&wr, 0x1200 + i, XRDMA_WR_SEND, sge, n,
+		      XRDMA_SEND_SIGNALED | XRDMA_SEND_INLINE);
+		if (ut_post_send(t, qa, &wr))
+			goto out;
+		/* the data was copied at post time */
+		memset(src, 0xee, cap + 64);
+		if (!ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, what) ||
+		    !ut_expect(t, qb, true, 0x1100 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, &wc, what) ||
+		    !UT_OK(t, wc.byte_len == len, "%s: byte_len %u", what,
+			   wc.byte_len))
+			goto out;
+		ut_buf_to_cpu(rb);
+		if (!ut_sgl_check(t, &rs, rb, seed, UT_CANARY, what))
+			goto out;
+	}
+	/* more than the QP's inline capacity is refused at post time */
+	ut_sge(&sge[0], (uintptr_t)src, cap + 1, ut_lkey(sa));
+	ut_wr(&wr, 0x12ff, XRDMA_WR_SEND, sge, 1,
+	      XRDMA_SEND_SIGNALED | XRDMA_SEND_INLINE);
+	bad = NULL;
+	ret = xrdma_post_send(qa->qp, &wr, &bad);
+	if (!UT_OK(t, ret && bad == &wr,
+		   "inline send of %u bytes (max %u): ret %d, bad_wr %s", cap + 1,
+		   cap, ret, bad == &wr ? "set" : "not set"))
+		goto out;
+	if (!ut_quiet(t, qa->scq, 20, "after a refused inline send"))
+		goto out;
+	ut_note(t, "inline 1..%u bytes, oversized refused (%d)", max, ret);
+out:
+	kfree(src);
+}
+
+/* ---------------------------------------------- unsignaled, ordering */
+
+static void ut_case_unsignaled(struct ut *t)
+{
+	struct xrdma_send_wr wrs[8];
+	struct xrdma_sge sges[8];
+	struct ut_qp_opts o = {};
+	struct ut_buf *lb, *rb;
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct xrdma_sge rsge;
+	struct xrdma_recv_wr rwr;
+	u32 lk = ut_lkey(&t->side[0]);
+	u8 *rv;
+	int r, k;
+
+	o.send_wr = 8;
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 2048, false);
+	rb = ut_buf_alloc(t, &t->side[1], 256, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
+	if (!lb || !rb || !m)
+		return;
+	rv = m->buf->va;
+	/* four rounds of 8 WRs on an 8-deep SQ: unsignaled WRs are retired */
+	for (r = 0; r < 4; r++) {
+		u32 sx = 0x7700 + r, sy = 0x7800 + r;
+
+		ut_pat_fill(lb->va, 64, sx, 0);
+		ut_pat_fill(lb->va + 256, 64, sy, 0);
+		for (k = 0; k < 5; k++)
+			*(u64 *)(lb->va + 512 + 8 * k) = (u64)r << 32 | k;
+		ut_buf_to_dev(lb);
+		ut_remote_canary(m);
+		ut_sge(&rsge, ut_buf_dma(rb, 0), 64, ut_lkey(&t->side[1]));
+		memset(&rwr, 0, sizeof(rwr));
+		rwr.wr_id = 0x7100 + r;
+		rwr.sg_list = &rsge;
+		rwr.num_sge = 1;
+		if (ut_post_recv(t, qb, &rwr))
+			return;
+		ut_sge(&sges[0], ut_buf_dma(lb, 0), 64, lk);
+		ut_wr_rdma(&wrs[0], 0x7000, XRDMA_WR_RDMA_WRITE, &sges[0], 1,
+			   0, m->iova, m->rkey);
+		ut_sge(&sges[1], ut_buf_dma(lb, 256), 64, lk);
+		ut_wr_rdma(&wrs[1], 0x7001, XRDMA_WR_RDMA_WRITE, &sges[1], 1,
+			   0, m->iova + 32, m->rkey);
+		for (k = 0; k < 5; k++) {
+			ut_sge(&sges[2 + k], ut_buf_dma(lb, 512 + 8 * k), 8, lk);
+			ut_wr_rdma(&wrs[2 + k], 0x7002 + k, XRDMA_WR_RDMA_WRITE,
+				   &sges[2 + k], 1, 0, m->iova + 128 + 8 * k,
+				   m->rkey);
+		}
+		ut_sge(&sges[7], ut_buf_dma(lb, 1024), 16, lk);
+		ut_wr(&wrs[7], 0x7200 + r, XRDMA_WR_SEND, &sges[7], 1,
+		      XRDMA_SEND_SIGNALED);
+		for (k = 0; k < 7; k++)
+			wrs[k].next = &wrs[k + 1];
+		if (ut_post_send(t, qa, wrs) ||
+		    !ut_expect(t, qa, false, 0x7200 + r, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, "the signaled SEND") ||
+		    !ut_quiet(t, qa->scq, 10, "unsignaled WRs") ||
+		    !ut_expect(t, qb, true, 0x7100 + r, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, NULL, "receive of the SEND"))
+			return;
+		/* everything written before the SEND is visible now */
+		ut_buf_to_cpu(m->buf);
+		if (!UT_OK(t, ut_pat_check(rv, 32, sx, 0) < 0 &&
+			   ut_pat_check(rv + 32, 64, sy, 0) < 0,
+			   "round %d: WRITEs not applied in order", r) ||
+		    !UT_OK(t, !memchr_inv(rv + 96, UT_RCANARY, 32),
+			   "round %d: bytes 96..127 written", r))
+			return;
+		for (k = 0; k < 5; k++)
+			if (!UT_OK(t, *(u64 *)(rv + 128 + 8 * k) ==
+				   ((u64)r << 32 | k),
+				   "round %d: unsignaled WRITE %d missing", r,
+				   k))
+				return;
+		if (!UT_OK(t, !memchr_inv(rv + 168, UT_RCANARY,
+					  PAGE_SIZE - 168),
+			   "round %d: bytes after 168 written", r))
+			return;
+	}
+	ut_note(t, "4 rounds of 7 unsignaled + 1 signaled on an 8-deep SQ");
+}
+
+/* ----------------------------------------------------------- fence */
+
+static void ut_case_fence(struct ut *t)
+{
+	struct xrdma_send_wr wrs[3];
+	struct xrdma_sge sges[3];
+	struct ut_qp_opts o = {};
+	struct ut_buf *lb, *rb;
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_sgl rs;
+	struct xrdma_wc wc;
+	u32 lk = ut_lkey(&t->side[0]);
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 3 * PAGE_SIZE, false);
+	rb = ut_buf_alloc(t, &t->side[1], PAGE_SIZE + 128, false);
+	m = ut_remote(t, qb, 2 * PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !rb || !m)
+		return;
+	memset(m->buf->va, UT_RCANARY, m->buf->size);
+	ut_pat_fill(m->buf->va, 4096, 0xfe1, 0);
+	ut_buf_to_dev(m->buf);
+	memset(lb->va, UT_CANARY, lb->size);
+	ut_pat_fill(lb->va + 8192, 4096, 0xfe2, 0);
+	ut_buf_to_dev(lb);
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_build(&rs, rb, ut_lkey(&t->side[1]), 0, 4096, 1, 0);
+	if (ut_post_recv_sgl(t, qb, 0x7f00, &rs))
+		return;
+	/* READ into L1, SEND of L1 fenced behind it, WRITE fenced too */
+	ut_sge(&sges[0], ut_buf_dma(lb, 0), 4096, lk);
+	ut_wr_rdma(&wrs[0], 0x7f10, XRDMA_WR_RDMA_READ, &sges[0], 1,
+		   XRDMA_SEND_SIGNALED, m->iova, m->rkey);
+	ut_sge(&sges[1], ut_buf_dma(lb, 0), 4096, lk);
+	ut_wr(&wrs[1], 0x7f11, XRDMA_WR_SEND, &sges[1], 1,
+	      XRDMA_SEND_SIGNALED | XRDMA_SEND_FENCE);
+	ut_sge(&sges[2], ut_buf_dma(lb, 8192), 4096, lk);
+	ut_wr_rdma(&wrs[2], 0x7f12, XRDMA_WR_RDMA_WRITE, &sges[2], 1,
+		   XRDMA_SEND_SIGNALED | XRDMA_SEND_FENCE, m->iova, m->rkey);
+	wrs[0].next = &wrs[1];
+	wrs[1].next = &wrs[2];
+	if (ut_post_send(t, qa, wrs) ||
+	    !ut_expect(t, qa, false, 0x7f10, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_RDMA_READ, NULL, "READ") ||
+	    !ut_expect(t, qa, false, 0x7f11, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "fenced SEND") ||
+	    !ut_expect(t, qa, false, 0x7f12, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_RDMA_WRITE, NULL, "fenced WRITE") ||
+	    !ut_expect(t, qb, true, 0x7f00, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       &wc, "receive") ||
+	    !UT_OK(t, wc.byte_len == 4096, "byte_len %u", wc.byte_len))
+		return;
+	ut_buf_to_cpu(rb);
+	ut_buf_to_cpu(lb);
+	ut_buf_to_cpu(m->buf);
+	if (!ut_sgl_check(t, &rs, rb, 0xfe1, UT_CANARY,
+			  "SEND fenced behind READ carries the read data") ||
+	    !UT_OK(t, ut_pat_check(lb->va, 4096, 0xfe1, 0) < 0,
+		   "READ returned data the later WRITE wrote") ||
+	    !UT_OK(t, ut_pat_check(m->buf->va, 4096, 0xfe2, 0) < 0,
+		   "fenced WRITE not applied"))
+		return;
+	ut_note(t, "READ; SEND|FENCE of its buffer; WRITE|FENCE");
+}
+
+/* -------------------------------------------------------------- UD */
+
+static bool ut_ud_send(struct ut *t, struct ut_q *qa, struct xrdma_ah *ah,
+		       u32 qpn, u32 qkey, struct ut_buf *lb, size_t len,
+		       u32 seed, bool imm, u64 id, const char *what)
+{
+	struct xrdma_send_wr wr;
+	struct ut_sgl ss;
+
+	ut_sgl_build(&ss, lb, ut_lkey(qa->side), 3, len,
+		     min_t(u32, 2, qa->cap.max_send_sge), 0);
+	ut_sgl_fill(&ss, lb, seed);
+	ut_buf_to_dev(lb);
+	ut_wr(&wr, id, imm ? XRDMA_WR_SEND_WITH_IMM : XRDMA_WR_SEND, ss.sge,
+	      ss.n, XRDMA_SEND_SIGNALED);
+	wr.ex.imm_data = cpu_to_be32(0xabcd0000 | (u32)len);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = qpn;
+	wr.wr.ud.remote_qkey = qkey;
+	return !ut_post_send(t, qa, &wr) &&
+	       ut_expect(t, qa, false, id, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+			 NULL, what);
+}
+
+/* the receive of a UD message: GRH, source QP, payload */
+static bool ut_ud_check(struct ut *t, struct ut_q *qa, struct ut_q *qb,
+			struct xrdma_wc *wc, struct ut_sgl *rs,
+			struct ut_buf *rb, u8 *msg, size_t len, u32 seed,
+			bool imm, const char *what)
+{
+	struct ut_side *sa = qa->side, *sb = qb->side;
+
+	if (!UT_OK(t, wc->byte_len == len + 40,
+		   "%s: byte_len %u, want %zu (40-byte GRH + payload)", what,
+		   wc->byte_len, len + 40) ||
+	    !UT_OK(t, wc->wc_flags & XRDMA_WC_GRH, "%s: no GRH flag", what) ||
+	    !UT_OK(t, wc->src_qp == qa->qp->qp_num, "%s: src_qp %u, want %u",
+		   what, wc->src_qp, qa->qp->qp_num))
+		return false;
+	if (imm && !UT_OK(t, wc->wc_flags & XRDMA_WC_WITH_IMM &&
+			  be32_to_cpu(wc->ex.imm_data) ==
+			  (0xabcd0000 | (u32)len),
+			  "%s: imm %#x flags %#x", what,
+			  be32_to_cpu(wc->ex.imm_data), wc->wc_flags))
+		return false;
+	ut_buf_to_cpu(rb);
+	ut_sgl_gather(rs, rb, msg);
+	if (!UT_OK(t, (msg[0] >> 4) == 6, "%s: GRH version nibble %u", what,
+		   msg[0] >> 4) ||
+	    !UT_OK(t, !memcmp(msg + 8, sa->gid.raw, 16),
+		   "%s: GRH sgid %pI6, want %pI6", what, msg + 8,
+		   sa->gid.raw) ||
+	    !UT_OK(t, !memcmp(msg + 24, sb->gid.raw, 16),
+		   "%s: GRH dgid %pI6, want %pI6", what, msg + 24,
+		   sb->gid.raw) ||
+	    !UT_OK(t, ut_pat_check(msg + 40, len, seed, 0) < 0,
+		   "%s: payload mismatch at %ld", what,
+		   ut_pat_check(msg + 40, len, seed, 0)))
+		return false;
+	return ut_sgl_gaps_ok(t, rs, rb, UT_CANARY, what);
+}
+
+static void ut_case_ud(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = { .type = XRDMA_QPT_UD };
+	struct ut_buf *lb, *rb;
+	struct ut_q *qa, *qb;
+	struct xrdma_ah *ah;
+	struct xrdma_wc wc;
+	struct ut_sgl rs;
+	size_t sizes[4];
+	u8 *msg = NULL;
+	unsigned int i;
+	char what[48];
+	int mtu;
+
+	mtu = xrdma_mtu_to_int(sb->pattr.active_mtu);
+	if (!UT_OK(t, mtu > 0, "port active_mtu %d", sb->pattr.active_mtu) ||
+	    ut_pair(t, &o, &qa, &qb))
+		return;
+	ah = ut_ah_create(t, sa, &sb->gid);
+	lb = ut_buf_alloc(t, sa, 2 * mtu + 256, false);
+	rb = ut_buf_alloc(t, sb, 2 * mtu + 256, false);
+	msg = kmalloc(mtu + 40, GFP_KERNEL);
+	if (!ah || !lb || !rb || !UT_OK(t, msg, "no memory"))
+		goto out;
+	sizes[0] = 1;
+	sizes[1] = 64;
+	sizes[2] = min(1000, mtu);
+	sizes[3] = mtu;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t len = sizes[i], lens[2] = { 40, len };
+		bool imm = i == 1 || i == 3;
+		u32 seed = 0xd000 + i;
+
+		snprintf(what, sizeof(what), "UD %zu bytes%s", len,
+			 imm ? " with imm" : "");
+		/* GRH and payload in separate SGEs, or one unaligned SGE */
+		if (i & 1 || qb->cap.max_recv_sge < 2) {
+			lens[0] = 40 + len;
+			ut_sgl_manual(&rs, rb, ut_lkey(sb), 1, lens, 1);
+		} else {
+			ut_sgl_manual(&rs, rb, ut_lkey(sb), 0, lens, 2);
+		}
+		memset(rb->va, UT_CANARY, rb->size);
+		ut_buf_to_dev(rb);
+		if (ut_post_recv_sgl(t, qb, 0xd00 + i, &rs) ||
+		    !ut_ud_send(t, qa, ah, qb->qp->qp_num, qb->qkey, lb, len,
+				seed, imm, 0xd10 + i, what) ||
+		    !ut_expect(t, qb, true, 0xd00 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, &wc, what) ||
+		    !ut_ud_check(t, qa, qb, &wc, &rs, rb, msg, len, seed, imm,
+				 what))
+			goto out;
+	}
+	ut_note(t, "UD 1..%d bytes, GRH, src_qp, imm", mtu);
+out:
+	kfree(msg);
+}
+
+static void ut_case_ud_qkey(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = { .type = XRDMA_QPT_UD };
+	struct ut_buf *lb, *rb;
+	struct ut_sgl rs[2];
+	struct ut_q *qa, *qb;
+	struct xrdma_ah *ah;
+	struct xrdma_wc wc;
+	size_t lens[1] = { 40 + 64 };
+	u8 *msg = NULL;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	ah = ut_ah_create(t, sa, &sb->gid);
+	lb = ut_buf_alloc(t, sa, 1024, false);
+	rb = ut_buf_alloc(t, sb, 1024, false);
+	msg = kmalloc(256, GFP_KERNEL);
+	if (!ah || !lb || !rb || !UT_OK(t, msg, "no memory"))
+		goto out;
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_manual(&rs[0], rb, ut_lkey(sb), 0, lens, 1);
+	ut_sgl_manual(&rs[1], rb, ut_lkey(sb), 512, lens, 1);
+	if (ut_post_recv_sgl(t, qb, 0xe00, &rs[0]) ||
+	    ut_post_recv_sgl(t, qb, 0xe01, &rs[1]))
+		goto out;
+	/* wrong qkey, then a QPN that does not exist: both dropped */
+	if (!ut_ud_send(t, qa, ah, qb->qp->qp_num, qb->qkey ^ 0x10, lb, 64,
+			0xe1, false, 0xe10, "UD send with a wrong qkey") ||
+	    !ut_ud_send(t, qa, ah, UT_NO_QPN, qb->qkey, lb, 64, 0xe2, false,
+			0xe11, "UD send to a missing QPN") ||
+	    !ut_quiet(t, qb->rcq, 100, "wrong qkey or QPN delivered"))
+		goto out;
+	/* the first receive is still there for a good message */
+	if (!ut_ud_send(t, qa, ah, qb->qp->qp_num, qb->qkey, lb, 64, 0xe3,
+			false, 0xe12, "UD send with the right qkey") ||
+	    !ut_expect(t, qb, true, 0xe00, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       &wc, "good UD message") ||
+	    !ut_ud_check(t, qa, qb, &wc, &rs[0], rb, msg, 64, 0xe3, false,
+			 "good UD message"))
+		goto out;
+	ut_note(t, "wrong qkey and missing QPN dropped silently");
+out:
+	kfree(msg);
+}
+
+/* ---------------------------------------------------- local errors */
+
+/* a SEND whose SGE must fail with LOC_PROT_ERR on a fresh pair */
+static bool ut_lkey_fail(struct ut *t, struct xrdma_sge *bad_sge,
+			 struct ut_q *qa, struct ut_q *qb, const char *what)
+{
+	struct xrdma_send_wr wr;
+
+	if (ut_post_recv_sgl(t, qb, 0x801, NULL))
+		return false;
+	ut_wr(&wr, 0x830, XRDMA_WR_SEND, bad_sge, 1, XRDMA_SEND_SIGNALED);
+	return !ut_post_send(t, qa, &wr) &&
+	       ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_LOC_PROT_ERR, -1,
+			 NULL, what) &&
+	       ut_wait_state(t, qa, XRDMA_QPS_ERR, what);
+}
+
+static void ut_case_err_lkey(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct xrdma_send_wr wrs[3];
+	struct xrdma_sge sge[3];
+	struct ut_qp_opts o = {};
+	struct xrdma_qp_attr a;
+	struct ut_buf *lb, *rb, *pb;
+	struct ut_sgl rs;
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	int ret;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 4096, false);
+	rb = ut_buf_alloc(t, sb, 4096, false);
+	if (!lb || !rb)
+		return;
+	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 256, 1, 0);
+	if (ut_post_recv_sgl(t, qb, 0x800, &rs) ||
+	    ut_post_recv_sgl(t, qb, 0x801, &rs) ||
+	    ut_post_recv_sgl(t, qa, 0x810, NULL))
+		return;
+	/* bad lkey, then two good WRs (one unsignaled) behind it */
+	ut_sge(&sge[0], ut_buf_dma(lb, 0), 64, ut_lkey(sa) ^ UT_BAD_INDEX);
+	ut_sge(&sge[1], ut_buf_dma(lb, 64), 64, ut_lkey(sa));
+	ut_sge(&sge[2], ut_buf_dma(lb, 128), 64, ut_lkey(sa));
+	ut_wr(&wrs[0], 0x820, XRDMA_WR_SEND, &sge[0], 1, XRDMA_SEND_SIGNALED);
+	ut_wr(&wrs[1], 0x821, XRDMA_WR_SEND, &sge[1], 1, 0);
+	ut_wr(&wrs[2], 0x822, XRDMA_WR_SEND, &sge[2], 1, XRDMA_SEND_SIGNALED);
+	wrs[0].next = &wrs[1];
+	wrs[1].next = &wrs[2];
+	if (ut_post_send(t, qa, wrs) ||
+	    !ut_expect(t, qa, false, 0x820, XRDMA_WC_LOC_PROT_ERR, -1, NULL,
+		       "bad lkey") ||
+	    !ut_expect(t, qa, false, 0x821, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "unsignaled WR behind the error") ||
+	    !ut_expect(t, qa, false, 0x822, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "signaled WR behind the error") ||
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, "after LOC_PROT_ERR") ||
+	    !ut_expect(t, qa, true, 0x810, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "posted receive of the failed QP"))
+		return;
+	/* WRs posted in ERR flush too */
+	ut_wr(&wrs[0], 0x823, XRDMA_WR_SEND, &sge[1], 1, 0);
+	if (ut_post_send(t, qa, wrs) ||
+	    ut_post_recv_sgl(t, qa, 0x811, NULL) ||
+	    !ut_expect(t, qa, false, 0x823, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "WR posted in ERR") ||
+	    !ut_expect(t, qa, true, 0x811, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "receive posted in ERR"))
+		return;
+	/* the peer saw nothing and is still in RTS */
+	if (!ut_quiet(t, qb->rcq, 20, "peer after a local error"))
+		return;
+	ret = xrdma_query_qp(qb->qp, &a, XRDMA_QP_STATE, NULL);
+	if (!UT_OK(t, !ret && a.qp_state == XRDMA_QPS_RTS,
+		   "peer state %d (ret %d), want RTS", a.qp_state, ret))
+		return;
+
+	/* right index, wrong tag */
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	ut_sge(&sge[0], ut_buf_dma(lb, 0), 64, ut_lkey(sa) ^ 1);
+	if (!ut_lkey_fail(t, &sge[0], qa, qb, "lkey with a wrong tag"))
+		return;
+
+	/* another PD's MR on the same device */
+	if (t->topo == UT_LOOP) {
+		if (ut_pair(t, &o, &qa, &qb))
+			return;
+		ut_sge(&sge[0], ut_buf_dma(lb, 0), 64, ut_lkey(sb));
+		if (!ut_lkey_fail(t, &sge[0], qa, qb, "lkey of another PD"))
+			return;
+	}
+
+	/* beyond the end of a local fast-reg MR */
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	pb = ut_buf_alloc(t, sa, PAGE_SIZE, true);
+	if (!pb)
+		return;
+	m = ut_freg(t, qa, pb, 0, UT_LW, &mr);
+	if (!m)
+		return;
+	ut_sge(&sge[0], m->iova, 64, m->mr->lkey);
+	ut_wr(&wrs[0], 0x840, XRDMA_WR_SEND, &sge[0], 1, XRDMA_SEND_SIGNALED);
+	if (ut_post_recv_sgl(t, qb, 0x841, &rs) ||
+	    ut_post_send(t, qa, wrs) ||
+	    !ut_expect(t, qa, false, 0x840, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "SEND from a local fast-reg MR") ||
+	    !ut_expect(t, qb, true, 0x841, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "receive"))
+		return;
+	ut_sge(&sge[0], m->iova + m->len - 16, 64, m->mr->lkey);
+	if (!ut_lkey_fail(t, &sge[0], qa, qb, "SGE beyond a local MR"))
+		return;
+	ut_note(t, "bad index, bad tag,%s out of bounds; flush of SQ and RQ",
+		t->topo == UT_LOOP ? " other PD," : "");
+}
+
+/*
+ * The core's view of a QP's state (qp->state, no query_qp) must become ERR
+ * after an error completion: the device reports the move with a QP event
+ * and the driver calls xrdma_qp_set_error().
+ */
+static bool ut_core_state_err(struct ut *t, struct ut_q *q, const char *what)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ut_timeout_ms);
+
+	while (READ_ONCE(q->qp->state) != XRDMA_QPS_ERR) {
+		if (time_after(jiffies, deadline))
+			return UT_OK(t, false,
+				     "%s: core state of qp %u still %d (no QP event: fatal %d access %d req %d)",
+				     what, q->qp->qp_num, READ_ONCE(q->qp->state),
+				     atomic_read(&q->ev[XRDMA_EVENT_QP_FATAL]),
+				     atomic_read(&q->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
+				     atomic_read(&q->ev[XRDMA_EVENT_QP_REQ_ERR]));
+		usleep_range(100, 500);
+	}
+	return true;
+}
+
+/* back to RESET and reconnected to @peer: the QP is usable again */
+static bool ut_reconnect(struct ut *t, struct ut_q *q, struct ut_q *peer,
+			 const char *what)
+{
+	struct ut_qp_opts o = {};
+	struct xrdma_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = XRDMA_QPS_RESET;
+	ret = xrdma_modify_qp(q->qp, &a, XRDMA_QP_STATE);
+	if (!UT_OK(t, !ret, "%s: modify to RESET: %d", what, ret))
+		return false;
+	return !ut_qp_connect(t, q, &peer->side->gid, peer->qp->qp_num, &o);
+}
+
+static void ut_case_err_state(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_buf *lb, *rb;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	struct ut_sgl rs;
+	int i;
+
+	lb = ut_buf_alloc(t, sa, 256, false);
+	rb = ut_buf_alloc(t, sb, 256, false);
+	if (!lb || !rb || ut_pair(t, &o, &qa, &qb))
+		return;
+	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 64, 1, 0);
+	/* a local error on the requester */
+	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(sa) ^ UT_BAD_INDEX);
+	ut_wr(&wr, 0x5e1, XRDMA_WR_SEND, &sge, 1, XRDMA_SEND_SIGNALED);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, 0x5e1, XRDMA_WC_LOC_PROT_ERR, -1, NULL,
+		       "bad lkey") ||
+	    !ut_core_state_err(t, qa, "requester after LOC_PROT_ERR"))
+		return;
+	/* reset, reconnect, and the pair works again (both directions) */
+	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(sa));
+	for (i = 0; i < 2; i++) {
+		ut_wr(&wr, 0x5e2 + i, XRDMA_WR_SEND, &sge, 1,
+		      XRDMA_SEND_SIGNALED);
+		if ((!i && !ut_reconnect(t, qa, qb, "requester")) ||
+		    ut_post_recv_sgl(t, qb, 0x5f0 + i, &rs) ||
+		    ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, 0x5e2 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, "SEND after reconnect") ||
+		    !ut_expect(t, qb, true, 0x5f0 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, NULL, "receive after reconnect"))
+			return;
+	}
+	/* the responder's receive buffer fails its check */
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	rs.sge[0].lkey ^= UT_BAD_INDEX;
+	ut_wr(&wr, 0x5e4, XRDMA_WR_SEND, &sge, 1, XRDMA_SEND_SIGNALED);
+	if (ut_post_recv_sgl(t, qb, 0x5f4, &rs) ||
+	    ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qb, true, 0x5f4, XRDMA_WC_LOC_PROT_ERR, -1, NULL,
+		       "receive into a bad lkey") ||
+	    !ut_expect(t, qa, false, 0x5e4, XRDMA_WC_REM_OP_ERR, -1, NULL,
+		       "SEND into a bad receive lkey") ||
+	    !ut_wait_state(t, qb, XRDMA_QPS_ERR, "responder (query)") ||
+	    !ut_core_state_err(t, qb, "responder after a receive LOC_PROT_ERR") ||
+	    !ut_core_state_err(t, qa, "requester after REM_OP_ERR"))
+		return;
+	ut_note(t, "core state ERR after error CQEs; RESET and reconnect work");
+}
+
+/* --------------------------------------------------- remote errors */
+
+static void ut_case_err_rkey(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 256, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x901,
+			 "WRITE with the right rkey") ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova,
+			    m->rkey ^ UT_BAD_INDEX, 64,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE, rkey with a bad index"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova,
+			    m->rkey ^ 1, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE, rkey with a bad tag"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova,
+			    m->rkey ^ UT_BAD_INDEX, 64,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "READ, rkey with a bad index"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
+			    m->iova + 8, m->rkey ^ 1, 8,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "FETCH_ADD, rkey with a bad tag"))
+		return;
+	ut_note(t, "WRITE/READ/atomic with bad rkeys: REM_ACCESS_ERR, responder ERR + event");
+}
+
+static void ut_case_err_bounds(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 256, false);
+	/* the MR starts 100 bytes into its first page */
+	m = ut_remote(t, qb, 2 * PAGE_SIZE, 100, UT_ALL, &mr);
+	if (!lb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova + m->len - 32, m->rkey, 32,
+			 0xb01, "WRITE of the MR's last 32 bytes") ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 8, 0xb02,
+			 "WRITE of the MR's first 8 bytes") ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE,
+			    m->iova + m->len - 32, m->rkey, 64,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE across the end of the MR"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova - 8,
+			    m->rkey, 16, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE before the start of the MR (same page)"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ,
+			    m->iova + m->len, m->rkey, 8,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "READ just past the end of the MR"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE,
+			    ~0ULL - 7, m->rkey, 64, XRDMA_WC_REM_ACCESS_ERR,
+			    lb, "WRITE whose range wraps around 2^64"))
+		return;
+	ut_note(t, "end, start, past end, wrap: REM_ACCESS_ERR, nothing written");
+}
+
+static void ut_case_err_rights(struct ut *t)
+{
+	struct ut_mr mrr, mrw, *mr_r, *mr_w;
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 256, false);
+	mr_r = ut_remote(t, qb, PAGE_SIZE, 0, XRDMA_ACCESS_REMOTE_READ, &mrr);
+	mr_w = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mrw);
+	if (!lb || !mr_r || !mr_w ||
+	    !ut_write_ok(t, qa, lb, mr_w, mr_w->iova, mr_w->rkey, 64, 0xc01,
+			 "WRITE to a REMOTE_WRITE MR"))
+		return;
+	/* READ from the read-only MR works */
+	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
+	ut_wr_rdma(&wr, 0xc02, XRDMA_WR_RDMA_READ, &sge, 1,
+		   XRDMA_SEND_SIGNALED, mr_r->iova, mr_r->rkey);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, 0xc02, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_RDMA_READ, NULL, "READ of a REMOTE_READ MR") ||
+	    !ut_remote_fail(t, qa, qb, mr_r, XRDMA_WR_RDMA_WRITE, mr_r->iova,
+			    mr_r->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE to an MR without REMOTE_WRITE"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, mr_w, XRDMA_WR_RDMA_READ, mr_w->iova,
+			    mr_w->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "READ of an MR without REMOTE_READ"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, mr_w, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
+			    mr_w->iova + 8, mr_w->rkey, 8,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "FETCH_ADD on an MR without REMOTE_ATOMIC"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_remote_fail(t, qa, qb, mr_r, XRDMA_WR_ATOMIC_CMP_AND_SWP,
+			    mr_r->iova + 8, mr_r->rkey, 8,
+			    XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "CMP_AND_SWP on an MR without REMOTE_ATOMIC"))
+		return;
+	ut_note(t, "WRITE/READ/atomics without the right: REM_ACCESS_ERR");
+}
+
+static void ut_case_err_atomic_align(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !m ||
+	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
+			    m->iova + 4, m->rkey, 8, XRDMA_WC_REM_INV_REQ_ERR,
+			    lb, "FETCH_ADD at a misaligned address"))
+		return;
+	ut_note(t, "responder events: req_err %d access_err %d fatal %d",
+		atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]),
+		atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
+		atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]));
+}
+
+/* receive buffer too small */
+static void ut_case_err_len(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_sgl rs[2], ss;
+	struct ut_buf *lb, *rb;
+	struct ut_q *qa, *qb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 1024, false);
+	rb = ut_buf_alloc(t, sb, 1024, false);
+	if (!lb || !rb)
+		return;
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_build(&rs[0], rb, ut_lkey(sb), 0, 64, 1, 0);
+	ut_sgl_build(&rs[1], rb, ut_lkey(sb), 512, 256, 1, 0);
+	ut_sgl_build(&ss, lb, ut_lkey(sa), 0, 256, 1, 0);
+	ut_sgl_fill(&ss, lb, 0xa1);
+	ut_buf_to_dev(lb);
+	ut_wr(&wr, 0xa10, XRDMA_WR_SEND, ss.sge, ss.n, XRDMA_SEND_SIGNALED);
+	if (ut_post_recv_sgl(t, qb, 0xa00, &rs[0]) ||
+	    ut_post_recv_sgl(t, qb, 0xa01, &rs[1]) ||
+	    ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qb, true, 0xa00, XRDMA_WC_LOC_LEN_ERR, -1, NULL,
+		       "responder, 256 bytes into 64") ||
+	    !ut_expect(t, qa, false, 0xa10, XRDMA_WC_REM_INV_REQ_ERR, -1,
+		       NULL, "requester, 256 bytes into 64") ||
+	    !ut_expect(t, qb, true, 0xa01, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
+		       "responder's next receive") ||
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, "requester") ||
+	    !ut_wait_state(t, qb, XRDMA_QPS_ERR, "responder"))
+		return;
+	ut_buf_to_cpu(rb);
+	UT_OK(t, !memchr_inv(rb->va + 64, UT_CANARY, rb->size - 64),
+	      "bytes beyond the 64-byte receive buffer written");
+}
+
+static void ut_case_err_rnr(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct xrdma_qp_attr a;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+	int retry, ret;
+
+	o.set_rnr_retry = true;
+	o.min_rnr_timer = 1;
+	for (retry = 1; retry >= 0; retry--) {
+		o.rnr_retry = retry;
+		if (ut_pair(t, &o, &qa, &qb))
+			return;
+		lb = ut_buf_alloc(t, &t->side[0], 64, false);
+		if (!lb)
+			return;
+		ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
+		ut_wr(&wr, 0xb10 + retry, XRDMA_WR_SEND, &sge, 1,
+		      XRDMA_SEND_SIGNALED);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id,
+			       XRDMA_WC_RNR_RETRY_EXC_ERR, -1, NULL,
+			       retry ? "no receive, rnr_retry 1" :
+			       "no receive, rnr_retry 0") ||
+		    !ut_wait_state(t, qa, XRDMA_QPS_ERR, "requester"))
+			return;
+		ret = xrdma_query_qp(qb->qp, &a, XRDMA_QP_STATE, NULL);
+		if (!UT_OK(t, !ret && a.qp_state == XRDMA_QPS_RTS,
+			   "responder state %d after RNR, want RTS",
+			   a.qp_state) ||
+		    !ut_quiet(t, qb->rcq, 5, "responder after RNR"))
+			return;
+	}
+	ut_note(t, "rnr_retry 1 and 0: RNR_RETRY_EXC_ERR");
+}
+
+static void ut_case_rnr_recover(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_buf *lb, *rb;
+	struct ut_q *qa, *qb;
+	struct ut_sgl ss, rs;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 8192, false);
+	rb = ut_buf_alloc(t, sb, 8192, false);
+	if (!lb || !rb)
+		return;
+	ut_sgl_build(&ss, lb, ut_lkey(sa), 1, 4096, 2, 0);
+	ut_sgl_fill(&ss, lb, 0xb2);
+	ut_buf_to_dev(lb);
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_build(&rs, rb, ut_lkey(sb), 3, 4096, 1, 0);
+	ut_wr(&wr, 0xb20, XRDMA_WR_SEND, ss.sge, ss.n, XRDMA_SEND_SIGNALED);
+	if (ut_post_send(t, qa, &wr))
+		return;
+	msleep(50);
+	if (!ut_quiet(t, qa->scq, 1, "SEND before a receive was posted") ||
+	    ut_post_recv_sgl(t, qb, 0xb21, &rs) ||
+	    !ut_expect(t, qa, false, 0xb20, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "SEND after RNR retries") ||
+	    !ut_expect(t, qb, true, 0xb21, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "late receive"))
+		return;
+	ut_buf_to_cpu(rb);
+	ut_sgl_check(t, &rs, rb, 0xb2, UT_CANARY, "late receive");
+}
+
+static void ut_case_err_retry(struct ut *t)
+{
+	union xrdma_gid nogid = { .raw = { 0xfe, 0x80 } };
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+	int i;
+
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	if (!lb)
+		return;
+	nogid.raw[8] = 0xde;
+	nogid.raw[15] = 0xad;
+	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
+	o.retry_cnt = 1;
+	for (i = 0; i < 3; i++) {
+		static const char *const what[] = {
+			"destination QPN missing", "destination QP in RESET",
+			"destination GID unreachable",
+		};
+
+		o.no_connect = true;
+		if (ut_pair(t, &o, &qa, &qb) ||
+		    ut_qp_connect(t, qa, i == 2 ? &nogid : &t->side[1].gid,
+				  i == 0 ? UT_NO_QPN : qb->qp->qp_num, &o))
+			return;
+		ut_wr(&wr, 0xe70 + i, XRDMA_WR_SEND, &sge, 1,
+		      XRDMA_SEND_SIGNALED);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_RETRY_EXC_ERR,
+			       -1, NULL, what[i]) ||
+		    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what[i]))
+			return;
+	}
+	ut_note(t, "missing QPN, QP in RESET, unknown GID: RETRY_EXC_ERR");
+}
+
+static void ut_case_err_stale_rkey(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 256, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
+	if (!lb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x5a1,
+			 "WRITE before dereg") ||
+	    !ut_dereg_mr(t, m->mr))
+		return;
+	/* the buffer stays allocated and mapped: a stray write is seen */
+	ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova, m->rkey,
+		       64, XRDMA_WC_REM_ACCESS_ERR, lb,
+		       "WRITE with the rkey of a deregistered MR");
+}
+
+/* --------------------------------------------------------- CQ errors */
+
+static void ut_case_cq_overrun(struct ut *t)
+{
+	struct xrdma_send_wr *wrs = NULL;
+	struct ut_qp_opts o = {};
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct xrdma_sge sge;
+	struct ut_buf *lb;
+	u32 n, i;
+
+	n = min_t(u32, t->side[0].attr.max_qp_wr, 128);
+	o.send_wr = n;
+	o.a_scq_cqe = 2;
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
+	wrs = kcalloc(n, sizeof(*wrs), GFP_KERNEL);
+	if (!lb || !m || !UT_OK(t, wrs, "no memory"))
+		goto out;
+	ut_sge(&sge, ut_buf_dma(lb, 0), 8, ut_lkey(&t->side[0]));
+	for (i = 0; i < n; i++) {
+		ut_wr_rdma(&wrs[i], 0x0c00 + i, XRDMA_WR_RDMA_WRITE, &sge, 1,
+			   XRDMA_SEND_SIGNALED, m->iova + 8 * (i % 64),
+			   m->rkey);
+		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
+	}
+	/* n signaled WRs into a CQ of 2, never polled */
+	if (ut_post_send(t, qa, wrs))
+		goto out;
+	if (!UT_OK(t, ut_wait_count(&qa->scq->ev[XRDMA_EVENT_CQ_ERR], 1,
+				    ut_timeout_ms),
+		   "no CQ_ERR event after %u completions into a CQ of %u", n,
+		   qa->scq->cq->cqe) ||
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, "QP of the overrun CQ"))
+		goto out;
+	UT_OK(t, !atomic_read(&qa->rcq->ev[XRDMA_EVENT_CQ_ERR]) &&
+	      !atomic_read(&qb->scq->ev[XRDMA_EVENT_CQ_ERR]) &&
+	      !atomic_read(&qb->rcq->ev[XRDMA_EVENT_CQ_ERR]),
+	      "CQ_ERR on a CQ that did not overrun");
+	ut_note(t, "%u completions into a CQ of %u: CQ_ERR, QP ERR", n,
+		qa->scq->cq->cqe);
+out:
+	kfree(wrs);
+}
+
+/* ------------------------------------------------ fast registration */
+
+static void ut_case_freg(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0];
+	struct ut_mr mrb, mra, *mb, *ma;
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_buf *lb, *pa;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	size_t rlen;
+	u32 old;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 4 * PAGE_SIZE, false);
+	pa = ut_buf_alloc(t, sa, 3 * PAGE_SIZE, true);
+	mb = ut_remote(t, qb, 3 * PAGE_SIZE, 0, UT_RW |
+		       XRDMA_ACCESS_REMOTE_READ, &mrb);
+	ma = pa ? ut_freg(t, qa, pa, 0, UT_LW, &mra) : NULL;
+	if (!lb || !mb || !ma)
+		return;
+	/* a WRITE across the pages of the new MR */
+	if (!ut_write_ok(t, qa, lb, mb, mb->iova + 100, mb->rkey, 5000,
+			 0xf01, "WRITE through the new rkey"))
+		return;
+	/* a READ into a local fast-reg MR (lkey, iova addresses) */
+	rlen = 3 * PAGE_SIZE - 200;
+	memset(mb->buf->va, UT_RCANARY, mb->buf->size);
+	ut_pat_fill(mb->buf->va + 100, rlen, 0xf02, 0);
+	ut_buf_to_dev(mb->buf);
+	memset(pa->va, UT_CANARY, pa->size);
+	ut_buf_to_dev(pa);
+	ut_sge(&sge, ma->iova + 50, rlen, ma->mr->lkey);
+	ut_wr_rdma(&wr, 0xf03, XRDMA_WR_RDMA_READ, &sge, 1,
+		   XRDMA_SEND_SIGNALED, mb->iova + 100, mb->rkey);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, 0xf03, XRDMA_WC_SUCCESS,
+		       XRDMA_WC_RDMA_READ, NULL, "READ into a local MR"))
+		return;
+	ut_buf_to_cpu(pa);
+	if (!ut_region_check(t, pa, 50, rlen, 0xf02, UT_CANARY,
+			     "READ into a local MR"))
+		return;
+	/* LOCAL_INV by the owner: the same WRITE is refused */
+	old = mb->rkey;
+	if (ut_local_inv(t, qb, mb->rkey) ||
+	    !ut_remote_fail(t, qa, qb, mb, XRDMA_WR_RDMA_WRITE, mb->iova + 100,
+			    mb->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE after LOCAL_INV"))
+		return;
+	/* registered again with a new key: new key works, old one not */
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    ut_freg_again(t, qb, mb, UT_RW) ||
+	    !UT_OK(t, mb->rkey != old, "re-registration kept the key") ||
+	    !ut_write_ok(t, qa, lb, mb, mb->iova + 8, mb->rkey, 64, 0xf04,
+			 "WRITE through the re-registered key") ||
+	    !ut_remote_fail(t, qa, qb, mb, XRDMA_WR_RDMA_WRITE, mb->iova + 8,
+			    old, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
+			    "WRITE with the key of the previous registration"))
+		return;
+	ut_note(t, "REG_MR, WRITE, READ to local MR, LOCAL_INV, re-REG");
+}
+
+static void ut_case_send_inv(struct ut *t)
+{
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct xrdma_send_wr wr;
+	struct ut_buf *lb, *rb;
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_sgl ss, rs;
+	struct xrdma_wc wc;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 1024, false);
+	rb = ut_buf_alloc(t, sb, 1024, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
+	if (!lb || !rb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x1e1,
+			 "WRITE before SEND_WITH_INV"))
+		return;
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 64, 1, 0);
+	ut_sgl_build(&ss, lb, ut_lkey(sa), 0, 64, 1, 0);
+	ut_sgl_fill(&ss, lb, 0x1e2);
+	ut_buf_to_dev(lb);
+	ut_wr(&wr, 0x1e3, XRDMA_WR_SEND_WITH_INV, ss.sge, ss.n,
+	      XRDMA_SEND_SIGNALED);
+	wr.ex.invalidate_rkey = m->rkey;
+	if (ut_post_recv_sgl(t, qb, 0x1e4, &rs) ||
+	    ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, 0x1e3, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "SEND_WITH_INV") ||
+	    !ut_expect(t, qb, true, 0x1e4, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       &wc, "receive of SEND_WITH_INV") ||
+	    !UT_OK(t, wc.wc_flags & XRDMA_WC_WITH_INVALIDATE &&
+		   wc.ex.invalidate_rkey == m->rkey,
+		   "receive: wc_flags %#x invalidate_rkey %#x, want WITH_INVALIDATE %#x",
+		   wc.wc_flags, wc.ex.invalidate_rkey, m->rkey) ||
+	    !UT_OK(t, wc.byte_len == 64, "byte_len %u", wc.byte_len))
+		return;
+	ut_buf_to_cpu(rb);
+	if (!ut_sgl_check(t, &rs, rb, 0x1e2, UT_CANARY, "SEND_WITH_INV data"))
+		return;
+	ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova, m->rkey,
+		       64, XRDMA_WC_REM_ACCESS_ERR, lb,
+		       "WRITE with the invalidated rkey");
+}
+
+/* --------------------------------------------------- CQ notification */
+
+static bool ut_send_one(struct ut *t, struct ut_q *qa, struct ut_q *qb,
+			struct ut_buf *lb, u64 id, u32 flags, bool poll_recv)
+{
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+
+	ut_sge(&sge, ut_buf_dma(lb, 0), 16, ut_lkey(qa->side));
+	ut_wr(&wr, id, XRDMA_WR_SEND, &sge, 1, XRDMA_SEND_SIGNALED | flags);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, id, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "SEND"))
+		return false;
+	return !poll_recv ||
+	       ut_expect(t, qb, true, id | 0x10000, XRDMA_WC_SUCCESS,
+			 XRDMA_WC_RECV, NULL, "receive");
+}
+
+static void ut_case_cq_notify(struct ut *t)
+{
+	struct ut_qp_opts o = {};
+	struct ut_buf *lb, *rb;
+	struct ut_q *qa, *qb;
+	struct ut_sgl rs;
+	atomic_t *comps;
+	int i, ret;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	rb = ut_buf_alloc(t, &t->side[1], 64, false);
+	if (!lb || !rb)
+		return;
+	comps = &qb->rcq->comps;
+	ut_sgl_build(&rs, rb, ut_lkey(&t->side[1]), 0, 16, 1, 0);
+	for (i = 1; i <= 7; i++)
+		if (ut_post_recv_sgl(t, qb, 0x10000 | i, &rs))
+			return;
+	/* NEXT: one event for the first completion, none without re-arm */
+	ret = xrdma_req_notify_cq(qb->rcq->cq, XRDMA_CQ_NEXT_COMP);
+	if (!UT_OK(t, !ret, "req_notify_cq(NEXT): %d", ret) ||
+	    !ut_send_one(t, qa, qb, lb, 1, 0, false) ||
+	    !UT_OK(t, ut_wait_count(comps, 1, ut_timeout_ms),
+		   "no completion event on an armed CQ") ||
+	    !ut_expect(t, qb, true, 0x10001, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "receive 1") ||
+	    !ut_send_one(t, qa, qb, lb, 2, 0, true))
+		return;
+	msleep(20);
+	if (!UT_OK(t, atomic_read(comps) == 1,
+		   "%d completion events without re-arming",
+		   atomic_read(comps)))
+		return;
+	/* SOLICITED: a plain SEND raises nothing, a solicited one does */
+	ret = xrdma_req_notify_cq(qb->rcq->cq, XRDMA_CQ_SOLICITED);
+	if (!UT_OK(t, !ret, "req_notify_cq(SOLICITED): %d", ret) ||
+	    !ut_send_one(t, qa, qb, lb, 3, 0, true))
+		return;
+	msleep(20);
+	if (!UT_OK(t, atomic_read(comps) == 1,
+		   "event for an unsolicited receive on a SOLICITED-armed CQ") ||
+	    !ut_send_one(t, qa, qb, lb, 4, XRDMA_SEND_SOLICITED, false) ||
+	    !UT_OK(t, ut_wait_count(comps, 2, ut_timeout_ms),
+		   "no event for a solicited receive") ||
+	    !ut_expect(t, qb, true, 0x10004, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "receive 4"))
+		return;
+	/* REPORT_MISSED_EVENTS with a completion already in the CQ */
+	if (!ut_send_one(t, qa, qb, lb, 5, 0, false))
+		return;
+	msleep(20);
+	ret = xrdma_req_notify_cq(qb->rcq->cq, XRDMA_CQ_NEXT_COMP |
+				  XRDMA_CQ_REPORT_MISSED_EVENTS);
+	if (!UT_OK(t, ret > 0,
+		   "req_notify_cq(REPORT_MISSED) with a CQE waiting: %d", ret) ||
+	    !ut_expect(t, qb, true, 0x10005, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "receive 5"))
+		return;
+	msleep(20);
+	i = atomic_read(comps);
+	ret = xrdma_req_notify_cq(qb->rcq->cq, XRDMA_CQ_NEXT_COMP |
+				  XRDMA_CQ_REPORT_MISSED_EVENTS);
+	if (!UT_OK(t, !ret, "req_notify_cq(REPORT_MISSED) on an empty CQ: %d",
+		   ret) ||
+	    !ut_send_one(t, qa, qb, lb, 6, 0, false) ||
+	    !UT_OK(t, ut_wait_count(comps, i + 1, ut_timeout_ms),
+		   "no event after re-arming") ||
+	    !ut_expect(t, qb, true, 0x10006, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "receive 6"))
+		return;
+	UT_OK(t, !atomic_read(&qa->scq->comps),
+	      "events on a CQ that was never armed");
+}
+
+/* ------------------------------------------------------------- SRQ */
+
+static void ut_case_srq(struct ut *t)
+{
+	static const size_t lens[] = { 1, 50, 100, 150, 200, 256 };
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	const struct xrdma_recv_wr *bad;
+	struct xrdma_srq_attr sattr = {};
+	struct ut_qp_opts o = {};
+	struct xrdma_recv_wr rwr;
+	struct xrdma_send_wr wr;
+	struct ut_sgl ss, rs;
+	struct ut_buf *lb, *rb;
+	struct ut_q *qa, *qb;
+	struct xrdma_srq *srq;
+	struct xrdma_wc wc;
+	unsigned int i;
+	int ret;
+
+	srq = ut_srq_create(t, sb, 16, min_t(u32, 2, sb->attr.max_srq_sge),
+			    0);
+	if (!srq)
+		return;
+	o.b_srq = srq;
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 512, false);
+	rb = ut_buf_alloc(t, sb, 6 * 300, false);
+	if (!lb || !rb)
+		return;
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
+		memset(&rwr, 0, sizeof(rwr));
+		rwr.wr_id = 0xe00 + i;
+		rwr.sg_list = rs.sge;
+		rwr.num_sge = 1;
+		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
+		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+			return;
+	}
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		memset(rb->va, UT_CANARY, rb->size);
+		ut_buf_to_dev(rb);
+		ut_sgl_build(&ss, lb, ut_lkey(sa), 0, lens[i], 1, 0);
+		ut_sgl_fill(&ss, lb, 0xe10 + i);
+		ut_buf_to_dev(lb);
+		ut_wr(&wr, 0xe20 + i, XRDMA_WR_SEND, ss.sge, 1,
+		      XRDMA_SEND_SIGNALED);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, "SEND to an SRQ QP") ||
+		    !ut_expect(t, qb, true, 0xe00 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, &wc, "SRQ receive") ||
+		    !UT_OK(t, wc.byte_len == lens[i], "SRQ byte_len %u, want %zu",
+			   wc.byte_len, lens[i]))
+			return;
+		ut_buf_to_cpu(rb);
+		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, lens[i], 1, 0);
+		if (!ut_sgl_check(t, &rs, rb, 0xe10 + i, UT_CANARY,
+				  "SRQ receive"))
+			return;
+	}
+	/* the limit event: arm at 2, then go from 3 WQEs to 1 */
+	sattr.srq_limit = 2;
+	ret = xrdma_modify_srq(srq, &sattr, XRDMA_SRQ_LIMIT);
+	if (!UT_OK(t, !ret, "modify_srq(limit 2): %d", ret))
+		return;
+	for (i = 0; i < 3; i++) {
+		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
+		memset(&rwr, 0, sizeof(rwr));
+		rwr.wr_id = 0xe30 + i;
+		rwr.sg_list = rs.sge;
+		rwr.num_sge = 1;
+		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
+		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+			return;
+	}
+	for (i = 0; i < 2; i++) {
+		ut_wr(&wr, 0xe40 + i, XRDMA_WR_SEND, ss.sge, 1,
+		      XRDMA_SEND_SIGNALED);
+		if (ut_post_send(t, qa, &wr) ||
+		    !ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_SEND, NULL, "SEND") ||
+		    !ut_expect(t, qb, true, 0xe30 + i, XRDMA_WC_SUCCESS,
+			       XRDMA_WC_RECV, NULL, "SRQ receive"))
+			return;
+	}
+	if (!UT_OK(t, ut_wait_count(&t->srq_ev[0][XRDMA_EVENT_SRQ_LIMIT_REACHED],
+				    1, ut_timeout_ms),
+		   "no SRQ_LIMIT_REACHED event going below the limit"))
+		return;
+	ut_note(t, "6 receives through an SRQ in order, limit event");
+}
+
+/* ----------------------------------------------- bad opcode for type */
+
+static void ut_case_err_qp_op(struct ut *t)
+{
+	struct ut_qp_opts o = { .type = XRDMA_QPT_UD };
+	const struct xrdma_send_wr *bad = NULL;
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+	int ret;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	if (!lb)
+		return;
+	ut_sge(&sge, ut_buf_dma(lb, 0), 8, ut_lkey(&t->side[0]));
+	ut_wr_rdma(&wr, 0x0b0, XRDMA_WR_RDMA_WRITE, &sge, 1,
+		   XRDMA_SEND_SIGNALED, 0x1000, 0x100);
+	ret = xrdma_post_send(qa->qp, &wr, &bad);
+	if (ret) {
+		UT_OK(t, bad == &wr, "refused post: bad_wr not set");
+		ut_note(t, "RDMA WRITE on UD refused at post: %d", ret);
+		return;
+	}
+	if (ut_expect(t, qa, false, 0x0b0, XRDMA_WC_LOC_QP_OP_ERR, -1, NULL,
+		      "RDMA WRITE on a UD QP"))
+		ut_note(t, "RDMA WRITE on UD: LOC_QP_OP_ERR");
+}
+
+#define UT_CASE(n) { .name = #n, .fn = ut_case_##n }
+
+const struct ut_case ut_cases[] = {
+	UT_CASE(send),
+	UT_CASE(send_imm),
+	UT_CASE(send_maxsge),
+	UT_CASE(write),
+	UT_CASE(write_imm),
+	UT_CASE(read),
+	UT_CASE(atomic_cas),
+	UT_CASE(atomic_faa),
+	UT_CASE(inline),
+	UT_CASE(unsignaled),
+	UT_CASE(fence),
+	UT_CASE(ud),
+	UT_CASE(ud_qkey),
+	UT_CASE(srq),
+	UT_CASE(cq_notify),
+	UT_CASE(freg),
+	UT_CASE(send_inv),
+	UT_CASE(rnr_recover),
+	UT_CASE(err_lkey),
+	UT_CASE(err_rkey),
+	UT_CASE(err_bounds),
+	UT_CASE(err_rights),
+	UT_CASE(err_atomic_align),
+	UT_CASE(err_len),
+	UT_CASE(err_rnr),
+	UT_CASE(err_retry),
+	UT_CASE(err_stale_rkey),
+	UT_CASE(err_qp_op),
+	UT_CASE(err_state),
+	UT_CASE(cq_overrun),
+};
+
+const unsigned int ut_ncases = ARRAY_SIZE(ut_cases);
