@@ -39,7 +39,8 @@ clean:
 	$(KBUILD) clean
 	$(MAKE) -C tools/testing/uverbs clean
 	$(MAKE) -C tools/testing/xnic clean
-	rm -rf build
+	# keep build/check: make check runs make clean and logs there
+	find build -mindepth 1 -maxdepth 1 ! -name check -exec rm -rf {} + 2>/dev/null || true
 
 sparse: deps
 	scripts/sparse.sh

@@ -42,6 +42,7 @@
 #include <linux/irq_work.h>
 #include <linux/wait.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <xrdma/xnic_hw.h>
@@ -355,6 +356,16 @@ struct xnic_sim_dev {
 	struct dentry *dbg;
 	struct xnic_sim_pdata pdata;
 };
+
+/*
+ * The device clock in ns: the scheduler clock (close to CLOCK_MONOTONIC,
+ * and cheap to read also where the clocksource is not, e.g. HPET under
+ * emulation).  Engine deadlines and CQE timestamps use it.
+ */
+static inline u64 xnic_sim_now(void)
+{
+	return local_clock();
+}
 
 static inline void xnic_sim_count(struct xnic_sim_dev *dev,
 				  enum xnic_sim_ctr c, u64 n)

@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/sched/stat.h>
 #include <linux/bitops.h>
 #include "xnic_sim.h"
 
@@ -210,7 +211,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 	c->status = info->status;
 	c->opcode = info->opcode;
 	c->flags = info->flags;
-	c->timestamp = cpu_to_le32((u32)div_u64(ktime_get_ns(),
+	c->timestamp = cpu_to_le32((u32)div_u64(xnic_sim_now(),
 						NSEC_PER_USEC));
 	dma_wmb();	/* the body before the owner */
 	WRITE_ONCE(c->owner, xnic_sim_hw_owner(cq->pi, cq->log));
@@ -714,7 +715,7 @@ static bool xnic_sim_pending(struct xnic_sim_dev *dev)
 /*
  * Sleep until kicked: announce it in every doorbell page, then look once
  * more (a producer that rang before seeing the flag is found here).
- * @deadline: wake up then at the latest (ns), 0 for none.
+ * @deadline: wake up then at the latest (xnic_sim_now()), 0 for none.
  */
 static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
 {
@@ -726,10 +727,12 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
 	if (!xnic_sim_pending(dev)) {
 		xnic_sim_count(dev, XS_CTR_sleeps, 1);
 		if (deadline) {
-			ktime_t t = ns_to_ktime(deadline);
+			u64 now = xnic_sim_now();
+			ktime_t t = ns_to_ktime(deadline > now ?
+						deadline - now : 0);
 
 			schedule_hrtimeout_range(&t, 5 * NSEC_PER_USEC,
-						 HRTIMER_MODE_ABS);
+						 HRTIMER_MODE_REL);
 		} else if (!list_empty(&dev->errq)) {
 			schedule_timeout(msecs_to_jiffies(XNIC_SIM_ERR_SLEEP_MS));
 		} else {
@@ -750,7 +753,7 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
 int xnic_sim_engine(void *arg)
 {
 	struct xnic_sim_dev *dev = arg;
-	u64 last_work = ktime_get_ns(), last_sweep = 0;
+	u64 last_work = xnic_sim_now(), last_sweep = 0;
 
 	while (!kthread_should_stop()) {
 		u64 now, next = U64_MAX;
@@ -764,10 +767,10 @@ int xnic_sim_engine(void *arg)
 		    !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL)) {
 			work |= xnic_sim_cmd_poll(dev);
 			work |= xnic_sim_db_scan(dev);
-			now = ktime_get_ns();
+			now = xnic_sim_now();
 			work |= xnic_sim_active_run(dev, now, &next);
 		}
-		now = ktime_get_ns();
+		now = xnic_sim_now();
 		if (!list_empty(&dev->errq) &&
 		    now - last_sweep > XNIC_SIM_SWEEP_NS) {
 			last_sweep = now;
@@ -778,14 +781,23 @@ int xnic_sim_engine(void *arg)
 			cond_resched();
 			continue;
 		}
+		/*
+		 * Poll a while for more work.  A task waiting for this CPU
+		 * may have it first (the scheduler picks the task that ran
+		 * least): the engine stays awake (no kick needed) without
+		 * taking the CPU from the producer it waits for.
+		 */
 		if (now - last_work < (u64)READ_ONCE(xnic_sim_idle_us) *
 				      NSEC_PER_USEC) {
-			cond_resched();
+			if (!single_task_running())
+				schedule();	/* still TASK_RUNNING */
+			else
+				cond_resched();
 			cpu_relax();
 			continue;
 		}
 		xnic_sim_sleep(dev, next == U64_MAX ? 0 : next);
-		last_work = ktime_get_ns();
+		last_work = xnic_sim_now();
 	}
 	return 0;
 }

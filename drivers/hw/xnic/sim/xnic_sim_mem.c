@@ -303,14 +303,21 @@ bool xnic_sim_qp_can_recv(u8 state)
 /**
  * xnic_sim_rnr_delay_ns - wait before resending after an RNR NAK
  * @min_rnr_timer: the responder's QP attribute (0..31)
+ * @naks: RNR NAKs this message already had
  *
  * 10 us per unit; 0 (655 ms in InfiniBand, the longest) counts as 32.
+ * The timer is a minimum: a message still refused after 32 NAKs waits
+ * twice as long every 32 NAKs more, up to 10 ms (an infinite rnr_retry
+ * against a consumer that does not post receives costs little CPU).
  */
-u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer)
+u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks)
 {
 	u32 t = min_rnr_timer & 31;
+	u64 ns = (u64)(t ? t : 32) * 10 * NSEC_PER_USEC;
 
-	return (u64)(t ? t : 32) * 10 * NSEC_PER_USEC;
+	if (naks >= 32)
+		ns <<= min(naks / 32, 10U);
+	return min_t(u64, ns, 10 * NSEC_PER_MSEC);
 }
 
 /**

@@ -151,7 +151,7 @@ bool xnic_sim_op_is_send(u8 opcode);
 const char *xnic_sim_status_name(u8 status);
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
 bool xnic_sim_qp_can_recv(u8 state);
-u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer);
+u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
 u64 xnic_sim_retry_delay_ns(u8 timeout);
 
 /**

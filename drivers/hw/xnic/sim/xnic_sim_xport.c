@@ -13,7 +13,6 @@
  * writes nothing (except a receive buffer with a bad key after its
  * predecessors, as on real hardware the responder then is in ERR).
  */
-#include <linux/ktime.h>
 #include <linux/string.h>
 #include "xnic_sim.h"
 
@@ -287,7 +286,7 @@ static int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 		qp->retry_count++;
 		qp->retries++;
 		xnic_sim_count(qp->dev, XS_CTR_retries, 1);
-		qp->wait_until = ktime_get_ns() +
+		qp->wait_until = xnic_sim_now() +
 				 xnic_sim_retry_delay_ns(qp->timeout);
 		return XS_WAIT;
 	}
@@ -306,9 +305,10 @@ static int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 	qp->rnr_naks++;
 	xnic_sim_count(qp->dev, XS_CTR_rnr_naks, 1);
 	if (xnic_sim_retry_left(qp->rnr_count, qp->rnr_retry, true)) {
+		qp->wait_until = xnic_sim_now() +
+			xnic_sim_rnr_delay_ns(READ_ONCE(rqp->min_rnr_timer),
+					      qp->rnr_count);
 		qp->rnr_count++;
-		qp->wait_until = ktime_get_ns() +
-			xnic_sim_rnr_delay_ns(READ_ONCE(rqp->min_rnr_timer));
 		return XS_WAIT;
 	}
 	*status = XNIC_CQE_RNR_RETRY_EXC_ERR;
