@@ -27,6 +27,14 @@ extern const char *const xrdma_res_type_names[XRDMA_RES_MAX];
 int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
 			const struct xrdma_qp_attr *attr, int mask);
 
+/* verbs.c: use counts and object allocation, shared with mr.c */
+bool xrdma_use_get(atomic_t *usecnt);
+void xrdma_use_put(atomic_t *usecnt);
+void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
+		      enum xrdma_res_type type, const char *caller);
+void xrdma_obj_abort(struct xrdma_res *res);
+void xrdma_obj_free(struct xrdma_res *res);
+
 /* mr.c */
 u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index);
 int xrdma_check_mr_access(u32 access);

@@ -50,56 +50,32 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_pd *pd,
 				       const char *caller)
 {
 	struct xrdma_device *dev = pd->device;
-	struct xrdma_res *res;
 	struct xrdma_mr *mr;
 
-	if (!xrdma_device_try_get(dev))
-		return ERR_PTR(-ENODEV);
-	if (!atomic_inc_not_zero(&pd->usecnt)) {
-		xrdma_device_put(dev);
+	if (!xrdma_use_get(&pd->usecnt))
 		return ERR_PTR(-EINVAL);
-	}
-	mr = kzalloc(dev->ops->size_mr, GFP_KERNEL);
-	if (!mr) {
-		res = ERR_PTR(-ENOMEM);
-		goto err;
-	}
-	res = &mr->res;
-	if (xrdma_res_reserve(dev, res, XRDMA_RES_MR, caller)) {
-		kfree(mr);
-		res = ERR_PTR(-ENOSPC);
-		goto err;
+	mr = xrdma_obj_alloc(dev, dev->ops->size_mr, XRDMA_RES_MR, caller);
+	if (IS_ERR(mr)) {
+		xrdma_use_put(&pd->usecnt);
+		return mr;
 	}
 	mr->device = dev;
 	mr->pd = pd;
 	mr->type = type;
 	mr->access = access;
-	mr->lkey = xrdma_mr_make_key(dev, res->id);
+	mr->lkey = xrdma_mr_make_key(dev, mr->res.id);
 	mr->rkey = mr->lkey;
 	return mr;
-
-err:
-	atomic_dec(&pd->usecnt);
-	xrdma_device_put(dev);
-	return ERR_CAST(res);
-}
-
-static void xrdma_mr_free(struct xrdma_mr *mr)
-{
-	struct xrdma_device *dev = mr->device;
-	struct xrdma_pd *pd = mr->pd;
-
-	xrdma_umem_release(mr->umem);
-	kfree(mr);
-	atomic_dec(&pd->usecnt);
-	xrdma_device_put(dev);
 }
 
 static struct xrdma_mr *xrdma_mr_create_done(struct xrdma_mr *mr, int ret)
 {
+	struct xrdma_pd *pd = mr->pd;
+
 	if (ret) {
-		xrdma_res_abort(&mr->res);
-		xrdma_mr_free(mr);
+		xrdma_umem_release(mr->umem);
+		xrdma_obj_abort(&mr->res);
+		xrdma_use_put(&pd->usecnt);
 		return ERR_PTR(ret);
 	}
 	xrdma_res_commit(&mr->res);
@@ -306,9 +282,13 @@ EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
  */
 int xrdma_dereg_mr(struct xrdma_mr *mr)
 {
+	struct xrdma_pd *pd = mr->pd;
+
 	xrdma_res_remove(&mr->res);
 	mr->device->ops->dereg_mr(mr);
-	xrdma_mr_free(mr);
+	xrdma_umem_release(mr->umem);
+	xrdma_obj_free(&mr->res);
+	xrdma_use_put(&pd->usecnt);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xrdma_dereg_mr);

@@ -12,12 +12,12 @@
 #include <linux/slab.h>
 #include "core_priv.h"
 
-static bool xrdma_use_get(atomic_t *usecnt)
+bool xrdma_use_get(atomic_t *usecnt)
 {
 	return atomic_inc_not_zero(usecnt);
 }
 
-static void xrdma_use_put(atomic_t *usecnt)
+void xrdma_use_put(atomic_t *usecnt)
 {
 	WARN_ON(atomic_dec_return(usecnt) < 1);
 }
@@ -31,8 +31,8 @@ static bool xrdma_use_kill(atomic_t *usecnt)
  * Allocate a driver-sized object and reserve its number.  The device user
  * reference is taken here and dropped by xrdma_obj_free().
  */
-static void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
-			     enum xrdma_res_type type, const char *caller)
+void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
+		      enum xrdma_res_type type, const char *caller)
 {
 	struct xrdma_res *res;
 	int ret;
@@ -57,7 +57,7 @@ err_put:
 }
 
 /* Undo xrdma_obj_alloc() for an object that was never committed. */
-static void xrdma_obj_abort(struct xrdma_res *res)
+void xrdma_obj_abort(struct xrdma_res *res)
 {
 	struct xrdma_device *dev = res->dev;
 
@@ -66,7 +66,7 @@ static void xrdma_obj_abort(struct xrdma_res *res)
 	xrdma_device_put(dev);
 }
 
-static void xrdma_obj_free(struct xrdma_res *res)
+void xrdma_obj_free(struct xrdma_res *res)
 {
 	struct xrdma_device *dev = res->dev;
 

@@ -212,30 +212,9 @@ static int xrdma_create_done(struct xrdma_cmd_ctx *c, struct xrdma_uobj *uobj,
 		xrdma_uobj_commit(uobj);
 		return 0;
 	}
-	switch (uobj->type) {
-	case XRDMA_OBJ_PD:
-		xrdma_dealloc_pd(object);
-		break;
-	case XRDMA_OBJ_CQ:
-		xrdma_destroy_cq(object);
-		break;
-	case XRDMA_OBJ_QP:
-		xrdma_destroy_qp(object);
-		break;
-	case XRDMA_OBJ_SRQ:
-		xrdma_destroy_srq(object);
-		break;
-	case XRDMA_OBJ_MR:
-		xrdma_dereg_mr(object);
-		break;
-	case XRDMA_OBJ_AH:
-		xrdma_destroy_ah(object);
-		break;
-	}
-	xrdma_uobj_drop_events(uobj);
-	if (uobj->channel)
-		xrdma_ev_file_put(uobj->channel);
-	xrdma_uobj_abort(uobj);
+	/* nothing else can hold a fresh, unpublished object */
+	WARN_ON(xrdma_uobj_hw_destroy(uobj));
+	xrdma_uobj_finish(uobj, NULL);
 	return ret;
 }
 

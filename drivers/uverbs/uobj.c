@@ -78,7 +78,7 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj)
 	atomic_dec(&uobj->usecnt);
 }
 
-static int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
+int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 {
 	switch (uobj->type) {
 	case XRDMA_OBJ_PD:
@@ -97,9 +97,11 @@ static int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 	return -EINVAL;
 }
 
-/* The object is gone: forget its events and its handle. */
-static void xrdma_uobj_finish(struct xrdma_uobj *uobj,
-			      struct xrdma_cmd_destroy *resp)
+/*
+ * The object is gone (or a create is undone): forget its events, its
+ * channel and its handle, committed or only reserved.
+ */
+void xrdma_uobj_finish(struct xrdma_uobj *uobj, struct xrdma_cmd_destroy *resp)
 {
 	xrdma_uobj_drop_events(uobj);
 	if (resp) {

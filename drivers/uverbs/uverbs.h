@@ -91,6 +91,9 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj);
 int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
 		       struct xrdma_cmd_destroy *resp);
 void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile);
+int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj);
+void xrdma_uobj_finish(struct xrdma_uobj *uobj,
+		       struct xrdma_cmd_destroy *resp);
 void xrdma_ufile_put(struct xrdma_ufile *ufile);
 
 /* event.c */
