@@ -2,19 +2,22 @@
 #
 # xrdma: out-of-tree build and test entry points.  See README.md.
 
-KVER_DEBIAN := $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
-		 sed 's|/usr/src/linux-headers-||' | sort -V | tail -1)
+# KDIR is looked up when a recipe first uses it, after "deps" may have
+# installed the headers, and is exported only when the user gave it: a
+# value computed before the headers existed must not reach the scripts
+# and sub-makes of "make check".
 ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
-KDIR ?= /lib/modules/$(shell uname -r)/build
+KDIR_DEFAULT = /lib/modules/$(shell uname -r)/build
 else
-KDIR ?= /usr/src/linux-headers-$(KVER_DEBIAN)
+KDIR_DEFAULT = $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
+		 sort -V | tail -1)
 endif
-export KDIR
+KDIR ?= $(KDIR_DEFAULT)
 
 XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m \
 		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m \
 		CONFIG_XRDMA_XNIC_ULP_TEST=m
-KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
+KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo help

@@ -2298,7 +2298,8 @@ static void dev_teardown_race(struct kunit *test)
 	struct td_cq *acq = td_cq(d0, 1, 8, false);
 	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
-	u32 len = 4 * PAGE_SIZE, round, i, failed = 0;
+	const u32 posted = (1U << TD_Q_LOG) - 1;
+	u32 len = 4 * PAGE_SIZE, round, i, failed = 0, cut = 0;
 	u8 *src = kunit_kzalloc(test, len, GFP_KERNEL);
 	u64 writes = td_ctr(d0, XS_CTR_tx_rdma_write);
 	struct xnic_cqe e;
@@ -2313,6 +2314,9 @@ static void dev_teardown_race(struct kunit *test)
 		struct xnic_cmd_modify_qp mq = {};
 		struct xnic_cmd_dereg_mr dm = { .key = cpu_to_le32(m->key) };
 		struct td_wr w = {};
+		u64 done0 = td_ctr(d0, XS_CTR_tx_rdma_write);
+		unsigned long end;
+		u32 acct, errs = 0;
 
 		td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0);
 		memset(a->rec, 0, sizeof(*a->rec));
@@ -2325,7 +2329,7 @@ static void dev_teardown_race(struct kunit *test)
 		w.rkey = m->key;
 		w.nsge = 1;
 		w.sge[0] = td_sge(td_pa(src), len, TD_ALL_KEY);
-		for (i = 0; i < (1U << TD_Q_LOG) - 1; i++) {
+		for (i = 0; i < posted; i++) {
 			w.wr_id = i;
 			w.flags = i == 0 ? XNIC_WQE_SIGNALED : 0;
 			td_post(a, &w);
@@ -2340,18 +2344,32 @@ static void dev_teardown_race(struct kunit *test)
 		}
 		for (i = 0; i < m->npages; i++)
 			__free_page(m->pg[i]);
-		/* the rest fail (or made it before) */
-		while (td_poll(acq, &e, 100)) {
-			KUNIT_EXPECT_NE(test, e.status, XNIC_CQE_SUCCESS);
-			failed++;
+		/*
+		 * Each of the rest either made it before the teardown (an
+		 * unsignaled success, counted by the device) or completes
+		 * in error (the failing one, then flushes); none is lost.
+		 * Where the teardown fell is timing and is only reported.
+		 */
+		end = jiffies + msecs_to_jiffies(5000);
+		for (;;) {
+			acct = td_ctr(d0, XS_CTR_tx_rdma_write) - done0 + errs;
+			if (acct >= posted || time_after(jiffies, end))
+				break;
+			if (td_poll(acq, &e, 10)) {
+				KUNIT_EXPECT_NE(test, e.status,
+						XNIC_CQE_SUCCESS);
+				errs++;
+			}
 		}
+		KUNIT_EXPECT_EQ_MSG(test, acct, posted, "round %u", round);
+		KUNIT_EXPECT_FALSE(test, td_poll(acq, &e, 10));
+		failed += errs;
+		cut += errs > 0;
 		td_up(d1);
 	}
-	/* the race must have cut writes short at least once */
-	kunit_info(test, "%llu of %u writes done, %u completions in error\n",
-		   td_ctr(d0, XS_CTR_tx_rdma_write) - writes,
-		   12 * ((1U << TD_Q_LOG) - 1), failed);
-	KUNIT_EXPECT_GT(test, failed, 0U);
+	kunit_info(test, "%llu of %u writes done, %u completions in error, teardown cut %u of 12 rounds short\n",
+		   td_ctr(d0, XS_CTR_tx_rdma_write) - writes, 12 * posted,
+		   failed, cut);
 }
 
 static struct kunit_case dev_cases[] = {
