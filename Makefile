@@ -26,6 +26,7 @@ all: modules tools
 
 # userspace test programs the guest tests run
 tools: deps
+	$(MAKE) -C tools/lib/xverbs
 	$(MAKE) -C tools/testing/uverbs
 	$(MAKE) -C tools/testing/xnic
 
@@ -40,6 +41,7 @@ modules_install install: modules
 
 clean:
 	$(KBUILD) clean
+	$(MAKE) -C tools/lib/xverbs clean
 	$(MAKE) -C tools/testing/uverbs clean
 	$(MAKE) -C tools/testing/xnic clean
 	# keep build/check: make check runs make clean and logs there

@@ -22,7 +22,7 @@ stage() {
 	t0=$(date +%s)
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
+	line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
 		f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
@@ -56,6 +56,7 @@ stage sparse-selftest scripts/selftest/sparse-catches.sh
 stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
 stage uapi-headers tools/testing/uverbs/header-test.sh
+stage xverbs-abi make -C tools/lib/xverbs check
 stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
 

@@ -4,8 +4,9 @@
 # make checkpatch: checkpatch.pl --strict --no-tree -f over every *.c and *.h
 # of the project (kernel code, KUnit tests, uapi headers and tools/ C alike;
 # build output and generated *.mod.c excluded).  Any ERROR, WARNING or CHECK
-# fails; the only exemption is BIT_MACRO in uapi/ and tools/ (userspace has
-# no BIT()).  checkpatch.pl, spelling.txt and const_structs.checkpatch come from
+# fails; the exemptions are BIT_MACRO in uapi/ and tools/ (userspace has
+# no BIT()), and in tools/lib/xverbs (rdma-core's ABI) PREFER_KERNEL_TYPES
+# and USE_NEGATIVE_ERRNO.  checkpatch.pl, spelling.txt and const_structs.checkpatch come from
 # Debian's linux-source tarball: the tree scripts/kunit.sh extracted, or else
 # just those three files extracted into $XRDMA_CACHE/checkpatch-<version>/.
 #
@@ -71,6 +72,12 @@ for f in "${files[@]}"; do
 	ign=()
 	case "$f" in
 	uapi/* | */uapi/* | tools/*) ign=(--ignore BIT_MACRO) ;;
+	esac
+	# The drop-in libibverbs implements rdma-core's ABI: its prototypes
+	# use <stdint.h> types and its calls return positive errno values.
+	case "$f" in
+	tools/lib/xverbs/*)
+		ign=(--ignore BIT_MACRO,PREFER_KERNEL_TYPES,USE_NEGATIVE_ERRNO) ;;
 	esac
 	out=$(perl "$CP" --strict --no-tree --quiet --show-types --color=never \
 		"${ign[@]}" "${extra[@]}" -f "$f" 2>&1)

@@ -42,7 +42,8 @@ xrdma_kver() {
 # xrdma_test_field FILE KEY [DEFAULT] -> value of "# XRDMA_KEY: value"
 xrdma_test_field() {
 	local v
-	v=$(sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | head -1)
+	# repeated lines join (long PROGRAMS lists), one value stays as is
+	v=$(sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | paste -sd ' ')
 	echo "${v:-${3:-}}"
 }
 

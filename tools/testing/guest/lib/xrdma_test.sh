@@ -83,3 +83,43 @@ wire_netdev() {
 	done
 	return 1
 }
+
+# xnic_stack_up [NDEV]: load xrdma_core, xrdma_uverbs, xnic_sim (NDEV
+# devices, default 1) and xnic, and wait for the uverbs nodes of xnic0..
+xnic_stack_up() {
+	_n=${1:-1}
+	for _m in xrdma_core xrdma_uverbs xnic_sim xnic; do
+		_ko=$(xko $_m) || exit 1
+		_arg=
+		[ $_m = xnic_sim ] && _arg="ndev=$_n"
+		# shellcheck disable=SC2086 # no argument when empty
+		insmod "$_ko" $_arg || {
+			xnic_stack_down
+			fail "insmod $_m"
+		}
+	done
+	_i=0
+	while [ "$(cat /sys/class/xrdma/uverbs*/ibdev 2>/dev/null |
+		   grep -c '^xnic')" -lt "$_n" ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt 100 ]; then
+			xnic_stack_down
+			fail "no uverbs device for $_n xnic device(s)"
+		fi
+		sleep 0.1
+	done
+}
+
+# xnic_stack_down: unload what xnic_stack_up loaded (what is loaded of it)
+xnic_stack_down() {
+	for _m in xnic xnic_sim xrdma_uverbs xrdma_core; do
+		module_loaded $_m || continue
+		rmmod $_m || echo "rmmod $_m failed" >&2
+	done
+}
+
+# xnic_no_objects DEV: the device's resource tracking shows nothing alive
+xnic_no_objects() {
+	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 } END { exit bad }' \
+		"$XRDMA_DEBUGFS/xrdma/$1/resources"
+}

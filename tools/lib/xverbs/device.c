@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xverbs: devices, contexts, events and the small helpers of libibverbs.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "xverbs.h"
+
+/* ------------------------------------------------------------ devices */
+
+static pthread_mutex_t xv_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct xv_device *xv_devices;	/* never freed: contexts point here */
+
+static int xv_read_attr(const char *dir, const char *attr, char *buf,
+			size_t len)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return (int)n;
+}
+
+static uint64_t xv_parse_guid(const char *s)
+{
+	unsigned int a, b, c, d;
+	uint64_t g;
+
+	if (sscanf(s, "%x:%x:%x:%x", &a, &b, &c, &d) != 4)
+		return 0;
+	g = (uint64_t)a << 48 | (uint64_t)b << 32 | (uint64_t)c << 16 | d;
+	return htobe64(g);
+}
+
+/* the device of class directory uverbsN, new or already known */
+static struct xv_device *xv_scan_one(const char *name)
+{
+	struct xv_device *d;
+	char dir[256], buf[128];
+	int index;
+
+	if (strlen(name) > 32 || sscanf(name, "uverbs%d", &index) != 1)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/%.32s", XV_SYSFS_CLASS, name);
+	if (xv_read_attr(dir, "ibdev", buf, sizeof(buf)) <= 0)
+		return NULL;
+	for (d = xv_devices; d; d = d->next)
+		if (d->index == index && !strcmp(d->ibdev.name, buf))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->index = index;
+	snprintf(d->ibdev.name, sizeof(d->ibdev.name), "%.63s", buf);
+	snprintf(d->ibdev.dev_name, sizeof(d->ibdev.dev_name), "%.32s", name);
+	snprintf(d->ibdev.dev_path, sizeof(d->ibdev.dev_path), "%s", dir);
+	snprintf(d->ibdev.ibdev_path, sizeof(d->ibdev.ibdev_path), "%s", dir);
+	snprintf(d->devnode, sizeof(d->devnode), "/dev/xrdma/%.32s", name);
+	d->ibdev.node_type = IBV_NODE_CA;
+	d->ibdev.transport_type = IBV_TRANSPORT_IB;
+	if (xv_read_attr(dir, "node_guid", buf, sizeof(buf)) > 0)
+		d->node_guid = xv_parse_guid(buf);
+	d->next = xv_devices;
+	xv_devices = d;
+	return d;
+}
+
+struct ibv_device **ibv_get_device_list(int *num)
+{
+	struct ibv_device **list;
+	struct xv_device *found[256];
+	struct dirent *de;
+	int n = 0, i;
+	DIR *dir;
+
+	if (num)
+		*num = 0;
+	pthread_mutex_lock(&xv_dev_lock);
+	dir = opendir(XV_SYSFS_CLASS);
+	while (dir && (de = readdir(dir)) && n < 256) {
+		struct xv_device *d = xv_scan_one(de->d_name);
+
+		if (d)
+			found[n++] = d;
+	}
+	if (dir)
+		closedir(dir);
+	pthread_mutex_unlock(&xv_dev_lock);
+	/* uverbs0 first, like the kernel's enumeration */
+	for (i = 1; i < n; i++) {
+		struct xv_device *d = found[i];
+		int j = i;
+
+		for (; j > 0 && found[j - 1]->index > d->index; j--)
+			found[j] = found[j - 1];
+		found[j] = d;
+	}
+	list = calloc(n + 1, sizeof(*list));
+	if (!list) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		list[i] = &found[i]->ibdev;
+	if (num)
+		*num = n;
+	return list;
+}
+
+void ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+const char *ibv_get_device_name(struct ibv_device *device)
+{
+	return device->name;
+}
+
+__be64 ibv_get_device_guid(struct ibv_device *device)
+{
+	return ((struct xv_device *)device)->node_guid;
+}
+
+int ibv_get_device_index(struct ibv_device *device)
+{
+	return ((struct xv_device *)device)->index;
+}
+
+int ibv_get_sysfs_path(char *buf, size_t size)
+{
+	snprintf(buf, size, "/sys");
+	return 0;
+}
+
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+			size_t size)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size);
+	close(fd);
+	if (n < 0)
+		return -1;
+	if (n > 0 && (size_t)n < size && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	else if ((size_t)n < size)
+		buf[n] = 0;
+	return (int)n;
+}
+
+/* ------------------------------------------------------------ contexts */
+
+int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg)
+{
+	if (ioctl(ctx->cmd_fd, req, arg))
+		return errno;
+	return 0;
+}
+
+int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
+		   struct xrdma_cmd_destroy *out)
+{
+	struct xrdma_cmd_destroy c = { .type = type, .handle = handle };
+	int ret = xv_ioctl(ctx, XRDMA_IOC_DESTROY, &c);
+
+	/* a disassociated device has already destroyed everything */
+	if (ret == EIO)
+		ret = 0;
+	if (out)
+		*out = c;
+	return ret;
+}
+
+/* wait until the application acknowledged every event reported */
+void xv_wait_events(struct ibv_context *ctx, pthread_mutex_t *mutex,
+		    pthread_cond_t *cond, uint32_t *completed, uint32_t want)
+{
+	(void)ctx;
+	pthread_mutex_lock(mutex);
+	while (*completed != want)
+		pthread_cond_wait(cond, mutex);
+	pthread_mutex_unlock(mutex);
+}
+
+static struct ibv_context *xv_open_fd(struct xv_device *dev, int fd)
+{
+	struct xrdma_cmd_get_context gc = { 0 };
+	struct xrdma_cmd_fd afd = { 0 };
+	struct xv_context *xctx;
+	struct ibv_context *ctx;
+	void *db;
+
+	xctx = calloc(1, sizeof(*xctx));
+	if (!xctx) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ctx = &xctx->vctx.context;
+	ctx->cmd_fd = fd;
+	ctx->async_fd = -1;
+	ctx->device = &dev->ibdev;
+	xctx->dev = dev;
+	gc.udata.out = (uintptr_t)&xctx->uresp;
+	gc.udata.out_len = sizeof(xctx->uresp);
+	errno = xv_ioctl(ctx, XRDMA_IOC_GET_CONTEXT, &gc);
+	if (errno)
+		goto err_free;
+	if (gc.abi_version != XRDMA_ABI_VERSION ||
+	    xctx->uresp.abi_version != XNIC_ABI_VERSION) {
+		errno = EPROTONOSUPPORT;
+		goto err_free;
+	}
+	ctx->num_comp_vectors = (int)gc.num_comp_vectors;
+	db = mmap(NULL, XNIC_DB_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  fd, (off_t)xctx->uresp.db_page_offset);
+	if (db == MAP_FAILED)
+		goto err_free;
+	xctx->db = db;
+	errno = xv_ioctl(ctx, XRDMA_IOC_GET_ASYNC_FD, &afd);
+	if (errno)
+		goto err_unmap;
+	ctx->async_fd = afd.fd;
+	pthread_mutex_init(&ctx->mutex, NULL);
+	pthread_rwlock_init(&xctx->qp_lock, NULL);
+	xctx->vctx.sz = sizeof(xctx->vctx);
+	ctx->abi_compat = __VERBS_ABI_IS_EXTENDED;
+	xv_set_ops(xctx);
+	return ctx;
+
+err_unmap:
+	munmap(xctx->db, XNIC_DB_PAGE_SIZE);
+err_free:
+	free(xctx);
+	return NULL;
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	struct xv_device *dev = (struct xv_device *)device;
+	struct ibv_context *ctx;
+	int fd, err;
+
+	fd = open(dev->devnode, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ctx = xv_open_fd(dev, fd);
+	if (!ctx) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return ctx;
+}
+
+struct ibv_context *ibv_import_device(int cmd_fd)
+{
+	(void)cmd_fd;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+int ibv_close_device(struct ibv_context *ctx)
+{
+	struct xv_context *xctx = to_xctx(ctx);
+
+	munmap(xctx->db, XNIC_DB_PAGE_SIZE);
+	if (ctx->async_fd >= 0)
+		close(ctx->async_fd);
+	/* closing the fd destroys what the application left behind */
+	close(ctx->cmd_fd);
+	pthread_rwlock_destroy(&xctx->qp_lock);
+	pthread_mutex_destroy(&ctx->mutex);
+	free(xctx);
+	return 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+struct ibv_comp_channel *
+ibv_create_comp_channel(struct ibv_context *ctx)
+{
+	struct xrdma_cmd_fd c = { 0 };
+	struct ibv_comp_channel *ch;
+
+	ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	errno = xv_ioctl(ctx, XRDMA_IOC_CREATE_COMP_CHANNEL, &c);
+	if (errno) {
+		free(ch);
+		return NULL;
+	}
+	ch->context = ctx;
+	ch->fd = c.fd;
+	ch->refcnt = 0;
+	return ch;
+}
+
+int ibv_destroy_comp_channel(struct ibv_comp_channel *ch)
+{
+	struct ibv_context *ctx = ch->context;
+	int ret = 0;
+
+	pthread_mutex_lock(&ctx->mutex);
+	if (ch->refcnt) {
+		ret = EBUSY;
+	} else {
+		close(ch->fd);
+		free(ch);
+	}
+	pthread_mutex_unlock(&ctx->mutex);
+	return ret;
+}
+
+int ibv_get_cq_event(struct ibv_comp_channel *ch,
+		     struct ibv_cq **cq, void **cq_context)
+{
+	struct xrdma_comp_event ev;
+	ssize_t n;
+
+	n = read(ch->fd, &ev, sizeof(ev));
+	if (n != (ssize_t)sizeof(ev))
+		return -1;
+	*cq = (struct ibv_cq *)(uintptr_t)ev.cq_cookie;
+	*cq_context = (*cq)->cq_context;
+	return 0;
+}
+
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+{
+	pthread_mutex_lock(&cq->mutex);
+	cq->comp_events_completed += nevents;
+	pthread_cond_signal(&cq->cond);
+	pthread_mutex_unlock(&cq->mutex);
+}
+
+int ibv_get_async_event(struct ibv_context *ctx,
+			struct ibv_async_event *event)
+{
+	struct xrdma_async_event ev;
+	ssize_t n;
+
+	for (;;) {
+		n = read(ctx->async_fd, &ev, sizeof(ev));
+		if (n != (ssize_t)sizeof(ev))
+			return -1;
+		if (ev.event_type != XRDMA_UVERBS_EVENT_OVERFLOW)
+			break;
+	}
+	event->event_type = (enum ibv_event_type)ev.event_type;
+	switch (event->event_type) {
+	case IBV_EVENT_CQ_ERR:
+		event->element.cq = (struct ibv_cq *)(uintptr_t)ev.element;
+		break;
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+		event->element.qp = (struct ibv_qp *)(uintptr_t)ev.element;
+		break;
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+		event->element.srq = (struct ibv_srq *)(uintptr_t)ev.element;
+		break;
+	case IBV_EVENT_DEVICE_FATAL:
+		event->element.port_num = 0;
+		break;
+	default:
+		event->element.port_num = (int)ev.element;
+		break;
+	}
+	return 0;
+}
+
+static void xv_ack(pthread_mutex_t *m, pthread_cond_t *c, uint32_t *n)
+{
+	pthread_mutex_lock(m);
+	++*n;
+	pthread_cond_signal(c);
+	pthread_mutex_unlock(m);
+}
+
+void ibv_ack_async_event(struct ibv_async_event *event)
+{
+	switch (event->event_type) {
+	case IBV_EVENT_CQ_ERR: {
+		struct ibv_cq *cq = event->element.cq;
+
+		xv_ack(&cq->mutex, &cq->cond, &cq->async_events_completed);
+		break;
+	}
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED: {
+		struct ibv_qp *qp = event->element.qp;
+
+		xv_ack(&qp->mutex, &qp->cond, &qp->events_completed);
+		break;
+	}
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_SRQ_LIMIT_REACHED: {
+		struct ibv_srq *srq = event->element.srq;
+
+		xv_ack(&srq->mutex, &srq->cond, &srq->events_completed);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ fork */
+
+/*
+ * The kernel keeps pinned pages of registered memory with the parent on
+ * fork (FOLL_LONGTERM pins are copied for the child), and our mappings
+ * are not inherited (VM_DONTCOPY): nothing to set up.
+ */
+int ibv_fork_init(void)
+{
+	return 0;
+}
+
+enum ibv_fork_status ibv_is_fork_initialized(void)
+{
+	return IBV_FORK_UNNEEDED;
+}
+
+int ibv_dontfork_range(void *base, size_t size)
+{
+	(void)base;
+	(void)size;
+	return 0;
+}
+
+int ibv_dofork_range(void *base, size_t size)
+{
+	(void)base;
+	(void)size;
+	return 0;
+}
+
+/* ------------------------------------------------------------ strings */
+
+const char *ibv_node_type_str(enum ibv_node_type node_type)
+{
+	static const char *const names[] = {
+		[IBV_NODE_CA] = "InfiniBand channel adapter",
+		[IBV_NODE_SWITCH] = "InfiniBand switch",
+		[IBV_NODE_ROUTER] = "InfiniBand router",
+		[IBV_NODE_RNIC] = "iWARP NIC",
+		[IBV_NODE_USNIC] = "usNIC",
+		[IBV_NODE_USNIC_UDP] = "usNIC UDP",
+		[IBV_NODE_UNSPECIFIED] = "unspecified",
+	};
+
+	if (node_type < IBV_NODE_CA ||
+	    (size_t)node_type >= ARRAY_SIZE(names))
+		return "unknown";
+	return names[node_type];
+}
+
+const char *ibv_port_state_str(enum ibv_port_state port_state)
+{
+	static const char *const names[] = {
+		[IBV_PORT_NOP] = "no state change (NOP)",
+		[IBV_PORT_DOWN] = "down",
+		[IBV_PORT_INIT] = "init",
+		[IBV_PORT_ARMED] = "armed",
+		[IBV_PORT_ACTIVE] = "active",
+		[IBV_PORT_ACTIVE_DEFER] = "active defer",
+	};
+
+	if (port_state < IBV_PORT_NOP || port_state > IBV_PORT_ACTIVE_DEFER)
+		return "unknown";
+	return names[port_state];
+}
+
+const char *ibv_event_type_str(enum ibv_event_type event)
+{
+	static const char *const names[] = {
+		[IBV_EVENT_CQ_ERR] = "CQ error",
+		[IBV_EVENT_QP_FATAL] = "local work queue catastrophic error",
+		[IBV_EVENT_QP_REQ_ERR] = "invalid request local work queue error",
+		[IBV_EVENT_QP_ACCESS_ERR] = "local access violation work queue error",
+		[IBV_EVENT_COMM_EST] = "communication established",
+		[IBV_EVENT_SQ_DRAINED] = "send queue drained",
+		[IBV_EVENT_PATH_MIG] = "path migrated",
+		[IBV_EVENT_PATH_MIG_ERR] = "path migration request error",
+		[IBV_EVENT_DEVICE_FATAL] = "local catastrophic error",
+		[IBV_EVENT_PORT_ACTIVE] = "port active",
+		[IBV_EVENT_PORT_ERR] = "port error",
+		[IBV_EVENT_LID_CHANGE] = "LID change",
+		[IBV_EVENT_PKEY_CHANGE] = "P_Key change",
+		[IBV_EVENT_SM_CHANGE] = "SM change",
+		[IBV_EVENT_SRQ_ERR] = "SRQ catastrophic error",
+		[IBV_EVENT_SRQ_LIMIT_REACHED] = "SRQ limit reached",
+		[IBV_EVENT_QP_LAST_WQE_REACHED] = "last WQE reached",
+		[IBV_EVENT_CLIENT_REREGISTER] = "client reregistration",
+		[IBV_EVENT_GID_CHANGE] = "GID table change",
+		[IBV_EVENT_WQ_FATAL] = "WQ fatal",
+	};
+
+	if (event < IBV_EVENT_CQ_ERR || event > IBV_EVENT_WQ_FATAL)
+		return "unknown";
+	return names[event];
+}
+
+const char *ibv_wc_status_str(enum ibv_wc_status status)
+{
+	static const char *const names[] = {
+		[IBV_WC_SUCCESS] = "success",
+		[IBV_WC_LOC_LEN_ERR] = "local length error",
+		[IBV_WC_LOC_QP_OP_ERR] = "local QP operation error",
+		[IBV_WC_LOC_EEC_OP_ERR] = "local EE context operation error",
+		[IBV_WC_LOC_PROT_ERR] = "local protection error",
+		[IBV_WC_WR_FLUSH_ERR] = "Work Request Flushed Error",
+		[IBV_WC_MW_BIND_ERR] = "memory management operation error",
+		[IBV_WC_BAD_RESP_ERR] = "bad response error",
+		[IBV_WC_LOC_ACCESS_ERR] = "local access error",
+		[IBV_WC_REM_INV_REQ_ERR] = "remote invalid request error",
+		[IBV_WC_REM_ACCESS_ERR] = "remote access error",
+		[IBV_WC_REM_OP_ERR] = "remote operation error",
+		[IBV_WC_RETRY_EXC_ERR] = "transport retry counter exceeded",
+		[IBV_WC_RNR_RETRY_EXC_ERR] = "RNR retry counter exceeded",
+		[IBV_WC_LOC_RDD_VIOL_ERR] = "local RDD violation error",
+		[IBV_WC_REM_INV_RD_REQ_ERR] = "remote invalid RD request",
+		[IBV_WC_REM_ABORT_ERR] = "aborted error",
+		[IBV_WC_INV_EECN_ERR] = "invalid EE context number",
+		[IBV_WC_INV_EEC_STATE_ERR] = "invalid EE context state",
+		[IBV_WC_FATAL_ERR] = "fatal error",
+		[IBV_WC_RESP_TIMEOUT_ERR] = "response timeout error",
+		[IBV_WC_GENERAL_ERR] = "general error",
+		[IBV_WC_TM_ERR] = "TM error",
+		[IBV_WC_TM_RNDV_INCOMPLETE] = "TM software rendezvous",
+	};
+
+	if (status < IBV_WC_SUCCESS || status > IBV_WC_TM_RNDV_INCOMPLETE)
+		return "unknown";
+	return names[status];
+}
+
+/* ------------------------------------------------------------ rates */
+
+static const struct {
+	enum ibv_rate rate;
+	int mult;
+	int mbps;
+} xv_rates[] = {
+	{ IBV_RATE_2_5_GBPS, 1, 2500 },
+	{ IBV_RATE_5_GBPS, 2, 5000 },
+	{ IBV_RATE_10_GBPS, 4, 10000 },
+	{ IBV_RATE_20_GBPS, 8, 20000 },
+	{ IBV_RATE_30_GBPS, 12, 30000 },
+	{ IBV_RATE_40_GBPS, 16, 40000 },
+	{ IBV_RATE_60_GBPS, 24, 60000 },
+	{ IBV_RATE_80_GBPS, 32, 80000 },
+	{ IBV_RATE_120_GBPS, 48, 120000 },
+	{ IBV_RATE_14_GBPS, 0, 14062 },
+	{ IBV_RATE_56_GBPS, 0, 56250 },
+	{ IBV_RATE_112_GBPS, 0, 112500 },
+	{ IBV_RATE_168_GBPS, 0, 168750 },
+	{ IBV_RATE_25_GBPS, 10, 25781 },
+	{ IBV_RATE_100_GBPS, 40, 103125 },
+	{ IBV_RATE_200_GBPS, 80, 206250 },
+	{ IBV_RATE_300_GBPS, 120, 309375 },
+	{ IBV_RATE_28_GBPS, 11, 28125 },
+	{ IBV_RATE_50_GBPS, 20, 53125 },
+	{ IBV_RATE_400_GBPS, 160, 425000 },
+	{ IBV_RATE_600_GBPS, 240, 637500 },
+};
+
+#define XV_NRATES ARRAY_SIZE(xv_rates)
+
+int ibv_rate_to_mult(enum ibv_rate rate)
+{
+	size_t i;
+
+	for (i = 0; i < XV_NRATES; i++)
+		if (xv_rates[i].rate == rate && xv_rates[i].mult)
+			return xv_rates[i].mult;
+	return -1;
+}
+
+enum ibv_rate mult_to_ibv_rate(int mult)
+{
+	size_t i;
+
+	for (i = 0; i < XV_NRATES; i++)
+		if (xv_rates[i].mult == mult && mult)
+			return xv_rates[i].rate;
+	return IBV_RATE_MAX;
+}
+
+int ibv_rate_to_mbps(enum ibv_rate rate)
+{
+	size_t i;
+
+	for (i = 0; i < XV_NRATES; i++)
+		if (xv_rates[i].rate == rate)
+			return xv_rates[i].mbps;
+	return -1;
+}
+
+enum ibv_rate mbps_to_ibv_rate(int mbps)
+{
+	size_t i;
+
+	for (i = 0; i < XV_NRATES; i++)
+		if (xv_rates[i].mbps == mbps)
+			return xv_rates[i].rate;
+	return IBV_RATE_MAX;
+}

@@ -1,0 +1,1401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xverbs: the control path -- queries and object lifetimes, one uverbs
+ * ioctl each, and the mappings of the queues the kernel hands out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/ib_user_sa.h>
+#include "xverbs.h"
+
+/* the public names are macros in <infiniband/verbs.h> */
+#undef ibv_query_port
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+
+/* ------------------------------------------------------------ queries */
+
+static int xv_query_device_cmd(struct ibv_context *ctx,
+			       struct xrdma_cmd_query_device *q)
+{
+	memset(q, 0, sizeof(*q));
+	return xv_ioctl(ctx, XRDMA_IOC_QUERY_DEVICE, q);
+}
+
+static void xv_fill_device_attr(const struct xrdma_cmd_query_device *q,
+				struct ibv_device_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	snprintf(a->fw_ver, sizeof(a->fw_ver), "%.*s",
+		 (int)sizeof(q->fw_ver), q->fw_ver);
+	a->node_guid = q->node_guid;
+	a->sys_image_guid = q->node_guid;
+	a->max_mr_size = q->max_mr_size;
+	a->page_size_cap = q->page_size_cap;
+	a->vendor_id = q->vendor_id;
+	a->vendor_part_id = q->vendor_part_id;
+	a->hw_ver = q->hw_ver;
+	a->max_qp = (int)q->max_qp;
+	a->max_qp_wr = (int)q->max_qp_wr;
+	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN |
+			      IBV_DEVICE_PORT_ACTIVE_EVENT |
+			      IBV_DEVICE_CHANGE_PHY_PORT;
+	/* no SRQ_RESIZE: a mapped ring keeps the size it was created with */
+	a->max_sge = (int)q->max_sge;
+	a->max_sge_rd = (int)q->max_sge_rd;
+	a->max_cq = (int)q->max_cq;
+	a->max_cqe = (int)q->max_cqe;
+	a->max_mr = (int)q->max_mr;
+	a->max_pd = (int)q->max_pd;
+	a->max_qp_rd_atom = (int)q->max_qp_rd_atom;
+	a->max_qp_init_rd_atom = (int)q->max_qp_init_rd_atom;
+	a->max_res_rd_atom = (int)(q->max_qp_rd_atom * q->max_qp);
+	a->atomic_cap = (enum ibv_atomic_cap)q->atomic_cap;
+	a->max_ah = (int)q->max_ah;
+	a->max_srq = (int)q->max_srq;
+	a->max_srq_wr = (int)q->max_srq_wr;
+	a->max_srq_sge = (int)q->max_srq_sge;
+	a->max_pkeys = 1;
+	a->local_ca_ack_delay = 15;
+	a->phys_port_cnt = (uint8_t)q->num_ports;
+}
+
+int ibv_query_device(struct ibv_context *ctx,
+		     struct ibv_device_attr *attr)
+{
+	struct xrdma_cmd_query_device q;
+	int ret = xv_query_device_cmd(ctx, &q);
+
+	if (!ret)
+		xv_fill_device_attr(&q, attr);
+	return ret;
+}
+
+static int xv_query_device_ex(struct ibv_context *ctx,
+			      const struct ibv_query_device_ex_input *input,
+			      struct ibv_device_attr_ex *attr, size_t size)
+{
+	struct ibv_device_attr_ex a;
+	struct xrdma_cmd_query_device q;
+	int ret;
+
+	if (input && input->comp_mask)
+		return EINVAL;
+	if (size < sizeof(attr->orig_attr))
+		return EINVAL;
+	ret = xv_query_device_cmd(ctx, &q);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	xv_fill_device_attr(&q, &a.orig_attr);
+	/* CQE timestamps: a 32-bit microsecond clock */
+	a.completion_timestamp_mask = 0xffffffffULL;
+	a.hca_core_clock = 1000;	/* kHz */
+	a.raw_packet_caps = 0;
+	memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
+	return 0;
+}
+
+static int xv_query_port_full(struct ibv_context *ctx, uint8_t port_num,
+			      struct ibv_port_attr *a)
+{
+	struct xrdma_cmd_query_port q = { .port_num = port_num };
+	int ret = xv_ioctl(ctx, XRDMA_IOC_QUERY_PORT, &q);
+
+	if (ret)
+		return ret;
+	memset(a, 0, sizeof(*a));
+	a->state = (enum ibv_port_state)q.state;
+	a->max_mtu = (enum ibv_mtu)q.max_mtu;
+	a->active_mtu = (enum ibv_mtu)q.active_mtu;
+	a->gid_tbl_len = (int)q.gid_tbl_len;
+	a->port_cap_flags = IBV_PORT_CM_SUP;
+	a->max_msg_sz = q.max_msg_sz;
+	a->pkey_tbl_len = q.pkey_tbl_len;
+	a->lid = q.lid;
+	a->active_width = q.active_width;
+	a->active_speed = q.active_speed;
+	a->phys_state = q.state == IBV_PORT_ACTIVE ? 5 : 3;	/* LinkUp */
+	a->link_layer = (uint8_t)q.link_layer;
+	return 0;
+}
+
+static int xv_query_port_ex(struct ibv_context *ctx, uint8_t port_num,
+			    struct ibv_port_attr *attr, size_t len)
+{
+	struct ibv_port_attr a;
+	int ret = xv_query_port_full(ctx, port_num, &a);
+
+	if (ret)
+		return ret;
+	memcpy(attr, &a, len < sizeof(a) ? len : sizeof(a));
+	return 0;
+}
+
+/* the old ABI: the structure up to flags */
+int ibv_query_port(struct ibv_context *ctx, uint8_t port_num,
+		   struct _compat_ibv_port_attr *attr)
+{
+	return xv_query_port_ex(ctx, port_num, (struct ibv_port_attr *)attr,
+				offsetof(struct ibv_port_attr,
+					 port_cap_flags2));
+}
+
+int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
+		 union ibv_gid *gid)
+{
+	struct xrdma_cmd_query_gid q = {
+		.port_num = port,
+		.index = (uint32_t)index,
+	};
+	int ret;
+
+	if (index < 0)
+		return EINVAL;
+	ret = xv_ioctl(ctx, XRDMA_IOC_QUERY_GID, &q);
+	if (!ret)
+		memcpy(gid->raw, q.gid, 16);
+	return ret;
+}
+
+int ibv_query_gid(struct ibv_context *ctx, uint8_t port_num,
+		  int index, union ibv_gid *gid)
+{
+	int ret = xv_query_gid(ctx, port_num, index, gid);
+
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	return 0;
+}
+
+static bool xv_gid_empty(const union ibv_gid *gid)
+{
+	static const uint8_t zero[16];
+
+	return !memcmp(gid->raw, zero, 16);
+}
+
+int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port_num,
+		      uint32_t gid_index, struct ibv_gid_entry *entry,
+		      uint32_t flags, size_t entry_size)
+{
+	struct ibv_gid_entry e = { 0 };
+	int ret;
+
+	if (flags || entry_size < sizeof(e) || port_num > 255 ||
+	    gid_index > INT32_MAX)
+		return EINVAL;
+	ret = xv_query_gid(ctx, (uint8_t)port_num, (int)gid_index, &e.gid);
+	if (ret)
+		return ret;
+	if (xv_gid_empty(&e.gid))
+		return ENODATA;
+	e.gid_index = gid_index;
+	e.port_num = port_num;
+	e.gid_type = IBV_GID_TYPE_ROCE_V2;
+	e.ndev_ifindex = 0;
+	memcpy(entry, &e, sizeof(e));
+	return 0;
+}
+
+ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
+			     struct ibv_gid_entry *entries,
+			     size_t max_entries, uint32_t flags,
+			     size_t entry_size)
+{
+	struct xrdma_cmd_query_device q;
+	struct ibv_port_attr pa;
+	size_t n = 0;
+	uint32_t port;
+	int i, ret;
+
+	if (flags || entry_size < sizeof(*entries))
+		return -EINVAL;
+	ret = xv_query_device_cmd(ctx, &q);
+	if (ret)
+		return -ret;
+	for (port = 1; port <= q.num_ports; port++) {
+		ret = xv_query_port_full(ctx, (uint8_t)port, &pa);
+		if (ret)
+			return -ret;
+		for (i = 0; i < pa.gid_tbl_len; i++) {
+			struct ibv_gid_entry *e;
+
+			e = (void *)((char *)entries + n * entry_size);
+			ret = _ibv_query_gid_ex(ctx, port, (uint32_t)i, e, 0,
+						entry_size);
+			if (ret == ENODATA)
+				continue;
+			if (ret)
+				return -ret;
+			if (++n == max_entries)
+				return (ssize_t)n;
+		}
+	}
+	return (ssize_t)n;
+}
+
+int ibv_query_pkey(struct ibv_context *ctx, uint8_t port_num,
+		   int index, __be16 *pkey)
+{
+	struct ibv_port_attr pa;
+	int ret = xv_query_port_full(ctx, port_num, &pa);
+
+	if (!ret && (index < 0 || index >= pa.pkey_tbl_len))
+		ret = EINVAL;
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	*pkey = htobe16(0xffff);	/* the default partition, full */
+	return 0;
+}
+
+int ibv_get_pkey_index(struct ibv_context *ctx, uint8_t port_num,
+		       __be16 pkey)
+{
+	__be16 p;
+
+	if (ibv_query_pkey(ctx, port_num, 0, &p))
+		return -1;
+	/* the membership bit does not take part in the match */
+	if ((be16toh(p) & 0x7fff) == (be16toh(pkey) & 0x7fff))
+		return 0;
+	errno = ENOENT;
+	return -1;
+}
+
+/* ------------------------------------------------------------ PD, MR */
+
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *ctx)
+{
+	struct xrdma_cmd_alloc_pd c = { 0 };
+	struct ibv_pd *pd = calloc(1, sizeof(*pd));
+
+	if (!pd) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	errno = xv_ioctl(ctx, XRDMA_IOC_ALLOC_PD, &c);
+	if (errno) {
+		free(pd);
+		return NULL;
+	}
+	pd->context = ctx;
+	pd->handle = c.pd_handle;
+	return pd;
+}
+
+int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	int ret = xv_destroy_obj(pd->context, XRDMA_OBJ_PD, pd->handle, NULL);
+
+	if (!ret)
+		free(pd);
+	return ret;
+}
+
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+				size_t length, uint64_t iova,
+				unsigned int access)
+{
+	struct xrdma_cmd_reg_mr c = { 0 };
+	struct ibv_mr *mr;
+
+	/* optional access bits may be ignored, as the verbs allow */
+	access &= ~(unsigned int)IBV_ACCESS_OPTIONAL_RANGE;
+	if (access & ~(unsigned int)(IBV_ACCESS_LOCAL_WRITE |
+				     IBV_ACCESS_REMOTE_WRITE |
+				     IBV_ACCESS_REMOTE_READ |
+				     IBV_ACCESS_REMOTE_ATOMIC)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	/* remote write and atomic need local write, as in the verbs */
+	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & IBV_ACCESS_LOCAL_WRITE)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (!mr) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c.pd_handle = pd->handle;
+	c.access = access;
+	c.addr = (uintptr_t)addr;
+	c.length = length;
+	c.iova = iova;
+	errno = xv_ioctl(pd->context, XRDMA_IOC_REG_MR, &c);
+	if (errno) {
+		free(mr);
+		return NULL;
+	}
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	mr->handle = c.mr_handle;
+	mr->lkey = c.lkey;
+	mr->rkey = c.rkey;
+	return mr;
+}
+
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr,
+			  size_t length, int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, (uintptr_t)addr,
+				(unsigned int)access);
+}
+
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
+			       size_t length, uint64_t iova,
+			       int access)
+{
+	return ibv_reg_mr_iova2(pd, addr, length, iova, (unsigned int)access);
+}
+
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				 size_t length, uint64_t iova,
+				 int fd, int access)
+{
+	(void)pd;
+	(void)offset;
+	(void)length;
+	(void)iova;
+	(void)fd;
+	(void)access;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+		 void *addr, size_t length, int access)
+{
+	(void)mr;
+	(void)flags;
+	(void)pd;
+	(void)addr;
+	(void)length;
+	(void)access;
+	errno = EOPNOTSUPP;
+	return IBV_REREG_MR_ERR_INPUT;
+}
+
+int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	int ret = xv_destroy_obj(mr->context, XRDMA_OBJ_MR, mr->handle, NULL);
+
+	if (!ret)
+		free(mr);
+	return ret;
+}
+
+/* ------------------------------------------------------------ CQ */
+
+static void *xv_map(struct ibv_context *ctx, uint64_t offset, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       ctx->cmd_fd, (off_t)offset);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static struct xv_cq *xv_create_cq(struct ibv_context *ctx, int cqe,
+				  struct ibv_comp_channel *channel,
+				  int comp_vector, uint64_t wc_flags)
+{
+	struct xrdma_cmd_create_cq c = { 0 };
+	struct xnic_create_cq_resp r = { 0 };
+	struct xv_cq *cq;
+	int err;
+
+	if (cqe <= 0 || comp_vector < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c.user_cookie = (uintptr_t)cq;
+	c.cqe = (uint32_t)cqe;
+	c.comp_vector = (uint32_t)comp_vector;
+	c.channel_fd = channel ? channel->fd : -1;
+	c.udata.out = (uintptr_t)&r;
+	c.udata.out_len = sizeof(r);
+	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_CQ, &c);
+	if (err)
+		goto err_free;
+	if (r.log_cqe > 24 ||
+	    (sizeof(struct xnic_cqe) << r.log_cqe) > r.mmap_size ||
+	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_cq_dbrec) >
+	    r.mmap_size) {
+		err = EPROTO;
+		goto err_destroy;
+	}
+	cq->map = xv_map(ctx, r.mmap_offset, r.mmap_size);
+	if (!cq->map) {
+		err = errno;
+		goto err_destroy;
+	}
+	cq->map_size = r.mmap_size;
+	cq->ring = cq->map;
+	cq->dbrec = (void *)((char *)cq->map + r.dbrec_offset);
+	cq->log = r.log_cqe;
+	cq->wc_flags = wc_flags;
+	pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE);
+	cq->ex.context = ctx;
+	cq->ex.channel = channel;
+	cq->ex.handle = c.cq_handle;
+	cq->ex.cqe = (int)c.cqe;
+	pthread_mutex_init(&cq->ex.mutex, NULL);
+	pthread_cond_init(&cq->ex.cond, NULL);
+	if (channel) {
+		pthread_mutex_lock(&ctx->mutex);
+		channel->refcnt++;
+		pthread_mutex_unlock(&ctx->mutex);
+	}
+	return cq;
+
+err_destroy:
+	xv_destroy_obj(ctx, XRDMA_OBJ_CQ, c.cq_handle, NULL);
+err_free:
+	free(cq);
+	errno = err;
+	return NULL;
+}
+
+struct ibv_cq *ibv_create_cq(struct ibv_context *ctx, int cqe,
+			     void *cq_context,
+			     struct ibv_comp_channel *channel,
+			     int comp_vector)
+{
+	struct xv_cq *cq = xv_create_cq(ctx, cqe, channel, comp_vector, 0);
+
+	if (!cq)
+		return NULL;
+	cq->ex.cq_context = cq_context;
+	return ibv_cq_ex_to_cq(&cq->ex);
+}
+
+#define XV_WC_EX_FLAGS (IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | \
+			IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP | \
+			IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | \
+			IBV_WC_EX_WITH_DLID_PATH_BITS | \
+			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+
+static struct ibv_cq_ex *xv_create_cq_ex(struct ibv_context *ctx,
+					 struct ibv_cq_init_attr_ex *attr)
+{
+	struct xv_cq *cq;
+
+	if (attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS ||
+	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED) ||
+	    attr->wc_flags & ~(uint64_t)XV_WC_EX_FLAGS) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	cq = xv_create_cq(ctx, (int)attr->cqe, attr->channel,
+			  (int)attr->comp_vector, attr->wc_flags);
+	if (!cq)
+		return NULL;
+	cq->ex.cq_context = attr->cq_context;
+	xv_cq_ex_init(cq);
+	return &cq->ex;
+}
+
+int ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	(void)cq;
+	(void)cqe;
+	/* the ring is mapped: a resize would move it under the poller */
+	return EOPNOTSUPP;
+}
+
+int ibv_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct xv_cq *cq = to_xcq(ibcq);
+	struct ibv_context *ctx = ibcq->context;
+	struct ibv_comp_channel *channel = ibcq->channel;
+	struct xrdma_cmd_destroy d;
+	int ret;
+
+	ret = xv_destroy_obj(ctx, XRDMA_OBJ_CQ, ibcq->handle, &d);
+	if (ret)
+		return ret;
+	if (channel) {
+		pthread_mutex_lock(&ctx->mutex);
+		channel->refcnt--;
+		pthread_mutex_unlock(&ctx->mutex);
+	}
+	xv_wait_events(ctx, &ibcq->mutex, &ibcq->cond,
+		       &ibcq->comp_events_completed, d.comp_events_reported);
+	xv_wait_events(ctx, &ibcq->mutex, &ibcq->cond,
+		       &ibcq->async_events_completed, d.async_events_reported);
+	munmap(cq->map, cq->map_size);
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+/* ------------------------------------------------------------ QPN table */
+
+static uint32_t xv_qp_hash(uint32_t qpn)
+{
+	return (qpn * 2654435761u) >> 22;	/* 10 bits: XV_QP_HASH */
+}
+
+struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn)
+{
+	struct xv_qp *qp;
+
+	pthread_rwlock_rdlock(&xctx->qp_lock);
+	for (qp = xctx->qp_hash[xv_qp_hash(qpn)]; qp; qp = qp->hnext)
+		if (qp->ex.qp_base.qp_num == qpn)
+			break;
+	pthread_rwlock_unlock(&xctx->qp_lock);
+	return qp;
+}
+
+static void xv_qp_insert(struct xv_context *xctx, struct xv_qp *qp)
+{
+	uint32_t h = xv_qp_hash(qp->ex.qp_base.qp_num);
+
+	pthread_rwlock_wrlock(&xctx->qp_lock);
+	qp->hnext = xctx->qp_hash[h];
+	xctx->qp_hash[h] = qp;
+	pthread_rwlock_unlock(&xctx->qp_lock);
+}
+
+static void xv_cq_forget(struct ibv_cq *ibcq, struct xv_qp *qp)
+{
+	struct xv_cq *cq = to_xcq(ibcq);
+
+	pthread_spin_lock(&cq->lock);
+	if (cq->last_qp == qp)
+		cq->last_qp = NULL;
+	pthread_spin_unlock(&cq->lock);
+}
+
+static void xv_qp_remove(struct xv_context *xctx, struct xv_qp *qp)
+{
+	struct xv_qp **p;
+
+	pthread_rwlock_wrlock(&xctx->qp_lock);
+	for (p = &xctx->qp_hash[xv_qp_hash(qp->ex.qp_base.qp_num)]; *p;
+	     p = &(*p)->hnext) {
+		if (*p == qp) {
+			*p = qp->hnext;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&xctx->qp_lock);
+	xv_cq_forget(qp->ex.qp_base.send_cq, qp);
+	xv_cq_forget(qp->ex.qp_base.recv_cq, qp);
+}
+
+/* ------------------------------------------------------------ QP */
+
+static int xv_wq_init(struct xv_wq *wq, void *map, uint32_t size,
+		      uint32_t off, uint32_t log, uint32_t shift,
+		      uint32_t max_wr, uint32_t max_sge)
+{
+	if (log > 20 || shift > 16 ||
+	    (uint64_t)off + ((uint64_t)1 << (log + shift)) > size)
+		return EPROTO;
+	wq->buf = (uint8_t *)map + off;
+	wq->log = log;
+	wq->shift = shift;
+	wq->max_wr = max_wr;
+	wq->max_sge = max_sge;
+	wq->wrid = calloc((size_t)1 << log, sizeof(*wq->wrid));
+	return wq->wrid ? 0 : ENOMEM;
+}
+
+static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
+					  struct ibv_qp_init_attr_ex *attr)
+{
+	struct xv_context *xctx = to_xctx(ctx);
+	struct xrdma_cmd_create_qp c = { 0 };
+	struct xnic_create_qp_resp r = { 0 };
+	struct ibv_qp *ibqp;
+	struct xv_qp *qp;
+	int err;
+
+	if (!attr->pd || !attr->send_cq || !attr->recv_cq) {
+		errno = EINVAL;
+		return NULL;
+	}
+	switch (attr->qp_type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_UD:
+		break;
+	default:
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ibqp = &qp->ex.qp_base;
+	c.user_cookie = (uintptr_t)qp;
+	c.pd_handle = attr->pd->handle;
+	c.send_cq_handle = attr->send_cq->handle;
+	c.recv_cq_handle = attr->recv_cq->handle;
+	c.qp_type = attr->qp_type;
+	if (attr->srq) {
+		c.flags |= XRDMA_UVERBS_CREATE_QP_SRQ;
+		c.srq_handle = attr->srq->handle;
+	}
+	if (attr->sq_sig_all)
+		c.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
+	c.cap.max_send_wr = attr->cap.max_send_wr;
+	c.cap.max_recv_wr = attr->srq ? 0 : attr->cap.max_recv_wr;
+	c.cap.max_send_sge = attr->cap.max_send_sge;
+	c.cap.max_recv_sge = attr->srq ? 0 : attr->cap.max_recv_sge;
+	c.cap.max_inline_data = attr->cap.max_inline_data;
+	c.udata.out = (uintptr_t)&r;
+	c.udata.out_len = sizeof(r);
+	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_QP, &c);
+	if (err)
+		goto err_free;
+	if (r.sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
+	    (!attr->srq && r.rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT) ||
+	    r.db_slot >= XNIC_DB_SLOTS ||
+	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_qp_dbrec) >
+	    r.mmap_size) {
+		err = EPROTO;
+		goto err_destroy;
+	}
+	qp->map = xv_map(ctx, r.mmap_offset, r.mmap_size);
+	if (!qp->map) {
+		err = errno;
+		goto err_destroy;
+	}
+	qp->map_size = r.mmap_size;
+	qp->dbrec = (void *)((char *)qp->map + r.dbrec_offset);
+	err = xv_wq_init(&qp->sq, qp->map, r.mmap_size, r.sq_offset,
+			 r.sq_log_wqe, r.sq_wqe_shift, c.cap.max_send_wr,
+			 c.cap.max_send_sge);
+	if (!err && !attr->srq)
+		err = xv_wq_init(&qp->rq, qp->map, r.mmap_size, r.rq_offset,
+				 r.rq_log_wqe, r.rq_wqe_shift,
+				 c.cap.max_recv_wr, c.cap.max_recv_sge);
+	if (err)
+		goto err_unmap;
+	qp->db_slot = r.db_slot;
+	qp->max_inline = c.cap.max_inline_data;
+	qp->sig_all = attr->sq_sig_all;
+	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
+	ibqp->context = ctx;
+	ibqp->qp_context = attr->qp_context;
+	ibqp->pd = attr->pd;
+	ibqp->send_cq = attr->send_cq;
+	ibqp->recv_cq = attr->recv_cq;
+	ibqp->srq = attr->srq;
+	ibqp->handle = c.qp_handle;
+	ibqp->qp_num = c.qpn;
+	ibqp->state = IBV_QPS_RESET;
+	ibqp->qp_type = attr->qp_type;
+	pthread_mutex_init(&ibqp->mutex, NULL);
+	pthread_cond_init(&ibqp->cond, NULL);
+	attr->cap.max_send_wr = c.cap.max_send_wr;
+	attr->cap.max_send_sge = c.cap.max_send_sge;
+	attr->cap.max_inline_data = c.cap.max_inline_data;
+	if (!attr->srq) {
+		attr->cap.max_recv_wr = c.cap.max_recv_wr;
+		attr->cap.max_recv_sge = c.cap.max_recv_sge;
+	}
+	xv_qp_insert(xctx, qp);
+	return ibqp;
+
+err_unmap:
+	free(qp->sq.wrid);
+	free(qp->rq.wrid);
+	munmap(qp->map, qp->map_size);
+err_destroy:
+	xv_destroy_obj(ctx, XRDMA_OBJ_QP, c.qp_handle, NULL);
+err_free:
+	free(qp);
+	errno = err;
+	return NULL;
+}
+
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
+			     struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex ax;
+	struct ibv_qp *qp;
+
+	memset(&ax, 0, sizeof(ax));
+	memcpy(&ax, attr, sizeof(*attr));
+	ax.comp_mask = IBV_QP_INIT_ATTR_PD;
+	ax.pd = pd;
+	qp = xv_create_qp_common(pd->context, &ax);
+	if (qp)
+		attr->cap = ax.cap;
+	return qp;
+}
+
+#define XV_SEND_OPS (IBV_QP_EX_WITH_RDMA_WRITE | \
+		     IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND | \
+		     IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ | \
+		     IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
+		     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
+		     IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND_WITH_INV)
+
+static struct ibv_qp *xv_create_qp_ex(struct ibv_context *ctx,
+				      struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp *ibqp;
+
+	if (attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
+					  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
+	    !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
+	    ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	     attr->send_ops_flags & ~(uint64_t)XV_SEND_OPS)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	ibqp = xv_create_qp_common(ctx, attr);
+	if (ibqp && (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		xv_qp_ex_init(to_xqp(ibqp), attr->send_ops_flags);
+	return ibqp;
+}
+
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *ibqp)
+{
+	struct xv_qp *qp = to_xqp(ibqp);
+
+	return qp->is_ex ? &qp->ex : NULL;
+}
+
+static void xv_ah_to_uverbs(const struct ibv_ah_attr *a,
+			    struct xrdma_uverbs_ah_attr *u)
+{
+	memset(u, 0, sizeof(*u));
+	memcpy(u->dgid, a->grh.dgid.raw, 16);
+	u->flow_label = a->grh.flow_label;
+	u->dlid = a->dlid;
+	u->sgid_index = a->grh.sgid_index;
+	u->hop_limit = a->grh.hop_limit;
+	u->traffic_class = a->grh.traffic_class;
+	u->sl = a->sl;
+	u->port_num = a->port_num;
+	u->is_global = a->is_global;
+}
+
+static void xv_ah_from_uverbs(const struct xrdma_uverbs_ah_attr *u,
+			      struct ibv_ah_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	memcpy(a->grh.dgid.raw, u->dgid, 16);
+	a->grh.flow_label = u->flow_label;
+	a->grh.sgid_index = u->sgid_index;
+	a->grh.hop_limit = u->hop_limit;
+	a->grh.traffic_class = u->traffic_class;
+	a->dlid = u->dlid;
+	a->sl = u->sl;
+	a->port_num = u->port_num;
+	a->is_global = u->is_global;
+}
+
+static void xv_cap_to_ibv(const struct xrdma_uverbs_qp_cap *u,
+			  struct ibv_qp_cap *c)
+{
+	c->max_send_wr = u->max_send_wr;
+	c->max_recv_wr = u->max_recv_wr;
+	c->max_send_sge = u->max_send_sge;
+	c->max_recv_sge = u->max_recv_sge;
+	c->max_inline_data = u->max_inline_data;
+}
+
+#define XV_QP_ATTR_MASK ((1U << 21) - 1)
+
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		  int attr_mask)
+{
+	struct xrdma_cmd_modify_qp c = { 0 };
+	struct xrdma_uverbs_qp_attr *u = &c.attr;
+	int ret;
+
+	if ((unsigned int)attr_mask & ~XV_QP_ATTR_MASK)
+		return EINVAL;
+	c.qp_handle = qp->handle;
+	c.attr_mask = (uint32_t)attr_mask;
+	u->qp_state = attr->qp_state;
+	u->cur_qp_state = attr->cur_qp_state;
+	u->path_mtu = attr->path_mtu;
+	u->qkey = attr->qkey;
+	u->rq_psn = attr->rq_psn;
+	u->sq_psn = attr->sq_psn;
+	u->dest_qp_num = attr->dest_qp_num;
+	u->qp_access_flags = (uint32_t)attr->qp_access_flags;
+	u->cap.max_send_wr = attr->cap.max_send_wr;
+	u->cap.max_recv_wr = attr->cap.max_recv_wr;
+	u->cap.max_send_sge = attr->cap.max_send_sge;
+	u->cap.max_recv_sge = attr->cap.max_recv_sge;
+	u->cap.max_inline_data = attr->cap.max_inline_data;
+	xv_ah_to_uverbs(&attr->ah_attr, &u->ah_attr);
+	u->pkey_index = attr->pkey_index;
+	u->en_sqd_async_notify = attr->en_sqd_async_notify;
+	u->sq_draining = attr->sq_draining;
+	u->max_rd_atomic = attr->max_rd_atomic;
+	u->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	u->min_rnr_timer = attr->min_rnr_timer;
+	u->port_num = attr->port_num;
+	u->timeout = attr->timeout;
+	u->retry_cnt = attr->retry_cnt;
+	u->rnr_retry = attr->rnr_retry;
+	u->path_mig_state = (uint8_t)attr->path_mig_state;
+	ret = xv_ioctl(qp->context, XRDMA_IOC_MODIFY_QP, &c);
+	if (ret)
+		return ret;
+	if (attr_mask & IBV_QP_STATE) {
+		struct xv_qp *xqp = to_xqp(qp);
+
+		qp->state = attr->qp_state;
+		if (attr->qp_state == IBV_QPS_RESET) {
+			/* the device starts the rings over, so do we */
+			pthread_spin_lock(&xqp->sq_lock);
+			xqp->sq.pi = 0;
+			xqp->sq.ci = 0;
+			memset(xqp->sq.buf, 0, (size_t)1 <<
+			       (xqp->sq.log + xqp->sq.shift));
+			pthread_spin_unlock(&xqp->sq_lock);
+			pthread_spin_lock(&xqp->rq_lock);
+			if (xqp->rq.buf) {
+				xqp->rq.pi = 0;
+				xqp->rq.ci = 0;
+				memset(xqp->rq.buf, 0, (size_t)1 <<
+				       (xqp->rq.log + xqp->rq.shift));
+			}
+			memset(xqp->dbrec, 0, sizeof(*xqp->dbrec));
+			pthread_spin_unlock(&xqp->rq_lock);
+		}
+	}
+	return 0;
+}
+
+int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		 int attr_mask, struct ibv_qp_init_attr *init_attr)
+{
+	struct xrdma_cmd_query_qp c = { 0 };
+	struct xrdma_uverbs_qp_attr *u = &c.attr;
+	int ret;
+
+	c.qp_handle = qp->handle;
+	c.attr_mask = (uint32_t)attr_mask & XV_QP_ATTR_MASK;
+	ret = xv_ioctl(qp->context, XRDMA_IOC_QUERY_QP, &c);
+	if (ret)
+		return ret;
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = (enum ibv_qp_state)u->qp_state;
+	attr->cur_qp_state = (enum ibv_qp_state)u->cur_qp_state;
+	attr->path_mtu = (enum ibv_mtu)u->path_mtu;
+	attr->qkey = u->qkey;
+	attr->rq_psn = u->rq_psn;
+	attr->sq_psn = u->sq_psn;
+	attr->dest_qp_num = u->dest_qp_num;
+	attr->qp_access_flags = (unsigned int)u->qp_access_flags;
+	xv_cap_to_ibv(&u->cap, &attr->cap);
+	xv_ah_from_uverbs(&u->ah_attr, &attr->ah_attr);
+	attr->pkey_index = u->pkey_index;
+	attr->en_sqd_async_notify = u->en_sqd_async_notify;
+	attr->sq_draining = u->sq_draining;
+	attr->max_rd_atomic = u->max_rd_atomic;
+	attr->max_dest_rd_atomic = u->max_dest_rd_atomic;
+	attr->min_rnr_timer = u->min_rnr_timer;
+	attr->port_num = u->port_num;
+	attr->timeout = u->timeout;
+	attr->retry_cnt = u->retry_cnt;
+	attr->rnr_retry = u->rnr_retry;
+	attr->path_mig_state = (enum ibv_mig_state)u->path_mig_state;
+	if (init_attr) {
+		memset(init_attr, 0, sizeof(*init_attr));
+		init_attr->qp_context = qp->qp_context;
+		init_attr->send_cq = qp->send_cq;
+		init_attr->recv_cq = qp->recv_cq;
+		init_attr->srq = qp->srq;
+		init_attr->qp_type = (enum ibv_qp_type)c.qp_type;
+		init_attr->sq_sig_all = (int)c.sq_sig_all;
+		xv_cap_to_ibv(&c.init_cap, &init_attr->cap);
+	}
+	qp->state = attr->qp_state;
+	return 0;
+}
+
+int ibv_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct xv_qp *qp = to_xqp(ibqp);
+	struct xrdma_cmd_destroy d;
+	int ret;
+
+	ret = xv_destroy_obj(ibqp->context, XRDMA_OBJ_QP, ibqp->handle, &d);
+	if (ret)
+		return ret;
+	xv_qp_remove(to_xctx(ibqp->context), qp);
+	xv_wait_events(ibqp->context, &ibqp->mutex, &ibqp->cond,
+		       &ibqp->events_completed, d.async_events_reported);
+	munmap(qp->map, qp->map_size);
+	free(qp->sq.wrid);
+	free(qp->rq.wrid);
+	pthread_spin_destroy(&qp->sq_lock);
+	pthread_spin_destroy(&qp->rq_lock);
+	free(qp);
+	return 0;
+}
+
+int ibv_query_qp_data_in_order(struct ibv_qp *qp,
+			       enum ibv_wr_opcode op,
+			       uint32_t flags)
+{
+	(void)op;
+	(void)flags;
+	/* the device places an RC message's data in order */
+	return qp->qp_type == IBV_QPT_RC ? 1 : 0;
+}
+
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	(void)qp;
+	(void)ece;
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	(void)qp;
+	(void)ece;
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
+/* ------------------------------------------------------------ SRQ */
+
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr)
+{
+	struct ibv_context *ctx = pd->context;
+	struct xrdma_cmd_create_srq c = { 0 };
+	struct xnic_create_srq_resp r = { 0 };
+	struct xv_srq *srq;
+	int err;
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c.user_cookie = (uintptr_t)srq;
+	c.pd_handle = pd->handle;
+	c.max_wr = attr->attr.max_wr;
+	c.max_sge = attr->attr.max_sge;
+	c.srq_limit = attr->attr.srq_limit;
+	c.udata.out = (uintptr_t)&r;
+	c.udata.out_len = sizeof(r);
+	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_SRQ, &c);
+	if (err)
+		goto err_free;
+	if (r.wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
+	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_qp_dbrec) >
+	    r.mmap_size) {
+		err = EPROTO;
+		goto err_destroy;
+	}
+	srq->map = xv_map(ctx, r.mmap_offset, r.mmap_size);
+	if (!srq->map) {
+		err = errno;
+		goto err_destroy;
+	}
+	srq->map_size = r.mmap_size;
+	srq->dbrec = (void *)((char *)srq->map + r.dbrec_offset);
+	err = xv_wq_init(&srq->rq, srq->map, r.mmap_size, 0, r.log_wqe,
+			 r.wqe_shift, c.max_wr, c.max_sge);
+	if (err) {
+		munmap(srq->map, srq->map_size);
+		goto err_destroy;
+	}
+	srq->srqn = r.srqn;
+	pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
+	srq->ibsrq.context = ctx;
+	srq->ibsrq.srq_context = attr->srq_context;
+	srq->ibsrq.pd = pd;
+	srq->ibsrq.handle = c.srq_handle;
+	pthread_mutex_init(&srq->ibsrq.mutex, NULL);
+	pthread_cond_init(&srq->ibsrq.cond, NULL);
+	attr->attr.max_wr = c.max_wr;
+	attr->attr.max_sge = c.max_sge;
+	return &srq->ibsrq;
+
+err_destroy:
+	xv_destroy_obj(ctx, XRDMA_OBJ_SRQ, c.srq_handle, NULL);
+err_free:
+	free(srq);
+	errno = err;
+	return NULL;
+}
+
+int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+		   int attr_mask)
+{
+	struct xrdma_cmd_modify_srq c = { 0 };
+
+	if ((unsigned int)attr_mask & ~(unsigned int)(IBV_SRQ_MAX_WR |
+						      IBV_SRQ_LIMIT))
+		return EINVAL;
+	/* the ring is mapped and sized at creation */
+	if (attr_mask & IBV_SRQ_MAX_WR)
+		return EOPNOTSUPP;
+	c.srq_handle = srq->handle;
+	c.attr_mask = (uint32_t)attr_mask;
+	c.max_wr = attr->max_wr;
+	c.srq_limit = attr->srq_limit;
+	return xv_ioctl(srq->context, XRDMA_IOC_MODIFY_SRQ, &c);
+}
+
+int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
+{
+	struct xrdma_cmd_query_srq c = { .srq_handle = srq->handle };
+	int ret = xv_ioctl(srq->context, XRDMA_IOC_QUERY_SRQ, &c);
+
+	if (ret)
+		return ret;
+	attr->max_wr = c.max_wr;
+	attr->max_sge = c.max_sge;
+	attr->srq_limit = c.srq_limit;
+	return 0;
+}
+
+int ibv_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct xv_srq *srq = to_xsrq(ibsrq);
+	struct xrdma_cmd_destroy d;
+	int ret;
+
+	ret = xv_destroy_obj(ibsrq->context, XRDMA_OBJ_SRQ, ibsrq->handle, &d);
+	if (ret)
+		return ret;
+	xv_wait_events(ibsrq->context, &ibsrq->mutex, &ibsrq->cond,
+		       &ibsrq->events_completed, d.async_events_reported);
+	munmap(srq->map, srq->map_size);
+	free(srq->rq.wrid);
+	pthread_spin_destroy(&srq->lock);
+	free(srq);
+	return 0;
+}
+
+/* ------------------------------------------------------------ AH */
+
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
+			     struct ibv_ah_attr *attr)
+{
+	struct xrdma_cmd_create_ah c = { 0 };
+	union ibv_gid gid;
+	struct xv_ah *ah;
+	int err;
+
+	ah = calloc(1, sizeof(*ah));
+	if (!ah) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c.user_cookie = (uintptr_t)ah;
+	c.pd_handle = pd->handle;
+	xv_ah_to_uverbs(attr, &c.attr);
+	/*
+	 * xnic routes by GID (its link layer is Ethernet): an AH without
+	 * a GRH can only name a port of this device, by its LID.
+	 */
+	if (!attr->is_global) {
+		err = xv_query_gid(pd->context, attr->port_num ?
+				   attr->port_num : 1, 0, &gid);
+		if (err)
+			goto err_free;
+		memcpy(c.attr.dgid, gid.raw, 16);
+	}
+	err = xv_ioctl(pd->context, XRDMA_IOC_CREATE_AH, &c);
+	if (err)
+		goto err_free;
+	memcpy(ah->dgid, c.attr.dgid, 16);
+	ah->port_num = attr->port_num ? attr->port_num : 1;
+	ah->ibah.context = pd->context;
+	ah->ibah.pd = pd;
+	ah->ibah.handle = c.ah_handle;
+	return &ah->ibah;
+
+err_free:
+	free(ah);
+	errno = err;
+	return NULL;
+}
+
+int ibv_destroy_ah(struct ibv_ah *ah)
+{
+	int ret = xv_destroy_obj(ah->context, XRDMA_OBJ_AH, ah->handle, NULL);
+
+	if (!ret)
+		free(xv_container_of(ah, struct xv_ah, ibah));
+	return ret;
+}
+
+int ibv_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num,
+			struct ibv_wc *wc, struct ibv_grh *grh,
+			struct ibv_ah_attr *ah_attr)
+{
+	struct ibv_port_attr pa;
+	union ibv_gid gid;
+	int i, ret;
+
+	memset(ah_attr, 0, sizeof(*ah_attr));
+	ah_attr->dlid = wc->slid;
+	ah_attr->sl = wc->sl;
+	ah_attr->src_path_bits = wc->dlid_path_bits;
+	ah_attr->port_num = port_num;
+	if (!(wc->wc_flags & IBV_WC_GRH))
+		return 0;
+	ah_attr->is_global = 1;
+	ah_attr->grh.dgid = grh->sgid;
+	ah_attr->grh.flow_label = be32toh(grh->version_tclass_flow) & 0xfffff;
+	ah_attr->grh.hop_limit = 0xff;
+	ah_attr->grh.traffic_class =
+		(be32toh(grh->version_tclass_flow) >> 20) & 0xff;
+	/* the GID the message was sent to is ours: find its index */
+	ret = xv_query_port_full(ctx, port_num, &pa);
+	for (i = 0; !ret && i < pa.gid_tbl_len; i++) {
+		if (xv_query_gid(ctx, port_num, i, &gid))
+			break;
+		if (!memcmp(gid.raw, grh->dgid.raw, 16)) {
+			ah_attr->grh.sgid_index = (uint8_t)i;
+			return 0;
+		}
+	}
+	errno = ret ? ret : ENOENT;
+	return -1;
+}
+
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
+				     struct ibv_wc *wc,
+				     struct ibv_grh *grh,
+				     uint8_t port_num)
+{
+	struct ibv_ah_attr a;
+
+	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &a))
+		return NULL;
+	return ibv_create_ah(pd, &a);
+}
+
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
+				struct ibv_ah_attr *attr,
+				uint8_t eth_mac[6],
+				uint16_t *vid)
+{
+	(void)ctx;
+	(void)attr;
+	(void)eth_mac;
+	(void)vid;
+	return EOPNOTSUPP;
+}
+
+/* ------------------------------------------------------------ multicast */
+
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	(void)qp;
+	(void)gid;
+	(void)lid;
+	return EOPNOTSUPP;
+}
+
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	(void)qp;
+	(void)gid;
+	(void)lid;
+	return EOPNOTSUPP;
+}
+
+/* ------------------------------------------------------------ import */
+
+struct ibv_pd *ibv_import_pd(struct ibv_context *ctx,
+			     uint32_t pd_handle)
+{
+	(void)ctx;
+	(void)pd_handle;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_pd(struct ibv_pd *pd)
+{
+	(void)pd;
+}
+
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	(void)pd;
+	(void)mr_handle;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_mr(struct ibv_mr *mr)
+{
+	(void)mr;
+}
+
+struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
+			     uint32_t dm_handle)
+{
+	(void)ctx;
+	(void)dm_handle;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_dm(struct ibv_dm *dm)
+{
+	(void)dm;
+}
+
+/* ------------------------------------------------------------ marshalling */
+
+/*
+ * For librdmacm, which hands the kernel's rdma_cm structures over; the
+ * layouts are the kernel's uapi (<rdma/ib_user_verbs.h>, ib_user_sa.h).
+ */
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+				struct ib_uverbs_ah_attr *src)
+{
+	memcpy(dst->grh.dgid.raw, src->grh.dgid, sizeof(dst->grh.dgid));
+	dst->grh.flow_label = src->grh.flow_label;
+	dst->grh.sgid_index = src->grh.sgid_index;
+	dst->grh.hop_limit = src->grh.hop_limit;
+	dst->grh.traffic_class = src->grh.traffic_class;
+	dst->dlid = src->dlid;
+	dst->sl = src->sl;
+	dst->src_path_bits = src->src_path_bits;
+	dst->static_rate = src->static_rate;
+	dst->is_global = src->is_global;
+	dst->port_num = src->port_num;
+}
+
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+				struct ib_uverbs_qp_attr *src)
+{
+	dst->cur_qp_state = src->cur_qp_state;
+	dst->path_mtu = src->path_mtu;
+	dst->path_mig_state = src->path_mig_state;
+	dst->qkey = src->qkey;
+	dst->rq_psn = src->rq_psn;
+	dst->sq_psn = src->sq_psn;
+	dst->dest_qp_num = src->dest_qp_num;
+	dst->qp_access_flags = src->qp_access_flags;
+	dst->cap.max_send_wr = src->max_send_wr;
+	dst->cap.max_recv_wr = src->max_recv_wr;
+	dst->cap.max_send_sge = src->max_send_sge;
+	dst->cap.max_recv_sge = src->max_recv_sge;
+	dst->cap.max_inline_data = src->max_inline_data;
+	ibv_copy_ah_attr_from_kern(&dst->ah_attr, &src->ah_attr);
+	ibv_copy_ah_attr_from_kern(&dst->alt_ah_attr, &src->alt_ah_attr);
+	dst->pkey_index = src->pkey_index;
+	dst->alt_pkey_index = src->alt_pkey_index;
+	dst->en_sqd_async_notify = src->en_sqd_async_notify;
+	dst->sq_draining = src->sq_draining;
+	dst->max_rd_atomic = src->max_rd_atomic;
+	dst->max_dest_rd_atomic = src->max_dest_rd_atomic;
+	dst->min_rnr_timer = src->min_rnr_timer;
+	dst->port_num = src->port_num;
+	dst->timeout = src->timeout;
+	dst->retry_cnt = src->retry_cnt;
+	dst->rnr_retry = src->rnr_retry;
+	dst->alt_port_num = src->alt_port_num;
+	dst->alt_timeout = src->alt_timeout;
+}
+
+/* struct ibv_sa_path_rec of <infiniband/sa.h>, which needs no library */
+#include <infiniband/sa.h>
+
+void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+				 struct ib_user_path_rec *src)
+{
+	memcpy(dst->dgid.raw, src->dgid, sizeof(dst->dgid));
+	memcpy(dst->sgid.raw, src->sgid, sizeof(dst->sgid));
+	dst->dlid = src->dlid;
+	dst->slid = src->slid;
+	dst->raw_traffic = (int)src->raw_traffic;
+	dst->flow_label = src->flow_label;
+	dst->hop_limit = src->hop_limit;
+	dst->traffic_class = src->traffic_class;
+	dst->reversible = (int)src->reversible;
+	dst->numb_path = src->numb_path;
+	dst->pkey = src->pkey;
+	dst->sl = src->sl;
+	dst->mtu_selector = src->mtu_selector;
+	dst->mtu = src->mtu;
+	dst->rate_selector = src->rate_selector;
+	dst->rate = src->rate;
+	dst->packet_life_time = src->packet_life_time;
+	dst->preference = src->preference;
+	dst->packet_life_time_selector = src->packet_life_time_selector;
+}
+
+void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+			       struct ibv_sa_path_rec *src)
+{
+	memcpy(dst->dgid, src->dgid.raw, sizeof(src->dgid));
+	memcpy(dst->sgid, src->sgid.raw, sizeof(src->sgid));
+	dst->dlid = src->dlid;
+	dst->slid = src->slid;
+	dst->raw_traffic = (uint32_t)src->raw_traffic;
+	dst->flow_label = src->flow_label;
+	dst->hop_limit = src->hop_limit;
+	dst->traffic_class = src->traffic_class;
+	dst->reversible = (uint32_t)src->reversible;
+	dst->numb_path = src->numb_path;
+	dst->pkey = src->pkey;
+	dst->sl = src->sl;
+	dst->mtu_selector = src->mtu_selector;
+	dst->mtu = src->mtu;
+	dst->rate_selector = src->rate_selector;
+	dst->rate = src->rate;
+	dst->packet_life_time = src->packet_life_time;
+	dst->preference = src->preference;
+	dst->packet_life_time_selector = src->packet_life_time_selector;
+}
+
+/* ------------------------------------------------------------ ops */
+
+void xv_set_ops(struct xv_context *xctx)
+{
+	struct verbs_context *v = &xctx->vctx;
+	struct ibv_context_ops *ops = &v->context.ops;
+
+	ops->poll_cq = xv_poll_cq;
+	ops->req_notify_cq = xv_req_notify_cq;
+	ops->post_send = xv_post_send;
+	ops->post_recv = xv_post_recv;
+	ops->post_srq_recv = xv_post_srq_recv;
+	v->query_port = xv_query_port_ex;
+	v->query_device_ex = xv_query_device_ex;
+	v->create_cq_ex = xv_create_cq_ex;
+	v->create_qp_ex = xv_create_qp_ex;
+}

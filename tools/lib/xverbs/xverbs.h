@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xverbs: a drop-in libibverbs.so.1 for xrdma devices (xnic).
+ *
+ * The control path is the uverbs ioctls of /dev/xrdma/uverbsN
+ * (uapi/xrdma/xrdma-abi.h); the data path writes WQEs into the mapped
+ * rings and reads CQEs from the mapped CQ (uapi/xrdma/xnic-abi.h,
+ * Documentation/xnic/userspace.rst) with no system call, except the KICK
+ * ioctl when the device's engine sleeps.
+ */
+#ifndef XVERBS_H
+#define XVERBS_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+#include <xrdma/xrdma-abi.h>
+#include <xrdma/xnic-abi.h>
+
+#define XV_SYSFS_CLASS	"/sys/class/xrdma"
+#define XV_QP_HASH	1024
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define fallthrough	__attribute__((__fallthrough__))
+
+#define xv_container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+struct xv_device {
+	struct ibv_device ibdev;	/* first: the public pointer */
+	char devnode[64];		/* /dev/xrdma/uverbsN */
+	uint64_t node_guid;		/* network byte order */
+	int index;			/* N of uverbsN */
+	struct xv_device *next;		/* the process-wide list */
+};
+
+struct xv_context {
+	struct verbs_context vctx;	/* ends with struct ibv_context */
+	struct xv_device *dev;
+	struct xnic_ucontext_resp uresp;
+	struct xnic_db_page *db;
+	pthread_rwlock_t qp_lock;	/* the QPN table */
+	struct xv_qp *qp_hash[XV_QP_HASH];
+};
+
+/* a ring written by software: SQ, RQ or SRQ */
+struct xv_wq {
+	uint8_t *buf;
+	uint32_t log;			/* 2^log entries */
+	uint32_t shift;			/* of 2^shift bytes */
+	uint32_t pi;			/* free running */
+	uint32_t ci;			/* first entry not known done */
+	uint64_t *wrid;			/* user wr_id per entry */
+	uint32_t max_wr;		/* usable entries */
+	uint32_t max_sge;
+};
+
+struct xv_cq {
+	struct ibv_cq_ex ex;		/* starts with struct ibv_cq */
+	pthread_spinlock_t lock;
+	void *map;
+	size_t map_size;
+	struct xnic_cqe *ring;
+	struct xnic_cq_dbrec *dbrec;
+	uint32_t log;
+	uint32_t ci;
+	uint32_t arm_sn;
+	uint64_t wc_flags;		/* IBV_WC_EX_WITH_* asked for */
+	struct xv_qp *last_qp;
+	struct xnic_cqe cur;		/* the extended poll's current CQE */
+};
+
+struct xv_srq {
+	struct ibv_srq ibsrq;
+	pthread_spinlock_t lock;
+	void *map;
+	size_t map_size;
+	struct xnic_qp_dbrec *dbrec;
+	struct xv_wq rq;
+	uint32_t done;			/* receives completed (atomic) */
+	uint32_t srqn;
+};
+
+struct xv_qp {
+	struct ibv_qp_ex ex;		/* starts with struct ibv_qp */
+	bool is_ex;
+	bool sig_all;
+	pthread_spinlock_t sq_lock;
+	pthread_spinlock_t rq_lock;
+	void *map;
+	size_t map_size;
+	struct xnic_qp_dbrec *dbrec;
+	struct xv_wq sq;
+	struct xv_wq rq;
+	uint32_t db_slot;
+	uint32_t max_inline;
+	struct xv_qp *hnext;		/* the context's QPN table */
+	/* the ibv_wr_* builder between wr_start and wr_complete */
+	uint8_t *cur;			/* the WQE being built */
+	uint32_t start_pi;
+	int wr_err;
+};
+
+struct xv_ah {
+	struct ibv_ah ibah;
+	uint8_t dgid[16];
+	uint8_t port_num;
+};
+
+static inline struct xv_context *to_xctx(struct ibv_context *c)
+{
+	return xv_container_of(c, struct xv_context, vctx.context);
+}
+
+static inline struct xv_cq *to_xcq(struct ibv_cq *cq)
+{
+	return (struct xv_cq *)cq;
+}
+
+static inline struct xv_qp *to_xqp(struct ibv_qp *qp)
+{
+	return (struct xv_qp *)qp;
+}
+
+static inline struct xv_srq *to_xsrq(struct ibv_srq *srq)
+{
+	return (struct xv_srq *)srq;
+}
+
+/*
+ * Exported by libibverbs but declared in no public header of
+ * libibverbs-dev (rdma-core's private driver.h and marshall.h).
+ */
+struct ib_uverbs_ah_attr;
+struct ib_uverbs_qp_attr;
+struct ib_user_path_rec;
+struct ibv_sa_path_rec;
+int ibv_get_sysfs_path(char *buf, size_t size);
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+			size_t size);
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+				struct ib_uverbs_ah_attr *src);
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+				struct ib_uverbs_qp_attr *src);
+void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+				 struct ib_user_path_rec *src);
+void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+			       struct ibv_sa_path_rec *src);
+
+/* ioctl: 0 or a positive errno (errno is set as well) */
+int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
+int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
+		   struct xrdma_cmd_destroy *out);
+void xv_wait_events(struct ibv_context *ctx, pthread_mutex_t *mutex,
+		    pthread_cond_t *cond, uint32_t *completed, uint32_t want);
+
+/* verbs.c */
+void xv_set_ops(struct xv_context *xctx);
+struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
+int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
+		 union ibv_gid *gid);
+
+/* dp.c: the data path */
+int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		 struct ibv_send_wr **bad);
+int xv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		 struct ibv_recv_wr **bad);
+int xv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		     struct ibv_recv_wr **bad);
+int xv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+int xv_req_notify_cq(struct ibv_cq *cq, int solicited);
+void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
+void xv_cq_ex_init(struct xv_cq *cq);
+
+#endif /* XVERBS_H */
