@@ -1284,21 +1284,27 @@ static struct td_cq *td_cq(struct td_dev *d, u32 cqn, u32 log, bool events)
 }
 
 /* Take a CQE if one is there within @ms. */
+/* Take the CQE at ci if the device wrote it, without waiting. */
+static bool td_peek(struct td_cq *cq, struct xnic_cqe *out)
+{
+	struct xnic_cqe *e = &cq->ring[cq->ci & ((1U << cq->log) - 1)];
+
+	if ((READ_ONCE(e->owner) & 1) != (((cq->ci >> cq->log) & 1) ^ 1))
+		return false;
+	rmb();	/* the body after the owner */
+	*out = *e;
+	cq->ci++;
+	WRITE_ONCE(cq->rec->ci, cpu_to_le32(cq->ci));
+	return true;
+}
+
 static bool td_poll(struct td_cq *cq, struct xnic_cqe *out, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
 	for (;;) {
-		struct xnic_cqe *e = &cq->ring[cq->ci & ((1U << cq->log) - 1)];
-
-		if ((READ_ONCE(e->owner) & 1) ==
-		    (((cq->ci >> cq->log) & 1) ^ 1)) {
-			rmb();	/* the body after the owner */
-			*out = *e;
-			cq->ci++;
-			WRITE_ONCE(cq->rec->ci, cpu_to_le32(cq->ci));
+		if (td_peek(cq, out))
 			return true;
-		}
 		if (time_after(jiffies, end))
 			return false;
 		usleep_range(10, 50);
@@ -2372,6 +2378,72 @@ static void dev_teardown_race(struct kunit *test)
 		   failed, cut);
 }
 
+/* Wait (up to 2 s) until the engine announced that it sleeps. */
+static bool td_wait_asleep(struct td_dev *d, u32 dbi)
+{
+	unsigned long end = jiffies + 2 * HZ;
+
+	while (!(le32_to_cpu(READ_ONCE(d->db[dbi]->flags)) &
+		 XNIC_DB_NEED_WAKEUP)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
+}
+
+/*
+ * A KICK written from process context while the engine sleeps is served
+ * in the writer's context: the completion is in the CQ when the register
+ * write returns.  (The engine may be inside a pass when the writer comes,
+ * then the kick wakes it as before; of five tries at least one must be
+ * served in place.)  With kick_run off, the kick wakes the engine, which
+ * serves it.
+ */
+static void dev_kick_run(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct td_cq *cq = td_cq(d, 1, 4, false);
+	struct td_qp *a = td_qp(d, 2, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 0, 0,
+				XNIC_NO_SRQ);
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	bool saved = READ_ONCE(xnic_sim_kick_run_on);
+	u64 runs, wakes;
+	struct xnic_cqe e;
+	int i, served = 0;
+
+	td_connect(a, a, 1);
+	for (i = 0; i < 5; i++) {
+		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
+		runs = td_ctr(d, XS_CTR_writer_runs);
+		w.wr_id = 0x100 + i;
+		td_post(a, &w);		/* sees NEED_WAKEUP: kicks */
+		if (td_ctr(d, XS_CTR_writer_runs) != runs) {
+			KUNIT_EXPECT_TRUE_MSG(test, td_peek(cq, &e),
+					      "kick run without its completion");
+			served++;
+		} else {
+			KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
+		}
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(e.wr_id), 0x100ULL + i);
+		KUNIT_EXPECT_EQ(test, e.status, XNIC_CQE_SUCCESS);
+	}
+	KUNIT_EXPECT_GT(test, served, 0);
+
+	WRITE_ONCE(xnic_sim_kick_run_on, false);
+	KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
+	runs = td_ctr(d, XS_CTR_writer_runs);
+	wakes = td_ctr(d, XS_CTR_wakeups);
+	w.wr_id = 0x200;
+	td_post(a, &w);
+	KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(e.wr_id), 0x200ULL);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
+	KUNIT_EXPECT_GT(test, td_ctr(d, XS_CTR_wakeups), wakes);
+	WRITE_ONCE(xnic_sim_kick_run_on, saved);
+}
+
 static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_cmds),
 	KUNIT_CASE(dev_rc),
@@ -2379,6 +2451,7 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_errors),
 	KUNIT_CASE(dev_fuzz),
 	KUNIT_CASE(dev_teardown_race),
+	KUNIT_CASE(dev_kick_run),
 	{}
 };
 

@@ -67,6 +67,8 @@ enum xnic_sim_ctr {
 	XS_CTR_kicks,
 	XS_CTR_sleeps,
 	XS_CTR_wakeups,
+	XS_CTR_writer_runs,
+	XS_CTR_yields,
 	XS_CTR_commands,
 	XS_CTR_cmd_errors,
 	XS_CTR_eqes,
@@ -331,6 +333,8 @@ struct xnic_sim_dev {
 
 	/* engine */
 	struct task_struct *engine;
+	struct mutex run_lock;		/* held by whoever runs a pass */
+	u64 kick_probe;			/* last wakeup by a kick run */
 	bool kicked;
 	unsigned long sect;		/* odd inside a section */
 	u32 cmd_ci;
@@ -388,6 +392,7 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 
 /* xnic_sim_dev.c */
 extern unsigned int xnic_sim_idle_us;
+extern bool xnic_sim_kick_run_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
 void xnic_sim_kick(struct xnic_sim_dev *dev);
 struct xnic_sim_dev *xnic_sim_dev_alloc(int index);
@@ -402,6 +407,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
+bool xnic_sim_kick_run(struct xnic_sim_dev *dev);
 void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);

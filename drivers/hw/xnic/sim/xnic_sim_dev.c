@@ -13,6 +13,7 @@
 
 /* engine polling time without work before it sleeps (module parameter) */
 unsigned int xnic_sim_idle_us = 100;
+bool xnic_sim_kick_run_on = true;
 
 static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_doorbells] = "doorbells",
@@ -20,6 +21,8 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_kicks] = "kicks",
 	[XS_CTR_sleeps] = "sleeps",
 	[XS_CTR_wakeups] = "wakeups",
+	[XS_CTR_writer_runs] = "writer_runs",
+	[XS_CTR_yields] = "yields",
 	[XS_CTR_commands] = "commands",
 	[XS_CTR_cmd_errors] = "cmd_errors",
 	[XS_CTR_eqes] = "eqes",
@@ -194,6 +197,13 @@ static void xnic_sim_set_half(struct xnic_sim_dev *dev, u64 *base, bool hi,
 	WRITE_ONCE(*base, v);
 }
 
+/* whether the register writer may sleep (the model may work in its stead) */
+static bool xnic_sim_writer_can_sleep(void)
+{
+	return IS_ENABLED(CONFIG_PREEMPT_COUNT) ? preemptible() :
+	       in_task() && !irqs_disabled();
+}
+
 /*
  * RESET: the engine drops everything; a caller that may sleep waits for
  * it, so the device touches no memory of the driver's afterwards.
@@ -212,8 +222,7 @@ static void xnic_sim_reset_write(struct xnic_sim_dev *dev)
 	dev->eq_on = false;
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
 	xnic_sim_kick(dev);
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? !preemptible() :
-	    !in_task() || irqs_disabled())
+	if (!xnic_sim_writer_can_sleep())
 		return;	/* atomic context: the reset completes later */
 	if (!wait_event_timeout(dev->reset_wq,
 				(s32)(READ_ONCE(dev->reset_done) - req) >= 0,
@@ -274,6 +283,10 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 		return;
 	case XNIC_REG_KICK:
 		xnic_sim_count(dev, XS_CTR_kicks, 1);
+		/* the work done in the writer's stead needs no wakeup */
+		if (READ_ONCE(xnic_sim_kick_run_on) &&
+		    xnic_sim_writer_can_sleep() && xnic_sim_kick_run(dev))
+			return;
 		xnic_sim_kick(dev);
 		return;
 	case XNIC_REG_ENABLE:
@@ -412,6 +425,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	spin_lock_init(&dev->irq_lock);
 	spin_lock_init(&dev->eq_lock);
 	init_waitqueue_head(&dev->reset_wq);
+	mutex_init(&dev->run_lock);
 	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);

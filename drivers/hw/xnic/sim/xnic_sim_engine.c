@@ -22,6 +22,10 @@
 #define XNIC_SIM_QP_BUDGET	16	/* WQEs per QP per turn */
 #define XNIC_SIM_SWEEP_NS	(1 * NSEC_PER_MSEC)
 #define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
+/* a busy CPU's engine steps aside this long, NEED_WAKEUP set */
+#define XNIC_SIM_YIELD_NS	NSEC_PER_MSEC
+/* a kick run in the kicker's context wakes the engine this often */
+#define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
 
 static u32 xnic_sim_rd32(u64 dma)
 {
@@ -716,8 +720,11 @@ static bool xnic_sim_pending(struct xnic_sim_dev *dev)
  * Sleep until kicked: announce it in every doorbell page, then look once
  * more (a producer that rang before seeing the flag is found here).
  * @deadline: wake up then at the latest (xnic_sim_now()), 0 for none.
+ * @yield: a short step aside for another task (counted as a yield), not
+ *	   the sleep of an idle device
  */
-static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
+static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
+			   bool yield)
 {
 	bool enabled = READ_ONCE(dev->enable);
 
@@ -725,7 +732,7 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
 		xnic_sim_db_set_flags(dev, XNIC_DB_NEED_WAKEUP);
 	set_current_state(TASK_INTERRUPTIBLE);	/* full barrier */
 	if (!xnic_sim_pending(dev)) {
-		xnic_sim_count(dev, XS_CTR_sleeps, 1);
+		xnic_sim_count(dev, yield ? XS_CTR_yields : XS_CTR_sleeps, 1);
 		if (deadline) {
 			u64 now = xnic_sim_now();
 			ktime_t t = ns_to_ktime(deadline > now ?
@@ -738,12 +745,89 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline)
 		} else {
 			schedule();
 		}
-		xnic_sim_count(dev, XS_CTR_wakeups, 1);
+		if (!yield)
+			xnic_sim_count(dev, XS_CTR_wakeups, 1);
 	}
 	__set_current_state(TASK_RUNNING);
 	WRITE_ONCE(dev->kicked, false);
 	if (enabled && READ_ONCE(dev->enable))
 		xnic_sim_db_set_flags(dev, 0);
+}
+
+static bool xnic_sim_running(struct xnic_sim_dev *dev)
+{
+	return READ_ONCE(dev->enable) &&
+	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
+}
+
+/**
+ * xnic_sim_kick_run - serve a KICK in the writer's context
+ * @dev: device; the caller may sleep
+ *
+ * Runs the data-path part of an engine pass (doorbells, then the active
+ * QPs) at once unless the engine thread is inside a pass itself.  With
+ * every CPU busy -- two processes spinning on each other's data, the
+ * usual latency test -- waking the engine thread can take until the next
+ * tick; the writer has the CPU now.  The engine thread keeps sleeping
+ * (NEED_WAKEUP stays set) unless something is left for it.
+ *
+ * Return: true when nothing is left for the engine thread.
+ */
+bool xnic_sim_kick_run(struct xnic_sim_dev *dev)
+{
+	u64 now, next = U64_MAX;
+	bool done;
+
+	if (!mutex_trylock(&dev->run_lock))
+		return false;
+	if (!xnic_sim_running(dev) ||
+	    READ_ONCE(dev->reset_req) != dev->reset_done) {
+		mutex_unlock(&dev->run_lock);
+		return false;
+	}
+	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
+	xnic_sim_db_scan(dev);
+	now = xnic_sim_now();
+	xnic_sim_active_run(dev, now, &next);
+	done = list_empty(&dev->active) && list_empty(&dev->errq) &&
+	       READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
+	/*
+	 * Now and then let the engine thread look for itself: where a CPU
+	 * is free it stays awake and polls, and producers stop kicking.
+	 */
+	if (now - dev->kick_probe >= XNIC_SIM_KICK_PROBE_NS) {
+		dev->kick_probe = now;
+		done = false;
+	}
+	mutex_unlock(&dev->run_lock);
+	return done;
+}
+
+/* One pass of the engine thread.  Return: whether it found work. */
+static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
+			  u64 *last_sweep)
+{
+	bool work = false;
+	u64 now;
+
+	mutex_lock(&dev->run_lock);
+	if (READ_ONCE(dev->reset_req) != dev->reset_done) {
+		xnic_sim_do_reset(dev);
+		work = true;
+	}
+	if (xnic_sim_running(dev)) {
+		work |= xnic_sim_cmd_poll(dev);
+		work |= xnic_sim_db_scan(dev);
+		now = xnic_sim_now();
+		work |= xnic_sim_active_run(dev, now, next);
+	}
+	now = xnic_sim_now();
+	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {
+		*last_sweep = now;
+		xnic_sim_err_sweep(dev);
+	}
+	mutex_unlock(&dev->run_lock);
+	return work;
 }
 
 /**
@@ -757,46 +841,36 @@ int xnic_sim_engine(void *arg)
 
 	while (!kthread_should_stop()) {
 		u64 now, next = U64_MAX;
-		bool work = false;
+		bool work;
 
-		if (READ_ONCE(dev->reset_req) != dev->reset_done) {
-			xnic_sim_do_reset(dev);
-			work = true;
-		}
-		if (READ_ONCE(dev->enable) &&
-		    !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL)) {
-			work |= xnic_sim_cmd_poll(dev);
-			work |= xnic_sim_db_scan(dev);
-			now = xnic_sim_now();
-			work |= xnic_sim_active_run(dev, now, &next);
-		}
+		work = xnic_sim_pass(dev, &next, &last_sweep);
 		now = xnic_sim_now();
-		if (!list_empty(&dev->errq) &&
-		    now - last_sweep > XNIC_SIM_SWEEP_NS) {
-			last_sweep = now;
-			xnic_sim_err_sweep(dev);
-		}
 		if (work) {
 			last_work = now;
 			cond_resched();
 			continue;
 		}
 		/*
-		 * Poll a while for more work.  A task waiting for this CPU
-		 * may have it first (the scheduler picks the task that ran
-		 * least): the engine stays awake (no kick needed) without
-		 * taking the CPU from the producer it waits for.
+		 * Poll a while for more work, as long as the CPU is ours
+		 * alone.  When another task wants it (the producer the
+		 * engine waits for may be that task), step aside for a
+		 * while instead, announcing NEED_WAKEUP: producers then
+		 * kick, and a kick from a process does the work in its own
+		 * context (xnic_sim_kick_run()), with no wait for a CPU.
 		 */
 		if (now - last_work < (u64)READ_ONCE(xnic_sim_idle_us) *
 				      NSEC_PER_USEC) {
-			if (!single_task_running())
-				schedule();	/* still TASK_RUNNING */
-			else
+			if (single_task_running()) {
 				cond_resched();
-			cpu_relax();
+				cpu_relax();
+			} else {
+				u64 until = min(next, now + XNIC_SIM_YIELD_NS);
+
+				xnic_sim_sleep(dev, until, true);
+			}
 			continue;
 		}
-		xnic_sim_sleep(dev, next == U64_MAX ? 0 : next);
+		xnic_sim_sleep(dev, next == U64_MAX ? 0 : next, false);
 		last_work = xnic_sim_now();
 	}
 	return 0;
