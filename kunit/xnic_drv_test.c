@@ -17,7 +17,7 @@
 /* xnic_dp.c kicks the device through xnic_main.c: count instead */
 static int xnic_test_kicks;
 
-void xnic_kick(struct xnic_dev *xdev)
+void xnic_kick(struct xnic_dev *xdev, bool run_here)
 {
 	xnic_test_kicks++;
 }

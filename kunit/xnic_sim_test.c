@@ -1433,8 +1433,9 @@ static void td_ring(struct td_dev *d, u32 dbi, u32 slot)
 	set_bit(slot % 64, (unsigned long *)&p->group[slot / 64]);
 	set_bit((slot / 64) % 64, (unsigned long *)&p->summary[slot / 4096]);
 	smp_mb__after_atomic();	/* the bits before the flags */
+	/* the test thread holds no lock: the device may run the work here */
 	if (le32_to_cpu(READ_ONCE(p->flags)) & XNIC_DB_NEED_WAKEUP)
-		td_wr(d, XNIC_REG_KICK, 1);
+		td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE);
 }
 
 /* Write a WQE (owner last), without telling the device. */

@@ -53,6 +53,10 @@ struct xnic_bus {
 #define XNIC_REG_KICK		0x034	/* WO: wake the engine */
 #define XNIC_REG_ENABLE		0x038	/* RW: 1 = queues set up, go */
 
+/* KICK value bits */
+#define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */
+#define XNIC_KICK_RUN_HERE	BIT(1)	/* the writer may run the work */
+
 #define XNIC_ID			0x58494e43	/* "XNIC" */
 #define XNIC_HW_VERSION		1
 

@@ -279,7 +279,7 @@ int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   size_t size);
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
-void xnic_kick(struct xnic_dev *xdev);
+void xnic_kick(struct xnic_dev *xdev, bool run_here);
 
 /* After a failed destroy command, may the device still use the memory? */
 static inline bool xnic_cmd_let_go(int ret)

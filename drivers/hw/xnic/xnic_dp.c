@@ -74,7 +74,7 @@ int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
 	spin_unlock_irqrestore(&sq->lock, flags);
 
 	if (pi != start && xnic_db_ring(xdev->kdb.cpu, xqp->db_slot))
-		xnic_kick(xdev);
+		xnic_kick(xdev, false);	/* any context */
 	return ret;
 }
 

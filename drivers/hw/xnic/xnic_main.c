@@ -38,10 +38,13 @@ static void xnic_wr(struct xnic_dev *xdev, u32 reg, u32 val)
 /**
  * xnic_kick - wake the device's engine (KICK register)
  * @xdev: device
+ * @run_here: the caller is a process holding no lock (a system call on
+ *	      behalf of user space): the device may do the work in the write
  */
-void xnic_kick(struct xnic_dev *xdev)
+void xnic_kick(struct xnic_dev *xdev, bool run_here)
 {
-	xnic_wr(xdev, XNIC_REG_KICK, 1);
+	xnic_wr(xdev, XNIC_REG_KICK,
+		XNIC_KICK_WAKE | (run_here ? XNIC_KICK_RUN_HERE : 0));
 }
 
 /* ------------------------------------------------------------------ */

@@ -284,7 +284,8 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 	case XNIC_REG_KICK:
 		xnic_sim_count(dev, XS_CTR_kicks, 1);
 		/* the work done in the writer's stead needs no wakeup */
-		if (READ_ONCE(xnic_sim_kick_run_on) &&
+		if ((val & XNIC_KICK_RUN_HERE) &&
+		    READ_ONCE(xnic_sim_kick_run_on) &&
 		    xnic_sim_writer_can_sleep() && xnic_sim_kick_run(dev))
 			return;
 		xnic_sim_kick(dev);
