@@ -20,7 +20,7 @@ XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
-	kunit guest-test check demo help
+	kunit guest-test check demo bench help
 
 all: modules tools
 
@@ -29,6 +29,8 @@ tools: deps
 	$(MAKE) -C tools/lib/xverbs
 	$(MAKE) -C tools/testing/uverbs
 	$(MAKE) -C tools/testing/xnic
+	$(MAKE) -C tools/testing/bench
+	$(MAKE) -C tools/testing/xverbs
 
 deps:
 	@scripts/install-deps.sh
@@ -44,6 +46,8 @@ clean:
 	$(MAKE) -C tools/lib/xverbs clean
 	$(MAKE) -C tools/testing/uverbs clean
 	$(MAKE) -C tools/testing/xnic clean
+	$(MAKE) -C tools/testing/bench clean
+	$(MAKE) -C tools/testing/xverbs clean
 	# keep build/check: make check runs make clean and logs there
 	find build -mindepth 1 -maxdepth 1 ! -name check -exec rm -rf {} + 2>/dev/null || true
 
@@ -65,8 +69,12 @@ check: deps
 demo: deps
 	scripts/demo.sh
 
+bench: deps
+	scripts/bench.sh
+
 help:
 	@echo "make [KDIR=...]     build the modules"
 	@echo "make demo           load the stack in a QEMU guest and show it"
 	@echo "make check          everything CI runs (build, sparse, KUnit, guest)"
+	@echo "make bench          xnic against rxe in a guest (build/bench/latest)"
 	@echo "make sparse|checkpatch|kunit|guest-test   one stage of check"

@@ -10,6 +10,8 @@
 #   xrdma.role=a|b              this guest's side of a two-guest run
 #   xrdma.timeout=SECONDS       override every test's in-guest time limit
 #   xrdma.shell=1               drop to a shell instead of powering off
+#   xrdma.env.NAME=VALUE        export NAME=VALUE to the tests (NAME in
+#                               [A-Z0-9_], e.g. the benchmark's settings)
 # Markers (one line each, on the console and on ttyS1 if present):
 #   XRDMA_BOOT kver=K cpus=N uptime=S tests=GLOBS vms=N role=R
 #   XRDMA_TEST_START <name> timeout=S
@@ -49,6 +51,13 @@ for kv in $cmdline; do
 	xrdma.role=*) ROLE=${kv#*=} ;;
 	xrdma.timeout=*) TIMEOUT=${kv#*=} ;;
 	xrdma.shell=*) SHELL_AT_END=${kv#*=} ;;
+	xrdma.env.*=*)
+		kv=${kv#xrdma.env.}
+		case ${kv%%=*} in
+		*[!A-Z0-9_]* | [0-9]*) ;;
+		*) export "${kv%%=*}=${kv#*=}" ;;
+		esac
+		;;
 	esac
 done
 set +f

@@ -13,11 +13,13 @@
 #       shipped and loaded at boot.
 #   -T  directory of guest tests (default tools/testing/guest); its *.sh
 #       become /xrdma/tests/, its lib/ becomes /xrdma/tests/lib/.  Header
-#       lines "# XRDMA_DEBIAN_MODULES:" / "# XRDMA_PROGRAMS:" are honoured.
+#       lines "# XRDMA_DEBIAN_MODULES:" / "# XRDMA_PROGRAMS:" /
+#       "# XRDMA_FILES:" (as -x) are honoured.
 #   -m  further Debian modules to ship (deps resolved with modprobe -S KVER
 #       --show-depends); the guest can modprobe them.
 #   -b  further programs (names or paths) to ship with their ldd libraries.
-#   -x  further files or directories.
+#   -x  further files or directories (host path, or host:guest), ELF
+#       files with their ldd libraries.
 # An OUT ending in .gz is gzip'ed; otherwise the cpio is left uncompressed,
 # which boots faster under TCG.
 set -euo pipefail
@@ -109,6 +111,7 @@ for d in "${TDIRS[@]}"; do
 		cp "$t" "$R/xrdma/tests/"
 		MODS="$MODS $(xrdma_test_field "$t" DEBIAN_MODULES)"
 		BINS="$BINS $(xrdma_test_field "$t" PROGRAMS)"
+		EXTRA="$EXTRA $(xrdma_test_field "$t" FILES)"
 	done
 	[ -d "$d/lib" ] && cp -a "$d/lib/." "$R/xrdma/tests/lib/"
 done

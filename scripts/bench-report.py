@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py DIR: the report of a make bench run.
+
+Reads DIR/raw.txt ("BENCH <stack> <metric> <run> <value> <unit>" lines of
+tools/testing/bench/bench-guest.sh) and writes DIR/results.txt (a table of
+medians: metric, rxe, xnic, ratio xnic/rxe, % of the physical limit, the
+target and whether it is met), DIR/results.csv and DIR/chart.png (gnuplot).
+Exits 1 when a metric of the table has no measurement.
+"""
+import csv
+import os
+import statistics
+import subprocess
+import sys
+
+# metric, what, better (higher/lower), physical limit, target
+PERF = [
+    ("write_lat_64", "ib_write_lat 64 B", "lower", "pingpong_oneway_us",
+     ("ratio_max", 0.1)),
+    ("read_lat_64", "ib_read_lat 64 B", "lower", "pingpong_oneway_us",
+     ("ratio_max", 0.1)),
+    ("send_lat_64", "ib_send_lat 64 B", "lower", "pingpong_oneway_us",
+     ("ratio_max", 0.1)),
+    ("atomic_lat", "ib_atomic_lat 8 B", "lower", "pingpong_oneway_us", None),
+    ("write_rate_64", "ib_write_bw 64 B msg rate", "higher", None,
+     ("ratio_min", 10.0)),
+    ("write_bw_64k", "ib_write_bw 64 KiB", "higher", "memcpy_64k_MBps",
+     ("limit_min", 50.0)),
+    ("read_bw_64k", "ib_read_bw 64 KiB", "higher", "memcpy_64k_MBps",
+     ("limit_min", 50.0)),
+    ("send_bw_64k", "ib_send_bw 64 KiB", "higher", "memcpy_64k_MBps", None),
+]
+PHYS = [
+    ("memcpy_64k_MBps", "memcpy 64 KiB, one thread"),
+    ("memcpy_64m_MBps", "memcpy 64 MiB, one thread"),
+    ("pingpong_oneway_us", "cache-line ping-pong, one way"),
+    ("pingpong_rtt_us", "cache-line ping-pong, round trip"),
+]
+
+
+def load(path):
+    vals, units, info, fails = {}, {}, [], []
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "BENCH_INFO":
+                info.append(" ".join(w[1:]))
+            elif w[0] == "BENCH_FAIL":
+                fails.append(" ".join(w[1:]))
+            elif w[0] == "BENCH" and len(w) >= 6:
+                try:
+                    v = float(w[4])
+                except ValueError:
+                    continue
+                vals.setdefault((w[1], w[2]), []).append(v)
+                units[w[2]] = w[5]
+    return vals, units, info, fails
+
+
+def med(vals, stack, metric):
+    v = vals.get((stack, metric))
+    return statistics.median(v) if v else None
+
+
+def fmt(v, nd=3):
+    if v is None:
+        return "-"
+    if abs(v) >= 100:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.*g" % (nd, v)
+
+
+def main():
+    d = sys.argv[1]
+    vals, units, info, fails = load(os.path.join(d, "raw.txt"))
+    rows, missing = [], []
+    for m, what, better, limit, target in PERF:
+        r, x = med(vals, "rxe", m), med(vals, "xnic", m)
+        n = len(vals.get(("xnic", m), []))
+        if x is None:
+            missing.append("xnic " + m)
+        if r is None:
+            missing.append("rxe " + m)
+        ratio = x / r if (x is not None and r) else None
+        lim = med(vals, "phys", limit) if limit else None
+        pct = None
+        if lim and x:
+            pct = 100.0 * (x / lim if better == "higher" else lim / x)
+        tgt, met = "-", "-"
+        if target:
+            kind, t = target
+            if kind == "ratio_min":
+                tgt, ok = ">= %gx rxe" % t, ratio is not None and ratio >= t
+            elif kind == "ratio_max":
+                tgt, ok = "<= %g x rxe" % t, ratio is not None and ratio <= t
+            else:
+                tgt, ok = ">= %g%% of limit" % t, pct is not None and pct >= t
+            met = "yes" if ok else "NO"
+        rows.append([m, what, units.get(m, ""), r, x, ratio, pct, tgt, met, n])
+
+    scale = sorted({int(k[1].split("_")[1]) for k in vals
+                    if k[1].startswith("scale_")})
+    smetrics = sorted({"_".join(k[1].split("_")[2:]) for k in vals
+                       if k[1].startswith("scale_")})
+
+    out = []
+    out.append("xrdma benchmark: xnic (xrdma libibverbs) vs rxe, one guest")
+    for i in info:
+        out.append("  " + i)
+    out.append("")
+    hdr = "%-14s %-26s %-5s %10s %10s %9s %9s  %-18s %s" % (
+        "metric", "what", "unit", "rxe", "xnic", "xnic/rxe", "% limit",
+        "target", "met")
+    out.append(hdr)
+    out.append("-" * len(hdr))
+    for m, what, u, r, x, ratio, pct, tgt, met, n in rows:
+        out.append("%-14s %-26s %-5s %10s %10s %9s %9s  %-18s %s" % (
+            m, what, u, fmt(r), fmt(x), fmt(ratio), fmt(pct), tgt, met))
+    out.append("")
+    out.append("physical limits (guest)")
+    for m, what in PHYS:
+        out.append("  %-20s %-34s %10s %s" % (m, what, fmt(med(vals, "phys", m)),
+                                              units.get(m, "")))
+    if scale:
+        out.append("")
+        out.append("xnic with N QPs created (one pair active)")
+        out.append("  %-16s" % "metric" +
+                   "".join("%12s" % ("N=%d" % n) for n in scale) + "   max/min")
+        for sm in smetrics:
+            v = [med(vals, "xnic", "scale_%d_%s" % (n, sm)) for n in scale]
+            good = [x for x in v if x]
+            spread = max(good) / min(good) if len(good) > 1 else None
+            out.append("  %-16s" % sm + "".join("%12s" % fmt(x) for x in v) +
+                       "   %s" % fmt(spread))
+    if fails:
+        out.append("")
+        out.append("failed measurements:")
+        out.extend("  " + f for f in fails)
+    if missing:
+        out.append("")
+        out.append("not measured: " + ", ".join(missing))
+    out.append("")
+    out.append("medians of %s run(s) each; targets from the benchmark issue" %
+               (max((r[9] for r in rows), default=0)))
+    with open(os.path.join(d, "results.txt"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+    with open(os.path.join(d, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["metric", "unit", "rxe", "xnic", "ratio_xnic_rxe",
+                    "pct_of_limit", "target", "met", "runs"])
+        for m, what, u, r, x, ratio, pct, tgt, met, n in rows:
+            w.writerow([m, u, r, x, ratio, pct, tgt, met, n])
+        for m, what in PHYS:
+            w.writerow([m, units.get(m, ""), "", med(vals, "phys", m), "", "",
+                        "", "", ""])
+        for n in scale:
+            for sm in smetrics:
+                k = "scale_%d_%s" % (n, sm)
+                w.writerow([k, units.get(k, ""), "", med(vals, "xnic", k), "",
+                            "", "", "", ""])
+
+    # chart: xnic/rxe per metric, log scale (latency inverted: >1 is better)
+    dat = os.path.join(d, "chart.dat")
+    with open(dat, "w") as f:
+        for m, what, u, r, x, ratio, pct, tgt, met, n in rows:
+            if ratio:
+                speedup = ratio if units.get(m) != "us" else 1.0 / ratio
+                f.write('"%s" %g\n' % (m, speedup))
+    gp = """set terminal pngcairo size 900,500 noenhanced
+set output '%s'
+set title 'xnic vs rxe: speed-up (latency: rxe/xnic, rate and bandwidth: xnic/rxe)'
+set style fill solid 0.7
+set boxwidth 0.6
+set logscale y
+set yrange [0.1:*]
+set grid ytics
+set xtics rotate by -30
+set ylabel 'times faster than rxe'
+plot '%s' using 0:2:xtic(1) with boxes notitle, 10 title '10x target' lw 2
+""" % (os.path.join(d, "chart.png"), dat)
+    try:
+        subprocess.run(["gnuplot"], input=gp.encode(), check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("bench-report: no chart (%s)" % e, file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
