@@ -196,10 +196,9 @@ int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
 }
 
 /* wait until the application acknowledged every event reported */
-void xv_wait_events(struct ibv_context *ctx, pthread_mutex_t *mutex,
-		    pthread_cond_t *cond, uint32_t *completed, uint32_t want)
+void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
+		    uint32_t *completed, uint32_t want)
 {
-	(void)ctx;
 	pthread_mutex_lock(mutex);
 	while (*completed != want)
 		pthread_cond_wait(cond, mutex);
@@ -274,13 +273,6 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		errno = err;
 	}
 	return ctx;
-}
-
-struct ibv_context *ibv_import_device(int cmd_fd)
-{
-	(void)cmd_fd;
-	errno = EOPNOTSUPP;
-	return NULL;
 }
 
 int ibv_close_device(struct ibv_context *ctx)
@@ -446,11 +438,7 @@ void ibv_ack_async_event(struct ibv_async_event *event)
 
 /* ------------------------------------------------------------ fork */
 
-/*
- * The kernel keeps pinned pages of registered memory with the parent on
- * fork (FOLL_LONGTERM pins are copied for the child), and our mappings
- * are not inherited (VM_DONTCOPY): nothing to set up.
- */
+/* nothing to set up: see unsupported.c */
 int ibv_fork_init(void)
 {
 	return 0;
@@ -461,21 +449,13 @@ enum ibv_fork_status ibv_is_fork_initialized(void)
 	return IBV_FORK_UNNEEDED;
 }
 
-int ibv_dontfork_range(void *base, size_t size)
-{
-	(void)base;
-	(void)size;
-	return 0;
-}
-
-int ibv_dofork_range(void *base, size_t size)
-{
-	(void)base;
-	(void)size;
-	return 0;
-}
-
 /* ------------------------------------------------------------ strings */
+
+/* names[i], or "unknown" outside the table and in its holes */
+static const char *xv_name(const char *const *names, size_t n, int i)
+{
+	return i >= 0 && (size_t)i < n && names[i] ? names[i] : "unknown";
+}
 
 const char *ibv_node_type_str(enum ibv_node_type node_type)
 {
@@ -489,10 +469,7 @@ const char *ibv_node_type_str(enum ibv_node_type node_type)
 		[IBV_NODE_UNSPECIFIED] = "unspecified",
 	};
 
-	if (node_type < IBV_NODE_CA ||
-	    (size_t)node_type >= ARRAY_SIZE(names))
-		return "unknown";
-	return names[node_type];
+	return xv_name(names, ARRAY_SIZE(names), node_type);
 }
 
 const char *ibv_port_state_str(enum ibv_port_state port_state)
@@ -506,9 +483,7 @@ const char *ibv_port_state_str(enum ibv_port_state port_state)
 		[IBV_PORT_ACTIVE_DEFER] = "active defer",
 	};
 
-	if (port_state < IBV_PORT_NOP || port_state > IBV_PORT_ACTIVE_DEFER)
-		return "unknown";
-	return names[port_state];
+	return xv_name(names, ARRAY_SIZE(names), port_state);
 }
 
 const char *ibv_event_type_str(enum ibv_event_type event)
@@ -536,9 +511,7 @@ const char *ibv_event_type_str(enum ibv_event_type event)
 		[IBV_EVENT_WQ_FATAL] = "WQ fatal",
 	};
 
-	if (event < IBV_EVENT_CQ_ERR || event > IBV_EVENT_WQ_FATAL)
-		return "unknown";
-	return names[event];
+	return xv_name(names, ARRAY_SIZE(names), event);
 }
 
 const char *ibv_wc_status_str(enum ibv_wc_status status)
@@ -570,9 +543,7 @@ const char *ibv_wc_status_str(enum ibv_wc_status status)
 		[IBV_WC_TM_RNDV_INCOMPLETE] = "TM software rendezvous",
 	};
 
-	if (status < IBV_WC_SUCCESS || status > IBV_WC_TM_RNDV_INCOMPLETE)
-		return "unknown";
-	return names[status];
+	return xv_name(names, ARRAY_SIZE(names), status);
 }
 
 /* ------------------------------------------------------------ rates */

@@ -362,33 +362,6 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
 	return ibv_reg_mr_iova2(pd, addr, length, iova, (unsigned int)access);
 }
 
-struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-				 size_t length, uint64_t iova,
-				 int fd, int access)
-{
-	(void)pd;
-	(void)offset;
-	(void)length;
-	(void)iova;
-	(void)fd;
-	(void)access;
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
-		 void *addr, size_t length, int access)
-{
-	(void)mr;
-	(void)flags;
-	(void)pd;
-	(void)addr;
-	(void)length;
-	(void)access;
-	errno = EOPNOTSUPP;
-	return IBV_REREG_MR_ERR_INPUT;
-}
-
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	int ret = xv_destroy_obj(mr->context, XRDMA_OBJ_MR, mr->handle, NULL);
@@ -514,14 +487,6 @@ static struct ibv_cq_ex *xv_create_cq_ex(struct ibv_context *ctx,
 	return &cq->ex;
 }
 
-int ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	(void)cq;
-	(void)cqe;
-	/* the ring is mapped: a resize would move it under the poller */
-	return EOPNOTSUPP;
-}
-
 int ibv_destroy_cq(struct ibv_cq *ibcq)
 {
 	struct xv_cq *cq = to_xcq(ibcq);
@@ -538,9 +503,9 @@ int ibv_destroy_cq(struct ibv_cq *ibcq)
 		channel->refcnt--;
 		pthread_mutex_unlock(&ctx->mutex);
 	}
-	xv_wait_events(ctx, &ibcq->mutex, &ibcq->cond,
+	xv_wait_events(&ibcq->mutex, &ibcq->cond,
 		       &ibcq->comp_events_completed, d.comp_events_reported);
-	xv_wait_events(ctx, &ibcq->mutex, &ibcq->cond,
+	xv_wait_events(&ibcq->mutex, &ibcq->cond,
 		       &ibcq->async_events_completed, d.async_events_reported);
 	munmap(cq->map, cq->map_size);
 	pthread_spin_destroy(&cq->lock);
@@ -949,7 +914,7 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	if (ret)
 		return ret;
 	xv_qp_remove(to_xctx(ibqp->context), qp);
-	xv_wait_events(ibqp->context, &ibqp->mutex, &ibqp->cond,
+	xv_wait_events(&ibqp->mutex, &ibqp->cond,
 		       &ibqp->events_completed, d.async_events_reported);
 	munmap(qp->map, qp->map_size);
 	free(qp->sq.wrid);
@@ -968,22 +933,6 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp,
 	(void)flags;
 	/* the device places an RC message's data in order */
 	return qp->qp_type == IBV_QPT_RC ? 1 : 0;
-}
-
-int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
-{
-	(void)qp;
-	(void)ece;
-	errno = EOPNOTSUPP;
-	return EOPNOTSUPP;
-}
-
-int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
-{
-	(void)qp;
-	(void)ece;
-	errno = EOPNOTSUPP;
-	return EOPNOTSUPP;
 }
 
 /* ------------------------------------------------------------ SRQ */
@@ -1091,7 +1040,7 @@ int ibv_destroy_srq(struct ibv_srq *ibsrq)
 	ret = xv_destroy_obj(ibsrq->context, XRDMA_OBJ_SRQ, ibsrq->handle, &d);
 	if (ret)
 		return ret;
-	xv_wait_events(ibsrq->context, &ibsrq->mutex, &ibsrq->cond,
+	xv_wait_events(&ibsrq->mutex, &ibsrq->cond,
 		       &ibsrq->events_completed, d.async_events_reported);
 	munmap(srq->map, srq->map_size);
 	free(srq->rq.wrid);
@@ -1199,81 +1148,6 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
 	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &a))
 		return NULL;
 	return ibv_create_ah(pd, &a);
-}
-
-int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
-				struct ibv_ah_attr *attr,
-				uint8_t eth_mac[6],
-				uint16_t *vid)
-{
-	(void)ctx;
-	(void)attr;
-	(void)eth_mac;
-	(void)vid;
-	return EOPNOTSUPP;
-}
-
-/* ------------------------------------------------------------ multicast */
-
-int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
-{
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return EOPNOTSUPP;
-}
-
-int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
-{
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return EOPNOTSUPP;
-}
-
-/* ------------------------------------------------------------ import */
-
-struct ibv_pd *ibv_import_pd(struct ibv_context *ctx,
-			     uint32_t pd_handle)
-{
-	(void)ctx;
-	(void)pd_handle;
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-void ibv_unimport_pd(struct ibv_pd *pd)
-{
-	(void)pd;
-}
-
-struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
-{
-	(void)pd;
-	(void)mr_handle;
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-void ibv_unimport_mr(struct ibv_mr *mr)
-{
-	(void)mr;
-}
-
-struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
-			     uint32_t dm_handle)
-{
-	(void)ctx;
-	(void)dm_handle;
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-void ibv_unimport_dm(struct ibv_dm *dm)
-{
-	(void)dm;
 }
 
 /* ------------------------------------------------------------ marshalling */

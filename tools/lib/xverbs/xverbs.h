@@ -156,8 +156,8 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
 int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
 		   struct xrdma_cmd_destroy *out);
-void xv_wait_events(struct ibv_context *ctx, pthread_mutex_t *mutex,
-		    pthread_cond_t *cond, uint32_t *completed, uint32_t want);
+void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
+		    uint32_t *completed, uint32_t want);
 
 /* verbs.c */
 void xv_set_ops(struct xv_context *xctx);

@@ -31,6 +31,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench.h"
 
 #define MAX_RUNS	1000
 #define PP_STOP		ULONG_MAX	/* odd: never a reply */
@@ -44,49 +45,6 @@ static struct {
 	alignas(64) unsigned long val;
 	char pad[64 - sizeof(unsigned long)];
 } line;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, int err)
-{
-	if (err)
-		fprintf(stderr, "physlimit: %s: %s\n", what, strerror(err));
-	else
-		fprintf(stderr, "physlimit: %s\n", what);
-	exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* the median of v[0..n-1] (sorts v) */
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	if (n % 2)
-		return v[n / 2];
-	return (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void print_runs(const char *metric, const double *v, unsigned int n)
-{
-	unsigned int i;
-
-	printf("# %s runs:", metric);
-	for (i = 0; i < n; i++)
-		printf(" %.6g", v[i]);
-	printf("\n");
-}
 
 /* ------------------------------------------------------------ memcpy */
 
@@ -164,7 +122,7 @@ static void bench_copy(const char *metric, size_t size,
 			die("memcpy: the clock did not advance", 0);
 		v[r] = (double)size * (double)iters / t / 1e6;
 	}
-	print_runs(metric, v, runs);
+	print_runs("", metric, v, runs);
 	printf("RESULT %s %.1f MBps\n", metric, median(v, runs));
 	munmap(src, size);
 	munmap(dst, size);
@@ -284,7 +242,7 @@ static void bench_pingpong(void)
 	err = pthread_join(thr, NULL);
 	if (err)
 		die("pthread_join", err);
-	print_runs("pingpong_rtt_us", v, runs);
+	print_runs("", "pingpong_rtt_us", v, runs);
 	t = median(v, runs);
 	printf("RESULT pingpong_oneway_us %.4f us\n", t / 2);
 	printf("RESULT pingpong_rtt_us %.4f us\n", t);

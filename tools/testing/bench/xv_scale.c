@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+#include "bench.h"
 
 #define MAX_RUNS	1000
 #define MSG_SIZE	64
@@ -82,49 +83,6 @@ static struct ibv_context *ctx;
 static struct ibv_pd *pd;
 static struct ibv_port_attr port_attr;
 static union ibv_gid gid;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, int err)
-{
-	if (err)
-		fprintf(stderr, "xv_scale: %s: %s\n", what, strerror(err));
-	else
-		fprintf(stderr, "xv_scale: %s\n", what);
-	exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* the median of v[0..n-1] (sorts v) */
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	if (n % 2)
-		return v[n / 2];
-	return (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void print_runs(const char *metric, const double *v, unsigned int n)
-{
-	unsigned int i;
-
-	printf("# scale_%u_%s runs:", nidle, metric);
-	for (i = 0; i < n; i++)
-		printf(" %.4g", v[i]);
-	printf("\n");
-}
 
 /* ------------------------------------------------------------ setup */
 
@@ -528,13 +486,14 @@ static void bench(struct side *a, struct side *b)
 {
 	double v[MAX_RUNS], *samples;
 	unsigned int r, iters;
-	char metric[64];
+	char metric[64], prefix[32];
 
+	snprintf(prefix, sizeof(prefix), "scale_%u_", nidle);
 	/* warm-up */
 	msgrate_run(a, b, run_secs / 5);
 	for (r = 0; r < runs; r++)
 		v[r] = msgrate_run(a, b, run_secs);
-	print_runs("msgrate_Mpps", v, runs);
+	print_runs(prefix, "msgrate_Mpps", v, runs);
 	printf("RESULT scale_%u_msgrate_Mpps %.4f Mpps\n", nidle,
 	       median(v, runs));
 
@@ -547,7 +506,7 @@ static void bench(struct side *a, struct side *b)
 		lat_run(a, b, iters, samples);
 		v[r] = median(samples, iters) * 1e6 / 2;
 	}
-	print_runs("lat_us", v, runs);
+	print_runs(prefix, "lat_us", v, runs);
 	snprintf(metric, sizeof(metric), "scale_%u_lat_us", nidle);
 	printf("RESULT %s %.3f us\n", metric, median(v, runs));
 
@@ -558,7 +517,7 @@ static void bench(struct side *a, struct side *b)
 		complat_run(a, b, iters, samples);
 		v[r] = median(samples, iters) * 1e6;
 	}
-	print_runs("complat_us", v, runs);
+	print_runs(prefix, "complat_us", v, runs);
 	printf("RESULT scale_%u_complat_us %.3f us\n", nidle, median(v, runs));
 	free(samples);
 	/* B's last WRs may be unsignaled: one signaled WR retires them */

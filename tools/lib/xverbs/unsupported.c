@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xverbs: the public calls xnic does not support, with the failure the
+ * verbs document for them (Documentation/userspace.rst), and the fork
+ * helpers, which have nothing to do: the kernel keeps registered pages
+ * with the parent (FOLL_LONGTERM pins) and our mappings are not inherited
+ * (VM_DONTCOPY).
+ */
+#include <errno.h>
+#include "xverbs.h"
+
+/* the parameters are the prototypes' */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				 size_t length, uint64_t iova,
+				 int fd, int access)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+		 void *addr, size_t length, int access)
+{
+	errno = EOPNOTSUPP;
+	return IBV_REREG_MR_ERR_INPUT;
+}
+
+int ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	/* the ring is mapped: a resize would move it under the poller */
+	return EOPNOTSUPP;
+}
+
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
+				struct ibv_ah_attr *attr,
+				uint8_t eth_mac[6],
+				uint16_t *vid)
+{
+	return EOPNOTSUPP;
+}
+
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return EOPNOTSUPP;
+}
+
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+		     uint16_t lid)
+{
+	return EOPNOTSUPP;
+}
+
+struct ibv_pd *ibv_import_pd(struct ibv_context *ctx,
+			     uint32_t pd_handle)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_pd(struct ibv_pd *pd)
+{
+}
+
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_mr(struct ibv_mr *mr)
+{
+}
+
+struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
+			     uint32_t dm_handle)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+void ibv_unimport_dm(struct ibv_dm *dm)
+{
+}
+
+struct ibv_context *ibv_import_device(int cmd_fd)
+{
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
+int ibv_dontfork_range(void *base, size_t size)
+{
+	return 0;
+}
+
+int ibv_dofork_range(void *base, size_t size)
+{
+	return 0;
+}
