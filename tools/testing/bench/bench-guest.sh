@@ -64,8 +64,17 @@ row() {
 
 PORT=19000
 # pt STACK METRIC RUN UNIT COLUMN TOOL ARGS...: server and client in this
-# guest; the value is column COLUMN of the client's result row
+# guest; the value is column COLUMN of the client's result row.  perftest
+# now and then prints "inf" for every latency (its sampled CPU frequency
+# came out 0): such a measurement is taken again, at most twice.
 pt() {
+	for _try in 1 2 3; do
+		pt_once "$@" && return 0
+	done
+	return 1
+}
+
+pt_once() {
 	_stack=$1 _metric=$2 _run=$3 _unit=$4 _col=$5
 	shift 5
 	if [ "$_stack" = rxe ]; then
@@ -96,6 +105,10 @@ pt() {
 	# server side
 	[ -n "$_v" ] || _v=$(row "$_col" "$TMP/srv")
 	if [ $_rc != 0 ] || [ $_src != 0 ] || [ -z "$_v" ]; then
+		if [ "$_try" -lt 3 ]; then
+			echo "# $_stack $_metric $_run: no result (try $_try), again"
+			return 1
+		fi
 		out "BENCH_FAIL $_stack $_metric $_run client rc=$_rc server rc=$_src"
 		sed 's/^/# /' "$TMP/cli" | tail -n 15
 		sed 's/^/# srv /' "$TMP/srv" | tail -n 5
