@@ -25,8 +25,12 @@ static void xrdma_ev_file_release(struct kref *ref)
 		list_del(&e->obj_list);
 		kfree(e);
 	}
-	if (ev->ufile)
+	if (ev->ufile) {
+		mutex_lock(&ev->ufile->channels_lock);
+		list_del(&ev->ufile_list);
+		mutex_unlock(&ev->ufile->channels_lock);
 		xrdma_ufile_put(ev->ufile);
+	}
 	kfree(ev);
 }
 
@@ -36,8 +40,9 @@ void xrdma_ev_file_put(struct xrdma_ev_file *ev)
 }
 
 /*
- * A completion channel belongs to @ufile and holds a reference on it; the
- * async file belongs to the context and needs none.
+ * A completion channel belongs to @ufile and holds a reference on it; it is
+ * on ufile->channels until released, so that disassociation can find it.
+ * The async file belongs to the context and needs neither.
  */
 struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
 					  bool is_async)
@@ -51,9 +56,13 @@ struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
 	init_waitqueue_head(&ev->wait);
 	INIT_LIST_HEAD(&ev->events);
 	ev->is_async = is_async;
+	INIT_LIST_HEAD(&ev->ufile_list);
 	if (!is_async) {
 		kref_get(&ufile->ref);
 		ev->ufile = ufile;
+		mutex_lock(&ufile->channels_lock);
+		list_add_tail(&ev->ufile_list, &ufile->channels);
+		mutex_unlock(&ufile->channels_lock);
 	}
 	return ev;
 }
@@ -326,10 +335,34 @@ void xrdma_uobj_drop_events(struct xrdma_uobj *uobj)
 		xrdma_drop_list(uobj->ufile->async, &uobj->async_list);
 }
 
+/*
+ * The device is gone: nothing more will be queued.  Readers get what is
+ * queued, then -EIO; poll() reports EPOLLERR.  Wakes every waiter.
+ */
 void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev)
 {
 	spin_lock_irq(&ev->lock);
 	ev->dev_gone = true;
 	spin_unlock_irq(&ev->lock);
 	wake_up_interruptible(&ev->wait);
+}
+
+/**
+ * xrdma_ufile_channels_gone - disassociate every completion channel
+ * @ufile: the file being disassociated
+ *
+ * A channel is on the list from its allocation until its release, which
+ * unlinks it under channels_lock before freeing it, so each entry here is
+ * valid memory even if its last reference is being dropped.  Lock order:
+ * hw_rwsem, channels_lock, then the channel's lock; nothing that delivers
+ * events takes channels_lock.
+ */
+void xrdma_ufile_channels_gone(struct xrdma_ufile *ufile)
+{
+	struct xrdma_ev_file *ev;
+
+	mutex_lock(&ufile->channels_lock);
+	list_for_each_entry(ev, &ufile->channels, ufile_list)
+		xrdma_ev_file_dev_gone(ev);
+	mutex_unlock(&ufile->channels_lock);
 }

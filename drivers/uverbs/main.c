@@ -5,8 +5,10 @@
  * The module is an xrdma client: a char device appears when a device is
  * registered.  When the device goes away while files are open, each file
  * is disassociated: commands in flight finish, every object is destroyed,
- * mappings are zapped, DEVICE_FATAL is queued, and later commands get -EIO;
- * the files themselves live on until the process closes them.
+ * mappings are zapped, DEVICE_FATAL is queued, the async fd and every
+ * completion channel are marked gone (read -EIO once empty, poll EPOLLERR),
+ * and later commands get -EIO; the files themselves live on until the
+ * process closes them.
  */
 #include <linux/module.h>
 #include <linux/sched/mm.h>
@@ -120,7 +122,9 @@ static void xrdma_ufile_release(struct kref *ref)
 {
 	struct xrdma_ufile *ufile = container_of(ref, struct xrdma_ufile, ref);
 
+	WARN_ON(!list_empty(&ufile->channels));
 	xa_destroy(&ufile->handles);
+	mutex_destroy(&ufile->channels_lock);
 	mmdrop(ufile->mm);
 	put_device(&ufile->udev->dev);
 	kfree(ufile);
@@ -151,6 +155,11 @@ static void xrdma_ufile_teardown(struct xrdma_ufile *ufile, bool dev_gone)
 			xrdma_ev_file_dev_gone(ufile->async);
 		}
 	}
+	/*
+	 * The channel fds may outlive us (device gone or this fd closed):
+	 * no event can come any more, their readers must not hang.
+	 */
+	xrdma_ufile_channels_gone(ufile);
 	if (ufile->ucontext)
 		xrdma_ucontext_disassociate(ufile->ucontext);
 }
@@ -173,6 +182,9 @@ static int xrdma_uverbs_open(struct inode *inode, struct file *filp)
 	init_rwsem(&ufile->hw_rwsem);
 	mutex_init(&ufile->ctx_mutex);
 	xa_init_flags(&ufile->handles, XA_FLAGS_ALLOC1);
+	ufile->next_handle = 1;
+	mutex_init(&ufile->channels_lock);
+	INIT_LIST_HEAD(&ufile->channels);
 
 	mutex_lock(&udev->files_lock);
 	if (udev->dead) {

@@ -9,6 +9,10 @@
  * shared (xrdma_uobj_get()), destroy needs it exclusive and fails with
  * -EBUSY instead of waiting.  Lookups and the use count are under the
  * xarray's lock, so a uobj is freed only after it left the table.
+ *
+ * Handles are allocated cyclically (1..INT_MAX, never 0): a destroyed
+ * handle is not handed out again until the counter wraps, so a stale handle
+ * gets -ENOENT rather than silently naming a newer object.
  */
 #include <linux/slab.h>
 #include "uverbs.h"
@@ -27,9 +31,14 @@ struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
 	uobj->user_cookie = cookie;
 	INIT_LIST_HEAD(&uobj->comp_list);
 	INIT_LIST_HEAD(&uobj->async_list);
-	ret = xa_alloc(&ufile->handles, &uobj->handle, XA_ZERO_ENTRY,
-		       xa_limit_31b, GFP_KERNEL);
-	if (ret) {
+	/*
+	 * Cyclic, not lowest free: a destroyed handle stays -ENOENT until the
+	 * counter wraps, instead of naming the next object at once.
+	 */
+	ret = xa_alloc_cyclic(&ufile->handles, &uobj->handle, XA_ZERO_ENTRY,
+			      XA_LIMIT(1, INT_MAX), &ufile->next_handle,
+			      GFP_KERNEL);
+	if (ret < 0) {
 		kfree(uobj);
 		return ERR_PTR(ret);
 	}

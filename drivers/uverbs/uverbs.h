@@ -33,8 +33,9 @@ struct xrdma_ev_file {
 	unsigned int count;
 	unsigned int dropped;		/* async: overflowed since last read */
 	bool is_async;
-	bool dev_gone;
+	bool dev_gone;			/* disassociated: read -EIO when empty */
 	struct xrdma_ufile *ufile;	/* owner context (holds a ref) */
+	struct list_head ufile_list;	/* comp channel: in ufile->channels */
 };
 
 struct xrdma_ev_entry {
@@ -78,6 +79,10 @@ struct xrdma_ufile {
 	bool async_fd_given;
 	struct xrdma_event_handler event_handler;
 	struct xarray handles;
+	u32 next_handle;		/* xa_alloc_cyclic(); handles' xa_lock */
+	/* completion channels alive (from alloc to release), to mark gone */
+	struct mutex channels_lock;
+	struct list_head channels;
 };
 
 /* uobj.c */
@@ -111,6 +116,7 @@ void xrdma_async_queue(struct xrdma_ev_file *ev, u32 type, u64 element,
 		       u32 handle, struct xrdma_uobj *uobj);
 void xrdma_uobj_drop_events(struct xrdma_uobj *uobj);
 void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev);
+void xrdma_ufile_channels_gone(struct xrdma_ufile *ufile);
 
 /* cmd.c */
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

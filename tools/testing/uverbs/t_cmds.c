@@ -1585,6 +1585,29 @@ void t_destroy(void)
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), 0, "DESTROY PD");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -ENOENT, "PD twice");
 
+	/* a destroyed handle is not reused at once: it stays -ENOENT */
+	CHECK_RC(alloc_pd(c.fd, &hb), 0, "a new PD after DESTROY PD");
+	CHECK(hb != pd, "its handle %u differs from the destroyed %u", hb,
+	      pd);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -ENOENT,
+		 "DESTROY with the old handle: -ENOENT");
+	if (!CHECK_RC(create_ah(c.fd, pd, 0, &t), -ENOENT,
+		      "CREATE_AH on the old PD handle: -ENOENT"))
+		destroy(c.fd, XRDMA_OBJ_AH, t);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, hb), 0, "DESTROY the new PD");
+	ok = 1;
+	for (i = 0; i < 50; i++) {
+		if (alloc_pd(c.fd, &pds[i]) || pds[i] == 0 || pds[i] == pd ||
+		    pds[i] == hb)
+			ok = 0;
+		for (j = 0; j < i; j++)
+			if (pds[j] == pds[i])
+				ok = 0;
+		if (destroy(c.fd, XRDMA_OBJ_PD, pds[i]))
+			ok = 0;
+	}
+	CHECK(ok, "50 PD create/destroy cycles: 50 new handles");
+
 	/* handles: never 0, unique */
 	ok = 1;
 	for (i = 0; i < 50; i++) {

@@ -7,6 +7,8 @@
  */
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,8 +121,10 @@ void t_close(void)
 	CHECK_EQ(status_kb("VmPin"), pin0, "VmPin back: pages unpinned");
 	set_nonblock(f.ch);
 	set_nonblock(f.as);
-	t = read(f.ch, evbuf, sizeof(evbuf));	/* whatever it says, no crash */
-	ut_note("channel read after close: %s", t < 0 ? errname(-errno) : "data");
+	/* no event can come any more, and the one queued was its CQ's */
+	t = read(f.ch, evbuf, sizeof(evbuf));
+	CHECK(t < 0 && errno == EIO, "channel read after close: %s (want EIO)",
+	      t < 0 ? errname(-errno) : "data");
 	t = read(f.as, evbuf, sizeof(evbuf));
 	ut_note("async read after close: %s", t < 0 ? errname(-errno) : "data");
 	close(f.ch);
@@ -507,6 +511,67 @@ void t_cycles(void)
 
 /* ------------------------------------------------------------ remove */
 
+/* a thread blocked in read() or poll() on a completion channel */
+struct ch_waiter {
+	pthread_t thread;
+	int fd;
+	bool use_poll;
+	int done;		/* __atomic: the thread returned */
+	int ret;		/* read: bytes or -errno; poll: its result */
+	short revents;
+	int rd;			/* poll: then read(): bytes, -errno, 1 = none */
+};
+
+static void *ch_wait_fn(void *arg)
+{
+	struct ch_waiter *w = arg;
+	struct xrdma_comp_event ce[4];
+	struct pollfd p = { .fd = w->fd, .events = POLLIN };
+	ssize_t r;
+
+	w->rd = 1;
+	if (w->use_poll) {
+		w->ret = poll(&p, 1, 60000);
+		if (w->ret < 0)
+			w->ret = -errno;
+		w->revents = p.revents;
+		/* readable and no error: then read() must fail */
+		if (w->ret > 0 && (p.revents & POLLIN) &&
+		    !(p.revents & POLLERR)) {
+			r = read(w->fd, ce, sizeof(ce));
+			w->rd = r < 0 ? -errno : (int)r;
+		}
+	} else {
+		r = read(w->fd, ce, sizeof(ce));
+		w->ret = r < 0 ? -errno : (int)r;
+	}
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static bool ch_waiter_start(struct ch_waiter *w, int fd, bool use_poll)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->use_poll = use_poll;
+	return pthread_create(&w->thread, NULL, ch_wait_fn, w) == 0;
+}
+
+/* wait up to @ms for the thread; false (and left running) if it hangs */
+static bool ch_waiter_join(struct ch_waiter *w, int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return pthread_timedjoin_np(w->thread, NULL, &ts) == 0;
+}
+
 /*
  * Device removal with an open fd: set everything up, tell the script
  * (pid in the -r file), wait for SIGUSR1 while the script rmmods the
@@ -520,6 +585,9 @@ void t_remove(void)
 	struct xrdma_cmd_kick k;
 	struct xrdma_cmd_query_qp qq;
 	struct timespec to = { 120, 0 };
+	struct ch_waiter rw, pw;
+	struct pollfd pfd;
+	bool rw_on, pw_on;
 	char *buf, *ring, *db, line[32];
 	sigset_t set;
 	long pin0;
@@ -554,6 +622,15 @@ void t_remove(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	/* after the mask: the threads inherit it, SIGUSR1 stays ours */
+	rw_on = CHECK(ch_waiter_start(&rw, f.ch, false),
+		      "a thread reads the completion channel");
+	pw_on = CHECK(ch_waiter_start(&pw, f.ch, true),
+		      "a thread polls the completion channel");
+	usleep(200000);
+	CHECK(!(rw_on && __atomic_load_n(&rw.done, __ATOMIC_ACQUIRE)) &&
+	      !(pw_on && __atomic_load_n(&pw.done, __ATOMIC_ACQUIRE)),
+	      "both block while the device is there");
 	ut_note("ready, pid %d: waiting for SIGUSR1", (int)getpid());
 	if (ut_ready_file) {
 		snprintf(line, sizeof(line), "%d\n", (int)getpid());
@@ -580,6 +657,33 @@ void t_remove(void)
 	CHECK_RC(new_channel(c.fd), -EIO, "CREATE_COMP_CHANNEL");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_QP, f.qp1.h), -EIO, "DESTROY QP");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, f.pd), -EIO, "DESTROY PD");
+
+	/* the completion channel is disassociated too: no one hangs */
+	if (rw_on) {
+		if (CHECK(ch_waiter_join(&rw, 10000),
+			  "the blocked read() on the channel returned"))
+			CHECK_RC(rw.ret, -EIO, "... with EIO");
+	}
+	if (pw_on) {
+		if (CHECK(ch_waiter_join(&pw, 10000),
+			  "the blocked poll() on the channel returned")) {
+			CHECK_EQ(pw.ret, 1, "... with one fd ready");
+			CHECK(pw.revents & POLLERR ||
+			      (pw.revents & POLLIN && pw.rd == -EIO),
+			      "... POLLERR, or POLLIN and read() EIO (revents 0x%x, read %s)",
+			      pw.revents, pw.rd == 1 ? "not done" :
+			      errname(pw.rd));
+		}
+	}
+	pfd.fd = f.ch;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	CHECK_EQ(poll(&pfd, 1, 0), 1, "a new poll() of the channel returns");
+	CHECK(pfd.revents & POLLERR, "... POLLERR (revents 0x%x)",
+	      pfd.revents);
+	set_nonblock(f.ch);	/* a blocking read could hang without the fix */
+	r = read(f.ch, ev, sizeof(ev));
+	CHECK_RC(r < 0 ? -errno : r, -EIO, "a new read() of the channel");
 
 	CHECK_EQ(wait_readable(f.as, 5000), 1, "async fd readable");
 	fatal = 0;
