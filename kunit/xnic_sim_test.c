@@ -1405,6 +1405,7 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 	memset(&m, 0, sizeof(m));
 	m.path_mtu = XRDMA_MTU_1024;
 	m.min_rnr_timer = 1;
+	m.max_dest_rd_atomic = 16;
 	if (b) {
 		memcpy(m.dgid, b->d->sim->gid, 16);
 		m.dest_qpn = cpu_to_le32(b->qpn);
@@ -1412,7 +1413,8 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTR,
 					XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
 					XRDMA_QP_DEST_QPN |
-					XRDMA_QP_MIN_RNR_TIMER),
+					XRDMA_QP_MIN_RNR_TIMER |
+					XRDMA_QP_MAX_DEST_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 	memset(&m, 0, sizeof(m));
 	m.timeout = 1;

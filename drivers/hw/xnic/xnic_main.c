@@ -348,6 +348,10 @@ void xnic_eq_sync(struct xnic_dev *xdev)
 /* ------------------------------------------------------------------ */
 /* Bring-up and teardown                                               */
 
+/*
+ * Reset the device and poll STATUS.READY, bounded: once it is set the
+ * device holds no reference to host memory (registers.rst, RESET).
+ */
 static int xnic_hw_reset(struct xnic_dev *xdev)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(2000);
@@ -424,26 +428,47 @@ static void xnic_free_kernel_db(struct xnic_dev *xdev)
 	/* freed after the reset */
 }
 
-/* Stop the device; every queue memory may be freed afterwards. */
-static void xnic_hw_stop(struct xnic_dev *xdev)
+/*
+ * Stop the device.  Return: true if its reset completed, so that every
+ * queue memory may be freed; false if the device may still write it.
+ */
+static bool xnic_hw_stop(struct xnic_dev *xdev)
 {
+	bool stopped;
+
 	xnic_wr(xdev, XNIC_REG_INTR_MASK, 1);
 	xnic_wr(xdev, XNIC_REG_ENABLE, 0);
-	xnic_wr(xdev, XNIC_REG_RESET, 1);
+	stopped = !xnic_hw_reset(xdev);
 	if (xdev->irq_requested) {
 		xdev->bus->free_irq(xdev->bus);
 		xdev->irq_requested = false;
 	}
 	/* a handler that started before free_irq is done after this */
 	xnic_eq_sync(xdev);
+	return stopped;
 }
 
-static void xnic_free_queues(struct xnic_dev *xdev)
+/*
+ * Free the queues and the memory kept for the device, unless the device
+ * did not complete its reset (@stopped false): then all of it is leaked
+ * rather than freed under a device that may still write it.
+ */
+static void xnic_free_queues(struct xnic_dev *xdev, bool stopped)
 {
-	xnic_dma_free(xdev, &xdev->kdb, true);
-	xnic_dma_free(xdev, &xdev->eq, true);
-	xnic_dma_free(xdev, &xdev->cmdq, true);
-	xnic_free_zombies(xdev);
+	struct xnic_dmabuf *z, *tmp;
+
+	xnic_dma_free(xdev, &xdev->kdb, stopped);
+	xnic_dma_free(xdev, &xdev->eq, stopped);
+	xnic_dma_free(xdev, &xdev->cmdq, stopped);
+	if (stopped) {
+		xnic_free_zombies(xdev);
+		return;
+	}
+	dev_warn(&xdev->pdev->dev, "reset did not complete: leaking the memory given to the device\n");
+	list_for_each_entry_safe(z, tmp, &xdev->zombies, zombie) {
+		list_del(&z->zombie);
+		kfree(z);
+	}
 }
 
 static int xnic_hw_start(struct xnic_dev *xdev)
@@ -541,8 +566,7 @@ static int xnic_probe(struct platform_device *pdev)
 
 err_stop:
 	xnic_free_kernel_db(xdev);
-	xnic_hw_stop(xdev);
-	xnic_free_queues(xdev);
+	xnic_free_queues(xdev, xnic_hw_stop(xdev));
 	ida_destroy(&xdev->kslot_ida);
 	ida_destroy(&xdev->db_ida);
 	mutex_destroy(&xdev->cmd_lock);
@@ -557,8 +581,7 @@ static int xnic_remove(struct platform_device *pdev)
 	/* every object, kernel and user, is destroyed when this returns */
 	xrdma_unregister_device(&xdev->ibdev);
 	xnic_free_kernel_db(xdev);
-	xnic_hw_stop(xdev);
-	xnic_free_queues(xdev);
+	xnic_free_queues(xdev, xnic_hw_stop(xdev));
 	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));
 	xa_destroy(&xdev->qp_xa);
 	xa_destroy(&xdev->srq_xa);

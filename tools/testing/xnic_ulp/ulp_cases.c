@@ -1394,6 +1394,130 @@ static void ut_case_err_atomic_align(struct ut *t)
 		atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]));
 }
 
+/*
+ * An RDMA READ or CMP_AND_SWP refused for want of READ/atomic resources
+ * (max_rd_atomic or max_dest_rd_atomic 0): the requester completes with
+ * @status and moves to ERR, and no byte moves -- the compare value is the
+ * remote canary, so a swap that took place would show.  @resp: the
+ * responder refused it (ERR, a QP_REQ_ERR event, its receive flushed);
+ * else the requester did, and the responder saw nothing (still RTS, no
+ * event, its receive still posted).
+ */
+static bool ut_rd_atomic_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
+			      struct ut_mr *m, enum xrdma_wr_opcode op,
+			      u64 raddr, u32 len, enum xrdma_wc_status status,
+			      bool resp, struct ut_buf *lb, const char *what)
+{
+	struct xrdma_send_wr wr;
+	struct xrdma_sge sge;
+	const u8 *bad;
+
+	ut_remote_canary(m);
+	memset(lb->va, UT_CANARY, lb->size);
+	ut_buf_to_dev(lb);
+	if (ut_post_recv_sgl(t, qb, 0xf2, NULL))
+		return false;
+	ut_sge(&sge, ut_buf_dma(lb, 0), len, ut_lkey(qa->side));
+	ut_wr_rdma(&wr, 0xda7, op, &sge, 1, XRDMA_SEND_SIGNALED, raddr,
+		   m->rkey);
+	if (op == XRDMA_WR_ATOMIC_CMP_AND_SWP) {
+		wr.wr.atomic.remote_addr = raddr;
+		wr.wr.atomic.rkey = m->rkey;
+		wr.wr.atomic.compare_add = 0x0101010101010101ULL * UT_RCANARY;
+		wr.wr.atomic.swap = 0;
+	}
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, wr.wr_id, status, -1, NULL, what) ||
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what))
+		return false;
+	if (resp) {
+		if (!ut_wait_state(t, qb, XRDMA_QPS_ERR, what) ||
+		    !ut_expect(t, qb, true, 0xf2, XRDMA_WC_WR_FLUSH_ERR, -1,
+			       NULL, what) ||
+		    !UT_OK(t, ut_wait_count(&qb->ev[XRDMA_EVENT_QP_REQ_ERR],
+					    1, ut_timeout_ms),
+			   "%s: no QP_REQ_ERR event on the responder (fatal %d access %d)",
+			   what, atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR])))
+			return false;
+	} else if (!ut_wait_state(t, qb, XRDMA_QPS_RTS, what) ||
+		   !ut_quiet(t, qb->rcq, 50, what) ||
+		   !UT_OK(t, !atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]) &&
+			  !atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]) &&
+			  !atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
+			  "%s: responder event (req %d access %d fatal %d)",
+			  what, atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]),
+			  atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
+			  atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]))) {
+		return false;
+	}
+	if (!ut_remote_untouched(t, m, what))
+		return false;
+	ut_buf_to_cpu(lb);
+	bad = memchr_inv(lb->va, UT_CANARY, lb->size);
+	return UT_OK(t, !bad, "%s: local byte %td written", what,
+		     bad - lb->va);
+}
+
+/* a responder without READ/atomic resources: max_dest_rd_atomic 0 */
+static void ut_case_err_dest_rd_atomic(struct ut *t)
+{
+	struct ut_qp_opts o = { .no_dest_rd_atomic = true };
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0xd01,
+			 "WRITE to a responder with max_dest_rd_atomic 0") ||
+	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 64,
+			       XRDMA_WC_REM_INV_REQ_ERR, true, lb,
+			       "READ from a responder with max_dest_rd_atomic 0"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_CMP_AND_SWP,
+			       m->iova + 8, 8, XRDMA_WC_REM_INV_REQ_ERR, true,
+			       lb, "CMP_AND_SWP on a responder with max_dest_rd_atomic 0"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 0,
+			       XRDMA_WC_REM_INV_REQ_ERR, true, lb,
+			       "0-byte READ from a responder with max_dest_rd_atomic 0"))
+		return;
+	ut_note(t, "WRITE ok; READ, CAS, 0-byte READ: REM_INV_REQ_ERR, responder ERR + REQ_ERR");
+}
+
+/* a requester without READ/atomic resources: max_rd_atomic 0 */
+static void ut_case_err_rd_atomic(struct ut *t)
+{
+	struct ut_qp_opts o = { .no_rd_atomic = true };
+	struct ut_mr mr, *m;
+	struct ut_q *qa, *qb;
+	struct ut_buf *lb;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, &t->side[0], 64, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !m ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0xd11,
+			 "WRITE from a requester with max_rd_atomic 0") ||
+	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 64,
+			       XRDMA_WC_LOC_QP_OP_ERR, false, lb,
+			       "READ by a requester with max_rd_atomic 0"))
+		return;
+	if (ut_pair(t, &o, &qa, &qb) ||
+	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_CMP_AND_SWP,
+			       m->iova + 8, 8, XRDMA_WC_LOC_QP_OP_ERR, false,
+			       lb, "CMP_AND_SWP by a requester with max_rd_atomic 0"))
+		return;
+	ut_note(t, "WRITE ok; READ, CMP_AND_SWP: LOC_QP_OP_ERR, responder untouched in RTS");
+}
+
 /* receive buffer too small */
 static void ut_case_err_len(struct ut *t)
 {
@@ -1981,6 +2105,8 @@ const struct ut_case ut_cases[] = {
 	UT_CASE(err_bounds),
 	UT_CASE(err_rights),
 	UT_CASE(err_atomic_align),
+	UT_CASE(err_dest_rd_atomic),
+	UT_CASE(err_rd_atomic),
 	UT_CASE(err_len),
 	UT_CASE(err_rnr),
 	UT_CASE(err_retry),

@@ -721,7 +721,8 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 			     q->side->pattr.active_mtu : XRDMA_MTU_1024;
 		a.dest_qp_num = dest_qpn;
 		a.rq_psn = UT_PSN;
-		a.max_dest_rd_atomic = min_t(u32, da->max_qp_rd_atom, 16);
+		a.max_dest_rd_atomic = o->no_dest_rd_atomic ? 0 :
+				       min_t(u32, da->max_qp_rd_atom, 16);
 		a.min_rnr_timer = o->min_rnr_timer ? o->min_rnr_timer : 1;
 		a.ah_attr.dgid = *dgid;
 		a.ah_attr.is_global = 1;
@@ -745,7 +746,8 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 		a.retry_cnt = o->retry_cnt ? o->retry_cnt : 7;
 		a.rnr_retry = o->set_rnr_retry || o->rnr_retry ?
 			      o->rnr_retry : 7;
-		a.max_rd_atomic = min_t(u32, da->max_qp_init_rd_atom, 16);
+		a.max_rd_atomic = o->no_rd_atomic ? 0 :
+				  min_t(u32, da->max_qp_init_rd_atom, 16);
 		mask |= XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
 			XRDMA_QP_RNR_RETRY | XRDMA_QP_MAX_QP_RD_ATOMIC;
 	}

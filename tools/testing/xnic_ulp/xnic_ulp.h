@@ -123,6 +123,8 @@ struct ut_qp_opts {
 	u8 retry_cnt;			/* default 7 */
 	u8 min_rnr_timer;		/* default 1 */
 	bool set_rnr_retry;		/* use rnr_retry even when 0 */
+	bool no_rd_atomic;		/* max_rd_atomic 0 (default 16) */
+	bool no_dest_rd_atomic;		/* max_dest_rd_atomic 0 (default 16) */
 	u32 a_dest_qpn;			/* connect the first QP here instead */
 	struct xrdma_srq *b_srq;	/* second QP receives from this SRQ */
 };

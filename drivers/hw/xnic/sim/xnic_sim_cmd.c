@@ -318,7 +318,7 @@ static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
 	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
 		qp->max_rd_atomic = in->max_rd_atomic;
 	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
-		qp->max_dest_rd_atomic = in->max_dest_rd_atomic;
+		WRITE_ONCE(qp->max_dest_rd_atomic, in->max_dest_rd_atomic);
 	if (mask & XRDMA_QP_QKEY)
 		WRITE_ONCE(qp->qkey, le32_to_cpu(in->qkey));
 	if (mask & XRDMA_QP_RQ_PSN)

@@ -8,7 +8,8 @@
  * Order of checks of a remote operation: the requester's own SGEs (local
  * errors complete the WQE before anything reaches the wire), the
  * responder QP (missing or not receiving: retries, then RETRY_EXC_ERR),
- * the remote key and rights, a receive WQE (none: RNR), the receive
+ * for READ and atomics the responder's resources and the alignment, the
+ * remote key and rights, a receive WQE (none: RNR), the receive
  * buffers; data moves only once everything passed, so a failed operation
  * writes nothing (except a receive buffer with a bad key after its
  * predecessors, as on real hardware the responder then is in ERR).
@@ -543,6 +544,36 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	return XS_DONE;
 }
 
+/*
+ * RDMA READ and atomics need resources on both ends.  A requester
+ * allowed none (max_rd_atomic 0) may not initiate them: the WQE fails
+ * locally with LOC_QP_OP_ERR and nothing reaches the wire.  Return:
+ * whether the requester may send the request.
+ */
+static bool xnic_sim_rd_atomic_init(struct xnic_sim_qp *qp, u8 *status)
+{
+	if (qp->max_rd_atomic)
+		return true;
+	*status = XNIC_CQE_LOC_QP_OP_ERR;
+	return false;
+}
+
+/*
+ * A responder with no resources for RDMA READ and atomics
+ * (max_dest_rd_atomic 0) finds such a request invalid: it goes to ERR
+ * with QP_REQ_ERR and the requester gets REM_INV_REQ_ERR.  Execution is
+ * serial, so at most one READ or atomic per QP is ever outstanding and
+ * any limit of at least 1 holds.  Return: whether the responder accepts.
+ */
+static bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
+{
+	if (READ_ONCE(rqp->max_dest_rd_atomic))
+		return true;
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+	*status = XNIC_CQE_REM_INV_REQ_ERR;
+	return false;
+}
+
 /* RDMA_READ (RC). */
 static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			    u8 *status, u32 *byte_len)
@@ -555,6 +586,8 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	u32 nl;
 	u8 st;
 
+	if (!xnic_sim_rd_atomic_init(qp, status))
+		return XS_DONE;
 	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
 				 &len);
 	if (st) {
@@ -566,7 +599,7 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
 	xnic_sim_psn(qp, rqp, len);
-	if (!len)
+	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
 		return XS_DONE;
 	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
 			   XNIC_ACCESS_REMOTE_READ);
@@ -600,6 +633,8 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	u32 nl;
 	u8 st;
 
+	if (!xnic_sim_rd_atomic_init(qp, status))
+		return XS_DONE;
 	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
 				 &len);
 	if (!st && len < 8)
@@ -613,6 +648,8 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
 	xnic_sim_psn(qp, rqp, 8);
+	if (!xnic_sim_rd_atomic_resp(rqp, status))
+		return XS_DONE;
 	if (w->remote_addr & 7) {
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
 		*status = XNIC_CQE_REM_INV_REQ_ERR;
