@@ -6,7 +6,7 @@ set -eu
 PKGS="build-essential make gcc bc flex bison libelf-dev libssl-dev dwarves rsync
 kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
-rdma-core ibverbs-utils perftest libibverbs-dev iproute2 gnuplot-nox"
+rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox"
 
 missing=""
 for p in $PKGS; do
