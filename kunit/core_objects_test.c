@@ -123,6 +123,45 @@ static void objects_cq_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_destroy_cq(cq), 0);
 }
 
+/* Bad flags are refused by the core and never reach the driver. */
+static void objects_cq_notify_flags(struct kunit *test)
+{
+	struct xrdma_device *dev = &obj_dev(test)->ibdev;
+	static const u32 bad[] = {
+		0,
+		XRDMA_CQ_REPORT_MISSED_EVENTS,
+		XRDMA_CQ_NEXT_COMP | XRDMA_CQ_SOLICITED,
+		XRDMA_CQ_NEXT_COMP | XRDMA_CQ_SOLICITED |
+			XRDMA_CQ_REPORT_MISSED_EVENTS,
+		XRDMA_CQ_NEXT_COMP | 1 << 3,
+		XRDMA_CQ_SOLICITED | 1U << 31,
+		1 << 3,
+		~0U,
+	};
+	static const u32 good[] = {
+		XRDMA_CQ_NEXT_COMP,
+		XRDMA_CQ_SOLICITED,
+		XRDMA_CQ_NEXT_COMP | XRDMA_CQ_REPORT_MISSED_EVENTS,
+		XRDMA_CQ_SOLICITED | XRDMA_CQ_REPORT_MISSED_EVENTS,
+	};
+	struct xrdma_cq *cq = fake_create_cq(test, dev);
+	struct fake_cq *fcq = container_of(cq, struct fake_cq, ibcq);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, xrdma_req_notify_cq(cq, bad[i]),
+				    -EINVAL, "flags %#x", bad[i]);
+	KUNIT_EXPECT_EQ(test, fcq->armed, 0);
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, xrdma_req_notify_cq(cq, good[i]), 0,
+				    "flags %#x", good[i]);
+		KUNIT_EXPECT_EQ(test, fcq->armed, i + 1);
+		KUNIT_EXPECT_EQ(test, fcq->notify_flags, good[i]);
+	}
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_cq(cq), 0);
+}
+
 static void objects_qp_create_checks(struct kunit *test)
 {
 	struct xrdma_device *dev = &obj_dev(test)->ibdev;
@@ -459,6 +498,7 @@ static struct kunit_case objects_cases[] = {
 	KUNIT_CASE(objects_pd_tracking),
 	KUNIT_CASE(objects_create_abort),
 	KUNIT_CASE(objects_cq_limits),
+	KUNIT_CASE(objects_cq_notify_flags),
 	KUNIT_CASE(objects_qp_create_checks),
 	KUNIT_CASE(objects_dependencies),
 	KUNIT_CASE(objects_shared_cq),

@@ -287,6 +287,84 @@ static void qpstate_modify_qp(struct kunit *test)
 	fake_dev_destroy(fd);
 }
 
+/* Run @qp (RC, in RTS) through RTS->SQD->SQD->RTS->SQD on @fd. */
+static void sqd_transitions(struct kunit *test, struct fake_dev *fd,
+			    struct xrdma_qp *qp)
+{
+	bool sqd = fd->ibdev.attr.device_cap_flags & XRDMA_DEVICE_SQD;
+	struct fake_qp *fqp = container_of(qp, struct fake_qp, ibqp);
+	int ret = sqd ? 0 : -EINVAL;
+	struct xrdma_qp_attr a = {};
+	int calls = fqp->modify_calls;
+
+	a.qp_state = S(SQD);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), ret);
+	KUNIT_EXPECT_EQ(test, qp->state, sqd ? S(SQD) : S(RTS));
+	KUNIT_EXPECT_EQ(test, fqp->modify_calls, calls + sqd);
+	if (!sqd) {
+		/* nor with the optional attribute */
+		a.en_sqd_async_notify = 1;
+		KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) |
+						      A(EN_SQD_ASYNC_NOTIFY)),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, qp->state, S(RTS));
+		KUNIT_EXPECT_EQ(test, fqp->modify_calls, calls);
+		/* the other transitions out of RTS still work */
+		a.qp_state = S(RTS);
+		a.min_rnr_timer = 3;
+		KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) |
+						      A(MIN_RNR_TIMER)), 0);
+		a.qp_state = S(ERR);
+		KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), 0);
+		KUNIT_EXPECT_EQ(test, qp->state, S(ERR));
+		return;
+	}
+	/* SQD->SQD, modifying an attribute */
+	a.pkey_index = 0;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(PKEY_INDEX)), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), 0);
+	KUNIT_EXPECT_EQ(test, qp->state, S(SQD));
+	a.qp_state = S(RTS);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), 0);
+	KUNIT_EXPECT_EQ(test, qp->state, S(RTS));
+	a.qp_state = S(SQD);
+	a.en_sqd_async_notify = 1;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) |
+					      A(EN_SQD_ASYNC_NOTIFY)), 0);
+	KUNIT_EXPECT_EQ(test, qp->state, S(SQD));
+	KUNIT_EXPECT_EQ(test, fqp->modify_calls, calls + 5);
+}
+
+/* SQD is entered only on a device with XRDMA_DEVICE_SQD. */
+static void qpstate_sqd_capability(struct kunit *test)
+{
+	struct fake_dev *fd;
+	struct fake_qp_set s;
+	int ret;
+
+	/* the fake device's default attributes lack the capability */
+	fd = fake_dev_create(test, "kqpd%d");
+	KUNIT_EXPECT_FALSE(test, fd->ibdev.attr.device_cap_flags &
+			   XRDMA_DEVICE_SQD);
+	fake_qp_set_create(test, &fd->ibdev, &s);
+	rc_to_rts(test, s.qp);
+	sqd_transitions(test, fd, s.qp);
+	fake_qp_set_destroy(test, &s);
+	fake_dev_destroy(fd);
+
+	fd = fake_dev_alloc(test);
+	fd->ibdev.attr.device_cap_flags |= XRDMA_DEVICE_SQD;
+	ret = xrdma_register_device(&fd->ibdev, "kqpd%d", NULL);
+	if (ret)
+		xrdma_dealloc_device(&fd->ibdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fake_qp_set_create(test, &fd->ibdev, &s);
+	rc_to_rts(test, s.qp);
+	sqd_transitions(test, fd, s.qp);
+	fake_qp_set_destroy(test, &s);
+	fake_dev_destroy(fd);
+}
+
 static void qpstate_attr_values(struct kunit *test)
 {
 	struct fake_dev *fd = fake_dev_create(test, "kqpv%d");
@@ -320,6 +398,7 @@ static struct kunit_case qpstate_cases[] = {
 	KUNIT_CASE(qpstate_table_exhaustive),
 	KUNIT_CASE(qpstate_bad_arguments),
 	KUNIT_CASE(qpstate_modify_qp),
+	KUNIT_CASE(qpstate_sqd_capability),
 	KUNIT_CASE(qpstate_attr_values),
 	{}
 };

@@ -78,7 +78,10 @@ static int fake_poll_cq(struct xrdma_cq *cq, int n, struct xrdma_wc *wc)
 
 static int fake_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 {
-	container_of(cq, struct fake_cq, ibcq)->armed++;
+	struct fake_cq *fcq = container_of(cq, struct fake_cq, ibcq);
+
+	fcq->armed++;
+	fcq->notify_flags = flags;
 	return 0;
 }
 

@@ -17,6 +17,7 @@ struct fake_pd {
 struct fake_cq {
 	struct xrdma_cq ibcq;
 	int armed;
+	u32 notify_flags;	/* of the last req_notify_cq */
 };
 
 struct fake_qp {

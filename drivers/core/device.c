@@ -49,7 +49,9 @@ static void xrdma_device_release(struct device *device)
  * @ops: the driver's operations, which must outlive the device
  *
  * Use the xrdma_alloc_device() macro, which checks the layout at build
- * time.  Free with xrdma_dealloc_device().  Return: the device or NULL.
+ * time.  Free with xrdma_dealloc_device().
+ *
+ * Return: the device, or NULL if @size or @ops is invalid or memory is short.
  */
 void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops)
 {
@@ -405,6 +407,14 @@ void xrdma_register_event_handler(struct xrdma_event_handler *h)
 }
 EXPORT_SYMBOL_GPL(xrdma_register_event_handler);
 
+/**
+ * xrdma_unregister_event_handler - unsubscribe from a device's async events
+ * @h: a handler registered with xrdma_register_event_handler()
+ *
+ * Once this returns, @h is not running and gets no further events.  Any
+ * context except a handler of the same device (events are delivered under
+ * the lock this takes).
+ */
 void xrdma_unregister_event_handler(struct xrdma_event_handler *h)
 {
 	unsigned long flags;

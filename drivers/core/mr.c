@@ -90,6 +90,9 @@ static struct xrdma_mr *xrdma_mr_create_done(struct xrdma_mr *mr, int ret)
  *
  * The lkey covers every DMA address of the device.  Remote rights are
  * refused: a remotely usable key to all memory is not offered.
+ *
+ * Return: the MR, or an ERR_PTR: -EINVAL for rights other than local
+ * write, or another negative errno.
  */
 struct xrdma_mr *__xrdma_get_dma_mr(struct xrdma_pd *pd, u32 access,
 				    const char *caller)
@@ -114,8 +117,10 @@ EXPORT_SYMBOL_GPL(__xrdma_get_dma_mr);
  * @caller: owner's module name
  *
  * The MR is invalid until a REG_MR work request registers the page list
- * built by xrdma_map_mr_sg().  Return: the MR or ERR_PTR: -EOPNOTSUPP if
- * the device has no memory management extensions, -EINVAL.
+ * built by xrdma_map_mr_sg().
+ *
+ * Return: the MR or ERR_PTR: -EOPNOTSUPP if the device has no memory
+ * management extensions, -EINVAL.
  */
 struct xrdma_mr *__xrdma_alloc_mr(struct xrdma_pd *pd, u32 max_num_sg,
 				  const char *caller)
@@ -173,8 +178,9 @@ EXPORT_SYMBOL_GPL(xrdma_map_mr_sg);
  *
  * For drivers' map_mr_sg.  Only the first entry may start and only the
  * last may end inside a page, unless consecutive entries are contiguous;
- * mapping stops before the first gap.  Return: entries fully mapped, or
- * the first error if none was.
+ * mapping stops before the first gap.
+ *
+ * Return: entries fully mapped, or the first error if none was.
  */
 int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
 		      int sg_nents, unsigned int *sg_offset_p,
@@ -241,6 +247,9 @@ EXPORT_SYMBOL_GPL(xrdma_sg_to_pages);
  * @udata: driver data from uverbs
  *
  * Pins the pages (see xrdma_umem_get()).  Owned by the current process.
+ *
+ * Return: the MR, or an ERR_PTR: -EOPNOTSUPP, -EINVAL for bad rights or a
+ * mismatched @iova, or another negative errno (pinning, driver).
  */
 struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 				   u64 iova, u32 access,
@@ -279,6 +288,8 @@ EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
  * @mr: the MR
  *
  * Waits until no lookup by key still uses @mr, then unpins user pages.
+ *
+ * Return: 0.
  */
 int xrdma_dereg_mr(struct xrdma_mr *mr)
 {

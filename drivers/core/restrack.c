@@ -154,6 +154,8 @@ void xrdma_res_put(struct xrdma_res *res)
  * xrdma_res_count - number of live (committed) objects of a type
  * @dev: device
  * @type: object type
+ *
+ * Return: the number of committed objects of @type on @dev.
  */
 unsigned int xrdma_res_count(struct xrdma_device *dev,
 			     enum xrdma_res_type type)
@@ -170,6 +172,16 @@ unsigned int xrdma_res_count(struct xrdma_device *dev,
 }
 EXPORT_SYMBOL_GPL(xrdma_res_count);
 
+/**
+ * xrdma_qp_get_by_num - find a live QP by number and take a reference
+ * @dev: device
+ * @qpn: QP number
+ *
+ * Callable from any context, hard interrupts included.  Drop the reference
+ * with xrdma_qp_put(); xrdma_destroy_qp() waits for that.
+ *
+ * Return: the QP, or NULL if no committed QP @qpn exists on @dev.
+ */
 struct xrdma_qp *xrdma_qp_get_by_num(struct xrdma_device *dev, u32 qpn)
 {
 	struct xrdma_res *res = xrdma_res_get(dev, XRDMA_RES_QP, qpn);
@@ -178,6 +190,16 @@ struct xrdma_qp *xrdma_qp_get_by_num(struct xrdma_device *dev, u32 qpn)
 }
 EXPORT_SYMBOL_GPL(xrdma_qp_get_by_num);
 
+/**
+ * xrdma_cq_get_by_num - find a live CQ by number and take a reference
+ * @dev: device
+ * @cqn: CQ number
+ *
+ * Callable from any context, hard interrupts included.  Drop the reference
+ * with xrdma_cq_put(); xrdma_destroy_cq() waits for that.
+ *
+ * Return: the CQ, or NULL if no committed CQ @cqn exists on @dev.
+ */
 struct xrdma_cq *xrdma_cq_get_by_num(struct xrdma_device *dev, u32 cqn)
 {
 	struct xrdma_res *res = xrdma_res_get(dev, XRDMA_RES_CQ, cqn);
@@ -186,12 +208,24 @@ struct xrdma_cq *xrdma_cq_get_by_num(struct xrdma_device *dev, u32 cqn)
 }
 EXPORT_SYMBOL_GPL(xrdma_cq_get_by_num);
 
+/**
+ * xrdma_cq_put - drop a reference taken by xrdma_cq_get_by_num()
+ * @cq: the CQ
+ *
+ * Callable from any context.
+ */
 void xrdma_cq_put(struct xrdma_cq *cq)
 {
 	xrdma_res_put(&cq->res);
 }
 EXPORT_SYMBOL_GPL(xrdma_cq_put);
 
+/**
+ * xrdma_qp_put - drop a reference taken by xrdma_qp_get_by_num()
+ * @qp: the QP
+ *
+ * Callable from any context.
+ */
 void xrdma_qp_put(struct xrdma_qp *qp)
 {
 	xrdma_res_put(&qp->res);
@@ -222,6 +256,12 @@ struct xrdma_mr *xrdma_mr_get_by_key(struct xrdma_device *dev, u32 key)
 }
 EXPORT_SYMBOL_GPL(xrdma_mr_get_by_key);
 
+/**
+ * xrdma_mr_put - drop a reference taken by xrdma_mr_get_by_key()
+ * @mr: the MR
+ *
+ * Callable from any context.
+ */
 void xrdma_mr_put(struct xrdma_mr *mr)
 {
 	xrdma_res_put(&mr->res);

@@ -105,6 +105,13 @@ static void xrdma_mmap_entry_release(struct kref *ref)
 	kfree(entry);
 }
 
+/**
+ * xrdma_mmap_entry_put - drop a reference to an mmap entry
+ * @entry: the entry
+ *
+ * The last reference frees @entry, calling the driver's mmap_free first if
+ * it has not been called yet.  May sleep.
+ */
 void xrdma_mmap_entry_put(struct xrdma_mmap_entry *entry)
 {
 	kref_put(&entry->ref, xrdma_mmap_entry_release);
@@ -244,6 +251,9 @@ static const struct vm_operations_struct xrdma_vm_ops = {
  * @prot: e.g. vma->vm_page_prot, or pgprot_noncached() for device memory
  * @entry: the entry from xrdma_mmap_entry_get(); on success the VMA takes
  *	   over that reference
+ *
+ * Return: 0, -EINVAL if @vma is longer than @entry, -ENOMEM, or the error
+ * of remap_pfn_range().
  */
 int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
 			struct vm_area_struct *vma, unsigned long pfn,
@@ -280,7 +290,10 @@ EXPORT_SYMBOL_GPL(xrdma_user_mmap_pfn);
  * @vma: new mapping
  *
  * Shared, never executable, not inherited, not growable.  Called with the
- * mm's mmap lock held; -EIO once the context is being disassociated.
+ * mm's mmap lock held.
+ *
+ * Return: 0, -EPERM for an executable mapping, -EINVAL for a private one,
+ * -EIO once the context is being disassociated, or the driver's error.
  */
 int xrdma_ucontext_mmap(struct xrdma_ucontext *uctx,
 			struct vm_area_struct *vma)

@@ -16,6 +16,8 @@
  * xrdma_umem_num_pages - pages spanned by a byte range
  * @addr: first byte
  * @length: bytes, > 0, and @addr + @length must not overflow
+ *
+ * Return: the number of pages the range touches.
  */
 unsigned long xrdma_umem_num_pages(u64 addr, u64 length)
 {

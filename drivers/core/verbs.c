@@ -78,6 +78,8 @@ void xrdma_obj_free(struct xrdma_res *res)
  * xrdma_query_device - read a device's attributes
  * @dev: device
  * @attr: filled in
+ *
+ * Return: 0.
  */
 int xrdma_query_device(struct xrdma_device *dev,
 		       struct xrdma_device_attr *attr)
@@ -111,6 +113,8 @@ EXPORT_SYMBOL_GPL(xrdma_query_port);
  * @port: port number, 1-based
  * @index: GID index
  * @gid: filled in
+ *
+ * Return: 0, -EINVAL for a bad @port or @index, or the driver's error.
  */
 int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
 		    union xrdma_gid *gid)
@@ -185,6 +189,9 @@ EXPORT_SYMBOL_GPL(xrdma_dealloc_pd);
  * @attr: cqe (1..max_cqe), comp_vector, flags (0)
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
+ *
+ * Return: the CQ, or an ERR_PTR: -EINVAL for bad @attr, or another
+ * negative errno (allocation, driver).
  */
 struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 				   xrdma_comp_handler comp_handler,
@@ -277,6 +284,9 @@ static int xrdma_check_srq_attr(struct xrdma_device *dev,
  *	  limits; srq_limit <= max_wr)
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
+ *
+ * Return: the SRQ, or an ERR_PTR: -EOPNOTSUPP if the device has no SRQs,
+ * -EINVAL for bad sizes, or another negative errno (allocation, driver).
  */
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 				     struct xrdma_srq_init_attr *attr,
@@ -321,6 +331,9 @@ EXPORT_SYMBOL_GPL(__xrdma_create_srq);
  * @attr: new values
  * @mask: XRDMA_SRQ_MAX_WR and/or XRDMA_SRQ_LIMIT
  * @udata: driver data of a user command, NULL for kernel callers
+ *
+ * Return: 0; -EINVAL for a bad @mask or size, or a resize the device does
+ * not support; -EOPNOTSUPP; or the driver's error.
  */
 int __xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
 		       u32 mask, struct xrdma_udata *udata)
@@ -339,6 +352,14 @@ int __xrdma_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
 }
 EXPORT_SYMBOL_GPL(__xrdma_modify_srq);
 
+/**
+ * xrdma_query_srq - read an SRQ's attributes
+ * @srq: the SRQ
+ * @attr: filled in by the driver
+ *
+ * Return: 0, -EOPNOTSUPP if the driver cannot query SRQs, or the driver's
+ * error.
+ */
 int xrdma_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
 {
 	if (!srq->device->ops->query_srq)
@@ -498,8 +519,8 @@ EXPORT_SYMBOL_GPL(__xrdma_create_qp);
  *
  * The transition and the mask are checked against the InfiniBand QP state
  * table for @qp's type, and the values against the device's limits, before
- * the driver sees them.  Return: 0, or -EINVAL with no change made, or the
- * driver's error.
+ * the driver sees them; entering SQD also needs XRDMA_DEVICE_SQD.
+ * Return: 0, or -EINVAL with no change made, or the driver's error.
  */
 int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 		      int mask, struct xrdma_udata *udata)
@@ -515,6 +536,12 @@ int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	}
 	next = mask & XRDMA_QP_STATE ? attr->qp_state : cur;
 	if (!xrdma_modify_qp_is_ok(cur, next, qp->qp_type, mask)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	/* SQ drain (RTS->SQD, SQD->SQD) only where the device supports it */
+	if (next == XRDMA_QPS_SQD &&
+	    !(qp->device->attr.device_cap_flags & XRDMA_DEVICE_SQD)) {
 		ret = -EINVAL;
 		goto out;
 	}
@@ -536,6 +563,8 @@ EXPORT_SYMBOL_GPL(__xrdma_modify_qp);
  * @attr: filled in (qp_state always)
  * @mask: attributes wanted
  * @init_attr: filled in with the creation attributes, may be NULL
+ *
+ * Return: 0 or the driver's error; qp_state is filled in either way.
  */
 int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
 		   struct xrdma_qp_init_attr *init_attr)
@@ -578,6 +607,8 @@ EXPORT_SYMBOL_GPL(xrdma_qp_set_error);
  * @qp: the QP
  *
  * Waits until no driver lookup (xrdma_qp_get_by_num()) still uses @qp.
+ *
+ * Return: 0.
  */
 int xrdma_destroy_qp(struct xrdma_qp *qp)
 {
@@ -604,6 +635,9 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
  *	  table length
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
+ *
+ * Return: the AH, or an ERR_PTR: -EOPNOTSUPP if the device has no AHs,
+ * -EINVAL for a bad @attr, or another negative errno (allocation, driver).
  */
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
@@ -640,6 +674,12 @@ struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 }
 EXPORT_SYMBOL_GPL(__xrdma_create_ah);
 
+/**
+ * xrdma_destroy_ah - destroy an address handle
+ * @ah: the AH
+ *
+ * Return: 0.
+ */
 int xrdma_destroy_ah(struct xrdma_ah *ah)
 {
 	struct xrdma_pd *pd = ah->pd;

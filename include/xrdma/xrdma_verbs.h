@@ -907,14 +907,22 @@ static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
 /**
  * xrdma_req_notify_cq - arm a CQ
  * @cq: the CQ
- * @flags: XRDMA_CQ_NEXT_COMP or XRDMA_CQ_SOLICITED, optionally with
- *	   XRDMA_CQ_REPORT_MISSED_EVENTS
+ * @flags: exactly one of XRDMA_CQ_NEXT_COMP and XRDMA_CQ_SOLICITED,
+ *	   optionally with XRDMA_CQ_REPORT_MISSED_EVENTS
  *
  * Return: 0 on success; with REPORT_MISSED_EVENTS a positive value means
- * completions may be in the CQ already, so poll again; negative errno.
+ * completions may be in the CQ already, so poll again; -EINVAL, without
+ * calling the driver, for unknown bits in @flags or not exactly one
+ * solicitation mode; or the driver's negative errno.
  */
 static inline int xrdma_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 {
+	u32 mode = flags & XRDMA_CQ_SOLICITED_MASK;
+
+	if (flags & ~(XRDMA_CQ_SOLICITED_MASK |
+		      XRDMA_CQ_REPORT_MISSED_EVENTS) ||
+	    (mode != XRDMA_CQ_NEXT_COMP && mode != XRDMA_CQ_SOLICITED))
+		return -EINVAL;
 	return cq->device->ops->req_notify_cq(cq, flags);
 }
 
