@@ -760,6 +760,15 @@ static bool xnic_sim_running(struct xnic_sim_dev *dev)
 	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
 }
 
+/* The data path of a pass: announced doorbells, then the active QPs. */
+static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next)
+{
+	bool work = xnic_sim_db_scan(dev);
+
+	work |= xnic_sim_active_run(dev, xnic_sim_now(), next);
+	return work;
+}
+
 /**
  * xnic_sim_kick_run - serve a KICK in the writer's context
  * @dev: device; the caller may sleep
@@ -786,9 +795,8 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev)
 		return false;
 	}
 	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
-	xnic_sim_db_scan(dev);
+	xnic_sim_data_run(dev, &next);
 	now = xnic_sim_now();
-	xnic_sim_active_run(dev, now, &next);
 	done = list_empty(&dev->active) && list_empty(&dev->errq) &&
 	       READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
@@ -817,9 +825,7 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 	}
 	if (xnic_sim_running(dev)) {
 		work |= xnic_sim_cmd_poll(dev);
-		work |= xnic_sim_db_scan(dev);
-		now = xnic_sim_now();
-		work |= xnic_sim_active_run(dev, now, next);
+		work |= xnic_sim_data_run(dev, next);
 	}
 	now = xnic_sim_now();
 	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {
