@@ -4,7 +4,13 @@
  *
  * Both are queues of fixed-size records behind an anonymous-inode fd with
  * read/poll.  Events come from any context (the driver's completion path
- * or interrupt), hence GFP_ATOMIC and irq-safe locks.  An event for an
+ * or interrupt), hence GFP_ATOMIC and irq-safe locks.  A CQ has at most one
+ * completion event queued (embedded in its uobj: no allocation, never
+ * lost): a completion that finds one still unread is coalesced into it,
+ * so a channel's queue is bounded by its CQs however often a process
+ * re-arms without reading.  The async queue is bounded by
+ * XRDMA_ASYNC_QUEUE_MAX; past it, events are counted and reported as one
+ * XRDMA_UVERBS_EVENT_OVERFLOW.  An event for an
  * object is also linked to the object, so destroying the object removes
  * its unread events; reading an event counts it in the object's
  * *_events_reported, which DESTROY returns (ibv_ack_cq_events).
@@ -22,8 +28,10 @@ static void xrdma_ev_file_release(struct kref *ref)
 	struct xrdma_ev_entry *e, *tmp;
 
 	list_for_each_entry_safe(e, tmp, &ev->events, list) {
-		list_del(&e->obj_list);
-		kfree(e);
+		list_del_init(&e->list);
+		list_del_init(&e->obj_list);
+		if (!e->embedded)
+			kfree(e);
 	}
 	if (ev->ufile) {
 		mutex_lock(&ev->ufile->channels_lock);
@@ -108,13 +116,14 @@ static ssize_t xrdma_ev_read(struct file *filp, char __user *buf,
 		else
 			out.comp[n] = e->desc.comp;
 		n++;
-		list_del(&e->list);
+		list_del_init(&e->list);
 		ev->count--;
 		if (e->counter) {
 			(*e->counter)++;
-			list_del(&e->obj_list);
+			list_del_init(&e->obj_list);
 		}
-		kfree(e);
+		if (!e->embedded)
+			kfree(e);
 	}
 	/* after the queued events: how many were dropped */
 	if (n < max && ev->is_async && ev->dropped) {
@@ -195,18 +204,14 @@ void xrdma_uverbs_comp_handler(struct xrdma_cq *cq, void *ctx)
 {
 	struct xrdma_uobj *uobj = ctx;
 	struct xrdma_ev_file *ev = uobj->channel;
-	struct xrdma_ev_entry *e;
+	struct xrdma_ev_entry *e = &uobj->comp_ev;
 	unsigned long flags;
 
 	if (!ev)
 		return;
 	spin_lock_irqsave(&ev->lock, flags);
-	if (ev->dev_gone) {
-		spin_unlock_irqrestore(&ev->lock, flags);
-		return;
-	}
-	e = kmalloc(sizeof(*e), GFP_ATOMIC);
-	if (!e) {
+	/* dev_gone: nothing more; queued: this completion coalesces into it */
+	if (ev->dev_gone || !list_empty(&e->list)) {
 		spin_unlock_irqrestore(&ev->lock, flags);
 		return;
 	}
@@ -214,6 +219,7 @@ void xrdma_uverbs_comp_handler(struct xrdma_cq *cq, void *ctx)
 	e->desc.comp.cq_handle = uobj->handle;
 	e->desc.comp.reserved = 0;
 	e->counter = &uobj->comp_events_reported;
+	e->embedded = true;
 	list_add_tail(&e->list, &ev->events);
 	list_add_tail(&e->obj_list, &uobj->comp_list);
 	ev->count++;
@@ -238,6 +244,7 @@ void xrdma_async_queue(struct xrdma_ev_file *ev, u32 type, u64 element,
 		ev->dropped++;
 		goto out;
 	}
+	e->embedded = false;
 	e->desc.async.element = element;
 	e->desc.async.event_type = type;
 	e->desc.async.handle = handle;
@@ -318,10 +325,11 @@ static void xrdma_drop_list(struct xrdma_ev_file *ev, struct list_head *head)
 
 	spin_lock_irqsave(&ev->lock, flags);
 	list_for_each_entry_safe(e, tmp, head, obj_list) {
-		list_del(&e->list);
-		list_del(&e->obj_list);
+		list_del_init(&e->list);
+		list_del_init(&e->obj_list);
 		ev->count--;
-		kfree(e);
+		if (!e->embedded)
+			kfree(e);
 	}
 	spin_unlock_irqrestore(&ev->lock, flags);
 }

@@ -30,6 +30,8 @@ struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
 	uobj->type = type;
 	uobj->user_cookie = cookie;
 	INIT_LIST_HEAD(&uobj->comp_list);
+	INIT_LIST_HEAD(&uobj->comp_ev.list);
+	INIT_LIST_HEAD(&uobj->comp_ev.obj_list);
 	INIT_LIST_HEAD(&uobj->async_list);
 	/*
 	 * Cyclic, not lowest free: a destroyed handle stays -ENOENT until the

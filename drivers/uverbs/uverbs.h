@@ -42,6 +42,7 @@ struct xrdma_ev_entry {
 	struct list_head list;		/* in ev_file->events */
 	struct list_head obj_list;	/* in the object's list, or empty */
 	u32 *counter;			/* incremented when read */
+	bool embedded;			/* in its object: never kfree()d */
 	union {
 		struct xrdma_comp_event comp;
 		struct xrdma_async_event async;
@@ -58,6 +59,8 @@ struct xrdma_uobj {
 	u64 user_cookie;
 	struct xrdma_ev_file *channel;	/* CQ: completion channel or NULL */
 	struct list_head comp_list;	/* queued completion events */
+	/* CQ: its one completion event; at most one is ever queued */
+	struct xrdma_ev_entry comp_ev;
 	struct list_head async_list;	/* queued async events */
 	u32 comp_events_reported;
 	u32 async_events_reported;

@@ -175,6 +175,35 @@ void t_compchan(void)
 		got2 += ev[i].cq_handle == cq2.h;
 	}
 
+	/*
+	 * Bounded queue: completions of a CQ whose record is still unread
+	 * coalesce into it (one record per CQ, however many completions).
+	 */
+	for (i = 0; i < 64; i++) {
+		if (td_inject("comp %u", cq1.resp.cqn) ||
+		    td_inject("comp %u", cq2.resp.cqn))
+			break;
+	}
+	CHECK_EQ(i, 64, "inject 64 completions on each of CQ 1 and CQ 2");
+	memset(ev, 0, sizeof(ev));
+	n = collect(ch, ev, sizeof(ev[0]), 8, 2000);
+	CHECK_EQ(n, 2, "128 unread completions coalesce into one record per CQ");
+	if (n == 2)
+		CHECK(ev[0].cq_handle == cq1.h && ev[1].cq_handle == cq2.h,
+		      "... CQ 1's, then CQ 2's (got %u, %u)", ev[0].cq_handle,
+		      ev[1].cq_handle);
+	for (i = 0; i < n && n > 0; i++) {
+		got1 += ev[i].cq_handle == cq1.h;
+		got2 += ev[i].cq_handle == cq2.h;
+	}
+	CHECK_RC(td_inject("comp %u", cq1.resp.cqn), 0,
+		 "inject comp on CQ 1 after its record was read");
+	n = collect(ch, ev, sizeof(ev[0]), 8, 2000);
+	CHECK(n == 1 && ev[0].cq_handle == cq1.h,
+	      "... queues a new record (n %d)", n);
+	if (n == 1)
+		got1++;
+
 	/* blocking read */
 	set_nonblock(ch, false);
 	t0 = now_ms();
