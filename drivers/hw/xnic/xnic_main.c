@@ -343,6 +343,13 @@ void xnic_eq_sync(struct xnic_dev *xdev)
 {
 	spin_lock_irq(&xdev->eq_lock);
 	spin_unlock_irq(&xdev->eq_lock);
+	/*
+	 * An interrupt that found the lock held while we had it left its
+	 * events to the holder (eq_pending): look at them, or they wait
+	 * for the device's next event.
+	 */
+	if (test_bit(0, &xdev->eq_pending))
+		xnic_irq(0, xdev);
 }
 
 /* ------------------------------------------------------------------ */
