@@ -323,7 +323,8 @@ static bool open_device(void)
 	}
 	ibv_free_device_list(list);
 	if (!ctx) {
-		note("cannot open %s", dev_name);
+		note("cannot open %s (%d devices found): %s", dev_name, n,
+		     i < n ? strerror(errno) : "not found");
 		return false;
 	}
 	if (ibv_query_port(ctx, PORT, &pa) || pa.state != IBV_PORT_ACTIVE) {
@@ -737,22 +738,31 @@ static bool a_connect(void)
 	       pool_fill(&p1, a1.qp, &r1) && pool_fill(&p2, a2.qp, &r2);
 }
 
+/*
+ * RESET, with the CQEs the device wrote before it (flushes of a QP that
+ * went to ERR) polled in between and a second RESET after them: xverbs
+ * does not clean a QP's CQEs from its CQ at RESET, and polling such a
+ * stale CQE after the RESET moves the ring's consumer index past the
+ * new producer index (post_recv then fails with ENOMEM).
+ */
+static bool reset_clean(struct ep *e)
+{
+	bool ok = !qp_reset(e->qp);
+
+	drain(e->cq, NULL);
+	return !qp_reset(e->qp) && ok;
+}
+
 /* A1 <-> A2 from scratch: RESET, empty CQs, connected, receives posted */
 static bool a_recover(void)
 {
-	bool ok = !qp_reset(a1.qp) && !qp_reset(a2.qp);
-
-	drain(a1.cq, NULL);
-	drain(a2.cq, NULL);
-	return ok && a_connect();
+	return reset_clean(&a1) && reset_clean(&a2) && a_connect();
 }
 
 static bool au_recover(void)
 {
-	bool ok = !qp_reset(au.qp);
-
-	drain(au.cq, NULL);
-	return ok && ud_ready(au.qp, QKEY_A) && pool_fill(&pu, au.qp, &ru);
+	return reset_clean(&au) && ud_ready(au.qp, QKEY_A) &&
+	       pool_fill(&pu, au.qp, &ru);
 }
 
 /* read every async event there is, waiting up to @ms; names into @s */
@@ -941,14 +951,31 @@ static void a_after(const char *step, bool repair)
 		note("re-creating AU's receives failed");
 }
 
+/*
+ * B's datagram with a wrong Q_Key: AU receives nothing.  Checked once B's
+ * send completed: the model executes the responder's side before the
+ * requester's completion (on a real network the drop could only be
+ * missed, not invented).
+ */
+static void a_ud_bad(void)
+{
+	struct ibv_wc wc;
+	int n = drain(au.cq, &wc);
+
+	check(!n, "UD, wrong Q_Key: AU receives nothing (%d CQEs%s%s)", n,
+	      n ? ", first " : "", n ? st(wc.status) : "");
+	if (n && !au_recover())
+		note("re-creating AU's receives failed");
+}
+
 /* B's datagram with the right Q_Key: delivered into AU's oldest receive */
 static void a_ud_good(uint32_t bqpn)
 {
 	struct ibv_wc wc;
-	bool got, first = false, data = false;
+	bool polled, got, first = false, data = false;
 
-	got = poll_one(au.cq, &wc) && wc.status == IBV_WC_SUCCESS &&
-	      wc.opcode == IBV_WC_RECV;
+	polled = poll_one(au.cq, &wc);
+	got = polled && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV;
 	if (got) {
 		data = wc.byte_len == 40 + UD_LEN &&
 		       pat_check(pool_slot(&pu, wc.wr_id) + 40, UD_LEN,
@@ -958,9 +985,9 @@ static void a_ud_good(uint32_t bqpn)
 	check(got && first && data && wc.src_qp == bqpn &&
 	      (wc.wc_flags & IBV_WC_WITH_IMM) &&
 	      wc.imm_data == htobe32(UD_IMM),
-	      "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data)",
-	      got ? "RECV" : "nothing", wc.src_qp, bqpn, wc.byte_len, UD_LEN,
-	      first ? "yes" : "no");
+	      "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data; AU %s)",
+	      polled ? st(wc.status) : "nothing", wc.src_qp, bqpn, wc.byte_len,
+	      UD_LEN, first ? "yes" : "no", state_str(qp_state(au.qp)));
 }
 
 static void a_publish(void)
@@ -1012,6 +1039,9 @@ static int a_main(pid_t b)
 	while (msg_recv(buf, sizeof(buf))) {
 		if (!strncmp(buf, "STEP ", 5)) {
 			a_after(buf + 5, true);
+		} else if (!strncmp(buf, "UDBAD ", 6)) {
+			a_ud_bad();
+			a_after(buf + 6, true);
 		} else if (!strncmp(buf, "UDGOOD ", 7) && kv(buf, "qpn", &q)) {
 			a_ud_good((uint32_t)q);
 			a_after("B's UD datagram", true);
@@ -1471,8 +1501,7 @@ static bool b_setup(void)
 {
 	struct ibv_ah_attr aa = {
 		.is_global = 1,
-		.grh = { .dgid = gid, .sgid_index = GID_INDEX,
-			 .hop_limit = 64 },
+		.grh = { .sgid_index = GID_INDEX, .hop_limit = 64 },
 		.port_num = PORT,
 	};
 
@@ -1485,6 +1514,7 @@ static bool b_setup(void)
 	    !rc_connect(c2.qp, c1.qp->qp_num, 14, 7, 7) ||
 	    !ud_ready(bu.qp, QKEY_B))
 		return false;
+	aa.grh.dgid = gid;	/* known once the device is open */
 	ah = ibv_create_ah(pd, &aa);
 	return ah;
 }
@@ -1554,7 +1584,7 @@ static void b_body(void)
 	check(ok && wc.status == IBV_WC_SUCCESS,
 	      "UD, wrong Q_Key: B's SEND completes at B, the sender is not told (%s)",
 	      ok ? st(wc.status) : "no completion");
-	msg_send("STEP B's UD datagram with a wrong Q_Key");
+	msg_send("UDBAD B's UD datagram with a wrong Q_Key");
 	if (!b_wait_go())
 		return;
 	ok = b_ud_send(ai.qkey, UD_IMM, &wc);
