@@ -928,9 +928,10 @@ static void a_after(const char *step, bool repair)
 	if (!(n1 + n2 + nu))
 		check(true, "after %s: no completion on A's CQs", step);
 	else
-		check(false, "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#" PRIx64 " %s opcode %d src_qp %u byte_len %u)",
-		      step, n1, n2, nu, f->wr_id, st(f->status), f->opcode,
-		      f->src_qp, f->byte_len);
+		check(false,
+		      "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#llx %s opcode %d src_qp %u byte_len %u)",
+		      step, n1, n2, nu, (unsigned long long)f->wr_id,
+		      st(f->status), f->opcode, f->src_qp, f->byte_len);
 	check(s1 == IBV_QPS_RTS && s2 == IBV_QPS_RTS,
 	      "after %s: A1 %s, A2 %s (want RTS)", step, state_str(s1),
 	      state_str(s2));
@@ -993,32 +994,39 @@ static void a_ud_good(uint32_t bqpn)
 static void a_publish(void)
 {
 	struct mapent mp[MAXMAPS];
-	char maps[MAXMAPS * 40] = "";
-	size_t used = 0;
+	char msg[MAXMAPS * 40 + 512];
+	size_t u;
 	uint64_t m0;
 	uint32_t k = m.mr->rkey;
 	int i, n;
 
-	n = read_maps(devnode, mp, MAXMAPS);
-	for (i = 0; i < n && used < sizeof(maps); i++)
-		used += (size_t)snprintf(maps + used, sizeof(maps) - used,
-					 "%s%#" PRIx64 ":%#" PRIx64,
-					 i ? "," : "", mp[i].off, mp[i].len);
 	memcpy(&m0, m.p, 8);
-	note("M at %#" PRIx64 " rkey %#x; A1 %u, A2 %u, AU %u; %d mappings of %s",
-	     va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num, au.qp->qp_num, n,
-	     devnode);
-	msg_send("INFO a1=%u a2=%u au=%u qkey=%#x maddr=%#" PRIx64
-		 " mlen=%d rkey=%#x m0=%#" PRIx64
-		 " g0=%#x g1=%#x g2=%#x g3=%#x"
-		 " hpd=%u hmr=%u hcq1=%u hcq2=%u ha1=%u ha2=%u hau=%u"
-		 " maps=%s",
-		 a1.qp->qp_num, a2.qp->qp_num, au.qp->qp_num, QKEY_A,
-		 va(&m, 0), MLEN, k, m0,
-		 (k & ~0xffu) | ((k + 1) & 0xff), (k & ~0xffu) | ((k - 1) & 0xff),
-		 k ^ 0x80, k + 0x100,
-		 pd->handle, m.mr->handle, a1.cq->handle, a2.cq->handle,
-		 a1.qp->handle, a2.qp->handle, au.qp->handle, maps);
+	u = (size_t)snprintf(msg, sizeof(msg),
+			     "INFO a1=%u a2=%u au=%u qkey=%#x maddr=%#llx mlen=%d rkey=%#x m0=%#llx",
+			     a1.qp->qp_num, a2.qp->qp_num, au.qp->qp_num,
+			     QKEY_A, (unsigned long long)va(&m, 0), MLEN, k,
+			     (unsigned long long)m0);
+	/* guesses: the tag + 1, - 1, its top bit flipped, the next index */
+	u += (size_t)snprintf(msg + u, sizeof(msg) - u,
+			      " g0=%#x g1=%#x g2=%#x g3=%#x",
+			      (k & ~0xffu) | ((k + 1) & 0xff),
+			      (k & ~0xffu) | ((k - 1) & 0xff), k ^ 0x80,
+			      k + 0x100);
+	u += (size_t)snprintf(msg + u, sizeof(msg) - u,
+			      " hpd=%u hmr=%u hcq1=%u hcq2=%u ha1=%u ha2=%u hau=%u maps=",
+			      pd->handle, m.mr->handle, a1.cq->handle,
+			      a2.cq->handle, a1.qp->handle, a2.qp->handle,
+			      au.qp->handle);
+	n = read_maps(devnode, mp, MAXMAPS);
+	for (i = 0; i < n && u < sizeof(msg); i++)
+		u += (size_t)snprintf(msg + u, sizeof(msg) - u, "%s%#llx:%#llx",
+				      i ? "," : "",
+				      (unsigned long long)mp[i].off,
+				      (unsigned long long)mp[i].len);
+	note("M at %#llx rkey %#x; A1 %u, A2 %u, AU %u; %d mappings of %s",
+	     (unsigned long long)va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num,
+	     au.qp->qp_num, n, devnode);
+	msg_send("%s", msg);
 }
 
 static int a_main(pid_t b)
@@ -1037,6 +1045,8 @@ static int a_main(pid_t b)
 	a_publish();
 
 	while (msg_recv(buf, sizeof(buf))) {
+		if (sscanf(buf, "END %d %d", &bchecks, &bfails) == 2)
+			break;
 		if (!strncmp(buf, "STEP ", 5)) {
 			a_after(buf + 5, true);
 		} else if (!strncmp(buf, "UDBAD ", 6)) {
@@ -1048,8 +1058,6 @@ static int a_main(pid_t b)
 		} else if (!strncmp(buf, "BARRAGE ", 8)) {
 			a_after(buf + 8, false);
 			a_traffic("after B's attacks");
-		} else if (sscanf(buf, "END %d %d", &bchecks, &bfails) == 2) {
-			break;
 		} else {
 			note("unexpected message from B: %s", buf);
 		}
@@ -1328,7 +1336,8 @@ static void b_control(void)
 		if (ops[i] == IBV_WR_SEND || ops[i] == IBV_WR_RDMA_WRITE_WITH_IMM)
 			poll_one(c2.cq, &wc);
 	}
-	check(!used, "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
+	check(!used,
+	      "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
 	      bad);
 }
 
@@ -1390,7 +1399,8 @@ static void b_handles(int fd)
 					       "%s%s", ue ? " " : "",
 					       errname(e[i]));
 	}
-	check(!ub, "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
+	check(!ub,
+	      "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
 	      errs, ub ? "; succeeded:" : "", bad);
 }
 
@@ -1425,7 +1435,8 @@ static void b_mmap_fd(int fd, const char *what, const struct mapent *skip,
 			munmap(p, a->len);
 			if (ub < sizeof(bad))
 				ub += (size_t)snprintf(bad + ub, sizeof(bad) - ub,
-						       " %#" PRIx64, a->off);
+						       " %#llx",
+						       (unsigned long long)a->off);
 		} else if (errno != last && ue < sizeof(errs)) {
 			last = errno;
 			ue += (size_t)snprintf(errs + ue, sizeof(errs) - ue,
