@@ -61,7 +61,7 @@
  * The processes take turns (B reports a step, A checks and answers), so
  * the output is one ordered log: "PASS who: check" / "FAIL who: check",
  * "# who: note" lines, and "# xv_isolation: N checks, F failed" last.
- * Waiting for a completion is bounded (-t, default 5 s) only so that a
+ * Waiting for a completion is bounded (-t, default 10 s) only so that a
  * lost one fails instead of hanging; a watchdog (-w, default 300 s) ends
  * a hung run.  Exit status 0 iff every check passed.
  *
@@ -115,7 +115,7 @@
 			 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 
 static const char *dev_name = "xnic0";
-static int wait_ms = 5000;
+static int wait_ms = 10000;
 static uid_t b_uid = 65534;
 
 static const char *who = "A";
