@@ -31,6 +31,7 @@ tools: deps
 	$(MAKE) -C tools/testing/xnic
 	$(MAKE) -C tools/testing/bench
 	$(MAKE) -C tools/testing/xverbs
+	$(MAKE) -C tools/testing/isolation
 
 deps:
 	@scripts/install-deps.sh
@@ -48,6 +49,7 @@ clean:
 	$(MAKE) -C tools/testing/xnic clean
 	$(MAKE) -C tools/testing/bench clean
 	$(MAKE) -C tools/testing/xverbs clean
+	$(MAKE) -C tools/testing/isolation clean
 	# keep build/check: make check runs make clean and logs there
 	find build -mindepth 1 -maxdepth 1 ! -name check -exec rm -rf {} + 2>/dev/null || true
 
