@@ -505,6 +505,35 @@ int xv_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 	return got;
 }
 
+/*
+ * Drop the completions of a QP the device no longer serves (reset or
+ * destroyed) from a CQ, as rdma-core's providers clean their CQs: a stale
+ * CQE must neither retire a WQE of the QP's new life nor name a freed QP.
+ * Receive completions of an SRQ QP still give their WQE back to the SRQ.
+ */
+void xv_cq_clean(struct ibv_cq *ibcq, uint32_t qpn, struct ibv_srq *ibsrq)
+{
+	struct xv_cq *cq = to_xcq(ibcq);
+	uint32_t i, size = 1U << cq->log;
+
+	pthread_spin_lock(&cq->lock);
+	for (i = cq->ci; i - cq->ci < size; i++) {
+		struct xnic_cqe *e = &cq->ring[i & (size - 1)];
+
+		if (XV_LOAD(&e->owner) != (((i >> cq->log) & 1) ^ 1))
+			break;
+		if (le32toh(e->qpn) != qpn)
+			continue;
+		if (ibsrq && (e->opcode & XNIC_CQE_OP_RECV))
+			__atomic_fetch_add(&to_xsrq(ibsrq)->done, 1,
+					   __ATOMIC_RELEASE);
+		/* no QPN of the core is 0: xv_cqe_take() drops the CQE */
+		e->qpn = htole32(0);
+	}
+	cq->last_qp = NULL;
+	pthread_spin_unlock(&cq->lock);
+}
+
 int xv_req_notify_cq(struct ibv_cq *ibcq, int solicited)
 {
 	struct xv_cq *cq = to_xcq(ibcq);

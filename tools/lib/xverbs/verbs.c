@@ -791,6 +791,15 @@ static void xv_cap_to_ibv(const struct xrdma_uverbs_qp_cap *u,
 
 #define XV_QP_ATTR_MASK ((1U << 21) - 1)
 
+/* after RESET or destroy: no CQE of the QP's past is polled any more */
+static void xv_qp_clean_cqs(struct ibv_qp *qp)
+{
+	if (qp->send_cq)
+		xv_cq_clean(qp->send_cq, qp->qp_num, qp->srq);
+	if (qp->recv_cq && qp->recv_cq != qp->send_cq)
+		xv_cq_clean(qp->recv_cq, qp->qp_num, qp->srq);
+}
+
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		  int attr_mask)
 {
@@ -836,6 +845,7 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		qp->state = attr->qp_state;
 		if (attr->qp_state == IBV_QPS_RESET) {
 			/* the device starts the rings over, so do we */
+			xv_qp_clean_cqs(qp);
 			pthread_spin_lock(&xqp->sq_lock);
 			xqp->sq.pi = 0;
 			xqp->sq.ci = 0;
@@ -914,6 +924,7 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	if (ret)
 		return ret;
 	xv_qp_remove(to_xctx(ibqp->context), qp);
+	xv_qp_clean_cqs(ibqp);
 	xv_wait_events(&ibqp->mutex, &ibqp->cond,
 		       &ibqp->events_completed, d.async_events_reported);
 	munmap(qp->map, qp->map_size);

@@ -174,6 +174,7 @@ int xv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad);
 int xv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int xv_req_notify_cq(struct ibv_cq *cq, int solicited);
+void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct ibv_srq *srq);
 void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
 void xv_cq_ex_init(struct xv_cq *cq);
 

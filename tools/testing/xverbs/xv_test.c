@@ -2231,6 +2231,31 @@ static void t_stale_cqe(void)
 	     poll_one(cq, &wc);
 	result(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
 	       cq_empty(cq), "stale cqe: the other QP's CQE comes next");
+	/* RESET drops the QP's unpolled CQEs, as rdma-core's providers do */
+	ok = !ibv_req_notify_cq(cq, 0) &&
+	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xd,
+				     .flags = IBV_SEND_SIGNALED, .sg = &s,
+				     .nsge = 1, .raddr = va(&rb, 128),
+				     .rkey = rb.mr->rkey });
+	/* the event says the CQE is in the CQ, unpolled */
+	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
+	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
+	if (ok)
+		ibv_ack_cq_events(cq, 1);
+	ok = ok && !ibv_modify_qp(c, &(struct ibv_qp_attr){
+					.qp_state = IBV_QPS_RESET },
+				  IBV_QP_STATE);
+	result(ok && cq_empty(cq),
+	       "stale cqe: RESET drops the QP's unpolled CQE");
+	ok = rc_connect(c, d.qp->qp_num, 7) &&
+	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xe,
+				     .flags = IBV_SEND_SIGNALED, .sg = &s,
+				     .nsge = 1, .raddr = va(&rb, 192),
+				     .rkey = rb.mr->rkey }) &&
+	     poll_one(cq, &wc);
+	result(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
+	       cq_empty(cq),
+	       "stale cqe: after RESET and reconnecting, only the new CQE");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
