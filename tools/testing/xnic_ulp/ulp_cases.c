@@ -1812,7 +1812,7 @@ static void ut_case_intruder(struct ut *t)
 	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x1e,
 			 "peer's WRITE after the intrusions"))
 		return;
-	ut_note(t, "intruders on both devices: SEND, WRITE, READ -> RETRY_EXC_ERR; victim RTS and untouched, its peer's traffic goes on");
+	ut_note(t, "intruders' SEND/WRITE/READ: RETRY_EXC_ERR; victim untouched");
 }
 
 /* --------------------------------------------------------- CQ errors */
