@@ -356,12 +356,13 @@ static void xt_peer_works(struct xt_env *e, struct xt_qp *p, struct xt_qp *v,
 
 /*
  * SEND, WRITE (with the right rkey and with a wrong one), READ and an
- * atomic from RC QPs the victim is not connected to: on the peer's device
- * with another QPN, on the victim's own device with the peer's QPN, and
- * connected to the victim while the victim's destination is another QP.
- * Each is dropped and counted; the intruder retries and fails with
- * RETRY_EXC_ERR; the victim keeps its state, receive, PSN, CQ and memory;
- * its peer's traffic goes on.
+ * atomic from RC QPs connected to the victim, which is not connected to
+ * them: on the peer's device with another QPN, on the victim's own device
+ * with the peer's QPN, and on the victim's device with another QPN.  All
+ * know the victim's QPN, PSN and rkey.  Each request is dropped and
+ * counted; the intruder retries and fails with RETRY_EXC_ERR; the victim
+ * keeps its state, receive, PSN, CQ and memory; its peer's traffic goes
+ * on.
  */
 static void xport_rc_wrong_source(struct kunit *test)
 {
@@ -387,12 +388,9 @@ static void xport_rc_wrong_source(struct kunit *test)
 
 	xt_connect(p, v);
 	xt_connect(v, p);
-	/* a stranger's QP on the peer's device, knowing QPN, PSN and rkey */
 	in[0] = xt_qp(e, 0, 11, XNIC_SIM_QPT_RC);
-	/* one on the victim's device with the peer's QPN */
 	in[1] = xt_qp(e, 1, 10, XNIC_SIM_QPT_RC);
-	/* one on the peer's device, mutually connected with a third QP */
-	in[2] = xt_qp(e, 0, 12, XNIC_SIM_QPT_RC);
+	in[2] = xt_qp(e, 1, 21, XNIC_SIM_QPT_RC);
 	for (k = 0; k < 3; k++)
 		xt_connect(in[k], v);
 	/* the victim's receive */
