@@ -3,28 +3,40 @@
  * Memory regions: DMA MRs, fast-registration MRs and user MRs, and their
  * keys.  A key is the MR's 24-bit index (allocated cyclically, so not
  * reused until the space wraps) shifted left by 8, plus an 8-bit tag
- * taken from a per-device counter that starts at a random value; fast-reg
- * MRs change the tag on every re-registration.  A stale key therefore
- * does not reach a new MR.
+ * drawn from the kernel's CRNG for every registration; fast-reg MRs draw
+ * a new tag, different from the current one, on every re-registration.
+ * A stale key therefore does not reach a new MR, and the keys seen so far
+ * do not tell the next tag.  The index itself is predictable.
  */
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <xrdma/xrdma_umem.h>
 #include "core_priv.h"
 
+/*
+ * The key of a new MR: @index and a random tag (8 bits of entropy; a
+ * guess of the key of a known index is right with probability 1/256).
+ * Nothing remembers the tag the index had before: an index is reused
+ * only after 2^24 allocations, and its new key then equals its old one
+ * with probability 1/256.
+ */
 u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index)
 {
-	return index << 8 | ((u32)atomic_inc_return(&dev->key_tag) & 0xff);
+	return index << 8 | get_random_u8();
 }
 
 /**
  * xrdma_mr_next_key - the key a fast-reg MR gets on its next registration
  * @key: current key
  *
- * Return: @key with its tag byte incremented (the index is kept).
+ * Return: @key with a random tag byte, uniformly one of the 255 values
+ * other than the current one (log2(255), about 7.99 bits of entropy);
+ * the index is kept.
  */
 u32 xrdma_mr_next_key(u32 key)
 {
-	return (key & 0xffffff00) | ((key + 1) & 0xff);
+	return (key & 0xffffff00) |
+	       ((key + 1 + get_random_u32_below(255)) & 0xff);
 }
 EXPORT_SYMBOL_GPL(xrdma_mr_next_key);
 

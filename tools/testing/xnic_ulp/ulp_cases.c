@@ -1695,6 +1695,126 @@ static void ut_case_err_stale_rkey(struct ut *t)
 		       "WRITE with the rkey of a deregistered MR");
 }
 
+/* ------------------------------------------------------ connections */
+
+/*
+ * The victim of an intrusion: still RTS (the device's view), no QP event,
+ * no completion, its remote MR unwritten.
+ */
+static bool ut_victim_ok(struct ut *t, struct ut_q *qb, struct ut_mr *m,
+			 const char *what)
+{
+	struct xrdma_qp_attr a = {};
+	int i, ret;
+
+	ret = xrdma_query_qp(qb->qp, &a, XRDMA_QP_STATE, NULL);
+	if (!UT_OK(t, !ret && a.qp_state == XRDMA_QPS_RTS,
+		   "%s: victim state %d (query_qp %d), want RTS", what,
+		   a.qp_state, ret) ||
+	    !UT_OK(t, READ_ONCE(qb->qp->state) == XRDMA_QPS_RTS,
+		   "%s: victim's core state %d, want RTS", what,
+		   READ_ONCE(qb->qp->state)))
+		return false;
+	for (i = 0; i < UT_NEV; i++)
+		if (!UT_OK(t, !atomic_read(&qb->ev[i]),
+			   "%s: QP event %d on the victim", what, i))
+			return false;
+	return ut_quiet(t, qb->rcq, 1, what) &&
+	       ut_quiet(t, qb->scq, 1, what) &&
+	       ut_remote_untouched(t, m, what);
+}
+
+/*
+ * A third QP connected to the victim (side 1) that the victim is not
+ * connected to, on side 0 (the peer's device) and on side 1 (the
+ * victim's), knowing the victim's QPN, PSN and rkey: its SEND, WRITE
+ * (right and wrong rkey) and READ are dropped by the victim, so each ends
+ * with RETRY_EXC_ERR, as for a peer that does not answer.  The victim
+ * stays RTS with its receive, MR and CQs untouched, and its traffic with
+ * its real peer goes on.
+ */
+static void ut_case_intruder(struct ut *t)
+{
+	static const struct {
+		enum xrdma_wr_opcode op;
+		bool bad_rkey;
+		const char *what;
+	} ops[] = {
+		{ XRDMA_WR_SEND, false, "intruder's SEND" },
+		{ XRDMA_WR_SEND_WITH_IMM, false, "intruder's SEND_WITH_IMM" },
+		{ XRDMA_WR_RDMA_WRITE, false, "intruder's WRITE, right rkey" },
+		{ XRDMA_WR_RDMA_WRITE, true, "intruder's WRITE, wrong rkey" },
+		{ XRDMA_WR_RDMA_READ, false, "intruder's READ, right rkey" },
+	};
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = {};
+	struct ut_q *qa, *qb, *qc;
+	struct xrdma_send_wr wr;
+	struct ut_mr mr, *m;
+	struct ut_buf *lb, *rb;
+	struct xrdma_sge sge;
+	struct ut_sgl rs;
+	int i, k;
+
+	if (ut_pair(t, &o, &qa, &qb))
+		return;
+	lb = ut_buf_alloc(t, sa, 4096, false);
+	rb = ut_buf_alloc(t, sb, 4096, false);
+	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
+	if (!lb || !rb || !m)
+		return;
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_remote_canary(m);
+	ut_pat_fill(lb->va, lb->size, 0x1d, 0);
+	ut_buf_to_dev(lb);
+	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 64, 1, 0);
+	if (ut_post_recv_sgl(t, qb, 0x1d0, &rs))
+		return;
+	for (k = 0; k < 2; k++) {
+		struct ut_side *sc = k ? sb : sa;
+		struct ut_cq *cs = ut_cq_create(t, sc, 16);
+		struct ut_cq *cr = ut_cq_create(t, sc, 16);
+
+		if (!cs || !cr)
+			return;
+		qc = ut_qp_create(t, sc, cs, cr, NULL, &o);
+		if (!qc || ut_qp_connect(t, qc, &sb->gid, qb->qp->qp_num, &o))
+			return;
+		for (i = 0; i < ARRAY_SIZE(ops); i++) {
+			ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(sc));
+			ut_wr_rdma(&wr, 0x1d10 + 16 * k + i, ops[i].op, &sge, 1,
+				   XRDMA_SEND_SIGNALED, m->iova,
+				   ops[i].bad_rkey ? m->rkey ^ 1 : m->rkey);
+			wr.ex.imm_data = cpu_to_be32(0x1d1d);
+			if (ut_post_send(t, qc, &wr) ||
+			    !ut_expect(t, qc, false, wr.wr_id,
+				       XRDMA_WC_RETRY_EXC_ERR, -1, NULL,
+				       ops[i].what) ||
+			    !ut_wait_state(t, qc, XRDMA_QPS_ERR,
+					   ops[i].what) ||
+			    !ut_victim_ok(t, qb, m, ops[i].what) ||
+			    !ut_reconnect(t, qc, qb, ops[i].what))
+				return;
+		}
+	}
+	/* the real peer: its SEND takes the receive posted first */
+	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(sa));
+	ut_wr(&wr, 0x1d20, XRDMA_WR_SEND, &sge, 1, XRDMA_SEND_SIGNALED);
+	if (ut_post_send(t, qa, &wr) ||
+	    !ut_expect(t, qa, false, 0x1d20, XRDMA_WC_SUCCESS, XRDMA_WC_SEND,
+		       NULL, "peer's SEND after the intrusions") ||
+	    !ut_expect(t, qb, true, 0x1d0, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       NULL, "victim's receive of its peer's SEND"))
+		return;
+	ut_buf_to_cpu(rb);
+	if (!ut_sgl_check(t, &rs, rb, 0x1d, UT_CANARY, "peer's SEND") ||
+	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x1e,
+			 "peer's WRITE after the intrusions"))
+		return;
+	ut_note(t, "intruders' SEND/WRITE/READ: RETRY_EXC_ERR; victim untouched");
+}
+
 /* --------------------------------------------------------- CQ errors */
 
 static void ut_case_cq_overrun(struct ut *t)
@@ -2114,6 +2234,7 @@ const struct ut_case ut_cases[] = {
 	UT_CASE(err_qp_op),
 	UT_CASE(err_state),
 	UT_CASE(cq_overrun),
+	UT_CASE(intruder),
 };
 
 const unsigned int ut_ncases = ARRAY_SIZE(ut_cases);

@@ -117,6 +117,8 @@ enum xnic_sim_ctr {
 	XS_CTR_ud_drop_norecv,
 	XS_CTR_uc_drops,
 	XS_CTR_psn_mismatch,
+	XS_CTR_rx_drop_bad_src,
+	XS_CTR_rx_drop_psn,
 	XS_CTR_NUM
 };
 

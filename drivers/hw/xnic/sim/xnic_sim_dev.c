@@ -71,6 +71,8 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_ud_drop_norecv] = "ud_drop_norecv",
 	[XS_CTR_uc_drops] = "uc_drops",
 	[XS_CTR_psn_mismatch] = "psn_mismatch",
+	[XS_CTR_rx_drop_bad_src] = "rx_drop_bad_src",
+	[XS_CTR_rx_drop_psn] = "rx_drop_psn",
 };
 
 static struct xnic_sim_dev *xnic_sim_bus_dev(struct xnic_bus *bus)

@@ -8,6 +8,9 @@
  * Order of checks of a remote operation: the requester's own SGEs (local
  * errors complete the WQE before anything reaches the wire), the
  * responder QP (missing or not receiving: retries, then RETRY_EXC_ERR),
+ * for RC and UC the connection (a responder drops a request from any QP
+ * but its connected peer, and RC one out of sequence, as if the packets
+ * never came: the requester retries, then RETRY_EXC_ERR),
  * for READ and atomics the responder's resources and the alignment, the
  * remote key and rights, a receive WQE (none: RNR), the receive
  * buffers; data moves only once everything passed, so a failed operation
@@ -39,18 +42,31 @@ static u32 xnic_sim_mtu_bytes(u8 mtu)
 	return mtu >= 1 && mtu <= 5 ? 128U << mtu : 4096;
 }
 
-/* Advance the PSNs of both ends by the packets of a message. */
+/*
+ * Advance the PSNs of both ends by the packets of a message.  An RC
+ * request got here only with the expected PSN (xnic_sim_rc_peer()); a UC
+ * responder takes the first packet of a message with any PSN and
+ * continues from it (a UC gap loses only the message in progress, and
+ * the model's messages are whole), so a UC gap is counted and
+ * resynchronised.  UD has no sequence.
+ */
 static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			 u64 len)
 {
 	u32 mtu = xnic_sim_mtu_bytes(qp->mtu);
 	u32 n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
+	u32 rq_psn = READ_ONCE(rqp->rq_psn);
 
-	if (qp->type == XNIC_SIM_QPT_RC &&
-	    READ_ONCE(rqp->rq_psn) != qp->sq_psn)
+	if (qp->type == XNIC_SIM_QPT_UD) {
+		/* no sequence: both just count packets */
+		WRITE_ONCE(rqp->rq_psn, (rq_psn + n) & 0xffffff);
+		qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
+		return;
+	}
+	if (rq_psn != qp->sq_psn)
 		xnic_sim_count(qp->dev, XS_CTR_psn_mismatch, 1);
 	qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
-	WRITE_ONCE(rqp->rq_psn, (READ_ONCE(rqp->rq_psn) + n) & 0xffffff);
+	WRITE_ONCE(rqp->rq_psn, qp->sq_psn);
 }
 
 /*
@@ -261,7 +277,19 @@ static void xnic_sim_recv_cqe(struct xnic_sim_dev *dev,
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
 }
 
-/* The responder QP of an RC/UC QP, if it receives. */
+/*
+ * The responder QP of an RC/UC QP, if it takes the request: it exists,
+ * has the same type, receives (RTR, RTS, SQD, SQE), and is connected to
+ * the requester: its remote port (the address vector set at RTR) is the
+ * requester's port and its destination QPN the requester's QPN.  A real
+ * responder drops a packet whose source QP is not its connection's; so
+ * does this one, silently, touching nothing of the responder (state,
+ * receive queue, MRs, CQ).  An RC responder also drops a request whose
+ * PSN is not the next one it expects (the model executes each request
+ * once, whole and in order, so it never sees a duplicate: a PSN behind
+ * is as wrong as one ahead).  Either drop is counted on the responder's
+ * device; the requester, answered by nobody, retries (xnic_sim_no_answer()).
+ */
 static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 {
 	struct xnic_sim_dev *rdev = READ_ONCE(qp->rdev);
@@ -273,6 +301,16 @@ static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 	if (!rqp || rqp->type != qp->type ||
 	    !xnic_sim_qp_can_recv(READ_ONCE(rqp->state)))
 		return NULL;
+	if (READ_ONCE(rqp->rdev) != qp->dev ||
+	    READ_ONCE(rqp->dest_qpn) != qp->qpn) {
+		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
+		return NULL;
+	}
+	if (qp->type == XNIC_SIM_QPT_RC &&
+	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
+		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
+		return NULL;
+	}
 	return rqp;
 }
 
@@ -347,6 +385,18 @@ static int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	return XS_DONE;
 }
 
+/*
+ * The Q_Key a UD request carries: the work request's, or the sending
+ * QP's own when the work request's has its high-order bit set (verbs: a
+ * Q_Key with that bit set is a controlled one, which a work request
+ * cannot name; the QP's, set by MODIFY_QP, is used instead).  UD is
+ * connectionless: the responder checks the Q_Key only.
+ */
+static u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
+{
+	return wr_qkey & BIT(31) ? READ_ONCE(qp->qkey) : wr_qkey;
+}
+
 /* SEND, SEND_WITH_IMM, SEND_WITH_INV (RC, UC, UD). */
 static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			    u8 *status, u32 *byte_len)
@@ -392,7 +442,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		}
 		return xnic_sim_no_answer(qp, status);
 	}
-	if (ud && READ_ONCE(rqp->qkey) != w->qkey) {
+	if (ud && READ_ONCE(rqp->qkey) != xnic_sim_ud_qkey(qp, w->qkey)) {
 		spin_unlock(&rqp->lock);
 		xnic_sim_count(dev, XS_CTR_ud_drop_qkey, 1);
 		return XS_DONE;
