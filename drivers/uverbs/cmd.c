@@ -2,6 +2,7 @@
 /*
  * The ioctl commands.  See Documentation/uverbs.rst.
  */
+#include <linux/capability.h>
 #include <linux/file.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -521,6 +522,14 @@ static int xrdma_cmd_modify_qp(struct xrdma_cmd_ctx *c)
 	    memchr_inv(u->reserved, 0, sizeof(u->reserved)) ||
 	    memchr_inv(u->ah_attr.reserved, 0, sizeof(u->ah_attr.reserved)))
 		return -EINVAL;
+	/*
+	 * A controlled Q_Key (bit 31) is for privileged users, as upstream
+	 * uverbs has it: otherwise any process could reach the UD QPs of
+	 * kernel ULPs that rely on one.
+	 */
+	if (cmd->attr_mask & XRDMA_QP_QKEY && u->qkey & XRDMA_QKEY_CONTROLLED &&
+	    !capable(CAP_NET_RAW))
+		return -EPERM;
 	ret = xrdma_udata_init(c, &cmd->udata, &udata);
 	if (ret)
 		return ret;

@@ -329,6 +329,9 @@ enum xrdma_qp_state {
 	XRDMA_QPS_NUM,
 };
 
+/* A Q_Key with this bit set is controlled: set only with CAP_NET_RAW. */
+#define XRDMA_QKEY_CONTROLLED	0x80000000U
+
 /* Same bit values as the InfiniBand verbs attribute mask. */
 enum xrdma_qp_attr_mask {
 	XRDMA_QP_STATE			= 1 << 0,

@@ -4,13 +4,16 @@
  * (Documentation/uverbs.rst, "Commands").
  */
 #include <endian.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 #include "ut.h"
@@ -987,6 +990,76 @@ static void qp_neg(int fd, struct qp *qp, uint32_t mask,
 		rc_restore(fd, qp, st);
 }
 
+/*
+ * A controlled Q_Key (bit 31) needs CAP_NET_RAW: a process without it gets
+ * EPERM and changes nothing; with it the Q_Key is set.
+ */
+static int qkey_child(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	struct xrdma_uverbs_qp_attr a;
+	struct xrdma_cmd_query_qp q;
+	uint32_t pd;
+	struct cq cq;
+	struct qp ud;
+	struct ctx c;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return 10;
+	data[0].effective &= ~(1u << CAP_NET_RAW);
+	data[0].permitted &= ~(1u << CAP_NET_RAW);
+	if (syscall(SYS_capset, &hdr, data))
+		return 11;
+	if (ctx_open(&c) || alloc_pd(c.fd, &pd) ||
+	    create_cq(c.fd, 4, -1, 0, &cq) ||
+	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_UD, 0, &ud))
+		return 12;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_INIT;
+	a.port_num = 1;
+	a.qkey = 0x80010000;
+	if (modify_qp(c.fd, ud.h, QPA_STATE | QPA_PKEY | QPA_PORT | QPA_QKEY,
+		      &a) != -EPERM)
+		return 1;	/* controlled Q_Key accepted */
+	if (query_qp(c.fd, ud.h, &q) || q.attr.qp_state != QPS_RESET)
+		return 2;	/* the refused MODIFY changed the QP */
+	a.qkey = 0x10000;
+	if (modify_qp(c.fd, ud.h, QPA_STATE | QPA_PKEY | QPA_PORT | QPA_QKEY,
+		      &a))
+		return 3;	/* an ordinary Q_Key refused */
+	return 0;
+}
+
+static void t_qkey_controlled(int fd, uint32_t ud)
+{
+	struct xrdma_uverbs_qp_attr a;
+	struct xrdma_cmd_query_qp q;
+	pid_t pid;
+	int st = 0, ret;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(qkey_child());
+	ret = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ?
+	      WEXITSTATUS(st) : -1;
+	CHECK_EQ(ret, 0, "without CAP_NET_RAW: controlled Q_Key EPERM, "
+		 "QP unchanged, ordinary Q_Key accepted (child step %d)", ret);
+
+	memset(&a, 0, sizeof(a));
+	a.qkey = 0x80010000;
+	CHECK_RC(modify_qp(fd, ud, QPA_QKEY, &a), 0,
+		 "with CAP_NET_RAW: controlled Q_Key 0x80010000");
+	ret = query_qp(fd, ud, &q);
+	CHECK(!ret && q.attr.qkey == 0x80010000, "QUERY_QP: qkey 0x%x",
+	      q.attr.qkey);
+	a.qkey = 0x11111111;
+	CHECK_RC(modify_qp(fd, ud, QPA_QKEY, &a), 0, "Q_Key back to 0x11111111");
+}
+
 static void t_qp_modify_rc(int fd, struct qp *qp)
 {
 	struct xrdma_cmd_modify_qp m;
@@ -1306,6 +1379,7 @@ void t_qp(void)
 	      q.qp_type);
 	CHECK(!ret && q.attr.qkey == 0x11111111, "QUERY_QP: UD qkey 0x%x",
 	      q.attr.qkey);
+	t_qkey_controlled(c.fd, ud.h);
 
 	/* QUERY_QP errors */
 	CHECK_RC(query_qp(c.fd, 0, &q), -ENOENT, "QUERY_QP handle 0");
