@@ -261,7 +261,10 @@ static int xt_try(struct xt_env *e, struct xt_qp *x, u8 op, u32 len,
 	w->opcode = op;
 	w->flags = XNIC_WQE_SIGNALED;
 	w->wr_id = 0x77;
-	if (len <= XNIC_SIM_MAX_INLINE) {
+	/* inline data for SEND and WRITE; READ and atomics need an SGE */
+	if (len <= XNIC_SIM_MAX_INLINE &&
+	    (xnic_sim_op_is_send(op) || op == XNIC_OP_RDMA_WRITE ||
+	     op == XNIC_OP_RDMA_WRITE_WITH_IMM)) {
 		w->flags |= XNIC_WQE_INLINE;
 		w->inline_len = len;
 		w->inline_data = e->lbuf;
