@@ -416,7 +416,6 @@ static void xport_rc_wrong_source(struct kunit *test)
 			xt_untouched(e, v, XT_PSN, "after an intruder");
 		}
 	}
-	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[0], XS_CTR_err_retry_exc), 0ULL);
 	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[1], XS_CTR_rx_drop_psn), 0ULL);
 	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[1], XS_CTR_rx_send), 0ULL);
 	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[1], XS_CTR_rx_write), 0ULL);
