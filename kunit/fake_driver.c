@@ -198,10 +198,11 @@ static int fake_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	return fake_create_result(mr->device);
 }
 
-static void fake_dereg_mr(struct xrdma_mr *mr)
+static int fake_dereg_mr(struct xrdma_mr *mr)
 {
 	kfree(container_of(mr, struct fake_mr, ibmr)->pages);
 	fake_destroyed(mr->device);
+	return 0;
 }
 
 static int fake_create_ah_op(struct xrdma_ah *ah, struct xrdma_udata *udata)
