@@ -1437,11 +1437,10 @@ static void dd_exit(struct kunit *test)
  * thread.  Needs mm_alloc() and arch_pick_mmap_layout(), which modules
  * cannot use: built-in KUnit only.
  */
-static void dd_user_mr(struct kunit *test, struct dd *d)
+static struct xrdma_mr *dd_try_user_mr(struct kunit *test, struct dd *d)
 {
 #if IS_BUILTIN(CONFIG_XRDMA_KUNIT_TEST)
 	struct xrdma_mr *mr;
-	int i;
 
 	d->mm = mm_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, d->mm);
@@ -1456,6 +1455,18 @@ static void dd_user_mr(struct kunit *test, struct dd *d)
 			       XRDMA_ACCESS_REMOTE_WRITE, NULL);
 	kthread_unuse_mm(d->mm);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(d->uaddr));
+	return mr;
+#else
+	kunit_skip(test, "needs a user address space: built-in KUnit only");
+	return ERR_PTR(-EOPNOTSUPP);
+#endif
+}
+
+static void dd_user_mr(struct kunit *test, struct dd *d)
+{
+	struct xrdma_mr *mr = dd_try_user_mr(test, d);
+	int i;
+
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mr), "reg_user_mr: %ld",
 			       PTR_ERR(mr));
 	d->umr = mr;
@@ -1467,9 +1478,6 @@ static void dd_user_mr(struct kunit *test, struct dd *d)
 	}
 	KUNIT_ASSERT_EQ(test, dd_pinned(d), DD_PAGES);
 	KUNIT_ASSERT_EQ(test, atomic64_read(&d->mm->pinned_vm), (s64)DD_PAGES);
-#else
-	kunit_skip(test, "needs a user address space: built-in KUnit only");
-#endif
 }
 
 /* Does every byte of the user MR hold @c? */
@@ -1627,6 +1635,33 @@ static void dead_dereg_keeps_pages(struct kunit *test)
 }
 
 /*
+ * A REG_MR that times out may still be executed by the device: the
+ * pages stay pinned and accounted while the reset does not complete, and
+ * are released by one that does.
+ */
+static void dead_reg_mr_keeps_pages(struct kunit *test)
+{
+	struct dd *d = test->priv;
+	struct xrdma_mr *mr;
+	int resets;
+
+	d->pd = xrdma_alloc_pd(&d->xdev->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->pd));
+	resets = atomic_read(&d->bus->resets);
+	WRITE_ONCE(d->bus->hide_ready, true);
+	atomic_set(&d->bus->drop_cmds, 1);
+	mr = dd_try_user_mr(test, d);
+	KUNIT_ASSERT_TRUE(test, IS_ERR(mr));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mr), -ETIMEDOUT);
+	KUNIT_EXPECT_GT(test, atomic_read(&d->bus->resets), resets);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), (s64)DD_PAGES);
+
+	WRITE_ONCE(d->bus->hide_ready, false);
+	dd_remove(test, d);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), 0LL);
+}
+
+/*
  * The data path stops with the command path: after a command timed out,
  * the device is reset before the MR's pages are released, and an RDMA
  * WRITE through the old rkey touches nothing.
@@ -1676,6 +1711,7 @@ static void dead_stops_data_path(struct kunit *test)
 
 static struct kunit_case dead_cases[] = {
 	KUNIT_CASE(dead_dereg_keeps_pages),
+	KUNIT_CASE(dead_reg_mr_keeps_pages),
 	KUNIT_CASE(dead_stops_data_path),
 	{}
 };
