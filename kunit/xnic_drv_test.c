@@ -1218,7 +1218,7 @@ static struct kunit_suite dp_suite = {
 /* xnic_drv_dead: the driver on the device model, commands that stall  */
 
 #define DD_SIM_INDEX	6	/* a model device number of its own */
-#define DD_TIMEOUT_MS	200	/* cmd_timeout_ms during these tests */
+#define DD_TIMEOUT_MS	1000	/* cmd_timeout_ms during these tests */
 #define DD_PAGES	2	/* of the user MR */
 #define DD_LEN		(DD_PAGES * PAGE_SIZE)
 
