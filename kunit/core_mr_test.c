@@ -273,6 +273,25 @@ static void mr_umem_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 1);
 }
 
+/*
+ * A driver whose device may still use the MR: the MR is gone for the
+ * caller all the same (dereg returns 0, the PD is free again).
+ */
+static void mr_dereg_device_busy(struct kunit *test)
+{
+	struct xrdma_pd *pd = test->priv;
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_mr *mr;
+
+	mr = xrdma_get_dma_mr(pd, XRDMA_ACCESS_LOCAL_WRITE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	to_fake_dev(dev)->dereg_mr_result = -EBUSY;
+	KUNIT_EXPECT_EQ(test, xrdma_dereg_mr(mr), 0);
+	to_fake_dev(dev)->dereg_mr_result = 0;
+	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_MR), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pd->usecnt), 1);
+}
+
 static struct kunit_case mr_cases[] = {
 	KUNIT_CASE(mr_keys),
 	KUNIT_CASE(mr_next_key_wraps),
@@ -281,6 +300,7 @@ static struct kunit_case mr_cases[] = {
 	KUNIT_CASE(mr_sg_to_pages),
 	KUNIT_CASE(mr_sg_partial),
 	KUNIT_CASE(mr_umem_checks),
+	KUNIT_CASE(mr_dereg_device_busy),
 	{}
 };
 

@@ -3,6 +3,7 @@
  * The fake driver behind the xrdma_core KUnit suites.
  */
 #include <linux/slab.h>
+#include <xrdma/xrdma_umem.h>
 #include "fake_driver.h"
 
 static int fake_create_result(struct xrdma_device *dev)
@@ -198,10 +199,17 @@ static int fake_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	return fake_create_result(mr->device);
 }
 
-static void fake_dereg_mr(struct xrdma_mr *mr)
+static int fake_dereg_mr(struct xrdma_mr *mr)
 {
+	int ret = to_fake_dev(mr->device)->dereg_mr_result;
+
 	kfree(container_of(mr, struct fake_mr, ibmr)->pages);
 	fake_destroyed(mr->device);
+	if (ret && mr->umem) {
+		xrdma_umem_release(mr->umem);
+		mr->umem = NULL;
+	}
+	return ret;
 }
 
 static int fake_create_ah_op(struct xrdma_ah *ah, struct xrdma_udata *udata)

@@ -46,6 +46,12 @@ struct fake_dev {
 	struct xrdma_device ibdev;
 	/* errno the next create/alloc callback returns, then reset to 0 */
 	int fail_next_create;
+	/*
+	 * what dereg_mr returns: 0, or -EBUSY (the device may still use the
+	 * MR: a user MR's pages are taken over, and released at once as if
+	 * the device were reset)
+	 */
+	int dereg_mr_result;
 	atomic_t creates;
 	atomic_t destroys;
 };

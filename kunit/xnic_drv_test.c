@@ -7,20 +7,52 @@
  *                  the doorbell page protocol
  *   xnic_drv_dp    the kernel data path (post, poll, arm, clean) on rings
  *                  in ordinary memory, with the test playing the device
- * The driver's files are included directly; nothing touches a device.
+ *   xnic_drv_dead  the whole driver, probed by hand on the device model
+ *                  (whose code xnic_sim_test.c includes) behind a register
+ *                  window that can stall the command processor: what a
+ *                  command timeout does to the device and to the memory
+ *                  it was given
+ * The driver's files are included directly.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/kthread.h>
+#include <linux/mman.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/delay.h>
 #include "../drivers/hw/xnic/xnic_wqe.c"
 #include "../drivers/hw/xnic/xnic_dp.c"
+/* the platform driver is not registered here: xnic_drv_dead probes by hand */
+#undef module_platform_driver
+#define module_platform_driver(drv)					\
+	static struct platform_driver *xnic_test_driver __maybe_unused = &(drv)
+#undef MODULE_ALIAS
+#define MODULE_ALIAS(alias)
+#include "../drivers/hw/xnic/xnic_main.c"
+#include "../drivers/hw/xnic/xnic_verbs.c"
+#include "../drivers/hw/xnic/sim/xnic_sim.h"
 
-/* xnic_dp.c kicks the device through xnic_main.c: count instead */
+/* xnic_dp.c kicks the device through the KICK register: count them */
 static int xnic_test_kicks;
 
-void xnic_kick(struct xnic_dev *xdev, bool run_here)
+static u32 dp_bus_read32(struct xnic_bus *bus, u32 reg)
 {
-	xnic_test_kicks++;
+	return 0;
 }
+
+static void dp_bus_write32(struct xnic_bus *bus, u32 reg, u32 val)
+{
+	if (reg == XNIC_REG_KICK)
+		xnic_test_kicks++;
+}
+
+static struct xnic_bus dp_bus = {
+	.read32 = dp_bus_read32,
+	.write32 = dp_bus_write32,
+};
 
 /* ------------------------------------------------------------------ */
 /* xnic_drv_wqe                                                        */
@@ -548,6 +580,9 @@ static void misc_geometry(struct kunit *test)
 
 static void misc_cmd_status(struct kunit *test)
 {
+	struct xnic_dev *xdev = kunit_kzalloc(test, sizeof(*xdev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
 	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_OK), 0);
 	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BAD_OPCODE),
 			-EOPNOTSUPP);
@@ -562,11 +597,16 @@ static void misc_cmd_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(XNIC_CMD_BUSY), -EBUSY);
 	KUNIT_EXPECT_EQ(test, xnic_cmd_status_to_errno(77), -EIO);
 	/* which failures leave memory with the device */
-	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(0));
-	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(-EINVAL));
-	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-ETIMEDOUT));
-	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-EIO));
-	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(-EBUSY));
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(xdev, 0));
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(xdev, -EINVAL));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(xdev, -ETIMEDOUT));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(xdev, -EIO));
+	KUNIT_EXPECT_FALSE(test, xnic_cmd_let_go(xdev, -EBUSY));
+	/* none once the device was reset after its command path died */
+	xdev->stopped = true;
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(xdev, -ETIMEDOUT));
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(xdev, -EIO));
+	KUNIT_EXPECT_TRUE(test, xnic_cmd_let_go(xdev, -EBUSY));
 }
 
 static void misc_access(struct kunit *test)
@@ -781,6 +821,7 @@ static int dp_init(struct kunit *test)
 	struct xnic_srq *srq;
 
 	d->xdev = dp_zalloc(test, sizeof(*d->xdev));
+	d->xdev->bus = &dp_bus;
 	xa_init(&d->xdev->qp_xa);
 	d->xdev->kdb.cpu = dp_zalloc(test, XNIC_DB_PAGE_SIZE);
 
@@ -1173,4 +1214,514 @@ static struct kunit_suite dp_suite = {
 	.test_cases = dp_cases,
 };
 
-kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &dp_suite);
+/* ------------------------------------------------------------------ */
+/* xnic_drv_dead: the driver on the device model, commands that stall  */
+
+#define DD_SIM_INDEX	6	/* a model device number of its own */
+#define DD_TIMEOUT_MS	1000	/* cmd_timeout_ms during these tests */
+#define DD_PAGES	2	/* of the user MR */
+#define DD_LEN		(DD_PAGES * PAGE_SIZE)
+
+struct dd;
+
+/*
+ * The register window the driver sees: the model's, except that the test
+ * can swallow CMDQ_PI writes (the command processor stalls while the data
+ * path runs on) and hide STATUS.READY (a reset that does not complete).
+ * Each RESET write notes how many of the user MR's pages are pinned.
+ */
+struct dd_bus {
+	struct xnic_bus bus;		/* must be first */
+	struct xnic_bus *sim;
+	struct dd *d;
+	atomic_t drop_cmds;		/* CMDQ_PI writes to swallow */
+	bool hide_ready;
+	atomic_t resets;		/* RESET writes */
+	atomic_t pinned_at_reset;	/* at the last one */
+};
+
+struct dd {
+	struct xnic_sim_dev *sim;
+	struct platform_device *pdev;
+	struct dd_bus *bus;		/* the platform data the driver uses */
+	struct xnic_dev *xdev;
+	unsigned int saved_timeout;
+	struct xrdma_event_handler eh;
+	atomic_t fatal_events;
+	/* the user MR's address space and pages (our own references) */
+	struct mm_struct *mm;
+	unsigned long uaddr;
+	struct page *pages[DD_PAGES];
+	int npages;
+	/* objects */
+	struct xrdma_pd *pd;
+	struct xrdma_mr *dmr, *umr;
+	struct xrdma_cq *cq;
+	struct xrdma_qp *qa, *qb;
+	u8 *src;			/* source of the RDMA WRITEs */
+	dma_addr_t src_dma;
+};
+
+static struct dd_bus *to_dd_bus(struct xnic_bus *bus)
+{
+	return container_of(bus, struct dd_bus, bus);
+}
+
+static int dd_pinned(struct dd *d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->npages; i++)
+		n += page_maybe_dma_pinned(d->pages[i]);
+	return n;
+}
+
+static u32 dd_read32(struct xnic_bus *bus, u32 reg)
+{
+	struct dd_bus *b = to_dd_bus(bus);
+	u32 v = b->sim->read32(b->sim, reg);
+
+	if (reg == XNIC_REG_STATUS && READ_ONCE(b->hide_ready))
+		v &= ~XNIC_STATUS_READY;
+	return v;
+}
+
+static void dd_write32(struct xnic_bus *bus, u32 reg, u32 val)
+{
+	struct dd_bus *b = to_dd_bus(bus);
+
+	if (reg == XNIC_REG_CMDQ_PI && atomic_dec_if_positive(&b->drop_cmds) >= 0)
+		return;
+	if (reg == XNIC_REG_RESET) {
+		atomic_set(&b->pinned_at_reset, dd_pinned(b->d));
+		atomic_inc(&b->resets);
+	}
+	b->sim->write32(b->sim, reg, val);
+}
+
+static int dd_request_irq(struct xnic_bus *bus, irq_handler_t handler,
+			  void *data)
+{
+	struct dd_bus *b = to_dd_bus(bus);
+
+	return b->sim->request_irq(b->sim, handler, data);
+}
+
+static void dd_free_irq(struct xnic_bus *bus)
+{
+	struct dd_bus *b = to_dd_bus(bus);
+
+	b->sim->free_irq(b->sim);
+}
+
+static void dd_event(struct xrdma_event_handler *h, struct xrdma_event *e)
+{
+	struct dd *d = container_of(h, struct dd, eh);
+
+	if (e->event == XRDMA_EVENT_DEVICE_FATAL)
+		atomic_inc(&d->fatal_events);
+}
+
+static int dd_init(struct kunit *test)
+{
+	struct dd_bus tmpl = {
+		.bus = {
+			.read32 = dd_read32,
+			.write32 = dd_write32,
+			.request_irq = dd_request_irq,
+			.free_irq = dd_free_irq,
+		},
+	};
+	struct dd *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	test->priv = d;
+	d->saved_timeout = cmd_timeout_ms;
+	cmd_timeout_ms = DD_TIMEOUT_MS;
+	d->sim = xnic_sim_dev_alloc(DD_SIM_INDEX);
+	if (!d->sim)
+		return -ENOMEM;
+	ret = xnic_sim_dev_start(d->sim, NULL);
+	if (ret)
+		return ret;
+	tmpl.sim = &d->sim->pdata.bus;
+	tmpl.d = d;
+	d->pdev = platform_device_alloc("xnic_kunit", PLATFORM_DEVID_AUTO);
+	if (!d->pdev)
+		return -ENOMEM;
+	ret = platform_device_add_data(d->pdev, &tmpl, sizeof(tmpl));
+	if (!ret)
+		ret = platform_device_add(d->pdev);
+	if (ret) {
+		platform_device_put(d->pdev);
+		d->pdev = NULL;
+		return ret;
+	}
+	d->bus = dev_get_platdata(&d->pdev->dev);
+	ret = xnic_probe(d->pdev);
+	if (ret)
+		return ret;
+	d->xdev = platform_get_drvdata(d->pdev);
+	d->eh.device = &d->xdev->ibdev;
+	d->eh.handler = dd_event;
+	xrdma_register_event_handler(&d->eh);
+	d->src = dma_alloc_coherent(&d->pdev->dev, DD_LEN, &d->src_dma,
+				    GFP_KERNEL);
+	return d->src ? 0 : -ENOMEM;
+}
+
+static void dd_destroy_objects(struct kunit *test, struct dd *d)
+{
+	if (d->qa)
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(d->qa), 0);
+	if (d->qb)
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(d->qb), 0);
+	if (d->cq)
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_cq(d->cq), 0);
+	if (d->umr)
+		KUNIT_EXPECT_EQ(test, xrdma_dereg_mr(d->umr), 0);
+	if (d->dmr)
+		KUNIT_EXPECT_EQ(test, xrdma_dereg_mr(d->dmr), 0);
+	if (d->pd)
+		KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(d->pd), 0);
+	d->qa = NULL;
+	d->qb = NULL;
+	d->cq = NULL;
+	d->umr = NULL;
+	d->dmr = NULL;
+	d->pd = NULL;
+}
+
+/* Unbind the driver: every object and all kept memory is gone after. */
+static void dd_remove(struct kunit *test, struct dd *d)
+{
+	dd_destroy_objects(test, d);
+	if (!d->xdev)
+		return;
+	xrdma_unregister_event_handler(&d->eh);
+	xnic_remove(d->pdev);
+	d->xdev = NULL;
+}
+
+static void dd_exit(struct kunit *test)
+{
+	struct dd *d = test->priv;
+	int i;
+
+	if (!d)
+		return;
+	if (d->bus)
+		WRITE_ONCE(d->bus->hide_ready, false);
+	dd_remove(test, d);
+	if (d->src)
+		dma_free_coherent(&d->pdev->dev, DD_LEN, d->src, d->src_dma);
+	if (d->pdev)
+		platform_device_unregister(d->pdev);
+	if (d->sim) {
+		xnic_sim_dev_stop(d->sim);
+		xnic_sim_clear(d->sim);
+		irq_work_sync(&d->sim->irq_work);
+		xnic_sim_dev_free(d->sim);
+	}
+	for (i = 0; i < d->npages; i++)
+		put_page(d->pages[i]);
+	if (d->mm)
+		mmput(d->mm);
+	cmd_timeout_ms = d->saved_timeout;
+}
+
+/*
+ * A user MR of DD_PAGES pages of a fresh address space of the test
+ * thread.  Needs mm_alloc() and arch_pick_mmap_layout(), which modules
+ * cannot use: built-in KUnit only.
+ */
+static struct xrdma_mr *dd_try_user_mr(struct kunit *test, struct dd *d)
+{
+#if IS_BUILTIN(CONFIG_XRDMA_KUNIT_TEST)
+	struct xrdma_mr *mr;
+
+	d->mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, d->mm);
+	d->mm->task_size = TASK_SIZE;
+	arch_pick_mmap_layout(d->mm, &current->signal->rlim[RLIMIT_STACK]);
+	kthread_use_mm(d->mm);
+	d->uaddr = vm_mmap(NULL, 0, DD_LEN, PROT_READ | PROT_WRITE,
+			   MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	mr = IS_ERR_VALUE(d->uaddr) ? ERR_PTR(-ENOMEM) :
+	     xrdma_reg_user_mr(d->pd, d->uaddr, DD_LEN, d->uaddr,
+			       XRDMA_ACCESS_LOCAL_WRITE |
+			       XRDMA_ACCESS_REMOTE_WRITE, NULL);
+	kthread_unuse_mm(d->mm);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(d->uaddr));
+	return mr;
+#else
+	kunit_skip(test, "needs a user address space: built-in KUnit only");
+	return ERR_PTR(-EOPNOTSUPP);
+#endif
+}
+
+static void dd_user_mr(struct kunit *test, struct dd *d)
+{
+	struct xrdma_mr *mr = dd_try_user_mr(test, d);
+	int i;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mr), "reg_user_mr: %ld",
+			       PTR_ERR(mr));
+	d->umr = mr;
+	KUNIT_ASSERT_EQ(test, mr->umem->npages, (unsigned long)DD_PAGES);
+	for (i = 0; i < DD_PAGES; i++) {
+		d->pages[i] = mr->umem->pages[i];
+		get_page(d->pages[i]);
+		d->npages++;
+	}
+	KUNIT_ASSERT_EQ(test, dd_pinned(d), DD_PAGES);
+	KUNIT_ASSERT_EQ(test, atomic64_read(&d->mm->pinned_vm), (s64)DD_PAGES);
+}
+
+/* Does every byte of the user MR hold @c? */
+static bool dd_user_holds(struct dd *d, u8 c)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < d->npages && ok; i++) {
+		u8 *p = kmap_local_page(d->pages[i]);
+
+		ok = !memchr_inv(p, c, PAGE_SIZE);
+		kunmap_local(p);
+	}
+	return ok;
+}
+
+static void dd_connect(struct kunit *test, struct xrdma_qp *qp, u32 dest,
+		       const union xrdma_gid *gid)
+{
+	struct xrdma_qp_attr a = {};
+
+	a.qp_state = XRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = XRDMA_ACCESS_LOCAL_WRITE |
+			    XRDMA_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, xrdma_modify_qp(qp, &a, XRDMA_QP_STATE |
+					      XRDMA_QP_PKEY_INDEX |
+					      XRDMA_QP_PORT |
+					      XRDMA_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = XRDMA_QPS_RTR;
+	a.path_mtu = XRDMA_MTU_1024;
+	a.dest_qp_num = dest;
+	a.rq_psn = 0x1234;
+	a.min_rnr_timer = 1;
+	a.ah_attr.dgid = *gid;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.hop_limit = 64;
+	KUNIT_ASSERT_EQ(test, xrdma_modify_qp(qp, &a, XRDMA_QP_STATE |
+					      XRDMA_QP_AV |
+					      XRDMA_QP_PATH_MTU |
+					      XRDMA_QP_DEST_QPN |
+					      XRDMA_QP_RQ_PSN |
+					      XRDMA_QP_MAX_DEST_RD_ATOMIC |
+					      XRDMA_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = XRDMA_QPS_RTS;
+	a.sq_psn = 0x1234;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	KUNIT_ASSERT_EQ(test, xrdma_modify_qp(qp, &a, XRDMA_QP_STATE |
+					      XRDMA_QP_SQ_PSN |
+					      XRDMA_QP_TIMEOUT |
+					      XRDMA_QP_RETRY_CNT |
+					      XRDMA_QP_RNR_RETRY |
+					      XRDMA_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+/* PD, DMA MR, CQ, and two RC QPs connected to each other (loopback). */
+static void dd_objects(struct kunit *test, struct dd *d)
+{
+	struct xrdma_device *dev = &d->xdev->ibdev;
+	struct xrdma_cq_init_attr ca = { .cqe = 16 };
+	struct xrdma_qp_init_attr qa = {};
+	union xrdma_gid gid;
+
+	d->pd = xrdma_alloc_pd(dev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->pd));
+	d->dmr = xrdma_get_dma_mr(d->pd, XRDMA_ACCESS_LOCAL_WRITE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->dmr));
+	d->cq = xrdma_create_cq(dev, NULL, NULL, NULL, &ca);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->cq));
+	qa.send_cq = d->cq;
+	qa.recv_cq = d->cq;
+	qa.qp_type = XRDMA_QPT_RC;
+	qa.port_num = 1;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	d->qa = xrdma_create_qp(d->pd, &qa);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->qa));
+	d->qb = xrdma_create_qp(d->pd, &qa);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->qb));
+	KUNIT_ASSERT_EQ(test, xrdma_query_gid(dev, 1, 0, &gid), 0);
+	dd_connect(test, d->qa, d->qb->qp_num, &gid);
+	dd_connect(test, d->qb, d->qa->qp_num, &gid);
+}
+
+/* RDMA WRITE of DD_LEN bytes of @c from qa to the user MR's @rkey. */
+static int dd_write(struct dd *d, u32 rkey, u8 c, u64 wr_id)
+{
+	struct xrdma_sge sge = {
+		.addr = d->src_dma, .length = DD_LEN, .lkey = d->dmr->lkey,
+	};
+	struct xrdma_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1,
+		.opcode = XRDMA_WR_RDMA_WRITE,
+		.send_flags = XRDMA_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = d->uaddr, .rkey = rkey },
+	};
+
+	memset(d->src, c, DD_LEN);
+	return xrdma_post_send(d->qa, &wr, NULL);
+}
+
+/* Poll the CQ for up to @ms; Return: completions seen, the last in @wc. */
+static int dd_poll(struct dd *d, unsigned int ms, struct xrdma_wc *wc)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	int n = 0;
+
+	do {
+		if (xrdma_poll_cq(d->cq, 1, wc) > 0)
+			n++;
+		else
+			usleep_range(500, 1000);
+	} while (time_before(jiffies, end) && !n);
+	return n;
+}
+
+/*
+ * A DEREG_MR that times out while the device's reset does not complete
+ * either: the MR may still be live in the device, so its pages stay
+ * pinned and accounted; the reset at unbind releases them.
+ */
+static void dead_dereg_keeps_pages(struct kunit *test)
+{
+	struct dd *d = test->priv;
+	int resets;
+
+	d->pd = xrdma_alloc_pd(&d->xdev->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->pd));
+	dd_user_mr(test, d);
+
+	resets = atomic_read(&d->bus->resets);
+	WRITE_ONCE(d->bus->hide_ready, true);
+	atomic_set(&d->bus->drop_cmds, 1);
+	KUNIT_EXPECT_EQ(test, xrdma_dereg_mr(d->umr), 0);
+	d->umr = NULL;
+	/* the driver tried to stop the device */
+	KUNIT_EXPECT_GT(test, atomic_read(&d->bus->resets), resets);
+	/* which did not confirm it: nothing was released */
+	KUNIT_EXPECT_EQ(test, dd_pinned(d), DD_PAGES);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), (s64)DD_PAGES);
+
+	/* a reset that completes (unbind) lets go of them */
+	WRITE_ONCE(d->bus->hide_ready, false);
+	dd_remove(test, d);
+	KUNIT_EXPECT_EQ(test, dd_pinned(d), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), 0LL);
+}
+
+/*
+ * A REG_MR that times out may still be executed by the device: the
+ * pages stay pinned and accounted while the reset does not complete, and
+ * are released by one that does.
+ */
+static void dead_reg_mr_keeps_pages(struct kunit *test)
+{
+	struct dd *d = test->priv;
+	struct xrdma_mr *mr;
+	int resets;
+
+	d->pd = xrdma_alloc_pd(&d->xdev->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d->pd));
+	resets = atomic_read(&d->bus->resets);
+	WRITE_ONCE(d->bus->hide_ready, true);
+	atomic_set(&d->bus->drop_cmds, 1);
+	mr = dd_try_user_mr(test, d);
+	KUNIT_ASSERT_TRUE(test, IS_ERR(mr));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mr), -ETIMEDOUT);
+	KUNIT_EXPECT_GT(test, atomic_read(&d->bus->resets), resets);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), (s64)DD_PAGES);
+
+	WRITE_ONCE(d->bus->hide_ready, false);
+	dd_remove(test, d);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), 0LL);
+}
+
+/*
+ * The data path stops with the command path: after a command timed out,
+ * the device is reset before the MR's pages are released, and an RDMA
+ * WRITE through the old rkey touches nothing.
+ */
+static void dead_stops_data_path(struct kunit *test)
+{
+	struct dd *d = test->priv;
+	struct xrdma_wc wc = {};
+	u32 rkey;
+	int resets;
+
+	dd_objects(test, d);
+	dd_user_mr(test, d);
+	rkey = d->umr->rkey;
+
+	/* the path works */
+	KUNIT_ASSERT_EQ(test, dd_write(d, rkey, 0xa1, 1), 0);
+	KUNIT_ASSERT_EQ(test, dd_poll(d, 5000, &wc), 1);
+	KUNIT_ASSERT_EQ(test, wc.status, XRDMA_WC_SUCCESS);
+	KUNIT_ASSERT_TRUE(test, dd_user_holds(d, 0xa1));
+
+	/* DEREG_MR never reaches the command processor */
+	resets = atomic_read(&d->bus->resets);
+	atomic_set(&d->bus->drop_cmds, 1);
+	KUNIT_EXPECT_EQ(test, xrdma_dereg_mr(d->umr), 0);
+	d->umr = NULL;
+	KUNIT_EXPECT_GT(test, atomic_read(&d->bus->resets), resets);
+	/* the pages were still pinned when the device was reset */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->bus->pinned_at_reset), DD_PAGES);
+	/* and released once it was */
+	KUNIT_EXPECT_EQ(test, dd_pinned(d), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&d->mm->pinned_vm), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->fatal_events), 1);
+	KUNIT_EXPECT_FALSE(test, d->sim->pdata.bus.read32(&d->sim->pdata.bus,
+							  XNIC_REG_STATUS) &
+				 XNIC_STATUS_ENABLED);
+
+	/* the stale rkey reaches nothing: no completion, no byte written */
+	if (!dd_write(d, rkey, 0xb2, 2))
+		KUNIT_EXPECT_EQ(test, dd_poll(d, 300, &wc), 0);
+	KUNIT_EXPECT_TRUE(test, dd_user_holds(d, 0xa1));
+
+	/* objects of a dead device are still destroyed */
+	dd_remove(test, d);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->fatal_events), 1);
+}
+
+static struct kunit_case dead_cases[] = {
+	KUNIT_CASE(dead_dereg_keeps_pages),
+	KUNIT_CASE(dead_reg_mr_keeps_pages),
+	KUNIT_CASE(dead_stops_data_path),
+	{}
+};
+
+static struct kunit_suite dead_suite = {
+	.name = "xnic_drv_dead",
+	.init = dd_init,
+	.exit = dd_exit,
+	.test_cases = dead_cases,
+};
+
+kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &dp_suite,
+		  &dead_suite);

@@ -85,6 +85,7 @@ static struct xrdma_mr *xrdma_mr_create_done(struct xrdma_mr *mr, int ret)
 	struct xrdma_pd *pd = mr->pd;
 
 	if (ret) {
+		/* NULL if the driver kept the pages for its device */
 		xrdma_umem_release(mr->umem);
 		xrdma_obj_abort(&mr->res);
 		xrdma_use_put(&pd->usecnt);
@@ -299,16 +300,28 @@ EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
  * xrdma_dereg_mr - deregister an MR
  * @mr: the MR
  *
- * Waits until no lookup by key still uses @mr, then unpins user pages.
+ * Waits until no lookup by key still uses @mr, then has the driver
+ * deregister it.  User pages are unpinned only once the device let go of
+ * them: if the driver reports that the device may still reach them (its
+ * command failed or timed out), the driver keeps them until the device is
+ * reset.  The MR is gone either way.
  *
  * Return: 0.
  */
 int xrdma_dereg_mr(struct xrdma_mr *mr)
 {
 	struct xrdma_pd *pd = mr->pd;
+	int ret;
 
 	xrdma_res_remove(&mr->res);
-	mr->device->ops->dereg_mr(mr);
+	ret = mr->device->ops->dereg_mr(mr);
+	if (ret && mr->umem) {
+		/* never unpin what the device may still use: leak it */
+		dev_err(&mr->device->dev,
+			"dereg_mr: %d but the pages of MR 0x%x were not taken: leaking them\n",
+			ret, mr->lkey);
+		mr->umem = NULL;
+	}
 	xrdma_umem_release(mr->umem);
 	xrdma_obj_free(&mr->res);
 	xrdma_use_put(&pd->usecnt);

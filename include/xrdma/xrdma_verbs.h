@@ -768,7 +768,15 @@ struct xrdma_device_ops {
 	int (*map_mr_sg)(struct xrdma_mr *mr, struct scatterlist *sg,
 			 int sg_nents, unsigned int *sg_offset);
 	int (*reg_user_mr)(struct xrdma_mr *mr, struct xrdma_udata *udata);
-	void (*dereg_mr)(struct xrdma_mr *mr);
+	/*
+	 * dereg_mr returns 0 once the device let go of the MR: the core then
+	 * unpins mr->umem.  If the device may still reach the MR's memory (its
+	 * command failed or timed out), the driver takes over mr->umem (sets
+	 * it to NULL, releases it with xrdma_umem_release() after the device
+	 * is reset) and returns -EBUSY; the MR is freed either way.  A
+	 * reg_user_mr that fails may take over mr->umem the same way.
+	 */
+	int (*dereg_mr)(struct xrdma_mr *mr);
 
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
 	void (*destroy_ah)(struct xrdma_ah *ah);

@@ -18,6 +18,8 @@
 #include <xrdma/xrdma_verbs.h>
 #include <xrdma/xnic_hw.h>
 
+struct xrdma_umem;
+
 #define XNIC_DRV_NAME		"xnic"
 #define XNIC_CMDQ_LOG		5	/* 32 command entries */
 #define XNIC_EQ_LOG		13	/* 8192 event entries */
@@ -74,6 +76,12 @@ struct xnic_dev {
 	wait_queue_head_t cmd_wq;
 	bool cmd_dead;			/* a command timed out: no more */
 	bool fatal;			/* DEVICE_FATAL seen */
+	/*
+	 * Set (under zombie_lock) once the device was reset after its
+	 * command path died: it holds nothing any more and is never enabled
+	 * again, so whatever it was given may be freed.
+	 */
+	bool stopped;
 
 	/* event queue, consumed by the interrupt handler */
 	spinlock_t eq_lock;
@@ -94,9 +102,14 @@ struct xnic_dev {
 
 	u32 port_state;			/* enum xrdma_port_state */
 
-	/* memory the device may still touch after a failed command */
+	/*
+	 * Memory the device may still touch after a failed command, kept
+	 * until the device is reset: queue memory (struct xnic_dmabuf) and
+	 * the pinned, DMA-mapped pages of user MRs (struct xnic_umem_zombie).
+	 */
 	spinlock_t zombie_lock;
 	struct list_head zombies;
+	struct list_head umem_zombies;
 };
 
 static inline struct xnic_dev *to_xdev(struct xrdma_device *ibdev)
@@ -280,11 +293,24 @@ int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 void xnic_kick(struct xnic_dev *xdev, bool run_here);
+void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
+		    bool mapped);
 
-/* After a failed destroy command, may the device still use the memory? */
-static inline bool xnic_cmd_let_go(int ret)
+/**
+ * xnic_cmd_let_go - after a destroy command, may its memory be freed?
+ * @xdev: device
+ * @ret: what xnic_cmd_exec() returned
+ *
+ * A command that timed out or found the device dead returns only after
+ * the device was reset (xdev->stopped), unless the reset did not complete.
+ * A BUSY object is still in use by a device that runs.
+ *
+ * Return: true if the device no longer uses the object's memory.
+ */
+static inline bool xnic_cmd_let_go(struct xnic_dev *xdev, int ret)
 {
-	return ret != -ETIMEDOUT && ret != -EIO && ret != -EBUSY;
+	return (ret != -ETIMEDOUT && ret != -EIO && ret != -EBUSY) ||
+	       READ_ONCE(xdev->stopped);
 }
 
 void xnic_eq_sync(struct xnic_dev *xdev);

@@ -6,8 +6,14 @@
  * Commands: one in flight, serialised by cmd_lock; the submitter sleeps
  * until the entry's done word is set (woken by the CMD_DONE event, and
  * re-checking periodically so a lost interrupt costs latency, not a hang).
- * A command that times out marks the device dead: later commands fail
- * with -EIO at once.
+ * A command that times out (or finds the device fatal) marks the command
+ * path dead and resets the device before it returns, still under
+ * cmd_lock: the reset stops the data path too, so nothing the device was
+ * given is reachable afterwards (xdev->stopped) and the memory kept for it
+ * (zombies) is freed.  Later commands fail with -EIO at once; objects can
+ * still be destroyed, and their memory is freed at once.  If the reset
+ * does not complete, everything given to the device stays allocated (and
+ * pinned) until a later reset does, at worst forever.
  *
  * Events: handled in the hard interrupt handler (completion events call
  * the CQ's comp_handler straight away).  One CPU consumes the EQ at a
@@ -19,6 +25,7 @@
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <xrdma/xrdma_umem.h>
 #include "xnic.h"
 
 static unsigned int cmd_timeout_ms = 10000;
@@ -88,24 +95,95 @@ void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		z = kmalloc(sizeof(*z), GFP_KERNEL | __GFP_NOFAIL);
 		*z = *buf;
 		spin_lock(&xdev->zombie_lock);
-		list_add(&z->zombie, &xdev->zombies);
+		/* a reset that completed meanwhile let go of it too */
+		device_done = xdev->stopped;
+		if (!device_done)
+			list_add(&z->zombie, &xdev->zombies);
 		spin_unlock(&xdev->zombie_lock);
-	} else {
+		if (device_done)
+			kfree(z);
+	}
+	if (device_done)
 		dma_free_coherent(xdev->dma_dev, buf->size, buf->cpu,
 				  buf->dma);
-	}
 	buf->cpu = NULL;
 }
 
-/* After a device reset: nothing may touch the kept memory any more. */
-static void xnic_free_zombies(struct xnic_dev *xdev)
-{
-	struct xnic_dmabuf *z, *tmp;
+/* A user MR's pages the device may still reach (see xnic_umem_keep()). */
+struct xnic_umem_zombie {
+	struct list_head node;		/* in xnic_dev.umem_zombies */
+	struct xrdma_umem *umem;
+	bool mapped;			/* umem->sgt is DMA-mapped */
+};
 
-	list_for_each_entry_safe(z, tmp, &xdev->zombies, zombie) {
-		list_del(&z->zombie);
-		dma_free_coherent(xdev->dma_dev, z->size, z->cpu, z->dma);
+static void xnic_umem_release(struct xnic_dev *xdev, struct xrdma_umem *umem,
+			      bool mapped)
+{
+	if (mapped)
+		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
+				  0);
+	xrdma_umem_release(umem);
+}
+
+/**
+ * xnic_umem_keep - take over a user MR's pages the device may still reach
+ * @xdev: device
+ * @umem: the MR's pinned pages (the caller gives up its reference)
+ * @mapped: @umem->sgt is DMA-mapped for the device
+ *
+ * After a REG_MR or DEREG_MR that failed in a way that leaves the MR in
+ * the device (xnic_cmd_let_go() false), the pages stay pinned, accounted
+ * and mapped until the device is reset; then they are unmapped and
+ * released.  Sleeps.
+ */
+void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
+		    bool mapped)
+{
+	struct xnic_umem_zombie *z;
+	bool done;
+
+	z = kmalloc(sizeof(*z), GFP_KERNEL | __GFP_NOFAIL);
+	z->umem = umem;
+	z->mapped = mapped;
+	spin_lock(&xdev->zombie_lock);
+	done = xdev->stopped;
+	if (!done)
+		list_add(&z->node, &xdev->umem_zombies);
+	spin_unlock(&xdev->zombie_lock);
+	if (done) {
+		xnic_umem_release(xdev, umem, mapped);
 		kfree(z);
+	}
+}
+
+/*
+ * After a device reset: nothing may touch the kept memory any more.
+ * @release false: the reset did not complete, leak it all instead (the
+ * pages stay pinned for good).
+ */
+static void xnic_free_zombies(struct xnic_dev *xdev, bool release)
+{
+	struct xnic_umem_zombie *u, *utmp;
+	struct xnic_dmabuf *z, *tmp;
+	LIST_HEAD(zombies);
+	LIST_HEAD(umems);
+
+	spin_lock(&xdev->zombie_lock);
+	list_splice_init(&xdev->zombies, &zombies);
+	list_splice_init(&xdev->umem_zombies, &umems);
+	spin_unlock(&xdev->zombie_lock);
+	list_for_each_entry_safe(z, tmp, &zombies, zombie) {
+		list_del(&z->zombie);
+		if (release)
+			dma_free_coherent(xdev->dma_dev, z->size, z->cpu,
+					  z->dma);
+		kfree(z);
+	}
+	list_for_each_entry_safe(u, utmp, &umems, node) {
+		list_del(&u->node);
+		if (release)
+			xnic_umem_release(xdev, u->umem, u->mapped);
+		kfree(u);
 	}
 }
 
@@ -117,6 +195,38 @@ static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
 	return READ_ONCE(cmd->hdr.done) || READ_ONCE(xdev->fatal);
 }
 
+static int xnic_hw_reset(struct xnic_dev *xdev);
+
+/*
+ * The command path died (a command timed out, or the device is fatal):
+ * stop the device for good and free what was kept for it.  Called with
+ * cmd_lock held, so no command is in flight; the first caller does the
+ * work.  Interrupts stay requested (freed by xnic_hw_stop()).
+ *
+ * Return: true if the caller should report DEVICE_FATAL (after dropping
+ * cmd_lock): the command path died here and the device did not already
+ * report it.
+ */
+static bool xnic_cmd_path_died(struct xnic_dev *xdev)
+{
+	if (xdev->cmd_dead)
+		return false;
+	xdev->cmd_dead = true;
+	xnic_wr(xdev, XNIC_REG_INTR_MASK, 1);
+	xnic_wr(xdev, XNIC_REG_ENABLE, 0);
+	if (xnic_hw_reset(xdev)) {
+		dev_err(&xdev->pdev->dev,
+			"reset after the command failure did not complete: memory given to the device stays allocated\n");
+	} else {
+		/* nothing given to the device is reachable any more */
+		spin_lock(&xdev->zombie_lock);
+		WRITE_ONCE(xdev->stopped, true);
+		spin_unlock(&xdev->zombie_lock);
+		xnic_free_zombies(xdev, true);
+	}
+	return !READ_ONCE(xdev->fatal);
+}
+
 /**
  * xnic_cmd_exec - run one command and wait for it
  * @xdev: device
@@ -126,7 +236,10 @@ static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
  * @out: where to copy the entry's body back, may be NULL
  * @outlen: its size
  *
- * Sleeps.
+ * Sleeps.  A command that times out, or finds the device fatal, resets
+ * the device before returning (see the file comment): an -ETIMEDOUT or
+ * -EIO caller may free what the command named if xnic_cmd_let_go() says
+ * so.
  *
  * Return: 0, the errno of the device's status, -ETIMEDOUT, or
  * -EIO once the device is dead.
@@ -135,6 +248,11 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 		  size_t inlen, void *out, size_t outlen)
 {
 	struct xnic_cmd *ring = xdev->cmdq.cpu, *cmd;
+	struct xrdma_event e = {
+		.device = &xdev->ibdev,
+		.event = XRDMA_EVENT_DEVICE_FATAL,
+	};
+	bool report = false;
 	unsigned long deadline;
 	u32 status;
 	int ret;
@@ -144,6 +262,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 
 	mutex_lock(&xdev->cmd_lock);
 	if (xdev->cmd_dead || READ_ONCE(xdev->fatal)) {
+		report = xnic_cmd_path_died(xdev);
 		ret = -EIO;
 		goto out;
 	}
@@ -168,10 +287,10 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 	if (!READ_ONCE(cmd->hdr.done)) {
 		if (!READ_ONCE(xdev->fatal))
 			dev_err(&xdev->pdev->dev,
-				"command 0x%02x timed out; device considered dead\n",
+				"command 0x%02x timed out; device considered dead, resetting it\n",
 				opcode);
-		xdev->cmd_dead = true;
 		ret = READ_ONCE(xdev->fatal) ? -EIO : -ETIMEDOUT;
+		report = xnic_cmd_path_died(xdev);
 		goto out;
 	}
 	/* outputs after the done word */
@@ -185,6 +304,9 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 			opcode, status);
 out:
 	mutex_unlock(&xdev->cmd_lock);
+	/* the device is useless to its users now */
+	if (report)
+		xrdma_dispatch_event(&e);
 	return ret;
 }
 
@@ -412,7 +534,7 @@ static int xnic_alloc_kernel_db(struct xnic_dev *xdev)
 	c.page_addr = cpu_to_le64(xdev->kdb.dma);
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_ALLOC_DB, &c, sizeof(c), NULL, 0);
 	if (ret) {
-		xnic_dma_free(xdev, &xdev->kdb, xnic_cmd_let_go(ret));
+		xnic_dma_free(xdev, &xdev->kdb, xnic_cmd_let_go(xdev, ret));
 		return ret;
 	}
 	xdev->kdb_allocated = true;
@@ -462,20 +584,12 @@ static bool xnic_hw_stop(struct xnic_dev *xdev)
  */
 static void xnic_free_queues(struct xnic_dev *xdev, bool stopped)
 {
-	struct xnic_dmabuf *z, *tmp;
-
 	xnic_dma_free(xdev, &xdev->kdb, stopped);
 	xnic_dma_free(xdev, &xdev->eq, stopped);
 	xnic_dma_free(xdev, &xdev->cmdq, stopped);
-	if (stopped) {
-		xnic_free_zombies(xdev);
-		return;
-	}
-	dev_warn(&xdev->pdev->dev, "reset did not complete: leaking the memory given to the device\n");
-	list_for_each_entry_safe(z, tmp, &xdev->zombies, zombie) {
-		list_del(&z->zombie);
-		kfree(z);
-	}
+	if (!stopped)
+		dev_warn(&xdev->pdev->dev, "reset did not complete: leaking the memory given to the device\n");
+	xnic_free_zombies(xdev, stopped);
 }
 
 static int xnic_hw_start(struct xnic_dev *xdev)
@@ -551,6 +665,7 @@ static int xnic_probe(struct platform_device *pdev)
 	spin_lock_init(&xdev->eq_lock);
 	spin_lock_init(&xdev->zombie_lock);
 	INIT_LIST_HEAD(&xdev->zombies);
+	INIT_LIST_HEAD(&xdev->umem_zombies);
 	ida_init(&xdev->db_ida);
 	ida_init(&xdev->kslot_ida);
 	xa_init(&xdev->qp_xa);

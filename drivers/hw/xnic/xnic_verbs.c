@@ -146,6 +146,7 @@ static int xnic_alloc_ucontext(struct xrdma_ucontext *uctx,
 	struct xnic_ucontext *xuc = to_xuctx(uctx);
 	struct xnic_ucontext_resp resp = {};
 	struct xnic_ubuf *ubuf;
+	bool kept = false;
 	int idx, ret;
 
 	ida_init(&xuc->slot_ida);
@@ -167,7 +168,7 @@ static int xnic_alloc_ucontext(struct xrdma_ucontext *uctx,
 		goto err_index;
 	ret = xnic_db_cmd(xdev, XNIC_CMD_ALLOC_DB, idx, ubuf->buf.dma);
 	if (ret) {
-		ubuf->zombie = !xnic_cmd_let_go(ret);
+		kept = !xnic_cmd_let_go(xdev, ret);
 		goto err_entry;
 	}
 
@@ -181,11 +182,16 @@ static int xnic_alloc_ucontext(struct xrdma_ucontext *uctx,
 	return 0;
 
 err_db:
-	ubuf->zombie = !xnic_cmd_let_go(xnic_db_cmd(xdev, XNIC_CMD_FREE_DB,
-						    idx, 0));
+	kept = !xnic_cmd_let_go(xdev, xnic_db_cmd(xdev, XNIC_CMD_FREE_DB, idx,
+						  0));
 err_entry:
+	ubuf->zombie = kept;
+	/* mmap_free may free ubuf now */
 	xrdma_mmap_entry_remove(xuc->db_entry);
 	xuc->db_entry = NULL;
+	/* an index the device may still use is not reused */
+	if (kept)
+		goto err_ida;
 err_index:
 	ida_free(&xdev->db_ida, idx);
 err_ida:
@@ -203,10 +209,10 @@ static void xnic_dealloc_ucontext(struct xrdma_ucontext *uctx)
 	if (ret)
 		dev_warn(&xdev->pdev->dev, "FREE_DB %u: %d\n", xuc->db_index,
 			 ret);
-	xuc->db->zombie = !xnic_cmd_let_go(ret);
+	xuc->db->zombie = !xnic_cmd_let_go(xdev, ret);
 	xrdma_mmap_entry_remove(xuc->db_entry);
 	xuc->db_entry = NULL;
-	if (xnic_cmd_let_go(ret))
+	if (xnic_cmd_let_go(xdev, ret))
 		ida_free(&xdev->db_ida, xuc->db_index);
 	ida_destroy(&xuc->slot_ida);
 }
@@ -343,7 +349,8 @@ static int xnic_create_cq(struct xrdma_cq *cq,
 		if (ret) {
 			ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_CQ, cqn);
 			xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf,
-					&xcq->entry, xnic_cmd_let_go(ret));
+					&xcq->entry,
+					xnic_cmd_let_go(xdev, ret));
 			return -EFAULT;
 		}
 	}
@@ -352,7 +359,7 @@ static int xnic_create_cq(struct xrdma_cq *cq,
 
 err_free:
 	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
-			xnic_cmd_let_go(ret));
+			xnic_cmd_let_go(xdev, ret));
 	return ret;
 }
 
@@ -364,7 +371,7 @@ static void xnic_destroy_cq(struct xrdma_cq *cq)
 
 	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_CQ, cq->res.id);
 	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
-			xnic_cmd_let_go(ret));
+			xnic_cmd_let_go(xdev, ret));
 }
 
 static int xnic_resize_cq(struct xrdma_cq *cq, u32 cqe,
@@ -558,8 +565,9 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 			ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP,
 					       qp->qp_num);
 			xnic_queue_free(xdev, &xqp->buf, &xqp->ubuf,
-					&xqp->entry, xnic_cmd_let_go(ret));
-			if (xnic_cmd_let_go(ret))
+					&xqp->entry,
+					xnic_cmd_let_go(xdev, ret));
+			if (xnic_cmd_let_go(xdev, ret))
 				xnic_free_slot(xdev, xqp);
 			return -EFAULT;
 		}
@@ -572,7 +580,10 @@ err_xa:
 err_free:
 	xnic_qp_free_wrid(xqp);
 	xnic_queue_free(xdev, &xqp->buf, &xqp->ubuf, &xqp->entry,
-			xnic_cmd_let_go(ret));
+			xnic_cmd_let_go(xdev, ret));
+	/* a doorbell slot the device may still watch is not reused */
+	if (!xnic_cmd_let_go(xdev, ret))
+		return ret;
 err_slot:
 	xnic_free_slot(xdev, xqp);
 	return ret;
@@ -671,9 +682,10 @@ static void xnic_destroy_qp(struct xrdma_qp *qp)
 	struct xnic_qp *xqp = to_xqp(qp);
 	struct xnic_srq *srq = qp->srq ? to_xsrq(qp->srq) : NULL;
 	bool let_go;
+	int ret;
 
-	let_go = xnic_cmd_let_go(xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP,
-						  qp->qp_num));
+	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP, qp->qp_num);
+	let_go = xnic_cmd_let_go(xdev, ret);
 	if (xqp->kernel) {
 		xa_erase(&xdev->qp_xa, qp->qp_num);
 		/* forget its completions; waits for pollers using it */
@@ -759,7 +771,8 @@ static int xnic_create_srq(struct xrdma_srq *srq,
 			xa_erase(&xdev->srq_xa, srqn);
 			xnic_eq_sync(xdev);
 			xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf,
-					&xsrq->entry, xnic_cmd_let_go(ret));
+					&xsrq->entry,
+					xnic_cmd_let_go(xdev, ret));
 			return -EFAULT;
 		}
 	}
@@ -770,7 +783,7 @@ err_xa:
 	xnic_eq_sync(xdev);
 err_free:
 	xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf, &xsrq->entry,
-			xnic_cmd_let_go(ret));
+			xnic_cmd_let_go(xdev, ret));
 	return ret;
 }
 
@@ -824,7 +837,7 @@ static void xnic_destroy_srq(struct xrdma_srq *srq)
 	xa_erase(&xdev->srq_xa, srq->res.id);
 	xnic_eq_sync(xdev);
 	xnic_queue_free(xdev, &xsrq->buf, &xsrq->ubuf, &xsrq->entry,
-			xnic_cmd_let_go(ret));
+			xnic_cmd_let_go(xdev, ret));
 }
 
 /* ------------------------------------------------------------------ */
@@ -871,7 +884,7 @@ static int xnic_alloc_mr(struct xrdma_mr *mr, u32 max_num_sg)
 	ret = xnic_reg_mr_cmd(xdev, mr, XNIC_MR_F_FREG);
 	xmr->npages = 0;
 	if (ret)
-		xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+		xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(xdev, ret));
 	return ret;
 }
 
@@ -937,29 +950,52 @@ static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	return 0;
 
 err_mtt:
-	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(xdev, ret));
+	if (!xnic_cmd_let_go(xdev, ret)) {
+		/* the device may execute the REG_MR yet: keep the pages */
+		xnic_umem_keep(xdev, umem, true);
+		mr->umem = NULL;
+		xmr->sgt_mapped = false;
+		return ret;
+	}
 err_unmap:
 	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL, 0);
 	xmr->sgt_mapped = false;
 	return ret;
 }
 
-static void xnic_dereg_mr(struct xrdma_mr *mr)
+/*
+ * Return: 0 when the device let go of the MR (the core unpins its pages),
+ * or -EBUSY when it may still use it: then a user MR's pages are kept
+ * until the device is reset (xnic_umem_keep()).
+ */
+static int xnic_dereg_mr(struct xrdma_mr *mr)
 {
 	struct xnic_dev *xdev = to_xdev(mr->device);
 	struct xnic_mr *xmr = to_xmr(mr);
 	struct xnic_cmd_dereg_mr c = { .key = cpu_to_le32(mr->lkey) };
+	bool let_go;
 	int ret;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c, sizeof(c), NULL, 0);
 	if (ret)
 		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
-	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(ret));
+	let_go = xnic_cmd_let_go(xdev, ret);
+	xnic_dma_free(xdev, &xmr->mtt, let_go);
+	if (!let_go) {
+		if (mr->umem) {
+			xnic_umem_keep(xdev, mr->umem, xmr->sgt_mapped);
+			mr->umem = NULL;
+		}
+		xmr->sgt_mapped = false;
+		return -EBUSY;
+	}
 	if (xmr->sgt_mapped) {
 		dma_unmap_sgtable(xdev->dma_dev, &mr->umem->sgt,
 				  DMA_BIDIRECTIONAL, 0);
 		xmr->sgt_mapped = false;
 	}
+	return 0;
 }
 
 const struct xrdma_device_ops xnic_dev_ops = {

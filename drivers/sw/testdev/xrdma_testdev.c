@@ -338,8 +338,9 @@ static int td_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	return 0;
 }
 
-static void td_dereg_mr(struct xrdma_mr *mr)
+static int td_dereg_mr(struct xrdma_mr *mr)
 {
+	return 0;
 }
 
 static int td_create_ah(struct xrdma_ah *ah, struct xrdma_udata *udata)
