@@ -280,6 +280,7 @@ int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 void xnic_kick(struct xnic_dev *xdev, bool run_here);
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
 
 /* After a failed destroy command, may the device still use the memory? */
 static inline bool xnic_cmd_let_go(int ret)
