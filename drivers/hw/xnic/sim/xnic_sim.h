@@ -401,6 +401,7 @@ static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
  * includes the sources; the module has none.
  */
 enum xnic_sim_hook {
+	XS_HOOK_KICK_START,	/* a kick run's start, run_lock held */
 	XS_HOOK_KICK_SLICE,	/* a kick run's end, run_lock still held */
 	XS_HOOK_KICK_AFTER,	/* after a kick run, run_lock released */
 };

@@ -932,6 +932,7 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 	}
 	dev->atomic_run = true;
 	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
+	xnic_sim_hook(dev, XS_HOOK_KICK_START);
 	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
 	for (i = 0; i < h.n; i++)
