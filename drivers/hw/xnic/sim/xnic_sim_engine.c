@@ -3,10 +3,13 @@
  * xnic_sim: the engine thread of a device.  It executes commands, finds
  * QPs with work through the doorbell pages (atomic exchange of summary,
  * then group words: O(active QPs)), runs the send queues of the QPs on
- * its active list in turn (a budget each, RNR and retry waits keep a QP
- * on the list with a deadline), flushes QPs in ERR, and sleeps after an
- * idle period with XNIC_DB_NEED_WAKEUP set in every doorbell page until
- * KICK, a command, a reset or the next deadline.
+ * its active list in turn (a budget each and one per pass, so commands
+ * never wait long; RNR and retry waits keep a QP on the list with a
+ * deadline), flushes QPs in ERR, and sleeps after an idle period with
+ * XNIC_DB_NEED_WAKEUP set in every doorbell page until KICK, a command, a
+ * reset or the next deadline.  A KICK from a process may run a bounded,
+ * non-preemptible slice of that process's own work in its context
+ * (xnic_sim_kick_run()).
  *
  * Also here: the event queue and completion queue writers, used by every
  * engine (a responder's queues are written by the requester's engine).
