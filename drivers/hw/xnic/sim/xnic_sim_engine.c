@@ -344,12 +344,13 @@ void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
 /* Flushing                                                            */
 
 /*
- * Complete every posted WQE of a QP in ERR with WR_FLUSH_ERR.  Return:
- * whether there was anything to do (a QP with nothing to flush is no
- * work, however often its doorbell rings).
+ * Complete the posted WQEs of a QP in ERR with WR_FLUSH_ERR, at most
+ * @*quota of them (decremented; @*more set when it stopped there).
+ * Return: whether there was anything to do (a QP with nothing to flush is
+ * no work, however often its doorbell rings).
  */
 static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
-			      struct xnic_sim_qp *qp)
+			      struct xnic_sim_qp *qp, u32 *quota, bool *more)
 {
 	struct xnic_sim_cqe_info info = {
 		.qpn = qp->qpn,
@@ -364,6 +365,10 @@ static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 	/* send queue: bounded by two laps, the producer may keep posting */
 	mask = (1U << qp->sq_log) - 1;
 	for (i = 0; i < 2 * (mask + 1); i++) {
+		if (!*quota) {
+			*more = true;
+			return did;
+		}
 		if (qp->sq_ci == qp->sq_pi) {
 			pi = xnic_sim_rd32(qp->dbrec +
 					   offsetof(struct xnic_qp_dbrec, sq_pi));
@@ -385,6 +390,7 @@ static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 		qp->flushed++;
 		xnic_sim_count(dev, XS_CTR_err_flush, 1);
 		xnic_sim_cq_post(qp->scq, &info, false);
+		(*quota)--;
 		did = true;
 	}
 
@@ -403,6 +409,10 @@ static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 	pi = xnic_sim_rd32(qp->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
 	avail = xnic_sim_ring_avail(ci, pi, qp->rq_log);
 	n = avail > 0 ? avail : 0;
+	if (n > *quota) {
+		n = *quota;
+		*more = true;
+	}
 	if (qp->state == XNIC_SIM_QPS_ERR)
 		qp->rq_ci = ci + n;
 	else
@@ -427,6 +437,7 @@ static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 		xnic_sim_cq_post(qp->rcq, &info, false);
 		did = true;
 	}
+	*quota -= min(n, *quota);
 	if (!qp->on_err) {
 		list_add_tail(&qp->err_node, &dev->errq);
 		qp->on_err = true;
@@ -572,13 +583,19 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	int budget, r;
 
 	if (state == XNIC_SIM_QPS_ERR) {
+		bool more = false;
+
 		if (b->atomic) {
-			/* two laps of CQEs: for the engine thread */
+			/* up to two laps of CQEs: for the engine thread */
 			b->left = true;
 			return false;
 		}
-		work = xnic_sim_qp_flush(dev, qp);
-		xnic_sim_qp_deactivate(qp);
+		/* a flushed WQE counts as one of the pass's */
+		work = xnic_sim_qp_flush(dev, qp, &b->wqes, &more);
+		if (more)
+			b->left = true;	/* the rest next turn */
+		else
+			xnic_sim_qp_deactivate(qp);
 		return work;
 	}
 	if (state != XNIC_SIM_QPS_RTS) {
