@@ -2899,8 +2899,8 @@ static void dev_pass_budget(struct kunit *test)
 /*
  * Doorbell bits with nothing valid behind them -- a slot without a QP, a
  * QP with nothing posted, a QP in ERR with nothing to flush -- are taken
- * and counted, but are no work: the pass says so, and the engine may
- * sleep.
+ * and counted, but are no work: the pass says so, and so does the look
+ * before sleeping, so the engine may sleep however often they ring.
  */
 static void dev_db_hostile(struct kunit *test)
 {
@@ -2915,6 +2915,8 @@ static void dev_db_hostile(struct kunit *test)
 	struct xnic_cmd_modify_qp m = {};
 	struct xnic_sim_budget b;
 	struct xnic_sim_qp *sa, *se;
+	struct xnic_wqe_ctrl *ctrl;
+	struct td_wr nop = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	u64 next = U64_MAX, bad, dbs;
 	bool work;
 	int round, s;
@@ -2950,8 +2952,49 @@ static void dev_db_hostile(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, sa->on_active);
 		KUNIT_EXPECT_FALSE(test, se->on_active);
 	}
+
+	/*
+	 * The look before sleeping (run_lock held as the engine holds it
+	 * there) takes such bits and finds no reason to stay awake; a WQE
+	 * announced but not owned by the device is none either; a real WQE
+	 * is one.
+	 */
+	for (round = 0; round < 3; round++) {
+		bad = td_ctr(d, XS_CTR_bad_doorbells);
+		td_ring_bits(d, 1, 77);
+		td_ring_bits(d, 1, 3);
+		td_ring_bits(d, 1, 4);
+		preempt_disable();
+		work = xnic_sim_recheck_locked(sim);
+		preempt_enable();
+		KUNIT_EXPECT_FALSE_MSG(test, work, "look %d", round);
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
+				1ULL);
+		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
+			KUNIT_EXPECT_EQ(test,
+					le64_to_cpu(READ_ONCE(d->db[1]->summary[s])),
+					0ULL);
+	}
+	/* sq_pi ahead, the entry's owner not the device's */
+	ctrl = (void *)(a->sq + ((a->sq_pi & ((1U << TD_Q_LOG) - 1)) <<
+				 TD_WQE_SHIFT));
+	WRITE_ONCE(ctrl->owner, ((a->sq_pi >> TD_Q_LOG) & 1) ^ 1);
+	WRITE_ONCE(a->rec->sq_pi, cpu_to_le32(a->sq_pi + 1));
+	td_ring_bits(d, 1, 3);
+	preempt_disable();
+	work = xnic_sim_recheck_locked(sim);
+	preempt_enable();
+	KUNIT_EXPECT_FALSE(test, work);
+	WRITE_ONCE(a->rec->sq_pi, cpu_to_le32(a->sq_pi));
+	td_post_quiet(a, &nop);
+	preempt_disable();
+	work = xnic_sim_recheck_locked(sim);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE_MSG(test, work, "a posted WQE did not count");
+	xnic_sim_pass_budget(&b);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_data_run(sim, &next, &b));
 	mutex_unlock(&sim->run_lock);
-	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_cqes), 0ULL);
+	td_drain(cq, 1);
 }
 
 static struct kunit_case dev_cases[] = {

@@ -44,6 +44,8 @@ void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 #define XNIC_SIM_KICK_BYTES	(256ULL << 10)
 #define XNIC_SIM_KICK_QPS	16
 #define XNIC_SIM_KICK_GROUPS	8
+/* group words the look before sleeping takes, preemption disabled */
+#define XNIC_SIM_RECHECK_GROUPS	128
 #define XNIC_SIM_SWEEP_NS	(1 * NSEC_PER_MSEC)
 #define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
 /* a busy CPU's engine steps aside this long, NEED_WAKEUP set */
@@ -676,8 +678,58 @@ struct xnic_sim_hits {
 	u32 max;		/* room in @qp */
 	u32 n;
 	bool more;		/* more QPs, or group words left unread */
+	bool check;		/* count the QPs with work in @valid */
+	u32 valid;
 	struct xnic_sim_qp *qp[XNIC_SIM_KICK_QPS];
 };
+
+/*
+ * Whether the WQE at sq_ci is announced and owned by the device (a look,
+ * without side effects: xnic_sim_sq_fetch() decides).
+ */
+static bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
+{
+	u32 mask = (1U << qp->sq_log) - 1;
+	u64 addr;
+
+	if (qp->sq_ci == qp->sq_pi) {
+		u32 pi = xnic_sim_rd32(qp->dbrec +
+				       offsetof(struct xnic_qp_dbrec, sq_pi));
+
+		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
+			return false;
+	}
+	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+			offsetof(struct xnic_wqe_ctrl, owner)),
+			qp->sq_ci, qp->sq_log);
+}
+
+/*
+ * Whether a QP whose doorbell rang has something valid to do now: a
+ * WQE to execute (RTS, not waiting) or something to flush (ERR).
+ */
+static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
+{
+	u8 state = READ_ONCE(qp->state);
+	u32 pi;
+
+	if (state == XNIC_SIM_QPS_ERR) {
+		if (!qp->on_err || (qp->srq && !qp->last_wqe_sent) ||
+		    xnic_sim_sq_ready(qp))
+			return true;
+		if (qp->srq)
+			return false;
+		pi = xnic_sim_rd32(qp->dbrec +
+				   offsetof(struct xnic_qp_dbrec, rq_pi));
+		return xnic_sim_ring_avail(READ_ONCE(qp->rq_ci), pi,
+					   qp->rq_log) > 0;
+	}
+	if (state != XNIC_SIM_QPS_RTS ||
+	    (qp->wait_until && xnic_sim_now() < qp->wait_until))
+		return false;
+	return xnic_sim_sq_ready(qp);
+}
 
 static void xnic_sim_db_slot_hit(struct xnic_sim_dev *dev,
 				 struct xnic_sim_db *db, u32 slot,
@@ -694,6 +746,8 @@ static void xnic_sim_db_slot_hit(struct xnic_sim_dev *dev,
 	qp->doorbells++;
 	xnic_sim_count(dev, XS_CTR_doorbells, 1);
 	xnic_sim_qp_activate(qp);
+	if (h->check && xnic_sim_qp_has_work(qp))
+		h->valid++;
 	if (h->n < h->max)
 		h->qp[h->n++] = qp;
 	else if (h->max)
@@ -765,6 +819,25 @@ static void xnic_sim_db_scan(struct xnic_sim_dev *dev)
 		xnic_sim_db_scan_one(dev, dev->db_list[i], &h);
 }
 
+/* Whether a summary word of any doorbell page is set (a look). */
+static bool xnic_sim_db_pending(struct xnic_sim_dev *dev)
+{
+	bool pending = false;
+	u32 i, s;
+
+	for (i = 0; i < dev->n_db && !pending; i++) {
+		struct xnic_db_page *page = xnic_sim_map(dev->db_list[i]->addr);
+
+		if (!page)
+			continue;
+		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
+			if (READ_ONCE(page->summary[s]))
+				pending = true;
+		xnic_sim_unmap(page);
+	}
+	return pending;
+}
+
 /**
  * xnic_sim_db_set_flags - write the flags word of every doorbell page
  * @dev: device (its engine)
@@ -830,26 +903,50 @@ static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
 }
 
 /*
- * The look before sleeping, NEED_WAKEUP set: a data pass.  A producer
- * that rang before it saw the flag is served here; bits with nothing
- * valid behind them are taken and are no reason to stay awake.
- * @deadline is lowered to a QP's wait.  Return: whether there was work.
+ * The look before sleeping, NEED_WAKEUP set: a producer that rang before
+ * it saw the flag is found here.  Announced slots are taken (their QPs go
+ * on the active list for the next pass), and only QPs with something
+ * valid to do keep the engine awake: hostile bits do not.  Taking them
+ * needs run_lock; the engine steps aside exactly when other tasks want
+ * its CPU, so it holds the lock here only with preemption disabled and
+ * for a bounded scan -- kick runs must not find it held by a preempted
+ * engine.  Return: whether to stay awake.  (_locked: the scan, run_lock
+ * held, preemption disabled.)
  */
-static bool xnic_sim_recheck(struct xnic_sim_dev *dev, u64 *deadline)
+static bool xnic_sim_recheck_locked(struct xnic_sim_dev *dev)
 {
-	struct xnic_sim_budget b;
-	u64 next = U64_MAX;
-	bool work = false;
+	struct xnic_sim_hits h = {
+		.groups = XNIC_SIM_RECHECK_GROUPS,
+		.check = true,
+	};
+	u32 i;
 
-	xnic_sim_pass_budget(&b);
-	mutex_lock(&dev->run_lock);
-	if (xnic_sim_running(dev) &&
-	    READ_ONCE(dev->reset_req) == dev->reset_done)
-		work = xnic_sim_data_run(dev, &next, &b);
+	for (i = 0; i < dev->n_db; i++) {
+		if (!h.groups) {
+			h.more = true;
+			break;
+		}
+		xnic_sim_db_scan_one(dev, dev->db_list[i], &h);
+	}
+	return h.valid || h.more;
+}
+
+static bool xnic_sim_recheck(struct xnic_sim_dev *dev)
+{
+	bool awake;
+
+	if (!xnic_sim_db_pending(dev))
+		return false;
+	preempt_disable();
+	if (!mutex_trylock(&dev->run_lock)) {
+		/* a kick run has it; look again after it */
+		preempt_enable();
+		return true;
+	}
+	awake = xnic_sim_recheck_locked(dev);
 	mutex_unlock(&dev->run_lock);
-	if (next != U64_MAX && (!*deadline || next < *deadline))
-		*deadline = next;
-	return work;
+	preempt_enable();
+	return awake;
 }
 
 /*
@@ -867,7 +964,7 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
 	if (enabled) {
 		xnic_sim_db_set_flags(dev, XNIC_DB_NEED_WAKEUP);
 		smp_mb();	/* the flags before the doorbells are read */
-		if (xnic_sim_recheck(dev, &deadline))
+		if (xnic_sim_recheck(dev))
 			goto out;
 	}
 	set_current_state(TASK_INTERRUPTIBLE);	/* full barrier */
