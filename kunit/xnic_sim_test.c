@@ -27,6 +27,10 @@
 #include <linux/io.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+/* the model's test hooks (xnic_sim_hook()), compiled in here only */
+#define XNIC_SIM_TEST_HOOKS
 #include "../drivers/hw/xnic/sim/xnic_sim_mem.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
@@ -389,6 +393,87 @@ static void wqe_arm(struct kunit *test)
 						   &served, false, false));
 }
 
+/* Payload bytes of a WQE, and what a run's budget lets through. */
+static void wqe_budget(struct kunit *test)
+{
+	struct xnic_sge sge[2] = {
+		{ .length = cpu_to_le32(0x10000) },
+		{ .length = cpu_to_le32(0xffffffff) },
+	};
+	struct xnic_sim_swqe w = { .opcode = XNIC_OP_SEND, .sge = sge };
+	struct xnic_sim_budget b = { .wqes = 3, .bytes = 0x20000 };
+
+	KUNIT_EXPECT_EQ(test, xnic_sim_swqe_bytes(&w), 0ULL);
+	w.num_sge = 2;
+	KUNIT_EXPECT_EQ(test, xnic_sim_swqe_bytes(&w), 0x10000ULL + 0xffffffff);
+	w.num_sge = 0;
+	w.inline_len = 200;
+	KUNIT_EXPECT_EQ(test, xnic_sim_swqe_bytes(&w), 200ULL);
+
+	/* the engine: a WQE starts while bytes are left, charged whole */
+	w.inline_len = 0;
+	w.num_sge = 1;
+	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_EQ(test, b.bytes, 0x10000ULL);
+	w.num_sge = 2;
+	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_EQ(test, b.bytes, 0ULL);
+	KUNIT_EXPECT_FALSE(test, b.left);
+	w.num_sge = 0;
+	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_TRUE(test, b.left);
+	KUNIT_EXPECT_EQ(test, b.wqes, 1U);
+	/* ... and WQEs */
+	b = (struct xnic_sim_budget) { .wqes = 1, .bytes = 100 };
+	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
+
+	/* a kick run: only what fits, nothing that may sleep */
+	b = (struct xnic_sim_budget) { .wqes = 8, .bytes = 0x10000,
+				       .atomic = true };
+	w.num_sge = 2;
+	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_TRUE(test, b.left);
+	KUNIT_EXPECT_EQ(test, b.bytes, 0x10000ULL);
+	w.num_sge = 1;
+	w.opcode = XNIC_OP_LOCAL_INV;
+	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
+	w.opcode = XNIC_OP_REG_MR;
+	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
+	w.opcode = XNIC_OP_RDMA_WRITE;
+	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
+	KUNIT_EXPECT_EQ(test, b.bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, b.wqes, 7U);
+}
+
+/*
+ * Doorbell page words are found by the structure's layout (group words
+ * at 4096, whatever PAGE_SIZE is), and the model rings and scans them
+ * there.
+ */
+static void wqe_db_layout(struct kunit *test)
+{
+	struct xnic_db_page *pg = kunit_kzalloc(test, sizeof(*pg), GFP_KERNEL);
+	const u64 base = 0x40000000ULL;
+	u32 g;
+
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+
+	KUNIT_EXPECT_EQ(test, offsetof(struct xnic_db_page, summary), 8UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct xnic_db_page, group), 4096UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct xnic_db_page),
+			(size_t)XNIC_DB_PAGE_SIZE);
+	for (g = 0; g < XNIC_DB_GROUP_WORDS; g += 73)
+		KUNIT_EXPECT_EQ(test, xnic_sim_db_group_addr(base, g),
+				base + ((u8 *)&pg->group[g] - (u8 *)pg));
+	KUNIT_EXPECT_EQ(test,
+			xnic_sim_db_group_addr(base, XNIC_DB_GROUP_WORDS - 1),
+			base + XNIC_DB_PAGE_SIZE - 8);
+	for (g = 0; g < XNIC_DB_SUMMARY_WORDS; g++)
+		KUNIT_EXPECT_EQ(test, xnic_sim_db_summary_addr(base, g),
+				base + ((u8 *)&pg->summary[g] - (u8 *)pg));
+}
+
 static struct kunit_case wqe_cases[] = {
 	KUNIT_CASE(wqe_len),
 	KUNIT_CASE(wqe_decode),
@@ -397,6 +482,8 @@ static struct kunit_case wqe_cases[] = {
 	KUNIT_CASE(wqe_qp_states),
 	KUNIT_CASE(wqe_delays),
 	KUNIT_CASE(wqe_arm),
+	KUNIT_CASE(wqe_budget),
+	KUNIT_CASE(wqe_db_layout),
 	{}
 };
 
@@ -984,7 +1071,7 @@ struct td_dev {
 	spinlock_t ev_lock;	/* the interrupt handler's counts */
 	u32 ev[16];
 	u32 ev_data[16];
-	struct xnic_db_page *db[2];	/* 0: kernel, 1: a "user" page */
+	struct xnic_db_page *db[3];	/* 0: kernel, 1, 2: "user" pages */
 };
 
 struct td_cq {
@@ -1196,7 +1283,7 @@ static void td_reset(struct td_dev *d)
 			(u32)XNIC_STATUS_READY);
 }
 
-/* Reset, set the queues up, enable, check the caps, two doorbell pages. */
+/* Reset, set the queues up, enable, check the caps, 3 doorbell pages. */
 static void td_up(struct td_dev *d)
 {
 	struct kunit *test = d->test;
@@ -1243,7 +1330,7 @@ static void td_up(struct td_dev *d)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(caps.vendor_id), 0x5852U);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be64(&caps.node_guid),
 			d->sim->guid);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < ARRAY_SIZE(d->db); i++) {
 		d->db[i] = td_dma(test, XNIC_DB_PAGE_SIZE, &dma);
 		db.db_index = cpu_to_le32(i);
 		db.page_addr = cpu_to_le64(dma);
@@ -1428,16 +1515,31 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 			(u32)XNIC_CMD_OK);
 }
 
-static void td_ring(struct td_dev *d, u32 dbi, u32 slot)
+/* Set a slot's bits in a doorbell page (no kick). */
+static void td_ring_bits(struct td_dev *d, u32 dbi, u32 slot)
 {
 	struct xnic_db_page *p = d->db[dbi];
 
 	set_bit(slot % 64, (unsigned long *)&p->group[slot / 64]);
 	set_bit((slot / 64) % 64, (unsigned long *)&p->summary[slot / 4096]);
 	smp_mb__after_atomic();	/* the bits before the flags */
+}
+
+/* A KICK as the uverbs ioctl writes it for the context of page @dbi. */
+static void td_kick(struct td_dev *d, u32 dbi)
+{
+	td_wr(d, XNIC_REG_KICK,
+	      XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE | XNIC_KICK_DB(dbi));
+}
+
+static void td_ring(struct td_dev *d, u32 dbi, u32 slot)
+{
+	struct xnic_db_page *p = d->db[dbi];
+
+	td_ring_bits(d, dbi, slot);
 	/* the test thread holds no lock: the device may run the work here */
 	if (le32_to_cpu(READ_ONCE(p->flags)) & XNIC_DB_NEED_WAKEUP)
-		td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE);
+		td_kick(d, dbi);
 }
 
 /* Write a WQE (owner last), without telling the device. */
@@ -1601,6 +1703,7 @@ static void td_exit(struct kunit *test)
 	struct td_ctx *c = test->priv;
 	int i;
 
+	WRITE_ONCE(xnic_sim_test_hook, NULL);
 	if (!c)
 		return;
 	for (i = 0; i < 2; i++)
@@ -2447,6 +2550,453 @@ static void dev_kick_run(struct kunit *test)
 	WRITE_ONCE(xnic_sim_kick_run_on, saved);
 }
 
+/* CQEs the device wrote from ci on, not consumed (any context). */
+static u32 td_cq_count(struct td_cq *cq)
+{
+	u32 n, size = 1U << cq->log;
+
+	for (n = 0; n < size; n++) {
+		u32 i = cq->ci + n;
+		struct xnic_cqe *e = &cq->ring[i & (size - 1)];
+
+		if ((READ_ONCE(e->owner) & 1) != (((i >> cq->log) & 1) ^ 1))
+			break;
+	}
+	return n;
+}
+
+/* Post a send WQE and announce it in the doorbell page, without a kick. */
+static void td_post_quiet(struct td_qp *q, const struct td_wr *w)
+{
+	td_write_wqe(q, w);
+	dma_wmb();	/* the entries before the producer index */
+	WRITE_ONCE(q->rec->sq_pi, cpu_to_le32(q->sq_pi));
+	td_ring_bits(q->d, q->dbi, q->slot);
+}
+
+/* Take @n CQEs with status 0 (any wr_id), within the test timeout. */
+static void td_drain(struct td_cq *cq, u32 n)
+{
+	struct kunit *test = cq->d->test;
+	struct xnic_cqe e;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_TRUE_MSG(test, td_poll(cq, &e, TD_TIMEOUT_MS),
+				      "CQE %u of %u missing", i, n);
+		KUNIT_EXPECT_EQ(test, e.status, XNIC_CQE_SUCCESS);
+	}
+}
+
+/* What the model's test hook saw (kick runs of th.dev only). */
+static struct {
+	struct xnic_sim_dev *dev;
+	struct td_cq *cq[2];
+	u32 start[2];		/* td_cq_count() when a kick run began */
+	u32 slice[2];		/* ... and when it ended */
+	u32 runs;		/* kick runs seen */
+	u32 bad_ctx;		/* runs holding run_lock while preemptible */
+	struct task_struct *stall;	/* parked at XS_HOOK_KICK_AFTER */
+	bool parked;
+	struct completion release;
+} th;
+
+static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
+{
+	int i;
+
+	if (dev != th.dev)
+		return;
+	switch (where) {
+	case XS_HOOK_KICK_START:
+		for (i = 0; i < 2; i++)
+			th.start[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
+		break;
+	case XS_HOOK_KICK_SLICE:
+		for (i = 0; i < 2; i++)
+			th.slice[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
+		if (!mutex_is_locked(&dev->run_lock) ||
+		    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && preemptible()))
+			th.bad_ctx++;
+		th.runs++;
+		break;
+	case XS_HOOK_KICK_AFTER:
+		if (current == th.stall && !READ_ONCE(th.parked)) {
+			WRITE_ONCE(th.parked, true);
+			wait_for_completion(&th.release);
+		}
+		break;
+	}
+}
+
+static void td_hook_on(struct td_dev *d, struct td_cq *c0, struct td_cq *c1)
+{
+	memset(&th, 0, sizeof(th));
+	init_completion(&th.release);
+	th.dev = d->sim;
+	th.cq[0] = c0;
+	th.cq[1] = c1;
+	WRITE_ONCE(xnic_sim_test_hook, td_hook);
+}
+
+/*
+ * A kick runs the work of the writer's own doorbell page, nobody else's:
+ * context B's WQE, announced in its page but not kicked, is not executed
+ * by context A's kick run (the hook looks while the run holds run_lock,
+ * so the engine thread cannot have run it meanwhile).  Every kick run
+ * holds run_lock with preemption disabled.  Both WQEs complete in the
+ * end, by whoever runs them.
+ */
+static void dev_kick_own(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct td_cq *ca = td_cq(d, 1, 4, false), *cb = td_cq(d, 2, 4, false);
+	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, ca, ca, 1, 5,
+				XNIC_NO_SRQ);
+	struct td_qp *b = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cb, cb, 2, 5,
+				XNIC_NO_SRQ);
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	u8 nop = xnic_sim_cqe_opcode(XNIC_OP_NOP);
+	int i, seen = 0;
+
+	td_connect(a, a, 1);
+	td_connect(b, b, 1);
+	td_hook_on(d, ca, cb);
+	for (i = 0; i < 20 && seen < 3; i++) {
+		u32 runs = th.runs;
+
+		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
+		w.wr_id = 0x100 + i;
+		td_post_quiet(b, &w);	/* context B: announced, no kick */
+		td_post_quiet(a, &w);
+		td_kick(d, 1);		/* context A's kick */
+		/* a run that began with both WQEs pending tells */
+		if (th.runs != runs && !th.start[0] && !th.start[1]) {
+			seen++;
+			KUNIT_EXPECT_EQ_MSG(test, th.slice[1], 0U,
+					    "A's kick ran B's WQE");
+			KUNIT_EXPECT_EQ_MSG(test, th.slice[0], 1U,
+					    "A's kick did not run A's WQE");
+		}
+		td_kick(d, 2);		/* B's own kick */
+		td_expect(ca, 0x100 + i, 0, nop, NULL);
+		td_expect(cb, 0x100 + i, 0, nop, NULL);
+	}
+	WRITE_ONCE(xnic_sim_test_hook, NULL);
+	KUNIT_EXPECT_GT(test, seen, 0);
+	KUNIT_EXPECT_GT(test, th.runs, 0U);
+	KUNIT_EXPECT_EQ_MSG(test, th.bad_ctx, 0U,
+			    "a kick run held run_lock preemptible");
+}
+
+/*
+ * A kick run is bounded: with 4 QPs of 30 WQEs each announced, it runs
+ * at most XNIC_SIM_KICK_WQES of them; a SEND larger than a kick's byte
+ * budget is not run by the kick at all.  The engine thread runs the rest:
+ * every WQE completes.
+ */
+static void dev_kick_bounded(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct td_cq *cq = td_cq(d, 1, 8, false);
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	const u32 big = XNIC_SIM_KICK_BYTES + 1;
+	struct td_qp *q[4];
+	u64 sdma, rdma;
+	int i, j, tries, seen = 0;
+
+	for (i = 0; i < 4; i++) {
+		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, i,
+			     XNIC_NO_SRQ);
+		td_connect(q[i], q[i], 1);
+	}
+	td_hook_on(d, cq, NULL);
+	for (tries = 0; tries < 5 && !seen; tries++) {
+		u32 runs = th.runs;
+
+		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 30; j++)
+				td_post_quiet(q[i], &w);
+		td_kick(d, 1);
+		if (th.runs != runs && !th.start[0]) {
+			seen++;
+			KUNIT_EXPECT_GT(test, th.slice[0], 0U);
+			KUNIT_EXPECT_LE(test, th.slice[0],
+					(u32)XNIC_SIM_KICK_WQES);
+		}
+		td_drain(cq, 4 * 30);
+	}
+	KUNIT_EXPECT_GT(test, seen, 0);
+
+	/* one SEND over the kick's byte budget: for the engine thread */
+	td_dma(test, 2 * big, &sdma);
+	td_dma(test, 2 * big, &rdma);
+	for (seen = 0, tries = 0; tries < 5 && !seen; tries++) {
+		struct xnic_sge sge = td_sge(rdma, 2 * big, TD_ALL_KEY);
+		u32 runs = th.runs;
+
+		td_post_recv(q[0], 0x200 + tries, &sge, 1);
+		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
+		w = (struct td_wr) { .op = XNIC_OP_SEND, .nsge = 1,
+				     .flags = XNIC_WQE_SIGNALED,
+				     .wr_id = 0x300 + tries };
+		w.sge[0] = td_sge(sdma, big, TD_ALL_KEY);
+		td_post_quiet(q[0], &w);
+		td_kick(d, 1);
+		if (th.runs != runs && !th.start[0]) {
+			seen++;
+			KUNIT_EXPECT_EQ_MSG(test, th.slice[0], 0U,
+					    "a kick ran a %u-byte SEND", big);
+		}
+		td_drain(cq, 2);	/* the SEND and its receive */
+	}
+	WRITE_ONCE(xnic_sim_test_hook, NULL);
+	KUNIT_EXPECT_GT(test, seen, 0);
+	KUNIT_EXPECT_EQ(test, th.bad_ctx, 0U);
+}
+
+static int td_stall_fn(void *arg)
+{
+	struct td_dev *d = arg;
+
+	/* kick until a kick run parks in the hook, then wait to be stopped */
+	while (!kthread_should_stop()) {
+		if (!READ_ONCE(th.parked))
+			td_kick(d, 1);
+		usleep_range(100, 200);
+	}
+	return 0;
+}
+
+/*
+ * A writer parked in a kick run -- where a preempted, SCHED_IDLE or
+ * throttled process can be parked for as long as the scheduler likes --
+ * does not hold up commands: one written meanwhile is executed by the
+ * engine thread.
+ */
+static void dev_kick_stall(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct xnic_cmd *cmd = &d->cmdq[d->cmd_pi & ((1U << TD_CMDQ_LOG) - 1)];
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	struct task_struct *t;
+	bool parked, done;
+
+	td_hook_on(d, NULL, NULL);
+	t = kthread_create(td_stall_fn, d, "td_stall");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	th.stall = t;
+	wake_up_process(t);
+	while (!(parked = READ_ONCE(th.parked)) && time_before(jiffies, end))
+		usleep_range(100, 200);
+
+	/* a command while the writer is parked */
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->hdr.opcode = XNIC_CMD_QUERY_CAPS;
+	cmd->hdr.token = cpu_to_le32(++d->token);
+	d->cmd_pi++;
+	wmb();	/* the entry before the producer index */
+	td_wr(d, XNIC_REG_CMDQ_PI, d->cmd_pi);
+	end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	while (!(done = READ_ONCE(cmd->hdr.done)) && time_before(jiffies, end))
+		usleep_range(100, 200);
+
+	/* let the writer go, whatever happened */
+	complete(&th.release);
+	kthread_stop(t);
+	put_task_struct(t);
+	WRITE_ONCE(xnic_sim_test_hook, NULL);
+	KUNIT_EXPECT_TRUE_MSG(test, parked, "no kick run was parked");
+	KUNIT_EXPECT_TRUE_MSG(test, done,
+			      "a command waited for a parked kick writer");
+	end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	while (!READ_ONCE(cmd->hdr.done) && time_before(jiffies, end))
+		usleep_range(100, 200);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(cmd->hdr.status), (u32)XNIC_CMD_OK);
+}
+
+/*
+ * An engine pass is bounded: run under run_lock (the test holds it, so
+ * the engine thread waits), a data pass with a budget of 20 WQEs runs 20
+ * of the 4 x 30 announced, and the next pass starts with the QPs this one
+ * did not reach (round robin).  The byte budget: of six 1 MiB SENDs, one
+ * pass runs XNIC_SIM_PASS_BYTES worth.  The engine thread runs the rest.
+ */
+static void dev_pass_budget(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct xnic_sim_dev *sim = d->sim;
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	struct xnic_sim_budget b = { .wqes = 20, .bytes = U64_MAX };
+	struct td_cq *cq[4], *rcq;
+	struct td_qp *q[4];
+	u32 n[4], m[4], sends, i, j;
+	u64 next = U64_MAX, sdma, rdma;
+	bool work;
+
+	for (i = 0; i < 4; i++) {
+		cq[i] = td_cq(d, 1 + i, 6, false);
+		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq[i], cq[i],
+			     1, i, XNIC_NO_SRQ);
+		td_connect(q[i], q[i], 1);
+	}
+	mutex_lock(&sim->run_lock);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 30; j++)
+			td_post_quiet(q[i], &w);
+	work = xnic_sim_data_run(sim, &next, &b);
+	for (i = 0; i < 4; i++)
+		n[i] = td_cq_count(cq[i]);
+	b = (struct xnic_sim_budget) { .wqes = 20, .bytes = U64_MAX };
+	xnic_sim_data_run(sim, &next, &b);
+	for (i = 0; i < 4; i++)
+		m[i] = td_cq_count(cq[i]) - n[i];
+	mutex_unlock(&sim->run_lock);
+	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
+	KUNIT_EXPECT_TRUE(test, work);
+	KUNIT_EXPECT_EQ(test, n[0] + n[1] + n[2] + n[3], 20U);
+	KUNIT_EXPECT_EQ(test, n[0], (u32)XNIC_SIM_QP_BUDGET);
+	KUNIT_EXPECT_EQ(test, m[0] + m[1] + m[2] + m[3], 20U);
+	KUNIT_EXPECT_EQ_MSG(test, m[2], (u32)XNIC_SIM_QP_BUDGET,
+			    "the second pass did not start where the first stopped");
+	for (i = 0; i < 4; i++)
+		td_drain(cq[i], 30);
+
+	/* bytes */
+	rcq = td_cq(d, 9, 6, false);
+	q[0] = td_qp(d, 20, XNIC_SIM_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
+		     XNIC_NO_SRQ);
+	td_connect(q[0], q[0], 1);
+	td_dma(test, SZ_1M, &sdma);
+	td_dma(test, SZ_1M, &rdma);
+	w = (struct td_wr) { .op = XNIC_OP_SEND, .nsge = 1,
+			     .flags = XNIC_WQE_SIGNALED };
+	w.sge[0] = td_sge(sdma, SZ_1M, TD_ALL_KEY);
+	mutex_lock(&sim->run_lock);
+	for (i = 0; i < 6; i++) {
+		struct xnic_sge sge = td_sge(rdma, SZ_1M, TD_ALL_KEY);
+
+		td_post_recv(q[0], i, &sge, 1);
+		td_post_quiet(q[0], &w);
+	}
+	xnic_sim_pass_budget(&b);
+	work = xnic_sim_data_run(sim, &next, &b);
+	sends = td_cq_count(cq[0]);
+	mutex_unlock(&sim->run_lock);
+	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
+	KUNIT_EXPECT_TRUE(test, work);
+	KUNIT_EXPECT_EQ(test, sends, (u32)(XNIC_SIM_PASS_BYTES / SZ_1M));
+	td_drain(cq[0], 6);
+	td_drain(rcq, 6);
+}
+
+/*
+ * Doorbell bits with nothing valid behind them -- a slot without a QP, a
+ * QP with nothing posted, a QP in ERR with nothing to flush -- are taken
+ * and counted, but are no work: the pass says so, and so does the look
+ * before sleeping, so the engine may sleep however often they ring.
+ */
+static void dev_db_hostile(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct xnic_sim_dev *sim = d->sim;
+	struct td_cq *cq = td_cq(d, 1, 4, false);
+	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 3,
+				XNIC_NO_SRQ);
+	struct td_qp *e = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 4,
+				XNIC_NO_SRQ);
+	struct xnic_cmd_modify_qp m = {};
+	struct xnic_sim_budget b;
+	struct xnic_sim_qp *sa, *se;
+	struct xnic_wqe_ctrl *ctrl;
+	struct td_wr nop = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	u64 next = U64_MAX, bad, dbs;
+	bool work;
+	int round, s;
+
+	td_connect(a, a, 1);
+	KUNIT_ASSERT_EQ(test, td_modify(e, &m, XNIC_SIM_QPS_ERR, 0),
+			(u32)XNIC_CMD_OK);
+	sa = xnic_sim_tbl_get(&sim->qps, 3);
+	se = xnic_sim_tbl_get(&sim->qps, 4);
+	KUNIT_ASSERT_NOT_NULL(test, sa);
+	KUNIT_ASSERT_NOT_NULL(test, se);
+	mutex_lock(&sim->run_lock);
+	/* whatever was pending (the ERR QP's first flush) */
+	xnic_sim_pass_budget(&b);
+	xnic_sim_data_run(sim, &next, &b);
+	for (round = 0; round < 3; round++) {
+		bad = td_ctr(d, XS_CTR_bad_doorbells);
+		dbs = td_ctr(d, XS_CTR_doorbells);
+		td_ring_bits(d, 1, 77);		/* no QP */
+		td_ring_bits(d, 1, 4096 + 5);	/* no QP, summary word 1 */
+		td_ring_bits(d, 1, 3);		/* nothing posted */
+		td_ring_bits(d, 1, 4);		/* ERR, nothing to flush */
+		xnic_sim_pass_budget(&b);
+		work = xnic_sim_data_run(sim, &next, &b);
+		KUNIT_EXPECT_FALSE_MSG(test, work, "round %d", round);
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
+				2ULL);
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_doorbells) - dbs, 2ULL);
+		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
+			KUNIT_EXPECT_EQ(test,
+					le64_to_cpu(READ_ONCE(d->db[1]->summary[s])),
+					0ULL);
+		KUNIT_EXPECT_FALSE(test, sa->on_active);
+		KUNIT_EXPECT_FALSE(test, se->on_active);
+	}
+
+	/*
+	 * The look before sleeping (run_lock held as the engine holds it
+	 * there) takes such bits and finds no reason to stay awake; a WQE
+	 * announced but not owned by the device is none either; a real WQE
+	 * is one.
+	 */
+	for (round = 0; round < 3; round++) {
+		bad = td_ctr(d, XS_CTR_bad_doorbells);
+		td_ring_bits(d, 1, 77);
+		td_ring_bits(d, 1, 3);
+		td_ring_bits(d, 1, 4);
+		preempt_disable();
+		work = xnic_sim_recheck_locked(sim);
+		preempt_enable();
+		KUNIT_EXPECT_FALSE_MSG(test, work, "look %d", round);
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
+				1ULL);
+		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
+			KUNIT_EXPECT_EQ(test,
+					le64_to_cpu(READ_ONCE(d->db[1]->summary[s])),
+					0ULL);
+	}
+	/* sq_pi ahead, the entry's owner not the device's */
+	ctrl = (void *)(a->sq + ((a->sq_pi & ((1U << TD_Q_LOG) - 1)) <<
+				 TD_WQE_SHIFT));
+	WRITE_ONCE(ctrl->owner, ((a->sq_pi >> TD_Q_LOG) & 1) ^ 1);
+	WRITE_ONCE(a->rec->sq_pi, cpu_to_le32(a->sq_pi + 1));
+	td_ring_bits(d, 1, 3);
+	preempt_disable();
+	work = xnic_sim_recheck_locked(sim);
+	preempt_enable();
+	KUNIT_EXPECT_FALSE(test, work);
+	WRITE_ONCE(a->rec->sq_pi, cpu_to_le32(a->sq_pi));
+	td_post_quiet(a, &nop);
+	preempt_disable();
+	work = xnic_sim_recheck_locked(sim);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE_MSG(test, work, "a posted WQE did not count");
+	xnic_sim_pass_budget(&b);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_data_run(sim, &next, &b));
+	mutex_unlock(&sim->run_lock);
+	td_drain(cq, 1);
+}
+
 static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_cmds),
 	KUNIT_CASE(dev_rc),
@@ -2455,6 +3005,11 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_fuzz),
 	KUNIT_CASE(dev_teardown_race),
 	KUNIT_CASE(dev_kick_run),
+	KUNIT_CASE(dev_kick_own),
+	KUNIT_CASE(dev_kick_bounded),
+	KUNIT_CASE(dev_kick_stall),
+	KUNIT_CASE(dev_pass_budget),
+	KUNIT_CASE(dev_db_hostile),
 	{}
 };
 

@@ -56,6 +56,11 @@ struct xnic_bus {
 /* KICK value bits */
 #define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */
 #define XNIC_KICK_RUN_HERE	BIT(1)	/* the writer may run the work */
+#define XNIC_KICK_DB_VALID	BIT(2)	/* bits 31:16 name a doorbell page */
+#define XNIC_KICK_DB_SHIFT	16
+/* the doorbell page (db_index) whose work a RUN_HERE writer may run */
+#define XNIC_KICK_DB(idx)	(XNIC_KICK_DB_VALID | \
+				 ((u32)(idx) << XNIC_KICK_DB_SHIFT))
 
 #define XNIC_ID			0x58494e43	/* "XNIC" */
 #define XNIC_HW_VERSION		1

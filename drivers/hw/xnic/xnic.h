@@ -293,6 +293,7 @@ int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 void xnic_kick(struct xnic_dev *xdev, bool run_here);
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
 void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
 		    bool mapped);
 

@@ -54,6 +54,20 @@ void xnic_kick(struct xnic_dev *xdev, bool run_here)
 		XNIC_KICK_WAKE | (run_here ? XNIC_KICK_RUN_HERE : 0));
 }
 
+/**
+ * xnic_kick_user - kick for a process context (the uverbs KICK ioctl)
+ * @xdev: device
+ * @db_index: the context's doorbell page
+ *
+ * The caller is a process holding no lock: the device may run the work
+ * announced in that doorbell page -- and only there -- in the write.
+ */
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index)
+{
+	xnic_wr(xdev, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE |
+		XNIC_KICK_DB(db_index));
+}
+
 /* ------------------------------------------------------------------ */
 /* DMA memory                                                          */
 

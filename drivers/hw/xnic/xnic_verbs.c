@@ -241,7 +241,7 @@ static void xnic_mmap_free(struct xrdma_mmap_entry *entry)
 
 static int xnic_kick_op(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
 {
-	xnic_kick(to_xdev(uctx->device), true);
+	xnic_kick_user(to_xdev(uctx->device), to_xuctx(uctx)->db_index);
 	return 0;
 }
 

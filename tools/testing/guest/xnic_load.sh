@@ -6,7 +6,8 @@
 # The xnic driver with its device model: xrdma_core, xrdma_uverbs, xnic_sim
 # and xnic load; xnic0 registers (/sys/class/xrdma_device/xnic0, its
 # platform device bound to the driver "xnic", /dev/xrdma/uverbs0 with
-# driver=xnic and the model's node GUID); xnic.ko does not depend on
+# driver=xnic and the model's node GUID); the model's debugfs files are
+# mode 0400; xnic.ko does not depend on
 # xnic_sim.ko (its .modinfo "depends=", and xnic_sim's use count and
 # holders while the driver is bound).  xnic_utest then exercises the user
 # paths (tools/testing/xnic/xnic_utest.c, "paths" mode: context, doorbell,
@@ -150,6 +151,13 @@ bound=$(readlink /sys/class/xrdma_device/xnic0/device/driver)
 [ "$(cat /sys/class/xrdma/uverbs0/node_guid)" = 0258:52ff:fe00:0001 ] ||
 	bail "node_guid $(cat /sys/class/xrdma/uverbs0/node_guid), want the model's 0258:52ff:fe00:0001"
 [ "$(cat /sys/class/xrdma/uverbs0/num_ports)" = 1 ] || bail "num_ports is not 1"
+
+# --- the model's debugfs files are root's alone: they show every
+# process's QP numbers and PSNs (issue 11)
+for f in counters qps regs; do
+	m=$(stat -c %a "$simdbg/$f") || bail "no $simdbg/$f"
+	[ "$m" = 400 ] || bail "$simdbg/$f has mode $m, want 400 (root only)"
+done
 
 # --- the bound driver holds no reference to the model module
 grep -E '^(xnic|xnic_sim) ' /proc/modules

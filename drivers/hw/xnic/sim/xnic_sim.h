@@ -16,7 +16,18 @@
  *
  * Concurrency.  Each device has one engine thread, which executes its
  * commands and its QPs' send queues; everything a device's commands
- * change is therefore only ever changed by its own engine.  An operation
+ * change is therefore only ever changed by its own engine.  "The engine"
+ * below is whoever holds the device's run_lock: the engine thread in a
+ * pass, or a process whose KICK is served in its context (kick run,
+ * xnic_sim_kick_run()).  Commands need run_lock, so whoever holds it
+ * must let go soon, whatever its scheduling: an engine pass does a
+ * bounded amount of data-path work (XNIC_SIM_PASS_*: WQEs and bytes, a
+ * WQE charged whole) after the commands it found; a kick run runs with
+ * preemption disabled, executes only the WQEs of the writer's own
+ * doorbell page within a small budget (XNIC_SIM_KICK_*), none that may
+ * sleep, and leaves the rest to the engine thread.  So a command waits
+ * for at most one bounded slice of data-path work, never for a user
+ * (a preempted, SCHED_IDLE or throttled writer holds nothing).  An operation
  * of a QP executes against the responder's objects (its QP, receive
  * queue, SRQ, MRs, CQ, EQ), which live on the same device (loopback) or
  * on the cabled peer, whose engine runs concurrently.  Such accesses are
@@ -25,7 +36,8 @@
  * from its tables, calls xnic_sim_sect_sync() to wait until the peer's
  * engine is outside the section it may have found the object in, then
  * frees it.  Sections never wait for anything but spinlocks, so this is
- * deadlock free, and a long copy inside one may reschedule.
+ * deadlock free, and a long copy inside one may reschedule (not in a kick
+ * run: xnic_sim_may_sleep()).
  *
  * Locks: qp->lock (responder state: state, receive queue), srq->lock,
  * cq->lock, dev->eq_lock, in that order; never two of a kind.  Register
@@ -336,6 +348,7 @@ struct xnic_sim_dev {
 	/* engine */
 	struct task_struct *engine;
 	struct mutex run_lock;		/* held by whoever runs a pass */
+	bool atomic_run;		/* a kick run holds it: no sleeping */
 	u64 kick_probe;			/* last wakeup by a kick run */
 	bool kicked;
 	unsigned long sect;		/* odd inside a section */
@@ -379,6 +392,36 @@ static inline void xnic_sim_count(struct xnic_sim_dev *dev,
 	this_cpu_add(dev->ctr->v[c], n);
 }
 
+/* Whether the data path may reschedule (not in a kick run). */
+static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
+{
+	return !dev->atomic_run;
+}
+
+/*
+ * Test hooks: kunit/xnic_sim_test.c defines XNIC_SIM_TEST_HOOKS before it
+ * includes the sources; the module has none.
+ */
+enum xnic_sim_hook {
+	XS_HOOK_KICK_START,	/* a kick run's start, run_lock held */
+	XS_HOOK_KICK_SLICE,	/* a kick run's end, run_lock still held */
+	XS_HOOK_KICK_AFTER,	/* after a kick run, run_lock released */
+};
+
+#ifdef XNIC_SIM_TEST_HOOKS
+extern void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev,
+				  enum xnic_sim_hook where);
+#define xnic_sim_hook(dev, where)					\
+	do {								\
+		typeof(xnic_sim_test_hook) __fn =			\
+			READ_ONCE(xnic_sim_test_hook);			\
+		if (__fn)						\
+			__fn(dev, where);				\
+	} while (0)
+#else
+#define xnic_sim_hook(dev, where)	do { } while (0)
+#endif
+
 /* Sections: see the top of this file. */
 static inline void xnic_sim_sect_enter(struct xnic_sim_dev *dev)
 {
@@ -409,7 +452,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev);
+bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val);
 void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);

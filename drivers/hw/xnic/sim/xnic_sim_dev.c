@@ -288,7 +288,7 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 		/* the work done in the writer's stead needs no wakeup */
 		if ((val & XNIC_KICK_RUN_HERE) &&
 		    READ_ONCE(xnic_sim_kick_run_on) &&
-		    xnic_sim_writer_can_sleep() && xnic_sim_kick_run(dev))
+		    xnic_sim_writer_can_sleep() && xnic_sim_kick_run(dev, val))
 			return;
 		xnic_sim_kick(dev);
 		return;
@@ -473,10 +473,10 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
 		return 0;
 	snprintf(name, sizeof(name), "%d", dev->index);
 	dev->dbg = debugfs_create_dir(name, dbg_root);
-	debugfs_create_file("counters", 0444, dev->dbg, dev,
+	debugfs_create_file("counters", 0400, dev->dbg, dev,
 			    &xnic_sim_counters_fops);
-	debugfs_create_file("qps", 0444, dev->dbg, dev, &xnic_sim_qps_fops);
-	debugfs_create_file("regs", 0444, dev->dbg, dev, &xnic_sim_regs_fops);
+	debugfs_create_file("qps", 0400, dev->dbg, dev, &xnic_sim_qps_fops);
+	debugfs_create_file("regs", 0400, dev->dbg, dev, &xnic_sim_regs_fops);
 	return 0;
 }
 

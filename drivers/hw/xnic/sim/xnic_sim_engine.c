@@ -3,10 +3,13 @@
  * xnic_sim: the engine thread of a device.  It executes commands, finds
  * QPs with work through the doorbell pages (atomic exchange of summary,
  * then group words: O(active QPs)), runs the send queues of the QPs on
- * its active list in turn (a budget each, RNR and retry waits keep a QP
- * on the list with a deadline), flushes QPs in ERR, and sleeps after an
- * idle period with XNIC_DB_NEED_WAKEUP set in every doorbell page until
- * KICK, a command, a reset or the next deadline.
+ * its active list in turn (a budget each and one per pass, so commands
+ * never wait long; RNR and retry waits keep a QP on the list with a
+ * deadline), flushes QPs in ERR, and sleeps after an idle period with
+ * XNIC_DB_NEED_WAKEUP set in every doorbell page until KICK, a command, a
+ * reset or the next deadline.  A KICK from a process may run a bounded,
+ * non-preemptible slice of that process's own work in its context
+ * (xnic_sim_kick_run()).
  *
  * Also here: the event queue and completion queue writers, used by every
  * engine (a responder's queues are written by the requester's engine).
@@ -19,7 +22,30 @@
 #include <linux/bitops.h>
 #include "xnic_sim.h"
 
+#ifdef XNIC_SIM_TEST_HOOKS
+void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
+#endif
+
 #define XNIC_SIM_QP_BUDGET	16	/* WQEs per QP per turn */
+/*
+ * An engine pass: WQEs and payload bytes, then commands again.  A WQE is
+ * started while both are left and charged whole, so a command waits for
+ * at most this much data-path work plus one WQE.
+ */
+#define XNIC_SIM_PASS_WQES	256
+#define XNIC_SIM_PASS_BYTES	(4ULL << 20)
+/*
+ * A kick served in the writer's context runs with preemption disabled:
+ * at most this many WQEs and bytes of the writer's own doorbell page
+ * (larger WQEs are left to the engine thread), its QPs found in at most
+ * this many group words.
+ */
+#define XNIC_SIM_KICK_WQES	32
+#define XNIC_SIM_KICK_BYTES	(256ULL << 10)
+#define XNIC_SIM_KICK_QPS	16
+#define XNIC_SIM_KICK_GROUPS	8
+/* group words the look before sleeping takes, preemption disabled */
+#define XNIC_SIM_RECHECK_GROUPS	128
 #define XNIC_SIM_SWEEP_NS	(1 * NSEC_PER_MSEC)
 #define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
 /* a busy CPU's engine steps aside this long, NEED_WAKEUP set */
@@ -279,15 +305,12 @@ void xnic_sim_qp_ring(struct xnic_sim_qp *qp)
 	u32 group = qp->slot / 64;
 	unsigned long *p;
 
-	p = xnic_sim_map(qp->db->addr + offsetof(struct xnic_db_page, group) +
-			 group * sizeof(__le64));
+	p = xnic_sim_map(xnic_sim_db_group_addr(qp->db->addr, group));
 	if (p) {
 		set_bit(qp->slot % 64, p);
 		xnic_sim_unmap(p);
 	}
-	p = xnic_sim_map(qp->db->addr +
-			 offsetof(struct xnic_db_page, summary) +
-			 (group / 64) * sizeof(__le64));
+	p = xnic_sim_map(xnic_sim_db_summary_addr(qp->db->addr, group / 64));
 	if (p) {
 		set_bit(group % 64, p);
 		xnic_sim_unmap(p);
@@ -322,9 +345,14 @@ void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
 /* ------------------------------------------------------------------ */
 /* Flushing                                                            */
 
-/* Complete every posted WQE of a QP in ERR with WR_FLUSH_ERR. */
-static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
-			      struct xnic_sim_qp *qp)
+/*
+ * Complete the posted WQEs of a QP in ERR with WR_FLUSH_ERR, at most
+ * @*quota of them (decremented; @*more set when it stopped there).
+ * Return: whether there was anything to do (a QP with nothing to flush is
+ * no work, however often its doorbell rings).
+ */
+static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, u32 *quota, bool *more)
 {
 	struct xnic_sim_cqe_info info = {
 		.qpn = qp->qpn,
@@ -332,12 +360,17 @@ static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 	};
 	struct xnic_wqe_ctrl ctrl;
 	u32 mask, ci, pi, n, i;
+	bool did = false;
 	u64 addr;
 	int avail;
 
 	/* send queue: bounded by two laps, the producer may keep posting */
 	mask = (1U << qp->sq_log) - 1;
 	for (i = 0; i < 2 * (mask + 1); i++) {
+		if (!*quota) {
+			*more = true;
+			return did;
+		}
 		if (qp->sq_ci == qp->sq_pi) {
 			pi = xnic_sim_rd32(qp->dbrec +
 					   offsetof(struct xnic_qp_dbrec, sq_pi));
@@ -359,14 +392,17 @@ static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 		qp->flushed++;
 		xnic_sim_count(dev, XS_CTR_err_flush, 1);
 		xnic_sim_cq_post(qp->scq, &info, false);
+		(*quota)--;
+		did = true;
 	}
 
 	if (qp->srq) {
 		if (!qp->last_wqe_sent) {
 			qp->last_wqe_sent = true;
 			xnic_sim_eq_post(dev, XNIC_EQE_LAST_WQE, qp->qpn, 0);
+			did = true;
 		}
-		return;
+		return did;
 	}
 
 	/* receive queue: claim what is posted, then complete it */
@@ -375,6 +411,10 @@ static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 	pi = xnic_sim_rd32(qp->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
 	avail = xnic_sim_ring_avail(ci, pi, qp->rq_log);
 	n = avail > 0 ? avail : 0;
+	if (n > *quota) {
+		n = *quota;
+		*more = true;
+	}
 	if (qp->state == XNIC_SIM_QPS_ERR)
 		qp->rq_ci = ci + n;
 	else
@@ -397,11 +437,15 @@ static void xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 		qp->flushed++;
 		xnic_sim_count(dev, XS_CTR_err_flush, 1);
 		xnic_sim_cq_post(qp->rcq, &info, false);
+		did = true;
 	}
+	*quota -= min(n, *quota);
 	if (!qp->on_err) {
 		list_add_tail(&qp->err_node, &dev->errq);
 		qp->on_err = true;
+		did = true;
 	}
+	return did;
 }
 
 /* Receives posted to a QP in ERR ring no doorbell: look now and then. */
@@ -529,20 +573,32 @@ static void xnic_sim_sq_complete(struct xnic_sim_dev *dev,
 }
 
 /*
- * One turn of a QP on the active list.  Return: whether anything was
- * done.  @next is lowered to the QP's deadline if it waits.
+ * One turn of a QP on the active list, within the run's budget @b (a QP
+ * it stops stays on the list).  Return: whether anything was done.
+ * @next is lowered to the QP's deadline if it waits.
  */
 static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-			    u64 now, u64 *next)
+			    u64 now, u64 *next, struct xnic_sim_budget *b)
 {
 	u8 state = READ_ONCE(qp->state);
 	bool work = false;
 	int budget, r;
 
 	if (state == XNIC_SIM_QPS_ERR) {
-		xnic_sim_qp_flush(dev, qp);
-		xnic_sim_qp_deactivate(qp);
-		return true;
+		bool more = false;
+
+		if (b->atomic) {
+			/* up to two laps of CQEs: for the engine thread */
+			b->left = true;
+			return false;
+		}
+		/* a flushed WQE counts as one of the pass's */
+		work = xnic_sim_qp_flush(dev, qp, &b->wqes, &more);
+		if (more)
+			b->left = true;	/* the rest next turn */
+		else
+			xnic_sim_qp_deactivate(qp);
+		return work;
 	}
 	if (state != XNIC_SIM_QPS_RTS) {
 		/* posted WQEs wait for RTS (MODIFY_QP activates the QP) */
@@ -569,6 +625,9 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			xnic_sim_qp_deactivate(qp);
 			return work;
 		}
+		/* fetched, not consumed: a WQE over budget waits its turn */
+		if (!xnic_sim_budget_take(b, &dev->scr->w))
+			return work;
 		if (r == 2) {
 			status = XNIC_CQE_LOC_QP_OP_ERR;
 			len = 0;
@@ -585,46 +644,133 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	return true;
 }
 
-static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next)
+/*
+ * A turn for each active QP while the budget lasts; the next run starts
+ * with the first QP this one did not serve (round robin across runs).
+ */
+static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next,
+				struct xnic_sim_budget *b)
 {
 	struct xnic_sim_qp *qp, *tmp;
 	bool work = false;
 
-	list_for_each_entry_safe(qp, tmp, &dev->active, active_node)
-		work |= xnic_sim_qp_run(dev, qp, now, next);
+	list_for_each_entry_safe(qp, tmp, &dev->active, active_node) {
+		if (!b->wqes || !b->bytes) {
+			list_rotate_to_front(&qp->active_node, &dev->active);
+			b->left = true;
+			break;
+		}
+		work |= xnic_sim_qp_run(dev, qp, now, next, b);
+	}
 	return work;
 }
 
 /* ------------------------------------------------------------------ */
 /* Doorbells                                                           */
 
+/*
+ * What a doorbell scan found: the QPs (all are put on the active list;
+ * the first @max are also listed here) and how many group words it may
+ * still take.
+ */
+struct xnic_sim_hits {
+	u32 groups;		/* group words it may still take */
+	u32 max;		/* room in @qp */
+	u32 n;
+	bool more;		/* more QPs, or group words left unread */
+	bool check;		/* count the QPs with work in @valid */
+	u32 valid;
+	struct xnic_sim_qp *qp[XNIC_SIM_KICK_QPS];
+};
+
+/*
+ * Whether the WQE at sq_ci is announced and owned by the device (a look,
+ * without side effects: xnic_sim_sq_fetch() decides).
+ */
+static bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
+{
+	u32 mask = (1U << qp->sq_log) - 1;
+	u64 addr;
+
+	if (qp->sq_ci == qp->sq_pi) {
+		u32 pi = xnic_sim_rd32(qp->dbrec +
+				       offsetof(struct xnic_qp_dbrec, sq_pi));
+
+		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
+			return false;
+	}
+	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+			offsetof(struct xnic_wqe_ctrl, owner)),
+			qp->sq_ci, qp->sq_log);
+}
+
+/*
+ * Whether a QP whose doorbell rang has something valid to do now: a
+ * WQE to execute (RTS, not waiting) or something to flush (ERR).
+ */
+static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
+{
+	u8 state = READ_ONCE(qp->state);
+	u32 pi;
+
+	if (state == XNIC_SIM_QPS_ERR) {
+		if (!qp->on_err || (qp->srq && !qp->last_wqe_sent) ||
+		    xnic_sim_sq_ready(qp))
+			return true;
+		if (qp->srq)
+			return false;
+		pi = xnic_sim_rd32(qp->dbrec +
+				   offsetof(struct xnic_qp_dbrec, rq_pi));
+		return xnic_sim_ring_avail(READ_ONCE(qp->rq_ci), pi,
+					   qp->rq_log) > 0;
+	}
+	if (state != XNIC_SIM_QPS_RTS ||
+	    (qp->wait_until && xnic_sim_now() < qp->wait_until))
+		return false;
+	return xnic_sim_sq_ready(qp);
+}
+
 static void xnic_sim_db_slot_hit(struct xnic_sim_dev *dev,
-				 struct xnic_sim_db *db, u32 slot)
+				 struct xnic_sim_db *db, u32 slot,
+				 struct xnic_sim_hits *h)
 {
 	struct xnic_sim_qp **chunk = db->slot[slot / XNIC_SIM_DB_CHUNK];
 	struct xnic_sim_qp *qp = chunk ? chunk[slot % XNIC_SIM_DB_CHUNK] : NULL;
 
 	if (!qp) {
+		/* no QP behind the bit: no work, nothing to wake up for */
 		xnic_sim_count(dev, XS_CTR_bad_doorbells, 1);
 		return;
 	}
 	qp->doorbells++;
 	xnic_sim_count(dev, XS_CTR_doorbells, 1);
 	xnic_sim_qp_activate(qp);
+	if (h->check && xnic_sim_qp_has_work(qp))
+		h->valid++;
+	if (h->n < h->max)
+		h->qp[h->n++] = qp;
+	else if (h->max)
+		h->more = true;
 }
 
-/* Take the announced slots of one doorbell page. */
-static bool xnic_sim_db_scan_one(struct xnic_sim_dev *dev,
-				 struct xnic_sim_db *db)
+/*
+ * Take the announced slots of one doorbell page: the QPs behind them go
+ * on the active list.  Finding bits is no work by itself (only executing
+ * WQEs is), so hostile bits do not keep the engine awake.  At most
+ * @h->groups group words are taken; the summary bits of the others are
+ * put back for the next scan.
+ */
+static void xnic_sim_db_scan_one(struct xnic_sim_dev *dev,
+				 struct xnic_sim_db *db, struct xnic_sim_hits *h)
 {
 	struct xnic_db_page *page;
 	u64 *groups = NULL;
-	bool found = false;
 	u32 s;
 
 	page = xnic_sim_map(db->addr);
 	if (!page)
-		return false;
+		return;
 	for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++) {
 		u64 *sw = (u64 *)&page->summary[s];
 		unsigned long sum, bits;
@@ -632,38 +778,48 @@ static bool xnic_sim_db_scan_one(struct xnic_sim_dev *dev,
 
 		if (!READ_ONCE(*sw))
 			continue;
+		if (!h->groups) {
+			h->more = true;
+			break;
+		}
 		sum = xchg(sw, 0);
 		if (!groups) {
-			groups = xnic_sim_map(db->addr + PAGE_SIZE);
+			groups = xnic_sim_map(xnic_sim_db_group_addr(db->addr,
+								     0));
 			if (!groups)
 				break;
 		}
 		for_each_set_bit(b, &sum, 64) {
 			u32 g = s * 64 + b;
 
+			if (!h->groups) {
+				/* for the next scan: the group word is kept */
+				set_bit(b, (unsigned long *)sw);
+				h->more = true;
+				continue;
+			}
+			h->groups--;
 			bits = xchg(&groups[g], 0);
 			for_each_set_bit(t, &bits, 64)
-				xnic_sim_db_slot_hit(dev, db, g * 64 + t);
+				xnic_sim_db_slot_hit(dev, db, g * 64 + t, h);
 		}
-		found = true;
 	}
 	if (groups)
 		xnic_sim_unmap(groups);
 	xnic_sim_unmap(page);
-	return found;
 }
 
-static bool xnic_sim_db_scan(struct xnic_sim_dev *dev)
+/* Every doorbell page, without limit (the engine thread). */
+static void xnic_sim_db_scan(struct xnic_sim_dev *dev)
 {
-	bool found = false;
+	struct xnic_sim_hits h = { .groups = U32_MAX };
 	u32 i;
 
 	for (i = 0; i < dev->n_db; i++)
-		found |= xnic_sim_db_scan_one(dev, dev->db_list[i]);
-	return found;
+		xnic_sim_db_scan_one(dev, dev->db_list[i], &h);
 }
 
-/* Whether a summary word of any doorbell page is set. */
+/* Whether a summary word of any doorbell page is set (a look). */
 static bool xnic_sim_db_pending(struct xnic_sim_dev *dev)
 {
 	bool pending = false;
@@ -704,16 +860,93 @@ void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
 /* ------------------------------------------------------------------ */
 /* The thread                                                          */
 
+static bool xnic_sim_running(struct xnic_sim_dev *dev)
+{
+	return READ_ONCE(dev->enable) &&
+	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
+}
+
+/*
+ * What wakes the engine besides doorbells: a kick, a command, a reset.
+ * Doorbell bits are not looked at here: xnic_sim_sleep() has just taken
+ * them with NEED_WAKEUP set, and a producer that rang since then kicks.
+ */
 static bool xnic_sim_pending(struct xnic_sim_dev *dev)
 {
 	if (kthread_should_stop() || READ_ONCE(dev->kicked) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done)
 		return true;
-	if (!READ_ONCE(dev->enable) ||
-	    (READ_ONCE(dev->status) & XNIC_STATUS_FATAL))
+	if (!xnic_sim_running(dev))
 		return false;
-	return READ_ONCE(dev->cmdq_pi) != dev->cmd_ci ||
-	       xnic_sim_db_pending(dev);
+	return READ_ONCE(dev->cmdq_pi) != dev->cmd_ci;
+}
+
+/* A pass's data-path budget. */
+static void xnic_sim_pass_budget(struct xnic_sim_budget *b)
+{
+	*b = (struct xnic_sim_budget) {
+		.wqes = XNIC_SIM_PASS_WQES,
+		.bytes = XNIC_SIM_PASS_BYTES,
+	};
+}
+
+/*
+ * The data path of a pass: announced doorbells, then the active QPs
+ * within @b.  Return: whether a WQE was executed or a QP flushed (the
+ * doorbell bits alone are no work).
+ */
+static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
+			      struct xnic_sim_budget *b)
+{
+	xnic_sim_db_scan(dev);
+	return xnic_sim_active_run(dev, xnic_sim_now(), next, b);
+}
+
+/*
+ * The look before sleeping, NEED_WAKEUP set: a producer that rang before
+ * it saw the flag is found here.  Announced slots are taken (their QPs go
+ * on the active list for the next pass), and only QPs with something
+ * valid to do keep the engine awake: hostile bits do not.  Taking them
+ * needs run_lock; the engine steps aside exactly when other tasks want
+ * its CPU, so it holds the lock here only with preemption disabled and
+ * for a bounded scan -- kick runs must not find it held by a preempted
+ * engine.  Return: whether to stay awake.  (_locked: the scan, run_lock
+ * held, preemption disabled.)
+ */
+static bool xnic_sim_recheck_locked(struct xnic_sim_dev *dev)
+{
+	struct xnic_sim_hits h = {
+		.groups = XNIC_SIM_RECHECK_GROUPS,
+		.check = true,
+	};
+	u32 i;
+
+	for (i = 0; i < dev->n_db; i++) {
+		if (!h.groups) {
+			h.more = true;
+			break;
+		}
+		xnic_sim_db_scan_one(dev, dev->db_list[i], &h);
+	}
+	return h.valid || h.more;
+}
+
+static bool xnic_sim_recheck(struct xnic_sim_dev *dev)
+{
+	bool awake;
+
+	if (!xnic_sim_db_pending(dev))
+		return false;
+	preempt_disable();
+	if (!mutex_trylock(&dev->run_lock)) {
+		/* a kick run has it; look again after it */
+		preempt_enable();
+		return true;
+	}
+	awake = xnic_sim_recheck_locked(dev);
+	mutex_unlock(&dev->run_lock);
+	preempt_enable();
+	return awake;
 }
 
 /*
@@ -728,8 +961,12 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
 {
 	bool enabled = READ_ONCE(dev->enable);
 
-	if (enabled)
+	if (enabled) {
 		xnic_sim_db_set_flags(dev, XNIC_DB_NEED_WAKEUP);
+		smp_mb();	/* the flags before the doorbells are read */
+		if (xnic_sim_recheck(dev))
+			goto out;
+	}
 	set_current_state(TASK_INTERRUPTIBLE);	/* full barrier */
 	if (!xnic_sim_pending(dev)) {
 		xnic_sim_count(dev, yield ? XS_CTR_yields : XS_CTR_sleeps, 1);
@@ -749,65 +986,92 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
 			xnic_sim_count(dev, XS_CTR_wakeups, 1);
 	}
 	__set_current_state(TASK_RUNNING);
+out:
 	WRITE_ONCE(dev->kicked, false);
 	if (enabled && READ_ONCE(dev->enable))
 		xnic_sim_db_set_flags(dev, 0);
 }
 
-static bool xnic_sim_running(struct xnic_sim_dev *dev)
-{
-	return READ_ONCE(dev->enable) &&
-	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
-}
-
-/* The data path of a pass: announced doorbells, then the active QPs. */
-static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next)
-{
-	bool work = xnic_sim_db_scan(dev);
-
-	work |= xnic_sim_active_run(dev, xnic_sim_now(), next);
-	return work;
-}
-
 /**
  * xnic_sim_kick_run - serve a KICK in the writer's context
- * @dev: device; the caller may sleep
+ * @dev: device; the caller is a process holding no lock
+ * @val: the KICK value; XNIC_KICK_DB() names the writer's doorbell page
  *
- * Runs the data-path part of an engine pass (doorbells, then the active
- * QPs) at once unless the engine thread is inside a pass itself.  With
- * every CPU busy -- two processes spinning on each other's data, the
- * usual latency test -- waking the engine thread can take until the next
- * tick; the writer has the CPU now.  The engine thread keeps sleeping
- * (NEED_WAKEUP stays set) unless something is left for it.
+ * Runs the work announced in the writer's doorbell page -- its own QPs,
+ * nobody else's -- at once, unless the engine thread is inside a pass.
+ * With every CPU busy -- two processes spinning on each other's data,
+ * the usual latency test -- waking the engine thread can take until the
+ * next tick; the writer has the CPU now.  The engine thread keeps
+ * sleeping (NEED_WAKEUP stays set) unless something is left for it.
+ *
+ * The run holds run_lock, which the engine thread needs for commands, so
+ * the writer must not be parked while holding it (a SCHED_IDLE,
+ * throttled or preempted writer could sit on it for as long as it
+ * pleases, and the driver's commands would time out): the run is
+ * non-preemptible and bounded -- at most XNIC_SIM_KICK_WQES WQEs and
+ * XNIC_SIM_KICK_BYTES bytes, none that may sleep, QPs from at most
+ * XNIC_SIM_KICK_GROUPS group words -- and leaves the rest (larger WQEs,
+ * flushes, waits) to the engine thread, which it wakes.
  *
  * Return: true when nothing is left for the engine thread.
  */
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev)
+bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 {
+	struct xnic_sim_budget b = {
+		.wqes = XNIC_SIM_KICK_WQES,
+		.bytes = XNIC_SIM_KICK_BYTES,
+		.atomic = true,
+	};
+	struct xnic_sim_hits h = {
+		.groups = XNIC_SIM_KICK_GROUPS,
+		.max = XNIC_SIM_KICK_QPS,
+	};
+	u32 idx = val >> XNIC_KICK_DB_SHIFT, i;
 	u64 now, next = U64_MAX;
-	bool done;
+	struct xnic_sim_db *db;
+	bool work = false, done;
 
-	if (!mutex_trylock(&dev->run_lock))
+	/* PREEMPT_RT: spinlocks sleep, no run with preemption disabled */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !(val & XNIC_KICK_DB_VALID) ||
+	    idx >= XNIC_SIM_MAX_DB)
 		return false;
-	if (!xnic_sim_running(dev) ||
-	    READ_ONCE(dev->reset_req) != dev->reset_done) {
-		mutex_unlock(&dev->run_lock);
+	preempt_disable();
+	if (!mutex_trylock(&dev->run_lock)) {
+		preempt_enable();
 		return false;
 	}
+	db = dev->db[idx];
+	if (!db || !xnic_sim_running(dev) ||
+	    READ_ONCE(dev->reset_req) != dev->reset_done) {
+		mutex_unlock(&dev->run_lock);
+		preempt_enable();
+		return false;
+	}
+	dev->atomic_run = true;
 	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
-	xnic_sim_data_run(dev, &next);
+	xnic_sim_hook(dev, XS_HOOK_KICK_START);
+	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
-	done = list_empty(&dev->active) && list_empty(&dev->errq) &&
-	       READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
+	for (i = 0; i < h.n; i++)
+		work |= xnic_sim_qp_run(dev, h.qp[i], now, &next, &b);
+	/* a QP still active has work left: over budget, in ERR, waiting */
+	for (i = 0; i < h.n; i++)
+		b.left |= h.qp[i]->on_active;
+	xnic_sim_hook(dev, XS_HOOK_KICK_SLICE);
+	dev->atomic_run = false;
+	done = !b.left && !h.more && READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
 	 * Now and then let the engine thread look for itself: where a CPU
 	 * is free it stays awake and polls, and producers stop kicking.
 	 */
-	if (now - dev->kick_probe >= XNIC_SIM_KICK_PROBE_NS) {
+	if (work && now - dev->kick_probe >= XNIC_SIM_KICK_PROBE_NS) {
 		dev->kick_probe = now;
 		done = false;
 	}
 	mutex_unlock(&dev->run_lock);
+	preempt_enable();
+	/* where a preempted writer may be parked: holding nothing */
+	xnic_sim_hook(dev, XS_HOOK_KICK_AFTER);
 	return done;
 }
 
@@ -815,17 +1079,20 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev)
 static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 			  u64 *last_sweep)
 {
+	struct xnic_sim_budget b;
 	bool work = false;
 	u64 now;
 
+	xnic_sim_pass_budget(&b);
 	mutex_lock(&dev->run_lock);
 	if (READ_ONCE(dev->reset_req) != dev->reset_done) {
 		xnic_sim_do_reset(dev);
 		work = true;
 	}
 	if (xnic_sim_running(dev)) {
+		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
-		work |= xnic_sim_data_run(dev, next);
+		work |= xnic_sim_data_run(dev, next, &b);
 	}
 	now = xnic_sim_now();
 	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {

@@ -160,6 +160,59 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 }
 
 /**
+ * xnic_sim_swqe_bytes - payload bytes a decoded send WQE moves at most
+ * @w: the WQE
+ *
+ * The inline length or the sum of the SGE lengths (the responder side
+ * copies as much, plus a GRH for UD); an atomic's 8 bytes are within its
+ * SGE.  Return: the bytes, up to 8 x 4 GiB.
+ */
+u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w)
+{
+	u64 n = w->inline_len;
+	u32 i;
+
+	for (i = 0; i < w->num_sge; i++)
+		n += le32_to_cpu(w->sge[i].length);
+	return n;
+}
+
+/* Opcodes whose execution may sleep (waits for the peer's engine). */
+static bool xnic_sim_op_may_sleep(u8 opcode)
+{
+	return opcode == XNIC_OP_LOCAL_INV || opcode == XNIC_OP_REG_MR;
+}
+
+/**
+ * xnic_sim_budget_take - charge one WQE to a run's budget
+ * @b: the budget
+ * @w: the decoded WQE about to be executed
+ *
+ * A run may start a WQE while WQEs and bytes are left; its bytes are then
+ * charged whole (a large WQE ends the run: the engine thread's unit of
+ * preemption by commands is one WQE).  An atomic run (@b->atomic) takes
+ * only WQEs that fit in the bytes left and cannot sleep, so its length is
+ * bounded by its budget; it marks the budget @left otherwise.
+ *
+ * Return: whether the WQE may be executed now.
+ */
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w)
+{
+	u64 bytes = xnic_sim_swqe_bytes(w);
+
+	if (!b->wqes || !b->bytes ||
+	    (b->atomic && (bytes > b->bytes ||
+			   xnic_sim_op_may_sleep(w->opcode)))) {
+		b->left = true;
+		return false;
+	}
+	b->wqes--;
+	b->bytes -= min(bytes, b->bytes);
+	return true;
+}
+
+/**
  * xnic_sim_rwqe_len - bytes of a receive WQE that hold information
  * @hdr: its header (a private copy)
  * @wqe_size: the queue's WQE size

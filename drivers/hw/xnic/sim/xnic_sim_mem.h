@@ -94,6 +94,23 @@ static inline bool xnic_sim_ring_full(u32 pi, u32 ci, u32 log)
 }
 
 /* ------------------------------------------------------------------ */
+/* Doorbell pages                                                      */
+
+/* DMA address of summary word @s of the doorbell page at @page. */
+static inline u64 xnic_sim_db_summary_addr(u64 page, u32 s)
+{
+	return page + offsetof(struct xnic_db_page, summary) +
+	       (u64)s * sizeof(__le64);
+}
+
+/* DMA address of group word @g of the doorbell page at @page. */
+static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
+{
+	return page + offsetof(struct xnic_db_page, group) +
+	       (u64)g * sizeof(__le64);
+}
+
+/* ------------------------------------------------------------------ */
 /* Work queue entries                                                  */
 
 /**
@@ -144,6 +161,7 @@ struct xnic_sim_swqe {
 
 int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size);
 void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
+u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
 int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
 int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
 u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
@@ -152,6 +170,25 @@ const char *xnic_sim_status_name(u8 status);
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
 bool xnic_sim_qp_can_recv(u8 state);
 u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
+
+/**
+ * struct xnic_sim_budget - what a data-path run may still execute
+ * @wqes: send WQEs
+ * @bytes: bytes of their payloads (xnic_sim_swqe_bytes())
+ * @atomic: a run with preemption disabled (a kick served in the
+ *	    writer's context): no WQE larger than @bytes and none that may
+ *	    sleep is taken, they are left to the engine thread
+ * @left: set when the run left work for the engine thread
+ */
+struct xnic_sim_budget {
+	u32 wqes;
+	u64 bytes;
+	bool atomic;
+	bool left;
+};
+
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w);
 u64 xnic_sim_retry_delay_ns(u8 timeout);
 
 /**

@@ -493,7 +493,8 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		s->lseg[0].len = XNIC_SIM_GRH_LEN;
 		flags |= XNIC_CQE_GRH;
 	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need, true)) {
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
+			  xnic_sim_may_sleep(dev))) {
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
@@ -578,7 +579,8 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		s->rseg[0].mr = mr;
 		s->rseg[0].addr = w->remote_addr;
 		s->rseg[0].len = len;
-		if (xnic_sim_copy(s->rseg, 1, s->lseg, nl, len, true)) {
+		if (xnic_sim_copy(s->rseg, 1, s->lseg, nl, len,
+				  xnic_sim_may_sleep(dev))) {
 			*status = XNIC_CQE_LOC_PROT_ERR;
 			return XS_DONE;
 		}
@@ -658,7 +660,8 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	s->rseg[0].mr = mr;
 	s->rseg[0].addr = w->remote_addr;
 	s->rseg[0].len = len;
-	if (xnic_sim_copy(s->lseg, nl, s->rseg, 1, len, true)) {
+	if (xnic_sim_copy(s->lseg, nl, s->rseg, 1, len,
+			  xnic_sim_may_sleep(dev))) {
 		*status = XNIC_CQE_LOC_PROT_ERR;
 		return XS_DONE;
 	}
