@@ -111,6 +111,9 @@ static void read_line(const char *path, char *buf, size_t len)
 		buf[0] = '\0';
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
+	len = strlen(buf);
+	while (len && buf[len - 1] == ' ')
+		buf[--len] = '\0';
 }
 
 static long read_long(const char *path)
