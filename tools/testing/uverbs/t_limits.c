@@ -152,7 +152,7 @@ static void limmem_child(void *unused)
 	void *maps[MEM_ROUNDS] = { 0 };
 	long pin_ctx, pin_cq, pin, kb;
 	size_t map_len = 0;
-	int i, n = 0, rc = 0;
+	int i, n = 0, rc = 0, bad = 0;
 	struct ctx c;
 	uint32_t h;
 
@@ -195,14 +195,12 @@ static void limmem_child(void *unused)
 			ut_fail(errname(rc), "round %d: DESTROY", i);
 			break;
 		}
-		if (status_kb("VmPin") != pin + pin_cq) {
+		if (status_kb("VmPin") != pin + pin_cq && !bad++)
 			ut_fail("", "round %d: VmPin %ld kB, want %ld + %ld (the mapping keeps it charged)",
 				i, status_kb("VmPin"), pin, pin_cq);
-			rc = -EINVAL;
-			break;
-		}
 		n++;
 	}
+	CHECK_EQ(bad, 0, "every round: the mapping keeps the memory charged");
 	CHECK_RC(rc, -ENOMEM, "CREATE_CQ after %d create/mmap/destroy rounds",
 		 n);
 	pin = status_kb("VmPin");
@@ -352,8 +350,9 @@ void t_limshare(void)
 	char ch;
 	int st;
 
+	/* without the parameter, go on with 50% to show what happens */
 	if (!CHECK(share > 0 && share < 100, "%s: %ld", P_SHARE, share))
-		return;
+		share = 50;
 	s.srq_lim = (uint64_t)ut_dattr.max_srq * share / 100;
 	s.ctx_lim = XNIC_CONTEXTS * share / 100;
 	ut_note("user_share %ld%%: %u of %u SRQs, %u of %u contexts per uid",
