@@ -54,6 +54,9 @@ enum xrdma_ulim {
 	XRDMA_ULIM_MAX
 };
 
+extern unsigned int xrdma_user_share;		/* percent */
+extern unsigned int xrdma_max_ucontext_mem;	/* MiB, ucontext.c */
+
 unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type);
 int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
 		      struct xrdma_ucharge *c);

@@ -37,8 +37,8 @@ struct xrdma_client_ctx {
 	void *data;
 };
 
-static unsigned int user_share = 50;
-module_param(user_share, uint, 0644);
+unsigned int xrdma_user_share = 50;
+module_param_named(user_share, xrdma_user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
 		 "percent of a device's contexts and of each object type one uid may hold (1-100, default 50; 100: no per-user limit; CAP_SYS_RESOURCE is exempt)");
 
@@ -85,7 +85,7 @@ static u32 xrdma_ulim_max(struct xrdma_device *dev, enum xrdma_ulim type)
  */
 unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type)
 {
-	unsigned int share = READ_ONCE(user_share);
+	unsigned int share = READ_ONCE(xrdma_user_share);
 	u32 max = xrdma_ulim_max(dev, type);
 
 	if (!max || share >= 100)

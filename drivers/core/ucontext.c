@@ -25,8 +25,8 @@
 #include <linux/slab.h>
 #include "core_priv.h"
 
-static unsigned int max_ucontext_mem = 1024;
-module_param(max_ucontext_mem, uint, 0644);
+unsigned int xrdma_max_ucontext_mem = 1024;
+module_param_named(max_ucontext_mem, xrdma_max_ucontext_mem, uint, 0644);
 MODULE_PARM_DESC(max_ucontext_mem,
 		 "MiB of queue and doorbell memory one user context may hold, mapped or not (default 1024)");
 
@@ -119,7 +119,7 @@ EXPORT_SYMBOL_GPL(xrdma_alloc_ucontext);
  */
 int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
 {
-	unsigned long cap = (unsigned long)READ_ONCE(max_ucontext_mem) <<
+	unsigned long cap = (unsigned long)READ_ONCE(xrdma_max_ucontext_mem) <<
 			    (20 - PAGE_SHIFT);
 	struct mm_struct *mm = uctx->owner_mm;
 	unsigned long lock_limit;

@@ -196,7 +196,7 @@ static void limmem_child(void *unused)
 			break;
 		}
 		if (status_kb("VmPin") != pin + pin_cq && !bad++)
-			ut_fail("", "round %d: VmPin %ld kB, want %ld + %ld (the mapping keeps it charged)",
+			ut_fail("", "round %d: VmPin %ld kB, want %ld + %ld",
 				i, status_kb("VmPin"), pin, pin_cq);
 		n++;
 	}
