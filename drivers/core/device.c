@@ -139,7 +139,6 @@ static void xrdma_cg_uncharge(struct xrdma_device *dev,
 int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
 		      struct xrdma_ucharge *c)
 {
-	bool exempt = capable(CAP_SYS_RESOURCE);
 	unsigned int limit = xrdma_ulim_limit(dev, type);
 	kuid_t uid = current_uid();
 	struct xrdma_uacct *ua, *new = NULL;
@@ -162,7 +161,8 @@ int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
 			goto err_unlock;
 		ua = new;
 	}
-	if (!exempt && ua->count[type] >= limit) {
+	/* asked only when it matters: capable() marks and audits the task */
+	if (ua->count[type] >= limit && !capable(CAP_SYS_RESOURCE)) {
 		ret = -EAGAIN;
 		goto err_unlock;
 	}
