@@ -8,7 +8,8 @@
 # long as it exists (create/mmap/destroy loop -> ENOMEM, munmap gives it
 # back), the per-context cap and the queue order cap, per-uid shares of
 # contexts and SRQs (-EAGAIN for the one, a second uid still gets both),
-# and the rdma cgroup's hca_handle/hca_object limits (-EAGAIN).
+# the rdma cgroup's hca_handle/hca_object limits (-EAGAIN), and queue
+# memory charged to (and uncharged from) the memory cgroup.
 # Per-check results are the "ok N - ..." / "not ok N - ..." lines of
 # uverbs_test (tools/testing/uverbs/t_limits.c).
 
@@ -20,7 +21,7 @@ xnic_stack_up 1
 
 failed=$XRDMA_TMP/failed
 : >"$failed"
-uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup
+uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup limmemcg
 rc=$?
 
 if ! xnic_no_objects xnic0; then

@@ -13,6 +13,7 @@
  *   limshare   one uid exhausting its share of contexts and SRQs gets
  *              -EAGAIN, and a second uid still gets both
  *   limcgroup  the rdma cgroup's hca_handle/hca_object limits: -EAGAIN
+ *   limmemcg   queue memory is charged to the memory cgroup (__GFP_ACCOUNT)
  *
  * The unprivileged parts setuid() to uids 1000/1001 after setting their
  * rlimits as root.
@@ -425,7 +426,8 @@ static void cgroup_child(void *unused)
 	write_str(CG_ROOT "/cgroup.procs", buf);
 }
 
-void t_limcgroup(void)
+/* cgroup2 mounted on CG_ROOT with controller @ctl enabled for children */
+static bool cg_setup(const char *ctl)
 {
 	char buf[256];
 
@@ -433,14 +435,23 @@ void t_limcgroup(void)
 		mkdir(CG_ROOT, 0755);
 		if (!CHECK_RC(mount("none", CG_ROOT, "cgroup2", 0, NULL) ?
 			      -errno : 0, 0, "mount cgroup2 on %s", CG_ROOT))
-			return;
+			return false;
 	}
 	read_line(CG_ROOT "/cgroup.controllers", buf, sizeof(buf));
-	if (!CHECK(strstr(buf, "rdma"), "rdma controller available: \"%s\"",
+	if (!CHECK(strstr(buf, ctl), "%s controller available: \"%s\"", ctl,
 		   buf))
+		return false;
+	snprintf(buf, sizeof(buf), "+%s", ctl);
+	return CHECK_RC(write_str(CG_ROOT "/cgroup.subtree_control", buf), 0,
+			"enable %s", buf);
+}
+
+void t_limcgroup(void)
+{
+	char buf[256];
+
+	if (!cg_setup("rdma"))
 		return;
-	CHECK_RC(write_str(CG_ROOT "/cgroup.subtree_control", "+rdma"), 0,
-		 "enable +rdma");
 	rmdir(CG_DIR);
 	if (!CHECK_RC(mkdir(CG_DIR, 0755) ? -errno : 0, 0, "mkdir " CG_DIR))
 		return;
@@ -450,5 +461,66 @@ void t_limcgroup(void)
 		     "rdma.max \"%s\" (the device is known to the controller)",
 		     buf))
 		in_child(cgroup_child, NULL);
+	/*
+	 * Back to "max" before rmdir: 6.1's rdmacg frees an unused pool with
+	 * a limit only then.  Removing the cgroup instead leaves the pool on
+	 * the device's list, pointing into the freed cgroup, and
+	 * rdmacg_unregister_device() at rmmod then corrupts memory (a kernel
+	 * bug that ib_core devices share; Documentation/core.rst).
+	 */
+	snprintf(buf, sizeof(buf), "%s hca_handle=max hca_object=max",
+		 ut_devname);
+	CHECK_RC(write_str(CG_DIR "/rdma.max", buf), 0, "rdma.max back to max");
 	CHECK_RC(rmdir(CG_DIR) ? -errno : 0, 0, "rmdir " CG_DIR);
+}
+
+/* ---------------------------------------------------------- limmemcg */
+
+#define CG_MEM		CG_ROOT "/xrdma_memcg"
+#define MEMCG_CQE	32768	/* 1 MiB ring: one 2 MiB allocation */
+/* memory.current moves in per-cpu batches of up to 64 pages */
+#define MEMCG_MIN	((2L << 20) - 64 * 4096)
+
+static void memcg_child(void *unused)
+{
+	struct xnic_create_cq_resp resp;
+	long m0, m1, m2;
+	char buf[32];
+	struct ctx c;
+	uint32_t h;
+
+	(void)unused;
+	snprintf(buf, sizeof(buf), "%d", getpid());
+	if (!CHECK_RC(write_str(CG_MEM "/cgroup.procs", buf), 0,
+		      "join the cgroup") ||
+	    !CHECK_RC(ctx_open(&c), 0, "context"))
+		return;
+	m0 = read_long(CG_MEM "/memory.current");
+	if (CHECK_RC(xcq_create(c.fd, MEMCG_CQE, &h, &resp), 0,
+		     "CREATE_CQ %d entries (2 MiB)", MEMCG_CQE)) {
+		m1 = read_long(CG_MEM "/memory.current");
+		CHECK(m1 - m0 >= MEMCG_MIN,
+		      "memory.current %ld -> %ld: the queue is charged to the memory cgroup",
+		      m0, m1);
+		CHECK_RC(destroy(c.fd, XRDMA_OBJ_CQ, h), 0, "DESTROY it");
+		m2 = read_long(CG_MEM "/memory.current");
+		CHECK(m1 - m2 >= MEMCG_MIN,
+		      "memory.current %ld -> %ld: freeing uncharges it", m1, m2);
+	}
+	ctx_close(&c);
+	snprintf(buf, sizeof(buf), "%d", getpid());
+	write_str(CG_ROOT "/cgroup.procs", buf);
+}
+
+void t_limmemcg(void)
+{
+	if (!cg_setup("memory"))
+		return;
+	rmdir(CG_MEM);
+	if (CHECK_RC(mkdir(CG_MEM, 0755) ? -errno : 0, 0, "mkdir " CG_MEM))
+		in_child(memcg_child, NULL);
+	/* the cgroup may linger for a moment while its memory is reparented */
+	for (int i = 0; i < 50 && rmdir(CG_MEM) && errno == EBUSY; i++)
+		usleep(100000);
+	CHECK(access(CG_MEM, F_OK), "rmdir " CG_MEM);
 }

@@ -718,6 +718,7 @@ static const struct subtest subtests[] = {
 	{ "limcap", t_limcap, 60, false, "xnic: per-context memory cap, queue order cap" },
 	{ "limshare", t_limshare, 300, false, "xnic: per-uid share of contexts and SRQs" },
 	{ "limcgroup", t_limcgroup, 60, false, "xnic: rdma cgroup hca_handle/hca_object" },
+	{ "limmemcg", t_limmemcg, 60, false, "xnic: queue memory in the memory cgroup" },
 	{ "remove", t_remove, 120, true,
 	  "device removal with an open fd (driven by uverbs_remove.sh)" },
 };

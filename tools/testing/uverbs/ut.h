@@ -220,6 +220,7 @@ void t_limmem(void);
 void t_limcap(void);
 void t_limshare(void);
 void t_limcgroup(void);
+void t_limmemcg(void);
 
 extern const char *ut_ready_file;	/* -r: t_remove writes its pid here */
 
