@@ -42,4 +42,27 @@ int xrdma_check_mr_access(u32 access);
 /* device.c */
 extern struct class xrdma_device_class;
 
+/* What the per-user shares count: each object type, and user contexts. */
+enum xrdma_ulim {
+	XRDMA_ULIM_PD = XRDMA_RES_PD,
+	XRDMA_ULIM_CQ = XRDMA_RES_CQ,
+	XRDMA_ULIM_QP = XRDMA_RES_QP,
+	XRDMA_ULIM_SRQ = XRDMA_RES_SRQ,
+	XRDMA_ULIM_MR = XRDMA_RES_MR,
+	XRDMA_ULIM_AH = XRDMA_RES_AH,
+	XRDMA_ULIM_UCONTEXT = XRDMA_RES_MAX,
+	XRDMA_ULIM_MAX
+};
+
+extern unsigned int xrdma_user_share;		/* percent */
+extern unsigned int xrdma_max_ucontext_mem;	/* MiB, ucontext.c */
+
+unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type);
+int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
+		      struct xrdma_ucharge *c);
+void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
+			 struct xrdma_ucharge *c);
+unsigned int xrdma_user_count(struct xrdma_device *dev, kuid_t uid,
+			      enum xrdma_ulim type);
+
 #endif /* _XRDMA_CORE_PRIV_H */

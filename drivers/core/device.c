@@ -12,7 +12,15 @@
  * registration) and which every consumer and every object holds.
  * Unregistration stops new users, asks every client to let go, then waits
  * for the last user.
+ *
+ * Shares: every user context and every object a process creates is
+ * charged to the rdma cgroup of the creator (hca_handle, hca_object) and
+ * to a per-device count of the creator's uid, which may hold at most
+ * user_share percent of what the device can hold of that kind
+ * (Documentation/core.rst, "Limits").
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -29,6 +37,204 @@ struct xrdma_client_ctx {
 	void *data;
 };
 
+unsigned int xrdma_user_share = 50;
+module_param_named(user_share, xrdma_user_share, uint, 0644);
+MODULE_PARM_DESC(user_share,
+		 "percent of a device's contexts and of each object type one uid may hold (1-100, default 50; 100: no per-user limit; CAP_SYS_RESOURCE is exempt)");
+
+/* What one uid holds on one device: counts by xrdma_ulim. */
+struct xrdma_uacct {
+	kuid_t uid;
+	unsigned int count[XRDMA_ULIM_MAX];
+	unsigned int total;
+};
+
+/* The most a device can hold of @type, 0 if the driver does not say. */
+static u32 xrdma_ulim_max(struct xrdma_device *dev, enum xrdma_ulim type)
+{
+	const struct xrdma_device_attr *a = &dev->attr;
+
+	switch (type) {
+	case XRDMA_ULIM_PD:
+		return a->max_pd;
+	case XRDMA_ULIM_CQ:
+		return a->max_cq;
+	case XRDMA_ULIM_QP:
+		return a->max_qp;
+	case XRDMA_ULIM_SRQ:
+		return a->max_srq;
+	case XRDMA_ULIM_MR:
+		return a->max_mr;
+	case XRDMA_ULIM_AH:
+		return a->max_ah;
+	case XRDMA_ULIM_UCONTEXT:
+		return a->max_ucontext;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * xrdma_ulim_limit - how many of @type one uid may hold on @dev
+ * @dev: device
+ * @type: kind of resource
+ *
+ * Return: user_share percent of the device's maximum, at least 1, or
+ * UINT_MAX when there is no limit (user_share >= 100, or a device that
+ * does not state its maximum).
+ */
+unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type)
+{
+	unsigned int share = READ_ONCE(xrdma_user_share);
+	u32 max = xrdma_ulim_max(dev, type);
+
+	if (!max || share >= 100)
+		return UINT_MAX;
+	return max_t(u32, 1, div_u64((u64)max * share, 100));
+}
+
+#ifdef CONFIG_CGROUP_RDMA
+static int xrdma_cg_charge(struct xrdma_device *dev, struct rdma_cgroup **cg,
+			   enum xrdma_ulim type)
+{
+	return rdmacg_try_charge(cg, &dev->cg_device,
+				 type == XRDMA_ULIM_UCONTEXT ?
+				 RDMACG_RESOURCE_HCA_HANDLE :
+				 RDMACG_RESOURCE_HCA_OBJECT);
+}
+
+static void xrdma_cg_uncharge(struct xrdma_device *dev,
+			      struct rdma_cgroup *cg, enum xrdma_ulim type)
+{
+	rdmacg_uncharge(cg, &dev->cg_device,
+			type == XRDMA_ULIM_UCONTEXT ?
+			RDMACG_RESOURCE_HCA_HANDLE : RDMACG_RESOURCE_HCA_OBJECT);
+}
+#else
+static int xrdma_cg_charge(struct xrdma_device *dev, struct rdma_cgroup **cg,
+			   enum xrdma_ulim type)
+{
+	*cg = NULL;
+	return 0;
+}
+
+static void xrdma_cg_uncharge(struct xrdma_device *dev,
+			      struct rdma_cgroup *cg, enum xrdma_ulim type)
+{
+}
+#endif
+
+/**
+ * xrdma_user_charge - charge a context or object to the calling process
+ * @dev: device
+ * @type: what is created
+ * @c: filled in; pass to xrdma_user_uncharge() when it goes away
+ *
+ * Charges the caller's rdma cgroup (hca_handle for a context, hca_object
+ * for an object) and the caller's uid on @dev.
+ *
+ * Return: 0, -EAGAIN if the rdma cgroup's limit or the uid's share is
+ * reached, or -ENOMEM.
+ */
+int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
+		      struct xrdma_ucharge *c)
+{
+	unsigned int limit = xrdma_ulim_limit(dev, type);
+	kuid_t uid = current_uid();
+	struct xrdma_uacct *ua, *new = NULL;
+	int ret;
+
+	ret = xrdma_cg_charge(dev, &c->cg, type);
+	if (ret)
+		return ret;
+	mutex_lock(&dev->uacct_lock);
+	ua = xa_load(&dev->uaccts, __kuid_val(uid));
+	if (!ua) {
+		ret = -ENOMEM;
+		new = kzalloc(sizeof(*new), GFP_KERNEL);
+		if (!new)
+			goto err_unlock;
+		new->uid = uid;
+		ret = xa_err(xa_store(&dev->uaccts, __kuid_val(uid), new,
+				      GFP_KERNEL));
+		if (ret)
+			goto err_unlock;
+		ua = new;
+	}
+	/* asked only when it matters: capable() marks and audits the task */
+	if (ua->count[type] >= limit && !capable(CAP_SYS_RESOURCE)) {
+		ret = -EAGAIN;
+		goto err_unlock;
+	}
+	ua->count[type]++;
+	ua->total++;
+	mutex_unlock(&dev->uacct_lock);
+	c->uacct = ua;
+	return 0;
+
+err_unlock:
+	if (ua && !ua->total) {
+		xa_erase(&dev->uaccts, __kuid_val(uid));
+		kfree(ua);
+	} else {
+		kfree(new);
+	}
+	mutex_unlock(&dev->uacct_lock);
+	xrdma_cg_uncharge(dev, c->cg, type);
+	c->cg = NULL;
+	return ret;
+}
+
+/**
+ * xrdma_user_uncharge - undo xrdma_user_charge()
+ * @dev: device
+ * @type: as charged
+ * @c: from xrdma_user_charge(); cleared, so a second call does nothing
+ */
+void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
+			 struct xrdma_ucharge *c)
+{
+	struct xrdma_uacct *ua = c->uacct;
+
+	if (!ua)
+		return;
+	mutex_lock(&dev->uacct_lock);
+	if (!WARN_ON(!ua->count[type])) {
+		ua->count[type]--;
+		ua->total--;
+	}
+	if (!ua->total) {
+		xa_erase(&dev->uaccts, __kuid_val(ua->uid));
+		kfree(ua);
+	}
+	mutex_unlock(&dev->uacct_lock);
+	xrdma_cg_uncharge(dev, c->cg, type);
+	c->uacct = NULL;
+	c->cg = NULL;
+}
+
+/**
+ * xrdma_user_count - what a uid holds of @type on @dev (for tests)
+ * @dev: device
+ * @uid: the user
+ * @type: kind of resource
+ *
+ * Return: the count.
+ */
+unsigned int xrdma_user_count(struct xrdma_device *dev, kuid_t uid,
+			      enum xrdma_ulim type)
+{
+	struct xrdma_uacct *ua;
+	unsigned int n = 0;
+
+	mutex_lock(&dev->uacct_lock);
+	ua = xa_load(&dev->uaccts, __kuid_val(uid));
+	if (ua)
+		n = ua->count[type];
+	mutex_unlock(&dev->uacct_lock);
+	return n;
+}
+
 struct class xrdma_device_class = {
 	.name = "xrdma_device",
 };
@@ -40,6 +246,9 @@ static void xrdma_device_release(struct device *device)
 
 	xrdma_res_destroy_tables(dev);
 	xa_destroy(&dev->client_data);
+	WARN_ON(!xa_empty(&dev->uaccts));
+	xa_destroy(&dev->uaccts);
+	mutex_destroy(&dev->uacct_lock);
 	kfree(dev);
 }
 
@@ -72,6 +281,8 @@ void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops)
 	spin_lock_init(&dev->event_lock);
 	INIT_LIST_HEAD(&dev->event_handlers);
 	xrdma_res_init_tables(dev);
+	mutex_init(&dev->uacct_lock);
+	xa_init(&dev->uaccts);
 	atomic_set(&dev->key_tag, get_random_u32());
 	return dev;
 }
@@ -267,6 +478,11 @@ int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 	if (ret)
 		goto out_del;
 
+#ifdef CONFIG_CGROUP_RDMA
+	/* the rdma cgroup knows the device by name ("xnic0 hca_handle=...") */
+	dev->cg_device.name = dev->name;
+	rdmacg_register_device(&dev->cg_device);
+#endif
 	refcount_set(&dev->users, 1);
 	reinit_completion(&dev->users_done);
 	WRITE_ONCE(dev->state, XRDMA_DEV_REGISTERED);
@@ -311,6 +527,10 @@ void xrdma_unregister_device(struct xrdma_device *dev)
 	wait_for_completion(&dev->users_done);
 
 	mutex_lock(&xrdma_reg_lock);
+	/* every user is gone, and with it every charge */
+#ifdef CONFIG_CGROUP_RDMA
+	rdmacg_unregister_device(&dev->cg_device);
+#endif
 	xrdma_debugfs_remove_device(dev);
 	xa_erase(&xrdma_devices, dev->index);
 	device_del(&dev->dev);

@@ -9,12 +9,26 @@
  * xrdma_ucontext_disassociate() zaps every VMA and frees all memory at
  * once; a later access to a zapped mapping gets SIGBUS.
  *
+ * Accounting: a context counts against its creator's rdma cgroup
+ * (hca_handle) and uid share (device.c).  Driver memory a process maps is
+ * charged by the driver with xrdma_ucontext_charge() before it allocates
+ * it, and uncharged when it frees it -- which for mapped memory is only
+ * once the last mapping is gone: the charge lasts as long as the memory.
+ *
  * Lock order: mmap_lock of the mm, then ucontext->mmap_lock.
  */
+#include <linux/capability.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "core_priv.h"
+
+unsigned int xrdma_max_ucontext_mem = 1024;
+module_param_named(max_ucontext_mem, xrdma_max_ucontext_mem, uint, 0644);
+MODULE_PARM_DESC(max_ucontext_mem,
+		 "MiB of queue and doorbell memory one user context may hold, mapped or not (default 1024)");
 
 /* One per VMA: vm_private_data. */
 struct xrdma_umap {
@@ -59,6 +73,14 @@ struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
 		ret = -ENOMEM;
 		goto err_put;
 	}
+	ret = xrdma_user_charge(dev, XRDMA_ULIM_UCONTEXT, &uctx->charge);
+	if (ret) {
+		kfree(uctx);
+		goto err_put;
+	}
+	uctx->owner_mm = current->mm;
+	if (uctx->owner_mm)
+		mmgrab(uctx->owner_mm);
 	uctx->device = dev;
 	mutex_init(&uctx->mmap_lock);
 	init_rwsem(&uctx->mmap_rwsem);
@@ -79,6 +101,64 @@ err_put:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(xrdma_alloc_ucontext);
+
+/**
+ * xrdma_ucontext_charge - account driver memory a process will map
+ * @uctx: the context the memory belongs to
+ * @npages: pages the driver is about to allocate (all of them: a
+ *	    power-of-two allocation is charged at its full size)
+ *
+ * Call before allocating, from the context's process (an ioctl), and
+ * undo with xrdma_ucontext_uncharge() when the memory is freed -- for
+ * mapped memory that is the driver's mmap_free.  The pages count in the
+ * creator's mm->pinned_vm (VmPin) against RLIMIT_MEMLOCK, like pinned MR
+ * memory, unless the caller has CAP_IPC_LOCK, and against the
+ * max_ucontext_mem cap of the context, which applies to everyone.
+ *
+ * Return: 0 or -ENOMEM (a limit is exceeded).
+ */
+int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
+{
+	unsigned long cap = (unsigned long)READ_ONCE(xrdma_max_ucontext_mem) <<
+			    (20 - PAGE_SHIFT);
+	struct mm_struct *mm = uctx->owner_mm;
+	unsigned long lock_limit;
+	s64 new_pinned;
+
+	if (npages > cap ||
+	    atomic_long_add_return(npages, &uctx->mem_pages) > cap) {
+		if (npages <= cap)
+			atomic_long_sub(npages, &uctx->mem_pages);
+		return -ENOMEM;
+	}
+	if (!mm)
+		return 0;
+	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	new_pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	if (new_pinned > lock_limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		atomic_long_sub(npages, &uctx->mem_pages);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_ucontext_charge);
+
+/**
+ * xrdma_ucontext_uncharge - undo xrdma_ucontext_charge()
+ * @uctx: the context
+ * @npages: as charged
+ *
+ * Safe from any process, also after the creator has exited.
+ */
+void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
+			     unsigned long npages)
+{
+	if (uctx->owner_mm)
+		atomic64_sub(npages, &uctx->owner_mm->pinned_vm);
+	WARN_ON(atomic_long_sub_return(npages, &uctx->mem_pages) < 0);
+}
+EXPORT_SYMBOL_GPL(xrdma_ucontext_uncharge);
 
 /* Called with uctx->mmap_lock held. */
 static void xrdma_mmap_entry_free_locked(struct xrdma_mmap_entry *entry)
@@ -379,6 +459,7 @@ static void xrdma_ucontext_detach(struct xrdma_ucontext *uctx,
 	uctx->disassociated = true;
 	mutex_unlock(&uctx->mmap_lock);
 	/* from here on nothing touches the device: let it go */
+	xrdma_user_uncharge(dev, XRDMA_ULIM_UCONTEXT, &uctx->charge);
 	uctx->device = NULL;
 	xrdma_device_put(dev);
 }
@@ -406,6 +487,10 @@ void xrdma_free_ucontext(struct xrdma_ucontext *uctx)
 {
 	xrdma_ucontext_detach(uctx, true);
 	WARN_ON(!list_empty(&uctx->mmap_entries));
+	/* every charged page was freed and uncharged with its entry */
+	WARN_ON(atomic_long_read(&uctx->mem_pages));
+	if (uctx->owner_mm)
+		mmdrop(uctx->owner_mm);
 	xa_destroy(&uctx->mmap_xa);
 	mutex_destroy(&uctx->mmap_lock);
 	kfree(uctx);

@@ -29,7 +29,9 @@ static bool xrdma_use_kill(atomic_t *usecnt)
 
 /*
  * Allocate a driver-sized object and reserve its number.  The device user
- * reference is taken here and dropped by xrdma_obj_free().
+ * reference is taken here and dropped by xrdma_obj_free().  A process's
+ * object (no @caller) is charged to its rdma cgroup and its uid's share
+ * here too: -EAGAIN when either is used up.
  */
 void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 		      enum xrdma_res_type type, const char *caller)
@@ -44,11 +46,19 @@ void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 		ret = -ENOMEM;
 		goto err_put;
 	}
+	if (!caller) {
+		ret = xrdma_user_charge(dev, (enum xrdma_ulim)type,
+					&res->charge);
+		if (ret)
+			goto err_free;
+	}
 	ret = xrdma_res_reserve(dev, res, type, caller);
 	if (ret)
-		goto err_free;
+		goto err_uncharge;
 	return res;
 
+err_uncharge:
+	xrdma_user_uncharge(dev, (enum xrdma_ulim)type, &res->charge);
 err_free:
 	kfree(res);
 err_put:
@@ -62,6 +72,7 @@ void xrdma_obj_abort(struct xrdma_res *res)
 	struct xrdma_device *dev = res->dev;
 
 	xrdma_res_abort(res);
+	xrdma_user_uncharge(dev, (enum xrdma_ulim)res->type, &res->charge);
 	kfree(res);
 	xrdma_device_put(dev);
 }
@@ -70,6 +81,7 @@ void xrdma_obj_free(struct xrdma_res *res)
 {
 	struct xrdma_device *dev = res->dev;
 
+	xrdma_user_uncharge(dev, (enum xrdma_ulim)res->type, &res->charge);
 	kfree(res);
 	xrdma_device_put(dev);
 }

@@ -23,6 +23,7 @@
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
 #include <linux/list.h>
+#include <linux/cgroup_rdma.h>
 
 struct xrdma_device;
 struct xrdma_pd;
@@ -110,6 +111,7 @@ enum xrdma_res_type {
  * @done: completed when @ref drops to zero
  * @kern_name: owner when created by a kernel consumer (module name)
  * @pid: owner when created for a process (tgid), else NULL
+ * @charge: a process's object: its per-user and rdma cgroup charge
  */
 struct xrdma_res {
 	struct xrdma_device *dev;
@@ -119,6 +121,10 @@ struct xrdma_res {
 	struct completion done;
 	const char *kern_name;
 	struct pid *pid;
+	struct xrdma_ucharge {
+		struct xrdma_uacct *uacct;	/* core private */
+		struct rdma_cgroup *cg;
+	} charge;
 };
 
 /* ---------------------------------------------------------------- */
@@ -163,6 +169,7 @@ struct xrdma_device_attr {
 	u32 max_ah;
 	u32 max_fast_reg_page_list_len;
 	enum xrdma_atomic_cap atomic_cap;
+	u32 max_ucontext;	/* user contexts the device can hold; 0: any */
 };
 
 enum xrdma_port_state {
@@ -485,6 +492,9 @@ struct xrdma_ah {
  *		write once to stop new mappings (never with an mm lock held)
  * @dying: no new mappings (under @mmap_rwsem)
  * @disassociated: the device is gone; driver state already released
+ * @charge: the context's per-user and rdma cgroup (hca_handle) charge
+ * @owner_mm: the creator's mm: queue memory is accounted in its pinned_vm
+ * @mem_pages: pages of driver memory charged (xrdma_ucontext_charge())
  *
  * Drivers embed it at offset 0 of their context (ops->size_ucontext).
  * The core frees the memory only when the file is released, after every
@@ -500,6 +510,9 @@ struct xrdma_ucontext {
 	struct rw_semaphore mmap_rwsem;
 	bool dying;
 	bool disassociated;
+	struct xrdma_ucharge charge;
+	struct mm_struct *owner_mm;
+	atomic_long_t mem_pages;
 };
 
 /**
@@ -536,6 +549,9 @@ void xrdma_mmap_entry_put(struct xrdma_mmap_entry *entry);
 int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
 			struct vm_area_struct *vma, unsigned long pfn,
 			pgprot_t prot, struct xrdma_mmap_entry *entry);
+int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages);
+void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
+			     unsigned long npages);
 
 /* For uverbs */
 struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
@@ -816,6 +832,13 @@ struct xrdma_device {
 	u32 res_next[XRDMA_RES_MAX];
 	atomic_t key_tag;
 	struct dentry *debugfs;
+
+	/* per-user shares (core private): uid -> struct xrdma_uacct */
+	struct mutex uacct_lock;
+	struct xarray uaccts;
+#ifdef CONFIG_CGROUP_RDMA
+	struct rdmacg_device cg_device;
+#endif
 };
 
 /**

@@ -122,6 +122,8 @@ struct xnic_ubuf {
 	struct xnic_dev *xdev;
 	struct xnic_dmabuf buf;
 	bool zombie;			/* the device may still use it */
+	struct xrdma_ucontext *uctx;	/* charged to it ... */
+	unsigned long charged;		/* ... this many pages */
 };
 
 struct xnic_ucontext {

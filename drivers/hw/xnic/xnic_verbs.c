@@ -8,9 +8,11 @@
  * process through an mmap entry and freed by mmap_free once the object is
  * destroyed and the last mapping is gone.  Memory whose destroy command
  * failed in a way that leaves the device holding it is kept until the
- * device is reset (xnic_dma_free()).
+ * device is reset (xnic_dma_free()).  A user queue's memory is charged to
+ * its context from allocation to that free (xnic_ubuf_alloc()).
  */
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <xrdma/xrdma_umem.h>
 #include "xnic.h"
@@ -18,31 +20,73 @@
 /* ------------------------------------------------------------------ */
 /* Memory a process maps                                               */
 
-static struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev, size_t size)
+/*
+ * A user queue is one physically contiguous allocation of 2^order pages
+ * (the device takes one address per ring).  order 10 (4 MiB) is what the
+ * largest queue the device offers needs: a 65536-entry CQ.
+ */
+static unsigned int max_queue_order = 10;
+module_param(max_queue_order, uint, 0644);
+MODULE_PARM_DESC(max_queue_order,
+		 "largest allocation of one user queue, log2 of pages (default 10: 4 MiB); larger queues get -ENOMEM");
+
+/*
+ * Memory for @uctx's process: charged to the context (RLIMIT_MEMLOCK in
+ * the creator's pinned_vm, the context's cap) before it is allocated, and
+ * to the caller's memory cgroup (__GFP_ACCOUNT: dma-direct allocates it
+ * with alloc_pages(), which charges it; freeing uncharges it).
+ */
+static struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev,
+					 struct xrdma_ucontext *uctx,
+					 size_t size)
 {
-	struct xnic_ubuf *ubuf = kzalloc(sizeof(*ubuf), GFP_KERNEL);
+	unsigned int order = get_order(size);
+	struct xnic_ubuf *ubuf;
 	int ret;
 
+	if (order > READ_ONCE(max_queue_order))
+		return ERR_PTR(-ENOMEM);
+	ubuf = kzalloc(sizeof(*ubuf), GFP_KERNEL_ACCOUNT);
 	if (!ubuf)
 		return ERR_PTR(-ENOMEM);
 	ubuf->xdev = xdev;
-	ret = xnic_dma_alloc(xdev, &ubuf->buf, PAGE_ALIGN(size));
+	ret = xrdma_ucontext_charge(uctx, 1UL << order);
 	if (ret) {
 		kfree(ubuf);
 		return ERR_PTR(ret);
 	}
+	ubuf->uctx = uctx;
+	ubuf->charged = 1UL << order;
+	/* xnic_dma_alloc(), but charged to the memory cgroup */
+	size = PAGE_ALIGN(size);
+	ubuf->buf.cpu = dma_alloc_coherent(xdev->dma_dev, size, &ubuf->buf.dma,
+					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!ubuf->buf.cpu) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	ubuf->buf.size = size;
+	INIT_LIST_HEAD(&ubuf->buf.zombie);
 	/* mmap maps it by page frame: it must be in the linear map */
 	if (!virt_addr_valid(ubuf->buf.cpu)) {
 		xnic_dma_free(xdev, &ubuf->buf, true);
-		kfree(ubuf);
-		return ERR_PTR(-ENOMEM);
+		ret = -ENOMEM;
+		goto err_uncharge;
 	}
 	return ubuf;
+
+err_uncharge:
+	xrdma_ucontext_uncharge(uctx, ubuf->charged);
+	kfree(ubuf);
+	return ERR_PTR(ret);
 }
 
+/* Free (or keep for the device, zombie) and uncharge. */
 static void xnic_ubuf_free(struct xnic_ubuf *ubuf)
 {
 	xnic_dma_free(ubuf->xdev, &ubuf->buf, !ubuf->zombie);
+	/* a zombie stays with the device until reset, charged to nobody */
+	xrdma_ucontext_uncharge(ubuf->uctx, ubuf->charged);
 	kfree(ubuf);
 }
 
@@ -66,7 +110,7 @@ static int xnic_queue_alloc(struct xnic_dev *xdev, struct xrdma_udata *udata,
 		*dma = kbuf->dma;
 		return 0;
 	}
-	ubuf = xnic_ubuf_alloc(xdev, size);
+	ubuf = xnic_ubuf_alloc(xdev, udata->uctx, size);
 	if (IS_ERR(ubuf))
 		return PTR_ERR(ubuf);
 	*ubufp = ubuf;
@@ -157,7 +201,7 @@ static int xnic_alloc_ucontext(struct xrdma_ucontext *uctx,
 		goto err_ida;
 	}
 	xuc->db_index = idx;
-	ubuf = xnic_ubuf_alloc(xdev, XNIC_DB_PAGE_SIZE);
+	ubuf = xnic_ubuf_alloc(xdev, uctx, XNIC_DB_PAGE_SIZE);
 	if (IS_ERR(ubuf)) {
 		ret = PTR_ERR(ubuf);
 		goto err_index;

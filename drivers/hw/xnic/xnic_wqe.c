@@ -606,6 +606,8 @@ void xnic_fill_device_attr(struct xrdma_device_attr *attr,
 	attr->max_ah = 1U << 24;
 	attr->max_fast_reg_page_list_len = caps->max_fast_reg_pages;
 	attr->atomic_cap = XRDMA_ATOMIC_HCA;
+	/* a context holds a doorbell page; index 0 is the kernel's */
+	attr->max_ucontext = XNIC_MAX_DB_INDEX - 1;
 }
 
 /* ------------------------------------------------------------------ */

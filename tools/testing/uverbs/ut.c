@@ -714,6 +714,11 @@ static const struct subtest subtests[] = {
 	{ "memlock", t_memlock, 30, false, "RLIMIT_MEMLOCK, VmPin" },
 	{ "cycles", t_cycles, 400, false, "create/destroy cycles, slab growth" },
 	{ "fatal", t_fatal, 30, false, "injected device fatal event" },
+	{ "limmem", t_limmem, 60, false, "xnic: queue memory in VmPin, RLIMIT_MEMLOCK" },
+	{ "limcap", t_limcap, 60, false, "xnic: per-context memory cap, queue order cap" },
+	{ "limshare", t_limshare, 300, false, "xnic: per-uid share of contexts and SRQs" },
+	{ "limcgroup", t_limcgroup, 60, false, "xnic: rdma cgroup hca_handle/hca_object" },
+	{ "limmemcg", t_limmemcg, 60, false, "xnic: queue memory in the memory cgroup" },
 	{ "remove", t_remove, 120, true,
 	  "device removal with an open fd (driven by uverbs_remove.sh)" },
 };
@@ -722,8 +727,9 @@ static bool selected(const struct subtest *t, int argc, char **argv)
 {
 	int i;
 
-	if (argc == 0)
-		return strcmp(t->name, "remove") && strcmp(t->name, "fatal");
+	if (argc == 0)	/* lim*: xnic only (uverbs_limits.sh) */
+		return strcmp(t->name, "remove") && strcmp(t->name, "fatal") &&
+		       strncmp(t->name, "lim", 3);
 	for (i = 0; i < argc; i++)
 		if (!fnmatch(argv[i], t->name, 0))
 			return true;

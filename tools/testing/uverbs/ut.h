@@ -215,6 +215,12 @@ void t_kill(void);
 void t_memlock(void);
 void t_cycles(void);
 void t_remove(void);
+/* t_limits.c (on xnic) */
+void t_limmem(void);
+void t_limcap(void);
+void t_limshare(void);
+void t_limcgroup(void);
+void t_limmemcg(void);
 
 extern const char *ut_ready_file;	/* -r: t_remove writes its pid here */
 

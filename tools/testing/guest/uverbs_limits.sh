@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_TIMEOUT: 420
+# XRDMA_PROGRAMS: tools/testing/uverbs/uverbs_test
+#
+# What one process or user may take of xnic0 (Documentation/core.rst,
+# "Limits"): queue memory counts in VmPin against RLIMIT_MEMLOCK for as
+# long as it exists (create/mmap/destroy loop -> ENOMEM, munmap gives it
+# back), the per-context cap and the queue order cap, per-uid shares of
+# contexts and SRQs (-EAGAIN for the one, a second uid still gets both),
+# the rdma cgroup's hca_handle/hca_object limits (-EAGAIN), and queue
+# memory charged to (and uncharged from) the memory cgroup.
+# Per-check results are the "ok N - ..." / "not ok N - ..." lines of
+# uverbs_test (tools/testing/uverbs/t_limits.c).
+
+mount_debugfs
+: >"$XRDMA_TMP/errors"
+# the initramfs root is 0700 (mktemp -d): let uids 1000/1001 reach /dev
+chmod 755 /
+xnic_stack_up 1
+
+failed=$XRDMA_TMP/failed
+: >"$failed"
+uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup limmemcg
+rc=$?
+
+if ! xnic_no_objects xnic0; then
+	echo "objects left on xnic0:" >>"$XRDMA_TMP/errors"
+	cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources" >>"$XRDMA_TMP/errors"
+fi
+xnic_stack_down 2>>"$XRDMA_TMP/errors"
+if [ $rc != 0 ]; then
+	fail "uverbs_test rc=$rc, $(wc -l <"$failed") check(s) failed, first: $(head -n 1 "$failed")"
+fi
+if [ -s "$XRDMA_TMP/errors" ]; then
+	cat "$XRDMA_TMP/errors"
+	fail "$(head -n 1 "$XRDMA_TMP/errors")"
+fi
