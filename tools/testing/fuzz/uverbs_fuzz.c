@@ -198,7 +198,8 @@ struct stats {
 	unsigned long acts[N_ACT];
 	unsigned long iters, faults, forks, kills, closes, opens;
 	unsigned long mmap_ok, mmap_fail, remap_ok, exec_ok, kicks;
-	unsigned long child_eperm, child_other, map_new_fail;
+	unsigned long child_eperm, child_other, map_new_fail, abrupt;
+	int killed;
 	int fuzz_fail;
 	char fail_why[256];
 };
@@ -989,6 +990,7 @@ static unsigned int stale_n, stale_next;
 static pthread_mutex_t W = PTHREAD_MUTEX_INITIALIZER;
 static int stopping;
 static __u8 *arena, *ro_area;
+static int devnull = -1;
 
 struct kid {
 	pid_t pid;
@@ -1341,6 +1343,14 @@ static void act_close(struct wk *w)
 		ctxs[c].chan[i] = ctxs[c].chan[--ctxs[c].nchan];
 	} else {
 		ctxs[c].state = S_GONE;
+		/*
+		 * Hostile: the file goes away now, while other threads may
+		 * be inside an ioctl on it; the fd number stays taken (by
+		 * /dev/null) until they are done, so it is not reused.
+		 */
+		if (w->hostile && pct(&w->r, 50) && devnull >= 0 &&
+		    dup2(devnull, ctxs[c].fd) >= 0)
+			INC(st->abrupt);
 	}
 	ctxs[c].refs--;
 	ctx_settle(c);
@@ -2681,9 +2691,11 @@ static void act_events(struct wk *w)
 		pfd.events = POLLIN;
 		poll(&pfd, 1, 0);
 		fcntl(fd, F_SETFL, O_NONBLOCK);
+		/* EIO: the context was closed (abruptly) meanwhile */
 		if (read(fd, &buf, pct(&w->r, 80) ? sizeof(buf) :
 			 rn(&w->r, sizeof(buf))) < 0 && errno != EAGAIN &&
-		    errno != EINVAL)
+		    errno != EINVAL &&
+		    (errno != EIO || ctxs[c].state == S_LIVE))
 			fuzz_fail("read of an event fd: %s", strerror(errno));
 		close(fd);
 	}
@@ -2968,6 +2980,7 @@ static int fuzz_main(void)
 		return 1;
 	for (i = 0; i < MAX_OBJ; i++)
 		pthread_mutex_init(&objs[i].plock, NULL);
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (t = 0; t < opt.threads; t++)
 		if (wk_init(&w[t], t, opt.seed))
 			return 1;
@@ -3199,9 +3212,9 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 		calls += st->calls[i];
 		ok += st->ok[i];
 	}
-	out("coverage: %lu actions, %lu ioctls (%lu ok), %lu forks (%lu killed), %lu contexts opened, %lu closed",
+	out("coverage: %lu actions, %lu ioctls (%lu ok), %lu forks (%lu killed), %lu contexts opened, %lu closed (%lu abruptly)",
 	    st->iters, calls, ok, st->forks, st->kills, st->opens,
-	    st->closes);
+	    st->closes, st->abrupt);
 	for (i = 0; i <= NR_CMDS; i++) {
 		if (!st->calls[i])
 			continue;
@@ -3329,7 +3342,7 @@ int main(int argc, char **argv)
 	struct ctrs c0[MAX_DEV], c1[MAX_DEV], r0[MAX_DEV], r1[MAX_DEV];
 	char why[256];
 	struct timespec t0, now;
-	int o, d, status = 0, failed = 0, i, done;
+	int o, d, status = 0, failed = 0, i, done, kill_end;
 	size_t n;
 	pid_t pid;
 
@@ -3380,9 +3393,11 @@ int main(int argc, char **argv)
 		snprintf(replay + n, sizeof(replay) - n, " FUZZ_SKIP=%s",
 			 opt.skip);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	out("seed=%llu iterations=%lu seconds=%u threads=%u skip=%s uid=%ld",
+	kill_end = (opt.seed >> 4) % 3 == 0;
+	out("seed=%llu iterations=%lu seconds=%u threads=%u skip=%s uid=%ld end=%s",
 	    opt.seed, opt.iterations, opt.seconds, opt.threads,
-	    *opt.skip ? opt.skip : "-", opt.user);
+	    *opt.skip ? opt.skip : "-", opt.user,
+	    kill_end ? "SIGKILL" : "close");
 	out("replay: %s", replay);
 
 	if (!discover()) {
@@ -3427,11 +3442,21 @@ int main(int argc, char **argv)
 	if (!pid)
 		_exit(fuzz_main());
 
-	/* the fuzz process must end: seconds plus a generous teardown */
+	/*
+	 * The fuzz process must end: seconds plus a generous teardown.  For
+	 * a third of the seeds it is killed instead, with everything open
+	 * and in flight (the kernel then tears down every context).
+	 */
 	for (done = 0; !done;) {
 		usleep(100000);
 		done = waitpid(pid, &status, WNOHANG) == pid;
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!done && kill_end && !st->killed && ts_after(&now, &t_end)) {
+			st->killed = 1;
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			done = 1;
+		}
 		if (!done && now.tv_sec > t_end.tv_sec + 90) {
 			out("FAIL: the fuzz process did not end 90 s after its time; killing it");
 			kill(pid, SIGKILL);
@@ -3440,7 +3465,9 @@ int main(int argc, char **argv)
 			done = 1;
 		}
 	}
-	if (WIFSIGNALED(status)) {
+	if (st->killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		out("the fuzz process was killed (SIGKILL) at the end, as planned");
+	} else if (WIFSIGNALED(status)) {
 		out("FAIL: the fuzz process died of signal %d",
 		    WTERMSIG(status));
 		failed = 1;
