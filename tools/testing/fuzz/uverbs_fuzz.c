@@ -434,14 +434,15 @@ static int hz(struct wk *w, unsigned int p)
 	return w->hostile && pct(&w->r, 2 * p);
 }
 
-static __thread sigjmp_buf *guard;
+/* the sigjmp_buf of the mapping access in progress, or NULL */
+static __thread void *guard;
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	(void)si;
 	(void)uc;
 	if (guard)
-		siglongjmp(*guard, 1);
+		siglongjmp(*(sigjmp_buf *)guard, 1);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -1270,8 +1271,7 @@ static int act_open(struct wk *w, int dev)
 			gc->reserved = hostile32(&w->r);
 		ret = fz_call(w, fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), gc,
 			      sizeof(*gc), i ? 0 : 15, &pristine);
-		if (!ret && (!pristine || !fz_udata_ok(&gc->udata, w,
-							sizeof(u)))) {
+		if (!ret && !(pristine && fz_udata_ok(&gc->udata, w, sizeof(u)))) {
 			/* a context, but we did not get its data: drop it */
 			close(fd);
 			fd = open(devs[dev].path, O_RDWR | O_CLOEXEC);
@@ -2230,14 +2230,18 @@ static void doorbell(struct wk *w, struct fobj *q, int fd, __u32 qh)
 		db = objs[d].map;
 		if (!hz(w, 5))
 			nw = ring_db(db, q->qr.db_slot);
-		if (hz(w, 6))
-			__atomic_fetch_or(&db->group[rn(&w->r,
-						       XNIC_DB_GROUP_WORDS)],
-					  rnd(&w->r), __ATOMIC_RELEASE);
-		if (hz(w, 6))
-			__atomic_fetch_or(&db->summary[rn(&w->r,
-							 XNIC_DB_SUMMARY_WORDS)],
-					  rnd(&w->r), __ATOMIC_RELEASE);
+		if (hz(w, 6)) {
+			__u32 g = rn(&w->r, XNIC_DB_GROUP_WORDS);
+
+			__atomic_fetch_or(&db->group[g], rnd(&w->r),
+					  __ATOMIC_RELEASE);
+		}
+		if (hz(w, 6)) {
+			__u32 sw = rn(&w->r, XNIC_DB_SUMMARY_WORDS);
+
+			__atomic_fetch_or(&db->summary[sw], rnd(&w->r),
+					  __ATOMIC_RELEASE);
+		}
 		obj_put(d);
 	}
 	if (nw || pct(&w->r, 10))
@@ -3212,8 +3216,9 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 		calls += st->calls[i];
 		ok += st->ok[i];
 	}
-	out("coverage: %lu actions, %lu ioctls (%lu ok), %lu forks (%lu killed), %lu contexts opened, %lu closed (%lu abruptly)",
-	    st->iters, calls, ok, st->forks, st->kills, st->opens,
+	out("coverage: %lu actions, %lu ioctls (%lu ok), %lu forks (%lu killed)",
+	    st->iters, calls, ok, st->forks, st->kills);
+	out("  contexts: %lu opened, %lu closed (%lu abruptly)", st->opens,
 	    st->closes, st->abrupt);
 	for (i = 0; i <= NR_CMDS; i++) {
 		if (!st->calls[i])
@@ -3248,9 +3253,12 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 					      " st%u:%lu", j, st->cqe[i][j]);
 		out("%s", line);
 	}
-	out("  kicks %lu, mmaps %lu ok %lu refused (mremap grew %lu, PROT_EXEC %lu), mapping faults %lu, new queues not mappable %lu, child EPERM %lu other %lu",
-	    st->kicks, st->mmap_ok, st->mmap_fail, st->remap_ok, st->exec_ok,
-	    st->faults, st->map_new_fail, st->child_eperm, st->child_other);
+	out("  kicks %lu; mmaps %lu ok %lu refused, mremap grew %lu, PROT_EXEC %lu",
+	    st->kicks, st->mmap_ok, st->mmap_fail, st->remap_ok, st->exec_ok);
+	out("  mapping faults %lu, new queues not mappable %lu",
+	    st->faults, st->map_new_fail);
+	out("  children: on the parent's fd EPERM %lu, other %lu",
+	    st->child_eperm, st->child_other);
 	n = snprintf(line, sizeof(line), "  actions:");
 	for (i = 0; i < N_ACT; i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s:%lu%s",
@@ -3259,6 +3267,10 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 	out("%s", line);
 	for (d = 0; d < (unsigned int)ndev; d++) {
 		static const char *const pre[] = { "tx_", "rx_", "err_" };
+		static const char *const other[] = {
+			"doorbells", "bad_doorbells", "kicks", "cqes",
+			"cq_overruns", "psn_mismatch", "cmd_errors",
+		};
 
 		if (!c0[d].n || !c1[d].n)
 			continue;
@@ -3279,15 +3291,12 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 			}
 			out("%s", line);
 		}
-		out("  %s model: doorbells %llu, bad_doorbells %llu, kicks %llu, cqes %llu, cq_overruns %llu, psn_mismatch %llu, cmd_errors %llu",
-		    devs[d].name,
-		    ctr(&c1[d], "doorbells") - ctr(&c0[d], "doorbells"),
-		    ctr(&c1[d], "bad_doorbells") - ctr(&c0[d], "bad_doorbells"),
-		    ctr(&c1[d], "kicks") - ctr(&c0[d], "kicks"),
-		    ctr(&c1[d], "cqes") - ctr(&c0[d], "cqes"),
-		    ctr(&c1[d], "cq_overruns") - ctr(&c0[d], "cq_overruns"),
-		    ctr(&c1[d], "psn_mismatch") - ctr(&c0[d], "psn_mismatch"),
-		    ctr(&c1[d], "cmd_errors") - ctr(&c0[d], "cmd_errors"));
+		n = snprintf(line, sizeof(line), "  %s model:", devs[d].name);
+		for (j = 0; j < ARRAY_SIZE(other); j++)
+			n += snprintf(line + n, sizeof(line) - n, " %s:%llu",
+				      other[j], ctr(&c1[d], other[j]) -
+				      ctr(&c0[d], other[j]));
+		out("%s", line);
 	}
 }
 
@@ -3312,7 +3321,7 @@ static void parse_skip(const char *s)
 	}
 }
 
-static void usage(const char *prog)
+static void print_usage(const char *prog)
 {
 	int a;
 
@@ -3363,7 +3372,7 @@ int main(int argc, char **argv)
 		case 'j':
 			opt.threads = strtoul(optarg, NULL, 0);
 			if (!opt.threads || opt.threads > MAX_THREADS)
-				usage(argv[0]);
+				print_usage(argv[0]);
 			break;
 		case 'x':
 			opt.skip = optarg;
@@ -3379,7 +3388,7 @@ int main(int argc, char **argv)
 			opt.verbose = 1;
 			break;
 		default:
-			usage(argv[0]);
+			print_usage(argv[0]);
 		}
 	}
 	if (opt.user < 0 && !geteuid())
@@ -3503,9 +3512,10 @@ int main(int argc, char **argv)
 				usleep(100000);
 			}
 			if (i == 200) {
-				out("FAIL: %s: the model holds qps %llu cqs %llu srqs %llu mrs %llu db_pages %llu, before %llu %llu %llu %llu %llu",
+				out("FAIL: %s: the model holds %llu %llu %llu %llu %llu",
 				    devs[d].name, r1[d].val[0], r1[d].val[1],
-				    r1[d].val[2], r1[d].val[3], r1[d].val[4],
+				    r1[d].val[2], r1[d].val[3], r1[d].val[4]);
+				out("  (qps cqs srqs mrs db_pages), before %llu %llu %llu %llu %llu",
 				    r0[d].val[0], r0[d].val[1], r0[d].val[2],
 				    r0[d].val[3], r0[d].val[4]);
 				failed = 1;
