@@ -3515,7 +3515,7 @@ int main(int argc, char **argv)
 				out("FAIL: %s: the model holds %llu %llu %llu %llu %llu",
 				    devs[d].name, r1[d].val[0], r1[d].val[1],
 				    r1[d].val[2], r1[d].val[3], r1[d].val[4]);
-				out("  (qps cqs srqs mrs db_pages), before %llu %llu %llu %llu %llu",
+				out("  (qps cqs srqs mrs db_pages) before %llu %llu %llu %llu %llu",
 				    r0[d].val[0], r0[d].val[1], r0[d].val[2],
 				    r0[d].val[3], r0[d].val[4]);
 				failed = 1;
