@@ -76,12 +76,15 @@ bench: deps
 
 # make fuzz SECONDS=S [SEED=N] [ITERATIONS=N] [FUZZ_SKIP=a,b]: only the
 # ABI fuzzer (tools/testing/guest/uverbs_fuzz.sh) in a guest, for S seconds
-# (default 300) with seed N (default: a random one, printed).
+# (default 300) with seed N (default: a random one, printed), on a kernel
+# command line that makes the slab and page allocators catch use after
+# free and overruns (FUZZ_KERNEL_DEBUG= for none).
 SECONDS ?= 300
 FUZZ_SEED = $(or $(SEED),$(shell od -An -N4 -tu4 /dev/urandom | tr -d ' '))
+FUZZ_KERNEL_DEBUG ?= slub_debug=FZPU page_poison=1
 fuzz: deps
 	XRDMA_TEST_TIMEOUT=$$(($(SECONDS) + 200)) \
-	XRDMA_APPEND="xrdma.env.XRDMA_FUZZ_SEED=$(FUZZ_SEED) \
+	XRDMA_APPEND="$(FUZZ_KERNEL_DEBUG) xrdma.env.XRDMA_FUZZ_SEED=$(FUZZ_SEED) \
 		xrdma.env.XRDMA_FUZZ_SECONDS=$(SECONDS) \
 		$(if $(ITERATIONS),xrdma.env.XRDMA_FUZZ_ITERATIONS=$(ITERATIONS)) \
 		$(if $(FUZZ_SKIP),xrdma.env.XRDMA_FUZZ_SKIP=$(FUZZ_SKIP)) \

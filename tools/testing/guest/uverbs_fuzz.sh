@@ -67,7 +67,7 @@ done
 # the kernel log of this run (the console gate sees it too)
 dmesg >"$XRDMA_TMP/dmesg.after"
 tail -n +"$(($(wc -l <"$XRDMA_TMP/dmesg.before") + 1))" "$XRDMA_TMP/dmesg.after" |
-	grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|circular locking|INFO: task|general protection|refcount_t|kernel BUG|Call Trace' |
+	grep -E 'BUG[: ]|WARNING:|Oops|KASAN|UBSAN|lockdep|circular locking|INFO: task|general protection|refcount_t|Call Trace|Poison overwritten|memory corruption|corrupted' |
 	head -n 5 | sed 's/^/dmesg: /' >>"$errs"
 
 if [ -s "$errs" ]; then
