@@ -198,7 +198,8 @@ struct stats {
 	unsigned long acts[N_ACT];
 	unsigned long iters, faults, forks, kills, closes, opens;
 	unsigned long mmap_ok, mmap_fail, remap_ok, exec_ok, kicks;
-	unsigned long child_eperm, child_other, map_new_fail, abrupt;
+	unsigned long child_eperm, child_other, map_new_fail, abrupt, splits;
+	unsigned long writes_ok;
 	int killed;
 	int fuzz_fail;
 	char fail_why[256];
@@ -950,6 +951,7 @@ enum { S_FREE, S_LIVE, S_GONE };
 
 struct fobj {
 	int state, type, ctx, dev, refs, unmap_req;
+	int split;		/* mapping cut or partly read-only: garbage only */
 	unsigned int gen;
 	__u32 handle;
 	void *map;
@@ -1887,7 +1889,7 @@ static void qp_reset(struct fobj *q, int fd)
 
 	if (pthread_mutex_trylock(&q->plock))
 		return;
-	if (!modify(fd, q->handle, QPA_STATE, &a)) {
+	if (!modify(fd, q->handle, QPA_STATE, &a) && !q->split) {
 		q->sq_pi = 0;
 		q->rq_pi = 0;
 		if (q->map && !sigsetjmp(jb, 1)) {
@@ -2009,6 +2011,8 @@ static void pick_span(struct wk *w, const struct keyinfo *k, __u64 *addr,
 
 	*addr = k->iova + off;
 	*len = 1 + rn(&w->r, (__u32)(max - off > 8192 ? 8192 : max - off));
+	if (pct(&w->r, 4))	/* bulk: to the end of the MR */
+		*len = (__u32)(max - off > (1u << 24) ? 1u << 24 : max - off);
 	if (!w->hostile)
 		return;
 	if (hz(w, 8))
@@ -2221,7 +2225,8 @@ static void doorbell(struct wk *w, struct fobj *q, int fd, __u32 qh)
 
 	pthread_mutex_lock(&W);
 	if (q->db_obj >= 0 && objs[q->db_obj].gen == q->db_gen &&
-	    objs[q->db_obj].map && !objs[q->db_obj].unmap_req) {
+	    objs[q->db_obj].map && !objs[q->db_obj].unmap_req &&
+	    !objs[q->db_obj].split) {
 		d = q->db_obj;
 		objs[d].refs++;
 	}
@@ -2303,6 +2308,10 @@ static void act_post(struct wk *w)
 		return;
 	q = &objs[i];
 	c = q->ctx;
+	if (q->split) {
+		obj_put(i);
+		return;
+	}
 	have_fd = q->state == S_LIVE && ctx_fd_ref(c, &fd);
 	locked = !pthread_mutex_trylock(&q->plock);
 	if (!locked && !pct(&w->r, 20))
@@ -2335,6 +2344,10 @@ static void act_recv(struct wk *w)
 	if (i < 0)
 		return;
 	o = &objs[i];
+	if (o->split) {
+		obj_put(i);
+		return;
+	}
 	if (srq) {
 		log = o->sr.log_wqe;
 		shift = o->sr.wqe_shift;
@@ -2425,6 +2438,10 @@ static void act_poll(struct wk *w)
 	if (i < 0)
 		return;
 	o = &objs[i];
+	if (o->split) {
+		obj_put(i);
+		return;
+	}
 	locked = !pthread_mutex_trylock(&o->plock);
 	if (!locked && !pct(&w->r, 10)) {
 		obj_put(i);
@@ -2519,6 +2536,10 @@ static void act_dbell(struct wk *w)
 	i = pick_obj(w, O_DB, -1, -1, 1);
 	if (i < 0)
 		return;
+	if (objs[i].split) {
+		obj_put(i);
+		return;
+	}
 	c = objs[i].ctx;
 	db = objs[i].map;
 	if (!sigsetjmp(jb, 1)) {
@@ -2656,10 +2677,44 @@ static void act_mmap(struct wk *w)
 	ctx_put(c);
 }
 
+/*
+ * Split a mapping nobody is using: unmap its tail, or make one page
+ * read-only.  Only garbage goes into it afterwards (writes into a
+ * read-only page fault and are counted).
+ */
+static void split_map(struct wk *w)
+{
+	struct fobj *o;
+	size_t pages, keep;
+	int i;
+
+	pthread_mutex_lock(&W);
+	i = pick_locked(w, -1, -1, -1, 1, 0);
+	if (i >= 0 && !objs[i].refs && objs[i].map_len >= 2 * PG) {
+		o = &objs[i];
+		pages = o->map_len / PG;
+		keep = 1 + rn(&w->r, pages - 1);
+		if (pct(&w->r, 50)) {
+			munmap((__u8 *)o->map + keep * PG, o->map_len - keep * PG);
+			o->map_len = keep * PG;
+		} else {
+			mprotect((__u8 *)o->map + rn(&w->r, pages) * PG, PG,
+				 PROT_READ);
+		}
+		o->split = 1;
+		INC(st->splits);
+	}
+	pthread_mutex_unlock(&W);
+}
+
 static void act_unmap(struct wk *w)
 {
 	int i;
 
+	if (hz(w, 20)) {
+		split_map(w);
+		return;
+	}
 	pthread_mutex_lock(&W);
 	/* mostly mappings of destroyed objects, some of live ones */
 	i = pick_locked(w, -1, pct(&w->r, 80) ? S_GONE : -1, -1, 1, 0);
@@ -2683,7 +2738,9 @@ static void act_events(struct wk *w)
 	if (c < 0)
 		return;
 	pthread_mutex_lock(&W);
-	if (ctxs[c].nchan && pct(&w->r, 60))
+	if (pct(&w->r, 10))
+		fd = ctxs[c].fd;	/* read/write/poll the main fd */
+	else if (ctxs[c].nchan && pct(&w->r, 60))
 		fd = ctxs[c].chan[rn(&w->r, ctxs[c].nchan)];
 	else
 		fd = ctxs[c].async_fd;
@@ -2695,6 +2752,8 @@ static void act_events(struct wk *w)
 		pfd.events = POLLIN;
 		poll(&pfd, 1, 0);
 		fcntl(fd, F_SETFL, O_NONBLOCK);
+		if (pct(&w->r, 10) && write(fd, &buf, rn(&w->r, sizeof(buf))) >= 0)
+			INC(st->writes_ok);
 		/* EIO: the context was closed (abruptly) meanwhile */
 		if (read(fd, &buf, pct(&w->r, 80) ? sizeof(buf) :
 			 rn(&w->r, sizeof(buf))) < 0 && errno != EAGAIN &&
@@ -3255,10 +3314,11 @@ static void print_summary(struct ctrs *c0, struct ctrs *c1)
 	}
 	out("  kicks %lu; mmaps %lu ok %lu refused, mremap grew %lu, PROT_EXEC %lu",
 	    st->kicks, st->mmap_ok, st->mmap_fail, st->remap_ok, st->exec_ok);
-	out("  mapping faults %lu, new queues not mappable %lu",
-	    st->faults, st->map_new_fail);
+	out("  mapping faults %lu, splits %lu, new queues not mappable %lu",
+	    st->faults, st->splits, st->map_new_fail);
 	out("  children: on the parent's fd EPERM %lu, other %lu",
 	    st->child_eperm, st->child_other);
+	out("  write() to a uverbs or event fd accepted: %lu", st->writes_ok);
 	n = snprintf(line, sizeof(line), "  actions:");
 	for (i = 0; i < N_ACT; i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s:%lu%s",

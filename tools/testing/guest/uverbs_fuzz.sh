@@ -33,6 +33,8 @@ skip=${XRDMA_FUZZ_SKIP:-}
 replay="make fuzz SEED=$seed SECONDS=$secs"
 [ -n "${XRDMA_FUZZ_ITERATIONS:-}" ] && replay="$replay ITERATIONS=$iters"
 [ -n "$skip" ] && replay="$replay FUZZ_SKIP=$skip"
+dbg=$(tr ' ' '\n' </proc/cmdline | grep -E '^(slub_debug|page_poison|init_on_free|kasan)' | tr '\n' ' ')
+[ -n "$dbg" ] && note "kernel debug options: $dbg"
 note "seed $seed, $secs s, $iters iterations, $threads threads${skip:+, skipping $skip}; replay: $replay"
 
 # the fuzz process runs as uid 65534: the initramfs root is 0700 (a mktemp
