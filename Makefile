@@ -74,7 +74,8 @@ demo: deps
 bench: deps
 	scripts/bench.sh
 
-# make fuzz SECONDS=S [SEED=N] [ITERATIONS=N] [FUZZ_SKIP=a,b]: only the
+# make fuzz SECONDS=S [SEED=N] [ITERATIONS=N] [FUZZ_SKIP=a,b]
+# [FUZZ_DISJOINT_MRS=1]: only the
 # ABI fuzzer (tools/testing/guest/uverbs_fuzz.sh) in a guest, for S seconds
 # (default 300) with seed N (default: a random one, printed), on a kernel
 # command line that makes the slab and page allocators catch use after
@@ -88,6 +89,7 @@ fuzz: deps
 		xrdma.env.XRDMA_FUZZ_SECONDS=$(SECONDS) \
 		$(if $(ITERATIONS),xrdma.env.XRDMA_FUZZ_ITERATIONS=$(ITERATIONS)) \
 		$(if $(FUZZ_SKIP),xrdma.env.XRDMA_FUZZ_SKIP=$(FUZZ_SKIP)) \
+		$(if $(FUZZ_DISJOINT_MRS),xrdma.env.XRDMA_FUZZ_DISJOINT_MRS=$(FUZZ_DISJOINT_MRS)) \
 		$${XRDMA_APPEND:-}" \
 	scripts/guest-test.sh uverbs_fuzz
 

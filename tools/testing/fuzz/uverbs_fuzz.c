@@ -6,7 +6,11 @@
  *
  * Usage: uverbs_fuzz [--seed N] [--iterations N] [--seconds S]
  *                    [--threads N] [--skip ACTION[,ACTION...]]
- *                    [--user UID] [--no-checks] [-v]
+ *                    [--user UID] [--no-checks] [--disjoint-mrs] [-v]
+ *
+ * --disjoint-mrs keeps MRs from sharing pages: kernels with DMA-API
+ * debugging (the debug guest kernel) report overlapping DMA mappings,
+ * which user MRs legitimately are.
  *
  * A supervisor process (root, reads debugfs) forks the fuzz process, which
  * drops to UID (default 65534 when started as root: the threat model is an
@@ -151,6 +155,7 @@ static struct {
 	long user;
 	int checks;
 	int verbose;
+	int disjoint;
 } opt = {
 	.iterations = 1000000,
 	.seconds = 30,
@@ -994,6 +999,7 @@ static unsigned int stale_n, stale_next;
 static pthread_mutex_t W = PTHREAD_MUTEX_INITIALIZER;
 static int stopping;
 static __u8 *arena, *ro_area;
+static __u32 arena_size = ARENA_SIZE, arena_next;
 static int devnull = -1;
 
 struct kid {
@@ -1363,11 +1369,65 @@ static void act_close(struct wk *w)
 /* ------------------------------------------------------------ ioctl action */
 
 /* an MR buffer: mostly a piece of the arena, sometimes hostile */
+/*
+ * --disjoint-mrs: MRs never share a page (each gets fresh pages of the
+ * arena, never reused), for kernels whose DMA-API debugging reports
+ * overlapping DMA mappings.  Only hostile variants that cannot register
+ * shared pages remain.
+ */
+static void pick_mr_disjoint(struct wk *w, __u64 *addr, __u64 *len,
+			     __u64 *iova)
+{
+	__u32 n = 1 + rn(&w->r, 4), off;
+
+	pthread_mutex_lock(&W);
+	off = arena_next;
+	if (off + n * PG <= arena_size)
+		arena_next += n * PG;
+	pthread_mutex_unlock(&W);
+	if (off + n * PG > arena_size) {
+		/* used up: the guard page, which fails */
+		*addr = (__u64)(unsigned long)(arena + arena_size);
+		*len = PG;
+		*iova = *addr;
+		return;
+	}
+	*addr = (__u64)(unsigned long)(arena + off + rn(&w->r, PG));
+	*len = 1 + rn(&w->r, (__u32)((__u64)(unsigned long)arena + off +
+				     n * PG - *addr));
+	*iova = *addr;
+	if (!hz(w, 15))
+		return;
+	switch (rn(&w->r, 5)) {
+	case 0:
+		*addr = (__u64)(unsigned long)(arena + arena_size - PG);
+		*len = 2 * PG;
+		break;
+	case 1:
+		*len = 0;
+		break;
+	case 2:
+		*addr = hostile64(&w->r) | (1ull << 62);
+		break;
+	case 3:
+		*iova = hostile64(&w->r);
+		break;
+	default:
+		*iova = *addr + 1;
+		break;
+	}
+}
+
 static void pick_mr_range(struct wk *w, int c, __u64 *addr, __u64 *len,
 			  __u64 *iova)
 {
 	__u32 off = rn(&w->r, ARENA_SIZE - PG);
 	int i;
+
+	if (opt.disjoint) {
+		pick_mr_disjoint(w, addr, len, iova);
+		return;
+	}
 
 	*addr = (__u64)(unsigned long)(arena + off);
 	*len = 1 + rn(&w->r, pct(&w->r, 90) ? 64 * 1024 : ARENA_SIZE - off);
@@ -3050,10 +3110,15 @@ static int fuzz_main(void)
 			return 1;
 		}
 	}
-	arena = map_anon(ARENA_SIZE + PG, PROT_READ | PROT_WRITE);
+	if (opt.disjoint)
+		arena_size = 4 * ARENA_SIZE;
+	arena = map_anon(arena_size + PG, PROT_READ | PROT_WRITE);
 	ro_area = map_anon(16 * PG, PROT_READ);
-	if (!arena || !ro_area || mprotect(arena + ARENA_SIZE, PG, PROT_NONE))
+	if (!arena || !ro_area || mprotect(arena + arena_size, PG, PROT_NONE))
 		return 1;
+	/* distinct pages (not the zero page) for MRs that must not overlap */
+	if (opt.disjoint)
+		memset(arena, 0x5a, arena_size);
 	for (i = 0; i < MAX_OBJ; i++)
 		pthread_mutex_init(&objs[i].plock, NULL);
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -3400,7 +3465,8 @@ static void print_usage(const char *prog)
 
 	fprintf(stderr,
 		"usage: %s [--seed N] [--iterations N] [--seconds S] [--threads N]\n"
-		"          [--skip ACTION,...] [--user UID] [--no-checks] [-v]\n"
+		"          [--skip ACTION,...] [--user UID] [--no-checks]\n"
+		"          [--disjoint-mrs] [-v]\n"
 		"actions:", prog);
 	for (a = 0; a < N_ACT; a++)
 		fprintf(stderr, " %s", acts[a].name);
@@ -3418,6 +3484,7 @@ int main(int argc, char **argv)
 		{ "skip", required_argument, NULL, 'x' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "no-checks", no_argument, NULL, 'n' },
+		{ "disjoint-mrs", no_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -3430,7 +3497,7 @@ int main(int argc, char **argv)
 
 	clock_gettime(CLOCK_REALTIME, &t0);
 	opt.seed = (unsigned long long)t0.tv_sec * 1000003ull + t0.tv_nsec;
-	while ((o = getopt_long(argc, argv, "s:i:t:j:x:u:nv", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "s:i:t:j:x:u:ndv", lo, NULL)) != -1) {
 		switch (o) {
 		case 's':
 			opt.seed = strtoull(optarg, NULL, 0);
@@ -3457,6 +3524,9 @@ int main(int argc, char **argv)
 		case 'n':
 			opt.checks = 0;
 			break;
+		case 'd':
+			opt.disjoint = 1;
+			break;
 		case 'v':
 			opt.verbose = 1;
 			break;
@@ -3472,8 +3542,10 @@ int main(int argc, char **argv)
 		n += snprintf(replay + n, sizeof(replay) - n, " ITERATIONS=%lu",
 			      opt.iterations);
 	if (*opt.skip)
-		snprintf(replay + n, sizeof(replay) - n, " FUZZ_SKIP=%s",
-			 opt.skip);
+		n += snprintf(replay + n, sizeof(replay) - n, " FUZZ_SKIP=%s",
+			      opt.skip);
+	if (opt.disjoint)
+		snprintf(replay + n, sizeof(replay) - n, " FUZZ_DISJOINT_MRS=1");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	kill_end = (opt.seed >> 4) % 3 == 0;
 	out("seed=%llu iterations=%lu seconds=%u threads=%u skip=%s uid=%ld end=%s",

@@ -20,6 +20,9 @@
 #   XRDMA_FUZZ_ITERATIONS  action budget, default 1000000
 #   XRDMA_FUZZ_THREADS     default 3
 #   XRDMA_FUZZ_SKIP        actions to leave out (uverbs_fuzz --skip)
+#   XRDMA_FUZZ_DISJOINT_MRS=1  MRs never share pages (uverbs_fuzz
+#                          --disjoint-mrs), for a kernel with DMA-API
+#                          debugging, which reports overlapping mappings
 # A failure prints the make command that replays the run.
 
 command -v uverbs_fuzz >/dev/null || fail "uverbs_fuzz not in the guest (not built?)"
@@ -33,6 +36,11 @@ skip=${XRDMA_FUZZ_SKIP:-}
 replay="make fuzz SEED=$seed SECONDS=$secs"
 [ -n "${XRDMA_FUZZ_ITERATIONS:-}" ] && replay="$replay ITERATIONS=$iters"
 [ -n "$skip" ] && replay="$replay FUZZ_SKIP=$skip"
+disjoint=
+if [ "${XRDMA_FUZZ_DISJOINT_MRS:-0}" = 1 ]; then
+	disjoint=--disjoint-mrs
+	replay="$replay FUZZ_DISJOINT_MRS=1"
+fi
 dbg=$(tr ' ' '\n' </proc/cmdline | grep -E '^(slub_debug|page_poison|init_on_free|kasan)' | tr '\n' ' ')
 [ -n "$dbg" ] && note "kernel debug options: $dbg"
 note "seed $seed, $secs s, $iters iterations, $threads threads${skip:+, skipping $skip}; replay: $replay"
@@ -48,7 +56,7 @@ xnic_stack_up 2
 
 uverbs_fuzz --seed "$seed" --seconds "$secs" --threads "$threads" \
 	${XRDMA_FUZZ_ITERATIONS:+--iterations "$iters"} ${skip:+--skip "$skip"} \
-	>"$XRDMA_TMP/out" 2>&1
+	$disjoint >"$XRDMA_TMP/out" 2>&1
 rc=$?
 cat "$XRDMA_TMP/out"
 [ $rc = 0 ] || echo "uverbs_fuzz rc=$rc: $(grep -m1 'FAIL' "$XRDMA_TMP/out")" >>"$errs"
