@@ -44,6 +44,7 @@ die() {
 	exit 1
 }
 
+# shellcheck disable=SC2012 # as scripts/kunit.sh
 TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 [ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
@@ -103,7 +104,7 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	# what Kconfig dropped (unmet dependencies) would silently weaken the kernel
 	missing=$(grep -vxF -f "$BUILD/.config" "$BUILD/fragment" || true)
 	if [ -n "$missing" ]; then
-		echo "$missing" | sed 's/^/  /' >&2
+		echo "$missing" >&2
 		die "the .config lacks the fragment lines above (unmet dependencies?)"
 	fi
 	if ! kmake vmlinux bzImage modules >>"$BUILD/make.log" 2>&1; then

@@ -154,8 +154,9 @@ kmemleak_scan() {
 		END { flush(); print "XRDMA_KMEMLEAK_COUNT " total + 0 " " ours + 0 }' \
 		/tmp/kmemleak.txt >/tmp/kmemleak.out
 	grep -v '^XRDMA_KMEMLEAK_COUNT' /tmp/kmemleak.out
-	set -- $(sed -n 's/^XRDMA_KMEMLEAK_COUNT //p' /tmp/kmemleak.out)
-	mark "XRDMA_KMEMLEAK total=${1:-0} ours=${2:--1}"
+	n=$(sed -n 's/^XRDMA_KMEMLEAK_COUNT //p' /tmp/kmemleak.out)
+	[ -n "$n" ] || n="0 -1"
+	mark "XRDMA_KMEMLEAK total=${n% *} ours=${n#* }"
 }
 
 field() { # FILE KEY DEFAULT
