@@ -117,7 +117,7 @@ if [ "$GUEST_KERNEL" = debug ]; then
 	fi
 	eval "$dk"
 	KVER=$XRDMA_DEBUGK_KVER
-	export XRDMA_KVER=$KVER XRDMA_KERNEL=$XRDMA_DEBUGK_VMLINUX
+	export XRDMA_KVER=$KVER XRDMA_KERNEL=${XRDMA_KERNEL:-$XRDMA_DEBUGK_BZIMAGE}
 	export XRDMA_MODROOT=$XRDMA_DEBUGK_MODROOT
 	export XRDMA_KO_DIRS=${XRDMA_KO_DIRS:-$XRDMA_ROOT/build/debugk/src}
 	xrdma_log "debug kernel $KVER ($XRDMA_DEBUGK_COST; here $(elapsed "$t0")s)"
