@@ -25,7 +25,8 @@
 #                          debugk-src-<pkgversion>/  extracted kernel tree, of
 #                                  its own (scripts/kunit.sh hooks drivers/xrdma
 #                                  into linux-<pkgversion>/ while it runs)
-#                          debugk-<key>/  O= build dir, key = hash of the
+#                          debugk-<key>/  O= build dir (debugk-<key>.lock
+#                                  serialises its users), key = hash of the
 #                                  config fragment (minus comments) +
 #                                  linux-source version + gcc version
 #   XRDMA_DEBUGK_CONFIG    fragment (default scripts/guest/debug-kernel.config)
@@ -71,13 +72,10 @@ MODROOT=$BUILD/modroot
 DONE=$BUILD/.xrdma-debugk-done
 
 mkdir -p "$CACHE"
-# one build per cache, shared by every clone on this machine
-exec 9>"$CACHE/debugk.lock"
-if ! flock -n 9; then
-	log "waiting for $CACHE/debugk.lock (another debug kernel build)..."
-	flock 9
-fi
-
+# The source tree is shared by every build key, each build dir by every
+# clone on this machine: one lock for extracting, one per build dir.
+exec 8>"$CACHE/debugk-src.lock"
+flock 8
 if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	log "extracting $TAR into $SRC (once)..."
 	rm -rf "$SRC" "$SRC.tmp"
@@ -85,6 +83,12 @@ if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	tar -xf "$TAR" -C "$SRC.tmp" --strip-components=1
 	touch "$SRC.tmp/.xrdma-extracted"
 	mv "$SRC.tmp" "$SRC"
+fi
+exec 8>&-
+exec 9>"$BUILD.lock"
+if ! flock -n 9; then
+	log "waiting for $BUILD.lock (another build of this kernel)..."
+	flock 9
 fi
 
 kmake() { make -C "$SRC" O="$BUILD" -j"$JOBS" "$@"; }
@@ -97,9 +101,11 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	mkdir -p "$BUILD"
 	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
 	frag_lines >"$BUILD/fragment"
-	if [ ! -f "$BUILD/.config" ]; then
+	# (an interrupted allnoconfig may leave a partial .config: redo it)
+	if [ ! -f "$BUILD/.xrdma-configured" ]; then
 		kmake KCONFIG_ALLCONFIG="$BUILD/fragment" allnoconfig >"$BUILD/make.log" 2>&1 ||
 			{ tail -n 30 "$BUILD/make.log" >&2; die "allnoconfig failed"; }
+		touch "$BUILD/.xrdma-configured"
 	fi
 	# what Kconfig dropped (unmet dependencies) would silently weaken the kernel
 	missing=$(grep -vxF -f "$BUILD/.config" "$BUILD/fragment" || true)
