@@ -59,6 +59,7 @@ stage uapi-headers tools/testing/uverbs/header-test.sh
 stage xverbs-abi make -C tools/lib/xverbs check
 stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
+stage guest-debug env XRDMA_GUEST_KERNEL=debug scripts/guest-test.sh
 
 if [ ${#FAILED[@]} -ne 0 ]; then
 	echo "failed stages: ${FAILED[*]} (logs in $LOG)"

@@ -32,6 +32,18 @@
 #   XRDMA_APPEND=ARGS      extra kernel command line
 #   XRDMA_VERBOSE=1        copy the guest consoles to stdout while running
 #   XRDMA_KVER, XRDMA_KERNEL   kernel version / image to boot
+#   XRDMA_GUEST_KERNEL=debug   boot the debug kernel instead of Debian's
+#                          (scripts/debug-kernel.sh: KASAN, lockdep, kmemleak,
+#                          UBSAN...; built once, cached in /var/cache/xrdma),
+#                          with our modules built against it in
+#                          build/debugk/src; default tests
+#                          $XRDMA_DEBUG_TESTS ('uverbs_*,xnic_*,xverbs_*'),
+#                          time limits times XRDMA_TIMEOUT_SCALE (3), memory
+#                          1G, and a kmemleak scan after the tests that fails
+#                          the run ("kmemleak:vm") on any object of ours
+#                          (XRDMA_KMEMLEAK=0 skips it).  Logs in
+#                          build/guest-debug/<run>/.
+#   XRDMA_TIMEOUT_SCALE=N  multiply every test's own time limit by N
 #   XRDMA_KEEP_RUNS=N      run directories kept in build/guest (default 10)
 set -uo pipefail
 
@@ -41,12 +53,27 @@ set -uo pipefail
 T_START=$(date +%s.%N)
 elapsed() { awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $1}"; }
 
+GUEST_KERNEL=${XRDMA_GUEST_KERNEL:-debian}
+GUEST_BUILD=$XRDMA_ROOT/build/guest
+DEFAULT_TESTS='*'
+case $GUEST_KERNEL in
+debian) KVER=$(xrdma_kver) ;;
+debug)
+	GUEST_BUILD=$XRDMA_ROOT/build/guest-debug
+	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_*}
+	export XRDMA_TIMEOUT_SCALE=${XRDMA_TIMEOUT_SCALE:-3}
+	export XRDMA_MEM=${XRDMA_MEM:-1G}
+	export XRDMA_KMEMLEAK=${XRDMA_KMEMLEAK:-1}
+	# boot and the leak scan run outside tests, and slowly
+	export XRDMA_STALL_IDLE=${XRDMA_STALL_IDLE:-300}
+	KVER="" # from scripts/debug-kernel.sh, below
+	;;
+*) xrdma_die "XRDMA_GUEST_KERNEL=$GUEST_KERNEL: want debian or debug" ;;
+esac
 GLOBS=$(
 	IFS=,
-	echo "${*:-*}"
+	echo "${*:-$DEFAULT_TESTS}"
 )
-KVER=$(xrdma_kver)
-GUEST_BUILD=$XRDMA_ROOT/build/guest
 RUN=$(date +%Y%m%d-%H%M%S)-$$
 OUT=$GUEST_BUILD/$RUN
 mkdir -p "$OUT"
@@ -80,10 +107,31 @@ record() {
 	done
 }
 
+# --- the debug kernel (built, or found in its cache), our modules against it
+if [ "$GUEST_KERNEL" = debug ]; then
+	t0=$(date +%s.%N)
+	if ! dk=$("$XRDMA_ROOT"/scripts/debug-kernel.sh 2>"$OUT/debug-kernel.log"); then
+		tail -n 30 "$OUT/debug-kernel.log"
+		echo "debug_kernel FAIL see ${OUT#"$XRDMA_ROOT"/}/debug-kernel.log" | record
+		finish
+	fi
+	eval "$dk"
+	KVER=$XRDMA_DEBUGK_KVER
+	export XRDMA_KVER=$KVER XRDMA_KERNEL=${XRDMA_KERNEL:-$XRDMA_DEBUGK_BZIMAGE}
+	export XRDMA_MODROOT=$XRDMA_DEBUGK_MODROOT
+	export XRDMA_KO_DIRS=${XRDMA_KO_DIRS:-$XRDMA_ROOT/build/debugk/src}
+	xrdma_log "debug kernel $KVER ($XRDMA_DEBUGK_COST; here $(elapsed "$t0")s)"
+fi
+
 # --- build
 if [ "${XRDMA_BUILD:-1}" != 0 ]; then
 	t0=$(date +%s.%N)
-	if xrdma_build "$KVER" >"$OUT/build.log" 2>&1; then
+	if [ "$GUEST_KERNEL" = debug ]; then
+		build() { xrdma_build_debug "$XRDMA_DEBUGK_KDIR"; }
+	else
+		build() { xrdma_build "$KVER"; }
+	fi
+	if build >"$OUT/build.log" 2>&1; then
 		xrdma_log "build ok ($(elapsed "$t0")s)"
 	else
 		tail -n 30 "$OUT/build.log"
@@ -118,17 +166,21 @@ grep -i warning "$OUT/mkinitramfs.log" >&2
 xrdma_log "initramfs ready ($(elapsed "$t0")s, ${#KOS[@]} module(s))"
 
 APPEND="xrdma.tests=$GLOBS ${XRDMA_APPEND:-}"
+[ "${XRDMA_KMEMLEAK:-0}" = 1 ] && APPEND="$APPEND xrdma.kmemleak=1"
+[ -n "${XRDMA_TIMEOUT_SCALE:-}" ] && APPEND="$APPEND xrdma.timeout_scale=$XRDMA_TIMEOUT_SCALE"
 [ -n "${XRDMA_TEST_TIMEOUT:-}" ] && APPEND="$APPEND xrdma.timeout=$XRDMA_TEST_TIMEOUT"
 
 # QEMU bound: boot/shutdown allowance plus the tests' own limits
 run_timeout() {
-	local f sum=60
+	local f sum=60 scale=${XRDMA_TIMEOUT_SCALE:-1}
 	if [ -n "${XRDMA_TIMEOUT:-}" ]; then
 		echo "$XRDMA_TIMEOUT"
 		return
 	fi
+	# the debug kernel boots slower and scans for leaks at the end
+	[ "$GUEST_KERNEL" = debug ] && sum=180
 	for f in "$@"; do
-		sum=$((sum + ${XRDMA_TEST_TIMEOUT:-$(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")}))
+		sum=$((sum + ${XRDMA_TEST_TIMEOUT:-$((scale * $(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")))}))
 	done
 	echo "$sum"
 }

@@ -9,7 +9,11 @@
 #   xrdma.vms=1|2               run the tests whose "# XRDMA_VMS:" matches
 #   xrdma.role=a|b              this guest's side of a two-guest run
 #   xrdma.timeout=SECONDS       override every test's in-guest time limit
+#   xrdma.timeout_scale=N       multiply every test's own time limit by N
 #   xrdma.shell=1               drop to a shell instead of powering off
+#   xrdma.kmemleak=1            after the tests, scan for leaks (the debug
+#                               kernel, CONFIG_DEBUG_KMEMLEAK) and print
+#                               every leak whose backtrace is in a module
 #   xrdma.env.NAME=VALUE        export NAME=VALUE to the tests (NAME in
 #                               [A-Z0-9_], e.g. the benchmark's settings)
 # Markers (one line each, on the console and on ttyS1 if present):
@@ -17,6 +21,7 @@
 #   XRDMA_TEST_START <name> timeout=S
 #   XRDMA_RESULT <name> PASS|FAIL|SKIP
 #   XRDMA_TEST_END <name> rc=N secs=S
+#   XRDMA_KMEMLEAK total=N ours=N     (xrdma.kmemleak=1; ours=-1: no scan)
 #   XRDMA_SUMMARY passed=N failed=N skipped=N
 #   XRDMA_DONE
 # A test passes with exit status 0, is skipped with 77, fails otherwise or
@@ -41,7 +46,9 @@ TESTS='*'
 VMS=1
 ROLE=a
 TIMEOUT=""
+SCALE=1
 SHELL_AT_END=0
+KMEMLEAK=0
 read -r cmdline </proc/cmdline
 set -f
 for kv in $cmdline; do
@@ -50,7 +57,9 @@ for kv in $cmdline; do
 	xrdma.vms=*) VMS=${kv#*=} ;;
 	xrdma.role=*) ROLE=${kv#*=} ;;
 	xrdma.timeout=*) TIMEOUT=${kv#*=} ;;
+	xrdma.timeout_scale=*) SCALE=${kv#*=} ;;
 	xrdma.shell=*) SHELL_AT_END=${kv#*=} ;;
+	xrdma.kmemleak=*) KMEMLEAK=${kv#*=} ;;
 	xrdma.env.*=*)
 		kv=${kv#xrdma.env.}
 		case ${kv%%=*} in
@@ -93,6 +102,63 @@ while read -r m; do
 	modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
 done </etc/xrdma/preload
 
+KML=/sys/kernel/debug/kmemleak
+if [ "$KMEMLEAK" = 1 ]; then
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug
+	# what boot left unreferenced is not the tests' doing
+	[ -w $KML ] && echo clear >$KML
+fi
+
+# kmemleak_scan: after the tests (our modules unloaded), report every
+# unreferenced object whose allocation backtrace has a frame in a module:
+# by name ("[xrdma_core]") while loaded, by address once unloaded (a bare
+# 0xffffffffc... in the module area; the debug kernel has every other
+# driver built in, so any module frame is ours).  Once unloaded, frames
+# of ours are bare addresses: to name them, rerun the test with
+# xrdma.shell=1 and scan by hand before rmmod.  Other objects are shown
+# renamed, so they do not trip the host's console gate.
+kmemleak_scan() {
+	if [ ! -w $KML ]; then
+		mark "XRDMA_NOTE kmemleak: $KML missing (kernel without DEBUG_KMEMLEAK?)"
+		mark "XRDMA_KMEMLEAK total=0 ours=-1"
+		return
+	fi
+	# two scans 6 s apart: objects younger than 5 s are never reported
+	if ! echo scan >$KML || ! sleep 6 || ! echo scan >$KML; then
+		# kmemleak turned itself off (e.g. its object pool ran out)
+		dmesg | grep -i kmemleak | tail -n 5
+		mark "XRDMA_KMEMLEAK total=0 ours=-1"
+		return
+	fi
+	cat $KML >/tmp/kmemleak.txt
+	names=$(cut -d' ' -f1 /xrdma/modules.list | tr '\n' ' ')
+	awk -v names="$names" '
+		function flush() {
+			if (rec == "") return
+			total++
+			if (mine) { ours++; printf "%s", rec }
+			else { gsub(/unreferenced object/, "kmemleak-other object", rec); printf "%s", rec }
+			rec = ""; mine = 0
+		}
+		BEGIN { n = split(names, nm, " "); for (i = 1; i <= n; i++) our["[" nm[i] "]"] = 1 }
+		/^unreferenced object/ { flush() }
+		{
+			rec = rec $0 "\n"
+			# "[<hashed>] 0xffffffffc0123456": %pS of an unloaded
+			# module (x86_64 modules: 0xffffffffa0000000 up to
+			# 0xffffffffff000000 without KASLR)
+			if ($NF ~ /^0xffffffff[a-f][0-9a-f]+$/ && $NF !~ /^0xffffffffff/) mine = 1
+			if ($NF in our) mine = 1
+		}
+		END { flush(); print "XRDMA_KMEMLEAK_COUNT " total + 0 " " ours + 0 }' \
+		/tmp/kmemleak.txt >/tmp/kmemleak.out
+	grep -v '^XRDMA_KMEMLEAK_COUNT' /tmp/kmemleak.out
+	n=$(sed -n 's/^XRDMA_KMEMLEAK_COUNT //p' /tmp/kmemleak.out)
+	[ -n "$n" ] || n="0 -1"
+	mark "XRDMA_KMEMLEAK total=${n% *} ours=${n#* }"
+}
+
 field() { # FILE KEY DEFAULT
 	v=$(sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | head -1)
 	echo "${v:-$3}"
@@ -126,7 +192,7 @@ our_modules_loaded() {
 timed_out=0
 trap 'timed_out=1' USR1
 
-limit_of() { echo "${TIMEOUT:-$(field "$1" TIMEOUT 60)}"; }
+limit_of() { echo "${TIMEOUT:-$(($(field "$1" TIMEOUT 60) * SCALE))}"; }
 
 # run_test FILE -> sets $status
 run_test() {
@@ -205,6 +271,7 @@ for t in /xrdma/tests/*.sh; do
 	*) failed=$((failed + 1)) ;;
 	esac
 done
+[ "$KMEMLEAK" = 1 ] && kmemleak_scan
 mark "XRDMA_SUMMARY passed=$passed failed=$failed skipped=$skipped"
 mark "XRDMA_DONE uptime=$(uptime_s)"
 
@@ -212,5 +279,8 @@ if [ "$SHELL_AT_END" = 1 ]; then
 	setsid cttyhack sh -l
 fi
 sync
-poweroff -f
+# without ACPI (the debug kernel) poweroff only halts; QEMU runs with
+# -no-reboot, so a reboot ends it as well
+[ -d /sys/firmware/acpi ] && poweroff -f
+reboot -f
 sleep 10

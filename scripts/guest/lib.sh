@@ -113,7 +113,10 @@ xrdma_find_modules() {
 }
 
 # Console lines that fail a run wherever they appear (extended regex).
-XRDMA_SPLAT_RE='WARNING: CPU: |WARNING: .* at [^ ]+:[0-9]+|-+\[ cut here \]-+|BUG: |kernel BUG at|Oops: |Call Trace:|general protection fault|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning to user space|DEBUG_LOCKS_WARN_ON|KASAN: |UBSAN: |KFENCE: |refcount_t: |list_add corruption|list_del corruption|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|rcu: INFO:|detected stalls? on CPU|double fault|stack-protector|Unable to handle kernel|invalid opcode: |unreferenced object'
+# "WARNING: " at a line's start or after printk's "[ time] " catches every
+# lockdep report of 6.1 (irq lock inversion, "-safe -> -unsafe", nested
+# lock, still has locks held, ...), not only those named here.
+XRDMA_SPLAT_RE='(^|\] )WARNING: |WARNING: CPU: |WARNING: .* at [^ ]+:[0-9]+|-+\[ cut here \]-+|BUG: |kernel BUG at|Oops: |Call Trace:|general protection fault|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|bad unlock balance|held lock freed|lock held when returning to user space|DEBUG_LOCKS_WARN_ON|KASAN: |UBSAN: |KFENCE: |refcount_t: |list_add corruption|list_del corruption|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|rcu: INFO:|detected stalls? on CPU|double fault|stack-protector|Unable to handle kernel|invalid opcode: |unreferenced object'
 
 # xrdma_splats LOG -> "TEST<TAB>LINE" for each splat line, TEST being the
 # test running when it appeared ("-" outside tests)
@@ -130,9 +133,11 @@ xrdma_splats() {
 #   console_splat:TAG   kernel splat anywhere in the log
 #   guest_timeout:TAG   QEMU killed by the host timeout
 #   guest_crash:TAG     guest stopped before the runner finished
+#   kmemleak:TAG        XRDMA_KMEMLEAK=1 and the runner's leak scan found
+#                       objects of our modules, or could not scan
 # run-vm.sh appends "XRDMA_HOST qemu_rc=N ..." to the log.
 xrdma_parse_log() {
-	local log=$1 tag=$2 marks=$1 t st qrc done_ splat stall
+	local log=$1 tag=$2 marks=$1 t st qrc done_ splat stall km
 	shift 2
 	# markers from the guest's second serial port if it worked (run-vm.sh)
 	[ -s "$log.marks" ] && marks=$log.marks
@@ -152,6 +157,16 @@ xrdma_parse_log() {
 	splat=$(xrdma_splats "$log" | head -1)
 	if [ -n "$splat" ]; then
 		echo "console_splat:$tag FAIL $(xrdma_splats "$log" | wc -l) line(s), first during ${splat%%	*}: ${splat#*	}"
+	fi
+	# XRDMA_KMEMLEAK=1 (the debug kernel): the runner's leak scan
+	if [ "${XRDMA_KMEMLEAK:-0}" = 1 ]; then
+		km=$(tr -d '\r' <"$marks" | sed -n 's/.*XRDMA_KMEMLEAK total=\([0-9]*\) ours=\(-*[0-9]*\).*/\1 \2/p' | tail -1)
+		case $km in
+		"") echo "kmemleak:$tag FAIL no leak scan (guest stopped early?)" ;;
+		*" -1") echo "kmemleak:$tag FAIL leak scan impossible (kmemleak off or disabled itself)" ;;
+		*" 0") ;;
+		*) echo "kmemleak:$tag FAIL ${km#* } unreferenced object(s) allocated by our modules (of ${km% *})" ;;
+		esac
 	fi
 	qrc=$(tr -d '\r' <"$log" | sed -n 's/.*XRDMA_HOST qemu_rc=\([0-9]*\).*/\1/p' | tail -1)
 	done_=$(tr -d '\r' <"$marks" | grep -c 'XRDMA_DONE' || true)
@@ -201,6 +216,29 @@ xrdma_boot_kernel() {
 	rm -f "$tmp"
 	xrdma_log "cannot extract vmlinux from $vmlinuz; booting the bzImage (slower)"
 	echo "$vmlinuz"
+}
+
+# xrdma_build_debug KDIR: our modules against the debug kernel's build tree
+# (scripts/debug-kernel.sh), in a copy of the sources, build/debugk/src, so
+# that the .ko files for Debian's kernel stay where they are; then the guest
+# test programs as xrdma_build does.  The copy keeps its own objects between
+# runs (incremental); objects of the original never enter it.
+xrdma_build_debug() {
+	local d src=$XRDMA_ROOT/build/debugk/src
+	mkdir -p "$src"
+	rsync -a --delete --exclude=/build/ --exclude=.git \
+		--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+		--exclude='*.a' --exclude='*.so*' --exclude='.*.d' \
+		"$XRDMA_ROOT/" "$src/" || return
+	# "-o deps": the checkout's own make has run scripts/install-deps.sh
+	make -C "$src" -o deps KDIR="$1" modules || return
+	make -C "$XRDMA_ROOT" tools || return
+	for d in "$XRDMA_ROOT"/tools/testing/*/; do
+		if [ -f "$d/Makefile" ] && [ "$d" != "$XRDMA_TESTS_DIR/" ]; then
+			make -C "$d" || return
+		fi
+	done
 }
 
 # xrdma_build KVER: the modules (top-level make, against KVER's headers) and

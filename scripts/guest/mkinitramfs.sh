@@ -22,6 +22,8 @@
 #       files with their ldd libraries.
 # An OUT ending in .gz is gzip'ed; otherwise the cpio is left uncompressed,
 # which boots faster under TCG.
+# XRDMA_MODROOT=DIR: the kernel's modules are DIR/lib/modules/KVER instead of
+# the host's /lib/modules/KVER (the debug kernel, scripts/debug-kernel.sh).
 set -euo pipefail
 
 # shellcheck source=scripts/guest/lib.sh
@@ -51,7 +53,11 @@ done
 [ ${#TDIRS[@]} -gt 0 ] || TDIRS=("$XRDMA_TESTS_DIR")
 OUT=$(realpath -m "$OUT")
 MD=/lib/modules/$KVER
-[ -d "$MD" ] || xrdma_die "no $MD on the host (install linux-image-$KVER)"
+MODROOT=${XRDMA_MODROOT:-}
+MODROOT=${MODROOT%/}
+[ -d "$MODROOT$MD" ] || xrdma_die "no $MODROOT$MD on the host (install linux-image-$KVER)"
+MODPROBE_D=()
+[ -n "$MODROOT" ] && MODPROBE_D=(-d "$MODROOT")
 
 R=$(mktemp -d /tmp/xrdma-initramfs.XXXXXX)
 trap 'rm -rf "$R"' EXIT
@@ -185,10 +191,17 @@ done
 
 # --- Debian modules, with dependencies resolved on the host
 for m in $MODS; do
+	if [ -n "$MODROOT" ]; then
+		# a kernel of our own (debug) lacks what it was not built
+		# with (rdma_rxe...): the tests needing it fail on their own
+		modprobe "${MODPROBE_D[@]}" -S "$KVER" --show-depends "$m" 2>/dev/null ||
+			xrdma_log "warning: module $m not in $MODROOT$MD, not shipped"
+		continue
+	fi
 	modprobe -S "$KVER" --show-depends "$m" ||
 		xrdma_die "Debian module $m not found for $KVER"
 done | awk '$1=="insmod" {print $2}' | awk '!seen[$0]++' | while read -r ko; do
-	rel=${ko#"$MD"/}
+	rel=${ko#"$MODROOT$MD"/}
 	dst=$R$MD/${rel%.xz}
 	dst=${dst%.zst}
 	dst=${dst%.gz}
@@ -208,7 +221,7 @@ done | awk '$1=="insmod" {print $2}' | awk '!seen[$0]++' | while read -r ko; do
 	done
 done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ -e "$MD/$f" ] && cp "$MD/$f" "$R$MD/"
+	[ -e "$MODROOT$MD/$f" ] && cp "$MODROOT$MD/$f" "$R$MD/"
 done
 depmod -b "$R" "$KVER"
 

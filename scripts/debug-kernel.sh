@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The xrdma debug guest kernel: Debian's linux-source-6.1 configured as
+# allnoconfig + scripts/guest/debug-kernel.config (KASAN generic inline,
+# lockdep, kmemleak, DEBUG_LIST/OBJECTS/VM/SG, DMA-API debug, UBSAN,
+# hardened usercopy, FORTIFY_SOURCE, KUnit), built once and cached.
+#
+#   scripts/debug-kernel.sh            build it or find it in the cache
+#
+# Output (stdout, shell assignments, for eval):
+#   XRDMA_DEBUGK_KVER=...     its kernel release (modules' vermagic)
+#   XRDMA_DEBUGK_KDIR=...     build tree: make -C $KDIR M=... modules
+#   XRDMA_DEBUGK_BZIMAGE=...  arch/x86/boot/bzImage
+#   XRDMA_DEBUGK_VMLINUX=...  the ELF vmlinux (QEMU boots it via PVH: faster
+#                             under TCG than decompressing the bzImage)
+#   XRDMA_DEBUGK_MODROOT=...  modules_install root (lib/modules/KVER with
+#                             modules.builtin, for modprobe -d / depmod -b)
+#   XRDMA_DEBUGK_COST=...     "cold Ns" (built now) or "warm Ns" (cached)
+# Progress and make's output go to stderr / $KDIR/make.log.
+#
+# Environment:
+#   XRDMA_CACHE            cache dir (default /var/cache/xrdma), outside the
+#                          clone:
+#                          debugk-src-<pkgversion>/  extracted kernel tree, of
+#                                  its own (scripts/kunit.sh hooks drivers/xrdma
+#                                  into linux-<pkgversion>/ while it runs)
+#                          debugk-<key>/  O= build dir (debugk-<key>.lock
+#                                  serialises its users), key = hash of the
+#                                  config fragment (minus comments) +
+#                                  linux-source version + gcc version
+#   XRDMA_DEBUGK_CONFIG    fragment (default scripts/guest/debug-kernel.config)
+#   JOBS                   make -j (default nproc)
+set -euo pipefail
+
+PROJ=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
+FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/scripts/guest/debug-kernel.config}")
+JOBS=${JOBS:-$(nproc)}
+t_start=$(date +%s)
+
+log() { echo "debug-kernel: $*" >&2; }
+die() {
+	log "error: $*"
+	exit 1
+}
+
+# shellcheck disable=SC2012 # as scripts/kunit.sh
+TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+PKG=$(basename "$TAR" .tar.xz)
+st=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
+[ "$st" = "install ok installed" ] ||
+	die "package $PKG is not fully installed ('$st'); run: make deps"
+PKGVER=$(dpkg-query -W -f='${Version}' "$PKG")
+[ -f "$FRAG" ] || die "no config fragment $FRAG"
+for t in bc flex bison gcc make; do
+	command -v "$t" >/dev/null || die "$t missing (run: make deps)"
+done
+[ -e /usr/include/libelf.h ] || die "libelf-dev missing (run: make deps)"
+
+# the fragment's settings, comments dropped, sorted
+frag_lines() {
+	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$FRAG" |
+		LC_ALL=C sort
+}
+KEY=$( { frag_lines; echo "$PKG $PKGVER"; gcc --version | head -n 1; } |
+	sha256sum | cut -c1-16)
+SRC=$CACHE/debugk-src-$PKGVER
+BUILD=$CACHE/debugk-$KEY
+MODROOT=$BUILD/modroot
+DONE=$BUILD/.xrdma-debugk-done
+
+mkdir -p "$CACHE"
+# The source tree is shared by every build key, each build dir by every
+# clone on this machine: one lock for extracting, one per build dir.
+exec 8>"$CACHE/debugk-src.lock"
+flock 8
+if [ ! -f "$SRC/.xrdma-extracted" ]; then
+	log "extracting $TAR into $SRC (once)..."
+	rm -rf "$SRC" "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar -xf "$TAR" -C "$SRC.tmp" --strip-components=1
+	touch "$SRC.tmp/.xrdma-extracted"
+	mv "$SRC.tmp" "$SRC"
+fi
+exec 8>&-
+exec 9>"$BUILD.lock"
+if ! flock -n 9; then
+	log "waiting for $BUILD.lock (another build of this kernel)..."
+	flock 9
+fi
+
+kmake() { make -C "$SRC" O="$BUILD" -j"$JOBS" "$@"; }
+
+cost=warm
+if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
+	[ ! -s "$BUILD/arch/x86/boot/bzImage" ]; then
+	cost=cold
+	rm -f "$DONE"
+	mkdir -p "$BUILD"
+	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
+	frag_lines >"$BUILD/fragment"
+	# (an interrupted allnoconfig may leave a partial .config: redo it)
+	if [ ! -f "$BUILD/.xrdma-configured" ]; then
+		kmake KCONFIG_ALLCONFIG="$BUILD/fragment" allnoconfig >"$BUILD/make.log" 2>&1 ||
+			{ tail -n 30 "$BUILD/make.log" >&2; die "allnoconfig failed"; }
+		touch "$BUILD/.xrdma-configured"
+	fi
+	# what Kconfig dropped (unmet dependencies) would silently weaken the kernel
+	missing=$(grep -vxF -f "$BUILD/.config" "$BUILD/fragment" || true)
+	if [ -n "$missing" ]; then
+		echo "$missing" >&2
+		die "the .config lacks the fragment lines above (unmet dependencies?)"
+	fi
+	if ! kmake vmlinux bzImage modules >>"$BUILD/make.log" 2>&1; then
+		tail -n 40 "$BUILD/make.log" >&2
+		die "kernel build failed (log: $BUILD/make.log)"
+	fi
+	rm -rf "$MODROOT"
+	kmake INSTALL_MOD_PATH="$MODROOT" modules_install >>"$BUILD/make.log" 2>&1 ||
+		die "modules_install failed (log: $BUILD/make.log)"
+	make -s -C "$SRC" O="$BUILD" kernelrelease >"$DONE"
+fi
+KVER=$(cat "$DONE")
+[ -d "$MODROOT/lib/modules/$KVER" ] || die "no $MODROOT/lib/modules/$KVER"
+secs=$(($(date +%s) - t_start))
+log "$cost: $KVER in $BUILD (${secs}s)"
+
+cat <<EOF
+XRDMA_DEBUGK_KVER=$KVER
+XRDMA_DEBUGK_KDIR=$BUILD
+XRDMA_DEBUGK_BZIMAGE=$BUILD/arch/x86/boot/bzImage
+XRDMA_DEBUGK_VMLINUX=$BUILD/vmlinux
+XRDMA_DEBUGK_MODROOT=$MODROOT
+XRDMA_DEBUGK_COST='$cost ${secs}s'
+EOF
