@@ -481,6 +481,37 @@ void t_limcgroup(void)
 /* memory.current moves in per-cpu batches of up to 64 pages */
 #define MEMCG_MIN	((2L << 20) - 64 * 4096)
 
+/*
+ * Kernel memory of a process's objects (the core's object, the uverbs
+ * handle) is charged too: MEMCG_PDS PDs take at least about 300 bytes
+ * each, far more than the per-cpu charge batches can hide.
+ */
+#define MEMCG_PDS	4000
+#define MEMCG_PD_MIN	((long)MEMCG_PDS * 256 - 2 * 64 * 4096)
+
+static void memcg_objects(int fd)
+{
+	static uint32_t pd[MEMCG_PDS];
+	long m0, m1, m2;
+	int i, n, bad = 0;
+
+	m0 = read_long(CG_MEM "/memory.current");
+	for (n = 0; n < MEMCG_PDS; n++)
+		if (alloc_pd(fd, &pd[n]))
+			break;
+	CHECK_EQ(n, MEMCG_PDS, "ALLOC_PD %d times", MEMCG_PDS);
+	m1 = read_long(CG_MEM "/memory.current");
+	CHECK(m1 - m0 >= MEMCG_PD_MIN,
+	      "memory.current %ld -> %ld: %d PDs are charged to the memory cgroup",
+	      m0, m1, n);
+	for (i = 0; i < n; i++)
+		bad += !!destroy(fd, XRDMA_OBJ_PD, pd[i]);
+	CHECK_EQ(bad, 0, "DESTROY them");
+	m2 = read_long(CG_MEM "/memory.current");
+	CHECK(m1 - m2 >= MEMCG_PD_MIN,
+	      "memory.current %ld -> %ld: destroying them uncharges it", m1, m2);
+}
+
 static void memcg_child(void *unused)
 {
 	struct xnic_create_cq_resp resp;
@@ -507,6 +538,7 @@ static void memcg_child(void *unused)
 		CHECK(m1 - m2 >= MEMCG_MIN,
 		      "memory.current %ld -> %ld: freeing uncharges it", m1, m2);
 	}
+	memcg_objects(c.fd);
 	ctx_close(&c);
 	snprintf(buf, sizeof(buf), "%d", getpid());
 	write_str(CG_ROOT "/cgroup.procs", buf);

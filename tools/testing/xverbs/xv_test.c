@@ -2247,7 +2247,12 @@ static void t_stale_cqe(void)
 				  IBV_QP_STATE);
 	result(ok && cq_empty(cq),
 	       "stale cqe: RESET drops the QP's unpolled CQE");
-	ok = rc_connect(c, d.qp->qp_num, 7) &&
+	/* both ends start over: the responder expects the first PSN again */
+	ok = !ibv_modify_qp(d.qp, &(struct ibv_qp_attr){
+					.qp_state = IBV_QPS_RESET },
+			    IBV_QP_STATE) &&
+	     rc_connect(c, d.qp->qp_num, 7) &&
+	     rc_connect(d.qp, c->qp_num, 7) &&
 	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xe,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
 				     .nsge = 1, .raddr = va(&rb, 192),
