@@ -68,7 +68,7 @@ struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
 	if (!xrdma_device_try_get(dev))
 		return ERR_PTR(-ENODEV);
 	uctx = kzalloc(max(dev->ops->size_ucontext, sizeof(*uctx)),
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (!uctx) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -215,7 +215,7 @@ struct xrdma_mmap_entry *xrdma_mmap_entry_insert(struct xrdma_ucontext *uctx,
 
 	if (!length)
 		return ERR_PTR(-EINVAL);
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL_ACCOUNT);
 	if (!entry)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&entry->ref);
@@ -289,7 +289,7 @@ static void xrdma_vm_open(struct vm_area_struct *vma)
 	if (!old)
 		return;
 	uctx = old->entry->ucontext;
-	umap = kzalloc(sizeof(*umap), GFP_KERNEL);
+	umap = kzalloc(sizeof(*umap), GFP_KERNEL_ACCOUNT);
 	if (!umap) {
 		zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
 		return;
@@ -344,7 +344,7 @@ int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
 
 	if (vma_pages(vma) > entry->npages)
 		return -EINVAL;
-	umap = kzalloc(sizeof(*umap), GFP_KERNEL);
+	umap = kzalloc(sizeof(*umap), GFP_KERNEL_ACCOUNT);
 	if (!umap)
 		return -ENOMEM;
 	ret = remap_pfn_range(vma, vma->vm_start, pfn,

@@ -67,7 +67,7 @@ struct xrdma_umem *xrdma_umem_get(struct xrdma_device *dev, u64 addr,
 	if (npages > UINT_MAX)
 		return ERR_PTR(-EINVAL);
 
-	umem = kzalloc(sizeof(*umem), GFP_KERNEL);
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
 	if (!umem)
 		return ERR_PTR(-ENOMEM);
 	umem->address = addr;
@@ -83,7 +83,9 @@ struct xrdma_umem *xrdma_umem_get(struct xrdma_device *dev, u64 addr,
 		goto err_account;
 	}
 
-	umem->pages = kvcalloc(npages, sizeof(*umem->pages), GFP_KERNEL);
+	/* up to 2 GiB with an unlimited RLIMIT_MEMLOCK: the memcg's */
+	umem->pages = kvcalloc(npages, sizeof(*umem->pages),
+			       GFP_KERNEL_ACCOUNT);
 	if (!umem->pages) {
 		ret = -ENOMEM;
 		goto err_account;

@@ -41,7 +41,8 @@ void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 
 	if (!xrdma_device_try_get(dev))
 		return ERR_PTR(-ENODEV);
-	res = kzalloc(size, GFP_KERNEL);
+	/* a process's object is charged to its memory cgroup */
+	res = kzalloc(size, caller ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
 	if (!res) {
 		ret = -ENOMEM;
 		goto err_put;

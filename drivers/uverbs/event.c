@@ -55,7 +55,7 @@ void xrdma_ev_file_put(struct xrdma_ev_file *ev)
 struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
 					  bool is_async)
 {
-	struct xrdma_ev_file *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	struct xrdma_ev_file *ev = kzalloc(sizeof(*ev), GFP_KERNEL_ACCOUNT);
 
 	if (!ev)
 		return NULL;

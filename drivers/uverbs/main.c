@@ -172,7 +172,7 @@ static int xrdma_uverbs_open(struct inode *inode, struct file *filp)
 
 	if (!current->mm)
 		return -EINVAL;
-	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL);
+	ufile = kzalloc(sizeof(*ufile), GFP_KERNEL_ACCOUNT);
 	if (!ufile)
 		return -ENOMEM;
 	kref_init(&ufile->ref);

@@ -23,7 +23,7 @@ struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
 	struct xrdma_uobj *uobj;
 	int ret;
 
-	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL);
+	uobj = kzalloc(sizeof(*uobj), GFP_KERNEL_ACCOUNT);
 	if (!uobj)
 		return ERR_PTR(-ENOMEM);
 	uobj->ufile = ufile;
