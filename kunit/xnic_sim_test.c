@@ -1497,9 +1497,10 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 		memcpy(m.dgid, b->d->sim->gid, 16);
 		m.dest_qpn = cpu_to_le32(b->qpn);
 	}
+	/* PSN 0 both ways: a responder drops requests out of sequence */
 	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTR,
 					XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
-					XRDMA_QP_DEST_QPN |
+					XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN |
 					XRDMA_QP_MIN_RNR_TIMER |
 					XRDMA_QP_MAX_DEST_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
@@ -1510,7 +1511,7 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 	m.max_rd_atomic = 16;
 	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTS,
 					XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
-					XRDMA_QP_RNR_RETRY |
+					XRDMA_QP_RNR_RETRY | XRDMA_QP_SQ_PSN |
 					XRDMA_QP_MAX_QP_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 }
