@@ -295,6 +295,14 @@ int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 void xnic_kick(struct xnic_dev *xdev, bool run_here);
+/*
+ * User memory of an MR: the device reaches it at any time, with no sync
+ * point per transfer (the verbs have none), and the same pages may be in
+ * several MRs -- overlapping mappings, which DMA-API debugging accepts
+ * only without CPU syncs.  xnic is a cache-coherent device.
+ */
+#define XNIC_UMEM_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
+
 void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
 void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
 		    bool mapped);

@@ -135,7 +135,7 @@ static void xnic_umem_release(struct xnic_dev *xdev, struct xrdma_umem *umem,
 {
 	if (mapped)
 		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-				  0);
+				  XNIC_UMEM_DMA_ATTRS);
 	xrdma_umem_release(umem);
 }
 

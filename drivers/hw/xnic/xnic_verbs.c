@@ -965,7 +965,8 @@ static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 
 	if (!umem->npages || umem->npages > U32_MAX / sizeof(__le64))
 		return -EINVAL;
-	ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL, 0);
+	ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
+			      XNIC_UMEM_DMA_ATTRS);
 	if (ret)
 		return ret;
 	xmr->sgt_mapped = true;
@@ -1003,7 +1004,8 @@ err_mtt:
 		return ret;
 	}
 err_unmap:
-	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL, 0);
+	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
+			  XNIC_UMEM_DMA_ATTRS);
 	xmr->sgt_mapped = false;
 	return ret;
 }
@@ -1036,7 +1038,7 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	}
 	if (xmr->sgt_mapped) {
 		dma_unmap_sgtable(xdev->dma_dev, &mr->umem->sgt,
-				  DMA_BIDIRECTIONAL, 0);
+				  DMA_BIDIRECTIONAL, XNIC_UMEM_DMA_ATTRS);
 		xmr->sgt_mapped = false;
 	}
 	return 0;
