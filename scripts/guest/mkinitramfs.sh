@@ -60,6 +60,7 @@ MODPROBE_D=()
 [ -n "$MODROOT" ] && MODPROBE_D=(-d "$MODROOT")
 
 R=$(mktemp -d /tmp/xrdma-initramfs.XXXXXX)
+chmod 755 "$R"	# the guest's /: unprivileged test processes reach /dev, /sys
 trap 'rm -rf "$R"' EXIT
 mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,etc/xrdma,proc,sys,dev,tmp,run,root,lib64,mnt}
 mkdir -p "$R"/lib/x86_64-linux-gnu "$R$MD/extra" "$R"/xrdma/tests/lib
