@@ -37,7 +37,7 @@
 #                          UBSAN...; built once, cached in /var/cache/xrdma),
 #                          with our modules built against it in
 #                          build/debugk/src; default tests
-#                          $XRDMA_DEBUG_TESTS ('uverbs_*,xnic_*,xverbs_*'),
+#                          $XRDMA_DEBUG_TESTS ('uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation'),
 #                          time limits times XRDMA_TIMEOUT_SCALE (3), memory
 #                          1G, and a kmemleak scan after the tests that fails
 #                          the run ("kmemleak:vm") on any object of ours
@@ -60,7 +60,7 @@ case $GUEST_KERNEL in
 debian) KVER=$(xrdma_kver) ;;
 debug)
 	GUEST_BUILD=$XRDMA_ROOT/build/guest-debug
-	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_*}
+	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation}
 	export XRDMA_TIMEOUT_SCALE=${XRDMA_TIMEOUT_SCALE:-3}
 	export XRDMA_MEM=${XRDMA_MEM:-1G}
 	export XRDMA_KMEMLEAK=${XRDMA_KMEMLEAK:-1}
