@@ -1468,15 +1468,24 @@ static void b_mmap(int rawfd, uint64_t rawdb)
 	close(fd);
 }
 
-/* 16 MRs back to back: their keys are not an arithmetic progression */
+/*
+ * 16 MRs back to back: their keys are not an arithmetic progression.  Each
+ * on a page of its own: a debug kernel's DMA-API checks refuse more than 7
+ * mappings of one cacheline.
+ */
 static void b_keys(void)
 {
 	struct ibv_mr *mr[NKEYS];
 	uint32_t k[NKEYS];
 	int i, n, same = 0;
+	char *pages = mmap(NULL, NKEYS * 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+	if (!check(pages != MAP_FAILED, "keys: map %d pages", NKEYS))
+		return;
 	for (n = 0; n < NKEYS; n++) {
-		mr[n] = ibv_reg_mr(pd, tb.p, 4096, IBV_ACCESS_LOCAL_WRITE |
+		mr[n] = ibv_reg_mr(pd, pages + n * 4096, 4096,
+				   IBV_ACCESS_LOCAL_WRITE |
 				   IBV_ACCESS_REMOTE_WRITE);
 		if (!mr[n])
 			break;
@@ -1493,6 +1502,7 @@ static void b_keys(void)
 	for (i = 0; i < n; i++)
 		if (ibv_dereg_mr(mr[i]))
 			note("ibv_dereg_mr failed");
+	munmap(pages, NKEYS * 4096);
 }
 
 static bool b_ud_send(uint32_t qkey, uint32_t imm, struct ibv_wc *wc)
