@@ -39,6 +39,15 @@ void xrdma_obj_free(struct xrdma_res *res);
 u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index);
 int xrdma_check_mr_access(u32 access);
 
+/* umem.c: pinned_vm accounting, shared with queue memory (ucontext.c) */
+int xrdma_pinned_charge(struct mm_struct *mm, unsigned long npages);
+
+static inline void xrdma_pinned_uncharge(struct mm_struct *mm,
+					 unsigned long npages)
+{
+	atomic64_sub(npages, &mm->pinned_vm);
+}
+
 /* device.c */
 extern struct class xrdma_device_class;
 

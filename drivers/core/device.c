@@ -94,21 +94,23 @@ unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type)
 }
 
 #ifdef CONFIG_CGROUP_RDMA
+/* The rdma cgroup's resource: a context is a handle, the rest objects. */
+static enum rdmacg_resource_type xrdma_cg_res(enum xrdma_ulim type)
+{
+	return type == XRDMA_ULIM_UCONTEXT ? RDMACG_RESOURCE_HCA_HANDLE :
+					     RDMACG_RESOURCE_HCA_OBJECT;
+}
+
 static int xrdma_cg_charge(struct xrdma_device *dev, struct rdma_cgroup **cg,
 			   enum xrdma_ulim type)
 {
-	return rdmacg_try_charge(cg, &dev->cg_device,
-				 type == XRDMA_ULIM_UCONTEXT ?
-				 RDMACG_RESOURCE_HCA_HANDLE :
-				 RDMACG_RESOURCE_HCA_OBJECT);
+	return rdmacg_try_charge(cg, &dev->cg_device, xrdma_cg_res(type));
 }
 
 static void xrdma_cg_uncharge(struct xrdma_device *dev,
 			      struct rdma_cgroup *cg, enum xrdma_ulim type)
 {
-	rdmacg_uncharge(cg, &dev->cg_device,
-			type == XRDMA_ULIM_UCONTEXT ?
-			RDMACG_RESOURCE_HCA_HANDLE : RDMACG_RESOURCE_HCA_OBJECT);
+	rdmacg_uncharge(cg, &dev->cg_device, xrdma_cg_res(type));
 }
 #else
 static int xrdma_cg_charge(struct xrdma_device *dev, struct rdma_cgroup **cg,
@@ -283,7 +285,6 @@ void *_xrdma_alloc_device(size_t size, const struct xrdma_device_ops *ops)
 	xrdma_res_init_tables(dev);
 	mutex_init(&dev->uacct_lock);
 	xa_init(&dev->uaccts);
-	atomic_set(&dev->key_tag, get_random_u32());
 	return dev;
 }
 EXPORT_SYMBOL_GPL(_xrdma_alloc_device);

@@ -17,11 +17,9 @@
  *
  * Lock order: mmap_lock of the mm, then ucontext->mmap_lock.
  */
-#include <linux/capability.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched/mm.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "core_priv.h"
 
@@ -122,8 +120,6 @@ int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
 	unsigned long cap = (unsigned long)READ_ONCE(xrdma_max_ucontext_mem) <<
 			    (20 - PAGE_SHIFT);
 	struct mm_struct *mm = uctx->owner_mm;
-	unsigned long lock_limit;
-	s64 new_pinned;
 
 	if (npages > cap ||
 	    atomic_long_add_return(npages, &uctx->mem_pages) > cap) {
@@ -131,12 +127,7 @@ int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
 			atomic_long_sub(npages, &uctx->mem_pages);
 		return -ENOMEM;
 	}
-	if (!mm)
-		return 0;
-	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	new_pinned = atomic64_add_return(npages, &mm->pinned_vm);
-	if (new_pinned > lock_limit && !capable(CAP_IPC_LOCK)) {
-		atomic64_sub(npages, &mm->pinned_vm);
+	if (mm && xrdma_pinned_charge(mm, npages)) {
 		atomic_long_sub(npages, &uctx->mem_pages);
 		return -ENOMEM;
 	}
@@ -155,7 +146,7 @@ void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
 			     unsigned long npages)
 {
 	if (uctx->owner_mm)
-		atomic64_sub(npages, &uctx->owner_mm->pinned_vm);
+		xrdma_pinned_uncharge(uctx->owner_mm, npages);
 	WARN_ON(atomic_long_sub_return(npages, &uctx->mem_pages) < 0);
 }
 EXPORT_SYMBOL_GPL(xrdma_ucontext_uncharge);

@@ -33,6 +33,29 @@ static bool xrdma_access_writable(u32 access)
 }
 
 /**
+ * xrdma_pinned_charge - count pages in @mm's pinned_vm (VmPin)
+ * @mm: the mm the pages are pinned for
+ * @npages: how many
+ *
+ * Pinned MR pages and the queue memory processes map count alike, against
+ * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK.  Undo with
+ * xrdma_pinned_uncharge().
+ *
+ * Return: 0, or -ENOMEM (nothing counted) over the limit.
+ */
+int xrdma_pinned_charge(struct mm_struct *mm, unsigned long npages)
+{
+	unsigned long lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	s64 new_pinned = atomic64_add_return(npages, &mm->pinned_vm);
+
+	if (new_pinned > lock_limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
  * xrdma_umem_get - pin a range of the current process's memory
  * @dev: device the memory is registered with (for limits)
  * @addr: user virtual address
@@ -49,9 +72,8 @@ struct xrdma_umem *xrdma_umem_get(struct xrdma_device *dev, u64 addr,
 {
 	unsigned int gup_flags = FOLL_LONGTERM;
 	struct mm_struct *mm = current->mm;
-	unsigned long npages, pinned = 0, lock_limit;
+	unsigned long npages, pinned = 0;
 	struct xrdma_umem *umem;
-	s64 new_pinned;
 	int ret;
 
 	ret = xrdma_check_mr_access(access);
@@ -76,12 +98,9 @@ struct xrdma_umem *xrdma_umem_get(struct xrdma_device *dev, u64 addr,
 	umem->owning_mm = mm;
 	mmgrab(mm);
 
-	lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	new_pinned = atomic64_add_return(npages, &mm->pinned_vm);
-	if (new_pinned > lock_limit && !capable(CAP_IPC_LOCK)) {
-		ret = -ENOMEM;
-		goto err_account;
-	}
+	ret = xrdma_pinned_charge(mm, npages);
+	if (ret)
+		goto err_mmdrop;
 
 	/* up to 2 GiB with an unlimited RLIMIT_MEMLOCK: the memcg's */
 	umem->pages = kvcalloc(npages, sizeof(*umem->pages),
@@ -123,7 +142,8 @@ err_unpin:
 	unpin_user_pages(umem->pages, pinned);
 	kvfree(umem->pages);
 err_account:
-	atomic64_sub(npages, &mm->pinned_vm);
+	xrdma_pinned_uncharge(mm, npages);
+err_mmdrop:
 	mmdrop(mm);
 	kfree(umem);
 	return ERR_PTR(ret);
@@ -143,7 +163,7 @@ void xrdma_umem_release(struct xrdma_umem *umem)
 	sg_free_table(&umem->sgt);
 	unpin_user_pages_dirty_lock(umem->pages, umem->npages, umem->writable);
 	kvfree(umem->pages);
-	atomic64_sub(umem->npages, &umem->owning_mm->pinned_vm);
+	xrdma_pinned_uncharge(umem->owning_mm, umem->npages);
 	mmdrop(umem->owning_mm);
 	kfree(umem);
 }

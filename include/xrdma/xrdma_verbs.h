@@ -830,7 +830,6 @@ struct xrdma_device {
 	/* resource tracking, one table per type */
 	struct xarray res[XRDMA_RES_MAX];
 	u32 res_next[XRDMA_RES_MAX];
-	atomic_t key_tag;
 	struct dentry *debugfs;
 
 	/* per-user shares (core private): uid -> struct xrdma_uacct */
