@@ -61,7 +61,12 @@ stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
 stage guest-debug env XRDMA_GUEST_KERNEL=debug scripts/guest-test.sh
 
+# the failures again, last: CI shows only the end of this output
 if [ ${#FAILED[@]} -ne 0 ]; then
+	for name in "${FAILED[@]}"; do
+		grep -aE '^(FAIL|not ok|.*\[FAILED\])' "$LOG/$name.log" |
+			head -n 8 | cut -c1-300 | sed "s/^/$name: /"
+	done
 	echo "failed stages: ${FAILED[*]} (logs in $LOG)"
 fi
 echo "$TP passed, $TF failed, $TS skipped"

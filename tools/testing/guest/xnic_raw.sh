@@ -17,9 +17,13 @@ xnic_stack_up 1
 
 ctr=$XRDMA_DEBUGFS/xnic_sim/0/counters
 [ -r "$ctr" ] || note "no $ctr: device counters not checked"
-raw_write -n xnic0 -c "$ctr" -v >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
+# to the console as it goes: a test killed by its timeout shows how far
+# it came
+{
+	raw_write -n xnic0 -c "$ctr" -v 2>&1
+	echo $? >"$XRDMA_TMP/rc"
+} | tee "$XRDMA_TMP/out"
+rc=$(cat "$XRDMA_TMP/rc")
 [ -r "$ctr" ] && cat "$ctr"
 
 if ! xnic_no_objects xnic0; then

@@ -454,16 +454,19 @@ static void slab_now(struct slab *s)
 }
 
 /*
- * Create/destroy cycles must not grow the slab.  Kernel objects leak into
- * SUnreclaim, whose noise in a quiet guest is about +-12 kB per run; Slab
- * (including dentries, inodes, ...) moves by up to +-90 kB.  A leak of a
- * single 8-byte object per cycle adds 80 kB per run of 10000 cycles.  A run
- * over the limit is repeated: a leak grows again, noise does not.
+ * Create/destroy cycles must not grow the slab.  Every object the stack
+ * allocates (kmalloc, GFP_KERNEL_ACCOUNT or not) is unreclaimable, so a
+ * leak shows in SUnreclaim, whose noise in a quiet guest is about +-12 kB
+ * per run.  A leak of a single 8-byte object per cycle adds 80 kB per run
+ * of 10000 cycles.  A run over the limit is repeated: a leak grows again,
+ * noise does not.  The reclaimable part (dentries, inodes) is only noted:
+ * it moves by hundreds of kB with nothing of ours in it, more under a
+ * debug kernel, and a check on it failed with no leak.
  */
 void t_cycles(void)
 {
 	const int N = 10000, M = 500;
-	const long thr_u = 64, thr_s = 256;	/* kB per run */
+	const long thr_u = 64;	/* kB per run */
 	struct cyc_err e = { 0 };
 	struct slab s0, s1, s2;
 	long pin0, du1, ds1, du2 = 0, ds2 = 0;
@@ -487,7 +490,7 @@ void t_cycles(void)
 	ds1 = s1.slab - s0.slab;
 	ut_note("SUnreclaim %ld -> %ld kB (%+ld), Slab %ld -> %ld kB (%+ld)",
 		s0.unrecl, s1.unrecl, du1, s0.slab, s1.slab, ds1);
-	again = du1 > thr_u || ds1 > thr_s;
+	again = du1 > thr_u;
 	if (again) {
 		cycles(c.fd, buf, N, M, &e);
 		slab_now(&s2);
@@ -500,9 +503,6 @@ void t_cycles(void)
 	CHECK(s0.unrecl > 0 && (du1 <= thr_u || du2 <= thr_u),
 	      "no SUnreclaim growth over %d PD+CQ+QP+MR cycles + %d contexts (%+ld kB%s, allowed %ld)",
 	      N, M, du1, du1 > thr_u ? ", then again" : "", thr_u);
-	CHECK(s0.slab > 0 && (ds1 <= thr_s || ds2 <= thr_s),
-	      "no Slab growth over the same (%+ld kB%s, allowed %ld)",
-	      ds1, ds1 > thr_s ? ", then again" : "", thr_s);
 	CHECK_EQ(res_total(), 0, "resource counts are zero");
 	CHECK_EQ(status_kb("VmPin"), pin0, "VmPin back");
 	ctx_close(&c);
