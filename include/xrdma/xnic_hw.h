@@ -106,6 +106,59 @@ enum xnic_cmd_status {
 	XNIC_CMD_BUSY		= 6,	/* object still referenced */
 };
 
+/*
+ * The device's own codes for QP types, QP states, port states, path MTUs
+ * and MODIFY_QP attributes.  Their values happen to equal the verbs'
+ * (the layer above), but they are the hardware's: the driver translates,
+ * and the device knows nothing of verbs.
+ */
+enum xnic_qp_type {
+	XNIC_QPT_RC		= 2,
+	XNIC_QPT_UC		= 3,
+	XNIC_QPT_UD		= 4,
+};
+
+enum xnic_qp_state {
+	XNIC_QPS_RESET		= 0,
+	XNIC_QPS_INIT		= 1,
+	XNIC_QPS_RTR		= 2,
+	XNIC_QPS_RTS		= 3,
+	XNIC_QPS_SQD		= 4,
+	XNIC_QPS_SQE		= 5,
+	XNIC_QPS_ERR		= 6,
+	XNIC_QPS_NUM
+};
+
+enum xnic_port_state {
+	XNIC_PORT_DOWN		= 1,
+	XNIC_PORT_ACTIVE	= 4,
+};
+
+enum xnic_mtu {
+	XNIC_MTU_256		= 1,
+	XNIC_MTU_512		= 2,
+	XNIC_MTU_1024		= 3,
+	XNIC_MTU_2048		= 4,
+	XNIC_MTU_4096		= 5,
+};
+
+/* xnic_cmd_modify_qp.mask: which fields the command sets */
+#define XNIC_QP_MOD_STATE		BIT(0)
+#define XNIC_QP_MOD_ACCESS		BIT(3)
+#define XNIC_QP_MOD_PORT		BIT(5)
+#define XNIC_QP_MOD_QKEY		BIT(6)
+#define XNIC_QP_MOD_AV			BIT(7)
+#define XNIC_QP_MOD_PATH_MTU		BIT(8)
+#define XNIC_QP_MOD_TIMEOUT		BIT(9)
+#define XNIC_QP_MOD_RETRY_CNT		BIT(10)
+#define XNIC_QP_MOD_RNR_RETRY		BIT(11)
+#define XNIC_QP_MOD_RQ_PSN		BIT(12)
+#define XNIC_QP_MOD_MAX_RD_ATOMIC	BIT(13)
+#define XNIC_QP_MOD_MIN_RNR_TIMER	BIT(15)
+#define XNIC_QP_MOD_SQ_PSN		BIT(16)
+#define XNIC_QP_MOD_MAX_DEST_RD_ATOMIC	BIT(17)
+#define XNIC_QP_MOD_DEST_QPN		BIT(20)
+
 struct xnic_cmd_hdr {
 	u8 opcode;
 	u8 reserved[3];
@@ -133,8 +186,8 @@ struct xnic_cmd_query_caps_out {
 	__le32 max_rd_atom;
 	__le32 max_fast_reg_pages;
 	__le32 num_ports;
-	__le32 port_state;	/* XRDMA_PORT_*, port 1 */
-	__le32 port_mtu;	/* enum xrdma_mtu */
+	__le32 port_state;	/* enum xnic_port_state, port 1 */
+	__le32 port_mtu;	/* enum xnic_mtu */
 	u8 fw_ver[16];
 };
 
@@ -156,7 +209,7 @@ struct xnic_cmd_obj {	/* DESTROY_CQ, DESTROY_QP, DESTROY_SRQ, QUERY_QP */
 
 struct xnic_cmd_create_qp {
 	__le32 qpn;		/* chosen by the driver */
-	u8 qp_type;		/* XRDMA_QPT_RC/UC/UD values */
+	u8 qp_type;		/* enum xnic_qp_type */
 	u8 sq_log_wqe;
 	u8 sq_wqe_shift;
 	u8 rq_log_wqe;		/* 0 with an SRQ */
@@ -176,12 +229,12 @@ struct xnic_cmd_create_qp {
 
 #define XNIC_NO_SRQ		0xffffffff
 
-/* MODIFY_QP: mask bits are the verbs attribute mask (XRDMA_QP_*). */
+/* MODIFY_QP: @mask is XNIC_QP_MOD_* */
 struct xnic_cmd_modify_qp {
 	__le32 qpn;
 	__le32 mask;
-	u8 state;		/* enum xrdma_qp_state */
-	u8 path_mtu;
+	u8 state;		/* enum xnic_qp_state */
+	u8 path_mtu;		/* enum xnic_mtu */
 	u8 timeout;
 	u8 retry_cnt;
 	u8 rnr_retry;
@@ -291,7 +344,7 @@ enum xnic_eqe_type {
 	XNIC_EQE_QP_ACCESS_ERR	= 0x05,	/* data: qpn */
 	XNIC_EQE_CQ_ERR		= 0x06,	/* data: cqn (overrun) */
 	XNIC_EQE_SRQ_LIMIT	= 0x07,	/* data: srqn */
-	XNIC_EQE_PORT_CHANGE	= 0x08,	/* data: port, aux: XRDMA_PORT_* */
+	XNIC_EQE_PORT_CHANGE	= 0x08,	/* data: port, aux: enum xnic_port_state */
 	XNIC_EQE_DEVICE_FATAL	= 0x09,
 	XNIC_EQE_LAST_WQE	= 0x0a,	/* data: qpn */
 };
