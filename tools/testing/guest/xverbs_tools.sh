@@ -43,7 +43,11 @@ done
 port=18515
 # pair NAME PATTERN SERVER_CMD... -- CLIENT_ARGS...: the server in the
 # background, the client against 127.0.0.1; both exit 0, the client's
-# output matches PATTERN
+# output matches PATTERN.  perftest turns cycles into microseconds with
+# a clock rate it measures at start; under TCG on a loaded host that
+# measurement fails now and then and the numbers read "inf" or "-nan"
+# although every iteration ran.  Such a run is the tool's, not ours: it
+# is run again (at most twice), and noted.
 pair() {
 	_name=$1 _pat=$2
 	shift 2
@@ -53,6 +57,30 @@ pair() {
 		shift
 	done
 	shift
+	_try=1
+	while :; do
+		pair_once "$@"
+		_rc=$?
+		if [ "$_rc" != 2 ] || [ "$_try" -ge 3 ]; then
+			break
+		fi
+		note "$_name: perftest's clock calibration failed (inf/nan), again"
+		_try=$((_try + 1))
+	done
+	if [ "$_rc" != 0 ]; then
+		err "$_name: client rc=$_crc server rc=$_src"
+		echo "--- $_name client"
+		cat "$XRDMA_TMP/cli"
+		echo "--- $_name server"
+		cat "$XRDMA_TMP/srv"
+		return 1
+	fi
+	note "$_name: $(grep -E "$_pat" "$XRDMA_TMP/cli" | tail -n 1)"
+}
+
+# pair_once CLIENT_ARGS...: one run of pair; 0 passed, 2 both sides
+# succeeded but the client printed inf/nan numbers, 1 failed
+pair_once() {
 	port=$((port + 1))
 	# shellcheck disable=SC2086 # word splitting of the command is wanted
 	timeout 60 xrdma-run $_srv -p $port >"$XRDMA_TMP/srv" 2>&1 &
@@ -71,16 +99,11 @@ pair() {
 	_crc=$?
 	wait $_pid
 	_src=$?
-	if [ $_crc != 0 ] || [ $_src != 0 ] ||
-	   ! grep -Eq "$_pat" "$XRDMA_TMP/cli"; then
-		err "$_name: client rc=$_crc server rc=$_src"
-		echo "--- $_name client"
-		cat "$XRDMA_TMP/cli"
-		echo "--- $_name server"
-		cat "$XRDMA_TMP/srv"
-		return 1
-	fi
-	note "$_name: $(grep -E "$_pat" "$XRDMA_TMP/cli" | tail -n 1)"
+	[ $_crc = 0 ] && [ $_src = 0 ] || return 1
+	grep -Eq "$_pat" "$XRDMA_TMP/cli" && return 0
+	grep -Eq '^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+-?(inf|nan)' \
+		"$XRDMA_TMP/cli" && return 2
+	return 1
 }
 
 PP='^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
