@@ -25,7 +25,9 @@
 #   XRDMA_SUMMARY passed=N failed=N skipped=N
 #   XRDMA_DONE
 # A test passes with exit status 0, is skipped with 77, fails otherwise or
-# when it exceeds its time limit (it is then killed with SIGKILL).
+# when it exceeds its time limit (it is then killed with SIGKILL).  A file
+# with "# XRDMA_SUBTEST: SUB [LIMIT]" lines holds one test per line, named
+# <file>_SUB, each run on its own with XRDMA_SUBTEST=SUB.
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -192,13 +194,34 @@ our_modules_loaded() {
 timed_out=0
 trap 'timed_out=1' USR1
 
-limit_of() { echo "${TIMEOUT:-$(($(field "$1" TIMEOUT 60) * SCALE))}"; }
+# tests_of FILE -> "NAME LIMIT SUBTEST" per test in FILE: the file itself
+# ("NAME LIMIT -"), or NAME_SUB for each "# XRDMA_SUBTEST: SUB [LIMIT]"
+# line (the file's XRDMA_TIMEOUT when the line gives none)
+tests_of() {
+	_base=$(basename "$1" .sh)
+	_lim=$(field "$1" TIMEOUT 60)
+	if ! grep -q '^# XRDMA_SUBTEST:' "$1"; then
+		echo "$_base $_lim -"
+		return
+	fi
+	sed -n 's/^# XRDMA_SUBTEST:[[:space:]]*//p' "$1" |
+		while read -r _sub _sl _; do
+			echo "${_base}_$_sub ${_sl:-$_lim} $_sub"
+		done
+}
 
-# run_test FILE -> sets $status
+limit_of() { echo "${TIMEOUT:-$(($1 * SCALE))}"; }
+
+# run_test FILE NAME LIMIT SUBTEST -> sets $status
 run_test() {
 	t=$1
-	name=$(basename "$t" .sh)
-	limit=$(limit_of "$t")
+	name=$2
+	limit=$(limit_of "$3")
+	if [ "$4" = - ]; then
+		unset XRDMA_SUBTEST
+	else
+		export XRDMA_SUBTEST="$4"
+	fi
 	for m in $(field "$t" DEBIAN_MODULES ""); do
 		modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
 	done
@@ -260,16 +283,18 @@ failed=0
 skipped=0
 for t in /xrdma/tests/*.sh; do
 	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	selected "$name" || continue
 	[ "$(field "$t" VMS 1)" = "$VMS" ] || continue
-	mark "XRDMA_TEST_START $name timeout=$(limit_of "$t")"
-	run_test "$t"
-	case $status in
-	PASS) passed=$((passed + 1)) ;;
-	SKIP) skipped=$((skipped + 1)) ;;
-	*) failed=$((failed + 1)) ;;
-	esac
+	tests_of "$t" >/tmp/xrdma-tests
+	while read -r tname tlimit tsub; do
+		selected "$tname" || continue
+		mark "XRDMA_TEST_START $tname timeout=$(limit_of "$tlimit")"
+		run_test "$t" "$tname" "$tlimit" "$tsub" </dev/null
+		case $status in
+		PASS) passed=$((passed + 1)) ;;
+		SKIP) skipped=$((skipped + 1)) ;;
+		*) failed=$((failed + 1)) ;;
+		esac
+	done </tmp/xrdma-tests
 done
 [ "$KMEMLEAK" = 1 ] && kmemleak_scan
 mark "XRDMA_SUMMARY passed=$passed failed=$failed skipped=$skipped"

@@ -14,14 +14,8 @@
 # Per-check results are the "ok N - ..." / "not ok N - ..." lines of
 # uverbs_test (tools/testing/uverbs).
 
-core=$(xko xrdma_core) || exit 1
-uv=$(xko xrdma_uverbs) || exit 1
+testdev_stack_up
 td=$(xko xrdma_testdev) || exit 1
-mount_debugfs
-
-assert insmod "$core"
-assert insmod "$uv"
-assert insmod "$td" ndev=1
 
 uvdev=""
 for d in /sys/class/xrdma/*; do

@@ -9,6 +9,7 @@
 #   XRDMA_KO       directory of our modules (NAME.ko, flat)
 #   XRDMA_VMS      1 or 2               XRDMA_ROLE  a or b (two-guest tests)
 #   XRDMA_IP, XRDMA_PEER_IP             198.18.0.1 / 198.18.0.2 by role
+#   XRDMA_SUBTEST  the subtest of a file with "# XRDMA_SUBTEST:" lines
 # Exit status: 0 pass, 77 skip, anything else fail.
 
 XRDMA_DEBUGFS=/sys/kernel/debug
@@ -82,6 +83,18 @@ wire_netdev() {
 		}
 	done
 	return 1
+}
+
+# testdev_stack_up: mount debugfs, load xrdma_core, xrdma_uverbs and
+# xrdma_testdev with one device (testdev0)
+testdev_stack_up() {
+	_core=$(xko xrdma_core) || exit 1
+	_uv=$(xko xrdma_uverbs) || exit 1
+	_td=$(xko xrdma_testdev) || exit 1
+	mount_debugfs
+	assert insmod "$_core"
+	assert insmod "$_uv"
+	assert insmod "$_td" ndev=1
 }
 
 # xnic_stack_up [NDEV]: load xrdma_core, xrdma_uverbs, xnic_sim (NDEV
