@@ -25,9 +25,10 @@
 #   XRDMA_SUMMARY passed=N failed=N skipped=N
 #   XRDMA_DONE
 # A test passes with exit status 0, is skipped with 77, fails otherwise or
-# when it exceeds its time limit (it is then killed with SIGKILL).  A file
-# with "# XRDMA_SUBTEST: SUB [LIMIT]" lines holds one test per line, named
-# <file>_SUB, each run on its own with XRDMA_SUBTEST=SUB.
+# when it exceeds its time limit (it is then killed with SIGKILL).  The
+# tests are those of /xrdma/tests.list (scripts/guest/mkinitramfs.sh): a
+# file's own, or one per "# XRDMA_SUBTEST: SUB [LIMIT]" line of its header,
+# named <file>_SUB and run with XRDMA_SUBTEST=SUB.
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -194,22 +195,6 @@ our_modules_loaded() {
 timed_out=0
 trap 'timed_out=1' USR1
 
-# tests_of FILE -> "NAME LIMIT SUBTEST" per test in FILE: the file itself
-# ("NAME LIMIT -"), or NAME_SUB for each "# XRDMA_SUBTEST: SUB [LIMIT]"
-# line (the file's XRDMA_TIMEOUT when the line gives none)
-tests_of() {
-	_base=$(basename "$1" .sh)
-	_lim=$(field "$1" TIMEOUT 60)
-	if ! grep -q '^# XRDMA_SUBTEST:' "$1"; then
-		echo "$_base $_lim -"
-		return
-	fi
-	sed -n 's/^# XRDMA_SUBTEST:[[:space:]]*//p' "$1" |
-		while read -r _sub _sl _; do
-			echo "${_base}_$_sub ${_sl:-$_lim} $_sub"
-		done
-}
-
 limit_of() { echo "${TIMEOUT:-$(($1 * SCALE))}"; }
 
 # run_test FILE NAME LIMIT SUBTEST -> sets $status
@@ -281,21 +266,19 @@ run_test() {
 passed=0
 failed=0
 skipped=0
-for t in /xrdma/tests/*.sh; do
+# /xrdma/tests.list: "NAME LIMIT SUBTEST FILE" a test (mkinitramfs.sh)
+while read -r tname tlimit tsub t; do
 	[ -f "$t" ] || continue
+	selected "$tname" || continue
 	[ "$(field "$t" VMS 1)" = "$VMS" ] || continue
-	tests_of "$t" >/tmp/xrdma-tests
-	while read -r tname tlimit tsub; do
-		selected "$tname" || continue
-		mark "XRDMA_TEST_START $tname timeout=$(limit_of "$tlimit")"
-		run_test "$t" "$tname" "$tlimit" "$tsub" </dev/null
-		case $status in
-		PASS) passed=$((passed + 1)) ;;
-		SKIP) skipped=$((skipped + 1)) ;;
-		*) failed=$((failed + 1)) ;;
-		esac
-	done </tmp/xrdma-tests
-done
+	mark "XRDMA_TEST_START $tname timeout=$(limit_of "$tlimit")"
+	run_test "$t" "$tname" "$tlimit" "$tsub" </dev/null
+	case $status in
+	PASS) passed=$((passed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+done </xrdma/tests.list
 [ "$KMEMLEAK" = 1 ] && kmemleak_scan
 mark "XRDMA_SUMMARY passed=$passed failed=$failed skipped=$skipped"
 mark "XRDMA_DONE uptime=$(uptime_s)"

@@ -61,25 +61,26 @@ xrdma_test_dirs() {
 	return 0
 }
 
-# xrdma_tests_of FILE -> "NAME LIMIT FILE" per test the file holds: the
-# file itself (NAME its base name), or NAME_SUB for each line
-# "# XRDMA_SUBTEST: SUB [LIMIT]" (LIMIT default: the file's XRDMA_TIMEOUT);
-# scripts/guest/init.sh runs each with XRDMA_SUBTEST=SUB
+# xrdma_tests_of FILE -> "NAME LIMIT SUBTEST FILE" per test the file
+# holds: the file itself (NAME its base name, SUBTEST "-"), or NAME_SUB for
+# each line "# XRDMA_SUBTEST: SUB [LIMIT]" (LIMIT default: the file's
+# XRDMA_TIMEOUT).  mkinitramfs.sh lists them for scripts/guest/init.sh,
+# which runs each with XRDMA_SUBTEST=SUB.
 xrdma_tests_of() {
 	local f=$1 base lim sub sl
 	base=$(basename "$f" .sh)
 	lim=$(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")
 	if ! grep -q '^# XRDMA_SUBTEST:' "$f"; then
-		echo "$base $lim $f"
+		echo "$base $lim - $f"
 		return
 	fi
 	sed -n 's/^# XRDMA_SUBTEST:[[:space:]]*//p' "$f" |
 		while read -r sub sl _; do
-			echo "${base}_$sub ${sl:-$lim} $f"
+			echo "${base}_$sub ${sl:-$lim} $sub $f"
 		done
 }
 
-# All tests, "NAME LIMIT FILE" a line, sorted by name.  A test file is any
+# All tests, "NAME LIMIT SUBTEST FILE" a line, sorted by name.  A test file is any
 # *.sh directly in a test directory; helpers live in its lib/ subdirectory.
 xrdma_all_tests() {
 	local d f
@@ -104,10 +105,11 @@ xrdma_match() {
 # xrdma_select GLOBS VMS -> the selected tests needing VMS guests, as
 # xrdma_all_tests prints them
 xrdma_select() {
-	local name lim f
-	xrdma_all_tests | while read -r name lim f; do
+	local name lim sub f
+	xrdma_all_tests | while read -r name lim sub f; do
 		xrdma_match "$name" "$1" || continue
-		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] && echo "$name $lim $f"
+		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] &&
+			echo "$name $lim $sub $f"
 	done
 	return 0
 }
