@@ -17,11 +17,7 @@
 testdev_stack_up
 td=$(xko xrdma_testdev) || exit 1
 
-uvdev=""
-for d in /sys/class/xrdma/*; do
-	[ "$(cat "$d/ibdev" 2>/dev/null)" = testdev0 ] && uvdev=${d##*/}
-done
-[ -n "$uvdev" ] || fail "no /sys/class/xrdma/*/ibdev says testdev0"
+uvdev=$(uverbs_of testdev0) || fail "no /sys/class/xrdma/*/ibdev says testdev0"
 note "testdev0 is $uvdev"
 
 failed=$XRDMA_TMP/failed

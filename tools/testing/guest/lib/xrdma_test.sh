@@ -131,8 +131,34 @@ xnic_stack_down() {
 	done
 }
 
-# xnic_no_objects DEV: the device's resource tracking shows nothing alive
+# xnic_no_objects DEV: the device's resource tracking (debugfs) is there
+# and shows nothing alive: its "type count" lines all 0, no object listed
 xnic_no_objects() {
+	[ -r "$XRDMA_DEBUGFS/xrdma/$1/resources" ] || return 1
 	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 } END { exit bad }' \
 		"$XRDMA_DEBUGFS/xrdma/$1/resources"
+}
+
+# wait_xrdma_dev NAME: up to 10 s for the xrdma device NAME to be
+# registered: its sysfs directory, and its debugfs one (made last; after
+# mount_debugfs)
+wait_xrdma_dev() {
+	_n=0
+	until [ -d "/sys/class/xrdma_device/$1" ] &&
+		[ -r "$XRDMA_DEBUGFS/xrdma/$1/resources" ]; do
+		_n=$((_n + 1))
+		[ $_n -le 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+# uverbs_of NAME: the uverbsN node of the xrdma device NAME
+uverbs_of() {
+	for _d in /sys/class/xrdma/uverbs*; do
+		if [ "$(cat "$_d/ibdev" 2>/dev/null)" = "$1" ]; then
+			echo "${_d##*/}"
+			return 0
+		fi
+	done
+	return 1
 }
