@@ -29,15 +29,9 @@ mount_debugfs
 simdbg=$XRDMA_DEBUGFS/xnic_sim/0
 res=$XRDMA_DEBUGFS/xrdma/xnic0/resources
 
-unload() {
-	for m in xnic xnic_sim xrdma_uverbs xrdma_core; do
-		module_loaded $m && rmmod $m
-	done
-}
-
 # bail MSG: unload what is loaded and fail (not from a subshell)
 bail() {
-	unload 2>/dev/null
+	xnic_stack_down 2>/dev/null
 	fail "$*"
 }
 

@@ -52,15 +52,5 @@ grep -q '^PASS B: control: ' "$out" ||
 [ $rc != 0 ] || [ "$nfail" = 0 ] ||
 	echo "xv_isolation: exit 0 with $nfail FAIL line(s)" >>"$XRDMA_TMP/errors"
 
-if ! xnic_no_objects xnic0; then
-	echo "objects left on xnic0:" >>"$XRDMA_TMP/errors"
-	cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources" >>"$XRDMA_TMP/errors"
-fi
-xnic_stack_down 2>>"$XRDMA_TMP/errors"
-for m in xnic xnic_sim xrdma_uverbs xrdma_core; do
-	! module_loaded $m || echo "module $m still loaded" >>"$XRDMA_TMP/errors"
-done
-if [ -s "$XRDMA_TMP/errors" ]; then
-	cat "$XRDMA_TMP/errors"
-	fail "$(head -n 1 "$XRDMA_TMP/errors")"
-fi
+xnic_stack_end xnic0
+fail_on_errors

@@ -139,6 +139,31 @@ xnic_no_objects() {
 		"$XRDMA_DEBUGFS/xrdma/$1/resources"
 }
 
+# xnic_stack_end DEV...: the end of a test on xnic_stack_up's stack: note
+# in $XRDMA_TMP/errors the objects left on each DEV, unload the stack, note
+# the modules still loaded
+xnic_stack_end() {
+	for _d in "$@"; do
+		xnic_no_objects "$_d" || {
+			echo "objects left on $_d:"
+			head -n 20 "$XRDMA_DEBUGFS/xrdma/$_d/resources"
+		} >>"$XRDMA_TMP/errors"
+	done
+	xnic_stack_down 2>>"$XRDMA_TMP/errors"
+	for _m in xnic xnic_sim xrdma_uverbs xrdma_core; do
+		! module_loaded $_m ||
+			echo "module $_m still loaded" >>"$XRDMA_TMP/errors"
+	done
+}
+
+# fail_on_errors: show $XRDMA_TMP/errors and fail with its first line, if
+# it has any
+fail_on_errors() {
+	[ -s "$XRDMA_TMP/errors" ] || return 0
+	cat "$XRDMA_TMP/errors"
+	fail "$(head -n 1 "$XRDMA_TMP/errors")"
+}
+
 # wait_xrdma_dev NAME: up to 10 s for the xrdma device NAME to be
 # registered: its sysfs directory, and its debugfs one (made last; after
 # mount_debugfs)
