@@ -1331,8 +1331,8 @@ static void ut_case_remote_err(struct ut *t)
 	const struct ut_rcase *c = t->arg;
 	struct ut_mr mrs[2], *m[2] = {};
 	struct ut_q *qa, *qb;
+	bool fresh = true;	/* no failure on the pair yet */
 	struct ut_buf *lb;
-	bool fresh = true;
 	int i;
 
 	if (ut_pair(t, &c->o, &qa, &qb))
@@ -2044,14 +2044,29 @@ static void ut_case_cq_notify(struct ut *t)
 
 /* ------------------------------------------------------------- SRQ */
 
+/* a 256-byte receive at @off of @b posted to @srq */
+static bool ut_srq_post(struct ut *t, struct xrdma_srq *srq, struct ut_buf *b,
+			size_t off, u64 wr_id)
+{
+	const struct xrdma_recv_wr *bad;
+	struct xrdma_recv_wr rwr = {};
+	struct ut_sgl rs;
+	int ret;
+
+	ut_sgl_build(&rs, b, ut_lkey(b->side), off, 256, 1, 0);
+	rwr.wr_id = wr_id;
+	rwr.sg_list = rs.sge;
+	rwr.num_sge = 1;
+	ret = xrdma_post_srq_recv(srq, &rwr, &bad);
+	return UT_OK(t, !ret, "post_srq_recv: %d", ret);
+}
+
 static void ut_case_srq(struct ut *t)
 {
 	static const size_t lens[] = { 1, 50, 100, 150, 200, 256 };
 	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
-	const struct xrdma_recv_wr *bad;
 	struct xrdma_srq_attr sattr = {};
 	struct ut_qp_opts o = {};
-	struct xrdma_recv_wr rwr;
 	struct xrdma_send_wr wr;
 	struct ut_sgl ss, rs;
 	struct ut_buf *lb, *rb;
@@ -2074,16 +2089,9 @@ static void ut_case_srq(struct ut *t)
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0xe00 + i;
-		rwr.sg_list = rs.sge;
-		rwr.num_sge = 1;
-		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
-		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		if (!ut_srq_post(t, srq, rb, i * 300, 0xe00 + i))
 			return;
-	}
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		memset(rb->va, UT_CANARY, rb->size);
 		ut_buf_to_dev(rb);
@@ -2111,16 +2119,9 @@ static void ut_case_srq(struct ut *t)
 	ret = xrdma_modify_srq(srq, &sattr, XRDMA_SRQ_LIMIT);
 	if (!UT_OK(t, !ret, "modify_srq(limit 2): %d", ret))
 		return;
-	for (i = 0; i < 3; i++) {
-		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0xe30 + i;
-		rwr.sg_list = rs.sge;
-		rwr.num_sge = 1;
-		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
-		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+	for (i = 0; i < 3; i++)
+		if (!ut_srq_post(t, srq, rb, i * 300, 0xe30 + i))
 			return;
-	}
 	for (i = 0; i < 2; i++) {
 		ut_wr(&wr, 0xe40 + i, XRDMA_WR_SEND, ss.sge, 1,
 		      XRDMA_SEND_SIGNALED);
