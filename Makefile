@@ -2,6 +2,11 @@
 #
 # xrdma: out-of-tree build and test entry points.  See README.md.
 
+# "deps" (scripts/install-deps.sh: apt-get what is missing, nothing when
+# all is there) runs before the targets that run tests, which a fresh
+# Debian 12 machine reaches first (make check, CI's .ci/run); the builds
+# (make, modules, tools) do not install anything: "make deps" once.
+#
 # KDIR is looked up when a recipe first uses it, after "deps" may have
 # installed the headers, and is exported only when the user gave it: a
 # value computed before the headers existed must not reach the scripts
@@ -18,26 +23,27 @@ XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m
 		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m \
 		CONFIG_XRDMA_XNIC_ULP_TEST=m
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
+NEED_KDIR = @test -d "$(KDIR)" || { echo "no kernel build tree at KDIR='$(KDIR)':" \
+	"run 'make deps' (Debian's linux-headers-amd64) or give KDIR=" >&2; exit 1; }
+
+# the library and the userspace test programs the guest tests run
+TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \
+	     tools/testing/bench tools/testing/xverbs tools/testing/isolation \
+	     tools/testing/fuzz
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo bench help fuzz
 
 all: modules tools
 
-# userspace test programs the guest tests run
-tools: deps
-	$(MAKE) -C tools/lib/xverbs
-	$(MAKE) -C tools/testing/uverbs
-	$(MAKE) -C tools/testing/xnic
-	$(MAKE) -C tools/testing/bench
-	$(MAKE) -C tools/testing/xverbs
-	$(MAKE) -C tools/testing/isolation
-	$(MAKE) -C tools/testing/fuzz
+tools:
+	@set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d; done
 
 deps:
 	@scripts/install-deps.sh
 
-modules: deps
+modules:
+	$(NEED_KDIR)
 	$(KBUILD) modules
 
 modules_install install: modules
@@ -45,13 +51,7 @@ modules_install install: modules
 
 clean:
 	$(KBUILD) clean
-	$(MAKE) -C tools/lib/xverbs clean
-	$(MAKE) -C tools/testing/uverbs clean
-	$(MAKE) -C tools/testing/xnic clean
-	$(MAKE) -C tools/testing/bench clean
-	$(MAKE) -C tools/testing/xverbs clean
-	$(MAKE) -C tools/testing/isolation clean
-	$(MAKE) -C tools/testing/fuzz clean
+	@set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d clean; done
 	# keep build/check: make check runs make clean and logs there
 	find build -mindepth 1 -maxdepth 1 ! -name check -exec rm -rf {} + 2>/dev/null || true
 
@@ -96,7 +96,8 @@ fuzz: deps
 	scripts/guest-test.sh uverbs_fuzz
 
 help:
-	@echo "make [KDIR=...]     build the modules"
+	@echo "make [KDIR=...]     build the modules, the library and the test programs"
+	@echo "make deps           install what the build and the tests need (Debian 12, apt-get)"
 	@echo "make demo           load the stack in a QEMU guest and show it"
 	@echo "make check          everything CI runs (build, sparse, KUnit, guest)"
 	@echo "make bench          xnic against rxe in a guest (build/bench/latest)"

@@ -32,11 +32,24 @@ static void device_register_names(struct kunit *test)
 	fake_dev_destroy(c);
 }
 
+/* a device with these operations is refused */
+static void device_ops_refused(struct kunit *test,
+			       const struct xrdma_device_ops *ops)
+{
+	struct xrdma_device *dev;
+
+	dev = _xrdma_alloc_device(sizeof(struct fake_dev), ops);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->num_ports = 1;
+	KUNIT_EXPECT_EQ(test, xrdma_register_device(dev, "kbad%d", NULL),
+			-EINVAL);
+	xrdma_dealloc_device(dev);
+}
+
 static void device_register_invalid(struct kunit *test)
 {
 	static struct xrdma_device_ops bad_ops;
 	struct fake_dev *fd;
-	struct xrdma_device *dev;
 
 	fd = fake_dev_alloc(test);
 	fd->ibdev.num_ports = 0;
@@ -50,22 +63,12 @@ static void device_register_invalid(struct kunit *test)
 	/* a driver without its mandatory operations is refused */
 	bad_ops = fake_ops;
 	bad_ops.post_send = NULL;
-	dev = _xrdma_alloc_device(sizeof(struct fake_dev), &bad_ops);
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	dev->num_ports = 1;
-	KUNIT_EXPECT_EQ(test, xrdma_register_device(dev, "kbad%d", NULL),
-			-EINVAL);
-	xrdma_dealloc_device(dev);
+	device_ops_refused(test, &bad_ops);
 
 	/* object sizes smaller than the core structs are refused */
 	bad_ops = fake_ops;
 	bad_ops.size_qp = sizeof(struct xrdma_qp) - 1;
-	dev = _xrdma_alloc_device(sizeof(struct fake_dev), &bad_ops);
-	KUNIT_ASSERT_NOT_NULL(test, dev);
-	dev->num_ports = 1;
-	KUNIT_EXPECT_EQ(test, xrdma_register_device(dev, "kbad%d", NULL),
-			-EINVAL);
-	xrdma_dealloc_device(dev);
+	device_ops_refused(test, &bad_ops);
 
 	/* too small a device structure */
 	KUNIT_EXPECT_NULL(test, _xrdma_alloc_device(8, &fake_ops));
@@ -76,10 +79,15 @@ struct test_client {
 	int adds, removes;
 	bool refuse;
 	bool make_objects;
+	bool registered;
 	void *last_removed_data;
 	struct kunit *test;
 };
 
+/*
+ * The case's client, allocated with kunit_kzalloc so that it outlives a
+ * case ended by a failed assertion: the suite's exit then unregisters it.
+ */
 static struct test_client *the_client;
 
 static int tc_add(struct xrdma_device *dev)
@@ -111,75 +119,97 @@ static void tc_remove(struct xrdma_device *dev, void *data)
 		KUNIT_EXPECT_EQ(tc->test, xrdma_dealloc_pd(data), 0);
 }
 
-static void tc_init(struct kunit *test, struct test_client *tc)
+static struct test_client *tc_new(struct kunit *test)
 {
-	memset(tc, 0, sizeof(*tc));
+	struct test_client *tc = kunit_kzalloc(test, sizeof(*tc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, tc);
 	tc->client.name = "kunit";
 	tc->client.add = tc_add;
 	tc->client.remove = tc_remove;
 	tc->test = test;
 	the_client = tc;
+	return tc;
+}
+
+static int tc_register(struct test_client *tc)
+{
+	int ret = xrdma_register_client(&tc->client);
+
+	tc->registered = !ret;
+	return ret;
+}
+
+static void tc_unregister(struct test_client *tc)
+{
+	xrdma_unregister_client(&tc->client);
+	tc->registered = false;
+}
+
+static void device_exit(struct kunit *test)
+{
+	if (the_client && the_client->registered)
+		tc_unregister(the_client);
+	the_client = NULL;
 }
 
 static void device_clients(struct kunit *test)
 {
-	struct test_client tc;
+	struct test_client *tc = tc_new(test);
 	struct fake_dev *a, *b;
 
-	tc_init(test, &tc);
 	a = fake_dev_create(test, "kcl%d");
 
 	/* a client sees devices present when it registers ... */
-	KUNIT_ASSERT_EQ(test, xrdma_register_client(&tc.client), 0);
-	KUNIT_EXPECT_EQ(test, tc.adds, 1);
-	KUNIT_EXPECT_PTR_EQ(test, xrdma_get_client_data(&a->ibdev, &tc.client),
+	KUNIT_ASSERT_EQ(test, tc_register(tc), 0);
+	KUNIT_EXPECT_EQ(test, tc->adds, 1);
+	KUNIT_EXPECT_PTR_EQ(test, xrdma_get_client_data(&a->ibdev, &tc->client),
 			    (void *)&a->ibdev);
 
 	/* ... and devices registered later */
 	b = fake_dev_create(test, "kcl%d");
-	KUNIT_EXPECT_EQ(test, tc.adds, 2);
+	KUNIT_EXPECT_EQ(test, tc->adds, 2);
 
 	/* unregistering a device calls remove with the client's data */
 	fake_dev_destroy(b);
-	KUNIT_EXPECT_EQ(test, tc.removes, 1);
-	KUNIT_EXPECT_PTR_EQ(test, tc.last_removed_data, (void *)&b->ibdev);
+	KUNIT_EXPECT_EQ(test, tc->removes, 1);
+	KUNIT_EXPECT_PTR_EQ(test, tc->last_removed_data, (void *)&b->ibdev);
 
 	/* unregistering the client calls remove for the rest */
-	xrdma_unregister_client(&tc.client);
-	KUNIT_EXPECT_EQ(test, tc.removes, 2);
-	KUNIT_EXPECT_PTR_EQ(test, tc.last_removed_data, (void *)&a->ibdev);
-	KUNIT_EXPECT_NULL(test, xrdma_get_client_data(&a->ibdev, &tc.client));
+	tc_unregister(tc);
+	KUNIT_EXPECT_EQ(test, tc->removes, 2);
+	KUNIT_EXPECT_PTR_EQ(test, tc->last_removed_data, (void *)&a->ibdev);
+	KUNIT_EXPECT_NULL(test, xrdma_get_client_data(&a->ibdev, &tc->client));
 
 	/* a client that refuses a device is not told of its removal */
-	tc_init(test, &tc);
-	tc.refuse = true;
-	KUNIT_ASSERT_EQ(test, xrdma_register_client(&tc.client), 0);
-	KUNIT_EXPECT_NULL(test, xrdma_get_client_data(&a->ibdev, &tc.client));
+	tc = tc_new(test);
+	tc->refuse = true;
+	KUNIT_ASSERT_EQ(test, tc_register(tc), 0);
+	KUNIT_EXPECT_NULL(test, xrdma_get_client_data(&a->ibdev, &tc->client));
 	fake_dev_destroy(a);
-	KUNIT_EXPECT_EQ(test, tc.removes, 0);
-	xrdma_unregister_client(&tc.client);
+	KUNIT_EXPECT_EQ(test, tc->removes, 0);
+	tc_unregister(tc);
 }
 
 /* A client's objects are released by its remove callback during unregister. */
 static void device_unregister_with_client_objects(struct kunit *test)
 {
-	struct test_client tc;
+	struct test_client *tc = tc_new(test);
 	struct fake_dev *fd;
 
-	tc_init(test, &tc);
-	tc.make_objects = true;
-	KUNIT_ASSERT_EQ(test, xrdma_register_client(&tc.client), 0);
+	tc->make_objects = true;
+	KUNIT_ASSERT_EQ(test, tc_register(tc), 0);
 	fd = fake_dev_create(test, "kobj%d");
 	KUNIT_EXPECT_EQ(test, xrdma_res_count(&fd->ibdev, XRDMA_RES_PD), 1U);
 	KUNIT_EXPECT_EQ(test, refcount_read(&fd->ibdev.users), 2U);
 
 	xrdma_unregister_device(&fd->ibdev);
-	KUNIT_EXPECT_EQ(test, tc.removes, 1);
+	KUNIT_EXPECT_EQ(test, tc->removes, 1);
 	KUNIT_EXPECT_EQ(test, xrdma_res_count(&fd->ibdev, XRDMA_RES_PD), 0U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&fd->destroys), 1);
 	KUNIT_EXPECT_EQ(test, fd->ibdev.state, XRDMA_DEV_UNREGISTERED);
 	xrdma_dealloc_device(&fd->ibdev);
-	xrdma_unregister_client(&tc.client);
+	tc_unregister(tc);
 }
 
 struct holder {
@@ -342,6 +372,7 @@ static struct kunit_case device_cases[] = {
 
 static struct kunit_suite device_suite = {
 	.name = "xrdma_core_device",
+	.exit = device_exit,
 	.test_cases = device_cases,
 };
 

@@ -12,24 +12,45 @@
 #include "fake_driver.h"
 #include "core_priv.h"
 
+/*
+ * The module parameters a case changes are saved by init and restored by
+ * exit, which KUnit runs even after a failed assertion ended the case.
+ */
+struct lim_ctx {
+	struct fake_dev *fd;
+	unsigned int user_share;
+	unsigned int max_ucontext_mem;
+};
+
 static struct fake_dev *lim_dev(struct kunit *test)
 {
-	return test->priv;
+	return ((struct lim_ctx *)test->priv)->fd;
 }
 
 static int limits_init(struct kunit *test)
 {
-	test->priv = fake_dev_create(test, "klim%d");
+	struct lim_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->user_share = xrdma_user_share;
+	ctx->max_ucontext_mem = xrdma_max_ucontext_mem;
+	test->priv = ctx;
+	ctx->fd = fake_dev_create(test, "klim%d");
 	return 0;
 }
 
 static void limits_exit(struct kunit *test)
 {
-	struct fake_dev *fd = lim_dev(test);
+	struct lim_ctx *ctx = test->priv;
 
+	xrdma_user_share = ctx->user_share;
+	xrdma_max_ucontext_mem = ctx->max_ucontext_mem;
+	if (!ctx->fd)		/* init's assertion failed */
+		return;
 	/* every charge was given back: no uid is left in the table */
-	KUNIT_EXPECT_TRUE(test, xa_empty(&fd->ibdev.uaccts));
-	fake_dev_destroy(fd);
+	KUNIT_EXPECT_TRUE(test, xa_empty(&ctx->fd->ibdev.uaccts));
+	fake_dev_destroy(ctx->fd);
 }
 
 /* Run as @uid without any capability until lim_unbecome(). */
@@ -57,7 +78,6 @@ static void lim_unbecome(const struct cred *old, struct cred *new)
 static void limits_share_arith(struct kunit *test)
 {
 	struct xrdma_device *dev = &lim_dev(test)->ibdev;
-	unsigned int old = xrdma_user_share;
 
 	dev->attr.max_srq = 1024;
 	dev->attr.max_ucontext = 1023;
@@ -71,14 +91,12 @@ static void limits_share_arith(struct kunit *test)
 			UINT_MAX);
 	xrdma_user_share = 100;
 	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_SRQ), UINT_MAX);
-	xrdma_user_share = old;
 }
 
 static void limits_uid_share(struct kunit *test)
 {
 	struct xrdma_device *dev = &lim_dev(test)->ibdev;
 	struct xrdma_ucharge c[5] = {};
-	unsigned int old = xrdma_user_share;
 	const struct cred *saved;
 	struct cred *new;
 	int i;
@@ -111,13 +129,11 @@ static void limits_uid_share(struct kunit *test)
 					       XRDMA_ULIM_SRQ), 0U);
 	/* a second uncharge does nothing */
 	xrdma_user_uncharge(dev, XRDMA_ULIM_SRQ, &c[0]);
-	xrdma_user_share = old;
 }
 
 static void limits_object_charge(struct kunit *test)
 {
 	struct xrdma_device *dev = &lim_dev(test)->ibdev;
-	unsigned int old = xrdma_user_share;
 	struct xrdma_pd *pd1, *pd2, *kpd;
 	const struct cred *saved;
 	struct cred *new;
@@ -143,12 +159,10 @@ static void limits_object_charge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd1), 0);
 	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, KUIDT_INIT(4244),
 					       XRDMA_ULIM_PD), 0U);
-	xrdma_user_share = old;
 }
 
 static void limits_ucontext_cap(struct kunit *test)
 {
-	unsigned int old = xrdma_max_ucontext_mem;
 	unsigned long cap = 1UL << (20 - PAGE_SHIFT);
 	struct xrdma_ucontext uctx = {};
 
@@ -163,13 +177,11 @@ static void limits_ucontext_cap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), cap);
 	xrdma_ucontext_uncharge(&uctx, cap);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), 0);
-	xrdma_max_ucontext_mem = old;
 }
 
 static void limits_ucontext_memlock(struct kunit *test)
 {
 	unsigned long lim = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	unsigned int old = xrdma_max_ucontext_mem;
 	struct xrdma_ucontext uctx = {};
 	const struct cred *saved;
 	struct cred *new;
@@ -197,7 +209,6 @@ static void limits_ucontext_memlock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), 0);
 	mmput(uctx.owner_mm);
-	xrdma_max_ucontext_mem = old;
 }
 
 static struct kunit_case limits_cases[] = {

@@ -6,8 +6,9 @@
 # under QEMU TCG and collect per-test results from the serial console.
 #
 # Usage: scripts/guest-test.sh [GLOB...]     (default: every test)
-#   GLOBs select tests by name (e.g. 'core_*' wire_ping); they are passed to
-#   the guest as xrdma.tests=GLOB,GLOB.  Single-guest tests share one boot;
+#   GLOBs select tests by name (e.g. 'core_*' wire_ping uverbs_abi; a file
+#   with XRDMA_SUBTEST lines holds one test per subtest, <file>_<subtest>);
+#   they are passed to the guest as xrdma.tests=GLOB,GLOB.  Single-guest tests share one boot;
 #   two-guest tests ("# XRDMA_VMS: 2") share one boot of a pair of guests.
 #
 # Output: a line per test, then exactly one line
@@ -145,7 +146,7 @@ mapfile -t VM1 < <(xrdma_select "$GLOBS" 1)
 mapfile -t VM2 < <(xrdma_select "$GLOBS" 2)
 if [ ${#VM1[@]} = 0 ] && [ ${#VM2[@]} = 0 ]; then
 	xrdma_log "no guest test matches '$GLOBS'; tests are:"
-	xrdma_all_tests | xargs -n1 basename | sed 's/\.sh$//; s/^/  /' >&2
+	xrdma_all_tests | cut -d' ' -f1 | sed 's/^/  /' >&2
 	echo "selection FAIL no test matches '$GLOBS'" | record
 	finish
 fi
@@ -170,22 +171,24 @@ APPEND="xrdma.tests=$GLOBS ${XRDMA_APPEND:-}"
 [ -n "${XRDMA_TIMEOUT_SCALE:-}" ] && APPEND="$APPEND xrdma.timeout_scale=$XRDMA_TIMEOUT_SCALE"
 [ -n "${XRDMA_TEST_TIMEOUT:-}" ] && APPEND="$APPEND xrdma.timeout=$XRDMA_TEST_TIMEOUT"
 
-# QEMU bound: boot/shutdown allowance plus the tests' own limits
+# QEMU bound: boot/shutdown allowance plus the tests' own limits (the
+# arguments: "NAME LIMIT FILE" lines of xrdma_select)
 run_timeout() {
-	local f sum=60 scale=${XRDMA_TIMEOUT_SCALE:-1}
+	local t lim sum=60 scale=${XRDMA_TIMEOUT_SCALE:-1}
 	if [ -n "${XRDMA_TIMEOUT:-}" ]; then
 		echo "$XRDMA_TIMEOUT"
 		return
 	fi
 	# the debug kernel boots slower and scans for leaks at the end
 	[ "$GUEST_KERNEL" = debug ] && sum=180
-	for f in "$@"; do
-		sum=$((sum + ${XRDMA_TEST_TIMEOUT:-$((scale * $(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")))}))
+	for t in "$@"; do
+		read -r _ lim _ <<<"$t"
+		sum=$((sum + ${XRDMA_TEST_TIMEOUT:-$((scale * lim))}))
 	done
 	echo "$sum"
 }
 
-names() { for f in "$@"; do basename "$f" .sh; done; }
+names() { for t in "$@"; do echo "${t%% *}"; done; }
 
 # show_failures LOG: console output of the failed tests of the last parse
 show_failures() {

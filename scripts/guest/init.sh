@@ -25,7 +25,10 @@
 #   XRDMA_SUMMARY passed=N failed=N skipped=N
 #   XRDMA_DONE
 # A test passes with exit status 0, is skipped with 77, fails otherwise or
-# when it exceeds its time limit (it is then killed with SIGKILL).
+# when it exceeds its time limit (it is then killed with SIGKILL).  The
+# tests are those of /xrdma/tests.list (scripts/guest/mkinitramfs.sh): a
+# file's own, or one per "# XRDMA_SUBTEST: SUB [LIMIT]" line of its header,
+# named <file>_SUB and run with XRDMA_SUBTEST=SUB.
 
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -192,13 +195,18 @@ our_modules_loaded() {
 timed_out=0
 trap 'timed_out=1' USR1
 
-limit_of() { echo "${TIMEOUT:-$(($(field "$1" TIMEOUT 60) * SCALE))}"; }
+limit_of() { echo "${TIMEOUT:-$(($1 * SCALE))}"; }
 
-# run_test FILE -> sets $status
+# run_test FILE NAME LIMIT SUBTEST -> sets $status
 run_test() {
 	t=$1
-	name=$(basename "$t" .sh)
-	limit=$(limit_of "$t")
+	name=$2
+	limit=$(limit_of "$3")
+	if [ "$4" = - ]; then
+		unset XRDMA_SUBTEST
+	else
+		export XRDMA_SUBTEST="$4"
+	fi
 	for m in $(field "$t" DEBIAN_MODULES ""); do
 		modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
 	done
@@ -258,19 +266,19 @@ run_test() {
 passed=0
 failed=0
 skipped=0
-for t in /xrdma/tests/*.sh; do
+# /xrdma/tests.list: "NAME LIMIT SUBTEST FILE" a test (mkinitramfs.sh)
+while read -r tname tlimit tsub t; do
 	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	selected "$name" || continue
+	selected "$tname" || continue
 	[ "$(field "$t" VMS 1)" = "$VMS" ] || continue
-	mark "XRDMA_TEST_START $name timeout=$(limit_of "$t")"
-	run_test "$t"
+	mark "XRDMA_TEST_START $tname timeout=$(limit_of "$tlimit")"
+	run_test "$t" "$tname" "$tlimit" "$tsub" </dev/null
 	case $status in
 	PASS) passed=$((passed + 1)) ;;
 	SKIP) skipped=$((skipped + 1)) ;;
 	*) failed=$((failed + 1)) ;;
 	esac
-done
+done </xrdma/tests.list
 [ "$KMEMLEAK" = 1 ] && kmemleak_scan
 mark "XRDMA_SUMMARY passed=$passed failed=$failed skipped=$skipped"
 mark "XRDMA_DONE uptime=$(uptime_s)"

@@ -11,6 +11,7 @@
 #                                      modprobe before the test
 #   # XRDMA_PROGRAMS: prog ...         host programs (or repo-relative
 #                                      paths) to ship with their libraries
+#   # XRDMA_SUBTEST: SUB [SECONDS]     one test NAME_SUB per line (below)
 
 XRDMA_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 XRDMA_ROOT=$(cd "$XRDMA_GUEST_DIR/../.." && pwd)
@@ -60,15 +61,34 @@ xrdma_test_dirs() {
 	return 0
 }
 
-# All test files, one per line, sorted by test name.  A test is any *.sh
-# directly in a test directory; helpers live in its lib/ subdirectory.
+# xrdma_tests_of FILE -> "NAME LIMIT SUBTEST FILE" per test the file
+# holds: the file itself (NAME its base name, SUBTEST "-"), or NAME_SUB for
+# each line "# XRDMA_SUBTEST: SUB [LIMIT]" (LIMIT default: the file's
+# XRDMA_TIMEOUT).  mkinitramfs.sh lists them for scripts/guest/init.sh,
+# which runs each with XRDMA_SUBTEST=SUB.
+xrdma_tests_of() {
+	local f=$1 base lim sub sl
+	base=$(basename "$f" .sh)
+	lim=$(xrdma_test_field "$f" TIMEOUT "$XRDMA_DEFAULT_TEST_TIMEOUT")
+	if ! grep -q '^# XRDMA_SUBTEST:' "$f"; then
+		echo "$base $lim - $f"
+		return
+	fi
+	sed -n 's/^# XRDMA_SUBTEST:[[:space:]]*//p' "$f" |
+		while read -r sub sl _; do
+			echo "${base}_$sub ${sl:-$lim} $sub $f"
+		done
+}
+
+# All tests, "NAME LIMIT SUBTEST FILE" a line, sorted by name.  A test file is any
+# *.sh directly in a test directory; helpers live in its lib/ subdirectory.
 xrdma_all_tests() {
 	local d f
 	xrdma_test_dirs | while read -r d; do
 		for f in "$d"/*.sh; do
-			[ -f "$f" ] && echo "$(basename "$f" .sh) $f"
+			[ -f "$f" ] && xrdma_tests_of "$f"
 		done
-	done | sort -k1,1 | awk '{print $2}'
+	done | sort -k1,1
 }
 
 # xrdma_match NAME GLOBS   GLOBS is comma separated, as on the kernel cmdline
@@ -82,12 +102,14 @@ xrdma_match() {
 	return 1
 }
 
-# xrdma_select GLOBS VMS -> selected test files needing VMS guests
+# xrdma_select GLOBS VMS -> the selected tests needing VMS guests, as
+# xrdma_all_tests prints them
 xrdma_select() {
-	local f
-	xrdma_all_tests | while read -r f; do
-		xrdma_match "$(basename "$f" .sh)" "$1" || continue
-		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] && echo "$f"
+	local name lim sub f
+	xrdma_all_tests | while read -r name lim sub f; do
+		xrdma_match "$name" "$1" || continue
+		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] &&
+			echo "$name $lim $sub $f"
 	done
 	return 0
 }

@@ -12,9 +12,10 @@
 #       listed in /xrdma/modules.list.  Debian modules it depends on are
 #       shipped and loaded at boot.
 #   -T  directory of guest tests (default tools/testing/guest); its *.sh
-#       become /xrdma/tests/, its lib/ becomes /xrdma/tests/lib/.  Header
-#       lines "# XRDMA_DEBIAN_MODULES:" / "# XRDMA_PROGRAMS:" /
-#       "# XRDMA_FILES:" (as -x) are honoured.
+#       become /xrdma/tests/, its lib/ becomes /xrdma/tests/lib/, the tests
+#       they hold are listed in /xrdma/tests.list (one per file, or one per
+#       "# XRDMA_SUBTEST:" line).  Header lines "# XRDMA_DEBIAN_MODULES:" /
+#       "# XRDMA_PROGRAMS:" / "# XRDMA_FILES:" (as -x) are honoured.
 #   -m  further Debian modules to ship (deps resolved with modprobe -S KVER
 #       --show-depends); the guest can modprobe them.
 #   -b  further programs (names or paths) to ship with their ldd libraries.
@@ -110,18 +111,26 @@ copy_with_libs() { # SRC [DST]
 		done
 }
 
-# --- guest tests and the programs / Debian modules they declare
+# --- guest tests and the programs / Debian modules they declare; the
+# tests, "NAME LIMIT SUBTEST FILE" a line (xrdma_tests_of), in
+# /xrdma/tests.list for the runner
+: >"$R/xrdma/tests.unsorted"
 for d in "${TDIRS[@]}"; do
 	[ -d "$d" ] || xrdma_die "no test directory $d"
 	for t in "$d"/*.sh; do
 		[ -f "$t" ] || continue
 		cp "$t" "$R/xrdma/tests/"
+		xrdma_tests_of "$t" | while read -r n l s _; do
+			echo "$n $l $s /xrdma/tests/${t##*/}"
+		done >>"$R/xrdma/tests.unsorted"
 		MODS="$MODS $(xrdma_test_field "$t" DEBIAN_MODULES)"
 		BINS="$BINS $(xrdma_test_field "$t" PROGRAMS)"
 		EXTRA="$EXTRA $(xrdma_test_field "$t" FILES)"
 	done
 	[ -d "$d/lib" ] && cp -a "$d/lib/." "$R/xrdma/tests/lib/"
 done
+sort -k1,1 "$R/xrdma/tests.unsorted" >"$R/xrdma/tests.list"
+rm "$R/xrdma/tests.unsorted"
 chmod -R a+rX "$R/xrdma"
 
 for b in $BINS; do

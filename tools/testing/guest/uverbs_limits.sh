@@ -15,8 +15,6 @@
 
 mount_debugfs
 : >"$XRDMA_TMP/errors"
-# the initramfs root is 0700 (mktemp -d): let uids 1000/1001 reach /dev
-chmod 755 /
 xnic_stack_up 1
 
 failed=$XRDMA_TMP/failed
@@ -24,15 +22,8 @@ failed=$XRDMA_TMP/failed
 uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup limmemcg
 rc=$?
 
-if ! xnic_no_objects xnic0; then
-	echo "objects left on xnic0:" >>"$XRDMA_TMP/errors"
-	cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources" >>"$XRDMA_TMP/errors"
-fi
-xnic_stack_down 2>>"$XRDMA_TMP/errors"
+xnic_stack_end xnic0
 if [ $rc != 0 ]; then
 	fail "uverbs_test rc=$rc, $(wc -l <"$failed") check(s) failed, first: $(head -n 1 "$failed")"
 fi
-if [ -s "$XRDMA_TMP/errors" ]; then
-	cat "$XRDMA_TMP/errors"
-	fail "$(head -n 1 "$XRDMA_TMP/errors")"
-fi
+fail_on_errors

@@ -14,20 +14,10 @@
 # Per-check results are the "ok N - ..." / "not ok N - ..." lines of
 # uverbs_test (tools/testing/uverbs).
 
-core=$(xko xrdma_core) || exit 1
-uv=$(xko xrdma_uverbs) || exit 1
+testdev_stack_up
 td=$(xko xrdma_testdev) || exit 1
-mount_debugfs
 
-assert insmod "$core"
-assert insmod "$uv"
-assert insmod "$td" ndev=1
-
-uvdev=""
-for d in /sys/class/xrdma/*; do
-	[ "$(cat "$d/ibdev" 2>/dev/null)" = testdev0 ] && uvdev=${d##*/}
-done
-[ -n "$uvdev" ] || fail "no /sys/class/xrdma/*/ibdev says testdev0"
+uvdev=$(uverbs_of testdev0) || fail "no /sys/class/xrdma/*/ibdev says testdev0"
 note "testdev0 is $uvdev"
 
 failed=$XRDMA_TMP/failed

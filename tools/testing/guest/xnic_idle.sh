@@ -36,16 +36,11 @@ idle_max_ticks=10
 poll_min_ticks=50
 idle_max_wakeups=20
 
-unload() {
-	[ -w "$idle_param" ] && [ -n "${idle_us0:-}" ] && echo "$idle_us0" >"$idle_param"
-	for m in xnic xnic_sim xrdma_uverbs xrdma_core; do
-		module_loaded $m && rmmod $m
-	done
-}
-
-# bail MSG: unload what is loaded and fail (not from a subshell)
+# bail MSG: restore idle_us, unload what is loaded and fail (not from a
+# subshell)
 bail() {
-	unload 2>/dev/null
+	[ -w "$idle_param" ] && [ -n "${idle_us0:-}" ] && echo "$idle_us0" >"$idle_param"
+	xnic_stack_down 2>/dev/null
 	fail "$*"
 }
 

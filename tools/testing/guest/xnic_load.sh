@@ -29,44 +29,10 @@ mount_debugfs
 simdbg=$XRDMA_DEBUGFS/xnic_sim/0
 res=$XRDMA_DEBUGFS/xrdma/xnic0/resources
 
-unload() {
-	for m in xnic xnic_sim xrdma_uverbs xrdma_core; do
-		module_loaded $m && rmmod $m
-	done
-}
-
 # bail MSG: unload what is loaded and fail (not from a subshell)
 bail() {
-	unload 2>/dev/null
+	xnic_stack_down 2>/dev/null
 	fail "$*"
-}
-
-# wait_dev NAME: up to 10 s for the xrdma device NAME
-wait_dev() {
-	_n=0
-	until [ -d "/sys/class/xrdma_device/$1" ]; do
-		_n=$((_n + 1))
-		[ $_n -le 100 ] || return 1
-		sleep 0.1
-	done
-}
-
-# the uverbsN node of xrdma device $1
-uverbs_of() {
-	for _d in /sys/class/xrdma/uverbs*; do
-		if [ "$(cat "$_d/ibdev" 2>/dev/null)" = "$1" ]; then
-			echo "${_d##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
-# "type count" lines must all be 0 and no object may be listed
-resources_clean() {
-	[ -r "$res" ] || return 1
-	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 }
-	     END { exit bad }' "$res"
 }
 
 # the objects the model holds (its debugfs regs file), on one line
@@ -91,7 +57,7 @@ delta() {
 load_all() {
 	insmod "$sim" || bail "insmod xnic_sim"
 	insmod "$drv" || bail "insmod xnic"
-	wait_dev xnic0 || bail "xnic0 did not appear within 10 s"
+	wait_xrdma_dev xnic0 || bail "xnic0 did not appear within 10 s"
 }
 
 # utest LABEL: xnic_utest must pass on xnic0 and leave no object behind
@@ -101,7 +67,7 @@ utest() {
 		bail "$1: xnic_utest failed: $(grep -m 1 '^not ok' "$XRDMA_TMP/out")"
 	fi
 	tail -n 1 "$XRDMA_TMP/out"
-	if ! resources_clean; then
+	if ! xnic_no_objects xnic0; then
 		cat "$res"
 		bail "$1: objects left on xnic0 after xnic_utest"
 	fi
@@ -173,7 +139,7 @@ set -- $simline
 [ "$(cat /sys/module/xnic/refcnt)" = 0 ] || bail "xnic refcnt $(cat /sys/module/xnic/refcnt)"
 
 # --- the user paths
-resources_clean || bail "objects on xnic0 before any user"
+xnic_no_objects xnic0 || bail "objects on xnic0 before any user"
 base=$(model_objects)
 note "model objects after bring-up: $base"
 # shellcheck disable=SC2086 # count the words
@@ -185,7 +151,7 @@ if ! xnic_utest -n xnic0 -v >"$XRDMA_TMP/out" 2>&1; then
 	bail "xnic_utest failed: $(grep -m 1 '^not ok' "$XRDMA_TMP/out")"
 fi
 cat "$XRDMA_TMP/out"
-if ! resources_clean; then
+if ! xnic_no_objects xnic0; then
 	cat "$res"
 	bail "objects left on xnic0 after xnic_utest"
 fi
@@ -225,7 +191,7 @@ rmmod xnic_sim || bail "rmmod xnic_sim under a bound xnic"
 module_loaded xnic || bail "xnic went with the model"
 [ "$(cat /sys/module/xnic/refcnt)" = 0 ] || bail "xnic refcnt $(cat /sys/module/xnic/refcnt) with no device"
 insmod "$sim" || bail "insmod xnic_sim again"
-wait_dev xnic0 || bail "xnic did not bind to the new model"
+wait_xrdma_dev xnic0 || bail "xnic did not bind to the new model"
 utest "rebound"
 unload_both "rebound"
 note "model removed under the driver, driver rebound"

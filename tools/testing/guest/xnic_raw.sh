@@ -26,13 +26,6 @@ ctr=$XRDMA_DEBUGFS/xnic_sim/0/counters
 rc=$(cat "$XRDMA_TMP/rc")
 [ -r "$ctr" ] && cat "$ctr"
 
-if ! xnic_no_objects xnic0; then
-	echo "objects left on xnic0:" >>"$XRDMA_TMP/errors"
-	cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources" >>"$XRDMA_TMP/errors"
-fi
-xnic_stack_down 2>>"$XRDMA_TMP/errors"
-if [ -s "$XRDMA_TMP/errors" ]; then
-	cat "$XRDMA_TMP/errors"
-	fail "$(head -n 1 "$XRDMA_TMP/errors")"
-fi
-[ $rc = 0 ] || fail "raw_write rc=$rc: $(grep '^not ok' "$XRDMA_TMP/out" | head -n 1)"
+xnic_stack_end xnic0
+fail_on_errors
+[ "$rc" = 0 ] || fail "raw_write rc=$rc: $(grep '^not ok' "$XRDMA_TMP/out" | head -n 1)"

@@ -37,24 +37,6 @@ bail() {
 	fail "$*"
 }
 
-# wait_dev NAME: up to 10 s for the xrdma device NAME
-wait_dev() {
-	_n=0
-	until [ -d "/sys/class/xrdma_device/$1" ]; do
-		_n=$((_n + 1))
-		[ $_n -le 100 ] || return 1
-		sleep 0.1
-	done
-}
-
-# resources_clean DEV: no object tracked on DEV
-resources_clean() {
-	_r=$XRDMA_DEBUGFS/xrdma/$1/resources
-	[ -r "$_r" ] || return 1
-	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 }
-	     END { exit bad }' "$_r"
-}
-
 # ulp_case NAME: one xnic_ulp_test case must report PASS
 ulp_case() {
 	echo "$1" >"$XRDMA_DEBUGFS/xnic_ulp/run" || bail "xnic_ulp_test refused case $1"
@@ -67,8 +49,8 @@ assert insmod "$core"
 assert insmod "$uv"
 insmod "$sim" ndev=2 || bail "insmod xnic_sim ndev=2"
 insmod "$drv" || bail "insmod xnic"
-wait_dev xnic0 || bail "xnic0 did not appear"
-wait_dev xnic1 || bail "xnic1 did not appear"
+wait_xrdma_dev xnic0 || bail "xnic0 did not appear"
+wait_xrdma_dev xnic1 || bail "xnic1 did not appear"
 
 # --- a process holding a context with objects and mappings
 ready=$XRDMA_TMP/ready
@@ -107,7 +89,7 @@ note "model 0 holds: $(grep -E '^(qps|cqs|srqs|mrs|db_pages) ' \
 insmod "$ulp" || bail "insmod xnic_ulp_test"
 ulp_case loop_send
 ulp_case d2d_send
-resources_clean xnic1 || bail "the ULP left objects on xnic1"
+xnic_no_objects xnic1 || bail "the ULP left objects on xnic1"
 
 # --- the driver goes: it must not wait for the process
 rmmod xnic &
@@ -150,8 +132,8 @@ grep -q '^ok .* SIGUSR1 arrived' "$out" || bail "xnic_utest did not get to the p
 
 # --- the driver comes back and serves the ULP and a new process
 insmod "$drv" || bail "insmod xnic again"
-wait_dev xnic0 || bail "xnic0 did not come back"
-wait_dev xnic1 || bail "xnic1 did not come back"
+wait_xrdma_dev xnic0 || bail "xnic0 did not come back"
+wait_xrdma_dev xnic1 || bail "xnic1 did not come back"
 ulp_case loop_send
 if ! xnic_utest -n xnic0 >"$out" 2>&1; then
 	cat "$out"
@@ -159,7 +141,7 @@ if ! xnic_utest -n xnic0 >"$out" 2>&1; then
 fi
 tail -n 1 "$out"
 for d in xnic0 xnic1; do
-	resources_clean $d || bail "objects left on $d"
+	xnic_no_objects $d || bail "objects left on $d"
 done
 
 rmmod xnic_ulp_test || bail "rmmod xnic_ulp_test"

@@ -16,24 +16,6 @@ drv=$(xko xnic) || exit 1
 ulp=$(xko xnic_ulp_test) || exit 1
 mount_debugfs
 
-# wait up to 10 s for the xrdma devices the driver registers
-wait_dev() {
-	_n=0
-	while [ ! -e "$XRDMA_DEBUGFS/xrdma/$1/resources" ]; do
-		_n=$((_n + 1))
-		[ $_n -le 100 ] || return 1
-		sleep 0.1
-	done
-}
-
-# "type count" lines must all be 0 and no object may be listed
-resources_clean() {
-	_r=$XRDMA_DEBUGFS/xrdma/$1/resources
-	[ -r "$_r" ] || return 1
-	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 }
-	     END { exit bad }' "$_r"
-}
-
 unload() {
 	for m in xnic_ulp_test xnic xnic_sim xrdma_core; do
 		module_loaded $m || continue
@@ -48,7 +30,7 @@ if ! insmod "$drv"; then
 	unload
 	fail "insmod xnic"
 fi
-if ! wait_dev xnic0 || ! wait_dev xnic1; then
+if ! wait_xrdma_dev xnic0 || ! wait_xrdma_dev xnic1; then
 	ls "$XRDMA_DEBUGFS/xrdma" >&2
 	unload
 	fail "xnic0 and xnic1 did not appear"
@@ -75,7 +57,7 @@ while read -r c; do
 done <"$XRDMA_TMP/cases"
 
 for d in xnic0 xnic1; do
-	if ! resources_clean $d; then
+	if ! xnic_no_objects $d; then
 		echo "objects left on $d:" >>"$XRDMA_TMP/errors"
 		cat "$XRDMA_DEBUGFS/xrdma/$d/resources" >>"$XRDMA_TMP/errors"
 	fi

@@ -31,15 +31,5 @@ grep -qx '# libibverbs: /usr/bin/libibverbs.so.1' "$XRDMA_TMP/out" ||
 [ $rc != 0 ] || grep -q '^# xv_test: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
 	echo "xv_test: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
 
-if ! xnic_no_objects xnic0; then
-	echo "objects left on xnic0:" >>"$XRDMA_TMP/errors"
-	cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources" >>"$XRDMA_TMP/errors"
-fi
-xnic_stack_down 2>>"$XRDMA_TMP/errors"
-for m in xnic xnic_sim xrdma_uverbs xrdma_core; do
-	! module_loaded $m || echo "module $m still loaded" >>"$XRDMA_TMP/errors"
-done
-if [ -s "$XRDMA_TMP/errors" ]; then
-	cat "$XRDMA_TMP/errors"
-	fail "$(head -n 1 "$XRDMA_TMP/errors")"
-fi
+xnic_stack_end xnic0
+fail_on_errors

@@ -132,25 +132,39 @@ static bool ut_write_ok(struct ut *t, struct ut_q *qa, struct ut_buf *lb,
 			       UT_RCANARY, what);
 }
 
+/* what a failed remote operation leaves on the responder */
+enum ut_resp {
+	UT_RESP_DEFAULT,	/* ACCESS_ERR for REM_ACCESS_ERR, else ERR */
+	UT_RESP_ERR,		/* ERR, its posted receive flushed */
+	UT_RESP_ACCESS_ERR,	/* the same, and a QP_ACCESS_ERR event */
+	UT_RESP_REQ_ERR,	/* the same, and a QP_REQ_ERR event */
+	UT_RESP_UNTOUCHED,	/* still RTS, no event, its receive posted */
+};
+
 /*
- * A remote operation that must fail with @status on the requester: the
- * requester and (for access errors) the responder move to ERR, the
- * responder gets its async event and flushes its posted receive, and
- * neither the remote nor the local buffer is written.
+ * A remote operation that must fail with @status on the requester, which
+ * moves to ERR; the responder ends as @resp says; neither the remote nor
+ * the local buffer is written.  An atomic compares with (and adds) the
+ * remote canary, so one that took place would show.
  */
 static bool ut_remote_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
 			   struct ut_mr *m, enum xrdma_wr_opcode op,
 			   u64 raddr, u32 rkey, u32 len,
-			   enum xrdma_wc_status status, struct ut_buf *lb,
-			   const char *what)
+			   enum xrdma_wc_status status, enum ut_resp resp,
+			   struct ut_buf *lb, const char *what)
 {
-	bool access = status == XRDMA_WC_REM_ACCESS_ERR;
+	static const enum xrdma_event_type resp_ev[] = {
+		[UT_RESP_ACCESS_ERR] = XRDMA_EVENT_QP_ACCESS_ERR,
+		[UT_RESP_REQ_ERR] = XRDMA_EVENT_QP_REQ_ERR,
+	};
 	struct xrdma_send_wr wr;
 	struct xrdma_sge sge;
 	const u8 *bad;
 
-	if (m)
-		ut_remote_canary(m);
+	if (resp == UT_RESP_DEFAULT)
+		resp = status == XRDMA_WC_REM_ACCESS_ERR ? UT_RESP_ACCESS_ERR :
+			UT_RESP_ERR;
+	ut_remote_canary(m);
 	memset(lb->va, UT_CANARY, lb->size);
 	ut_buf_to_dev(lb);
 	if (ut_post_recv_sgl(t, qb, 0xf1, NULL))
@@ -162,23 +176,38 @@ static bool ut_remote_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
 	    op == XRDMA_WR_ATOMIC_FETCH_AND_ADD) {
 		wr.wr.atomic.remote_addr = raddr;
 		wr.wr.atomic.rkey = rkey;
-		wr.wr.atomic.compare_add = 1;
-		wr.wr.atomic.swap = 2;
+		wr.wr.atomic.compare_add = 0x0101010101010101ULL * UT_RCANARY;
+		wr.wr.atomic.swap = 0;
 	}
 	if (ut_post_send(t, qa, &wr) ||
 	    !ut_expect(t, qa, false, wr.wr_id, status, -1, NULL, what) ||
-	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what) ||
-	    !ut_wait_state(t, qb, XRDMA_QPS_ERR, what) ||
-	    !ut_expect(t, qb, true, 0xf1, XRDMA_WC_WR_FLUSH_ERR, -1, NULL,
-		       what))
+	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what))
 		return false;
-	if (access && !UT_OK(t, ut_wait_count(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR],
-					      1, ut_timeout_ms),
-			     "%s: no QP_ACCESS_ERR event on the responder (fatal %d req %d)",
-			     what, atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
-			     atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR])))
+	if (resp == UT_RESP_UNTOUCHED) {
+		if (!ut_wait_state(t, qb, XRDMA_QPS_RTS, what) ||
+		    !ut_quiet(t, qb->rcq, 50, what) ||
+		    !UT_OK(t, !atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]) &&
+			   !atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]) &&
+			   !atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
+			   "%s: responder event (req %d access %d fatal %d)",
+			   what, atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]),
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL])))
+			return false;
+	} else if (!ut_wait_state(t, qb, XRDMA_QPS_ERR, what) ||
+		   !ut_expect(t, qb, true, 0xf1, XRDMA_WC_WR_FLUSH_ERR, -1,
+			      NULL, what) ||
+		   (resp != UT_RESP_ERR &&
+		    !UT_OK(t, ut_wait_count(&qb->ev[resp_ev[resp]], 1,
+					    ut_timeout_ms),
+			   "%s: no QP event %d on the responder (fatal %d access %d req %d)",
+			   what, resp_ev[resp],
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
+			   atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR])))) {
 		return false;
-	if (m && !ut_remote_untouched(t, m, what))
+	}
+	if (!ut_remote_untouched(t, m, what))
 		return false;
 	ut_buf_to_cpu(lb);
 	bad = memchr_inv(lb->va, UT_CANARY, lb->size);
@@ -186,10 +215,31 @@ static bool ut_remote_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
 		     bad - lb->va);
 }
 
+/* a 64-byte WRITE the responder refuses for want of access to @rkey */
+static bool ut_write_refused(struct ut *t, struct ut_q *qa, struct ut_q *qb,
+			     struct ut_mr *m, u64 raddr, u32 rkey,
+			     struct ut_buf *lb, const char *what)
+{
+	return ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, raddr, rkey,
+			      64, XRDMA_WC_REM_ACCESS_ERR, UT_RESP_ACCESS_ERR,
+			      lb, what);
+}
+
 /* ------------------------------------------------------------ SEND */
 
-static void ut_send_common(struct ut *t, bool imm, bool maxsge)
+/* the variants of the SEND and WRITE cases */
+struct ut_xfer {
+	bool imm;		/* SEND_WITH_IMM, RDMA_WRITE_WITH_IMM */
+	bool maxsge;		/* as many SGEs as the device allows */
+};
+
+static const struct ut_xfer ut_plain, ut_imm = { .imm = true },
+	ut_maxsge = { .maxsge = true };
+
+static void ut_case_send(struct ut *t)
 {
+	const struct ut_xfer *x = t->arg;
+	bool imm = x->imm, maxsge = x->maxsge;
 	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
 	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
 	struct ut_qp_opts o = {};
@@ -267,25 +317,11 @@ static void ut_send_common(struct ut *t, bool imm, bool maxsge)
 		qa->cap.max_send_sge, qb->cap.max_recv_sge);
 }
 
-static void ut_case_send(struct ut *t)
-{
-	ut_send_common(t, false, false);
-}
-
-static void ut_case_send_imm(struct ut *t)
-{
-	ut_send_common(t, true, false);
-}
-
-static void ut_case_send_maxsge(struct ut *t)
-{
-	ut_send_common(t, false, true);
-}
-
 /* ----------------------------------------------------- RDMA WRITE */
 
-static void ut_write_common(struct ut *t, bool imm)
+static void ut_case_write(struct ut *t)
 {
+	bool imm = ((const struct ut_xfer *)t->arg)->imm;
 	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
 	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
 	struct ut_buf *lb, *ib = NULL;
@@ -375,16 +411,6 @@ static void ut_write_common(struct ut *t, bool imm)
 	else
 		ut_note(t, "sizes 1..1MiB, unaligned, %u SGEs",
 			qa->cap.max_send_sge);
-}
-
-static void ut_case_write(struct ut *t)
-{
-	ut_write_common(t, false);
-}
-
-static void ut_case_write_imm(struct ut *t)
-{
-	ut_write_common(t, true);
 }
 
 /* ------------------------------------------------------ RDMA READ */
@@ -1243,280 +1269,228 @@ static void ut_case_err_state(struct ut *t)
 
 /* --------------------------------------------------- remote errors */
 
-static void ut_case_err_rkey(struct ut *t)
-{
-	struct ut_qp_opts o = {};
-	struct ut_mr mr, *m;
-	struct ut_q *qa, *qb;
-	struct ut_buf *lb;
-
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 256, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m ||
-	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x901,
-			 "WRITE with the right rkey") ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova,
-			    m->rkey ^ UT_BAD_INDEX, 64,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE, rkey with a bad index"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova,
-			    m->rkey ^ 1, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE, rkey with a bad tag"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova,
-			    m->rkey ^ UT_BAD_INDEX, 64,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "READ, rkey with a bad index"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
-			    m->iova + 8, m->rkey ^ 1, 8,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "FETCH_ADD, rkey with a bad tag"))
-		return;
-	ut_note(t, "WRITE/READ/atomic with bad rkeys: REM_ACCESS_ERR, responder ERR + event");
-}
-
-static void ut_case_err_bounds(struct ut *t)
-{
-	struct ut_qp_opts o = {};
-	struct ut_mr mr, *m;
-	struct ut_q *qa, *qb;
-	struct ut_buf *lb;
-
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 256, false);
-	/* the MR starts 100 bytes into its first page */
-	m = ut_remote(t, qb, 2 * PAGE_SIZE, 100, UT_ALL, &mr);
-	if (!lb || !m ||
-	    !ut_write_ok(t, qa, lb, m, m->iova + m->len - 32, m->rkey, 32,
-			 0xb01, "WRITE of the MR's last 32 bytes") ||
-	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 8, 0xb02,
-			 "WRITE of the MR's first 8 bytes") ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE,
-			    m->iova + m->len - 32, m->rkey, 64,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE across the end of the MR"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova - 8,
-			    m->rkey, 16, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE before the start of the MR (same page)"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ,
-			    m->iova + m->len, m->rkey, 8,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "READ just past the end of the MR"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE,
-			    ~0ULL - 7, m->rkey, 64, XRDMA_WC_REM_ACCESS_ERR,
-			    lb, "WRITE whose range wraps around 2^64"))
-		return;
-	ut_note(t, "end, start, past end, wrap: REM_ACCESS_ERR, nothing written");
-}
-
-static void ut_case_err_rights(struct ut *t)
-{
-	struct ut_mr mrr, mrw, *mr_r, *mr_w;
-	struct ut_qp_opts o = {};
-	struct xrdma_send_wr wr;
-	struct xrdma_sge sge;
-	struct ut_q *qa, *qb;
-	struct ut_buf *lb;
-
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 256, false);
-	mr_r = ut_remote(t, qb, PAGE_SIZE, 0, XRDMA_ACCESS_REMOTE_READ, &mrr);
-	mr_w = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mrw);
-	if (!lb || !mr_r || !mr_w ||
-	    !ut_write_ok(t, qa, lb, mr_w, mr_w->iova, mr_w->rkey, 64, 0xc01,
-			 "WRITE to a REMOTE_WRITE MR"))
-		return;
-	/* READ from the read-only MR works */
-	ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
-	ut_wr_rdma(&wr, 0xc02, XRDMA_WR_RDMA_READ, &sge, 1,
-		   XRDMA_SEND_SIGNALED, mr_r->iova, mr_r->rkey);
-	if (ut_post_send(t, qa, &wr) ||
-	    !ut_expect(t, qa, false, 0xc02, XRDMA_WC_SUCCESS,
-		       XRDMA_WC_RDMA_READ, NULL, "READ of a REMOTE_READ MR") ||
-	    !ut_remote_fail(t, qa, qb, mr_r, XRDMA_WR_RDMA_WRITE, mr_r->iova,
-			    mr_r->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE to an MR without REMOTE_WRITE"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, mr_w, XRDMA_WR_RDMA_READ, mr_w->iova,
-			    mr_w->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "READ of an MR without REMOTE_READ"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, mr_w, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
-			    mr_w->iova + 8, mr_w->rkey, 8,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "FETCH_ADD on an MR without REMOTE_ATOMIC"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_remote_fail(t, qa, qb, mr_r, XRDMA_WR_ATOMIC_CMP_AND_SWP,
-			    mr_r->iova + 8, mr_r->rkey, 8,
-			    XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "CMP_AND_SWP on an MR without REMOTE_ATOMIC"))
-		return;
-	ut_note(t, "WRITE/READ/atomics without the right: REM_ACCESS_ERR");
-}
-
-static void ut_case_err_atomic_align(struct ut *t)
-{
-	struct ut_qp_opts o = {};
-	struct ut_mr mr, *m;
-	struct ut_q *qa, *qb;
-	struct ut_buf *lb;
-
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m ||
-	    !ut_remote_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_FETCH_AND_ADD,
-			    m->iova + 4, m->rkey, 8, XRDMA_WC_REM_INV_REQ_ERR,
-			    lb, "FETCH_ADD at a misaligned address"))
-		return;
-	ut_note(t, "responder events: req_err %d access_err %d fatal %d",
-		atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]),
-		atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
-		atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]));
-}
+/* where a row's remote address is */
+enum ut_at {
+	UT_AT_START,		/* the MR's iova + off */
+	UT_AT_END,		/* the MR's iova + length + off */
+	UT_AT_ABS,		/* off itself */
+};
 
 /*
- * An RDMA READ or CMP_AND_SWP refused for want of READ/atomic resources
- * (max_rd_atomic or max_dest_rd_atomic 0): the requester completes with
- * @status and moves to ERR, and no byte moves -- the compare value is the
- * remote canary, so a swap that took place would show.  @resp: the
- * responder refused it (ERR, a QP_REQ_ERR event, its receive flushed);
- * else the requester did, and the responder saw nothing (still RTS, no
- * event, its receive still posted).
+ * One remote operation of a table: on MR @mr at @at + @off, with the MR's
+ * rkey ^ @rkey_xor.  @status XRDMA_WC_SUCCESS: a WRITE must land (every
+ * byte checked) or a READ complete; else it must fail as ut_remote_fail()
+ * checks, and the next row runs on a fresh pair.
  */
-static bool ut_rd_atomic_fail(struct ut *t, struct ut_q *qa, struct ut_q *qb,
-			      struct ut_mr *m, enum xrdma_wr_opcode op,
-			      u64 raddr, u32 len, enum xrdma_wc_status status,
-			      bool resp, struct ut_buf *lb, const char *what)
+struct ut_rop {
+	enum xrdma_wr_opcode op;
+	u8 mr;
+	enum ut_at at;
+	s64 off;
+	u32 rkey_xor;
+	u32 len;
+	enum xrdma_wc_status status;
+	const char *what;
+	enum ut_resp resp;		/* default: UT_RESP_DEFAULT */
+};
+
+#define UT_NROP		7
+
+/* A case of remote operations on one or two MRs of side 1. */
+struct ut_rcase {
+	struct ut_qp_opts o;
+	struct {
+		u32 access;	/* 0: no MR */
+		size_t size;
+		unsigned int sg_off;
+	} mr[2];
+	struct ut_rop rop[UT_NROP];	/* up to the first without .what */
+	const char *note;
+};
+
+static bool ut_rop_ok(struct ut *t, struct ut_q *qa, struct ut_buf *lb,
+		      struct ut_mr *m, const struct ut_rop *r, u64 raddr,
+		      u32 rkey, u32 seed)
 {
 	struct xrdma_send_wr wr;
 	struct xrdma_sge sge;
-	const u8 *bad;
 
-	ut_remote_canary(m);
-	memset(lb->va, UT_CANARY, lb->size);
-	ut_buf_to_dev(lb);
-	if (ut_post_recv_sgl(t, qb, 0xf2, NULL))
-		return false;
-	ut_sge(&sge, ut_buf_dma(lb, 0), len, ut_lkey(qa->side));
-	ut_wr_rdma(&wr, 0xda7, op, &sge, 1, XRDMA_SEND_SIGNALED, raddr,
-		   m->rkey);
-	if (op == XRDMA_WR_ATOMIC_CMP_AND_SWP) {
-		wr.wr.atomic.remote_addr = raddr;
-		wr.wr.atomic.rkey = m->rkey;
-		wr.wr.atomic.compare_add = 0x0101010101010101ULL * UT_RCANARY;
-		wr.wr.atomic.swap = 0;
-	}
-	if (ut_post_send(t, qa, &wr) ||
-	    !ut_expect(t, qa, false, wr.wr_id, status, -1, NULL, what) ||
-	    !ut_wait_state(t, qa, XRDMA_QPS_ERR, what))
-		return false;
-	if (resp) {
-		if (!ut_wait_state(t, qb, XRDMA_QPS_ERR, what) ||
-		    !ut_expect(t, qb, true, 0xf2, XRDMA_WC_WR_FLUSH_ERR, -1,
-			       NULL, what) ||
-		    !UT_OK(t, ut_wait_count(&qb->ev[XRDMA_EVENT_QP_REQ_ERR],
-					    1, ut_timeout_ms),
-			   "%s: no QP_REQ_ERR event on the responder (fatal %d access %d)",
-			   what, atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
-			   atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR])))
-			return false;
-	} else if (!ut_wait_state(t, qb, XRDMA_QPS_RTS, what) ||
-		   !ut_quiet(t, qb->rcq, 50, what) ||
-		   !UT_OK(t, !atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]) &&
-			  !atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]) &&
-			  !atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]),
-			  "%s: responder event (req %d access %d fatal %d)",
-			  what, atomic_read(&qb->ev[XRDMA_EVENT_QP_REQ_ERR]),
-			  atomic_read(&qb->ev[XRDMA_EVENT_QP_ACCESS_ERR]),
-			  atomic_read(&qb->ev[XRDMA_EVENT_QP_FATAL]))) {
-		return false;
-	}
-	if (!ut_remote_untouched(t, m, what))
-		return false;
-	ut_buf_to_cpu(lb);
-	bad = memchr_inv(lb->va, UT_CANARY, lb->size);
-	return UT_OK(t, !bad, "%s: local byte %td written", what,
-		     bad - lb->va);
+	if (r->op == XRDMA_WR_RDMA_WRITE)
+		return ut_write_ok(t, qa, lb, m, raddr, rkey, r->len, seed,
+				   r->what);
+	ut_sge(&sge, ut_buf_dma(lb, 0), r->len, ut_lkey(qa->side));
+	ut_wr_rdma(&wr, 0xc02, r->op, &sge, 1, XRDMA_SEND_SIGNALED, raddr,
+		   rkey);
+	return !ut_post_send(t, qa, &wr) &&
+	       ut_expect(t, qa, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			 XRDMA_WC_RDMA_READ, NULL, r->what);
 }
 
-/* a responder without READ/atomic resources: max_dest_rd_atomic 0 */
-static void ut_case_err_dest_rd_atomic(struct ut *t)
+static void ut_case_remote_err(struct ut *t)
 {
-	struct ut_qp_opts o = { .no_dest_rd_atomic = true };
-	struct ut_mr mr, *m;
+	const struct ut_rcase *c = t->arg;
+	struct ut_mr mrs[2], *m[2] = {};
 	struct ut_q *qa, *qb;
+	bool fresh = true;	/* no failure on the pair yet */
 	struct ut_buf *lb;
+	int i;
 
-	if (ut_pair(t, &o, &qa, &qb))
+	if (ut_pair(t, &c->o, &qa, &qb))
 		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m ||
-	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0xd01,
-			 "WRITE to a responder with max_dest_rd_atomic 0") ||
-	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 64,
-			       XRDMA_WC_REM_INV_REQ_ERR, true, lb,
-			       "READ from a responder with max_dest_rd_atomic 0"))
+	lb = ut_buf_alloc(t, &t->side[0], 256, false);
+	if (!lb)
 		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_CMP_AND_SWP,
-			       m->iova + 8, 8, XRDMA_WC_REM_INV_REQ_ERR, true,
-			       lb, "CMP_AND_SWP on a responder with max_dest_rd_atomic 0"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 0,
-			       XRDMA_WC_REM_INV_REQ_ERR, true, lb,
-			       "0-byte READ from a responder with max_dest_rd_atomic 0"))
-		return;
-	ut_note(t, "WRITE ok; READ, CAS, 0-byte READ: REM_INV_REQ_ERR, responder ERR + REQ_ERR");
+	for (i = 0; i < ARRAY_SIZE(c->mr); i++) {
+		if (!c->mr[i].access)
+			continue;
+		m[i] = ut_remote(t, qb, c->mr[i].size, c->mr[i].sg_off,
+				 c->mr[i].access, &mrs[i]);
+		if (!m[i])
+			return;
+	}
+	for (i = 0; i < UT_NROP && c->rop[i].what; i++) {
+		const struct ut_rop *r = &c->rop[i];
+		struct ut_mr *rm = m[r->mr];
+		u64 raddr = r->off;
+
+		if (r->at == UT_AT_START)
+			raddr += rm->iova;
+		else if (r->at == UT_AT_END)
+			raddr += rm->iova + rm->len;
+		if (!fresh && ut_pair(t, &c->o, &qa, &qb))
+			return;
+		if (r->status == XRDMA_WC_SUCCESS) {
+			if (!ut_rop_ok(t, qa, lb, rm, r, raddr,
+				       rm->rkey ^ r->rkey_xor, 0x901 + i))
+				return;
+			continue;
+		}
+		if (!ut_remote_fail(t, qa, qb, rm, r->op, raddr,
+				    rm->rkey ^ r->rkey_xor, r->len, r->status,
+				    r->resp, lb, r->what))
+			return;
+		fresh = false;
+	}
+	ut_note(t, "%s", c->note);
 }
 
-/* a requester without READ/atomic resources: max_rd_atomic 0 */
-static void ut_case_err_rd_atomic(struct ut *t)
-{
-	struct ut_qp_opts o = { .no_rd_atomic = true };
-	struct ut_mr mr, *m;
-	struct ut_q *qa, *qb;
-	struct ut_buf *lb;
+/* short names for the tables */
+#define UT_WR		XRDMA_WR_RDMA_WRITE
+#define UT_RD		XRDMA_WR_RDMA_READ
+#define UT_FAA		XRDMA_WR_ATOMIC_FETCH_AND_ADD
+#define UT_CAS		XRDMA_WR_ATOMIC_CMP_AND_SWP
+#define UT_SUCC		XRDMA_WC_SUCCESS
+#define UT_RACC		XRDMA_WC_REM_ACCESS_ERR
+#define UT_RINV		XRDMA_WC_REM_INV_REQ_ERR
+#define UT_LQPOP	XRDMA_WC_LOC_QP_OP_ERR
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m ||
-	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0xd11,
-			 "WRITE from a requester with max_rd_atomic 0") ||
-	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_RDMA_READ, m->iova, 64,
-			       XRDMA_WC_LOC_QP_OP_ERR, false, lb,
-			       "READ by a requester with max_rd_atomic 0"))
-		return;
-	if (ut_pair(t, &o, &qa, &qb) ||
-	    !ut_rd_atomic_fail(t, qa, qb, m, XRDMA_WR_ATOMIC_CMP_AND_SWP,
-			       m->iova + 8, 8, XRDMA_WC_LOC_QP_OP_ERR, false,
-			       lb, "CMP_AND_SWP by a requester with max_rd_atomic 0"))
-		return;
-	ut_note(t, "WRITE ok; READ, CMP_AND_SWP: LOC_QP_OP_ERR, responder untouched in RTS");
-}
+/* bad rkeys: a bad index or a bad tag, for WRITE, READ and atomics */
+static const struct ut_rcase ut_rc_rkey = {
+	.mr = { { UT_ALL, PAGE_SIZE } },
+	.rop = {
+		{ UT_WR, 0, UT_AT_START, 0, 0, 64, UT_SUCC,
+		  "WRITE with the right rkey" },
+		{ UT_WR, 0, UT_AT_START, 0, UT_BAD_INDEX, 64, UT_RACC,
+		  "WRITE, rkey with a bad index" },
+		{ UT_WR, 0, UT_AT_START, 0, 1, 64, UT_RACC,
+		  "WRITE, rkey with a bad tag" },
+		{ UT_RD, 0, UT_AT_START, 0, UT_BAD_INDEX, 64, UT_RACC,
+		  "READ, rkey with a bad index" },
+		{ UT_FAA, 0, UT_AT_START, 8, 1, 8, UT_RACC,
+		  "FETCH_ADD, rkey with a bad tag" },
+	},
+	.note = "WRITE/READ/atomic with bad rkeys: REM_ACCESS_ERR, responder ERR + event",
+};
+
+/* the bounds of an MR that starts 100 bytes into its first page */
+static const struct ut_rcase ut_rc_bounds = {
+	.mr = { { UT_ALL, 2 * PAGE_SIZE, 100 } },
+	.rop = {
+		{ UT_WR, 0, UT_AT_END, -32, 0, 32, UT_SUCC,
+		  "WRITE of the MR's last 32 bytes" },
+		{ UT_WR, 0, UT_AT_START, 0, 0, 8, UT_SUCC,
+		  "WRITE of the MR's first 8 bytes" },
+		{ UT_WR, 0, UT_AT_END, -32, 0, 64, UT_RACC,
+		  "WRITE across the end of the MR" },
+		{ UT_WR, 0, UT_AT_START, -8, 0, 16, UT_RACC,
+		  "WRITE before the start of the MR (same page)" },
+		{ UT_RD, 0, UT_AT_END, 0, 0, 8, UT_RACC,
+		  "READ just past the end of the MR" },
+		{ UT_WR, 0, UT_AT_ABS, -8, 0, 64, UT_RACC,
+		  "WRITE whose range wraps around 2^64" },
+	},
+	.note = "end, start, past end, wrap: REM_ACCESS_ERR, nothing written",
+};
+
+/* MR 0 with REMOTE_READ only, MR 1 with REMOTE_WRITE only */
+static const struct ut_rcase ut_rc_rights = {
+	.mr = { { XRDMA_ACCESS_REMOTE_READ, PAGE_SIZE },
+		{ UT_RW, PAGE_SIZE } },
+	.rop = {
+		{ UT_WR, 1, UT_AT_START, 0, 0, 64, UT_SUCC,
+		  "WRITE to a REMOTE_WRITE MR" },
+		{ UT_RD, 0, UT_AT_START, 0, 0, 64, UT_SUCC,
+		  "READ of a REMOTE_READ MR" },
+		{ UT_WR, 0, UT_AT_START, 0, 0, 64, UT_RACC,
+		  "WRITE to an MR without REMOTE_WRITE" },
+		{ UT_RD, 1, UT_AT_START, 0, 0, 64, UT_RACC,
+		  "READ of an MR without REMOTE_READ" },
+		{ UT_FAA, 1, UT_AT_START, 8, 0, 8, UT_RACC,
+		  "FETCH_ADD on an MR without REMOTE_ATOMIC" },
+		{ UT_CAS, 0, UT_AT_START, 8, 0, 8, UT_RACC,
+		  "CMP_AND_SWP on an MR without REMOTE_ATOMIC" },
+	},
+	.note = "WRITE/READ/atomics without the right: REM_ACCESS_ERR",
+};
+
+static const struct ut_rcase ut_rc_atomic_align = {
+	.mr = { { UT_ALL, PAGE_SIZE } },
+	.rop = {
+		{ UT_FAA, 0, UT_AT_START, 4, 0, 8, UT_RINV,
+		  "FETCH_ADD at a misaligned address" },
+	},
+	.note = "FETCH_ADD at iova + 4: REM_INV_REQ_ERR, responder ERR",
+};
+
+/*
+ * READ and atomics refused for want of READ/atomic resources: by a
+ * responder with max_dest_rd_atomic 0 (REM_INV_REQ_ERR, the responder ERR
+ * with a QP_REQ_ERR event), by a requester with max_rd_atomic 0
+ * (LOC_QP_OP_ERR, the responder untouched in RTS).  WRITEs still work.
+ */
+static const struct ut_rcase ut_rc_dest_rd_atomic = {
+	.o = { .no_dest_rd_atomic = true },
+	.mr = { { UT_ALL, PAGE_SIZE } },
+	.rop = {
+		{ UT_WR, 0, UT_AT_START, 0, 0, 64, UT_SUCC,
+		  "WRITE to a responder with max_dest_rd_atomic 0" },
+		{ UT_RD, 0, UT_AT_START, 0, 0, 64, UT_RINV,
+		  "READ from a responder with max_dest_rd_atomic 0",
+		  UT_RESP_REQ_ERR },
+		{ UT_CAS, 0, UT_AT_START, 8, 0, 8, UT_RINV,
+		  "CMP_AND_SWP on a responder with max_dest_rd_atomic 0",
+		  UT_RESP_REQ_ERR },
+		{ UT_RD, 0, UT_AT_START, 0, 0, 0, UT_RINV,
+		  "0-byte READ from a responder with max_dest_rd_atomic 0",
+		  UT_RESP_REQ_ERR },
+	},
+	.note = "WRITE ok; READ, CAS, 0-byte READ: REM_INV_REQ_ERR, responder ERR + REQ_ERR",
+};
+
+static const struct ut_rcase ut_rc_rd_atomic = {
+	.o = { .no_rd_atomic = true },
+	.mr = { { UT_ALL, PAGE_SIZE } },
+	.rop = {
+		{ UT_WR, 0, UT_AT_START, 0, 0, 64, UT_SUCC,
+		  "WRITE from a requester with max_rd_atomic 0" },
+		{ UT_RD, 0, UT_AT_START, 0, 0, 64, UT_LQPOP,
+		  "READ by a requester with max_rd_atomic 0", UT_RESP_UNTOUCHED },
+		{ UT_CAS, 0, UT_AT_START, 8, 0, 8, UT_LQPOP,
+		  "CMP_AND_SWP by a requester with max_rd_atomic 0",
+		  UT_RESP_UNTOUCHED },
+	},
+	.note = "WRITE ok; READ, CMP_AND_SWP: LOC_QP_OP_ERR, responder untouched in RTS",
+};
 
 /* receive buffer too small */
 static void ut_case_err_len(struct ut *t)
@@ -1690,9 +1664,8 @@ static void ut_case_err_stale_rkey(struct ut *t)
 	    !ut_dereg_mr(t, m->mr))
 		return;
 	/* the buffer stays allocated and mapped: a stray write is seen */
-	ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova, m->rkey,
-		       64, XRDMA_WC_REM_ACCESS_ERR, lb,
-		       "WRITE with the rkey of a deregistered MR");
+	ut_write_refused(t, qa, qb, m, m->iova, m->rkey, lb,
+			 "WRITE with the rkey of a deregistered MR");
 }
 
 /* ------------------------------------------------------ connections */
@@ -1911,9 +1884,8 @@ static void ut_case_freg(struct ut *t)
 	/* LOCAL_INV by the owner: the same WRITE is refused */
 	old = mb->rkey;
 	if (ut_local_inv(t, qb, mb->rkey) ||
-	    !ut_remote_fail(t, qa, qb, mb, XRDMA_WR_RDMA_WRITE, mb->iova + 100,
-			    mb->rkey, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE after LOCAL_INV"))
+	    !ut_write_refused(t, qa, qb, mb, mb->iova + 100, mb->rkey, lb,
+			      "WRITE after LOCAL_INV"))
 		return;
 	/* registered again with a new key: new key works, old one not */
 	if (ut_pair(t, &o, &qa, &qb) ||
@@ -1921,9 +1893,8 @@ static void ut_case_freg(struct ut *t)
 	    !UT_OK(t, mb->rkey != old, "re-registration kept the key") ||
 	    !ut_write_ok(t, qa, lb, mb, mb->iova + 8, mb->rkey, 64, 0xf04,
 			 "WRITE through the re-registered key") ||
-	    !ut_remote_fail(t, qa, qb, mb, XRDMA_WR_RDMA_WRITE, mb->iova + 8,
-			    old, 64, XRDMA_WC_REM_ACCESS_ERR, lb,
-			    "WRITE with the key of the previous registration"))
+	    !ut_write_refused(t, qa, qb, mb, mb->iova + 8, old, lb,
+			      "WRITE with the key of the previous registration"))
 		return;
 	ut_note(t, "REG_MR, WRITE, READ to local MR, LOCAL_INV, re-REG");
 }
@@ -1972,9 +1943,8 @@ static void ut_case_send_inv(struct ut *t)
 	ut_buf_to_cpu(rb);
 	if (!ut_sgl_check(t, &rs, rb, 0x1e2, UT_CANARY, "SEND_WITH_INV data"))
 		return;
-	ut_remote_fail(t, qa, qb, m, XRDMA_WR_RDMA_WRITE, m->iova, m->rkey,
-		       64, XRDMA_WC_REM_ACCESS_ERR, lb,
-		       "WRITE with the invalidated rkey");
+	ut_write_refused(t, qa, qb, m, m->iova, m->rkey, lb,
+			 "WRITE with the invalidated rkey");
 }
 
 /* --------------------------------------------------- CQ notification */
@@ -2074,14 +2044,29 @@ static void ut_case_cq_notify(struct ut *t)
 
 /* ------------------------------------------------------------- SRQ */
 
+/* a 256-byte receive at @off of @b posted to @srq */
+static bool ut_srq_post(struct ut *t, struct xrdma_srq *srq, struct ut_buf *b,
+			size_t off, u64 wr_id)
+{
+	const struct xrdma_recv_wr *bad;
+	struct xrdma_recv_wr rwr = {};
+	struct ut_sgl rs;
+	int ret;
+
+	ut_sgl_build(&rs, b, ut_lkey(b->side), off, 256, 1, 0);
+	rwr.wr_id = wr_id;
+	rwr.sg_list = rs.sge;
+	rwr.num_sge = 1;
+	ret = xrdma_post_srq_recv(srq, &rwr, &bad);
+	return UT_OK(t, !ret, "post_srq_recv: %d", ret);
+}
+
 static void ut_case_srq(struct ut *t)
 {
 	static const size_t lens[] = { 1, 50, 100, 150, 200, 256 };
 	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
-	const struct xrdma_recv_wr *bad;
 	struct xrdma_srq_attr sattr = {};
 	struct ut_qp_opts o = {};
-	struct xrdma_recv_wr rwr;
 	struct xrdma_send_wr wr;
 	struct ut_sgl ss, rs;
 	struct ut_buf *lb, *rb;
@@ -2104,16 +2089,9 @@ static void ut_case_srq(struct ut *t)
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0xe00 + i;
-		rwr.sg_list = rs.sge;
-		rwr.num_sge = 1;
-		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
-		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		if (!ut_srq_post(t, srq, rb, i * 300, 0xe00 + i))
 			return;
-	}
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		memset(rb->va, UT_CANARY, rb->size);
 		ut_buf_to_dev(rb);
@@ -2141,16 +2119,9 @@ static void ut_case_srq(struct ut *t)
 	ret = xrdma_modify_srq(srq, &sattr, XRDMA_SRQ_LIMIT);
 	if (!UT_OK(t, !ret, "modify_srq(limit 2): %d", ret))
 		return;
-	for (i = 0; i < 3; i++) {
-		ut_sgl_build(&rs, rb, ut_lkey(sb), i * 300, 256, 1, 0);
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0xe30 + i;
-		rwr.sg_list = rs.sge;
-		rwr.num_sge = 1;
-		ret = xrdma_post_srq_recv(srq, &rwr, &bad);
-		if (!UT_OK(t, !ret, "post_srq_recv: %d", ret))
+	for (i = 0; i < 3; i++)
+		if (!ut_srq_post(t, srq, rb, i * 300, 0xe30 + i))
 			return;
-	}
 	for (i = 0; i < 2; i++) {
 		ut_wr(&wr, 0xe40 + i, XRDMA_WR_SEND, ss.sge, 1,
 		      XRDMA_SEND_SIGNALED);
@@ -2199,14 +2170,16 @@ static void ut_case_err_qp_op(struct ut *t)
 		ut_note(t, "RDMA WRITE on UD: LOC_QP_OP_ERR");
 }
 
+/* a case of its own function; one of a function run over @arg */
 #define UT_CASE(n) { .name = #n, .fn = ut_case_##n }
+#define UT_CASE_OF(n, f, a) { .name = #n, .fn = ut_case_##f, .arg = &(a) }
 
 const struct ut_case ut_cases[] = {
-	UT_CASE(send),
-	UT_CASE(send_imm),
-	UT_CASE(send_maxsge),
-	UT_CASE(write),
-	UT_CASE(write_imm),
+	UT_CASE_OF(send, send, ut_plain),
+	UT_CASE_OF(send_imm, send, ut_imm),
+	UT_CASE_OF(send_maxsge, send, ut_maxsge),
+	UT_CASE_OF(write, write, ut_plain),
+	UT_CASE_OF(write_imm, write, ut_imm),
 	UT_CASE(read),
 	UT_CASE(atomic_cas),
 	UT_CASE(atomic_faa),
@@ -2221,12 +2194,12 @@ const struct ut_case ut_cases[] = {
 	UT_CASE(send_inv),
 	UT_CASE(rnr_recover),
 	UT_CASE(err_lkey),
-	UT_CASE(err_rkey),
-	UT_CASE(err_bounds),
-	UT_CASE(err_rights),
-	UT_CASE(err_atomic_align),
-	UT_CASE(err_dest_rd_atomic),
-	UT_CASE(err_rd_atomic),
+	UT_CASE_OF(err_rkey, remote_err, ut_rc_rkey),
+	UT_CASE_OF(err_bounds, remote_err, ut_rc_bounds),
+	UT_CASE_OF(err_rights, remote_err, ut_rc_rights),
+	UT_CASE_OF(err_atomic_align, remote_err, ut_rc_atomic_align),
+	UT_CASE_OF(err_dest_rd_atomic, remote_err, ut_rc_dest_rd_atomic),
+	UT_CASE_OF(err_rd_atomic, remote_err, ut_rc_rd_atomic),
 	UT_CASE(err_len),
 	UT_CASE(err_rnr),
 	UT_CASE(err_retry),

@@ -96,6 +96,7 @@ static void ut_run_one(const struct ut_case *c, enum ut_topo topo,
 	for (d = 0; d < 2; d++)
 		ut_count(names[d], before[d], &present[d]);
 	t->name = name;
+	t->arg = c->arg;
 	if (!ut_env_init(t, topo, names))
 		c->fn(t);
 	ut_env_fini(t);

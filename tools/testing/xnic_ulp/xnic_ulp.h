@@ -89,6 +89,7 @@ struct ut_mr {
 /* The environment of one test case; everything in it is torn down. */
 struct ut {
 	const char *name;
+	const void *arg;		/* the case's parameters */
 	enum ut_topo topo;
 	bool failed;
 	char detail[UT_DETAIL_LEN];
@@ -132,6 +133,7 @@ struct ut_qp_opts {
 struct ut_case {
 	const char *name;
 	void (*fn)(struct ut *t);
+	const void *arg;		/* t->arg: what a table-driven case runs */
 };
 
 extern const struct ut_case ut_cases[];

@@ -9,6 +9,7 @@
 #   XRDMA_KO       directory of our modules (NAME.ko, flat)
 #   XRDMA_VMS      1 or 2               XRDMA_ROLE  a or b (two-guest tests)
 #   XRDMA_IP, XRDMA_PEER_IP             198.18.0.1 / 198.18.0.2 by role
+#   XRDMA_SUBTEST  the subtest of a file with "# XRDMA_SUBTEST:" lines
 # Exit status: 0 pass, 77 skip, anything else fail.
 
 XRDMA_DEBUGFS=/sys/kernel/debug
@@ -84,6 +85,18 @@ wire_netdev() {
 	return 1
 }
 
+# testdev_stack_up: mount debugfs, load xrdma_core, xrdma_uverbs and
+# xrdma_testdev with one device (testdev0)
+testdev_stack_up() {
+	_core=$(xko xrdma_core) || exit 1
+	_uv=$(xko xrdma_uverbs) || exit 1
+	_td=$(xko xrdma_testdev) || exit 1
+	mount_debugfs
+	assert insmod "$_core"
+	assert insmod "$_uv"
+	assert insmod "$_td" ndev=1
+}
+
 # xnic_stack_up [NDEV]: load xrdma_core, xrdma_uverbs, xnic_sim (NDEV
 # devices, default 1) and xnic, and wait for the uverbs nodes of xnic0..
 xnic_stack_up() {
@@ -118,8 +131,59 @@ xnic_stack_down() {
 	done
 }
 
-# xnic_no_objects DEV: the device's resource tracking shows nothing alive
+# xnic_no_objects DEV: the device's resource tracking (debugfs) is there
+# and shows nothing alive: its "type count" lines all 0, no object listed
 xnic_no_objects() {
+	[ -r "$XRDMA_DEBUGFS/xrdma/$1/resources" ] || return 1
 	awk 'NF == 2 && $2 != 0 { bad = 1 } NF > 2 { bad = 1 } END { exit bad }' \
 		"$XRDMA_DEBUGFS/xrdma/$1/resources"
+}
+
+# xnic_stack_end DEV...: the end of a test on xnic_stack_up's stack: note
+# in $XRDMA_TMP/errors the objects left on each DEV, unload the stack, note
+# the modules still loaded
+xnic_stack_end() {
+	for _d in "$@"; do
+		xnic_no_objects "$_d" || {
+			echo "objects left on $_d:"
+			head -n 20 "$XRDMA_DEBUGFS/xrdma/$_d/resources"
+		} >>"$XRDMA_TMP/errors"
+	done
+	xnic_stack_down 2>>"$XRDMA_TMP/errors"
+	for _m in xnic xnic_sim xrdma_uverbs xrdma_core; do
+		! module_loaded $_m ||
+			echo "module $_m still loaded" >>"$XRDMA_TMP/errors"
+	done
+}
+
+# fail_on_errors: show $XRDMA_TMP/errors and fail with its first line, if
+# it has any
+fail_on_errors() {
+	[ -s "$XRDMA_TMP/errors" ] || return 0
+	cat "$XRDMA_TMP/errors"
+	fail "$(head -n 1 "$XRDMA_TMP/errors")"
+}
+
+# wait_xrdma_dev NAME: up to 10 s for the xrdma device NAME to be
+# registered: its sysfs directory, and its debugfs one (made last; after
+# mount_debugfs)
+wait_xrdma_dev() {
+	_n=0
+	until [ -d "/sys/class/xrdma_device/$1" ] &&
+		[ -r "$XRDMA_DEBUGFS/xrdma/$1/resources" ]; do
+		_n=$((_n + 1))
+		[ $_n -le 100 ] || return 1
+		sleep 0.1
+	done
+}
+
+# uverbs_of NAME: the uverbsN node of the xrdma device NAME
+uverbs_of() {
+	for _d in /sys/class/xrdma/uverbs*; do
+		if [ "$(cat "$_d/ibdev" 2>/dev/null)" = "$1" ]; then
+			echo "${_d##*/}"
+			return 0
+		fi
+	done
+	return 1
 }
