@@ -748,8 +748,6 @@ struct xrdma_device_ops {
 			 const struct xrdma_cq_init_attr *attr,
 			 struct xrdma_udata *udata);
 	void (*destroy_cq)(struct xrdma_cq *cq);
-	int (*resize_cq)(struct xrdma_cq *cq, u32 cqe,
-			 struct xrdma_udata *udata);
 	int (*poll_cq)(struct xrdma_cq *cq, int num_entries,
 		       struct xrdma_wc *wc);
 	int (*req_notify_cq)(struct xrdma_cq *cq, u32 flags);
@@ -927,9 +925,6 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 #define xrdma_create_cq(dev, ch, eh, ctx, attr)				\
 	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME, NULL)
 int xrdma_destroy_cq(struct xrdma_cq *cq);
-int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe,
-		      struct xrdma_udata *udata);
-#define xrdma_resize_cq(cq, cqe) __xrdma_resize_cq(cq, cqe, NULL)
 
 static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
 				struct xrdma_wc *wc)

@@ -7,9 +7,16 @@
  * built with.  The kernel reads the structure with copy_struct_from_user()
  * semantics: a shorter (older) structure is zero-extended, a longer (newer)
  * one is accepted only if the bytes the kernel does not know are zero
- * (-E2BIG otherwise).  The kernel writes back at most the size userspace
- * gave.  Unknown flag bits give -EINVAL.  All fields are fixed size,
- * pointers are __aligned_u64, padding is explicit and must be zero.
+ * (-E2BIG otherwise); one shorter than the first published structure,
+ * XRDMA_CMD_<NAME>_SIZE_VER0, gives -EINVAL.  A structure grows only at
+ * its end, and each growth adds a _SIZE_VER<n>; fields never move (the
+ * header test pins every offset, tools/testing/uverbs/abi-layout.txt).
+ * The kernel writes back at most the size userspace gave.  All fields are
+ * fixed size, pointers are __aligned_u64, padding is explicit.
+ *
+ * Extension: unknown bits in flags, comp_mask or a mask of attributes,
+ * and non-zero reserved fields (padding included) give -EINVAL, so a bit
+ * or field that gains a meaning later fails cleanly on older kernels.
  *
  * Handles are per file descriptor and never 0.  Driver-specific data goes
  * through struct xrdma_udata_desc, pointing at structures declared in
@@ -40,6 +47,7 @@ struct xrdma_cmd_get_context {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_GET_CONTEXT_SIZE_VER0	40
 
 struct xrdma_cmd_query_device {
 	__u32 comp_mask;		/* in: 0 */
@@ -72,6 +80,7 @@ struct xrdma_cmd_query_device {
 	__u32 num_ports;
 	char fw_ver[32];
 };
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
 
 #define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U
 #define XRDMA_DEVICE_CAP_SRQ_RESIZE		0x2U
@@ -93,18 +102,21 @@ struct xrdma_cmd_query_port {
 	__u8 active_width;
 	__u8 reserved[6];
 };
+#define XRDMA_CMD_QUERY_PORT_SIZE_VER0	40
 
 struct xrdma_cmd_query_gid {
 	__u32 port_num;			/* in */
 	__u32 index;			/* in */
 	__u8 gid[16];			/* out */
 };
+#define XRDMA_CMD_QUERY_GID_SIZE_VER0	24
 
 struct xrdma_cmd_alloc_pd {
 	__u32 flags;			/* in: 0 */
 	__u32 pd_handle;		/* out */
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_ALLOC_PD_SIZE_VER0	32
 
 /* XRDMA_IOC_DESTROY: one command destroys any object by handle */
 #define XRDMA_OBJ_PD	1
@@ -121,6 +133,7 @@ struct xrdma_cmd_destroy {
 	__u32 comp_events_reported;
 	__u32 async_events_reported;
 };
+#define XRDMA_CMD_DESTROY_SIZE_VER0	16
 
 /* access flags, as IBV_ACCESS_* */
 #define XRDMA_UVERBS_ACCESS_LOCAL_WRITE	0x1U
@@ -140,6 +153,7 @@ struct xrdma_cmd_reg_mr {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_REG_MR_SIZE_VER0	72
 
 struct xrdma_cmd_create_cq {
 	__aligned_u64 user_cookie;	/* in: returned in events */
@@ -151,12 +165,7 @@ struct xrdma_cmd_create_cq {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
-
-struct xrdma_cmd_resize_cq {
-	__u32 cq_handle;		/* in */
-	__u32 cqe;			/* in; out: actual */
-	struct xrdma_udata_desc udata;
-};
+#define XRDMA_CMD_CREATE_CQ_SIZE_VER0	56
 
 /* QP types, as IBV_QPT_* */
 #define XRDMA_UVERBS_QPT_RC	2
@@ -188,6 +197,7 @@ struct xrdma_cmd_create_qp {
 	__u32 qpn;			/* out */
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_CREATE_QP_SIZE_VER0	88
 
 struct xrdma_uverbs_ah_attr {
 	__u8 dgid[16];
@@ -236,6 +246,7 @@ struct xrdma_cmd_modify_qp {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_MODIFY_QP_SIZE_VER0	144
 
 struct xrdma_cmd_query_qp {
 	__u32 qp_handle;		/* in */
@@ -247,6 +258,7 @@ struct xrdma_cmd_query_qp {
 	struct xrdma_uverbs_qp_cap init_cap;
 	__u32 reserved;
 };
+#define XRDMA_CMD_QUERY_QP_SIZE_VER0	152
 
 struct xrdma_cmd_create_srq {
 	__aligned_u64 user_cookie;	/* in */
@@ -258,6 +270,7 @@ struct xrdma_cmd_create_srq {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_CREATE_SRQ_SIZE_VER0	56
 
 #define XRDMA_UVERBS_SRQ_MAX_WR	0x1U
 #define XRDMA_UVERBS_SRQ_LIMIT		0x2U
@@ -269,6 +282,7 @@ struct xrdma_cmd_modify_srq {
 	__u32 srq_limit;		/* in */
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_MODIFY_SRQ_SIZE_VER0	40
 
 struct xrdma_cmd_query_srq {
 	__u32 srq_handle;		/* in */
@@ -276,6 +290,7 @@ struct xrdma_cmd_query_srq {
 	__u32 max_sge;			/* out */
 	__u32 srq_limit;		/* out */
 };
+#define XRDMA_CMD_QUERY_SRQ_SIZE_VER0	16
 
 struct xrdma_cmd_create_ah {
 	__aligned_u64 user_cookie;	/* in */
@@ -285,12 +300,14 @@ struct xrdma_cmd_create_ah {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+#define XRDMA_CMD_CREATE_AH_SIZE_VER0	80
 
 /* XRDMA_IOC_CREATE_COMP_CHANNEL, XRDMA_IOC_GET_ASYNC_FD */
 struct xrdma_cmd_fd {
 	__u32 flags;			/* in: 0 (the fd is O_CLOEXEC) */
 	__s32 fd;			/* out */
 };
+#define XRDMA_CMD_FD_SIZE_VER0	8
 
 /*
  * Reading a completion channel returns whole struct xrdma_comp_event
@@ -336,6 +353,7 @@ struct xrdma_cmd_kick {
 	__u32 qp_handle;		/* in: 0 kicks the whole context */
 	__u32 flags;			/* in: 0 */
 };
+#define XRDMA_CMD_KICK_SIZE_VER0	8
 
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
@@ -345,7 +363,7 @@ struct xrdma_cmd_kick {
 #define XRDMA_IOC_DESTROY	_IOWR(XRDMA_IOC_MAGIC, 0x05, struct xrdma_cmd_destroy)
 #define XRDMA_IOC_REG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x06, struct xrdma_cmd_reg_mr)
 #define XRDMA_IOC_CREATE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x07, struct xrdma_cmd_create_cq)
-#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x08, struct xrdma_cmd_resize_cq)
+/* 0x08 is reserved: it was RESIZE_CQ, removed until a device resizes CQs */
 #define XRDMA_IOC_CREATE_QP	_IOWR(XRDMA_IOC_MAGIC, 0x09, struct xrdma_cmd_create_qp)
 #define XRDMA_IOC_MODIFY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0a, struct xrdma_cmd_modify_qp)
 #define XRDMA_IOC_QUERY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0b, struct xrdma_cmd_query_qp)
