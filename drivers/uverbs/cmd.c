@@ -130,7 +130,7 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->vendor_id = a->vendor_id;
 	cmd->vendor_part_id = a->vendor_part_id;
 	cmd->hw_ver = a->hw_ver;
-	cmd->device_cap_flags = a->device_cap_flags;
+	cmd->device_cap_flags = a->device_cap_flags & XRDMA_DEVICE_CAP_UAPI;
 	cmd->max_qp = a->max_qp;
 	cmd->max_qp_wr = a->max_qp_wr;
 	cmd->max_sge = a->max_sge;

@@ -76,24 +76,30 @@ struct xrdma_cmd_query_device {
 	__u32 max_srq_sge;
 	__u32 max_ah;
 	__u32 max_fast_reg_page_list_len;
-	__u32 atomic_cap;		/* 0 none, 1 HCA, 2 global */
+	__u32 atomic_cap;		/* XRDMA_UVERBS_ATOMIC_* */
 	__u32 num_ports;
 	char fw_ver[32];
 };
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
 
-#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U
+/* device_cap_flags: what the device (kernel driver) can do */
+#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U	/* kernel QPs' fast-reg */
 #define XRDMA_DEVICE_CAP_SRQ_RESIZE		0x2U
-#define XRDMA_DEVICE_CAP_SQD			0x4U
-#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U
+/* 0x4U is reserved: it was SQD, which no device reported */
+#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U	/* RC receiver NAKs */
+
+/* atomic_cap, as IBV_ATOMIC_* */
+#define XRDMA_UVERBS_ATOMIC_NONE	0
+#define XRDMA_UVERBS_ATOMIC_HCA		1	/* among this device's own */
+#define XRDMA_UVERBS_ATOMIC_GLOB	2	/* against the CPU too */
 
 struct xrdma_cmd_query_port {
 	__u32 port_num;			/* in: 1-based */
 	/* out */
-	__u32 state;			/* 1 down .. 4 active, as IB */
-	__u32 max_mtu;			/* 1 = 256 .. 5 = 4096, as IB */
+	__u32 state;			/* XRDMA_UVERBS_PORT_* */
+	__u32 max_mtu;			/* XRDMA_UVERBS_MTU_* */
 	__u32 active_mtu;
-	__u32 link_layer;		/* 1 InfiniBand, 2 Ethernet */
+	__u32 link_layer;		/* XRDMA_UVERBS_LINK_LAYER_* */
 	__u32 gid_tbl_len;
 	__u32 max_msg_sz;
 	__u16 pkey_tbl_len;
@@ -103,6 +109,25 @@ struct xrdma_cmd_query_port {
 	__u8 reserved[6];
 };
 #define XRDMA_CMD_QUERY_PORT_SIZE_VER0	40
+
+/* port states, as IBV_PORT_* */
+#define XRDMA_UVERBS_PORT_NOP		0
+#define XRDMA_UVERBS_PORT_DOWN		1
+#define XRDMA_UVERBS_PORT_INIT		2
+#define XRDMA_UVERBS_PORT_ARMED		3
+#define XRDMA_UVERBS_PORT_ACTIVE	4
+
+/* MTUs, as IBV_MTU_* */
+#define XRDMA_UVERBS_MTU_256		1
+#define XRDMA_UVERBS_MTU_512		2
+#define XRDMA_UVERBS_MTU_1024		3
+#define XRDMA_UVERBS_MTU_2048		4
+#define XRDMA_UVERBS_MTU_4096		5
+
+/* link layers, as IBV_LINK_LAYER_* */
+#define XRDMA_UVERBS_LINK_LAYER_UNSPECIFIED	0
+#define XRDMA_UVERBS_LINK_LAYER_INFINIBAND	1
+#define XRDMA_UVERBS_LINK_LAYER_ETHERNET	2
 
 struct xrdma_cmd_query_gid {
 	__u32 port_num;			/* in */
@@ -213,11 +238,42 @@ struct xrdma_uverbs_ah_attr {
 	__u8 reserved[2];
 };
 
-/* the QP attribute mask bits are IBV_QP_* (1 << 0 STATE ... 1 << 20) */
+/* QP states, as IBV_QPS_* */
+#define XRDMA_UVERBS_QPS_RESET		0
+#define XRDMA_UVERBS_QPS_INIT		1
+#define XRDMA_UVERBS_QPS_RTR		2
+#define XRDMA_UVERBS_QPS_RTS		3
+#define XRDMA_UVERBS_QPS_SQD		4
+#define XRDMA_UVERBS_QPS_SQE		5
+#define XRDMA_UVERBS_QPS_ERR		6
+
+/* MODIFY_QP / QUERY_QP attr_mask, as IBV_QP_* */
+#define XRDMA_UVERBS_QP_STATE			(1U << 0)
+#define XRDMA_UVERBS_QP_CUR_STATE		(1U << 1)
+#define XRDMA_UVERBS_QP_EN_SQD_ASYNC_NOTIFY	(1U << 2)
+#define XRDMA_UVERBS_QP_ACCESS_FLAGS		(1U << 3)
+#define XRDMA_UVERBS_QP_PKEY_INDEX		(1U << 4)
+#define XRDMA_UVERBS_QP_PORT			(1U << 5)
+#define XRDMA_UVERBS_QP_QKEY			(1U << 6)
+#define XRDMA_UVERBS_QP_AV			(1U << 7)
+#define XRDMA_UVERBS_QP_PATH_MTU		(1U << 8)
+#define XRDMA_UVERBS_QP_TIMEOUT			(1U << 9)
+#define XRDMA_UVERBS_QP_RETRY_CNT		(1U << 10)
+#define XRDMA_UVERBS_QP_RNR_RETRY		(1U << 11)
+#define XRDMA_UVERBS_QP_RQ_PSN			(1U << 12)
+#define XRDMA_UVERBS_QP_MAX_QP_RD_ATOMIC	(1U << 13)
+#define XRDMA_UVERBS_QP_ALT_PATH		(1U << 14)
+#define XRDMA_UVERBS_QP_MIN_RNR_TIMER		(1U << 15)
+#define XRDMA_UVERBS_QP_SQ_PSN			(1U << 16)
+#define XRDMA_UVERBS_QP_MAX_DEST_RD_ATOMIC	(1U << 17)
+#define XRDMA_UVERBS_QP_PATH_MIG_STATE		(1U << 18)
+#define XRDMA_UVERBS_QP_CAP			(1U << 19)
+#define XRDMA_UVERBS_QP_DEST_QPN		(1U << 20)
+
 struct xrdma_uverbs_qp_attr {
-	__u32 qp_state;
+	__u32 qp_state;			/* XRDMA_UVERBS_QPS_* */
 	__u32 cur_qp_state;
-	__u32 path_mtu;
+	__u32 path_mtu;			/* XRDMA_UVERBS_MTU_* */
 	__u32 qkey;
 	__u32 rq_psn;
 	__u32 sq_psn;
