@@ -66,12 +66,6 @@ static void fake_destroy_cq(struct xrdma_cq *cq)
 	fake_destroyed(cq->device);
 }
 
-static int fake_resize_cq(struct xrdma_cq *cq, u32 cqe,
-			  struct xrdma_udata *udata)
-{
-	return 0;
-}
-
 static int fake_poll_cq(struct xrdma_cq *cq, int n, struct xrdma_wc *wc)
 {
 	return 0;
@@ -237,7 +231,6 @@ const struct xrdma_device_ops fake_ops = {
 	.dealloc_pd = fake_dealloc_pd,
 	.create_cq = fake_create_cq_op,
 	.destroy_cq = fake_destroy_cq,
-	.resize_cq = fake_resize_cq,
 	.poll_cq = fake_poll_cq,
 	.req_notify_cq = fake_req_notify_cq,
 	.create_qp = fake_create_qp_op,

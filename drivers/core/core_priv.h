@@ -37,7 +37,6 @@ void xrdma_obj_free(struct xrdma_res *res);
 
 /* mr.c */
 u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index);
-int xrdma_check_mr_access(u32 access);
 
 /* umem.c: pinned_vm accounting, shared with queue memory (ucontext.c) */
 int xrdma_pinned_charge(struct mm_struct *mm, unsigned long npages);

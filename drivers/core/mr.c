@@ -40,23 +40,6 @@ u32 xrdma_mr_next_key(u32 key)
 }
 EXPORT_SYMBOL_GPL(xrdma_mr_next_key);
 
-/**
- * xrdma_check_mr_access - validate MR access flags
- * @access: XRDMA_ACCESS_* flags
- *
- * Remote write and remote atomic need local write (IBA 10.6.3.1).
- * Return: 0 or -EINVAL.
- */
-int xrdma_check_mr_access(u32 access)
-{
-	if (access & ~XRDMA_ACCESS_ALL)
-		return -EINVAL;
-	if (access & (XRDMA_ACCESS_REMOTE_WRITE | XRDMA_ACCESS_REMOTE_ATOMIC) &&
-	    !(access & XRDMA_ACCESS_LOCAL_WRITE))
-		return -EINVAL;
-	return 0;
-}
-
 static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_pd *pd,
 				       enum xrdma_mr_type type, u32 access,
 				       const char *caller)

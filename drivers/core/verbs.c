@@ -255,29 +255,6 @@ int xrdma_destroy_cq(struct xrdma_cq *cq)
 }
 EXPORT_SYMBOL_GPL(xrdma_destroy_cq);
 
-/**
- * __xrdma_resize_cq - change the number of entries of a CQ
- * @cq: the CQ
- * @cqe: new size, 1..max_cqe
- * @udata: driver data of a user command, NULL for kernel callers
- *
- * Return: 0, -EINVAL, -EOPNOTSUPP or the driver's error.
- */
-int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe, struct xrdma_udata *udata)
-{
-	int ret;
-
-	if (!cq->device->ops->resize_cq)
-		return -EOPNOTSUPP;
-	if (!cqe || cqe > cq->device->attr.max_cqe)
-		return -EINVAL;
-	ret = cq->device->ops->resize_cq(cq, cqe, udata);
-	if (!ret)
-		cq->cqe = cqe;
-	return ret;
-}
-EXPORT_SYMBOL_GPL(__xrdma_resize_cq);
-
 /* ----------------------------------------------------------------- SRQ */
 
 static int xrdma_check_srq_attr(struct xrdma_device *dev,

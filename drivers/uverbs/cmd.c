@@ -17,7 +17,6 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_destroy destroy;
 	struct xrdma_cmd_reg_mr reg_mr;
 	struct xrdma_cmd_create_cq create_cq;
-	struct xrdma_cmd_resize_cq resize_cq;
 	struct xrdma_cmd_create_qp create_qp;
 	struct xrdma_cmd_modify_qp modify_qp;
 	struct xrdma_cmd_query_qp query_qp;
@@ -122,9 +121,7 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	struct xrdma_cmd_query_device *cmd = &c->buf->query_device;
 	const struct xrdma_device_attr *a = &c->ibdev->attr;
 
-	if (cmd->comp_mask)
-		return -EOPNOTSUPP;
-	if (cmd->reserved)
+	if (cmd->comp_mask || cmd->reserved)
 		return -EINVAL;
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->node_guid = (__force u64)a->node_guid;
@@ -133,7 +130,7 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->vendor_id = a->vendor_id;
 	cmd->vendor_part_id = a->vendor_part_id;
 	cmd->hw_ver = a->hw_ver;
-	cmd->device_cap_flags = a->device_cap_flags;
+	cmd->device_cap_flags = a->device_cap_flags & XRDMA_DEVICE_CAP_UAPI;
 	cmd->max_qp = a->max_qp;
 	cmd->max_qp_wr = a->max_qp_wr;
 	cmd->max_sge = a->max_sge;
@@ -356,28 +353,6 @@ static int xrdma_cmd_create_cq(struct xrdma_cmd_ctx *c)
 	cmd->cq_handle = uobj->handle;
 	cmd->cqe = cq->cqe;
 	return xrdma_create_done(c, uobj, cq);
-}
-
-static int xrdma_cmd_resize_cq(struct xrdma_cmd_ctx *c)
-{
-	struct xrdma_cmd_resize_cq *cmd = &c->buf->resize_cq;
-	struct xrdma_udata udata;
-	struct xrdma_uobj *uobj;
-	struct xrdma_cq *cq;
-	int ret;
-
-	ret = xrdma_udata_init(c, &cmd->udata, &udata);
-	if (ret)
-		return ret;
-	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->cq_handle);
-	if (IS_ERR(uobj))
-		return PTR_ERR(uobj);
-	cq = uobj->object;
-	ret = __xrdma_resize_cq(cq, cmd->cqe, &udata);
-	if (!ret)
-		cmd->cqe = cq->cqe;
-	xrdma_uobj_put(uobj);
-	return ret;
 }
 
 static void xrdma_cap_from_user(struct xrdma_qp_cap *k,
@@ -819,46 +794,66 @@ struct xrdma_cmd_def {
 	size_t min_size;	/* first published structure */
 };
 
-#define CMD(nr, func, type)						\
-	[_IOC_NR(nr)] = { .fn = func, .size = sizeof(type),		\
-			  .min_size = sizeof(type) }
+/*
+ * type is struct xrdma_cmd_NAME and its first published size is
+ * XRDMA_CMD_NAME_SIZE_VER0 (tools/testing/uverbs/header-test.sh checks it
+ * is not larger): a newer structure only grows at its end.
+ */
+#define CMD(nr, func, type, ver0)					\
+	[_IOC_NR(nr)] = { .fn = func, .size = sizeof(type), .min_size = ver0 }
 
 static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_GET_CONTEXT, xrdma_cmd_get_context,
-	    struct xrdma_cmd_get_context),
+	    struct xrdma_cmd_get_context,
+	    XRDMA_CMD_GET_CONTEXT_SIZE_VER0),
 	CMD(XRDMA_IOC_QUERY_DEVICE, xrdma_cmd_query_device,
-	    struct xrdma_cmd_query_device),
+	    struct xrdma_cmd_query_device,
+	    XRDMA_CMD_QUERY_DEVICE_SIZE_VER0),
 	CMD(XRDMA_IOC_QUERY_PORT, xrdma_cmd_query_port,
-	    struct xrdma_cmd_query_port),
+	    struct xrdma_cmd_query_port,
+	    XRDMA_CMD_QUERY_PORT_SIZE_VER0),
 	CMD(XRDMA_IOC_QUERY_GID, xrdma_cmd_query_gid,
-	    struct xrdma_cmd_query_gid),
+	    struct xrdma_cmd_query_gid,
+	    XRDMA_CMD_QUERY_GID_SIZE_VER0),
 	CMD(XRDMA_IOC_ALLOC_PD, xrdma_cmd_alloc_pd,
-	    struct xrdma_cmd_alloc_pd),
-	CMD(XRDMA_IOC_DESTROY, xrdma_cmd_destroy, struct xrdma_cmd_destroy),
-	CMD(XRDMA_IOC_REG_MR, xrdma_cmd_reg_mr, struct xrdma_cmd_reg_mr),
+	    struct xrdma_cmd_alloc_pd,
+	    XRDMA_CMD_ALLOC_PD_SIZE_VER0),
+	CMD(XRDMA_IOC_DESTROY, xrdma_cmd_destroy, struct xrdma_cmd_destroy,
+	    XRDMA_CMD_DESTROY_SIZE_VER0),
+	CMD(XRDMA_IOC_REG_MR, xrdma_cmd_reg_mr, struct xrdma_cmd_reg_mr,
+	    XRDMA_CMD_REG_MR_SIZE_VER0),
 	CMD(XRDMA_IOC_CREATE_CQ, xrdma_cmd_create_cq,
-	    struct xrdma_cmd_create_cq),
-	CMD(XRDMA_IOC_RESIZE_CQ, xrdma_cmd_resize_cq,
-	    struct xrdma_cmd_resize_cq),
+	    struct xrdma_cmd_create_cq,
+	    XRDMA_CMD_CREATE_CQ_SIZE_VER0),
 	CMD(XRDMA_IOC_CREATE_QP, xrdma_cmd_create_qp,
-	    struct xrdma_cmd_create_qp),
+	    struct xrdma_cmd_create_qp,
+	    XRDMA_CMD_CREATE_QP_SIZE_VER0),
 	CMD(XRDMA_IOC_MODIFY_QP, xrdma_cmd_modify_qp,
-	    struct xrdma_cmd_modify_qp),
+	    struct xrdma_cmd_modify_qp,
+	    XRDMA_CMD_MODIFY_QP_SIZE_VER0),
 	CMD(XRDMA_IOC_QUERY_QP, xrdma_cmd_query_qp,
-	    struct xrdma_cmd_query_qp),
+	    struct xrdma_cmd_query_qp,
+	    XRDMA_CMD_QUERY_QP_SIZE_VER0),
 	CMD(XRDMA_IOC_CREATE_SRQ, xrdma_cmd_create_srq,
-	    struct xrdma_cmd_create_srq),
+	    struct xrdma_cmd_create_srq,
+	    XRDMA_CMD_CREATE_SRQ_SIZE_VER0),
 	CMD(XRDMA_IOC_MODIFY_SRQ, xrdma_cmd_modify_srq,
-	    struct xrdma_cmd_modify_srq),
+	    struct xrdma_cmd_modify_srq,
+	    XRDMA_CMD_MODIFY_SRQ_SIZE_VER0),
 	CMD(XRDMA_IOC_QUERY_SRQ, xrdma_cmd_query_srq,
-	    struct xrdma_cmd_query_srq),
+	    struct xrdma_cmd_query_srq,
+	    XRDMA_CMD_QUERY_SRQ_SIZE_VER0),
 	CMD(XRDMA_IOC_CREATE_AH, xrdma_cmd_create_ah,
-	    struct xrdma_cmd_create_ah),
+	    struct xrdma_cmd_create_ah,
+	    XRDMA_CMD_CREATE_AH_SIZE_VER0),
 	CMD(XRDMA_IOC_CREATE_COMP_CHANNEL, xrdma_cmd_create_comp_channel,
-	    struct xrdma_cmd_fd),
+	    struct xrdma_cmd_fd,
+	    XRDMA_CMD_FD_SIZE_VER0),
 	CMD(XRDMA_IOC_GET_ASYNC_FD, xrdma_cmd_get_async_fd,
-	    struct xrdma_cmd_fd),
-	CMD(XRDMA_IOC_KICK, xrdma_cmd_kick, struct xrdma_cmd_kick),
+	    struct xrdma_cmd_fd,
+	    XRDMA_CMD_FD_SIZE_VER0),
+	CMD(XRDMA_IOC_KICK, xrdma_cmd_kick, struct xrdma_cmd_kick,
+	    XRDMA_CMD_KICK_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

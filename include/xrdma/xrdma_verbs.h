@@ -24,6 +24,7 @@
 #include <linux/uaccess.h>
 #include <linux/list.h>
 #include <linux/cgroup_rdma.h>
+#include <uapi/xrdma/xrdma-abi.h>
 
 struct xrdma_device;
 struct xrdma_pd;
@@ -130,18 +131,31 @@ struct xrdma_res {
 /* ---------------------------------------------------------------- */
 /* Attributes                                                       */
 
+/*
+ * Values userspace sees through uverbs are defined from the uapi ones
+ * (<uapi/xrdma/xrdma-abi.h>), as ib_verbs.h does with ib_user_verbs.h:
+ * uverbs passes them through without translation.
+ */
+
 enum xrdma_atomic_cap {
-	XRDMA_ATOMIC_NONE,
-	XRDMA_ATOMIC_HCA,	/* atomic among this device's own ops */
-	XRDMA_ATOMIC_GLOB,	/* atomic against the CPU as well */
+	XRDMA_ATOMIC_NONE	= XRDMA_UVERBS_ATOMIC_NONE,
+	XRDMA_ATOMIC_HCA	= XRDMA_UVERBS_ATOMIC_HCA,
+	XRDMA_ATOMIC_GLOB	= XRDMA_UVERBS_ATOMIC_GLOB,
 };
 
 enum xrdma_device_cap_flags {
-	XRDMA_DEVICE_MEM_MGT_EXTENSIONS	= 1 << 0,	/* fast-reg, LOCAL_INV */
-	XRDMA_DEVICE_SRQ_RESIZE		= 1 << 1,
-	XRDMA_DEVICE_SQD		= 1 << 2,	/* supports SQ drain */
-	XRDMA_DEVICE_RC_RNR_NAK_GEN	= 1 << 3,
+	/* fast-reg, LOCAL_INV */
+	XRDMA_DEVICE_MEM_MGT_EXTENSIONS	= XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS,
+	XRDMA_DEVICE_SRQ_RESIZE		= XRDMA_DEVICE_CAP_SRQ_RESIZE,
+	XRDMA_DEVICE_RC_RNR_NAK_GEN	= XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
+	/* kernel only (not reported to userspace): supports SQ drain */
+	XRDMA_DEVICE_SQD		= 1 << 16,
 };
+
+/* the device_cap_flags QUERY_DEVICE reports */
+#define XRDMA_DEVICE_CAP_UAPI	(XRDMA_DEVICE_MEM_MGT_EXTENSIONS |	\
+				 XRDMA_DEVICE_SRQ_RESIZE |		\
+				 XRDMA_DEVICE_RC_RNR_NAK_GEN)
 
 struct xrdma_device_attr {
 	char fw_ver[XRDMA_FW_VER_LEN];
@@ -173,19 +187,19 @@ struct xrdma_device_attr {
 };
 
 enum xrdma_port_state {
-	XRDMA_PORT_NOP,
-	XRDMA_PORT_DOWN,
-	XRDMA_PORT_INIT,
-	XRDMA_PORT_ARMED,
-	XRDMA_PORT_ACTIVE,
+	XRDMA_PORT_NOP		= XRDMA_UVERBS_PORT_NOP,
+	XRDMA_PORT_DOWN		= XRDMA_UVERBS_PORT_DOWN,
+	XRDMA_PORT_INIT		= XRDMA_UVERBS_PORT_INIT,
+	XRDMA_PORT_ARMED	= XRDMA_UVERBS_PORT_ARMED,
+	XRDMA_PORT_ACTIVE	= XRDMA_UVERBS_PORT_ACTIVE,
 };
 
 enum xrdma_mtu {
-	XRDMA_MTU_256 = 1,
-	XRDMA_MTU_512,
-	XRDMA_MTU_1024,
-	XRDMA_MTU_2048,
-	XRDMA_MTU_4096,
+	XRDMA_MTU_256	= XRDMA_UVERBS_MTU_256,
+	XRDMA_MTU_512	= XRDMA_UVERBS_MTU_512,
+	XRDMA_MTU_1024	= XRDMA_UVERBS_MTU_1024,
+	XRDMA_MTU_2048	= XRDMA_UVERBS_MTU_2048,
+	XRDMA_MTU_4096	= XRDMA_UVERBS_MTU_4096,
 };
 
 static inline int xrdma_mtu_to_int(enum xrdma_mtu mtu)
@@ -194,9 +208,9 @@ static inline int xrdma_mtu_to_int(enum xrdma_mtu mtu)
 }
 
 enum xrdma_link_layer {
-	XRDMA_LINK_LAYER_UNSPECIFIED,
-	XRDMA_LINK_LAYER_INFINIBAND,
-	XRDMA_LINK_LAYER_ETHERNET,
+	XRDMA_LINK_LAYER_UNSPECIFIED	= XRDMA_UVERBS_LINK_LAYER_UNSPECIFIED,
+	XRDMA_LINK_LAYER_INFINIBAND	= XRDMA_UVERBS_LINK_LAYER_INFINIBAND,
+	XRDMA_LINK_LAYER_ETHERNET	= XRDMA_UVERBS_LINK_LAYER_ETHERNET,
 };
 
 union xrdma_gid {
@@ -293,8 +307,8 @@ struct xrdma_cq {
 };
 
 enum xrdma_srq_attr_mask {
-	XRDMA_SRQ_MAX_WR	= 1 << 0,
-	XRDMA_SRQ_LIMIT		= 1 << 1,
+	XRDMA_SRQ_MAX_WR	= XRDMA_UVERBS_SRQ_MAX_WR,
+	XRDMA_SRQ_LIMIT		= XRDMA_UVERBS_SRQ_LIMIT,
 };
 
 struct xrdma_srq_attr {
@@ -320,59 +334,76 @@ struct xrdma_srq {
 };
 
 enum xrdma_qp_type {
-	XRDMA_QPT_RC = 2,
-	XRDMA_QPT_UC = 3,
-	XRDMA_QPT_UD = 4,
+	XRDMA_QPT_RC = XRDMA_UVERBS_QPT_RC,
+	XRDMA_QPT_UC = XRDMA_UVERBS_QPT_UC,
+	XRDMA_QPT_UD = XRDMA_UVERBS_QPT_UD,
 };
 
 enum xrdma_qp_state {
-	XRDMA_QPS_RESET,
-	XRDMA_QPS_INIT,
-	XRDMA_QPS_RTR,
-	XRDMA_QPS_RTS,
-	XRDMA_QPS_SQD,
-	XRDMA_QPS_SQE,
-	XRDMA_QPS_ERR,
+	XRDMA_QPS_RESET	= XRDMA_UVERBS_QPS_RESET,
+	XRDMA_QPS_INIT	= XRDMA_UVERBS_QPS_INIT,
+	XRDMA_QPS_RTR	= XRDMA_UVERBS_QPS_RTR,
+	XRDMA_QPS_RTS	= XRDMA_UVERBS_QPS_RTS,
+	XRDMA_QPS_SQD	= XRDMA_UVERBS_QPS_SQD,
+	XRDMA_QPS_SQE	= XRDMA_UVERBS_QPS_SQE,
+	XRDMA_QPS_ERR	= XRDMA_UVERBS_QPS_ERR,
 	XRDMA_QPS_NUM,
 };
 
 /* A Q_Key with this bit set is controlled: set only with CAP_NET_RAW. */
 #define XRDMA_QKEY_CONTROLLED	0x80000000U
 
-/* Same bit values as the InfiniBand verbs attribute mask. */
+/* The InfiniBand verbs attribute mask, as uverbs passes it. */
 enum xrdma_qp_attr_mask {
-	XRDMA_QP_STATE			= 1 << 0,
-	XRDMA_QP_CUR_STATE		= 1 << 1,
-	XRDMA_QP_EN_SQD_ASYNC_NOTIFY	= 1 << 2,
-	XRDMA_QP_ACCESS_FLAGS		= 1 << 3,
-	XRDMA_QP_PKEY_INDEX		= 1 << 4,
-	XRDMA_QP_PORT			= 1 << 5,
-	XRDMA_QP_QKEY			= 1 << 6,
-	XRDMA_QP_AV			= 1 << 7,
-	XRDMA_QP_PATH_MTU		= 1 << 8,
-	XRDMA_QP_TIMEOUT		= 1 << 9,
-	XRDMA_QP_RETRY_CNT		= 1 << 10,
-	XRDMA_QP_RNR_RETRY		= 1 << 11,
-	XRDMA_QP_RQ_PSN			= 1 << 12,
-	XRDMA_QP_MAX_QP_RD_ATOMIC	= 1 << 13,
-	XRDMA_QP_ALT_PATH		= 1 << 14,
-	XRDMA_QP_MIN_RNR_TIMER		= 1 << 15,
-	XRDMA_QP_SQ_PSN			= 1 << 16,
-	XRDMA_QP_MAX_DEST_RD_ATOMIC	= 1 << 17,
-	XRDMA_QP_PATH_MIG_STATE		= 1 << 18,
-	XRDMA_QP_CAP			= 1 << 19,
-	XRDMA_QP_DEST_QPN		= 1 << 20,
+	XRDMA_QP_STATE			= XRDMA_UVERBS_QP_STATE,
+	XRDMA_QP_CUR_STATE		= XRDMA_UVERBS_QP_CUR_STATE,
+	XRDMA_QP_EN_SQD_ASYNC_NOTIFY	= XRDMA_UVERBS_QP_EN_SQD_ASYNC_NOTIFY,
+	XRDMA_QP_ACCESS_FLAGS		= XRDMA_UVERBS_QP_ACCESS_FLAGS,
+	XRDMA_QP_PKEY_INDEX		= XRDMA_UVERBS_QP_PKEY_INDEX,
+	XRDMA_QP_PORT			= XRDMA_UVERBS_QP_PORT,
+	XRDMA_QP_QKEY			= XRDMA_UVERBS_QP_QKEY,
+	XRDMA_QP_AV			= XRDMA_UVERBS_QP_AV,
+	XRDMA_QP_PATH_MTU		= XRDMA_UVERBS_QP_PATH_MTU,
+	XRDMA_QP_TIMEOUT		= XRDMA_UVERBS_QP_TIMEOUT,
+	XRDMA_QP_RETRY_CNT		= XRDMA_UVERBS_QP_RETRY_CNT,
+	XRDMA_QP_RNR_RETRY		= XRDMA_UVERBS_QP_RNR_RETRY,
+	XRDMA_QP_RQ_PSN			= XRDMA_UVERBS_QP_RQ_PSN,
+	XRDMA_QP_MAX_QP_RD_ATOMIC	= XRDMA_UVERBS_QP_MAX_QP_RD_ATOMIC,
+	XRDMA_QP_ALT_PATH		= XRDMA_UVERBS_QP_ALT_PATH,
+	XRDMA_QP_MIN_RNR_TIMER		= XRDMA_UVERBS_QP_MIN_RNR_TIMER,
+	XRDMA_QP_SQ_PSN			= XRDMA_UVERBS_QP_SQ_PSN,
+	XRDMA_QP_MAX_DEST_RD_ATOMIC	= XRDMA_UVERBS_QP_MAX_DEST_RD_ATOMIC,
+	XRDMA_QP_PATH_MIG_STATE		= XRDMA_UVERBS_QP_PATH_MIG_STATE,
+	XRDMA_QP_CAP			= XRDMA_UVERBS_QP_CAP,
+	XRDMA_QP_DEST_QPN		= XRDMA_UVERBS_QP_DEST_QPN,
 	XRDMA_QP_ATTR_MASK_ALL		= (1 << 21) - 1,
 };
 
 enum xrdma_access_flags {
-	XRDMA_ACCESS_LOCAL_WRITE	= 1 << 0,
-	XRDMA_ACCESS_REMOTE_WRITE	= 1 << 1,
-	XRDMA_ACCESS_REMOTE_READ	= 1 << 2,
-	XRDMA_ACCESS_REMOTE_ATOMIC	= 1 << 3,
-	XRDMA_ACCESS_MW_BIND		= 1 << 4,
+	XRDMA_ACCESS_LOCAL_WRITE	= XRDMA_UVERBS_ACCESS_LOCAL_WRITE,
+	XRDMA_ACCESS_REMOTE_WRITE	= XRDMA_UVERBS_ACCESS_REMOTE_WRITE,
+	XRDMA_ACCESS_REMOTE_READ	= XRDMA_UVERBS_ACCESS_REMOTE_READ,
+	XRDMA_ACCESS_REMOTE_ATOMIC	= XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC,
+	XRDMA_ACCESS_MW_BIND		= 1 << 4,	/* kernel only */
 	XRDMA_ACCESS_ALL		= (1 << 5) - 1,
 };
+
+/**
+ * xrdma_check_mr_access - validate MR access flags
+ * @access: XRDMA_ACCESS_* flags
+ *
+ * Remote write and remote atomic need local write (IBA 10.6.3.1).
+ * Return: 0 or -EINVAL.
+ */
+static inline int xrdma_check_mr_access(u32 access)
+{
+	if (access & ~XRDMA_ACCESS_ALL)
+		return -EINVAL;
+	if (access & (XRDMA_ACCESS_REMOTE_WRITE | XRDMA_ACCESS_REMOTE_ATOMIC) &&
+	    !(access & XRDMA_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
 
 struct xrdma_ah_attr {
 	union xrdma_gid dgid;
@@ -748,8 +779,6 @@ struct xrdma_device_ops {
 			 const struct xrdma_cq_init_attr *attr,
 			 struct xrdma_udata *udata);
 	void (*destroy_cq)(struct xrdma_cq *cq);
-	int (*resize_cq)(struct xrdma_cq *cq, u32 cqe,
-			 struct xrdma_udata *udata);
 	int (*poll_cq)(struct xrdma_cq *cq, int num_entries,
 		       struct xrdma_wc *wc);
 	int (*req_notify_cq)(struct xrdma_cq *cq, u32 flags);
@@ -927,9 +956,6 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 #define xrdma_create_cq(dev, ch, eh, ctx, attr)				\
 	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME, NULL)
 int xrdma_destroy_cq(struct xrdma_cq *cq);
-int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe,
-		      struct xrdma_udata *udata);
-#define xrdma_resize_cq(cq, cqe) __xrdma_resize_cq(cq, cqe, NULL)
 
 static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
 				struct xrdma_wc *wc)

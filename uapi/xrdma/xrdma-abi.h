@@ -7,9 +7,16 @@
  * built with.  The kernel reads the structure with copy_struct_from_user()
  * semantics: a shorter (older) structure is zero-extended, a longer (newer)
  * one is accepted only if the bytes the kernel does not know are zero
- * (-E2BIG otherwise).  The kernel writes back at most the size userspace
- * gave.  Unknown flag bits give -EINVAL.  All fields are fixed size,
- * pointers are __aligned_u64, padding is explicit and must be zero.
+ * (-E2BIG otherwise); one shorter than the first published structure,
+ * XRDMA_CMD_<NAME>_SIZE_VER0, gives -EINVAL.  A structure grows only at
+ * its end, and each growth adds a _SIZE_VER<n>; fields never move (the
+ * header test pins every offset, tools/testing/uverbs/abi-layout.txt).
+ * The kernel writes back at most the size userspace gave.  All fields are
+ * fixed size, pointers are __aligned_u64, padding is explicit.
+ *
+ * Extension: unknown bits in flags, comp_mask or a mask of attributes,
+ * and non-zero reserved fields (padding included) give -EINVAL, so a bit
+ * or field that gains a meaning later fails cleanly on older kernels.
  *
  * Handles are per file descriptor and never 0.  Driver-specific data goes
  * through struct xrdma_udata_desc, pointing at structures declared in
@@ -41,6 +48,8 @@ struct xrdma_cmd_get_context {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_GET_CONTEXT_SIZE_VER0	40
+
 struct xrdma_cmd_query_device {
 	__u32 comp_mask;		/* in: 0 */
 	__u32 reserved;
@@ -68,23 +77,31 @@ struct xrdma_cmd_query_device {
 	__u32 max_srq_sge;
 	__u32 max_ah;
 	__u32 max_fast_reg_page_list_len;
-	__u32 atomic_cap;		/* 0 none, 1 HCA, 2 global */
+	__u32 atomic_cap;		/* XRDMA_UVERBS_ATOMIC_* */
 	__u32 num_ports;
 	char fw_ver[32];
 };
 
-#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
+
+/* device_cap_flags: what the device (kernel driver) can do */
+#define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U	/* kernel QPs' fast-reg */
 #define XRDMA_DEVICE_CAP_SRQ_RESIZE		0x2U
-#define XRDMA_DEVICE_CAP_SQD			0x4U
-#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U
+/* 0x4U is reserved: it was SQD, which no device reported */
+#define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U	/* RC receiver NAKs */
+
+/* atomic_cap, as IBV_ATOMIC_* */
+#define XRDMA_UVERBS_ATOMIC_NONE	0
+#define XRDMA_UVERBS_ATOMIC_HCA		1	/* among this device's own */
+#define XRDMA_UVERBS_ATOMIC_GLOB	2	/* against the CPU too */
 
 struct xrdma_cmd_query_port {
 	__u32 port_num;			/* in: 1-based */
 	/* out */
-	__u32 state;			/* 1 down .. 4 active, as IB */
-	__u32 max_mtu;			/* 1 = 256 .. 5 = 4096, as IB */
+	__u32 state;			/* XRDMA_UVERBS_PORT_* */
+	__u32 max_mtu;			/* XRDMA_UVERBS_MTU_* */
 	__u32 active_mtu;
-	__u32 link_layer;		/* 1 InfiniBand, 2 Ethernet */
+	__u32 link_layer;		/* XRDMA_UVERBS_LINK_LAYER_* */
 	__u32 gid_tbl_len;
 	__u32 max_msg_sz;
 	__u16 pkey_tbl_len;
@@ -94,17 +111,42 @@ struct xrdma_cmd_query_port {
 	__u8 reserved[6];
 };
 
+#define XRDMA_CMD_QUERY_PORT_SIZE_VER0	40
+
+/* port states, as IBV_PORT_* */
+#define XRDMA_UVERBS_PORT_NOP		0
+#define XRDMA_UVERBS_PORT_DOWN		1
+#define XRDMA_UVERBS_PORT_INIT		2
+#define XRDMA_UVERBS_PORT_ARMED		3
+#define XRDMA_UVERBS_PORT_ACTIVE	4
+
+/* MTUs, as IBV_MTU_* */
+#define XRDMA_UVERBS_MTU_256		1
+#define XRDMA_UVERBS_MTU_512		2
+#define XRDMA_UVERBS_MTU_1024		3
+#define XRDMA_UVERBS_MTU_2048		4
+#define XRDMA_UVERBS_MTU_4096		5
+
+/* link layers, as IBV_LINK_LAYER_* */
+#define XRDMA_UVERBS_LINK_LAYER_UNSPECIFIED	0
+#define XRDMA_UVERBS_LINK_LAYER_INFINIBAND	1
+#define XRDMA_UVERBS_LINK_LAYER_ETHERNET	2
+
 struct xrdma_cmd_query_gid {
 	__u32 port_num;			/* in */
 	__u32 index;			/* in */
 	__u8 gid[16];			/* out */
 };
 
+#define XRDMA_CMD_QUERY_GID_SIZE_VER0	24
+
 struct xrdma_cmd_alloc_pd {
 	__u32 flags;			/* in: 0 */
 	__u32 pd_handle;		/* out */
 	struct xrdma_udata_desc udata;
 };
+
+#define XRDMA_CMD_ALLOC_PD_SIZE_VER0	32
 
 /* XRDMA_IOC_DESTROY: one command destroys any object by handle */
 #define XRDMA_OBJ_PD	1
@@ -121,6 +163,8 @@ struct xrdma_cmd_destroy {
 	__u32 comp_events_reported;
 	__u32 async_events_reported;
 };
+
+#define XRDMA_CMD_DESTROY_SIZE_VER0	16
 
 /* access flags, as IBV_ACCESS_* */
 #define XRDMA_UVERBS_ACCESS_LOCAL_WRITE	0x1U
@@ -141,6 +185,8 @@ struct xrdma_cmd_reg_mr {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_REG_MR_SIZE_VER0	72
+
 struct xrdma_cmd_create_cq {
 	__aligned_u64 user_cookie;	/* in: returned in events */
 	__u32 cqe;			/* in; out: actual */
@@ -152,11 +198,7 @@ struct xrdma_cmd_create_cq {
 	struct xrdma_udata_desc udata;
 };
 
-struct xrdma_cmd_resize_cq {
-	__u32 cq_handle;		/* in */
-	__u32 cqe;			/* in; out: actual */
-	struct xrdma_udata_desc udata;
-};
+#define XRDMA_CMD_CREATE_CQ_SIZE_VER0	56
 
 /* QP types, as IBV_QPT_* */
 #define XRDMA_UVERBS_QPT_RC	2
@@ -189,6 +231,8 @@ struct xrdma_cmd_create_qp {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_CREATE_QP_SIZE_VER0	88
+
 struct xrdma_uverbs_ah_attr {
 	__u8 dgid[16];
 	__u32 flow_label;
@@ -203,11 +247,42 @@ struct xrdma_uverbs_ah_attr {
 	__u8 reserved[2];
 };
 
-/* the QP attribute mask bits are IBV_QP_* (1 << 0 STATE ... 1 << 20) */
+/* QP states, as IBV_QPS_* */
+#define XRDMA_UVERBS_QPS_RESET		0
+#define XRDMA_UVERBS_QPS_INIT		1
+#define XRDMA_UVERBS_QPS_RTR		2
+#define XRDMA_UVERBS_QPS_RTS		3
+#define XRDMA_UVERBS_QPS_SQD		4
+#define XRDMA_UVERBS_QPS_SQE		5
+#define XRDMA_UVERBS_QPS_ERR		6
+
+/* MODIFY_QP / QUERY_QP attr_mask, as IBV_QP_* */
+#define XRDMA_UVERBS_QP_STATE			(1U << 0)
+#define XRDMA_UVERBS_QP_CUR_STATE		(1U << 1)
+#define XRDMA_UVERBS_QP_EN_SQD_ASYNC_NOTIFY	(1U << 2)
+#define XRDMA_UVERBS_QP_ACCESS_FLAGS		(1U << 3)
+#define XRDMA_UVERBS_QP_PKEY_INDEX		(1U << 4)
+#define XRDMA_UVERBS_QP_PORT			(1U << 5)
+#define XRDMA_UVERBS_QP_QKEY			(1U << 6)
+#define XRDMA_UVERBS_QP_AV			(1U << 7)
+#define XRDMA_UVERBS_QP_PATH_MTU		(1U << 8)
+#define XRDMA_UVERBS_QP_TIMEOUT			(1U << 9)
+#define XRDMA_UVERBS_QP_RETRY_CNT		(1U << 10)
+#define XRDMA_UVERBS_QP_RNR_RETRY		(1U << 11)
+#define XRDMA_UVERBS_QP_RQ_PSN			(1U << 12)
+#define XRDMA_UVERBS_QP_MAX_QP_RD_ATOMIC	(1U << 13)
+#define XRDMA_UVERBS_QP_ALT_PATH		(1U << 14)
+#define XRDMA_UVERBS_QP_MIN_RNR_TIMER		(1U << 15)
+#define XRDMA_UVERBS_QP_SQ_PSN			(1U << 16)
+#define XRDMA_UVERBS_QP_MAX_DEST_RD_ATOMIC	(1U << 17)
+#define XRDMA_UVERBS_QP_PATH_MIG_STATE		(1U << 18)
+#define XRDMA_UVERBS_QP_CAP			(1U << 19)
+#define XRDMA_UVERBS_QP_DEST_QPN		(1U << 20)
+
 struct xrdma_uverbs_qp_attr {
-	__u32 qp_state;
+	__u32 qp_state;			/* XRDMA_UVERBS_QPS_* */
 	__u32 cur_qp_state;
-	__u32 path_mtu;
+	__u32 path_mtu;			/* XRDMA_UVERBS_MTU_* */
 	__u32 qkey;
 	__u32 rq_psn;
 	__u32 sq_psn;
@@ -237,6 +312,8 @@ struct xrdma_cmd_modify_qp {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_MODIFY_QP_SIZE_VER0	144
+
 struct xrdma_cmd_query_qp {
 	__u32 qp_handle;		/* in */
 	__u32 attr_mask;		/* in */
@@ -247,6 +324,8 @@ struct xrdma_cmd_query_qp {
 	struct xrdma_uverbs_qp_cap init_cap;
 	__u32 reserved;
 };
+
+#define XRDMA_CMD_QUERY_QP_SIZE_VER0	152
 
 struct xrdma_cmd_create_srq {
 	__aligned_u64 user_cookie;	/* in */
@@ -259,6 +338,8 @@ struct xrdma_cmd_create_srq {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_CREATE_SRQ_SIZE_VER0	56
+
 #define XRDMA_UVERBS_SRQ_MAX_WR	0x1U
 #define XRDMA_UVERBS_SRQ_LIMIT		0x2U
 
@@ -270,12 +351,16 @@ struct xrdma_cmd_modify_srq {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_MODIFY_SRQ_SIZE_VER0	40
+
 struct xrdma_cmd_query_srq {
 	__u32 srq_handle;		/* in */
 	__u32 max_wr;			/* out */
 	__u32 max_sge;			/* out */
 	__u32 srq_limit;		/* out */
 };
+
+#define XRDMA_CMD_QUERY_SRQ_SIZE_VER0	16
 
 struct xrdma_cmd_create_ah {
 	__aligned_u64 user_cookie;	/* in */
@@ -286,11 +371,15 @@ struct xrdma_cmd_create_ah {
 	struct xrdma_udata_desc udata;
 };
 
+#define XRDMA_CMD_CREATE_AH_SIZE_VER0	80
+
 /* XRDMA_IOC_CREATE_COMP_CHANNEL, XRDMA_IOC_GET_ASYNC_FD */
 struct xrdma_cmd_fd {
 	__u32 flags;			/* in: 0 (the fd is O_CLOEXEC) */
 	__s32 fd;			/* out */
 };
+
+#define XRDMA_CMD_FD_SIZE_VER0	8
 
 /*
  * Reading a completion channel returns whole struct xrdma_comp_event
@@ -337,6 +426,8 @@ struct xrdma_cmd_kick {
 	__u32 flags;			/* in: 0 */
 };
 
+#define XRDMA_CMD_KICK_SIZE_VER0	8
+
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
 #define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
@@ -345,7 +436,7 @@ struct xrdma_cmd_kick {
 #define XRDMA_IOC_DESTROY	_IOWR(XRDMA_IOC_MAGIC, 0x05, struct xrdma_cmd_destroy)
 #define XRDMA_IOC_REG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x06, struct xrdma_cmd_reg_mr)
 #define XRDMA_IOC_CREATE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x07, struct xrdma_cmd_create_cq)
-#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x08, struct xrdma_cmd_resize_cq)
+/* 0x08 is reserved: it was RESIZE_CQ, removed until a device resizes CQs */
 #define XRDMA_IOC_CREATE_QP	_IOWR(XRDMA_IOC_MAGIC, 0x09, struct xrdma_cmd_create_qp)
 #define XRDMA_IOC_MODIFY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0a, struct xrdma_cmd_modify_qp)
 #define XRDMA_IOC_QUERY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0b, struct xrdma_cmd_query_qp)

@@ -418,13 +418,6 @@ static void xnic_destroy_cq(struct xrdma_cq *cq)
 			xnic_cmd_let_go(xdev, ret));
 }
 
-static int xnic_resize_cq(struct xrdma_cq *cq, u32 cqe,
-			  struct xrdma_udata *udata)
-{
-	/* the device has no command to move a CQ to a new ring */
-	return -EOPNOTSUPP;
-}
-
 /* ------------------------------------------------------------------ */
 /* QP                                                                  */
 
@@ -1065,7 +1058,6 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.dealloc_pd = xnic_dealloc_pd,
 	.create_cq = xnic_create_cq,
 	.destroy_cq = xnic_destroy_cq,
-	.resize_cq = xnic_resize_cq,
 	.poll_cq = xnic_poll_cq,
 	.req_notify_cq = xnic_req_notify_cq,
 	.create_qp = xnic_create_qp,

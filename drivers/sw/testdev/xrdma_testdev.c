@@ -203,12 +203,6 @@ static void td_destroy_cq(struct xrdma_cq *cq)
 	xrdma_mmap_entry_remove(container_of(cq, struct td_cq, ibcq)->ring_entry);
 }
 
-static int td_resize_cq(struct xrdma_cq *cq, u32 cqe,
-			struct xrdma_udata *udata)
-{
-	return 0;
-}
-
 static int td_poll_cq(struct xrdma_cq *cq, int n, struct xrdma_wc *wc)
 {
 	return 0;
@@ -373,7 +367,6 @@ static const struct xrdma_device_ops td_ops = {
 	.dealloc_pd = td_dealloc_pd,
 	.create_cq = td_create_cq,
 	.destroy_cq = td_destroy_cq,
-	.resize_cq = td_resize_cq,
 	.poll_cq = td_poll_cq,
 	.req_notify_cq = td_req_notify_cq,
 	.create_qp = td_create_qp,

@@ -26,6 +26,26 @@ static int xv_query_device_cmd(struct ibv_context *ctx,
 	return xv_ioctl(ctx, XRDMA_IOC_QUERY_DEVICE, q);
 }
 
+/*
+ * The device's capabilities as the kernel reports them, less what this
+ * library cannot offer on user queues:
+ *  - SRQ_RESIZE: a user SRQ's ring is mapped and sized at creation, so
+ *    ibv_modify_srq(IBV_SRQ_MAX_WR) answers EOPNOTSUPP;
+ *  - MEM_MGT_EXTENSIONS: fast registration is for kernel QPs only (no
+ *    memory windows, no REG_MR work request on a user QP).
+ * Port events and a QP's port in MODIFY_QP come with every xrdma device
+ * (the core and uverbs), not from a device bit.
+ */
+static unsigned int xv_device_cap_flags(uint32_t kernel)
+{
+	unsigned int f = IBV_DEVICE_PORT_ACTIVE_EVENT |
+			 IBV_DEVICE_CHANGE_PHY_PORT;
+
+	if (kernel & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN)
+		f |= IBV_DEVICE_RC_RNR_NAK_GEN;
+	return f;
+}
+
 static void xv_fill_device_attr(const struct xrdma_cmd_query_device *q,
 				struct ibv_device_attr *a)
 {
@@ -41,10 +61,7 @@ static void xv_fill_device_attr(const struct xrdma_cmd_query_device *q,
 	a->hw_ver = q->hw_ver;
 	a->max_qp = (int)q->max_qp;
 	a->max_qp_wr = (int)q->max_qp_wr;
-	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN |
-			      IBV_DEVICE_PORT_ACTIVE_EVENT |
-			      IBV_DEVICE_CHANGE_PHY_PORT;
-	/* no SRQ_RESIZE: a mapped ring keeps the size it was created with */
+	a->device_cap_flags = xv_device_cap_flags(q->device_cap_flags);
 	a->max_sge = (int)q->max_sge;
 	a->max_sge_rd = (int)q->max_sge_rd;
 	a->max_cq = (int)q->max_cq;

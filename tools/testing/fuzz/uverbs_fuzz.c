@@ -214,7 +214,7 @@ static struct stats *st;
 
 static const char *const cmd_names[NR_CMDS + 1] = {
 	"GET_CONTEXT", "QUERY_DEVICE", "QUERY_PORT", "QUERY_GID", "ALLOC_PD",
-	"DESTROY", "REG_MR", "CREATE_CQ", "RESIZE_CQ", "CREATE_QP",
+	"DESTROY", "REG_MR", "CREATE_CQ", "(0x08 reserved)", "CREATE_QP",
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
 	"(bad number/magic/dir)",
@@ -1630,8 +1630,9 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 		a->flow_label = hostile32(&w->r);
 }
 
+/* 0x08 has weight 0: reserved (it was RESIZE_CQ) */
 static const unsigned int cmd_weight[NR_CMDS] = {
-	1, 2, 2, 2, 4, 12, 10, 10, 2, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5,
+	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1645,7 +1646,6 @@ static void act_ioctl(struct wk *w)
 		struct xrdma_cmd_destroy d;
 		struct xrdma_cmd_reg_mr mr;
 		struct xrdma_cmd_create_cq cq;
-		struct xrdma_cmd_resize_cq rcq;
 		struct xrdma_cmd_create_qp cqp;
 		struct xrdma_cmd_modify_qp mqp;
 		struct xrdma_cmd_query_qp qqp;
@@ -1659,7 +1659,7 @@ static void act_ioctl(struct wk *w)
 	static const size_t sizes[NR_CMDS] = {
 		sizeof(u->gc), sizeof(u->qd), sizeof(u->qp), sizeof(u->qg),
 		sizeof(u->pd), sizeof(u->d), sizeof(u->mr), sizeof(u->cq),
-		sizeof(u->rcq), sizeof(u->cqp), sizeof(u->mqp),
+		0, sizeof(u->cqp), sizeof(u->mqp),
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
 		sizeof(u->k),
@@ -1743,11 +1743,6 @@ static void act_ioctl(struct wk *w)
 			u->cq.reserved = hostile32(&w->r);
 		fz_udata(w, &u->cq.udata, sizeof(struct xnic_create_cq_resp),
 			 1);
-		break;
-	case 0x08:
-		u->rcq.cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
-		u->rcq.cqe = hostile32(&w->r);
-		fz_udata(w, &u->rcq.udata, 0, 1);
 		break;
 	case 0x09:
 		u->cqp.user_cookie = rnd(&w->r);

@@ -58,7 +58,9 @@
  *     are destroyed.  A requester whose WR completed in error needs no
  *     event (the error is in its CQE; errors.rst promises QP_FATAL, the
  *     model sends none): one is tolerated.  Any other event fails.
- *  9. extended API: ibv_query_device_ex (completion_timestamp_mask),
+ *  9. extended API: ibv_query_device_ex (completion_timestamp_mask);
+ *     device_cap_flags are the kernel's (QUERY_DEVICE) less SRQ_RESIZE and
+ *     MEM_MGT_EXTENSIONS, and ibv_modify_srq(IBV_SRQ_MAX_WR) agrees;
  *     ibv_create_cq_ex with BYTE_LEN | IMM | QP_NUM | COMPLETION_TIMESTAMP
  *     and the start/next/end_poll readers, ibv_create_qp_ex with
  *     SEND_OPS_FLAGS, ibv_qp_to_qp_ex, ibv_wr_* batches (write + send_imm
@@ -89,8 +91,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include <xrdma/xrdma-abi.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* spelled so that checkpatch's attribute rule does not apply to userspace */
@@ -2376,6 +2380,41 @@ static int ex_poll(struct ibv_cq_ex *cq, struct expoll *out, int max,
 	}
 }
 
+/* device_cap_flags: the kernel's, less what user queues cannot do */
+static void xv_caps_check(void)
+{
+	struct xrdma_cmd_query_device q = { 0 };
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_srq_attr a = { .max_wr = 2 };
+	struct ibv_device_attr d;
+	struct ibv_srq *srq;
+	int ret;
+
+	if (!result(!ioctl(ctx->cmd_fd, XRDMA_IOC_QUERY_DEVICE, &q) &&
+		    !ibv_query_device(ctx, &d),
+		    "caps: QUERY_DEVICE and ibv_query_device"))
+		return;
+	result(!(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN) ==
+	       !(d.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
+	       "caps: RC_RNR_NAK_GEN as the kernel says (kernel %#x, library %#x)",
+	       q.device_cap_flags, d.device_cap_flags);
+	result(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
+	       "caps: xnic's RC receiver generates RNR NAKs (kernel %#x)",
+	       q.device_cap_flags);
+	result(!(d.device_cap_flags & (IBV_DEVICE_SRQ_RESIZE |
+				       IBV_DEVICE_MEM_MGT_EXTENSIONS)),
+	       "caps: no SRQ_RESIZE nor MEM_MGT_EXTENSIONS on user queues (library %#x)",
+	       d.device_cap_flags);
+	srq = ibv_create_srq(pd, &sa);
+	if (!result(srq, "caps: create an SRQ: %s", srq ? "ok" : strerror(errno)))
+		return;
+	ret = ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR);
+	result(ret == EOPNOTSUPP,
+	       "caps: without SRQ_RESIZE, modify_srq(MAX_WR) is EOPNOTSUPP (%d)",
+	       ret);
+	ibv_destroy_srq(srq);
+}
+
 static void t_ex(void)
 {
 	struct ibv_cq_init_attr_ex ca = {
@@ -2416,6 +2455,8 @@ static void t_ex(void)
 	       (unsigned long long)
 	       dx.completion_timestamp_mask,
 	       (unsigned long long)dx.hca_core_clock);
+
+	xv_caps_check();
 
 	cqa = ibv_create_cq_ex(ctx, &ca);
 	cqb = ibv_create_cq_ex(ctx, &ca);
