@@ -422,6 +422,25 @@ int xt_find_uverbs(const char *ibdev, char *name, size_t len)
 	return found ? 0 : -ENOENT;
 }
 
+long xt_kv_kb(const char *path, const char *key)
+{
+	size_t kl = strlen(key);
+	char line[256];
+	long v = -1;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 int xt_read_counters(const char *path, struct xt_counters *c)
 {
 	char line[128];

@@ -76,6 +76,8 @@ int xt_failed(void);		/* failures so far */
 /* print the summary line; the exit status: 0, or 1 if any check failed */
 int xt_done(void);
 
+/* a check whose name says it all */
+#define xt_check(ok, ...)	xt_ok((ok), NULL, __VA_ARGS__)
 /* CHECK(cond, name fmt...) */
 #define CHECK(c, ...)		xt_ok(!!(c), "false: " #c, __VA_ARGS__)
 /* CHECK_RC(rc, want, name...): rc and want are 0 or -errno */
@@ -152,7 +154,9 @@ uint64_t xt_now_ms(void);		/* CLOCK_MONOTONIC */
 int xt_read_line(const char *path, char *buf, size_t len);
 /* uverbsN of an ibdev name, through /sys/class/xrdma: 0 or -ENOENT */
 int xt_find_uverbs(const char *ibdev, char *name, size_t len);
-/* the anonymous counters "NAME VALUE" of a file (debugfs counters) */
+/* the number of "KEY: N kB" in a /proc file, or -1 */
+long xt_kv_kb(const char *path, const char *key);
+/* the counters "NAME VALUE" of a file (debugfs counters) */
 #define XT_MAX_CTR	128
 struct xt_counters {
 	int n;

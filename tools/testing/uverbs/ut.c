@@ -227,17 +227,6 @@ int get_async_fd(int fd)
 	return ret ? ret : c.fd;
 }
 
-int modify_qp(int fd, uint32_t qp, uint32_t mask,
-	      const struct xrdma_uverbs_qp_attr *a)
-{
-	struct xrdma_cmd_modify_qp c = { 0 };
-
-	c.qp_handle = qp;
-	c.attr_mask = mask;
-	c.attr = *a;
-	return xio(fd, XRDMA_IOC_MODIFY_QP, &c);
-}
-
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q)
 {
 	memset(q, 0, sizeof(*q));
@@ -439,28 +428,14 @@ int td_inject(const char *fmt, ...)
 	return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
 }
 
-static long kv_kb(const char *path, const char *key)
-{
-	static char buf[8192];
-	size_t kl = strlen(key);
-	char *p;
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (!strncmp(p, key, kl) && p[kl] == ':')
-			return strtol(p + kl + 1, NULL, 10);
-	return -1;
-}
-
 long meminfo_kb(const char *key)
 {
-	return kv_kb("/proc/meminfo", key);
+	return xt_kv_kb("/proc/meminfo", key);
 }
 
 long status_kb(const char *key)
 {
-	return kv_kb("/proc/self/status", key);
+	return xt_kv_kb("/proc/self/status", key);
 }
 
 int wait_readable(int fd, int ms)

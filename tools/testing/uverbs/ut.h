@@ -22,6 +22,7 @@
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xrdma-testdev-abi.h>
 #include "xt.h"
+#include "xt_uverbs.h"
 
 /* one real access to memory the kernel (or another process) may change */
 static inline uint64_t rd64(const void *p)
@@ -49,6 +50,7 @@ static inline void wr64(void *p, uint64_t v)
 #define ut_note		xt_note
 #define errname		xt_errname
 #define now_ms		xt_now_ms
+#define modify_qp	xt_modify_qp
 
 /* ------------------------------------------------------------- device */
 
@@ -105,8 +107,6 @@ int destroy(int fd, uint32_t type, uint32_t h);
 int destroy_ex(int fd, uint32_t type, uint32_t h, struct xrdma_cmd_destroy *d);
 int new_channel(int fd);		/* fd or -errno */
 int get_async_fd(int fd);		/* fd or -errno */
-int modify_qp(int fd, uint32_t qp, uint32_t mask,
-	      const struct xrdma_uverbs_qp_attr *a);
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q);
 int qp_to_rts(int fd, uint32_t qp, uint32_t type, uint32_t dest_qpn);
 

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xt_uverbs: raw uverbs ioctls (uapi/xrdma/xrdma-abi.h) shared by the
+ * test programs that use no verbs library (uverbs_test, xnic_utest,
+ * raw_write, uverbs_fuzz).  Build with -I uapi.
+ */
+#ifndef XT_UVERBS_H
+#define XT_UVERBS_H
+
+#include <xrdma/xrdma-abi.h>
+#include "xt.h"
+
+/* MODIFY_QP: 0 or -errno */
+int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
+		 const struct xrdma_uverbs_qp_attr *a);
+
+/* what xt_rc_connect() sets beyond the QP numbers */
+struct xt_rc_path {
+	const uint8_t *dgid;		/* 16 bytes */
+	uint8_t mtu;
+	uint32_t psn;			/* both directions */
+	uint32_t access;		/* XRDMA_UVERBS_ACCESS_* */
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+};
+
+/*
+ * an RC (or UC) QP RESET -> INIT -> RTR -> RTS towards @dqpn: 0, or
+ * -errno with *step the transition that failed ("RESET->INIT", ...)
+ */
+int xt_rc_connect(int fd, uint32_t qp, uint32_t dqpn,
+		  const struct xt_rc_path *p, const char **step);
+
+#endif
