@@ -56,6 +56,17 @@ int xt_failed(void)
 	return __atomic_load_n(&sh->fail, __ATOMIC_SEQ_CST);
 }
 
+int xt_count(void)
+{
+	return __atomic_load_n(&sh->n, __ATOMIC_SEQ_CST);
+}
+
+void xt_add(int checks, int failed)
+{
+	__atomic_add_fetch(&sh->n, checks, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&sh->fail, failed, __ATOMIC_SEQ_CST);
+}
+
 const char *xt_errname(long err)
 {
 	static __thread char buf[32];
@@ -222,8 +233,7 @@ int xt_done(void)
 	char line[160];
 
 	snprintf(line, sizeof(line), "# %s: %d %s, %d failed\n", xt_prog,
-		 __atomic_load_n(&sh->n, __ATOMIC_SEQ_CST),
-		 xt_who ? "checks" : "tests", xt_failed());
+		 xt_count(), xt_who ? "checks" : "tests", xt_failed());
 	fflush(stdout);
 	out(line);
 	return xt_failed() ? 1 : 0;

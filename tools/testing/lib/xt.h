@@ -73,6 +73,9 @@ void xt_note(const char *fmt, ...);
 __printf(2, 3) XT_ATTRIBUTE((noreturn))
 void xt_bail(int err, const char *fmt, ...);
 int xt_failed(void);		/* failures so far */
+int xt_count(void);		/* checks so far */
+/* count the checks another process made and reported (not its lines) */
+void xt_add(int checks, int failed);
 /* print the summary line; the exit status: 0, or 1 if any check failed */
 int xt_done(void);
 
