@@ -28,7 +28,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
 #include <sys/types.h>
 
 #ifndef ARRAY_SIZE
@@ -140,17 +139,6 @@ enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_SQD, QPS_SQE, QPS_ERR };
 const char *xt_qp_state_str(int s);	/* "RTS", "(query failed)" */
 
 /* ------------------------------------------------------------ helpers */
-
-/* ioctl: 0 or -errno */
-static inline int xio(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? -errno : 0;
-}
-
-static inline uint64_t uptr(const void *p)
-{
-	return (uint64_t)(unsigned long)p;
-}
 
 uint64_t xt_now_ms(void);		/* CLOCK_MONOTONIC */
 /* first line of a file, without its newline: 0 or -errno */

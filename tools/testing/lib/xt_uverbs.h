@@ -7,8 +7,20 @@
 #ifndef XT_UVERBS_H
 #define XT_UVERBS_H
 
+#include <sys/ioctl.h>
 #include <xrdma/xrdma-abi.h>
 #include "xt.h"
+
+/* ioctl: 0 or -errno */
+static inline int xio(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+static inline uint64_t uptr(const void *p)
+{
+	return (uint64_t)(unsigned long)p;
+}
 
 /* MODIFY_QP: 0 or -errno */
 int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,

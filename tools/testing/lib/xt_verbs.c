@@ -8,12 +8,12 @@
 #include <unistd.h>
 #include "xt_verbs.h"
 
-int xt_qp_init(struct ibv_qp *qp, uint32_t qkey)
+static int qp_init(struct ibv_qp *qp, uint8_t port, uint32_t qkey)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.pkey_index = 0,
-		.port_num = XT_PORT,
+		.port_num = port,
 	};
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
 
@@ -29,6 +29,11 @@ int xt_qp_init(struct ibv_qp *qp, uint32_t qkey)
 	return ibv_modify_qp(qp, &a, mask);
 }
 
+int xt_qp_init(struct ibv_qp *qp, uint32_t qkey)
+{
+	return qp_init(qp, XT_PORT, qkey);
+}
+
 int xt_rc_rts(struct ibv_qp *qp, uint32_t dqpn, const union ibv_gid *gid,
 	      enum ibv_mtu mtu, const struct xt_rc_opts *o)
 {
@@ -36,11 +41,13 @@ int xt_rc_rts(struct ibv_qp *qp, uint32_t dqpn, const union ibv_gid *gid,
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
 	};
 	struct ibv_qp_attr a;
+	uint8_t port;
 	int ret;
 
 	if (!o)
 		o = &dflt;
-	ret = xt_qp_init(qp, 0);
+	port = o->port ? o->port : XT_PORT;
+	ret = qp_init(qp, port, 0);
 	if (ret)
 		return ret;
 	memset(&a, 0, sizeof(a));
@@ -52,9 +59,9 @@ int xt_rc_rts(struct ibv_qp *qp, uint32_t dqpn, const union ibv_gid *gid,
 	a.min_rnr_timer = 1;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.dgid = *gid;
-	a.ah_attr.grh.sgid_index = XT_GID_INDEX;
+	a.ah_attr.grh.sgid_index = o->sgid_index;
 	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = XT_PORT;
+	a.ah_attr.port_num = port;
 	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |

@@ -20,9 +20,14 @@ int xt_qp_init(struct ibv_qp *qp, uint32_t qkey);
 
 struct xt_rc_opts {
 	uint8_t timeout, retry_cnt, rnr_retry;
+	uint8_t port;			/* 0: XT_PORT */
+	uint8_t sgid_index;
 };
 
-/* RESET/INIT -> INIT -> RTR -> RTS towards @dqpn at @gid (opts NULL: 14, 7, 7) */
+/*
+ * RESET/INIT -> INIT -> RTR -> RTS towards @dqpn at @gid (@o NULL:
+ * timeout 14, retry_cnt 7, rnr_retry 7 on XT_PORT, GID index 0)
+ */
 int xt_rc_rts(struct ibv_qp *qp, uint32_t dqpn, const union ibv_gid *gid,
 	      enum ibv_mtu mtu, const struct xt_rc_opts *o);
 /* a UD QP RESET -> RTS with @qkey */
