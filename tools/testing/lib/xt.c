@@ -167,16 +167,6 @@ bool xt_ok(bool ok, const char *detail, const char *fmt, ...)
 	return r;
 }
 
-bool xt_fail(const char *detail, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(false, detail, NULL, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 void xt_skip(const char *why, const char *fmt, ...)
 {
 	va_list ap;
@@ -272,21 +262,17 @@ static bool opt_in(const struct xt_suite *s, const char *name)
 	return false;
 }
 
-void xt_list(const struct xt_suite *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		printf("%-12s %s%s\n", s->tests[i].name, s->tests[i].help,
-		       opt_in(s, s->tests[i].name) ? " (only when named)" : "");
-}
-
-int xt_check_names(const struct xt_suite *s, int argc, char **argv,
-		   const char *prog)
+int xt_start(const struct xt_suite *s, bool list, int argc, char **argv,
+	     const char *prog)
 {
 	size_t i;
 	int a;
 
+	for (i = 0; list && i < s->n; i++)
+		printf("%-12s %s%s\n", s->tests[i].name, s->tests[i].help,
+		       opt_in(s, s->tests[i].name) ? " (only when named)" : "");
+	if (list)
+		return 0;
 	for (a = 0; a < argc; a++) {
 		for (i = 0; i < s->n; i++)
 			if (!fnmatch(argv[a], s->tests[i].name, 0))
@@ -294,10 +280,11 @@ int xt_check_names(const struct xt_suite *s, int argc, char **argv,
 		if (i == s->n) {
 			fprintf(stderr, "%s: no subtest matches '%s' (-l lists them)\n",
 				prog, argv[a]);
-			return -EINVAL;
+			return 2;
 		}
 	}
-	return 0;
+	xt_init(prog, NULL);
+	return -1;
 }
 
 static bool selected(const struct xt_suite *s, const struct xt_subtest *t,
@@ -324,6 +311,17 @@ static void run_body(const struct xt_suite *s, const struct xt_subtest *t)
 		s->teardown();
 }
 
+/* the child of a forked subtest */
+XT_ATTRIBUTE((noreturn))
+static void run_child(const struct xt_suite *s, const struct xt_subtest *t)
+{
+	in_child = true;
+	alarm(t->timeout ? t->timeout : s->timeout);
+	run_body(s, t);
+	fflush(NULL);
+	_exit(0);
+}
+
 static void run_one(const struct xt_suite *s, const struct xt_subtest *t)
 {
 	char why[128];
@@ -338,27 +336,23 @@ static void run_one(const struct xt_suite *s, const struct xt_subtest *t)
 	}
 	fflush(NULL);
 	pid = fork();
+	if (pid == 0)
+		run_child(s, t);
 	if (pid < 0) {
 		xt_fail(strerror(errno), "fork the subtest");
 		return;
 	}
-	if (pid == 0) {
-		in_child = true;
-		alarm(t->timeout ? t->timeout : s->timeout);
-		run_body(s, t);
-		fflush(NULL);
-		_exit(0);
-	}
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (WIFSIGNALED(st)) {
-		snprintf(why, sizeof(why), "killed by signal %d%s", WTERMSIG(st),
+	if (WIFSIGNALED(st))
+		snprintf(why, sizeof(why), "killed by signal %d%s",
+			 WTERMSIG(st),
 			 WTERMSIG(st) == SIGALRM ? " (time limit)" : "");
-		xt_fail(why, "subtest ran to completion");
-	} else if (WEXITSTATUS(st) && WEXITSTATUS(st) != XT_BAILED) {
+	else if (WEXITSTATUS(st) && WEXITSTATUS(st) != XT_BAILED)
 		snprintf(why, sizeof(why), "exit status %d", WEXITSTATUS(st));
-		xt_fail(why, "subtest ran to completion");
-	}
+	else
+		return;
+	xt_fail(why, "subtest ran to completion");
 }
 
 void xt_run(const struct xt_suite *s, int argc, char **argv)

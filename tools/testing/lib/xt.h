@@ -52,8 +52,8 @@ extern const char *xt_subtest;	/* prefix of check names, or NULL */
 
 __printf(3, 4)
 bool xt_ok(bool ok, const char *detail, const char *fmt, ...);
-__printf(2, 3)
-bool xt_fail(const char *detail, const char *fmt, ...);
+/* xt_fail(detail, name fmt...): a failed check, false */
+#define xt_fail(detail, ...)	xt_ok(false, (detail), __VA_ARGS__)
 /* got and want are 0 or -errno */
 __printf(3, 4)
 bool xt_rc(long got, long want, const char *fmt, ...);
@@ -99,6 +99,10 @@ struct xt_subtest {
 	const char *help;
 };
 
+/* the row of subtest NAME, run by the function t_NAME, forked */
+#define XT_SUBTEST(name, timeout, help) \
+	{ #name, t_##name, (timeout), false, (help) }
+
 struct xt_suite {
 	const struct xt_subtest *tests;
 	size_t n;
@@ -112,10 +116,13 @@ struct xt_suite {
 	void (*after)(const struct xt_subtest *t);
 };
 
-void xt_list(const struct xt_suite *s);
-/* every name or glob matches a subtest: 0, or prints why and -EINVAL */
-int xt_check_names(const struct xt_suite *s, int argc, char **argv,
-		   const char *prog);
+/*
+ * after a program's options: with @list, list the subtests; else check
+ * that each name or glob of argv matches one and xt_init(@prog, NULL).
+ * -1 to go on, or the exit status (0 listed, 2 a name matches nothing)
+ */
+int xt_start(const struct xt_suite *s, bool list, int argc, char **argv,
+	     const char *prog);
 /* run the subtests named by argv (none: every one not opt_in), in order */
 void xt_run(const struct xt_suite *s, int argc, char **argv);
 

@@ -19,45 +19,47 @@ int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
 int xt_rc_connect(int fd, uint32_t qp, uint32_t dqpn,
 		  const struct xt_rc_path *p, const char **step)
 {
-	struct xrdma_uverbs_qp_attr a;
-	int ret;
+	static const char *const names[] = {
+		"RESET->INIT", "INIT->RTR", "RTR->RTS",
+	};
+	static const uint32_t masks[] = {
+		QPA_STATE | QPA_PKEY | QPA_PORT | QPA_ACCESS,
+		QPA_STATE | QPA_AV | QPA_PATH_MTU | QPA_DEST_QPN | QPA_RQ_PSN |
+		QPA_MAX_DEST_RD | QPA_MIN_RNR,
+		QPA_STATE | QPA_TIMEOUT | QPA_RETRY | QPA_RNR_RETRY |
+		QPA_SQ_PSN | QPA_MAX_RD,
+	};
+	struct xrdma_uverbs_qp_attr a[3];
+	int i, ret;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = p->access;
-	*step = "RESET->INIT";
-	ret = xt_modify_qp(fd, qp, QPA_STATE | QPA_PKEY | QPA_PORT |
-			   QPA_ACCESS, &a);
-	if (ret)
-		return ret;
+	memset(a, 0, sizeof(a));
+	a[0].qp_state = QPS_INIT;
+	a[0].port_num = 1;
+	a[0].qp_access_flags = p->access;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_RTR;
-	a.path_mtu = p->mtu;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = p->psn;
-	a.max_dest_rd_atomic = p->max_dest_rd_atomic;
-	a.min_rnr_timer = 1;
-	memcpy(a.ah_attr.dgid, p->dgid, sizeof(a.ah_attr.dgid));
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.hop_limit = 64;
-	*step = "INIT->RTR";
-	ret = xt_modify_qp(fd, qp, QPA_STATE | QPA_AV | QPA_PATH_MTU |
-			   QPA_DEST_QPN | QPA_RQ_PSN | QPA_MAX_DEST_RD |
-			   QPA_MIN_RNR, &a);
-	if (ret)
-		return ret;
+	a[1].qp_state = QPS_RTR;
+	a[1].path_mtu = p->mtu;
+	a[1].dest_qp_num = dqpn;
+	a[1].rq_psn = p->psn;
+	a[1].max_dest_rd_atomic = p->max_dest_rd_atomic;
+	a[1].min_rnr_timer = 1;
+	memcpy(a[1].ah_attr.dgid, p->dgid, sizeof(a[1].ah_attr.dgid));
+	a[1].ah_attr.is_global = 1;
+	a[1].ah_attr.port_num = 1;
+	a[1].ah_attr.hop_limit = 64;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_RTS;
-	a.sq_psn = p->psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = p->max_rd_atomic;
-	*step = "RTR->RTS";
-	return xt_modify_qp(fd, qp, QPA_STATE | QPA_TIMEOUT | QPA_RETRY |
-			    QPA_RNR_RETRY | QPA_SQ_PSN | QPA_MAX_RD, &a);
+	a[2].qp_state = QPS_RTS;
+	a[2].sq_psn = p->psn;
+	a[2].timeout = 14;
+	a[2].retry_cnt = 7;
+	a[2].rnr_retry = 7;
+	a[2].max_rd_atomic = p->max_rd_atomic;
+
+	for (i = 0; i < 3; i++) {
+		*step = names[i];
+		ret = xt_modify_qp(fd, qp, masks[i], &a[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }

@@ -614,14 +614,10 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (list) {
-		xt_list(&suite);
-		return 0;
-	}
-	if (xt_check_names(&suite, argc, argv, "uverbs_test"))
-		return 2;
+	ret = xt_start(&suite, list, argc, argv, "uverbs_test");
+	if (ret >= 0)
+		return ret;
 	ut_pagesz = sysconf(_SC_PAGESIZE);
-	xt_init("uverbs_test", NULL);
 	xt_subtest = "main";
 
 	ret = find_device();

@@ -837,8 +837,8 @@ static void t_sleep(void)
 }
 
 static const struct xt_subtest subtests[] = {
-	{ "awake", t_awake, 0, false, "the awake engine: no syscall, no kick" },
-	{ "sleep", t_sleep, 0, false, "the sleeping engine: NEED_WAKEUP, KICK" },
+	XT_SUBTEST(awake, 0, "the awake engine: no syscall, no kick"),
+	XT_SUBTEST(sleep, 0, "the sleeping engine: NEED_WAKEUP, KICK"),
 };
 
 static const struct xt_suite suite = {
@@ -853,7 +853,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	bool list = false;
-	int opt;
+	int opt, ret;
 
 	while ((opt = getopt(argc, argv, "n:c:vl")) != -1) {
 		switch (opt) {
@@ -875,13 +875,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (list) {
-		xt_list(&suite);
-		return 0;
-	}
-	if (xt_check_names(&suite, argc - optind, argv + optind, "raw_write"))
-		return 2;
-	xt_init("raw_write", NULL);
+	ret = xt_start(&suite, list, argc - optind, argv + optind, "raw_write");
+	if (ret >= 0)
+		return ret;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;

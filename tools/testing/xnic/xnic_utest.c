@@ -1335,7 +1335,7 @@ static const struct xt_suite suite = {
 int main(int argc, char **argv)
 {
 	bool list = false;
-	int opt;
+	int opt, ret;
 
 	while ((opt = getopt(argc, argv, "n:c:r:vl")) != -1) {
 		switch (opt) {
@@ -1361,14 +1361,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (list) {
-		xt_list(&suite);
-		return 0;
-	}
-	if (xt_check_names(&suite, argc - optind, argv + optind, "xnic_utest"))
-		return 2;
+	ret = xt_start(&suite, list, argc - optind, argv + optind, "xnic_utest");
+	if (ret >= 0)
+		return ret;
 	pagesz = sysconf(_SC_PAGESIZE);
-	xt_init("xnic_utest", NULL);
 	xt_run(&suite, argc - optind, argv + optind);
 	return xt_done();
 }

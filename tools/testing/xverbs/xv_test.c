@@ -2424,20 +2424,20 @@ static void teardown(void)
 }
 
 static const struct xt_subtest subtests[] = {
-	{ "rc_ops", t_rc_ops, 0, false, "RC opcodes: data and completions" },
-	{ "ud", t_ud, 0, false, "UD: GRH, AH from a wc, Q_Key" },
-	{ "errors", t_errors, 0, false, "error completions, QP states, flushes" },
-	{ "api_state", t_api_state, 0, false, "posting in the wrong QP state" },
-	{ "api_limits", t_api_limits, 0, false, "API errors: limits" },
-	{ "api_objects", t_api_objects, 0, false, "API errors: objects in use" },
-	{ "order", t_order, 0, false, "ordering" },
-	{ "threads", t_threads, 0, false, "threads posting and polling" },
-	{ "channel", t_channel, 0, false, "completion channel" },
-	{ "solicited", t_solicited, 0, false, "solicited-only notification" },
-	{ "sig_all", t_sig_all, 0, false, "sq_sig_all and unsignaled WRs" },
-	{ "stale_cqe", t_stale_cqe, 0, false, "CQEs of destroyed QPs" },
-	{ "cq_overrun", t_cq_overrun, 0, false, "CQ overrun: async event" },
-	{ "ex", t_ex, 0, false, "extended QP and CQ API" },
+	XT_SUBTEST(rc_ops, 0, "RC opcodes: data and completions"),
+	XT_SUBTEST(ud, 0, "UD: GRH, AH from a wc, Q_Key"),
+	XT_SUBTEST(errors, 0, "error completions, QP states, flushes"),
+	XT_SUBTEST(api_state, 0, "posting in the wrong QP state"),
+	XT_SUBTEST(api_limits, 0, "API errors: limits"),
+	XT_SUBTEST(api_objects, 0, "API errors: objects in use"),
+	XT_SUBTEST(order, 0, "ordering"),
+	XT_SUBTEST(threads, 0, "threads posting and polling"),
+	XT_SUBTEST(channel, 0, "completion channel"),
+	XT_SUBTEST(solicited, 0, "solicited-only notification"),
+	XT_SUBTEST(sig_all, 0, "sq_sig_all and unsignaled WRs"),
+	XT_SUBTEST(stale_cqe, 0, "CQEs of destroyed QPs"),
+	XT_SUBTEST(cq_overrun, 0, "CQ overrun: async event"),
+	XT_SUBTEST(ex, 0, "extended QP and CQ API"),
 };
 
 static struct xt_suite suite = {
@@ -2458,7 +2458,7 @@ int main(int argc, char **argv)
 {
 	unsigned int wd = 600;
 	bool list = false;
-	int c;
+	int c, ret;
 
 	while ((c = getopt(argc, argv, "d:i:t:w:vl")) != -1) {
 		switch (c) {
@@ -2486,13 +2486,9 @@ int main(int argc, char **argv)
 	}
 	if (iterations <= 0 || wait_ms <= 0)
 		help();
-	if (list) {
-		xt_list(&suite);
-		return 0;
-	}
-	if (xt_check_names(&suite, argc - optind, argv + optind, "xv_test"))
-		return 2;
-	xt_init("xv_test", NULL);
+	ret = xt_start(&suite, list, argc - optind, argv + optind, "xv_test");
+	if (ret >= 0)
+		return ret;
 	signal(SIGALRM, on_alarm);
 	alarm(wd);
 	suite.timeout = (int)wd;
