@@ -1294,9 +1294,13 @@ static void mode_remove(void)
 	zapped("QP A send queue", sq_wrid, b_sq);
 	zapped("SRQ ring", w.srq.rq.ring, b_srq);
 	zapped("doorbell page", &c->db->flags, b_db);
+	/* a write may land in a zero page the zap left: that decides nothing */
 	ret = xt_probe(w.rcq.map, true, NULL);
-	xt_check(ret == SIGBUS || !ret, "a write to the receive CQ mapping: %s",
-	       ret ? strsignal(ret) : "no signal");
+	if (ret)
+		xt_check(ret == SIGBUS, "a write to the receive CQ mapping: %s",
+			 strsignal(ret));
+	else
+		xt_skip("no signal", "a write to the receive CQ mapping");
 	p = map_rw(c, c->uctx.db_page_offset, XNIC_DB_PAGE_SIZE);
 	xt_check(!p, "a new mmap of the doorbell page fails (%s)",
 	       p ? "it succeeded" : strerror(errno));

@@ -1377,30 +1377,42 @@ out_buf:
 	destroyed(xt_buf_free(&rb), "MR");
 }
 
+/* an ibv_reg_mr argument case: one row, one check */
+struct reg_mr_row {
+	const char *name;
+	int access;
+	int err;		/* errno */
+};
+
+static const struct reg_mr_row reg_mr_cases[] = {
+	{ "REMOTE_WRITE without LOCAL_WRITE", IBV_ACCESS_REMOTE_WRITE, EINVAL },
+	{ "REMOTE_ATOMIC without LOCAL_WRITE",
+	  IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ, EINVAL },
+};
+
 static void t_api_objects(void)
 {
 	struct ibv_pd *pd2;
 	struct ibv_mr *mr;
 	uint8_t *mem;
 	struct ep e;
+	size_t i;
 	int ret;
 
 	mem = aligned_alloc(4096, 4096);
 	if (!mem)
 		return;
-	errno = 0;
-	mr = ibv_reg_mr(pd, mem, 4096, IBV_ACCESS_REMOTE_WRITE);
-	xt_check(!mr && errno == EINVAL,
-	       "api: reg_mr REMOTE_WRITE without LOCAL_WRITE: NULL, errno %d (EINVAL)", errno);
-	if (mr)
-		destroyed(ibv_dereg_mr(mr), "MR");
-	errno = 0;
-	mr = ibv_reg_mr(pd, mem, 4096, IBV_ACCESS_REMOTE_ATOMIC |
-			IBV_ACCESS_REMOTE_READ);
-	xt_check(!mr && errno == EINVAL,
-	       "api: reg_mr REMOTE_ATOMIC without LOCAL_WRITE: NULL, errno %d (EINVAL)", errno);
-	if (mr)
-		destroyed(ibv_dereg_mr(mr), "MR");
+	for (i = 0; i < ARRAY_SIZE(reg_mr_cases); i++) {
+		const struct reg_mr_row *r = &reg_mr_cases[i];
+
+		errno = 0;
+		mr = ibv_reg_mr(pd, mem, 4096, r->access);
+		xt_check(!mr && errno == r->err,
+			 "api: reg_mr %s: NULL, errno %d (%s)", r->name, errno,
+			 xt_errname(r->err));
+		if (mr)
+			destroyed(ibv_dereg_mr(mr), "MR");
+	}
 
 	pd2 = ibv_alloc_pd(ctx);
 	mr = pd2 ? ibv_reg_mr(pd2, mem, 4096, IBV_ACCESS_LOCAL_WRITE) : NULL;
