@@ -227,40 +227,17 @@ static int drain(struct ibv_cq *cq, struct ibv_wc *first)
 
 /* ------------------------------------------------------------ QPs */
 
-struct ep {
-	struct ibv_cq *cq;	/* send and receive CQ */
-	struct ibv_qp *qp;
-};
-
-static bool ep_new(struct ep *e, enum ibv_qp_type type, int cqe)
+static bool ep_new(struct xt_ep *e, enum ibv_qp_type type, int cqe)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = type,
-		.cap = {
-			.max_send_wr = 32,
-			.max_recv_wr = 2 * NRECV,
-			.max_send_sge = 2,
-			.max_recv_sge = 2,
-		},
+	const struct ibv_qp_cap cap = {
+		.max_send_wr = 32, .max_recv_wr = 2 * NRECV,
+		.max_send_sge = 2, .max_recv_sge = 2,
 	};
 
-	memset(e, 0, sizeof(*e));
-	e->cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
-	if (!e->cq) {
-		xt_note("ibv_create_cq(%d): %s", cqe, strerror(errno));
-		return false;
-	}
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	e->qp = ibv_create_qp(pd, &ia);
-	if (!e->qp) {
-		xt_note("ibv_create_qp: %s", strerror(errno));
-		return false;
-	}
-	return true;
+	return xt_ep_new(e, pd, type, cqe, &cap);
 }
 
-static void ep_free(struct ep *e)
+static void ep_free(struct xt_ep *e)
 {
 	if (e->qp && ibv_destroy_qp(e->qp))
 		xt_note("ibv_destroy_qp failed");
@@ -436,7 +413,7 @@ struct rq_pool {
 	uint64_t base, posted, done;
 };
 
-static struct ep a1, a2, au;
+static struct xt_ep a1, a2, au;
 static struct xt_buf m, r1, r2, ru, loc, wb;
 static struct rq_pool p1, p2, pu;
 static struct ibv_cq *spare[NSPARE];
@@ -499,7 +476,7 @@ static bool a_connect(void)
  * stale CQE after the RESET moves the ring's consumer index past the
  * new producer index (post_recv then fails with ENOMEM).
  */
-static bool reset_clean(struct ep *e)
+static bool reset_clean(struct xt_ep *e)
 {
 	bool ok = !qp_reset(e->qp);
 
@@ -587,7 +564,7 @@ static void a_teardown(void)
 }
 
 /* a SEND from @s to @r lands in @r's oldest receive, data intact */
-static bool a_send(struct ep *s, struct ep *r, struct rq_pool *rp,
+static bool a_send(struct xt_ep *s, struct xt_ep *r, struct rq_pool *rp,
 		   size_t off, uint32_t len, const char *when, const char *dir)
 {
 	uint32_t seed = a_seed++;
@@ -846,7 +823,7 @@ struct a_info {
 };
 
 static struct a_info ai;
-static struct ep b1, bu, c1, c2;	/* c1 <-> c2: B's own pair */
+static struct xt_ep b1, bu, c1, c2;	/* c1 <-> c2: B's own pair */
 static struct xt_buf lb, tb;		/* B's local buffer, control target */
 static struct ibv_ah *ah;
 

@@ -3,6 +3,7 @@
  * xt_uverbs: raw uverbs ioctls of the test programs (see xt_uverbs.h).
  */
 #include <string.h>
+#include <sys/mman.h>
 #include "xt_uverbs.h"
 
 int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
@@ -14,6 +15,35 @@ int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
 	c.attr_mask = mask;
 	c.attr = *a;
 	return xio(fd, XRDMA_IOC_MODIFY_QP, &c);
+}
+
+int xt_umr_new(int fd, uint32_t pd, size_t len, uint8_t fill,
+	       uint32_t access, struct xt_umr *m, const char **step)
+{
+	struct xrdma_cmd_reg_mr r = { 0 };
+	void *p;
+	int ret;
+
+	*step = "mmap";
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	m->buf = p;
+	memset(m->buf, fill, len);
+	r.pd_handle = pd;
+	r.access = access;
+	r.addr = uptr(p);
+	r.length = len;
+	r.iova = uptr(p);
+	*step = "REG_MR";
+	ret = xio(fd, XRDMA_IOC_REG_MR, &r);
+	if (ret)
+		return ret;
+	m->h = r.mr_handle;
+	m->lkey = r.lkey;
+	m->rkey = r.rkey;
+	return 0;
 }
 
 int xt_rc_connect(int fd, uint32_t qp, uint32_t dqpn,

@@ -26,6 +26,19 @@ static inline uint64_t uptr(const void *p)
 int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
 		 const struct xrdma_uverbs_qp_attr *a);
 
+/* an MR over anonymous memory of its own */
+struct xt_umr {
+	uint32_t h, lkey, rkey;
+	uint8_t *buf;
+};
+
+/*
+ * @len bytes of anonymous memory set to @fill, registered in @pd with
+ * iova == addr: 0, or -errno with *step what failed ("mmap", "REG_MR")
+ */
+int xt_umr_new(int fd, uint32_t pd, size_t len, uint8_t fill,
+	       uint32_t access, struct xt_umr *m, const char **step);
+
 /* what xt_rc_connect() sets beyond the QP numbers */
 struct xt_rc_path {
 	const uint8_t *dgid;		/* 16 bytes */

@@ -106,6 +106,31 @@ int xt_qp_state(struct ibv_qp *qp)
 	return a.qp_state;
 }
 
+bool xt_ep_new(struct xt_ep *e, struct ibv_pd *pd, enum ibv_qp_type type,
+	       int cqe, const struct ibv_qp_cap *cap)
+{
+	struct ibv_qp_init_attr ia = { .qp_type = type, .cap = *cap };
+
+	memset(e, 0, sizeof(*e));
+	e->cq = ibv_create_cq(pd->context, cqe, NULL, NULL, 0);
+	if (!e->cq) {
+		xt_note("ibv_create_cq(%d): %s", cqe, strerror(errno));
+		return false;
+	}
+	ia.send_cq = e->cq;
+	ia.recv_cq = e->cq;
+	e->qp = ibv_create_qp(pd, &ia);
+	if (!e->qp) {
+		xt_note("ibv_create_qp: %s", strerror(errno));
+		if (ibv_destroy_cq(e->cq))
+			xt_note("ibv_destroy_cq failed");
+		e->cq = NULL;
+		return false;
+	}
+	e->cap = ia.cap;
+	return true;
+}
+
 bool xt_buf_new(struct xt_buf *b, struct ibv_pd *pd, size_t len, int access)
 {
 	b->len = len;

@@ -35,6 +35,17 @@ int xt_ud_rts(struct ibv_qp *qp, uint32_t qkey);
 /* the QP's state, or -1 */
 int xt_qp_state(struct ibv_qp *qp);
 
+/* a QP with one CQ for sends and receives */
+struct xt_ep {
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_qp_cap cap;		/* what the QP got */
+};
+
+/* a CQ of @cqe entries and a QP of @type with @cap on it; false: neither */
+bool xt_ep_new(struct xt_ep *e, struct ibv_pd *pd, enum ibv_qp_type type,
+	       int cqe, const struct ibv_qp_cap *cap);
+
 /* a zeroed, page-aligned buffer registered in @pd */
 struct xt_buf {
 	uint8_t *p;

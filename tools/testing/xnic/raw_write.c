@@ -86,11 +86,6 @@ struct dev {
 	__u32 pd;
 };
 
-struct mr {
-	__u32 h, lkey, rkey;
-	__u8 *buf;
-};
-
 struct cq {
 	__u32 h;
 	struct xnic_create_cq_resp resp;
@@ -144,30 +139,16 @@ static void dev_open(struct dev *d, const char *ibdev)
 	d->pd = pd.pd_handle;
 }
 
-static void mr_reg(struct dev *d, struct mr *m)
+static void mr_reg(struct dev *d, struct xt_umr *m)
 {
-	struct xrdma_cmd_reg_mr c = { 0 };
-	void *p;
+	const char *step;
 	int ret;
 
-	p = mmap(NULL, MR_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		xt_bail(errno, "mmap of a buffer");
-	m->buf = p;
-	memset(m->buf, 0, MR_SIZE);
-	c.pd_handle = d->pd;
-	c.access = XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
-		   XRDMA_UVERBS_ACCESS_REMOTE_WRITE;
-	c.addr = (__u64)(unsigned long)p;
-	c.length = MR_SIZE;
-	c.iova = (__u64)(unsigned long)p;
-	ret = xio(d->fd, XRDMA_IOC_REG_MR, &c);
+	ret = xt_umr_new(d->fd, d->pd, MR_SIZE, 0,
+			 XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
+			 XRDMA_UVERBS_ACCESS_REMOTE_WRITE, m, &step);
 	if (ret)
-		xt_bail(ret, "REG_MR");
-	m->h = c.mr_handle;
-	m->lkey = c.lkey;
-	m->rkey = c.rkey;
+		xt_bail(ret, "%s of a buffer", step);
 }
 
 static void cq_create(struct dev *d, struct cq *cq)
@@ -310,8 +291,8 @@ static __u64 pattern(__u32 seed, size_t i)
  * Post one signaled RDMA WRITE of @len bytes: WQE, owner, doorbell record,
  * doorbell page bits.  Return: the NEED_WAKEUP flag read afterwards.
  */
-static int post_write(struct dev *d, struct qp *qp, struct mr *src,
-		      struct mr *dst, __u32 off, __u32 len, __u64 wr_id)
+static int post_write(struct dev *d, struct qp *qp, struct xt_umr *src,
+		      struct xt_umr *dst, __u32 off, __u32 len, __u64 wr_id)
 {
 	__u32 log = qp->resp.sq_log_wqe, shift = qp->resp.sq_wqe_shift;
 	__u32 pi = qp->sq_pi, slot = qp->resp.db_slot;
@@ -385,7 +366,7 @@ static int wait_cq(struct cq *cq, struct xnic_cqe *out, unsigned int ms)
 	return 0;
 }
 
-static void fill(struct mr *m, __u32 seed)
+static void fill(struct xt_umr *m, __u32 seed)
 {
 	__u64 *p = (__u64 *)m->buf;
 	size_t i;
@@ -413,7 +394,7 @@ static const char *check_cqe(const struct xnic_cqe *e, struct qp *qp,
 	return NULL;
 }
 
-static int data_ok(struct mr *src, struct mr *dst, __u32 len)
+static int data_ok(struct xt_umr *src, struct xt_umr *dst, __u32 len)
 {
 	return !memcmp(src->buf, dst->buf, len) &&
 	       (len == MR_SIZE || dst->buf[len] == 0);
@@ -518,7 +499,7 @@ struct window {
 	struct dev *d;
 	struct qp *qp;
 	struct cq *cq;
-	struct mr *src, *dst;
+	struct xt_umr *src, *dst;
 	int inject;		/* self-test: make a syscall in the window */
 	/* results */
 	int setup_err;
@@ -586,7 +567,7 @@ static void *window_thread(void *arg)
 }
 
 static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
-		      struct mr *src, struct mr *dst, const char *ctr_path,
+		      struct xt_umr *src, struct xt_umr *dst, const char *ctr_path,
 		      int inject)
 {
 	struct xt_counters c0, c1;
@@ -702,7 +683,7 @@ static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
 }
 
 static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
-		      struct mr *src, struct mr *dst, const char *ctr_path,
+		      struct xt_umr *src, struct xt_umr *dst, const char *ctr_path,
 		      __u32 kick_handle)
 {
 	struct xt_counters c0, c1;
@@ -789,7 +770,7 @@ static void calibrate(void)
 
 static const char *dev_name = "xnic0", *ctr_path;
 static struct dev d;
-static struct mr src, dst;
+static struct xt_umr src, dst;
 static struct cq cq;
 static struct qp qp;
 

@@ -108,11 +108,6 @@ struct ctx {
 	int kicks;			/* KICK ioctls made */
 };
 
-struct umr {
-	__u32 h, lkey, rkey;
-	__u8 *buf;
-};
-
 struct ucq {
 	__u32 h, cqn, log, ci;
 	struct xnic_create_cq_resp r;
@@ -308,29 +303,14 @@ static void pd_alloc(struct ctx *c)
 	c->pd = pd.pd_handle;
 }
 
-static void mr_reg(struct ctx *c, struct umr *m)
+static void mr_reg(struct ctx *c, struct xt_umr *m)
 {
-	struct xrdma_cmd_reg_mr r = { 0 };
-	void *p;
+	const char *step;
 	int ret;
 
-	p = mmap(NULL, MR_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		xt_bail(errno, "mmap of the MR buffer");
-	m->buf = p;
-	memset(m->buf, CANARY, MR_SIZE);
-	r.pd_handle = c->pd;
-	r.access = ACCESS_ALL;
-	r.addr = uptr(p);
-	r.length = MR_SIZE;
-	r.iova = uptr(p);
-	ret = xio(c->fd, XRDMA_IOC_REG_MR, &r);
+	ret = xt_umr_new(c->fd, c->pd, MR_SIZE, CANARY, ACCESS_ALL, m, &step);
 	if (ret)
-		xt_bail(ret, "REG_MR of %d bytes", MR_SIZE);
-	m->h = r.mr_handle;
-	m->lkey = r.lkey;
-	m->rkey = r.rkey;
+		xt_bail(ret, "%s of the MR buffer (%d bytes)", step, MR_SIZE);
 	xt_check(m->lkey >> 8 && m->rkey >> 8,
 	       "REG_MR of %d bytes: lkey %#x rkey %#x", MR_SIZE, m->lkey,
 	       m->rkey);
@@ -625,7 +605,7 @@ static int sq_ring(struct ctx *c, struct uqp *qp, int may_kick)
 	return nw;
 }
 
-static void wqe_sge(__u8 *wqe, int i, const struct umr *m, __u32 off,
+static void wqe_sge(__u8 *wqe, int i, const struct xt_umr *m, __u32 off,
 		    __u32 len)
 {
 	struct xnic_sge *sge = (void *)(wqe + XNIC_WQE_DATA_OFF);
@@ -635,7 +615,7 @@ static void wqe_sge(__u8 *wqe, int i, const struct umr *m, __u32 off,
 	sge[i].lkey = htole32(m->lkey);
 }
 
-static void post_write(struct uqp *qp, const struct umr *m, __u32 src,
+static void post_write(struct uqp *qp, const struct xt_umr *m, __u32 src,
 		       __u32 dst, __u32 len, __u64 wr_id)
 {
 	__u8 *wqe = sq_wqe(qp);
@@ -669,7 +649,7 @@ static void post_send_inline(struct uqp *qp, const void *data, __u32 len,
 }
 
 /* a SEND from two SGEs: [off, off + len / 2) and the rest */
-static void post_send_sges(struct uqp *qp, const struct umr *m, __u32 off,
+static void post_send_sges(struct uqp *qp, const struct xt_umr *m, __u32 off,
 			   __u32 len, __u64 wr_id)
 {
 	__u8 *wqe = sq_wqe(qp);
@@ -685,7 +665,7 @@ static void post_send_sges(struct uqp *qp, const struct umr *m, __u32 off,
 }
 
 /* a receive WQE of one SGE, owner last, then rq_pi */
-static void post_recv(struct urq *rq, const struct umr *m, __u32 off,
+static void post_recv(struct urq *rq, const struct xt_umr *m, __u32 off,
 		      __u32 len, __u64 wr_id)
 {
 	size_t size = (size_t)1 << rq->shift;
@@ -786,7 +766,7 @@ static void fill(__u8 *p, size_t len, unsigned int seed)
 }
 
 /* the target equals @src and the GUARD bytes around it are canaries */
-static int target_ok(const struct umr *m, __u32 off, const __u8 *src,
+static int target_ok(const struct xt_umr *m, __u32 off, const __u8 *src,
 		     __u32 len)
 {
 	const __u8 *t = m->buf + off;
@@ -809,7 +789,7 @@ static int db_clear(struct ctx *c, struct uqp *qp)
 
 /* ------------------------------------------------------------ tests */
 
-static void t_write(struct ctx *c, struct uqp *qp, struct umr *m)
+static void t_write(struct ctx *c, struct uqp *qp, struct xt_umr *m)
 {
 	struct want w = { .wr_id = 0x1001, .qpn = qp->qpn,
 			  .byte_len = WRITE_LEN,
@@ -828,7 +808,7 @@ static void t_write(struct ctx *c, struct uqp *qp, struct umr *m)
 	       "no other CQE (a WRITE without immediate consumes no receive)");
 }
 
-static void t_send_imm_inline(struct ctx *c, struct uqp *qp, struct umr *m)
+static void t_send_imm_inline(struct ctx *c, struct uqp *qp, struct xt_umr *m)
 {
 	static const __u8 imm[4] = { 0x01, 0x02, 0x03, 0x04 };
 	struct want ws = { .wr_id = 0x2001, .qpn = qp->qpn,
@@ -853,7 +833,7 @@ static void t_send_imm_inline(struct ctx *c, struct uqp *qp, struct umr *m)
 }
 
 static void t_srq_send(struct ctx *c, struct uqp *qp, struct usrq *s,
-		       struct umr *m)
+		       struct xt_umr *m)
 {
 	struct want ws = { .wr_id = 0x3001, .qpn = qp->qpn,
 			   .byte_len = SRQ_SEND_LEN,
@@ -877,7 +857,7 @@ static void t_srq_send(struct ctx *c, struct uqp *qp, struct usrq *s,
  * Three laps of the send queue and the send CQ (WRITEs posted four per
  * doorbell), and three laps of the receive queue (inline SENDs).
  */
-static void t_laps(struct ctx *c, struct uqp *qp, struct umr *m)
+static void t_laps(struct ctx *c, struct uqp *qp, struct xt_umr *m)
 {
 	__u32 nsq = 1u << qp->r.sq_log_wqe, ncq = 1u << qp->scq->log;
 	__u32 nrq = 1u << qp->rq.log, n, len, i, j, batch = 4, bad = 0;
@@ -950,7 +930,7 @@ static int async_empty(struct ctx *c)
 
 struct world {
 	struct ctx c;
-	struct umr mr;
+	struct xt_umr mr;
 	struct ucq scq, rcq;
 	struct usrq srq;
 	struct uqp a, b;		/* a: own RQ; b: on the SRQ */
@@ -1073,7 +1053,7 @@ static long long counter(const char *name)
 	return xt_read_counters(ctr_path, &c) ? -1 : xt_counter(&c, name);
 }
 
-static void t_wake(struct ctx *c, struct uqp *qp, struct umr *m,
+static void t_wake(struct ctx *c, struct uqp *qp, struct xt_umr *m,
 		   __u32 kick_handle, unsigned int seed)
 {
 	struct want w = { .wr_id = 0x7000 + seed, .qpn = qp->qpn,

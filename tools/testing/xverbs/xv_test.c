@@ -310,12 +310,6 @@ static bool wc_err(const struct ibv_wc *wc, uint64_t wr_id,
 
 /* ------------------------------------------------------------ QPs */
 
-struct ep {
-	struct ibv_cq *cq;	/* send and receive CQ */
-	struct ibv_qp *qp;
-	struct ibv_qp_cap cap;
-};
-
 struct pair_opts {
 	uint32_t send_wr, recv_wr;
 	int cqe_a, cqe_b;
@@ -326,43 +320,21 @@ struct pair_opts {
 			.cqe_b = 256, .rnr_retry_a = 7 }
 
 struct pair {
-	struct ep a, b;		/* a is the requester, b the responder */
+	struct xt_ep a, b;		/* a is the requester, b the responder */
 };
 
-static bool ep_new(struct ep *e, enum ibv_qp_type type, int cqe,
+static bool ep_new(struct xt_ep *e, enum ibv_qp_type type, int cqe,
 		   uint32_t send_wr, uint32_t recv_wr)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = type,
-		.cap = {
-			.max_send_wr = send_wr,
-			.max_recv_wr = recv_wr,
-			.max_send_sge = 4,
-			.max_recv_sge = 4,
-			.max_inline_data = 64,
-		},
+	const struct ibv_qp_cap cap = {
+		.max_send_wr = send_wr, .max_recv_wr = recv_wr,
+		.max_send_sge = 4, .max_recv_sge = 4, .max_inline_data = 64,
 	};
 
-	memset(e, 0, sizeof(*e));
-	e->cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
-	if (!e->cq) {
-		xt_note("ibv_create_cq(%d): %s", cqe, strerror(errno));
-		return false;
-	}
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	e->qp = ibv_create_qp(pd, &ia);
-	if (!e->qp) {
-		xt_note("ibv_create_qp: %s", strerror(errno));
-		destroyed(ibv_destroy_cq(e->cq), "CQ");
-		e->cq = NULL;
-		return false;
-	}
-	e->cap = ia.cap;
-	return true;
+	return xt_ep_new(e, pd, type, cqe, &cap);
 }
 
-static void ep_free(struct ep *e)
+static void ep_free(struct xt_ep *e)
 {
 	if (e->qp) {
 		async_forget(e->qp);
@@ -819,7 +791,7 @@ static void t_ud(void)
 	};
 	struct xt_buf sb = { 0 }, rbuf = { 0 };
 	struct ibv_ah *ah = NULL, *ah2 = NULL;
-	struct ep s = { 0 }, r = { 0 };
+	struct xt_ep s = { 0 }, r = { 0 };
 	struct ibv_sge ss, rs;
 	struct ibv_grh *grh;
 	struct ibv_wc wc;
@@ -1246,7 +1218,7 @@ static void t_api_state(void)
 	struct ibv_recv_wr rw, *rbad;
 	struct xt_buf b = { 0 };
 	struct ibv_sge s;
-	struct ep e;
+	struct xt_ep e;
 	int ret;
 
 	if (!xt_buf_new(&b, pd, 4096, ACCESS_ALL) ||
@@ -1395,7 +1367,7 @@ static void t_api_objects(void)
 	struct ibv_pd *pd2;
 	struct ibv_mr *mr;
 	uint8_t *mem;
-	struct ep e;
+	struct xt_ep e;
 	size_t i;
 	int ret;
 
@@ -1727,7 +1699,7 @@ static void t_channel(void)
 	struct ibv_cq *cq = NULL, *ecq = NULL;
 	struct pollfd pfd;
 	struct ibv_qp *qp = NULL;
-	struct ep b = { 0 };
+	struct xt_ep b = { 0 };
 	int marker, r, ret;
 	void *ectx = NULL;
 	struct ibv_sge s;
@@ -1911,7 +1883,7 @@ static void t_sig_all(void)
 	struct ibv_qp *a = NULL;
 	struct ibv_wc wc[2];
 	struct ibv_sge s;
-	struct ep b = { 0 };
+	struct xt_ep b = { 0 };
 	struct ibv_cq *cq;
 	bool ok;
 
@@ -1972,7 +1944,7 @@ static void t_stale_cqe(void)
 	struct ibv_qp *a = NULL, *c = NULL;
 	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_cq *cq = NULL, *ecq;
-	struct ep b = { 0 }, d = { 0 };
+	struct xt_ep b = { 0 }, d = { 0 };
 	struct pollfd pfd;
 	struct ibv_wc wc;
 	struct ibv_sge s;
