@@ -21,7 +21,7 @@ int xt_umr_new(int fd, uint32_t pd, size_t len, uint8_t fill,
 	       uint32_t access, struct xt_umr *m, const char **step)
 {
 	struct xrdma_cmd_reg_mr r = { 0 };
-	void *p;
+	uint8_t *p;
 	int ret;
 
 	*step = "mmap";
@@ -29,8 +29,7 @@ int xt_umr_new(int fd, uint32_t pd, size_t len, uint8_t fill,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	m->buf = p;
-	memset(m->buf, fill, len);
+	memset(p, fill, len);
 	r.pd_handle = pd;
 	r.access = access;
 	r.addr = uptr(p);
@@ -38,12 +37,10 @@ int xt_umr_new(int fd, uint32_t pd, size_t len, uint8_t fill,
 	r.iova = uptr(p);
 	*step = "REG_MR";
 	ret = xio(fd, XRDMA_IOC_REG_MR, &r);
-	if (ret)
-		return ret;
-	m->h = r.mr_handle;
-	m->lkey = r.lkey;
-	m->rkey = r.rkey;
-	return 0;
+	*m = (struct xt_umr){
+		.h = r.mr_handle, .lkey = r.lkey, .rkey = r.rkey, .buf = p,
+	};
+	return ret;
 }
 
 int xt_rc_connect(int fd, uint32_t qp, uint32_t dqpn,
