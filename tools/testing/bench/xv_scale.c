@@ -59,7 +59,6 @@
 #define LAT_MAX_ITERS	200000
 #define STUCK_SECS	5.0		/* no progress that long: an error */
 
-
 /* one QP of the active pair and its memory */
 struct side {
 	const char *name;

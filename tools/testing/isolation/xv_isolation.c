@@ -93,7 +93,6 @@
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
 
-
 #define PORT		XT_PORT
 #define GID_INDEX	XT_GID_INDEX
 #define MLEN		65536
@@ -114,7 +113,6 @@
 static const char *dev_name = "xnic0";
 static int wait_ms = 10000;
 static uid_t b_uid = 65534;
-
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -165,7 +163,7 @@ static bool open_device(void)
 	ibv_free_device_list(list);
 	if (!ctx) {
 		xt_note("cannot open %s (%d devices found): %s", dev_name, n,
-		     i < n ? strerror(errno) : "not found");
+			i < n ? strerror(errno) : "not found");
 		return false;
 	}
 	if (ibv_query_port(ctx, PORT, &pa) || pa.state != IBV_PORT_ACTIVE) {
@@ -613,8 +611,8 @@ static void a_traffic(const char *when)
 	ok = !post(a1.qp, &d) && poll_one(a1.cq, &wc) &&
 	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
 	xt_check(ok && xt_pat_check(wb.p, 8192, seed) < 0 && !drain(a2.cq, NULL),
-	      "traffic %s: RDMA WRITE A1->A2 completes (%s), data intact",
-	      when, ok ? "ok" : st(wc.status));
+		 "traffic %s: RDMA WRITE A1->A2 completes (%s), data intact",
+		 when, ok ? "ok" : st(wc.status));
 
 	memset(loc.p + 16384, 0, 4096);
 	d = (struct wr){
@@ -625,9 +623,9 @@ static void a_traffic(const char *when)
 	ok = !post(a2.qp, &d) && poll_one(a2.cq, &wc) &&
 	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
 	xt_check(ok && !memcmp(loc.p + 16384, m.p, 4096) &&
-	      xt_pat_check(loc.p + 16384, 4096, MSEED) < 0,
-	      "traffic %s: RDMA READ of M by its peer A2 completes (%s), data intact",
-	      when, ok ? "ok" : st(wc.status));
+		 xt_pat_check(loc.p + 16384, 4096, MSEED) < 0,
+		 "traffic %s: RDMA READ of M by its peer A2 completes (%s), data intact",
+		 when, ok ? "ok" : st(wc.status));
 }
 
 /*
@@ -655,19 +653,19 @@ static void a_after(const char *step, bool repair)
 		xt_check(true, "after %s: M intact", step);
 	else
 		xt_check(false, "after %s: M intact (changed at offset %ld)",
-		      step, off);
+			 step, off);
 	if (!(n1 + n2 + nu))
 		xt_check(true, "after %s: no completion on A's CQs", step);
 	else
 		xt_check(false,
-		      "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#llx %s opcode %d src_qp %u byte_len %u)",
-		      step, n1, n2, nu, (unsigned long long)f->wr_id,
-		      st(f->status), f->opcode, f->src_qp, f->byte_len);
+			 "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#llx %s opcode %d src_qp %u byte_len %u)",
+			 step, n1, n2, nu, (unsigned long long)f->wr_id,
+			 st(f->status), f->opcode, f->src_qp, f->byte_len);
 	xt_check(s1 == IBV_QPS_RTS && s2 == IBV_QPS_RTS,
-	      "after %s: A1 %s, A2 %s (want RTS)", step, xt_qp_state_str(s1),
-	      xt_qp_state_str(s2));
+		 "after %s: A1 %s, A2 %s (want RTS)", step, xt_qp_state_str(s1),
+		 xt_qp_state_str(s2));
 	xt_check(!nev, "after %s: no async event on A%s%s%s", step,
-	      nev ? " (" : "", evs, nev ? ")" : "");
+		 nev ? " (" : "", evs, nev ? ")" : "");
 
 	if (!repair)
 		return;
@@ -695,7 +693,7 @@ static void a_ud_bad(void)
 	int n = drain(au.cq, &wc);
 
 	xt_check(!n, "UD, wrong Q_Key: AU receives nothing (%d CQEs%s%s)", n,
-	      n ? ", first " : "", n ? st(wc.status) : "");
+		 n ? ", first " : "", n ? st(wc.status) : "");
 	if (n && !au_recover())
 		xt_note("re-creating AU's receives failed");
 }
@@ -711,15 +709,15 @@ static void a_ud_good(uint32_t bqpn)
 	if (got) {
 		data = wc.byte_len == 40 + UD_LEN &&
 		       xt_pat_check(pool_slot(&pu, wc.wr_id) + 40, UD_LEN,
-				 UD_SEED) < 0;
+				    UD_SEED) < 0;
 		first = pool_take(&pu, &wc);
 	}
 	xt_check(got && first && data && wc.src_qp == bqpn &&
-	      (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	      wc.imm_data == htobe32(UD_IMM),
-	      "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data; AU %s)",
-	      polled ? st(wc.status) : "nothing", wc.src_qp, bqpn, wc.byte_len,
-	      UD_LEN, first ? "yes" : "no", xt_qp_state_str(xt_qp_state(au.qp)));
+		 (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(UD_IMM),
+		 "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data; AU %s)",
+		 polled ? st(wc.status) : "nothing", wc.src_qp, bqpn, wc.byte_len,
+		 UD_LEN, first ? "yes" : "no", xt_qp_state_str(xt_qp_state(au.qp)));
 }
 
 static void a_publish(void)
@@ -755,8 +753,8 @@ static void a_publish(void)
 				      (unsigned long long)mp[i].off,
 				      (unsigned long long)mp[i].len);
 	xt_note("M at %#llx rkey %#x; A1 %u, A2 %u, AU %u; %d mappings of %s",
-	     (unsigned long long)xt_va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num,
-	     au.qp->qp_num, n, devnode);
+		(unsigned long long)xt_va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num,
+		au.qp->qp_num, n, devnode);
 	msg_send("%s", msg);
 }
 
@@ -767,7 +765,7 @@ static int a_main(pid_t b)
 	uint64_t q;
 
 	if (!xt_check(a_setup(), "setup: A1 <-> A2 connected, M registered, AU ready, %d spare CQs",
-		   NSPARE)) {
+		      NSPARE)) {
 		kill(b, SIGKILL);
 		goto out;
 	}
@@ -801,11 +799,11 @@ out:
 		status = -1;
 	if (bchecks < 0) {
 		xt_check(false, "B reported its results (exit status %#x)",
-		      status);
+			 status);
 	} else {
 		xt_add(bchecks, bfails);
 		xt_check(WIFEXITED(status) && WEXITSTATUS(status) == (bfails != 0),
-		      "B exited normally (status %#x)", status);
+			 "B exited normally (status %#x)", status);
 	}
 	a_teardown();
 	return xt_done();
@@ -1018,7 +1016,7 @@ static bool b_attack(const struct attack *at, bool report)
 	if (!b_connect(dqpn)) {
 		if (report)
 			xt_check(false, "%s: connect B1 to A%d (QPN %u)",
-			      at->name, at->to, dqpn);
+				 at->name, at->to, dqpn);
 		return false;
 	}
 	memset(lb.p, 0xbb, 4096);
@@ -1028,7 +1026,7 @@ static bool b_attack(const struct attack *at, bool report)
 	clean = b_untouched(at->op);
 	if (report) {
 		xt_check(err, "%s: B's WQE completes with an error (%s)", at->name,
-		      got ? st(wc.status) : "no completion");
+			 got ? st(wc.status) : "no completion");
 		if (b_reads(at->op))
 			xt_check(clean, "%s: B's buffer got nothing", at->name);
 	}
@@ -1066,8 +1064,8 @@ static void b_control(void)
 			poll_one(c2.cq, &wc);
 	}
 	xt_check(!used,
-	      "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
-	      bad);
+		 "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
+		 bad);
 }
 
 /* DESTROY/MODIFY_QP/QUERY_QP/KICK on A's handle numbers from B's own fd */
@@ -1129,8 +1127,8 @@ static void b_handles(int fd)
 					       xt_errname(e[i]));
 	}
 	xt_check(!ub,
-	      "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
-	      errs, ub ? "; succeeded:" : "", bad);
+		 "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
+		 errs, ub ? "; succeeded:" : "", bad);
 }
 
 static bool in_maps(const struct mapent *mp, int n, uint64_t off)
@@ -1174,7 +1172,7 @@ static void b_mmap_fd(int fd, const char *what, const struct mapent *skip,
 		}
 	}
 	xt_check(tried > 0 && !ub, "mmap: %d of A's %d offsets on %s fail (%s)%s%s",
-	      tried, ai.nmaps, what, errs, ub ? "; mapped:" : "", bad);
+		 tried, ai.nmaps, what, errs, ub ? "; mapped:" : "", bad);
 }
 
 static void b_mmap(int rawfd, uint64_t rawdb)
@@ -1191,7 +1189,7 @@ static void b_mmap(int rawfd, uint64_t rawdb)
 	b_mmap_fd(rawfd, "a fresh context fd (but its doorbell page)", &db, 1);
 	fd = open(devnode, O_RDWR | O_CLOEXEC);
 	if (!xt_check(fd >= 0, "mmap: open %s as B: %s", devnode,
-		   fd >= 0 ? "ok" : strerror(errno)))
+		      fd >= 0 ? "ok" : strerror(errno)))
 		return;
 	b_mmap_fd(fd, "an fd without a context", NULL, 0);
 	close(fd);
@@ -1224,10 +1222,10 @@ static void b_keys(void)
 		if (k[i] - k[i - 1] == k[1] - k[0])
 			same++;
 	xt_check(n == NKEYS && same < NKEYS - 2,
-	      "keys: %d MRs registered back to back do not have keys in arithmetic progression (%#x %#x %#x %#x ...: %d of %d steps of %#x)",
-	      n, n > 0 ? k[0] : 0, n > 1 ? k[1] : 0, n > 2 ? k[2] : 0,
-	      n > 3 ? k[3] : 0, same + 1, NKEYS - 1,
-	      n > 1 ? k[1] - k[0] : 0);
+		 "keys: %d MRs registered back to back do not have keys in arithmetic progression (%#x %#x %#x %#x ...: %d of %d steps of %#x)",
+		 n, n > 0 ? k[0] : 0, n > 1 ? k[1] : 0, n > 2 ? k[2] : 0,
+		 n > 3 ? k[3] : 0, same + 1, NKEYS - 1,
+		 n > 1 ? k[1] - k[0] : 0);
 	for (i = 0; i < n; i++)
 		if (ibv_dereg_mr(mr[i]))
 			xt_note("ibv_dereg_mr failed");
@@ -1332,15 +1330,15 @@ static void b_body(void)
 
 	ok = b_ud_send(ai.qkey ^ 1, 1, &wc);
 	xt_check(ok && wc.status == IBV_WC_SUCCESS,
-	      "UD, wrong Q_Key: B's SEND completes at B, the sender is not told (%s)",
-	      ok ? st(wc.status) : "no completion");
+		 "UD, wrong Q_Key: B's SEND completes at B, the sender is not told (%s)",
+		 ok ? st(wc.status) : "no completion");
 	msg_send("UDBAD B's UD datagram with a wrong Q_Key");
 	if (!b_wait_go())
 		return;
 	ok = b_ud_send(ai.qkey, UD_IMM, &wc);
 	xt_check(ok && wc.status == IBV_WC_SUCCESS,
-	      "UD, right Q_Key: B's SEND completes (%s)",
-	      ok ? st(wc.status) : "no completion");
+		 "UD, right Q_Key: B's SEND completes (%s)",
+		 ok ? st(wc.status) : "no completion");
 	msg_send("UDGOOD qpn=%u", bu.qp->qp_num);
 	if (!b_wait_go())
 		return;
@@ -1348,8 +1346,8 @@ static void b_body(void)
 	for (i = 0; i < ARRAY_SIZE(attacks); i++)
 		refused += b_attack(&attacks[i], false);
 	xt_check(refused == ARRAY_SIZE(attacks),
-	      "barrage: %u of %zu attacks back to back refused (error completion, nothing read)",
-	      refused, ARRAY_SIZE(attacks));
+		 "barrage: %u of %zu attacks back to back refused (error completion, nothing read)",
+		 refused, ARRAY_SIZE(attacks));
 	msg_send("BARRAGE the barrage of all %zu attacks",
 		 ARRAY_SIZE(attacks));
 	b_wait_go();
@@ -1365,7 +1363,7 @@ static int b_main(void)
 	if (getuid() == 0) {
 		if (setgroups(0, NULL) || setgid(b_uid) || setuid(b_uid))
 			xt_note("cannot drop to uid %u: %s; B runs as uid 0 like A",
-			     b_uid, strerror(errno));
+				b_uid, strerror(errno));
 	}
 	xt_note("attacker runs as uid %u gid %u", getuid(), getgid());
 	if (!msg_recv(buf, sizeof(buf)) || !b_parse(buf)) {
@@ -1373,7 +1371,7 @@ static int b_main(void)
 		return 1;
 	}
 	ok = xt_check(b_setup(), "setup: B1, a UD QP, B's own pair c1 <-> c2 on %s",
-		   dev_name);
+		      dev_name);
 	if (ok)
 		b_body();
 	b_teardown();

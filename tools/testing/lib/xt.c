@@ -515,6 +515,7 @@ bool xt_all_bytes(const void *p, size_t n, uint8_t v)
 
 static sigjmp_buf probe_jb;
 static int probe_sig;		/* accessed with atomics only */
+static uint8_t probe_val;	/* the byte read; likewise */
 
 static void probe_handler(int sig)
 {
@@ -525,7 +526,6 @@ static void probe_handler(int sig)
 int xt_probe(void *p, bool write, uint8_t *val)
 {
 	struct sigaction sa, obus, osegv;
-	volatile uint8_t v = 0;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = probe_handler;
@@ -533,15 +533,19 @@ int xt_probe(void *p, bool write, uint8_t *val)
 	sigaction(SIGBUS, &sa, &obus);
 	sigaction(SIGSEGV, &sa, &osegv);
 	__atomic_store_n(&probe_sig, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&probe_val, 0, __ATOMIC_SEQ_CST);
 	if (!sigsetjmp(probe_jb, 1)) {
 		if (write)
 			__atomic_store_n((uint8_t *)p, 0x5a, __ATOMIC_SEQ_CST);
 		else
-			v = __atomic_load_n((uint8_t *)p, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&probe_val,
+					 __atomic_load_n((uint8_t *)p,
+							 __ATOMIC_SEQ_CST),
+					 __ATOMIC_SEQ_CST);
 	}
 	sigaction(SIGBUS, &obus, NULL);
 	sigaction(SIGSEGV, &osegv, NULL);
 	if (val)
-		*val = v;
+		*val = __atomic_load_n(&probe_val, __ATOMIC_SEQ_CST);
 	return __atomic_load_n(&probe_sig, __ATOMIC_SEQ_CST);
 }

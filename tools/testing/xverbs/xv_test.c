@@ -99,7 +99,6 @@
 #include <unistd.h>
 #include "xt_verbs.h"
 
-
 #define PORT		XT_PORT
 #define GID_INDEX	XT_GID_INDEX
 #define QKEY		0x11111111u
@@ -138,7 +137,7 @@ static void destroyed(int ret, const char *what)
 	if (ret) {
 		destroy_errors++;
 		xt_note("destroying %s failed: %d (%s)", what, ret,
-		     strerror(ret > 0 ? ret : errno));
+			strerror(ret > 0 ? ret : errno));
 	}
 }
 
@@ -192,8 +191,8 @@ static void async_collect(int ms)
 	while (!ibv_get_async_event(ctx, &e)) {
 		if (verbose)
 			xt_note("async event %s (%d) element %p",
-			     ibv_event_type_str(e.event_type), e.event_type,
-			     aev_elem(&e));
+				ibv_event_type_str(e.event_type), e.event_type,
+				aev_elem(&e));
 		if (naev < (int)ARRAY_SIZE(aevs)) {
 			aevs[naev].type = e.event_type;
 			aevs[naev].elem = aev_elem(&e);
@@ -240,7 +239,7 @@ static int async_count(void *elem)
 		if (aevs[i].elem == elem) {
 			if (verbose)
 				xt_note("unexpected event %s for %p",
-				     ibv_event_type_str(aevs[i].type), elem);
+					ibv_event_type_str(aevs[i].type), elem);
 			aevs[i] = aevs[--naev];
 			n++;
 		} else {
@@ -281,7 +280,7 @@ static bool cq_empty(struct ibv_cq *cq)
 
 	if (r && verbose)
 		xt_note("unexpected CQE wr_id %#llx status %s opcode %d",
-		     (unsigned long long)wc.wr_id, st(wc.status), wc.opcode);
+			(unsigned long long)wc.wr_id, st(wc.status), wc.opcode);
 	return r == 0;
 }
 
@@ -292,8 +291,8 @@ static bool wc_ok(const struct ibv_wc *wc, uint64_t wr_id,
 	    wc->opcode == op && wc->qp_num == qpn)
 		return true;
 	xt_note("CQE: wr_id %#llx status %s opcode %d qp_num %u byte_len %u (want %#llx %d %u)",
-	     (unsigned long long)wc->wr_id, st(wc->status), wc->opcode,
-	     wc->qp_num, wc->byte_len, (unsigned long long)wr_id, op, qpn);
+		(unsigned long long)wc->wr_id, st(wc->status), wc->opcode,
+		wc->qp_num, wc->byte_len, (unsigned long long)wr_id, op, qpn);
 	return false;
 }
 
@@ -303,8 +302,8 @@ static bool wc_err(const struct ibv_wc *wc, uint64_t wr_id,
 	if (wc->status == status && wc->wr_id == wr_id && wc->qp_num == qpn)
 		return true;
 	xt_note("CQE: wr_id %#llx status %s qp_num %u (want wr_id %#llx %s qp_num %u)",
-	     (unsigned long long)wc->wr_id, st(wc->status),
-	     wc->qp_num, (unsigned long long)wr_id, st(status), qpn);
+		(unsigned long long)wc->wr_id, st(wc->status),
+		wc->qp_num, (unsigned long long)wr_id, st(status), qpn);
 	return false;
 }
 
@@ -502,14 +501,15 @@ static void t_rc_send_recv(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	     wc_ok(&wc, 0xb1, IBV_WC_RECV, p->b.qp->qp_num) &&
 	     wc.byte_len == 3100 && !(wc.wc_flags & IBV_WC_WITH_IMM);
 	xt_check(ok, "rc send: RECV CQE, byte_len %u == 3100, no IMM flag",
-	       wc.byte_len);
+		 wc.byte_len);
 	ok = !memcmp(rb->p, want, 1000) &&
 	     xt_all_bytes(rb->p + 1000, 1000, 0xee) &&
 	     !memcmp(rb->p + 2000, want + 1000, 1000) &&
 	     xt_all_bytes(rb->p + 3000, 5000, 0xee) &&
 	     !memcmp(rb->p + 8000, want + 2000, 1100) &&
 	     xt_all_bytes(rb->p + 9100, 2900, 0xee);
-	xt_check(ok, "rc send: 3 gather SGEs scattered over 3 receive SGEs, bytes around untouched");
+	xt_check(ok,
+		 "rc send: 3 gather SGEs scattered over 3 receive SGEs, bytes around untouched");
 }
 
 static void t_rc_send_imm(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
@@ -531,10 +531,10 @@ static void t_rc_send_imm(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = ok && poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb2, IBV_WC_RECV, p->b.qp->qp_num);
 	xt_check(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0xdeadbeef) && wc.byte_len == 256 &&
-	       xt_pat_check(rb->p + 16384, 256, 2) < 0,
-	       "rc send_imm: IBV_WC_WITH_IMM, imm_data %#x, byte_len %u, data",
-	       be32toh(wc.imm_data), wc.byte_len);
+		 wc.imm_data == htobe32(0xdeadbeef) && wc.byte_len == 256 &&
+		 xt_pat_check(rb->p + 16384, 256, 2) < 0,
+		 "rc send_imm: IBV_WC_WITH_IMM, imm_data %#x, byte_len %u, data",
+		 be32toh(wc.imm_data), wc.byte_len);
 }
 
 static void t_rc_write(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
@@ -553,8 +553,8 @@ static void t_rc_write(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa3, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
 	xt_check(ok && xt_pat_check(rb->p + 20480, 8192, 3) < 0 &&
-	       cq_empty(p->b.cq),
-	       "rc write: 8 KiB placed, RDMA_WRITE CQE, no receive CQE");
+		 cq_empty(p->b.cq),
+		 "rc write: 8 KiB placed, RDMA_WRITE CQE, no receive CQE");
 
 	/* with immediate: a receive is consumed, its buffer not written */
 	r = xt_sge(rb, 40000, 64);
@@ -573,12 +573,12 @@ static void t_rc_write(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb4, IBV_WC_RECV_RDMA_WITH_IMM, p->b.qp->qp_num);
 	xt_check(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0x01020304) && wc.byte_len == 4096,
-	       "rc write_imm: RECV_RDMA_WITH_IMM, WITH_IMM, imm %#x, byte_len %u",
-	       be32toh(wc.imm_data), wc.byte_len);
+		 wc.imm_data == htobe32(0x01020304) && wc.byte_len == 4096,
+		 "rc write_imm: RECV_RDMA_WITH_IMM, WITH_IMM, imm %#x, byte_len %u",
+		 be32toh(wc.imm_data), wc.byte_len);
 	xt_check(xt_pat_check(rb->p + 32768, 4096, 4) < 0 &&
-	       xt_all_bytes(rb->p + 40000, 64, 0xee),
-	       "rc write_imm: data placed, receive buffer untouched");
+		 xt_all_bytes(rb->p + 40000, 64, 0xee),
+		 "rc write_imm: data placed, receive buffer untouched");
 }
 
 static void t_rc_read(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
@@ -599,11 +599,11 @@ static void t_rc_read(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa5, IBV_WC_RDMA_READ, p->a.qp->qp_num);
 	xt_check(ok && wc.byte_len == 6000 &&
-	       !memcmp(la->p + 45000, want, 2500) &&
-	       !memcmp(la->p + 50000, want + 2500, 3500) &&
-	       xt_all_bytes(la->p + 47500, 2500, 0),
-	       "rc read: 6000 bytes into 2 SGEs, RDMA_READ, byte_len %u",
-	       wc.byte_len);
+		 !memcmp(la->p + 45000, want, 2500) &&
+		 !memcmp(la->p + 50000, want + 2500, 3500) &&
+		 xt_all_bytes(la->p + 47500, 2500, 0),
+		 "rc read: 6000 bytes into 2 SGEs, RDMA_READ, byte_len %u",
+		 wc.byte_len);
 }
 
 static void t_rc_atomics(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
@@ -625,8 +625,8 @@ static void t_rc_atomics(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa6, IBV_WC_COMP_SWAP, p->a.qp->qp_num);
 	xt_check(ok && wc.byte_len == 8 && *res == 0x1111 && *rem == 0x2222,
-	       "rc cmp_swp hit: returned %#llx (0x1111), memory %#llx (0x2222)",
-	       (unsigned long long)*res, (unsigned long long)*rem);
+		 "rc cmp_swp hit: returned %#llx (0x1111), memory %#llx (0x2222)",
+		 (unsigned long long)*res, (unsigned long long)*rem);
 
 	*res = 0;
 	d.wr_id = 0xa7;
@@ -635,8 +635,8 @@ static void t_rc_atomics(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa7, IBV_WC_COMP_SWAP, p->a.qp->qp_num);
 	xt_check(ok && *res == 0x2222 && *rem == 0x2222,
-	       "rc cmp_swp miss: returned %#llx (0x2222), memory unchanged",
-	       (unsigned long long)*res);
+		 "rc cmp_swp miss: returned %#llx (0x2222), memory unchanged",
+		 (unsigned long long)*res);
 
 	*res = 0;
 	*rem = 0x100000000ULL - 2;
@@ -646,9 +646,9 @@ static void t_rc_atomics(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa8, IBV_WC_FETCH_ADD, p->a.qp->qp_num);
 	xt_check(ok && wc.byte_len == 8 && *res == 0xfffffffeULL &&
-	       *rem == 0x10000000eULL,
-	       "rc fetch_add: returned %#llx, memory %#llx (carry into bit 32)",
-	       (unsigned long long)*res, (unsigned long long)*rem);
+		 *rem == 0x10000000eULL,
+		 "rc fetch_add: returned %#llx, memory %#llx (carry into bit 32)",
+		 (unsigned long long)*res, (unsigned long long)*rem);
 }
 
 static void t_rc_inline(struct pair *p, struct xt_buf *rb)
@@ -668,8 +668,8 @@ static void t_rc_inline(struct pair *p, struct xt_buf *rb)
 	bool ok;
 
 	xt_check(p->a.cap.max_inline_data >= 64,
-	       "rc inline: max_inline_data %u >= 64 asked",
-	       p->a.cap.max_inline_data);
+		 "rc inline: max_inline_data %u >= 64 asked",
+		 p->a.cap.max_inline_data);
 	/* unregistered memory, rewritten right after the post */
 	xt_pat_fill(src, sizeof(src), 6);
 	memset(rb->p + 58000, 0, 256);
@@ -680,8 +680,8 @@ static void t_rc_inline(struct pair *p, struct xt_buf *rb)
 	     poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb9, IBV_WC_RECV, p->b.qp->qp_num);
 	xt_check(ok && wc.byte_len == n && xt_pat_check(rb->p + 58000, n, 6) < 0,
-	       "rc inline send: %u bytes copied at post time, byte_len %u",
-	       n, wc.byte_len);
+		 "rc inline send: %u bytes copied at post time, byte_len %u",
+		 n, wc.byte_len);
 
 	xt_pat_fill(src, 32, 7);
 	memset(rb->p + 59000, 0, 64);
@@ -695,8 +695,8 @@ static void t_rc_inline(struct pair *p, struct xt_buf *rb)
 	ok = ok && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xaa, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
 	xt_check(ok && xt_pat_check(rb->p + 59000, 32, 7) < 0 &&
-	       xt_all_bytes(rb->p + 59032, 32, 0),
-	       "rc inline write: 32 bytes placed");
+		 xt_all_bytes(rb->p + 59032, 32, 0),
+		 "rc inline write: 32 bytes placed");
 }
 
 static void t_rc_unsignaled(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
@@ -728,11 +728,11 @@ static void t_rc_unsignaled(struct pair *p, struct xt_buf *la, struct xt_buf *rb
 	     wc_ok(&wc[0], 0x105, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
 	for (i = 0; i < 6; i++)
 		if (xt_pat_check(rb->p + 61440 + i * 512, 512,
-			      10 + (uint32_t)i) >= 0 && bad_i < 0)
+				 10 + (uint32_t)i) >= 0 && bad_i < 0)
 			bad_i = i;
 	xt_check(ok && bad_i < 0 && cq_empty(p->a.cq),
-	       "rc unsignaled: 5 unsignaled + 1 signaled WRITE: one CQE (the signaled one), all 6 placed (first bad %d)",
-	       bad_i);
+		 "rc unsignaled: 5 unsignaled + 1 signaled WRITE: one CQE (the signaled one), all 6 placed (first bad %d)",
+		 bad_i);
 }
 
 static void t_rc_ops(void)
@@ -755,8 +755,8 @@ static void t_rc_ops(void)
 	t_rc_inline(&p, &rb);
 	t_rc_unsignaled(&p, &la, &rb);
 	xt_check(cq_empty(p.a.cq) && cq_empty(p.b.cq) &&
-	       async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
-	       "rc: no stray completion or event");
+		 async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
+		 "rc: no stray completion or event");
 	pair_free(&p);
 	destroyed(xt_buf_free(&la), "MR");
 	destroyed(xt_buf_free(&rb), "MR");
@@ -821,23 +821,23 @@ static void t_ud(void)
 	ok = poll_one(r.cq, &wc) &&
 	     wc_ok(&wc, 0xc1, IBV_WC_RECV, r.qp->qp_num);
 	xt_check(ok && (wc.wc_flags & IBV_WC_GRH) &&
-	       (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0xcafe) && wc.byte_len == 40 + 512 &&
-	       wc.src_qp == s.qp->qp_num,
-	       "ud recv: GRH and IMM flags, byte_len %u == 552, src_qp %u == %u",
-	       wc.byte_len, wc.src_qp, s.qp->qp_num);
+		 (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(0xcafe) && wc.byte_len == 40 + 512 &&
+		 wc.src_qp == s.qp->qp_num,
+		 "ud recv: GRH and IMM flags, byte_len %u == 552, src_qp %u == %u",
+		 wc.byte_len, wc.src_qp, s.qp->qp_num);
 	grh = (struct ibv_grh *)rbuf.p;
 	xt_check((be32toh(grh->version_tclass_flow) >> 28) == 6 &&
-	       !memcmp(&grh->sgid, &gid, 16) && !memcmp(&grh->dgid, &gid, 16),
-	       "ud recv: 40-byte GRH first (version 6, sgid and dgid = port GID)");
+		 !memcmp(&grh->sgid, &gid, 16) && !memcmp(&grh->dgid, &gid, 16),
+		 "ud recv: 40-byte GRH first (version 6, sgid and dgid = port GID)");
 	xt_check(xt_pat_check(rbuf.p + 40, 512, 20) < 0 &&
-	       xt_all_bytes(rbuf.p + 552, 1024 - 552, 0xee),
-	       "ud recv: payload after the GRH, nothing beyond");
+		 xt_all_bytes(rbuf.p + 552, 1024 - 552, 0xee),
+		 "ud recv: payload after the GRH, nothing beyond");
 
 	/* reply through an AH made from the receive completion */
 	ah2 = ibv_create_ah_from_wc(pd, &wc, grh, PORT);
 	if (!xt_check(ah2, "ud: ibv_create_ah_from_wc: %s",
-		    ah2 ? "ok" : strerror(errno)))
+		      ah2 ? "ok" : strerror(errno)))
 		goto out;
 	xt_pat_fill(rbuf.p + 4096, 100, 21);
 	ss = xt_sge(&rbuf, 4096, 100);
@@ -849,10 +849,10 @@ static void t_ud(void)
 	     poll_one(s.cq, &wc) &&
 	     wc_ok(&wc, 0xc2, IBV_WC_RECV, s.qp->qp_num);
 	xt_check(ok && wc.byte_len == 140 && wc.src_qp == r.qp->qp_num &&
-	       !(wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       xt_pat_check(sb.p + 1024 + 40, 100, 21) < 0,
-	       "ud: reply through the AH from the wc arrives (byte_len %u)",
-	       wc.byte_len);
+		 !(wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 xt_pat_check(sb.p + 1024 + 40, 100, 21) < 0,
+		 "ud: reply through the AH from the wc arrives (byte_len %u)",
+		 wc.byte_len);
 
 	/* inline, from unregistered memory rewritten after the post */
 	{
@@ -878,8 +878,8 @@ static void t_ud(void)
 		     poll_one(r.cq, &wc) &&
 		     wc_ok(&wc, 0xc5, IBV_WC_RECV, r.qp->qp_num);
 		xt_check(ok && wc.byte_len == 40 + sizeof(src) &&
-		       xt_pat_check(rbuf.p + 6144 + 40, sizeof(src), 23) < 0,
-		       "ud inline send: data copied at post time");
+			 xt_pat_check(rbuf.p + 6144 + 40, sizeof(src), 23) < 0,
+			 "ud inline send: data copied at post time");
 	}
 
 	/* a wrong qkey: dropped, the sender completes; the next one lands */
@@ -896,8 +896,8 @@ static void t_ud(void)
 	     poll_one(r.cq, &wc) &&
 	     wc_ok(&wc, 0xc3, IBV_WC_RECV, r.qp->qp_num);
 	xt_check(ok && wc.imm_data == htobe32(2) && cq_empty(r.cq),
-	       "ud: wrong qkey dropped silently (sender ok), next message received (imm %u == 2)",
-	       be32toh(wc.imm_data));
+		 "ud: wrong qkey dropped silently (sender ok), next message received (imm %u == 2)",
+		 be32toh(wc.imm_data));
 out:
 	if (ah2)
 		destroyed(ibv_destroy_ah(ah2), "AH");
@@ -1020,14 +1020,14 @@ static void t_err_lkey(void)
 	     !ibv_post_send(a, w, &bad);
 	got = ok ? poll_n(e.p.a.cq, wc, 3) : 0;
 	xt_check(got == 3 && wc_err(&wc[0], 1, IBV_WC_LOC_PROT_ERR, qpn),
-	       "err lkey: LOC_PROT_ERR for the bad lkey");
+		 "err lkey: LOC_PROT_ERR for the bad lkey");
 	xt_check(got == 3 && wc_err(&wc[1], 2, IBV_WC_WR_FLUSH_ERR, qpn) &&
-	       wc_err(&wc[2], 3, IBV_WC_WR_FLUSH_ERR, qpn),
-	       "err lkey: the 2 unsignaled WRs after it flushed, in order");
+		 wc_err(&wc[2], 3, IBV_WC_WR_FLUSH_ERR, qpn),
+		 "err lkey: the 2 unsignaled WRs after it flushed, in order");
 	xt_check(xt_all_bytes(e.rb.p + 1024, 1024, 0),
-	       "err lkey: the flushed WRITE was not executed");
+		 "err lkey: the flushed WRITE was not executed");
 	xt_check(flushed_recvs(e.p.a.cq, qpn, 0x51, 2),
-	       "err lkey: posted receives of the QP flushed");
+		 "err lkey: posted receives of the QP flushed");
 	xt_check(qp_state(a) == IBV_QPS_ERR, "err lkey: requester QP in ERR");
 	/* posted in ERR: flushed too */
 	rs = xt_sge(&e.la, 12288, 64);
@@ -1035,13 +1035,13 @@ static void t_err_lkey(void)
 				     .sg = &rs, .nsge = 1 }) &&
 	     !recv1(a, 0x53, &rs, 1) && poll_n(e.p.a.cq, wc, 2) == 2;
 	xt_check(ok && ((wc_err(&wc[0], 4, IBV_WC_WR_FLUSH_ERR, qpn) &&
-		       wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
-		      (wc_err(&wc[0], 0x53, IBV_WC_WR_FLUSH_ERR, qpn) &&
-		       wc_err(&wc[1], 4, IBV_WC_WR_FLUSH_ERR, qpn))),
-	       "err lkey: a send and a receive posted in ERR are flushed");
+			 wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
+			(wc_err(&wc[0], 0x53, IBV_WC_WR_FLUSH_ERR, qpn) &&
+			 wc_err(&wc[1], 4, IBV_WC_WR_FLUSH_ERR, qpn))),
+		 "err lkey: a send and a receive posted in ERR are flushed");
 	xt_check(cq_empty(e.p.b.cq) && qp_state(e.p.b.qp) == IBV_QPS_RTS &&
-	       async_count(e.p.b.qp) == 0,
-	       "err lkey: responder untouched (no CQE, no event, RTS)");
+		 async_count(e.p.b.qp) == 0,
+		 "err lkey: responder untouched (no CQE, no event, RTS)");
 	/* both to RESET and connected again: the pair works as new */
 	requester_event(a);
 	ok = true;
@@ -1052,7 +1052,7 @@ static void t_err_lkey(void)
 
 		if (ret)
 			xt_note("modify_qp(RESET) of QP %u: %s", q->qp_num,
-			     strerror(ret));
+				strerror(ret));
 		ok = ok && !ret;
 	}
 	ok = ok && cq_empty(e.p.a.cq) && cq_empty(e.p.b.cq) &&
@@ -1078,14 +1078,14 @@ static void t_err_lkey(void)
 	if (ok && (wc[1].byte_len != 1024 || memcmp(e.rb.p, e.la.p, 1024) ||
 		   memcmp(e.rb.p + 2048, e.la.p + 1024, 1024)))
 		xt_note("after RESET: byte_len %u, WRITE data %s, SEND data %s",
-		     wc[1].byte_len, memcmp(e.rb.p, e.la.p, 1024) ? "bad" :
-		     "ok", memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) ?
-		     "bad" : "ok");
+			wc[1].byte_len, memcmp(e.rb.p, e.la.p, 1024) ? "bad" :
+			"ok", memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) ?
+			"bad" : "ok");
 	xt_check(ok && wc[1].byte_len == 1024 &&
-	       !memcmp(e.rb.p, e.la.p, 1024) &&
-	       !memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) &&
-	       cq_empty(e.p.a.cq),
-	       "err lkey: after RESET and reconnecting, WRITE + SEND work");
+		 !memcmp(e.rb.p, e.la.p, 1024) &&
+		 !memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) &&
+		 cq_empty(e.p.a.cq),
+		 "err lkey: after RESET and reconnecting, WRITE + SEND work");
 	env_free(&e);
 }
 
@@ -1129,12 +1129,12 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 			 dst->len - off : 200, 0),
 	       "err %s: nothing written", name);
 	xt_check(async_wait(IBV_EVENT_QP_ACCESS_ERR, e.p.b.qp),
-	       "err %s: IBV_EVENT_QP_ACCESS_ERR for the responder QP", name);
+		 "err %s: IBV_EVENT_QP_ACCESS_ERR for the responder QP", name);
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
-	       qp_state(e.p.b.qp) == IBV_QPS_ERR,
-	       "err %s: both QPs in ERR", name);
+		 qp_state(e.p.b.qp) == IBV_QPS_ERR,
+		 "err %s: both QPs in ERR", name);
 	xt_check(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x61, 2),
-	       "err %s: the responder's receives flushed", name);
+		 "err %s: the responder's receives flushed", name);
 	destroyed(xt_buf_free(&nrw), "MR");
 	env_free(&e);
 }
@@ -1157,17 +1157,17 @@ static void t_err_len(void)
 					    .flags = IBV_SEND_SIGNALED,
 					    .sg = &s, .nsge = 1 });
 	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-	       wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
-	       "err len: REM_INV_REQ_ERR on the sender");
+		 wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
+		 "err len: REM_INV_REQ_ERR on the sender");
 	xt_check(poll_one(e.p.b.cq, &wc) &&
-	       wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
-	       "err len: LOC_LEN_ERR on the receiver");
+		 wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
+		 "err len: LOC_LEN_ERR on the receiver");
 	xt_check(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x72, 1),
-	       "err len: the receiver's next receive flushed");
+		 "err len: the receiver's next receive flushed");
 	xt_check(async_wait(IBV_EVENT_QP_REQ_ERR, e.p.b.qp),
-	       "err len: IBV_EVENT_QP_REQ_ERR for the receiver QP");
+		 "err len: IBV_EVENT_QP_REQ_ERR for the receiver QP");
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
-	       qp_state(e.p.b.qp) == IBV_QPS_ERR, "err len: both QPs in ERR");
+		 qp_state(e.p.b.qp) == IBV_QPS_ERR, "err len: both QPs in ERR");
 	env_free(&e);
 }
 
@@ -1188,15 +1188,15 @@ static void t_err_rnr(void)
 					    .flags = IBV_SEND_SIGNALED,
 					    .sg = &s, .nsge = 1 });
 	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-	       wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
-	       "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
+		 wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
+		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR,
-	       "err rnr: the sender QP in ERR");
+		 "err rnr: the sender QP in ERR");
 	xt_check(flushed_recvs(e.p.a.cq, e.p.a.qp->qp_num, 0x81, 1),
-	       "err rnr: the sender's posted receive flushed");
+		 "err rnr: the sender's posted receive flushed");
 	xt_check(qp_state(e.p.b.qp) == IBV_QPS_RTS && cq_empty(e.p.b.cq) &&
-	       async_count(e.p.b.qp) == 0,
-	       "err rnr: the responder stays in RTS, no CQE, no event");
+		 async_count(e.p.b.qp) == 0,
+		 "err rnr: the responder stays in RTS, no CQE, no event");
 	env_free(&e);
 }
 
@@ -1234,19 +1234,19 @@ static void t_api_state(void)
 	bad = NULL;
 	ret = ibv_post_send(e.qp, &w, &bad);
 	xt_check(ret == EINVAL && bad == &w,
-	       "api: post_send in RESET: %d (EINVAL), bad_wr set", ret);
+		 "api: post_send in RESET: %d (EINVAL), bad_wr set", ret);
 	memset(&rw, 0, sizeof(rw));
 	rw.sg_list = &s;
 	rw.num_sge = 1;
 	rbad = NULL;
 	ret = ibv_post_recv(e.qp, &rw, &rbad);
 	xt_check(ret != 0 && rbad == &rw,
-	       "api: post_recv in RESET: %d (error), bad_wr set", ret);
+		 "api: post_recv in RESET: %d (error), bad_wr set", ret);
 	ret = qp_to_init(e.qp);
 	bad = NULL;
 	ret = ret ? -1 : ibv_post_send(e.qp, &w, &bad);
 	xt_check(ret == EINVAL && bad == &w,
-	       "api: post_send in INIT: %d (EINVAL), bad_wr set", ret);
+		 "api: post_send in INIT: %d (EINVAL), bad_wr set", ret);
 	rbad = NULL;
 	ret = ibv_post_recv(e.qp, &rw, &rbad);
 	xt_check(ret == 0, "api: post_recv in INIT: %d (allowed)", ret);
@@ -1294,12 +1294,12 @@ static void t_api_limits(void)
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
 	xt_check(ret != 0 && bad == &w[1],
-	       "api: num_sge %u > max_send_sge %u: %d, bad_wr = that WR",
-	       nsge, p.a.cap.max_send_sge, ret);
+		 "api: num_sge %u > max_send_sge %u: %d, bad_wr = that WR",
+		 nsge, p.a.cap.max_send_sge, ret);
 	xt_check(poll_n(p.a.cq, wc, 1) == 1 &&
-	       wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, p.a.qp->qp_num) &&
-	       cq_empty(p.a.cq),
-	       "api: the WR before the bad one was posted, the bad one not");
+		 wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, p.a.qp->qp_num) &&
+		 cq_empty(p.a.cq),
+		 "api: the WR before the bad one was posted, the bad one not");
 
 	/* inline data longer than max_inline_data */
 	n = p.a.cap.max_inline_data + 1;
@@ -1313,8 +1313,8 @@ static void t_api_limits(void)
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
 	xt_check(ret != 0 && bad == &w[0] && cq_empty(p.a.cq),
-	       "api: %u bytes inline > max_inline_data %u: %d, bad_wr set",
-	       n, p.a.cap.max_inline_data, ret);
+		 "api: %u bytes inline > max_inline_data %u: %d, bad_wr set",
+		 n, p.a.cap.max_inline_data, ret);
 
 	/* a full send queue */
 	n = p.a.cap.max_send_wr;
@@ -1328,18 +1328,18 @@ static void t_api_limits(void)
 		ret = ibv_post_send(p.a.qp, w, &bad);
 	}
 	xt_check(!ret && n < ARRAY_SIZE(wc),
-	       "api: max_send_wr %u WRs posted without polling", n);
+		 "api: max_send_wr %u WRs posted without polling", n);
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
 	xt_check(ret == ENOMEM && bad == &w[0],
-	       "api: one more: %d (ENOMEM), bad_wr set", ret);
+		 "api: one more: %d (ENOMEM), bad_wr set", ret);
 	xt_check(poll_n(p.a.cq, wc, (int)n) == (int)n && cq_empty(p.a.cq),
-	       "api: %u completions, none for the refused WR", n);
+		 "api: %u completions, none for the refused WR", n);
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
 	xt_check(!ret && poll_n(p.a.cq, wc, 1) == 1 &&
-	       wc_ok(&wc[0], 3, IBV_WC_RDMA_WRITE, p.a.qp->qp_num),
-	       "api: after polling there is room again");
+		 wc_ok(&wc[0], 3, IBV_WC_RDMA_WRITE, p.a.qp->qp_num),
+		 "api: after polling there is room again");
 out:
 	free(sg);
 	free(big);
@@ -1391,13 +1391,13 @@ static void t_api_objects(void)
 	if (mr) {
 		ret = ibv_dealloc_pd(pd2);
 		xt_check(ret == EBUSY,
-		       "api: dealloc_pd with an MR: %d (EBUSY)", ret);
+			 "api: dealloc_pd with an MR: %d (EBUSY)", ret);
 		if (ret == 0)
 			pd2 = NULL;
 		destroyed(ibv_dereg_mr(mr), "MR");
 	} else {
 		xt_check(false, "api: PD and MR for dealloc_pd: %s",
-		       strerror(errno));
+			 strerror(errno));
 	}
 	if (pd2)
 		destroyed(ibv_dealloc_pd(pd2), "PD");
@@ -1409,7 +1409,7 @@ static void t_api_objects(void)
 	}
 	ret = ibv_destroy_cq(e.cq);
 	xt_check(ret == EBUSY, "api: destroy_cq of a CQ a QP uses: %d (EBUSY)",
-	       ret);
+		 ret);
 	if (!ret)
 		e.cq = NULL;
 	else
@@ -1458,8 +1458,8 @@ static void t_order(void)
 	ok = !ibv_post_send(p.a.qp, w, &bad) && poll_one(p.a.cq, &wc) &&
 	     wc_ok(&wc, 0x200 + 199, IBV_WC_RDMA_WRITE, p.a.qp->qp_num);
 	xt_check(ok && *dst == 1199 && cq_empty(p.a.cq),
-	       "order: 200 WRITEs to one u64, one CQE, final value %llu (1199)",
-	       (unsigned long long)*dst);
+		 "order: 200 WRITEs to one u64, one CQE, final value %llu (1199)",
+		 (unsigned long long)*dst);
 
 	/* WRITEs, then a SEND: the data is there with the receive CQE */
 	for (i = 0; i < 8; i++) {
@@ -1486,14 +1486,14 @@ static void t_order(void)
 	     wc_ok(&wc, 0x400, IBV_WC_RECV, p.b.qp->qp_num);
 	for (i = 0; ok && i < 8 && first_bad < 0; i++)
 		if (xt_pat_check(rb.p + 4096 + i * 4096, 4096,
-			      40 + (uint32_t)i) >= 0)
+				 40 + (uint32_t)i) >= 0)
 			first_bad = i;
 	xt_check(ok && first_bad < 0,
-	       "order: 8 WRITEs visible when the later SEND's receive CQE is (first missing %ld)",
-	       first_bad);
+		 "order: 8 WRITEs visible when the later SEND's receive CQE is (first missing %ld)",
+		 first_bad);
 	xt_check(poll_one(p.a.cq, &wc) &&
-	       wc_ok(&wc, 0x308, IBV_WC_SEND, p.a.qp->qp_num) &&
-	       cq_empty(p.a.cq), "order: one CQE for the SEND");
+		 wc_ok(&wc, 0x308, IBV_WC_SEND, p.a.qp->qp_num) &&
+		 cq_empty(p.a.cq), "order: one CQE for the SEND");
 out:
 	free(w);
 	free(sg);
@@ -1672,13 +1672,13 @@ static void t_threads(void)
 			pthread_join(th[i].tid, NULL);
 	}
 	xt_check(started == NTHREADS, "threads: %d threads with a pair each",
-	       started);
+		 started);
 	for (i = 0; i < started; i++) {
 		ok = th[i].done == iterations && !th[i].err[0];
 		xt_check(ok,
-		       "threads: thread %d: %d WRITE+SEND, all completed and verified%s%s",
-		       th[i].id, iterations, th[i].err[0] ? ": " : "",
-		       th[i].err);
+			 "threads: thread %d: %d WRITE+SEND, all completed and verified%s%s",
+			 th[i].id, iterations, th[i].err[0] ? ": " : "",
+			 th[i].err);
 	}
 	for (i = 0; i < NTHREADS; i++) {
 		if (th[i].p.a.qp)
@@ -1713,8 +1713,8 @@ static void t_channel(void)
 		return;
 	cq = ibv_create_cq(ctx, 16, &marker, ch, 0);
 	if (!xt_check(cq && cq->channel == ch &&
-		    cq->cq_context == &marker,
-		    "channel: CQ with the channel and a cq_context"))
+		      cq->cq_context == &marker,
+		      "channel: CQ with the channel and a cq_context"))
 		goto out;
 	memset(&ia, 0, sizeof(ia));
 	ia.qp_type = IBV_QPT_RC;
@@ -1735,7 +1735,7 @@ static void t_channel(void)
 	}
 	ret = ibv_destroy_comp_channel(ch);
 	xt_check(ret != 0, "channel: destroy while a CQ uses it: %d (EBUSY)",
-	       ret);
+		 ret);
 	if (!ret) {
 		ch = NULL;
 		goto out;
@@ -1749,15 +1749,15 @@ static void t_channel(void)
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	r = ok ? poll(&pfd, 1, wait_ms) : -1;
 	xt_check(r == 1 && (pfd.revents & POLLIN),
-	       "channel: armed CQ, a completion: the fd becomes readable");
+		 "channel: armed CQ, a completion: the fd becomes readable");
 	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx);
 	xt_check(ok && ecq == cq && ectx == &marker,
-	       "channel: ibv_get_cq_event returns the CQ and its cq_context");
+		 "channel: ibv_get_cq_event returns the CQ and its cq_context");
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
 	xt_check(poll_one(cq, &wc) &&
-	       wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
-	       "channel: the completion is in the CQ");
+		 wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
+		 "channel: the completion is in the CQ");
 
 	/* not re-armed: a completion raises nothing */
 	d.wr_id = 2;
@@ -1766,8 +1766,8 @@ static void t_channel(void)
 	pfd.revents = 0;
 	r = poll(&pfd, 1, 200);
 	xt_check(ok && r == 0,
-	       "channel: not re-armed: a completion, but no event (poll %d)",
-	       r);
+		 "channel: not re-armed: a completion, but no event (poll %d)",
+		 r);
 
 	/* re-armed: the next one does */
 	d.wr_id = 3;
@@ -1779,8 +1779,8 @@ static void t_channel(void)
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
 	xt_check(poll_one(cq, &wc) &&
-	       wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
-	       "channel: its completion is in the CQ");
+		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
+		 "channel: its completion is in the CQ");
 out:
 	if (qp) {
 		async_forget(qp);
@@ -1792,7 +1792,7 @@ out:
 	if (ch)
 		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
 	xt_check(destroy_errors == before,
-	       "channel: QPs, CQ and channel destroyed");
+		 "channel: QPs, CQ and channel destroyed");
 	destroyed(xt_buf_free(&la), "MR");
 	destroyed(xt_buf_free(&rb), "MR");
 }
@@ -1842,8 +1842,8 @@ static void t_solicited(void)
 	     poll_n(cq, wc, 2) == 2;
 	rc = ok ? poll(&pfd, 1, 200) : -1;
 	xt_check(rc == 0,
-	       "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
-	       rc);
+		 "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
+		 rc);
 	ok = !recv1(b, 0xf3, &r, 1) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf4,
 				     .flags = IBV_SEND_SOLICITED, .sg = &s,
@@ -1855,7 +1855,7 @@ static void t_solicited(void)
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
 	xt_check(poll_one(cq, wc) && wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) &&
-	       cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
+		 cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
@@ -1903,11 +1903,11 @@ static void t_sig_all(void)
 	ok = !ibv_query_qp(a, &qa, IBV_QP_STATE | IBV_QP_CAP |
 			   IBV_QP_DEST_QPN | IBV_QP_PATH_MTU, &qi);
 	xt_check(ok && qa.qp_state == IBV_QPS_RTS &&
-	       qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
-	       qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
-	       qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
-	       qi.cap.max_inline_data == ia.cap.max_inline_data,
-	       "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
+		 qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
+		 qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
+		 qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
+		 qi.cap.max_inline_data == ia.cap.max_inline_data,
+		 "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
 	s = xt_sge(&la, 0, 16);
 	ok = !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
 				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 0),
@@ -1917,8 +1917,8 @@ static void t_sig_all(void)
 				     .rkey = rb.mr->rkey }) &&
 	     poll_n(cq, wc, 2) == 2;
 	xt_check(ok && wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, a->qp_num) &&
-	       wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
-	       "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
+		 wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
+		 "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
@@ -1985,14 +1985,14 @@ static void t_stale_cqe(void)
 	if (ok)
 		a = NULL;
 	xt_check(ok && cq_empty(cq),
-	       "stale cqe: the CQE of a QP destroyed before polling is not returned");
+		 "stale cqe: the CQE of a QP destroyed before polling is not returned");
 	ok = !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xc,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
 				     .nsge = 1, .raddr = xt_va(&rb, 64),
 				     .rkey = rb.mr->rkey }) &&
 	     poll_one(cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
-	       cq_empty(cq), "stale cqe: the other QP's CQE comes next");
+		 cq_empty(cq), "stale cqe: the other QP's CQE comes next");
 	/* RESET drops the QP's unpolled CQEs, as rdma-core's providers do */
 	ok = !ibv_req_notify_cq(cq, 0) &&
 	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xd,
@@ -2008,7 +2008,7 @@ static void t_stale_cqe(void)
 					.qp_state = IBV_QPS_RESET },
 				  IBV_QP_STATE);
 	xt_check(ok && cq_empty(cq),
-	       "stale cqe: RESET drops the QP's unpolled CQE");
+		 "stale cqe: RESET drops the QP's unpolled CQE");
 	/* both ends start over: the responder expects the first PSN again */
 	ok = !ibv_modify_qp(d.qp, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
@@ -2021,8 +2021,8 @@ static void t_stale_cqe(void)
 				     .rkey = rb.mr->rkey }) &&
 	     poll_one(cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
-	       cq_empty(cq),
-	       "stale cqe: after RESET and reconnecting, only the new CQE");
+		 cq_empty(cq),
+		 "stale cqe: after RESET and reconnecting, only the new CQE");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
@@ -2058,7 +2058,7 @@ static void t_cq_overrun(void)
 	n = p.a.cq->cqe + 2;
 	if (n > (int)p.a.cap.max_send_wr) {
 		xt_check(false, "cq overrun: CQ of %d entries, SQ of %u",
-		       p.a.cq->cqe, p.a.cap.max_send_wr);
+			 p.a.cq->cqe, p.a.cap.max_send_wr);
 		goto out;
 	}
 	s = xt_sge(&la, 0, 8);
@@ -2068,15 +2068,15 @@ static void t_cq_overrun(void)
 			.flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
 			.raddr = xt_va(&rb, 0), .rkey = rb.mr->rkey });
 	xt_check(ok && async_wait(IBV_EVENT_CQ_ERR, p.a.cq),
-	       "cq overrun: %d completions into a CQ of %d, not polled: IBV_EVENT_CQ_ERR with element.cq",
-	       n, p.a.cq->cqe);
+		 "cq overrun: %d completions into a CQ of %d, not polled: IBV_EVENT_CQ_ERR with element.cq",
+		 n, p.a.cq->cqe);
 	xt_check(async_wait(IBV_EVENT_QP_FATAL, p.a.qp),
-	       "cq overrun: IBV_EVENT_QP_FATAL for the QP");
+		 "cq overrun: IBV_EVENT_QP_FATAL for the QP");
 out:
 	n = destroy_errors;
 	pair_free(&p);
 	xt_check(destroy_errors == n,
-	       "cq overrun: QPs and CQs destroyed after the acks");
+		 "cq overrun: QPs and CQs destroyed after the acks");
 out_buf:
 	destroyed(xt_buf_free(&la), "MR");
 	destroyed(xt_buf_free(&rb), "MR");
@@ -2173,17 +2173,17 @@ static void t_ex(void)
 	memset(&dx, 0, sizeof(dx));
 	ret = ibv_query_device_ex(ctx, NULL, &dx);
 	xt_check(!ret && dx.completion_timestamp_mask != 0 &&
-	       dx.hca_core_clock != 0,
-	       "ex: query_device_ex: completion_timestamp_mask %#llx, hca_core_clock %llu kHz",
-	       (unsigned long long)
-	       dx.completion_timestamp_mask,
-	       (unsigned long long)dx.hca_core_clock);
+		 dx.hca_core_clock != 0,
+		 "ex: query_device_ex: completion_timestamp_mask %#llx, hca_core_clock %llu kHz",
+		 (unsigned long long)
+		 dx.completion_timestamp_mask,
+		 (unsigned long long)dx.hca_core_clock);
 
 	cqa = ibv_create_cq_ex(ctx, &ca);
 	cqb = ibv_create_cq_ex(ctx, &ca);
 	if (!xt_check(cqa && cqb,
-		    "ex: create_cq_ex with TIMESTAMP|BYTE_LEN|IMM|QP_NUM: %s",
-		    cqa && cqb ? "ok" : strerror(errno)))
+		      "ex: create_cq_ex with TIMESTAMP|BYTE_LEN|IMM|QP_NUM: %s",
+		      cqa && cqb ? "ok" : strerror(errno)))
 		goto out;
 	qa.pd = pd;
 	qa.send_cq = ibv_cq_ex_to_cq(cqa);
@@ -2191,8 +2191,8 @@ static void t_ex(void)
 	qa_qp = ibv_create_qp_ex(ctx, &qa);
 	qx = qa_qp ? ibv_qp_to_qp_ex(qa_qp) : NULL;
 	if (!xt_check(qx,
-		    "ex: create_qp_ex with SEND_OPS_FLAGS, ibv_qp_to_qp_ex: %s",
-		    qx ? "ok" : strerror(errno)))
+		      "ex: create_qp_ex with SEND_OPS_FLAGS, ibv_qp_to_qp_ex: %s",
+		      qx ? "ok" : strerror(errno)))
 		goto out;
 	memset(&ib, 0, sizeof(ib));
 	ib.qp_type = IBV_QPT_RC;
@@ -2208,7 +2208,7 @@ static void t_ex(void)
 		goto out;
 	}
 	xt_check(!ibv_qp_to_qp_ex(qb_qp),
-	       "ex: ibv_qp_to_qp_ex of a plain QP is NULL");
+		 "ex: ibv_qp_to_qp_ex of a plain QP is NULL");
 	n = ex_poll(cqa, e, 4, 0);
 	xt_check(n == 0, "ex: start_poll of an empty CQ: ENOENT");
 
@@ -2229,15 +2229,15 @@ static void t_ex(void)
 	ret = ibv_wr_complete(qx);
 	memset(inl, 0, sizeof(inl));
 	xt_check(ok && !ret,
-	       "ex: wr_start, rdma_write+set_sge, send_imm+set_inline_data, wr_complete: %d",
-	       ret);
+		 "ex: wr_start, rdma_write+set_sge, send_imm+set_inline_data, wr_complete: %d",
+		 ret);
 	n = ex_poll(cqa, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 12 && e[0].status == IBV_WC_SUCCESS &&
 	     e[0].opcode == IBV_WC_SEND && e[0].qp_num == qa_qp->qp_num;
 	xt_check(ok,
-	       "ex: one requester CQE (wr_id %llu == 12, SEND, qp_num) via start/next/end_poll",
-	       n > 0 ?
-	       (unsigned long long)e[0].wr_id : 0ULL);
+		 "ex: one requester CQE (wr_id %llu == 12, SEND, qp_num) via start/next/end_poll",
+		 n > 0 ?
+		 (unsigned long long)e[0].wr_id : 0ULL);
 	ts1 = e[0].ts;
 	n = ex_poll(cqb, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 0xe1 && e[0].status == IBV_WC_SUCCESS &&
@@ -2245,12 +2245,12 @@ static void t_ex(void)
 	     (e[0].flags & IBV_WC_WITH_IMM) &&
 	     e[0].imm == htobe32(0xabcd0001) && e[0].qp_num == qb_qp->qp_num;
 	xt_check(ok, "ex: receive CQE readers: RECV, byte_len %u == 40, WITH_IMM, imm %#x, qp_num",
-	       n > 0 ? e[0].byte_len : 0,
-	       n > 0 ? be32toh(e[0].imm) : 0);
+		 n > 0 ? e[0].byte_len : 0,
+		 n > 0 ? be32toh(e[0].imm) : 0);
 	xt_pat_fill(inl, sizeof(inl), 51);
 	xt_check(xt_pat_check(rb.p, 2048, 50) < 0 &&
-	       !memcmp(rb.p + 8192, inl, sizeof(inl)),
-	       "ex: the WRITE's data and the inline SEND's data arrived");
+		 !memcmp(rb.p + 8192, inl, sizeof(inl)),
+		 "ex: the WRITE's data and the inline SEND's data arrived");
 
 	/* an aborted batch posts nothing */
 	xt_pat_fill(la.p + 4096, 1024, 52);
@@ -2270,15 +2270,15 @@ static void t_ex(void)
 	ok = n == 1 && e[0].wr_id == 22 && e[0].status == IBV_WC_SUCCESS &&
 	     e[0].opcode == IBV_WC_RDMA_WRITE;
 	xt_check(ok && xt_all_bytes(rb.p + 12288, 1024, 0) &&
-	       xt_pat_check(rb.p + 16384, 512, 52) < 0,
-	       "ex: wr_abort posts nothing (only the next batch completes, wr_id %llu)",
-	       n > 0 ? (unsigned long long)e[0].wr_id : 0ULL);
+		 xt_pat_check(rb.p + 16384, 512, 52) < 0,
+		 "ex: wr_abort posts nothing (only the next batch completes, wr_id %llu)",
+		 n > 0 ? (unsigned long long)e[0].wr_id : 0ULL);
 	xt_check(n == 1 && (e[0].ts & ~dx.completion_timestamp_mask) == 0 &&
-	       ((e[0].ts - ts1) & dx.completion_timestamp_mask) <=
-	       dx.completion_timestamp_mask / 2,
-	       "ex: completion timestamps %llu then %llu: in order, within the mask",
-	       (unsigned long long)ts1,
-	       n == 1 ? (unsigned long long)e[0].ts : 0ULL);
+		 ((e[0].ts - ts1) & dx.completion_timestamp_mask) <=
+		 dx.completion_timestamp_mask / 2,
+		 "ex: completion timestamps %llu then %llu: in order, within the mask",
+		 (unsigned long long)ts1,
+		 n == 1 ? (unsigned long long)e[0].ts : 0ULL);
 
 	/* a batch with a bad WR: wr_complete fails, nothing is posted */
 	big = calloc(1, qa.cap.max_inline_data + 1);
@@ -2294,7 +2294,7 @@ static void t_ex(void)
 	ibv_wr_set_inline_data(qx, big, qa.cap.max_inline_data + 1);
 	ret = ibv_wr_complete(qx);
 	xt_check(ret != 0, "ex: inline data > max_inline_data (%u): wr_complete fails: %d",
-	       qa.cap.max_inline_data, ret);
+		 qa.cap.max_inline_data, ret);
 	ibv_wr_start(qx);
 	qx->wr_id = 33;
 	qx->wr_flags = IBV_SEND_SIGNALED;
@@ -2303,10 +2303,10 @@ static void t_ex(void)
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	xt_check(n == 1 && e[0].wr_id == 33 && e[0].status == IBV_WC_SUCCESS &&
-	       xt_all_bytes(rb.p + 20480, 256, 0) &&
-	       xt_pat_check(rb.p + 24576, 256, 52) < 0 &&
-	       ex_poll(cqb, e, 4, 0) == 0,
-	       "ex: the failed batch posted nothing, the next one works");
+		 xt_all_bytes(rb.p + 20480, 256, 0) &&
+		 xt_pat_check(rb.p + 24576, 256, 52) < 0 &&
+		 ex_poll(cqb, e, 4, 0) == 0,
+		 "ex: the failed batch posted nothing, the next one works");
 out:
 	free(big);
 	if (qa_qp) {
@@ -2383,7 +2383,7 @@ static bool open_device(void)
 }
 
 /* every subtest in a process of its own, with a context and PD */
-static bool setup(void)
+static bool sub_open(void)
 {
 	if (open_device())
 		return true;
@@ -2394,7 +2394,7 @@ static bool setup(void)
 	return false;
 }
 
-static void teardown(void)
+static void sub_close(void)
 {
 	async_collect(0);
 	xt_check(stray_events == 0 && naev == 0,
@@ -2427,8 +2427,8 @@ static const struct xt_subtest subtests[] = {
 static struct xt_suite suite = {
 	.tests = subtests,
 	.n = ARRAY_SIZE(subtests),
-	.setup = setup,
-	.teardown = teardown,
+	.setup = sub_open,
+	.teardown = sub_close,
 };
 
 static void help(void)
