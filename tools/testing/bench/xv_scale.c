@@ -87,25 +87,12 @@ static union ibv_gid gid;
 
 static void open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_device_attr da;
-	int i, n, err;
+	int err;
 
-	list = ibv_get_device_list(&n);
-	if (!list)
-		die("ibv_get_device_list", errno);
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	if (i == n) {
-		fprintf(stderr, "xv_scale: no device %s (%d found)\n",
-			dev_name, n);
-		exit(1);
-	}
-	ctx = ibv_open_device(list[i]);
+	ctx = xt_open_device(dev_name, NULL, 0);
 	if (!ctx)
-		die("ibv_open_device", errno);
-	ibv_free_device_list(list);
+		die("opening the device", 0);
 	err = ibv_query_device(ctx, &da);
 	if (err)
 		die("ibv_query_device", err);

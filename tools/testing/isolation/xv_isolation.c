@@ -143,29 +143,12 @@ static const char *st(enum ibv_wc_status s)
 
 static bool open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_port_attr pa;
-	int i, n, fl;
+	int fl;
 
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		xt_note("ibv_get_device_list: %s", strerror(errno));
+	ctx = xt_open_device(dev_name, devnode, sizeof(devnode));
+	if (!ctx)
 		return false;
-	}
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	if (i < n) {
-		snprintf(devnode, sizeof(devnode), "/dev/xrdma/%s",
-			 list[i]->dev_name);
-		ctx = ibv_open_device(list[i]);
-	}
-	ibv_free_device_list(list);
-	if (!ctx) {
-		xt_note("cannot open %s (%d devices found): %s", dev_name, n,
-			i < n ? strerror(errno) : "not found");
-		return false;
-	}
 	if (ibv_query_port(ctx, PORT, &pa) || pa.state != IBV_PORT_ACTIVE) {
 		xt_note("port %d not active", PORT);
 		return false;

@@ -3,10 +3,38 @@
  * xt_verbs: libibverbs helpers of the test programs (see xt_verbs.h).
  */
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "xt_verbs.h"
+
+struct ibv_context *xt_open_device(const char *name, char *node,
+				   size_t len)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	int i, n;
+
+	list = ibv_get_device_list(&n);
+	if (!list) {
+		xt_note("ibv_get_device_list: %s", strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			break;
+	if (i < n) {
+		if (node)
+			snprintf(node, len, "/dev/xrdma/%s", list[i]->dev_name);
+		ctx = ibv_open_device(list[i]);
+	}
+	if (!ctx)
+		xt_note("cannot open %s (%d devices found): %s", name, n,
+			i < n ? strerror(errno) : "not found");
+	ibv_free_device_list(list);
+	return ctx;
+}
 
 static int qp_init(struct ibv_qp *qp, uint8_t port, uint32_t qkey)
 {

@@ -15,6 +15,13 @@
 #define XT_GID_INDEX	0
 #define XT_PSN		0x123
 
+/*
+ * open the device named @name (its uverbs node in @node if not NULL):
+ * the context, or NULL after a note why
+ */
+struct ibv_context *xt_open_device(const char *name, char *node,
+				   size_t len);
+
 /* RESET -> INIT on port 1: RC/UC with remote access, UD with @qkey */
 int xt_qp_init(struct ibv_qp *qp, uint32_t qkey);
 

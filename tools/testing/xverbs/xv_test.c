@@ -2348,20 +2348,10 @@ static void show_library(void)
 
 static bool open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_port_attr pa;
-	int i, n, fl;
+	int fl;
 
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		xt_note("ibv_get_device_list: %s", strerror(errno));
-		return false;
-	}
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	ctx = i < n ? ibv_open_device(list[i]) : NULL;
-	ibv_free_device_list(list);
+	ctx = xt_open_device(dev_name, NULL, 0);
 	if (!xt_check(ctx, "setup: open %s", dev_name))
 		return false;
 	if (!xt_check(!ibv_query_port(ctx, PORT, &pa) &&
