@@ -287,6 +287,12 @@ int xt_start(const struct xt_suite *s, bool list, int argc, char **argv,
 	return -1;
 }
 
+int xt_usage(const char *prog, const char *args)
+{
+	fprintf(stderr, "usage: %s %s\n", prog, args);
+	return 2;
+}
+
 static bool selected(const struct xt_suite *s, const struct xt_subtest *t,
 		     int argc, char **argv)
 {

@@ -123,6 +123,8 @@ struct xt_suite {
  */
 int xt_start(const struct xt_suite *s, bool list, int argc, char **argv,
 	     const char *prog);
+/* "usage: PROG ARGS" on stderr; 2, the exit status of a bad usage */
+int xt_usage(const char *prog, const char *args);
 /* run the subtests named by argv (none: every one not opt_in), in order */
 void xt_run(const struct xt_suite *s, int argc, char **argv);
 

@@ -588,6 +588,8 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
+	static const char usage[] =
+		"[-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]";
 	bool list = false;
 	int opt, ret;
 
@@ -606,10 +608,7 @@ int main(int argc, char **argv)
 			list = true;
 			break;
 		default:
-			fprintf(stderr,
-				"usage: %s [-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]\n",
-				argv[0]);
-			return 2;
+			return xt_usage(argv[0], usage);
 		}
 	}
 	argc -= optind;

@@ -845,6 +845,8 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
+	static const char usage[] =
+		"[-n IBDEV] [-c COUNTERS] [-v] [-l] [SUBTEST|GLOB...]";
 	struct sigaction sa;
 	bool list = false;
 	int opt, ret;
@@ -864,10 +866,7 @@ int main(int argc, char **argv)
 			list = true;
 			break;
 		default:
-			fprintf(stderr,
-				"usage: %s [-n IBDEV] [-c COUNTERS] [-v] [-l] [SUBTEST|GLOB...]\n",
-				argv[0]);
-			return 2;
+			return xt_usage(argv[0], usage);
 		}
 	}
 	ret = xt_start(&suite, list, argc - optind, argv + optind, "raw_write");

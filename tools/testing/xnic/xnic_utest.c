@@ -1319,6 +1319,8 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
+	static const char usage[] =
+		"[-n IBDEV] [-c COUNTERS] [-r READY_FILE] [-v] [-l] [SUBTEST|GLOB...]";
 	bool list = false;
 	int opt, ret;
 
@@ -1340,10 +1342,7 @@ int main(int argc, char **argv)
 			list = true;
 			break;
 		default:
-			fprintf(stderr,
-				"usage: %s [-n IBDEV] [-c COUNTERS] [-r READY_FILE] [-v] [-l] [SUBTEST|GLOB...]\n",
-				argv[0]);
-			return 2;
+			return xt_usage(argv[0], usage);
 		}
 	}
 	ret = xt_start(&suite, list, argc - optind, argv + optind, "xnic_utest");
