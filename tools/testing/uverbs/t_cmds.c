@@ -503,6 +503,39 @@ void t_pd(void)
 	ctx_close(&c);
 }
 
+/* ------------------------------------------------- argument cases */
+
+/*
+ * An argument case of a command: one field of @size bytes set to @value
+ * plus, if @limit, the device attribute there (an offset in ut_dattr);
+ * @field2, if not 0, zeroed too.  One row, one check.
+ */
+struct arg_row {
+	const char *name;
+	size_t field, size, field2;
+	size_t limit;
+	uint32_t value;
+	int err;			/* 0 or -errno */
+};
+
+#define FIELD(type, f)	offsetof(type, f), sizeof(((type *)0)->f)
+#define QP_CAP(f)	FIELD(struct xrdma_cmd_create_qp, cap.f)
+#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
+
+static void arg_set(void *cmd, const struct arg_row *r)
+{
+	uint32_t v = r->value;
+
+	if (r->limit)
+		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
+	if (r->size == sizeof(uint8_t))
+		*((uint8_t *)cmd + r->field) = (uint8_t)v;
+	else
+		memcpy((char *)cmd + r->field, &v, sizeof(v));
+	if (r->field2)
+		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
+}
+
 /* ---------------------------------------------------------------- MR */
 
 static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
@@ -1287,30 +1320,20 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 		 "RC to RTS again after RESET");
 }
 
-/* a CREATE_QP capability case: field = limit + value; field2 = 0 */
-struct qp_cap_row {
-	const char *name;
-	size_t field, field2;	/* in the cap; field2 0: none */
-	size_t limit;		/* in ut_dattr; 0: none */
-	uint32_t value;
-	int err;
-};
-
-#define CAP(f)	offsetof(struct xrdma_uverbs_qp_cap, f)
-#define DEV(f)	offsetof(struct xrdma_cmd_query_device, f)
-
-static const struct qp_cap_row qp_cap_cases[] = {
-	{ "max_send_wr max_qp_wr + 1", CAP(max_send_wr), 0, DEV(max_qp_wr), 1,
+/* QP capability cases of CREATE_QP */
+static const struct arg_row qp_cap_cases[] = {
+	{ "max_send_wr max_qp_wr + 1", QP_CAP(max_send_wr), 0, DEV(max_qp_wr),
+	  1, -EINVAL },
+	{ "max_recv_wr max_qp_wr + 1", QP_CAP(max_recv_wr), 0, DEV(max_qp_wr),
+	  1, -EINVAL },
+	{ "max_send_sge max_sge + 1", QP_CAP(max_send_sge), 0, DEV(max_sge), 1,
 	  -EINVAL },
-	{ "max_recv_wr max_qp_wr + 1", CAP(max_recv_wr), 0, DEV(max_qp_wr), 1,
-	  -EINVAL },
-	{ "max_send_sge max_sge + 1", CAP(max_send_sge), 0, DEV(max_sge), 1,
-	  -EINVAL },
-	{ "max_inline_data max_inline_data + 1", CAP(max_inline_data), 0,
+	{ "max_inline_data max_inline_data + 1", QP_CAP(max_inline_data), 0,
 	  DEV(max_inline_data), 1, -EINVAL },
-	{ "no send and no receive WRs", CAP(max_send_wr), CAP(max_recv_wr), 0,
-	  0, -EINVAL },
-	{ "cap.reserved 1", CAP(reserved), 0, 0, 1, -EINVAL },
+	{ "no send and no receive WRs", QP_CAP(max_send_wr),
+	  offsetof(struct xrdma_cmd_create_qp, cap.max_recv_wr), 0, 0,
+	  -EINVAL },
+	{ "cap.reserved 1", QP_CAP(reserved), 0, 0, 1, -EINVAL },
 };
 
 void t_qp(void)
@@ -1395,14 +1418,10 @@ void t_qp(void)
 		CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "destroyed CQ");
 	}
 	for (i = 0; i < ARRAY_SIZE(qp_cap_cases); i++) {
-		const struct qp_cap_row *r = &qp_cap_cases[i];
+		const struct arg_row *r = &qp_cap_cases[i];
 
 		qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-		*(uint32_t *)((char *)&m.cap + r->field) = r->value +
-			(r->limit ? *(const uint32_t *)((const char *)&ut_dattr +
-							r->limit) : 0);
-		if (r->field2)
-			*(uint32_t *)((char *)&m.cap + r->field2) = 0;
+		arg_set(&m, r);
 		CHECK_RC(qp_raw(c.fd, &m, NULL), r->err, "%s", r->name);
 	}
 	CHECK_EQ(count_of(R_QP), 4, "failed CREATE_QPs created nothing");
@@ -1489,6 +1508,19 @@ static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
 	m->max_sge = 1;
 }
 
+#define SRQ(f)	FIELD(struct xrdma_cmd_create_srq, f)
+
+static const struct arg_row srq_cases[] = {
+	{ "max_wr 0", SRQ(max_wr), 0, 0, 0, -EINVAL },
+	{ "max_wr max_srq_wr + 1", SRQ(max_wr), 0, DEV(max_srq_wr), 1,
+	  -EINVAL },
+	{ "max_sge 0", SRQ(max_sge), 0, 0, 0, -EINVAL },
+	{ "max_sge max_srq_sge + 1", SRQ(max_sge), 0, DEV(max_srq_sge), 1,
+	  -EINVAL },
+	{ "srq_limit > max_wr", SRQ(srq_limit), 0, 0, 17, -EINVAL },
+	{ "reserved 1", SRQ(reserved), 0, 0, 1, -EINVAL },
+};
+
 void t_srq(void)
 {
 	struct xrdma_cmd_create_srq m;
@@ -1497,6 +1529,7 @@ void t_srq(void)
 	uint32_t pd, srq, h;
 	struct ctx c;
 	struct cq cq;
+	size_t i;
 	int ret;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
@@ -1515,22 +1548,12 @@ void t_srq(void)
 	      m.max_sge);
 	CHECK_EQ(count_of(R_SRQ), 1, "debugfs counts 1 SRQ");
 
-	srq_init(&m, pd);
-	m.max_wr = 0;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr 0");
-	m.max_wr = ut_dattr.max_srq_wr + 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr max_srq_wr + 1");
-	srq_init(&m, pd);
-	m.max_sge = 0;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge 0");
-	m.max_sge = ut_dattr.max_srq_sge + 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge max_srq_sge + 1");
-	srq_init(&m, pd);
-	m.srq_limit = 17;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "srq_limit > max_wr");
-	srq_init(&m, pd);
-	m.reserved = 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "reserved 1");
+	for (i = 0; i < ARRAY_SIZE(srq_cases); i++) {
+		srq_init(&m, pd);
+		arg_set(&m, &srq_cases[i]);
+		CHECK_RC(srq_raw(c.fd, &m), srq_cases[i].err, "%s",
+			 srq_cases[i].name);
+	}
 	srq_init(&m, 0);
 	CHECK_RC(srq_raw(c.fd, &m), -ENOENT, "PD handle 0");
 	srq_init(&m, cq.h);
@@ -1628,12 +1651,24 @@ static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
 	ah_attr_default(&m->attr);
 }
 
+#define AH(f)	FIELD(struct xrdma_cmd_create_ah, f)
+
+static const struct arg_row ah_cases[] = {
+	{ "port 0", AH(attr.port_num), 0, 0, 0, -EINVAL },
+	{ "port num_ports + 1", AH(attr.port_num), 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "sgid_index 16", AH(attr.sgid_index), 0, 0, 16, -EINVAL },
+	{ "reserved 1", AH(reserved), 0, 0, 1, -EINVAL },
+	{ "attr.reserved non-zero", AH(attr.reserved[1]), 0, 0, 1, -EINVAL },
+};
+
 void t_ah(void)
 {
 	struct xrdma_cmd_create_ah m;
 	uint32_t pd, ah;
 	struct ctx c;
 	struct cq cq;
+	size_t i;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
 		return;
@@ -1644,20 +1679,12 @@ void t_ah(void)
 	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
 	CHECK(ah != 0, "handle %u", ah);
 	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
-	ah_init(&m, pd);
-	m.attr.port_num = 0;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port 0");
-	m.attr.port_num = ut_dattr.num_ports + 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port num_ports + 1");
-	ah_init(&m, pd);
-	m.attr.sgid_index = 16;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "sgid_index 16");
-	ah_init(&m, pd);
-	m.reserved = 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "reserved 1");
-	ah_init(&m, pd);
-	m.attr.reserved[1] = 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "attr.reserved non-zero");
+	for (i = 0; i < ARRAY_SIZE(ah_cases); i++) {
+		ah_init(&m, pd);
+		arg_set(&m, &ah_cases[i]);
+		CHECK_RC(ah_raw(c.fd, &m), ah_cases[i].err, "%s",
+			 ah_cases[i].name);
+	}
 	ah_init(&m, 0);
 	CHECK_RC(ah_raw(c.fd, &m), -ENOENT, "PD handle 0");
 	ah_init(&m, cq.h);
