@@ -506,7 +506,8 @@ void t_pd(void)
 /* ------------------------------------------------- argument cases */
 
 /*
- * An argument case of a command: one field of @size bytes set to @value
+ * An argument case of a command: one field of @size bytes (4 or 1) set to
+ * @value
  * plus, if @limit, the device attribute there (an offset in ut_dattr);
  * @field2, if not 0, zeroed too.  One row, one check.
  */
@@ -518,8 +519,7 @@ struct arg_row {
 	int err;			/* 0 or -errno */
 };
 
-#define FIELD(type, f)	offsetof(type, f), sizeof(((type *)0)->f)
-#define QP_CAP(f)	FIELD(struct xrdma_cmd_create_qp, cap.f)
+#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
 #define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
 
 static void arg_set(void *cmd, const struct arg_row *r)
@@ -1322,18 +1322,17 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 
 /* QP capability cases of CREATE_QP */
 static const struct arg_row qp_cap_cases[] = {
-	{ "max_send_wr max_qp_wr + 1", QP_CAP(max_send_wr), 0, DEV(max_qp_wr),
+	{ "max_send_wr max_qp_wr + 1", QP_CAP(max_send_wr), 4, 0, DEV(max_qp_wr),
 	  1, -EINVAL },
-	{ "max_recv_wr max_qp_wr + 1", QP_CAP(max_recv_wr), 0, DEV(max_qp_wr),
+	{ "max_recv_wr max_qp_wr + 1", QP_CAP(max_recv_wr), 4, 0, DEV(max_qp_wr),
 	  1, -EINVAL },
-	{ "max_send_sge max_sge + 1", QP_CAP(max_send_sge), 0, DEV(max_sge), 1,
+	{ "max_send_sge max_sge + 1", QP_CAP(max_send_sge), 4, 0, DEV(max_sge), 1,
 	  -EINVAL },
-	{ "max_inline_data max_inline_data + 1", QP_CAP(max_inline_data), 0,
+	{ "max_inline_data max_inline_data + 1", QP_CAP(max_inline_data), 4, 0,
 	  DEV(max_inline_data), 1, -EINVAL },
-	{ "no send and no receive WRs", QP_CAP(max_send_wr),
-	  offsetof(struct xrdma_cmd_create_qp, cap.max_recv_wr), 0, 0,
-	  -EINVAL },
-	{ "cap.reserved 1", QP_CAP(reserved), 0, 0, 1, -EINVAL },
+	{ "no send and no receive WRs", QP_CAP(max_send_wr), 4,
+	  QP_CAP(max_recv_wr), 0, 0, -EINVAL },
+	{ "cap.reserved 1", QP_CAP(reserved), 4, 0, 0, 1, -EINVAL },
 };
 
 void t_qp(void)
@@ -1508,17 +1507,17 @@ static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
 	m->max_sge = 1;
 }
 
-#define SRQ(f)	FIELD(struct xrdma_cmd_create_srq, f)
+#define SRQ(f)	offsetof(struct xrdma_cmd_create_srq, f)
 
 static const struct arg_row srq_cases[] = {
-	{ "max_wr 0", SRQ(max_wr), 0, 0, 0, -EINVAL },
-	{ "max_wr max_srq_wr + 1", SRQ(max_wr), 0, DEV(max_srq_wr), 1,
+	{ "max_wr 0", SRQ(max_wr), 4, 0, 0, 0, -EINVAL },
+	{ "max_wr max_srq_wr + 1", SRQ(max_wr), 4, 0, DEV(max_srq_wr), 1,
 	  -EINVAL },
-	{ "max_sge 0", SRQ(max_sge), 0, 0, 0, -EINVAL },
-	{ "max_sge max_srq_sge + 1", SRQ(max_sge), 0, DEV(max_srq_sge), 1,
+	{ "max_sge 0", SRQ(max_sge), 4, 0, 0, 0, -EINVAL },
+	{ "max_sge max_srq_sge + 1", SRQ(max_sge), 4, 0, DEV(max_srq_sge), 1,
 	  -EINVAL },
-	{ "srq_limit > max_wr", SRQ(srq_limit), 0, 0, 17, -EINVAL },
-	{ "reserved 1", SRQ(reserved), 0, 0, 1, -EINVAL },
+	{ "srq_limit > max_wr", SRQ(srq_limit), 4, 0, 0, 17, -EINVAL },
+	{ "reserved 1", SRQ(reserved), 4, 0, 0, 1, -EINVAL },
 };
 
 void t_srq(void)
@@ -1651,15 +1650,15 @@ static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
 	ah_attr_default(&m->attr);
 }
 
-#define AH(f)	FIELD(struct xrdma_cmd_create_ah, f)
+#define AH(f)	offsetof(struct xrdma_cmd_create_ah, f)
 
 static const struct arg_row ah_cases[] = {
-	{ "port 0", AH(attr.port_num), 0, 0, 0, -EINVAL },
-	{ "port num_ports + 1", AH(attr.port_num), 0, DEV(num_ports), 1,
+	{ "port 0", AH(attr.port_num), 1, 0, 0, 0, -EINVAL },
+	{ "port num_ports + 1", AH(attr.port_num), 1, 0, DEV(num_ports), 1,
 	  -EINVAL },
-	{ "sgid_index 16", AH(attr.sgid_index), 0, 0, 16, -EINVAL },
-	{ "reserved 1", AH(reserved), 0, 0, 1, -EINVAL },
-	{ "attr.reserved non-zero", AH(attr.reserved[1]), 0, 0, 1, -EINVAL },
+	{ "sgid_index 16", AH(attr.sgid_index), 1, 0, 0, 16, -EINVAL },
+	{ "reserved 1", AH(reserved), 4, 0, 0, 1, -EINVAL },
+	{ "attr.reserved non-zero", AH(attr.reserved[1]), 1, 0, 0, 1, -EINVAL },
 };
 
 void t_ah(void)
