@@ -44,6 +44,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 #include "bench.h"
+#include "xt_verbs.h"
 
 #define MAX_RUNS	1000
 #define MSG_SIZE	64
@@ -57,8 +58,6 @@
 #define CQ_SIZE		256
 #define LAT_MAX_ITERS	200000
 #define STUCK_SECS	5.0		/* no progress that long: an error */
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* one QP of the active pair and its memory */
 struct side {
@@ -88,25 +87,12 @@ static union ibv_gid gid;
 
 static void open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_device_attr da;
-	int i, n, err;
+	int err;
 
-	list = ibv_get_device_list(&n);
-	if (!list)
-		die("ibv_get_device_list", errno);
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	if (i == n) {
-		fprintf(stderr, "xv_scale: no device %s (%d found)\n",
-			dev_name, n);
-		exit(1);
-	}
-	ctx = ibv_open_device(list[i]);
+	ctx = xt_open_device(dev_name, NULL, 0);
 	if (!ctx)
-		die("ibv_open_device", errno);
-	ibv_free_device_list(list);
+		die("opening the device", 0);
 	err = ibv_query_device(ctx, &da);
 	if (err)
 		die("ibv_query_device", err);
@@ -191,37 +177,12 @@ static int qp_init(struct ibv_qp *qp)
 /* INIT -> RTR -> RTS, to QP @dqpn of this device */
 static int qp_connect(struct ibv_qp *qp, uint32_t dqpn)
 {
-	struct ibv_qp_attr a;
-	int err;
+	const struct xt_rc_opts o = {
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.port = (uint8_t)ib_port, .sgid_index = (uint8_t)gid_index,
+	};
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = port_attr.active_mtu;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.port_num = ib_port;
-	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
-	if (err)
-		return err;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 0;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	return xt_rc_rts(qp, dqpn, &gid, port_attr.active_mtu, &o);
 }
 
 static void side_up(struct side *s, const char *name)

@@ -91,42 +91,12 @@
 #include <unistd.h>
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
+#include "xt.h"
 
-#define BIT(n)		(1u << (n))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* spelled so that checkpatch's attribute rule does not apply to userspace */
-#define FZ_ATTRIBUTE	__attribute__
-#define __printf(a, b)	FZ_ATTRIBUTE((format(printf, a, b)))
 #define INC(x)		__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
 #define PG		4096u
 
 /* verbs QP attribute mask bits (as IBV_QP_*) */
-#define QPA_STATE	BIT(0)
-#define QPA_CUR_STATE	BIT(1)
-#define QPA_EN_SQD	BIT(2)
-#define QPA_ACCESS	BIT(3)
-#define QPA_PKEY	BIT(4)
-#define QPA_PORT	BIT(5)
-#define QPA_QKEY	BIT(6)
-#define QPA_AV		BIT(7)
-#define QPA_PATH_MTU	BIT(8)
-#define QPA_TIMEOUT	BIT(9)
-#define QPA_RETRY	BIT(10)
-#define QPA_RNR_RETRY	BIT(11)
-#define QPA_RQ_PSN	BIT(12)
-#define QPA_MAX_RD	BIT(13)
-#define QPA_MIN_RNR	BIT(15)
-#define QPA_SQ_PSN	BIT(16)
-#define QPA_MAX_DEST_RD	BIT(17)
-#define QPA_DEST_QPN	BIT(20)
-#define QPA_ALL		0x1fffffu
-
-#define QPS_RESET	0
-#define QPS_INIT	1
-#define QPS_RTR		2
-#define QPS_RTS		3
-#define QPS_ERR		6
-
 #define UD_QKEY		0x11111111u
 
 #define MAX_DEV		4
@@ -329,21 +299,6 @@ struct fdev {
 static struct fdev devs[MAX_DEV];
 static int ndev;
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = !!fgets(buf, len, f);
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
 /* node_guid "xxxx:xxxx:xxxx:xxxx" as a number */
 static unsigned long long parse_guid(const char *s)
 {
@@ -398,13 +353,13 @@ static int discover(void)
 		struct fdev *d = &devs[ndev];
 
 		snprintf(p, sizeof(p), "%s/driver", g.gl_pathv[i]);
-		if (read_line(p, v, sizeof(v)) || strcmp(v, "xnic"))
+		if (xt_read_line(p, v, sizeof(v)) || strcmp(v, "xnic"))
 			continue;
 		snprintf(p, sizeof(p), "%s/ibdev", g.gl_pathv[i]);
-		if (read_line(p, d->name, sizeof(d->name)))
+		if (xt_read_line(p, d->name, sizeof(d->name)))
 			continue;
 		snprintf(p, sizeof(p), "%s/node_guid", g.gl_pathv[i]);
-		if (read_line(p, v, sizeof(v)))
+		if (xt_read_line(p, v, sizeof(v)))
 			continue;
 		d->guid = parse_guid(v);
 		snprintf(d->path, sizeof(d->path), "/dev/xrdma/%s",
@@ -3067,17 +3022,7 @@ static void populate(struct wk *w)
 
 static int vm_pin_kb(void)
 {
-	char line[128];
-	FILE *f = fopen("/proc/self/status", "re");
-	int kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmPin: %d", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
+	return (int)xt_kv_kb("/proc/self/status", "VmPin");
 }
 
 /* the fuzz process: returns its exit status */
@@ -3171,53 +3116,23 @@ static int fuzz_main(void)
 
 /* ------------------------------------------------------------ supervisor */
 
-#define MAX_CTR 96
-
-struct ctrs {
-	int n;
-	char name[MAX_CTR][40];
-	unsigned long long val[MAX_CTR];
-};
-
-static int read_ctrs(const char *path, struct ctrs *c)
+static unsigned long long ctr(const struct xt_counters *c, const char *name)
 {
-	char line[128];
-	FILE *f;
+	long long v = xt_counter(c, name);
 
-	c->n = 0;
-	if (!*path)
-		return -1;
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (c->n < MAX_CTR && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%39s %llu", c->name[c->n],
-			   &c->val[c->n]) == 2)
-			c->n++;
-	fclose(f);
-	return 0;
-}
-
-static unsigned long long ctr(const struct ctrs *c, const char *name)
-{
-	int i;
-
-	for (i = 0; i < c->n; i++)
-		if (!strcmp(c->name[i], name))
-			return c->val[i];
-	return 0;
+	return v < 0 ? 0 : (unsigned long long)v;
 }
 
 /* the model's object counts (qps, cqs, srqs, mrs, db_pages) */
-static int read_regs(const char *path, struct ctrs *c)
+static int read_regs(const char *path, struct xt_counters *c)
 {
 	static const char *const keys[] = {
 		"qps", "cqs", "srqs", "mrs", "db_pages",
 	};
-	struct ctrs all;
+	struct xt_counters all;
 	unsigned int i;
 
-	if (read_ctrs(path, &all))
+	if (xt_read_counters(path, &all))
 		return -1;
 	c->n = 0;
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
@@ -3337,7 +3252,7 @@ static const char *ename(unsigned int e)
 	return s ? s : "?";
 }
 
-static void print_summary(struct ctrs *c0, struct ctrs *c1)
+static void print_summary(struct xt_counters *c0, struct xt_counters *c1)
 {
 	char line[1024];
 	size_t n;
@@ -3483,7 +3398,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctrs c0[MAX_DEV], c1[MAX_DEV], r0[MAX_DEV], r1[MAX_DEV];
+	struct xt_counters c0[MAX_DEV], c1[MAX_DEV], r0[MAX_DEV], r1[MAX_DEV];
 	char why[256];
 	struct timespec t0, now;
 	int o, d, status = 0, failed = 0, i, done, kill_end;
@@ -3570,7 +3485,7 @@ int main(int argc, char **argv)
 		}
 		munmap(c.db, XNIC_DB_PAGE_SIZE);
 		close(c.fd);
-		read_ctrs(devs[d].ctrs, &c0[d]);
+		xt_read_counters(devs[d].ctrs, &c0[d]);
 		read_regs(devs[d].regs, &r0[d]);
 	}
 	memset(st, 0, sizeof(*st));
@@ -3680,7 +3595,7 @@ int main(int argc, char **argv)
 	}
 	for (d = 0; d < ndev; d++) {
 		c1[d].n = 0;
-		read_ctrs(devs[d].ctrs, &c1[d]);
+		xt_read_counters(devs[d].ctrs, &c1[d]);
 	}
 	print_summary(c0, c1);
 	if (failed) {

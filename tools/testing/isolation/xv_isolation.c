@@ -89,16 +89,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "xt_verbs.h"
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* spelled so that checkpatch's attribute rule does not apply to userspace */
-#define XV_ATTRIBUTE	__attribute__
-#define __printf(a, b)	XV_ATTRIBUTE((format(printf, a, b)))
-
-#define PORT		1
-#define GID_INDEX	0
+#define PORT		XT_PORT
+#define GID_INDEX	XT_GID_INDEX
 #define MLEN		65536
 #define MSEED		0x4d4d
 #define NRECV		8
@@ -118,9 +114,6 @@ static const char *dev_name = "xnic0";
 static int wait_ms = 10000;
 static uid_t b_uid = 65534;
 
-static const char *who = "A";
-static int checks, fails;
-
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
 static union ibv_gid gid;
@@ -130,36 +123,6 @@ static char devnode[96];
 static FILE *rx, *tx;		/* the pipe from and to the other process */
 
 /* ------------------------------------------------------------ output */
-
-__printf(2, 3)
-static bool check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %s: ", ok ? "PASS" : "FAIL", who);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	checks++;
-	if (!ok)
-		fails++;
-	return ok;
-}
-
-__printf(1, 2)
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# %s: ", who);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 static void on_alarm(int sig)
 {
@@ -176,169 +139,28 @@ static const char *st(enum ibv_wc_status s)
 	return ibv_wc_status_str(s);
 }
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "E?";
-}
-
-static const char *state_str(int s)
-{
-	static const char *const n[] = {
-		"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR",
-	};
-
-	return s >= 0 && s < (int)ARRAY_SIZE(n) ? n[s] : "(query failed)";
-}
-
-/* ------------------------------------------------------------ time, data */
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void relax(unsigned int *spins)
-{
-	if (++*spins < 1000)
-		sched_yield();
-	else
-		usleep(100);
-}
-
-static uint8_t pat_byte(uint32_t seed, size_t i)
-{
-	uint32_t x = seed * 2654435761u + (uint32_t)i * 40503u;
-
-	x ^= x >> 13;
-	x *= 0x5bd1e995u;
-	return (uint8_t)(x ^ (x >> 15));
-}
-
-static void pat_fill(void *p, size_t n, uint32_t seed)
-{
-	uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = pat_byte(seed, i);
-}
-
-/* the offset of the first byte that differs, or -1 */
-static long pat_check(const void *p, size_t n, uint32_t seed)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != pat_byte(seed, i))
-			return (long)i;
-	return -1;
-}
-
-static bool all_bytes(const void *p, size_t n, uint8_t v)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != v)
-			return false;
-	return true;
-}
-
-/* ------------------------------------------------------------ buffers */
-
-struct xbuf {
-	uint8_t *p;
-	size_t len;
-	struct ibv_mr *mr;
-};
-
-static bool xbuf_new(struct xbuf *b, size_t len, int access)
-{
-	b->len = len;
-	b->mr = NULL;
-	b->p = aligned_alloc(4096, len);
-	if (!b->p)
-		return false;
-	memset(b->p, 0, len);
-	b->mr = ibv_reg_mr(pd, b->p, len, access);
-	if (!b->mr) {
-		note("ibv_reg_mr(%zu, %#x): %s", len, access, strerror(errno));
-		free(b->p);
-		b->p = NULL;
-		return false;
-	}
-	return true;
-}
-
-static void xbuf_free(struct xbuf *b)
-{
-	if (b->mr && ibv_dereg_mr(b->mr))
-		note("ibv_dereg_mr failed");
-	free(b->p);
-	b->p = NULL;
-	b->mr = NULL;
-}
-
-static uint64_t va(const struct xbuf *b, size_t off)
-{
-	return (uint64_t)(uintptr_t)(b->p + off);
-}
-
-static struct ibv_sge sge(const struct xbuf *b, size_t off, uint32_t len)
-{
-	struct ibv_sge s = {
-		.addr = va(b, off), .length = len, .lkey = b->mr->lkey,
-	};
-
-	return s;
-}
-
 /* ------------------------------------------------------------ device */
 
 static bool open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_port_attr pa;
-	int i, n, fl;
+	int fl;
 
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		note("ibv_get_device_list: %s", strerror(errno));
+	ctx = xt_open_device(dev_name, devnode, sizeof(devnode));
+	if (!ctx)
 		return false;
-	}
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	if (i < n) {
-		snprintf(devnode, sizeof(devnode), "/dev/xrdma/%s",
-			 list[i]->dev_name);
-		ctx = ibv_open_device(list[i]);
-	}
-	ibv_free_device_list(list);
-	if (!ctx) {
-		note("cannot open %s (%d devices found): %s", dev_name, n,
-		     i < n ? strerror(errno) : "not found");
-		return false;
-	}
 	if (ibv_query_port(ctx, PORT, &pa) || pa.state != IBV_PORT_ACTIVE) {
-		note("port %d not active", PORT);
+		xt_note("port %d not active", PORT);
 		return false;
 	}
 	mtu = pa.active_mtu;
 	if (ibv_query_gid(ctx, PORT, GID_INDEX, &gid)) {
-		note("no GID %d", GID_INDEX);
+		xt_note("no GID %d", GID_INDEX);
 		return false;
 	}
 	pd = ibv_alloc_pd(ctx);
 	if (!pd) {
-		note("ibv_alloc_pd: %s", strerror(errno));
+		xt_note("ibv_alloc_pd: %s", strerror(errno));
 		return false;
 	}
 	fl = fcntl(ctx->async_fd, F_GETFL);
@@ -348,41 +170,24 @@ static bool open_device(void)
 static void close_device(void)
 {
 	if (pd && ibv_dealloc_pd(pd))
-		note("ibv_dealloc_pd failed");
+		xt_note("ibv_dealloc_pd failed");
 	if (ctx && ibv_close_device(ctx))
-		note("ibv_close_device failed");
+		xt_note("ibv_close_device failed");
 	pd = NULL;
 	ctx = NULL;
 }
 
 /* ------------------------------------------------------------ CQ */
 
-static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
+static void buf_free(struct xt_buf *b)
 {
-	uint64_t end = now_ms() + (uint64_t)wait_ms;
-	unsigned int spins = 0;
-	int got = 0, r;
-
-	while (got < n) {
-		r = ibv_poll_cq(cq, n - got, wc + got);
-		if (r < 0) {
-			note("ibv_poll_cq: %d", r);
-			break;
-		}
-		got += r;
-		if (r)
-			continue;
-		if (now_ms() >= end)
-			break;
-		relax(&spins);
-	}
-	return got;
+	if (xt_buf_free(b))
+		xt_note("ibv_dereg_mr failed");
 }
 
 static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
-	memset(wc, 0, sizeof(*wc));
-	return poll_n(cq, wc, 1) == 1;
+	return xt_poll_one(cq, wc, wait_ms);
 }
 
 /* take every CQE there is now; the first one in @first; return the count */
@@ -403,57 +208,24 @@ static int drain(struct ibv_cq *cq, struct ibv_wc *first)
 
 /* ------------------------------------------------------------ QPs */
 
-struct ep {
-	struct ibv_cq *cq;	/* send and receive CQ */
-	struct ibv_qp *qp;
-};
-
-static bool ep_new(struct ep *e, enum ibv_qp_type type, int cqe)
+static bool ep_new(struct xt_ep *e, enum ibv_qp_type type, int cqe)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = type,
-		.cap = {
-			.max_send_wr = 32,
-			.max_recv_wr = 2 * NRECV,
-			.max_send_sge = 2,
-			.max_recv_sge = 2,
-		},
+	const struct ibv_qp_cap cap = {
+		.max_send_wr = 32, .max_recv_wr = 2 * NRECV,
+		.max_send_sge = 2, .max_recv_sge = 2,
 	};
 
-	memset(e, 0, sizeof(*e));
-	e->cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
-	if (!e->cq) {
-		note("ibv_create_cq(%d): %s", cqe, strerror(errno));
-		return false;
-	}
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	e->qp = ibv_create_qp(pd, &ia);
-	if (!e->qp) {
-		note("ibv_create_qp: %s", strerror(errno));
-		return false;
-	}
-	return true;
+	return xt_ep_new(e, pd, type, cqe, &cap);
 }
 
-static void ep_free(struct ep *e)
+static void ep_free(struct xt_ep *e)
 {
 	if (e->qp && ibv_destroy_qp(e->qp))
-		note("ibv_destroy_qp failed");
+		xt_note("ibv_destroy_qp failed");
 	if (e->cq && ibv_destroy_cq(e->cq))
-		note("ibv_destroy_cq failed");
+		xt_note("ibv_destroy_cq failed");
 	e->qp = NULL;
 	e->cq = NULL;
-}
-
-static int qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
-
-	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &ia))
-		return -1;
-	return a.qp_state;
 }
 
 static int qp_reset(struct ibv_qp *qp)
@@ -463,88 +235,28 @@ static int qp_reset(struct ibv_qp *qp)
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE);
 }
 
-static int qp_to_init(struct ibv_qp *qp, uint32_t qkey)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.pkey_index = 0,
-		.port_num = PORT,
-	};
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-
-	if (qp->qp_type == IBV_QPT_UD) {
-		a.qkey = qkey;
-		mask |= IBV_QP_QKEY;
-	} else {
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				    IBV_ACCESS_REMOTE_READ |
-				    IBV_ACCESS_REMOTE_ATOMIC;
-		mask |= IBV_QP_ACCESS_FLAGS;
-	}
-	return ibv_modify_qp(qp, &a, mask);
-}
-
 /* RESET/INIT -> INIT -> RTR -> RTS towards @dqpn on this port's GID */
 static bool rc_connect(struct ibv_qp *qp, uint32_t dqpn, uint8_t timeout,
 		       uint8_t retry_cnt, uint8_t rnr_retry)
 {
-	struct ibv_qp_attr a;
-	int ret;
+	const struct xt_rc_opts o = {
+		.timeout = timeout, .retry_cnt = retry_cnt,
+		.rnr_retry = rnr_retry,
+	};
+	int ret = xt_rc_rts(qp, dqpn, &gid, mtu, &o);
 
-	ret = qp_to_init(qp, 0);
 	if (ret)
-		goto fail;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = mtu;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x123;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.sgid_index = GID_INDEX;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = PORT;
-	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		goto fail;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = timeout;
-	a.retry_cnt = retry_cnt;
-	a.rnr_retry = rnr_retry;
-	a.sq_psn = 0x123;
-	a.max_rd_atomic = 1;
-	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (ret)
-		goto fail;
-	return true;
-fail:
-	note("connecting QP %u to %u: %s", qp->qp_num, dqpn, strerror(ret));
-	return false;
+		xt_note("connecting QP %u to %u: %s", qp->qp_num, dqpn,
+			strerror(ret));
+	return !ret;
 }
 
 static bool ud_ready(struct ibv_qp *qp, uint32_t qkey)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
-	int ret;
+	int ret = xt_ud_rts(qp, qkey);
 
-	ret = qp_to_init(qp, qkey);
-	if (!ret)
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE);
-	if (!ret) {
-		a.qp_state = IBV_QPS_RTS;
-		a.sq_psn = 0x123;
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	}
 	if (ret)
-		note("UD QP %u to RTS: %s", qp->qp_num, strerror(ret));
+		xt_note("UD QP %u to RTS: %s", qp->qp_num, strerror(ret));
 	return !ret;
 }
 
@@ -591,7 +303,7 @@ static int post(struct ibv_qp *qp, const struct wr *d)
 	}
 	ret = ibv_post_send(qp, &w, &bad);
 	if (ret)
-		note("ibv_post_send(op %d): %s", d->op, strerror(ret));
+		xt_note("ibv_post_send(op %d): %s", d->op, strerror(ret));
 	return ret;
 }
 
@@ -603,7 +315,7 @@ static int post_recv(struct ibv_qp *qp, uint64_t wr_id, struct ibv_sge s)
 	int ret = ibv_post_recv(qp, &w, &bad);
 
 	if (ret)
-		note("ibv_post_recv: %s", strerror(ret));
+		xt_note("ibv_post_recv: %s", strerror(ret));
 	return ret;
 }
 
@@ -678,12 +390,12 @@ static bool kv(const char *msg, const char *key, uint64_t *v)
 
 struct rq_pool {
 	struct ibv_qp *qp;
-	struct xbuf *buf;
+	struct xt_buf *buf;
 	uint64_t base, posted, done;
 };
 
-static struct ep a1, a2, au;
-static struct xbuf m, r1, r2, ru, loc, wb;
+static struct xt_ep a1, a2, au;
+static struct xt_buf m, r1, r2, ru, loc, wb;
 static struct rq_pool p1, p2, pu;
 static struct ibv_cq *spare[NSPARE];
 static uint64_t pool_base = 0x1000;
@@ -693,14 +405,14 @@ static bool pool_post(struct rq_pool *p)
 {
 	size_t slot = (size_t)(p->posted % NRECV) * SLOT;
 
-	if (post_recv(p->qp, p->base + p->posted, sge(p->buf, slot, SLOT)))
+	if (post_recv(p->qp, p->base + p->posted, xt_sge(p->buf, slot, SLOT)))
 		return false;
 	p->posted++;
 	return true;
 }
 
 /* NRECV receives with wr_ids from a new base */
-static bool pool_fill(struct rq_pool *p, struct ibv_qp *qp, struct xbuf *b)
+static bool pool_fill(struct rq_pool *p, struct ibv_qp *qp, struct xt_buf *b)
 {
 	int i;
 
@@ -745,7 +457,7 @@ static bool a_connect(void)
  * stale CQE after the RESET moves the ring's consumer index past the
  * new producer index (post_recv then fails with ENOMEM).
  */
-static bool reset_clean(struct ep *e)
+static bool reset_clean(struct xt_ep *e)
 {
 	bool ok = !qp_reset(e->qp);
 
@@ -792,12 +504,12 @@ static bool a_setup(void)
 	int i;
 
 	if (!open_device() ||
-	    !xbuf_new(&m, MLEN, ACCESS_ALL) ||
-	    !xbuf_new(&r1, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
-	    !xbuf_new(&r2, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
-	    !xbuf_new(&ru, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
-	    !xbuf_new(&loc, 65536, IBV_ACCESS_LOCAL_WRITE) ||
-	    !xbuf_new(&wb, 65536, IBV_ACCESS_LOCAL_WRITE |
+	    !xt_buf_new(&m, pd, MLEN, ACCESS_ALL) ||
+	    !xt_buf_new(&r1, pd, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
+	    !xt_buf_new(&r2, pd, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
+	    !xt_buf_new(&ru, pd, NRECV * SLOT, IBV_ACCESS_LOCAL_WRITE) ||
+	    !xt_buf_new(&loc, pd, 65536, IBV_ACCESS_LOCAL_WRITE) ||
+	    !xt_buf_new(&wb, pd, 65536, IBV_ACCESS_LOCAL_WRITE |
 		      IBV_ACCESS_REMOTE_WRITE) ||
 	    !ep_new(&a1, IBV_QPT_RC, 64) || !ep_new(&a2, IBV_QPT_RC, 64) ||
 	    !ep_new(&au, IBV_QPT_UD, 64) || !a_connect() ||
@@ -809,7 +521,7 @@ static bool a_setup(void)
 		if (!spare[i])
 			return false;
 	}
-	pat_fill(m.p, MLEN, MSEED);
+	xt_pat_fill(m.p, MLEN, MSEED);
 	return true;
 }
 
@@ -819,43 +531,43 @@ static void a_teardown(void)
 
 	for (i = 0; i < NSPARE; i++)
 		if (spare[i] && ibv_destroy_cq(spare[i]))
-			note("ibv_destroy_cq failed");
+			xt_note("ibv_destroy_cq failed");
 	ep_free(&au);
 	ep_free(&a1);
 	ep_free(&a2);
-	xbuf_free(&m);
-	xbuf_free(&r1);
-	xbuf_free(&r2);
-	xbuf_free(&ru);
-	xbuf_free(&loc);
-	xbuf_free(&wb);
+	buf_free(&m);
+	buf_free(&r1);
+	buf_free(&r2);
+	buf_free(&ru);
+	buf_free(&loc);
+	buf_free(&wb);
 	close_device();
 }
 
 /* a SEND from @s to @r lands in @r's oldest receive, data intact */
-static bool a_send(struct ep *s, struct ep *r, struct rq_pool *rp,
+static bool a_send(struct xt_ep *s, struct xt_ep *r, struct rq_pool *rp,
 		   size_t off, uint32_t len, const char *when, const char *dir)
 {
 	uint32_t seed = a_seed++;
 	struct wr d = {
 		.op = IBV_WR_SEND, .wr_id = 0xa000 + seed,
-		.sg = sge(&loc, off, len),
+		.sg = xt_sge(&loc, off, len),
 	};
 	struct ibv_wc wc;
 	bool sent, got, first = false, data = false;
 
-	pat_fill(loc.p + off, len, seed);
+	xt_pat_fill(loc.p + off, len, seed);
 	sent = !post(s->qp, &d) && poll_one(s->cq, &wc) &&
 	       wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
 	if (!sent)
-		note("SEND %s: %s", dir, st(wc.status));
+		xt_note("SEND %s: %s", dir, st(wc.status));
 	got = sent && poll_one(r->cq, &wc) && wc.status == IBV_WC_SUCCESS &&
 	      wc.opcode == IBV_WC_RECV && wc.byte_len == len;
 	if (got) {
-		data = pat_check(pool_slot(rp, wc.wr_id), len, seed) < 0;
+		data = xt_pat_check(pool_slot(rp, wc.wr_id), len, seed) < 0;
 		first = pool_take(rp, &wc);
 	}
-	return check(sent && got && first && data,
+	return xt_check(sent && got && first && data,
 		     "traffic %s: SEND %s completes, lands in the first receive posted (%s), data intact (%s)",
 		     when, dir, got ? (first ? "yes" : "no") : "no receive",
 		     data ? "yes" : "no");
@@ -872,31 +584,31 @@ static void a_traffic(const char *when)
 	a_send(&a1, &a2, &p2, 0, 1000, when, "A1->A2");
 	a_send(&a2, &a1, &p1, 4096, 1500, when, "A2->A1");
 
-	pat_fill(loc.p + 8192, 8192, seed);
+	xt_pat_fill(loc.p + 8192, 8192, seed);
 	memset(wb.p, 0, 8192);
 	d = (struct wr){
 		.op = IBV_WR_RDMA_WRITE, .wr_id = 0xb000 + seed,
-		.sg = sge(&loc, 8192, 8192), .raddr = va(&wb, 0),
+		.sg = xt_sge(&loc, 8192, 8192), .raddr = xt_va(&wb, 0),
 		.rkey = wb.mr->rkey,
 	};
 	ok = !post(a1.qp, &d) && poll_one(a1.cq, &wc) &&
 	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
-	check(ok && pat_check(wb.p, 8192, seed) < 0 && !drain(a2.cq, NULL),
-	      "traffic %s: RDMA WRITE A1->A2 completes (%s), data intact",
-	      when, ok ? "ok" : st(wc.status));
+	xt_check(ok && xt_pat_check(wb.p, 8192, seed) < 0 && !drain(a2.cq, NULL),
+		 "traffic %s: RDMA WRITE A1->A2 completes (%s), data intact",
+		 when, ok ? "ok" : st(wc.status));
 
 	memset(loc.p + 16384, 0, 4096);
 	d = (struct wr){
 		.op = IBV_WR_RDMA_READ, .wr_id = 0xc000 + seed,
-		.sg = sge(&loc, 16384, 4096), .raddr = va(&m, 0),
+		.sg = xt_sge(&loc, 16384, 4096), .raddr = xt_va(&m, 0),
 		.rkey = m.mr->rkey,
 	};
 	ok = !post(a2.qp, &d) && poll_one(a2.cq, &wc) &&
 	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
-	check(ok && !memcmp(loc.p + 16384, m.p, 4096) &&
-	      pat_check(loc.p + 16384, 4096, MSEED) < 0,
-	      "traffic %s: RDMA READ of M by its peer A2 completes (%s), data intact",
-	      when, ok ? "ok" : st(wc.status));
+	xt_check(ok && !memcmp(loc.p + 16384, m.p, 4096) &&
+		 xt_pat_check(loc.p + 16384, 4096, MSEED) < 0,
+		 "traffic %s: RDMA READ of M by its peer A2 completes (%s), data intact",
+		 when, ok ? "ok" : st(wc.status));
 }
 
 /*
@@ -911,45 +623,45 @@ static void a_after(const char *step, bool repair)
 	char evs[256];
 	long off;
 
-	off = pat_check(m.p, MLEN, MSEED);
+	off = xt_pat_check(m.p, MLEN, MSEED);
 	n1 = drain(a1.cq, &f1);
 	n2 = drain(a2.cq, &f2);
 	nu = drain(au.cq, &fu);
-	s1 = qp_state(a1.qp);
-	s2 = qp_state(a2.qp);
+	s1 = xt_qp_state(a1.qp);
+	s2 = xt_qp_state(a2.qp);
 	nev = async_drain(50, evs, sizeof(evs));
 	f = n1 ? &f1 : n2 ? &f2 : &fu;
 
 	if (off < 0)
-		check(true, "after %s: M intact", step);
+		xt_check(true, "after %s: M intact", step);
 	else
-		check(false, "after %s: M intact (changed at offset %ld)",
-		      step, off);
+		xt_check(false, "after %s: M intact (changed at offset %ld)",
+			 step, off);
 	if (!(n1 + n2 + nu))
-		check(true, "after %s: no completion on A's CQs", step);
+		xt_check(true, "after %s: no completion on A's CQs", step);
 	else
-		check(false,
-		      "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#llx %s opcode %d src_qp %u byte_len %u)",
-		      step, n1, n2, nu, (unsigned long long)f->wr_id,
-		      st(f->status), f->opcode, f->src_qp, f->byte_len);
-	check(s1 == IBV_QPS_RTS && s2 == IBV_QPS_RTS,
-	      "after %s: A1 %s, A2 %s (want RTS)", step, state_str(s1),
-	      state_str(s2));
-	check(!nev, "after %s: no async event on A%s%s%s", step,
-	      nev ? " (" : "", evs, nev ? ")" : "");
+		xt_check(false,
+			 "after %s: no completion on A's CQs (A1 %d, A2 %d, AU %d; first: wr_id %#llx %s opcode %d src_qp %u byte_len %u)",
+			 step, n1, n2, nu, (unsigned long long)f->wr_id,
+			 st(f->status), f->opcode, f->src_qp, f->byte_len);
+	xt_check(s1 == IBV_QPS_RTS && s2 == IBV_QPS_RTS,
+		 "after %s: A1 %s, A2 %s (want RTS)", step, xt_qp_state_str(s1),
+		 xt_qp_state_str(s2));
+	xt_check(!nev, "after %s: no async event on A%s%s%s", step,
+		 nev ? " (" : "", evs, nev ? ")" : "");
 
 	if (!repair)
 		return;
 	if (off >= 0)
-		pat_fill(m.p, MLEN, MSEED);
+		xt_pat_fill(m.p, MLEN, MSEED);
 	if (n1 || n2 || s1 != IBV_QPS_RTS || s2 != IBV_QPS_RTS) {
 		if (!a_recover())
-			note("re-connecting A1 <-> A2 failed");
+			xt_note("re-connecting A1 <-> A2 failed");
 		else
-			note("re-connected A1 <-> A2 for the next step");
+			xt_note("re-connected A1 <-> A2 for the next step");
 	}
 	if (nu && !au_recover())
-		note("re-creating AU's receives failed");
+		xt_note("re-creating AU's receives failed");
 }
 
 /*
@@ -963,10 +675,10 @@ static void a_ud_bad(void)
 	struct ibv_wc wc;
 	int n = drain(au.cq, &wc);
 
-	check(!n, "UD, wrong Q_Key: AU receives nothing (%d CQEs%s%s)", n,
-	      n ? ", first " : "", n ? st(wc.status) : "");
+	xt_check(!n, "UD, wrong Q_Key: AU receives nothing (%d CQEs%s%s)", n,
+		 n ? ", first " : "", n ? st(wc.status) : "");
 	if (n && !au_recover())
-		note("re-creating AU's receives failed");
+		xt_note("re-creating AU's receives failed");
 }
 
 /* B's datagram with the right Q_Key: delivered into AU's oldest receive */
@@ -979,16 +691,16 @@ static void a_ud_good(uint32_t bqpn)
 	got = polled && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV;
 	if (got) {
 		data = wc.byte_len == 40 + UD_LEN &&
-		       pat_check(pool_slot(&pu, wc.wr_id) + 40, UD_LEN,
-				 UD_SEED) < 0;
+		       xt_pat_check(pool_slot(&pu, wc.wr_id) + 40, UD_LEN,
+				    UD_SEED) < 0;
 		first = pool_take(&pu, &wc);
 	}
-	check(got && first && data && wc.src_qp == bqpn &&
-	      (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	      wc.imm_data == htobe32(UD_IMM),
-	      "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data; AU %s)",
-	      polled ? st(wc.status) : "nothing", wc.src_qp, bqpn, wc.byte_len,
-	      UD_LEN, first ? "yes" : "no", state_str(qp_state(au.qp)));
+	xt_check(got && first && data && wc.src_qp == bqpn &&
+		 (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(UD_IMM),
+		 "UD, right Q_Key: AU receives B's datagram (UD has no connection; %s, src_qp %u == %u, byte_len %u == 40 + %d, first receive %s, imm, data; AU %s)",
+		 polled ? st(wc.status) : "nothing", wc.src_qp, bqpn, wc.byte_len,
+		 UD_LEN, first ? "yes" : "no", xt_qp_state_str(xt_qp_state(au.qp)));
 }
 
 static void a_publish(void)
@@ -1004,7 +716,7 @@ static void a_publish(void)
 	u = (size_t)snprintf(msg, sizeof(msg),
 			     "INFO a1=%u a2=%u au=%u qkey=%#x maddr=%#llx mlen=%d rkey=%#x m0=%#llx",
 			     a1.qp->qp_num, a2.qp->qp_num, au.qp->qp_num,
-			     QKEY_A, (unsigned long long)va(&m, 0), MLEN, k,
+			     QKEY_A, (unsigned long long)xt_va(&m, 0), MLEN, k,
 			     (unsigned long long)m0);
 	/* guesses: the tag + 1, - 1, its top bit flipped, the next index */
 	u += (size_t)snprintf(msg + u, sizeof(msg) - u,
@@ -1023,9 +735,9 @@ static void a_publish(void)
 				      i ? "," : "",
 				      (unsigned long long)mp[i].off,
 				      (unsigned long long)mp[i].len);
-	note("M at %#llx rkey %#x; A1 %u, A2 %u, AU %u; %d mappings of %s",
-	     (unsigned long long)va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num,
-	     au.qp->qp_num, n, devnode);
+	xt_note("M at %#llx rkey %#x; A1 %u, A2 %u, AU %u; %d mappings of %s",
+		(unsigned long long)xt_va(&m, 0), k, a1.qp->qp_num, a2.qp->qp_num,
+		au.qp->qp_num, n, devnode);
 	msg_send("%s", msg);
 }
 
@@ -1035,8 +747,8 @@ static int a_main(pid_t b)
 	int bchecks = -1, bfails = -1, status = 0;
 	uint64_t q;
 
-	if (!check(a_setup(), "setup: A1 <-> A2 connected, M registered, AU ready, %d spare CQs",
-		   NSPARE)) {
+	if (!xt_check(a_setup(), "setup: A1 <-> A2 connected, M registered, AU ready, %d spare CQs",
+		      NSPARE)) {
 		kill(b, SIGKILL);
 		goto out;
 	}
@@ -1059,7 +771,7 @@ static int a_main(pid_t b)
 			a_after(buf + 8, false);
 			a_traffic("after B's attacks");
 		} else {
-			note("unexpected message from B: %s", buf);
+			xt_note("unexpected message from B: %s", buf);
 		}
 		msg_send("GO");
 	}
@@ -1069,17 +781,15 @@ out:
 	if (waitpid(b, &status, 0) < 0)
 		status = -1;
 	if (bchecks < 0) {
-		check(false, "B reported its results (exit status %#x)",
-		      status);
+		xt_check(false, "B reported its results (exit status %#x)",
+			 status);
 	} else {
-		checks += bchecks;
-		fails += bfails;
-		check(WIFEXITED(status) && WEXITSTATUS(status) == (bfails != 0),
-		      "B exited normally (status %#x)", status);
+		xt_add(bchecks, bfails);
+		xt_check(WIFEXITED(status) && WEXITSTATUS(status) == (bfails != 0),
+			 "B exited normally (status %#x)", status);
 	}
 	a_teardown();
-	printf("# xv_isolation: %d checks, %d failed\n", checks, fails);
-	return fails ? 1 : 0;
+	return xt_done();
 }
 
 /* ============================================================ B: attacker */
@@ -1094,8 +804,8 @@ struct a_info {
 };
 
 static struct a_info ai;
-static struct ep b1, bu, c1, c2;	/* c1 <-> c2: B's own pair */
-static struct xbuf lb, tb;		/* B's local buffer, control target */
+static struct xt_ep b1, bu, c1, c2;	/* c1 <-> c2: B's own pair */
+static struct xt_buf lb, tb;		/* B's local buffer, control target */
 static struct ibv_ah *ah;
 
 enum keykind { K_NONE, K_REAL, K_G0, K_G1, K_G2, K_G3, K_OWN, K_ZERO };
@@ -1193,7 +903,7 @@ static bool b_wait_go(void)
 	char buf[64];
 
 	if (!msg_recv(buf, sizeof(buf)) || strcmp(buf, "GO")) {
-		note("A did not answer");
+		xt_note("A did not answer");
 		return false;
 	}
 	return true;
@@ -1236,20 +946,20 @@ static struct wr b_wr(enum ibv_wr_opcode op, uint64_t raddr, uint32_t rkey,
 
 	switch (op) {
 	case IBV_WR_SEND:
-		d.sg = sge(&lb, 0, 256);
+		d.sg = xt_sge(&lb, 0, 256);
 		break;
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		d.sg = sge(&lb, 0, 4096);
+		d.sg = xt_sge(&lb, 0, 4096);
 		d.raddr += 4096;
 		d.imm = 0xbad;
 		break;
 	case IBV_WR_RDMA_READ:
-		d.sg = sge(&lb, 8192, 4096);
+		d.sg = xt_sge(&lb, 8192, 4096);
 		memset(lb.p + 8192, 0x5a, 4096);
 		break;
 	default:	/* atomics */
-		d.sg = sge(&lb, 16384, 8);
+		d.sg = xt_sge(&lb, 16384, 8);
 		memset(lb.p + 16384, 0x5a, 8);
 		d.cmp_add = op == IBV_WR_ATOMIC_CMP_AND_SWP ? ai.m0 : 1;
 		d.swap = 0xdeadbeefdeadbeefull;
@@ -1262,10 +972,10 @@ static struct wr b_wr(enum ibv_wr_opcode op, uint64_t raddr, uint32_t rkey,
 static bool b_untouched(enum ibv_wr_opcode op)
 {
 	if (op == IBV_WR_RDMA_READ)
-		return all_bytes(lb.p + 8192, 4096, 0x5a);
+		return xt_all_bytes(lb.p + 8192, 4096, 0x5a);
 	if (op == IBV_WR_ATOMIC_CMP_AND_SWP ||
 	    op == IBV_WR_ATOMIC_FETCH_AND_ADD)
-		return all_bytes(lb.p + 16384, 8, 0x5a);
+		return xt_all_bytes(lb.p + 16384, 8, 0x5a);
 	return true;
 }
 
@@ -1288,8 +998,8 @@ static bool b_attack(const struct attack *at, bool report)
 
 	if (!b_connect(dqpn)) {
 		if (report)
-			check(false, "%s: connect B1 to A%d (QPN %u)",
-			      at->name, at->to, dqpn);
+			xt_check(false, "%s: connect B1 to A%d (QPN %u)",
+				 at->name, at->to, dqpn);
 		return false;
 	}
 	memset(lb.p, 0xbb, 4096);
@@ -1298,10 +1008,10 @@ static bool b_attack(const struct attack *at, bool report)
 	err = got && wc.status != IBV_WC_SUCCESS;
 	clean = b_untouched(at->op);
 	if (report) {
-		check(err, "%s: B's WQE completes with an error (%s)", at->name,
-		      got ? st(wc.status) : "no completion");
+		xt_check(err, "%s: B's WQE completes with an error (%s)", at->name,
+			 got ? st(wc.status) : "no completion");
 		if (b_reads(at->op))
-			check(clean, "%s: B's buffer got nothing", at->name);
+			xt_check(clean, "%s: B's buffer got nothing", at->name);
 	}
 	return err && clean;
 }
@@ -1321,10 +1031,10 @@ static void b_control(void)
 	bool ok;
 
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		struct wr d = b_wr(ops[i], va(&tb, 0), tb.mr->rkey, 0xf000 + i);
+		struct wr d = b_wr(ops[i], xt_va(&tb, 0), tb.mr->rkey, 0xf000 + i);
 
 		memset(lb.p, 0xbb, 4096);
-		ok = !post_recv(c2.qp, 0xf100 + i, sge(&tb, 32768, 4096)) &&
+		ok = !post_recv(c2.qp, 0xf100 + i, xt_sge(&tb, 32768, 4096)) &&
 		     !post(c1.qp, &d) && poll_one(c1.cq, &wc) &&
 		     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
 		if (ok && ops[i] == IBV_WR_RDMA_READ)
@@ -1336,9 +1046,9 @@ static void b_control(void)
 		if (ops[i] == IBV_WR_SEND || ops[i] == IBV_WR_RDMA_WRITE_WITH_IMM)
 			poll_one(c2.cq, &wc);
 	}
-	check(!used,
-	      "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
-	      bad);
+	xt_check(!used,
+		 "control: the attack WRs (SEND, WRITE_WITH_IMM, WRITE, READ, FETCH_ADD, CMP_SWP) between B's own connected QPs succeed%s",
+		 bad);
 }
 
 /* DESTROY/MODIFY_QP/QUERY_QP/KICK on A's handle numbers from B's own fd */
@@ -1397,11 +1107,11 @@ static void b_handles(int fd)
 		if (j == i && ue < sizeof(errs))
 			ue += (size_t)snprintf(errs + ue, sizeof(errs) - ue,
 					       "%s%s", ue ? " " : "",
-					       errname(e[i]));
+					       xt_errname(e[i]));
 	}
-	check(!ub,
-	      "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
-	      errs, ub ? "; succeeded:" : "", bad);
+	xt_check(!ub,
+		 "handles: DESTROY of A's PD/MR/CQ/QP handle numbers, MODIFY_QP, QUERY_QP, KICK of A1's, from B's own fd, fail (%s)%s%s",
+		 errs, ub ? "; succeeded:" : "", bad);
 }
 
 static bool in_maps(const struct mapent *mp, int n, uint64_t off)
@@ -1441,11 +1151,11 @@ static void b_mmap_fd(int fd, const char *what, const struct mapent *skip,
 			last = errno;
 			ue += (size_t)snprintf(errs + ue, sizeof(errs) - ue,
 					       "%s%s", ue ? " " : "",
-					       errname(errno));
+					       xt_errname(errno));
 		}
 	}
-	check(tried > 0 && !ub, "mmap: %d of A's %d offsets on %s fail (%s)%s%s",
-	      tried, ai.nmaps, what, errs, ub ? "; mapped:" : "", bad);
+	xt_check(tried > 0 && !ub, "mmap: %d of A's %d offsets on %s fail (%s)%s%s",
+		 tried, ai.nmaps, what, errs, ub ? "; mapped:" : "", bad);
 }
 
 static void b_mmap(int rawfd, uint64_t rawdb)
@@ -1456,13 +1166,13 @@ static void b_mmap(int rawfd, uint64_t rawdb)
 	n = read_maps(devnode, own, MAXMAPS);
 	if (n < 0)
 		n = 0;
-	note("%d mappings of its own, A has %d", n, ai.nmaps);
+	xt_note("%d mappings of its own, A has %d", n, ai.nmaps);
 	b_mmap_fd(ctx->cmd_fd, "B's verbs context fd (offsets B did not get)",
 		  own, n);
 	b_mmap_fd(rawfd, "a fresh context fd (but its doorbell page)", &db, 1);
 	fd = open(devnode, O_RDWR | O_CLOEXEC);
-	if (!check(fd >= 0, "mmap: open %s as B: %s", devnode,
-		   fd >= 0 ? "ok" : strerror(errno)))
+	if (!xt_check(fd >= 0, "mmap: open %s as B: %s", devnode,
+		      fd >= 0 ? "ok" : strerror(errno)))
 		return;
 	b_mmap_fd(fd, "an fd without a context", NULL, 0);
 	close(fd);
@@ -1481,7 +1191,7 @@ static void b_keys(void)
 	char *pages = mmap(NULL, NKEYS * 4096, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	if (!check(pages != MAP_FAILED, "keys: map %d pages", NKEYS))
+	if (!xt_check(pages != MAP_FAILED, "keys: map %d pages", NKEYS))
 		return;
 	for (n = 0; n < NKEYS; n++) {
 		mr[n] = ibv_reg_mr(pd, pages + n * 4096, 4096,
@@ -1494,14 +1204,14 @@ static void b_keys(void)
 	for (i = 2; i < n; i++)
 		if (k[i] - k[i - 1] == k[1] - k[0])
 			same++;
-	check(n == NKEYS && same < NKEYS - 2,
-	      "keys: %d MRs registered back to back do not have keys in arithmetic progression (%#x %#x %#x %#x ...: %d of %d steps of %#x)",
-	      n, n > 0 ? k[0] : 0, n > 1 ? k[1] : 0, n > 2 ? k[2] : 0,
-	      n > 3 ? k[3] : 0, same + 1, NKEYS - 1,
-	      n > 1 ? k[1] - k[0] : 0);
+	xt_check(n == NKEYS && same < NKEYS - 2,
+		 "keys: %d MRs registered back to back do not have keys in arithmetic progression (%#x %#x %#x %#x ...: %d of %d steps of %#x)",
+		 n, n > 0 ? k[0] : 0, n > 1 ? k[1] : 0, n > 2 ? k[2] : 0,
+		 n > 3 ? k[3] : 0, same + 1, NKEYS - 1,
+		 n > 1 ? k[1] - k[0] : 0);
 	for (i = 0; i < n; i++)
 		if (ibv_dereg_mr(mr[i]))
-			note("ibv_dereg_mr failed");
+			xt_note("ibv_dereg_mr failed");
 	munmap(pages, NKEYS * 4096);
 }
 
@@ -1509,11 +1219,11 @@ static bool b_ud_send(uint32_t qkey, uint32_t imm, struct ibv_wc *wc)
 {
 	struct wr d = {
 		.op = IBV_WR_SEND_WITH_IMM, .wr_id = 0xd000 + imm,
-		.sg = sge(&lb, 0, UD_LEN), .imm = imm, .ah = ah,
+		.sg = xt_sge(&lb, 0, UD_LEN), .imm = imm, .ah = ah,
 		.dqpn = ai.au, .qkey = qkey,
 	};
 
-	pat_fill(lb.p, UD_LEN, UD_SEED);
+	xt_pat_fill(lb.p, UD_LEN, UD_SEED);
 	return !post(bu.qp, &d) && poll_one(bu.cq, wc) &&
 	       wc->wr_id == d.wr_id;
 }
@@ -1527,8 +1237,8 @@ static bool b_setup(void)
 	};
 
 	if (!open_device() ||
-	    !xbuf_new(&lb, 65536, ACCESS_ALL) ||
-	    !xbuf_new(&tb, 65536, ACCESS_ALL) ||
+	    !xt_buf_new(&lb, pd, 65536, ACCESS_ALL) ||
+	    !xt_buf_new(&tb, pd, 65536, ACCESS_ALL) ||
 	    !ep_new(&b1, IBV_QPT_RC, 64) || !ep_new(&bu, IBV_QPT_UD, 64) ||
 	    !ep_new(&c1, IBV_QPT_RC, 64) || !ep_new(&c2, IBV_QPT_RC, 64) ||
 	    !rc_connect(c1.qp, c2.qp->qp_num, 14, 7, 7) ||
@@ -1543,13 +1253,13 @@ static bool b_setup(void)
 static void b_teardown(void)
 {
 	if (ah && ibv_destroy_ah(ah))
-		note("ibv_destroy_ah failed");
+		xt_note("ibv_destroy_ah failed");
 	ep_free(&b1);
 	ep_free(&bu);
 	ep_free(&c1);
 	ep_free(&c2);
-	xbuf_free(&lb);
-	xbuf_free(&tb);
+	buf_free(&lb);
+	buf_free(&tb);
 	close_device();
 }
 
@@ -1565,7 +1275,7 @@ static int b_raw_context(uint64_t *db)
 	gc.udata.out = (uintptr_t)&resp;
 	gc.udata.out_len = sizeof(resp);
 	if (ioctl(fd, XRDMA_IOC_GET_CONTEXT, &gc)) {
-		note("GET_CONTEXT: %s", strerror(errno));
+		xt_note("GET_CONTEXT: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -1590,7 +1300,7 @@ static void b_body(void)
 	}
 
 	rawfd = b_raw_context(&rawdb);
-	if (check(rawfd >= 0, "handles: a context of B's own on a new fd")) {
+	if (xt_check(rawfd >= 0, "handles: a context of B's own on a new fd")) {
 		b_handles(rawfd);
 		b_mmap(rawfd, rawdb);
 		close(rawfd);
@@ -1602,25 +1312,25 @@ static void b_body(void)
 	b_keys();
 
 	ok = b_ud_send(ai.qkey ^ 1, 1, &wc);
-	check(ok && wc.status == IBV_WC_SUCCESS,
-	      "UD, wrong Q_Key: B's SEND completes at B, the sender is not told (%s)",
-	      ok ? st(wc.status) : "no completion");
+	xt_check(ok && wc.status == IBV_WC_SUCCESS,
+		 "UD, wrong Q_Key: B's SEND completes at B, the sender is not told (%s)",
+		 ok ? st(wc.status) : "no completion");
 	msg_send("UDBAD B's UD datagram with a wrong Q_Key");
 	if (!b_wait_go())
 		return;
 	ok = b_ud_send(ai.qkey, UD_IMM, &wc);
-	check(ok && wc.status == IBV_WC_SUCCESS,
-	      "UD, right Q_Key: B's SEND completes (%s)",
-	      ok ? st(wc.status) : "no completion");
+	xt_check(ok && wc.status == IBV_WC_SUCCESS,
+		 "UD, right Q_Key: B's SEND completes (%s)",
+		 ok ? st(wc.status) : "no completion");
 	msg_send("UDGOOD qpn=%u", bu.qp->qp_num);
 	if (!b_wait_go())
 		return;
 
 	for (i = 0; i < ARRAY_SIZE(attacks); i++)
 		refused += b_attack(&attacks[i], false);
-	check(refused == ARRAY_SIZE(attacks),
-	      "barrage: %u of %zu attacks back to back refused (error completion, nothing read)",
-	      refused, ARRAY_SIZE(attacks));
+	xt_check(refused == ARRAY_SIZE(attacks),
+		 "barrage: %u of %zu attacks back to back refused (error completion, nothing read)",
+		 refused, ARRAY_SIZE(attacks));
 	msg_send("BARRAGE the barrage of all %zu attacks",
 		 ARRAY_SIZE(attacks));
 	b_wait_go();
@@ -1631,25 +1341,25 @@ static int b_main(void)
 	char buf[4096];
 	bool ok;
 
-	who = "B";
+	xt_init("xv_isolation", "B");
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getuid() == 0) {
 		if (setgroups(0, NULL) || setgid(b_uid) || setuid(b_uid))
-			note("cannot drop to uid %u: %s; B runs as uid 0 like A",
-			     b_uid, strerror(errno));
+			xt_note("cannot drop to uid %u: %s; B runs as uid 0 like A",
+				b_uid, strerror(errno));
 	}
-	note("attacker runs as uid %u gid %u", getuid(), getgid());
+	xt_note("attacker runs as uid %u gid %u", getuid(), getgid());
 	if (!msg_recv(buf, sizeof(buf)) || !b_parse(buf)) {
-		note("no INFO from A");
+		xt_note("no INFO from A");
 		return 1;
 	}
-	ok = check(b_setup(), "setup: B1, a UD QP, B's own pair c1 <-> c2 on %s",
-		   dev_name);
+	ok = xt_check(b_setup(), "setup: B1, a UD QP, B's own pair c1 <-> c2 on %s",
+		      dev_name);
 	if (ok)
 		b_body();
 	b_teardown();
-	msg_send("END %d %d", checks, fails);
-	return fails ? 1 : 0;
+	msg_send("END %d %d", xt_count(), xt_failed());
+	return xt_failed() ? 1 : 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -1710,6 +1420,7 @@ int main(int argc, char **argv)
 		alarm(wd);
 		return rx && tx ? b_main() : 2;
 	}
+	xt_init("xv_isolation", "A");
 	close(ab[0]);
 	close(ba[1]);
 	rx = fdopen(ba[0], "r");
@@ -1717,6 +1428,6 @@ int main(int argc, char **argv)
 	alarm(wd);
 	if (!rx || !tx)
 		return 2;
-	note("victim runs as uid %u, attacker is pid %d", getuid(), pid);
+	xt_note("victim runs as uid %u, attacker is pid %d", getuid(), pid);
 	return a_main(pid);
 }

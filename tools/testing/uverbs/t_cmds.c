@@ -497,6 +497,39 @@ void t_pd(void)
 	ctx_close(&c);
 }
 
+/* ------------------------------------------------- argument cases */
+
+/*
+ * An argument case of a command: one field of @size bytes (4 or 1) set to
+ * @value
+ * plus, if @limit, the device attribute there (an offset in ut_dattr);
+ * @field2, if not 0, zeroed too.  One row, one check.
+ */
+struct arg_row {
+	const char *name;
+	size_t field, size, field2;
+	size_t limit;
+	uint32_t value;
+	int err;			/* 0 or -errno */
+};
+
+#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
+#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
+
+static void arg_set(void *cmd, const struct arg_row *r)
+{
+	uint32_t v = r->value;
+
+	if (r->limit)
+		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
+	if (r->size == sizeof(uint8_t))
+		*((uint8_t *)cmd + r->field) = (uint8_t)v;
+	else
+		memcpy((char *)cmd + r->field, &v, sizeof(v));
+	if (r->field2)
+		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
+}
+
 /* ---------------------------------------------------------------- MR */
 
 static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
@@ -518,6 +551,91 @@ static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
 	return ret;
 }
 
+/* where the address of a REG_MR row is */
+enum mr_base {
+	MB_BUF,		/* 4 pages, read-write */
+	MB_RO,		/* 2 pages, read-only */
+	MB_HOLE,	/* an unmapped page */
+	MB_ABS,		/* the row's offset is the address */
+};
+
+/* a REG_MR argument case: one row, one check */
+struct mr_row {
+	const char *name;
+	enum mr_base base;
+	uint64_t off;		/* from the base */
+	uint64_t pages, bytes;	/* length: pages * page size + bytes */
+	bool iova_abs;		/* iova is the row's; else addr + iova */
+	uint64_t iova;
+	uint32_t access;
+	int err;		/* 0 or -errno */
+};
+
+#define IOVA_AT(x)	.iova_abs = true, .iova = (x)
+#define KADDR		0xffff888000000000ull
+#define TOP_PAGE	0xfffffffffffff000ull
+
+static const struct mr_row mr_cases[] = {
+	/* iova */
+	{ "iova != addr, same page offset", MB_BUF, 0, 2, 0,
+	  IOVA_AT(0x100000000000ull), ACC_LW, 0 },
+	{ "unaligned addr (page offset 100), iova offset 100", MB_BUF, 100, 0,
+	  1000, IOVA_AT(0x200000000000ull + 100), ACC_LW, 0 },
+	{ "iova page offset differs from addr's", MB_BUF, 0, 1, 0,
+	  IOVA_AT(0x100000000001ull), ACC_LW, -EINVAL },
+	{ "unaligned addr, page-aligned iova", MB_BUF, 100, 0, 1000,
+	  .iova = (uint64_t)-100, ACC_LW, -EINVAL },
+	/* lengths and address ranges */
+	{ "length 0", MB_BUF, 0, 0, 0, .iova = 0, ACC_LW, -EINVAL },
+	{ "length 2^64-1 (overflow)", MB_BUF, 0, 0, ~0ull, .iova = 0, ACC_LW,
+	  -EINVAL },
+	{ "length 2^63", MB_BUF, 0, 0, 1ull << 63, .iova = 0, ACC_LW,
+	  -EINVAL },
+	{ "addr + length overflows", MB_ABS, TOP_PAGE, 0, 0x2000, .iova = 0,
+	  ACC_LW, -EINVAL },
+	{ "addr + length == 2^64", MB_ABS, TOP_PAGE, 0, 0x1000, .iova = 0, 0,
+	  -EINVAL },
+	{ "iova + length overflows", MB_BUF, 0, 0, 0x2000, IOVA_AT(TOP_PAGE),
+	  ACC_LW, -EINVAL },
+	/* unmapped and read-only memory */
+	{ "unmapped memory", MB_HOLE, 0, 1, 0, .iova = 0, ACC_LW, -EFAULT },
+	{ "unmapped memory, read access", MB_HOLE, 0, 1, 0, .iova = 0, 0,
+	  -EFAULT },
+	{ "address 0", MB_ABS, 0, 1, 0, .iova = 0, ACC_LW, -EFAULT },
+	{ "kernel address", MB_ABS, KADDR, 1, 0, .iova = 0, 0, -EFAULT },
+	{ "read-only memory, LOCAL_WRITE", MB_RO, 0, 2, 0, .iova = 0, ACC_LW,
+	  -EFAULT },
+	{ "read-only memory, REMOTE_WRITE", MB_RO, 0, 2, 0, .iova = 0,
+	  ACC_LW | ACC_RW, -EFAULT },
+	{ "read-only memory, REMOTE_ATOMIC", MB_RO, 0, 2, 0, .iova = 0,
+	  ACC_LW | ACC_RA, -EFAULT },
+	{ "read-only memory, local read only", MB_RO, 0, 2, 0, .iova = 0, 0,
+	  0 },
+	{ "read-only memory, REMOTE_READ", MB_RO, 0, 2, 0, .iova = 0, ACC_RR,
+	  0 },
+	/* access flags */
+	{ "access 1 << 5", MB_BUF, 0, 1, 0, .iova = 0, 1u << 5, -EINVAL },
+	{ "access 1 << 31", MB_BUF, 0, 1, 0, .iova = 0, 1u << 31, -EINVAL },
+	{ "REMOTE_WRITE without LOCAL_WRITE", MB_BUF, 0, 1, 0, .iova = 0,
+	  ACC_RW, -EINVAL },
+	{ "REMOTE_ATOMIC without LOCAL_WRITE", MB_BUF, 0, 1, 0, .iova = 0,
+	  ACC_RA, -EINVAL },
+	{ "REMOTE_READ alone", MB_BUF, 0, 1, 0, .iova = 0, ACC_RR, 0 },
+};
+
+static void mr_case(int fd, uint32_t pd, const struct mr_row *r,
+		    const char *buf, const char *ro, const char *hole)
+{
+	const char *const bases[] = { buf, ro, hole, NULL };
+	uint64_t base = (uintptr_t)bases[r->base];
+	uint64_t addr = base + r->off;
+
+	uint64_t iova = r->iova_abs ? r->iova : addr + r->iova;
+
+	CHECK_RC(mr_raw(fd, pd, addr, r->pages * ut_pagesz + r->bytes, iova,
+			r->access, NULL), r->err, "%s", r->name);
+}
+
 void t_mr(void)
 {
 	const uint32_t all = ACC_LW | ACC_RW | ACC_RR | ACC_RA;
@@ -529,6 +647,7 @@ void t_mr(void)
 	char *buf, *ro, *hole, *pg;
 	uintptr_t a;
 	long pin0, pin;
+	size_t i;
 	int ret;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
@@ -568,51 +687,19 @@ void t_mr(void)
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_MR, m1.h), -ENOENT,
 		 "DESTROY MR twice");
 
-	/* iova */
-	CHECK_RC(mr_raw(c.fd, pd, a, 2 * ut_pagesz, 0x100000000000ull, ACC_LW,
-			NULL), 0, "iova != addr, same page offset");
-	CHECK_RC(mr_raw(c.fd, pd, a + 100, 1000, 0x200000000000ull + 100,
-			ACC_LW, NULL), 0,
-		 "unaligned addr (page offset 100), iova offset 100");
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, 0x100000000001ull, ACC_LW,
-			NULL), -EINVAL, "iova page offset differs from addr's");
-	CHECK_RC(mr_raw(c.fd, pd, a + 100, 1000, a, ACC_LW, NULL), -EINVAL,
-		 "unaligned addr, page-aligned iova");
+	/* arguments, one row each */
+	hole = unmapped_page();
+	for (i = 0; i < ARRAY_SIZE(mr_cases); i++)
+		mr_case(c.fd, pd, &mr_cases[i], buf, ro, hole);
+
 	CHECK_RC(mr_raw(c.fd, pd, a + ut_pagesz - 8, 16, a + ut_pagesz - 8,
 			ACC_LW, &h), 0, "16 bytes across a page boundary");
 	CHECK_EQ(status_kb("VmPin") - pin0, 2 * ut_pagesz / 1024,
 		 "pinned 2 pages for 16 bytes across a boundary");
 	destroy(c.fd, XRDMA_OBJ_MR, h);
-
-	/* lengths and address ranges */
-	CHECK_RC(mr_raw(c.fd, pd, a, 0, a, ACC_LW, NULL), -EINVAL, "length 0");
-	CHECK_RC(mr_raw(c.fd, pd, a, ~0ull, a, ACC_LW, NULL), -EINVAL,
-		 "length 2^64-1 (overflow)");
-	CHECK_RC(mr_raw(c.fd, pd, a, 1ull << 63, a, ACC_LW, NULL), -EINVAL,
-		 "length 2^63");
 	if (ut_dattr.max_mr_size < (1ull << 46))
 		CHECK_RC(mr_raw(c.fd, pd, a, ut_dattr.max_mr_size + 1, a, 0,
 				NULL), -EINVAL, "length max_mr_size + 1");
-	CHECK_RC(mr_raw(c.fd, pd, 0xfffffffffffff000ull, 0x2000,
-			0xfffffffffffff000ull, ACC_LW, NULL), -EINVAL,
-		 "addr + length overflows");
-	CHECK_RC(mr_raw(c.fd, pd, 0xfffffffffffff000ull, 0x1000,
-			0xfffffffffffff000ull, 0, NULL), -EINVAL,
-		 "addr + length == 2^64");
-	CHECK_RC(mr_raw(c.fd, pd, a, 0x2000, 0xfffffffffffff000ull, ACC_LW,
-			NULL), -EINVAL, "iova + length overflows");
-
-	/* unmapped and read-only memory */
-	hole = unmapped_page();
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)hole, ut_pagesz, (uintptr_t)hole,
-			ACC_LW, NULL), -EFAULT, "unmapped memory");
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)hole, ut_pagesz, (uintptr_t)hole,
-			0, NULL), -EFAULT, "unmapped memory, read access");
-	CHECK_RC(mr_raw(c.fd, pd, 0, ut_pagesz, 0, ACC_LW, NULL), -EFAULT,
-		 "address 0");
-	CHECK_RC(mr_raw(c.fd, pd, 0xffff888000000000ull, ut_pagesz,
-			0xffff888000000000ull, 0, NULL), -EFAULT,
-		 "kernel address");
 	pg = map_pages(3, PROT_READ | PROT_WRITE);
 	if (pg) {
 		munmap(pg + 2 * ut_pagesz, ut_pagesz);
@@ -623,32 +710,8 @@ void t_mr(void)
 			 "failed REG_MR left nothing pinned");
 		munmap(pg, 2 * ut_pagesz);
 	}
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
-			ACC_LW, NULL), -EFAULT, "read-only memory, LOCAL_WRITE");
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
-			ACC_LW | ACC_RW, NULL), -EFAULT,
-		 "read-only memory, REMOTE_WRITE");
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
-			ACC_LW | ACC_RA, NULL), -EFAULT,
-		 "read-only memory, REMOTE_ATOMIC");
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
-			0, NULL), 0, "read-only memory, local read only");
-	CHECK_RC(mr_raw(c.fd, pd, (uintptr_t)ro, 2 * ut_pagesz, (uintptr_t)ro,
-			ACC_RR, NULL), 0, "read-only memory, REMOTE_READ");
 	CHECK_EQ(count_of(R_MR), 0, "no MR left behind by the failures");
 	CHECK_EQ(status_kb("VmPin"), pin0, "nothing pinned");
-
-	/* access flags */
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, 1u << 5, NULL), -EINVAL,
-		 "access 1 << 5");
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, 1u << 31, NULL), -EINVAL,
-		 "access 1 << 31");
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RW, NULL), -EINVAL,
-		 "REMOTE_WRITE without LOCAL_WRITE");
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RA, NULL), -EINVAL,
-		 "REMOTE_ATOMIC without LOCAL_WRITE");
-	CHECK_RC(mr_raw(c.fd, pd, a, ut_pagesz, a, ACC_RR, NULL), 0,
-		 "REMOTE_READ alone");
 
 	/* reserved */
 	{
@@ -743,6 +806,28 @@ static void cq_init(struct xrdma_cmd_create_cq *m, uint32_t cqe)
 	m->channel_fd = -1;
 }
 
+/* a CREATE_CQ argument case: one row, one check */
+struct cq_row {
+	const char *name;
+	uint32_t cqe;		/* with cqe_max: max_cqe + cqe */
+	bool cqe_max;
+	bool vec_rel;		/* comp_vector num_comp_vectors + vec */
+	int vec;
+	uint32_t flags, reserved;
+	int err;
+};
+
+static const struct cq_row cq_cases[] = {
+	{ "cqe 0", 0, false, false, 0, 0, 0, -EINVAL },
+	{ "cqe max_cqe + 1", 1, true, false, 0, 0, 0, -EINVAL },
+	{ "cqe 0xffffffff", 0xffffffff, false, false, 0, 0, 0, -EINVAL },
+	{ "comp_vector num_comp_vectors - 1", 4, false, true, -1, 0, 0, 0 },
+	{ "comp_vector num_comp_vectors", 4, false, true, 0, 0, 0, -EINVAL },
+	{ "flags 1", 4, false, false, 0, 1, 0, -EINVAL },
+	{ "flags 0x80000000", 4, false, false, 0, 0x80000000, 0, -EINVAL },
+	{ "reserved 1", 4, false, false, 0, 0, 1, -EINVAL },
+};
+
 void t_cq(void)
 {
 	struct xrdma_testdev_create_cq_resp resp;
@@ -750,6 +835,7 @@ void t_cq(void)
 	struct cq cq1, cq2;
 	struct ctx c, c2;
 	int ch, ch2, nullfd;
+	size_t i;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
 		return;
@@ -773,25 +859,16 @@ void t_cq(void)
 		CHECK_RC(cq_raw(c.fd, &m, NULL), 0, "cqe max_cqe (%u)",
 			 ut_dattr.max_cqe);
 	}
-	cq_init(&m, 0);
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe 0");
-	cq_init(&m, ut_dattr.max_cqe + 1);
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe max_cqe + 1");
-	cq_init(&m, 0xffffffff);
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "cqe 0xffffffff");
-	cq_init(&m, 4);
-	m.comp_vector = c.num_comp_vectors - 1;
-	CHECK_RC(cq_raw(c.fd, &m, NULL), 0, "comp_vector num_comp_vectors - 1");
-	m.comp_vector = c.num_comp_vectors;
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "comp_vector num_comp_vectors");
-	cq_init(&m, 4);
-	m.flags = 1;
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "flags 1");
-	m.flags = 0x80000000;
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "flags 0x80000000");
-	cq_init(&m, 4);
-	m.reserved = 1;
-	CHECK_RC(cq_raw(c.fd, &m, NULL), -EINVAL, "reserved 1");
+	for (i = 0; i < ARRAY_SIZE(cq_cases); i++) {
+		const struct cq_row *r = &cq_cases[i];
+
+		cq_init(&m, r->cqe + (r->cqe_max ? ut_dattr.max_cqe : 0));
+		if (r->vec_rel)
+			m.comp_vector = c.num_comp_vectors + r->vec;
+		m.flags = r->flags;
+		m.reserved = r->reserved;
+		CHECK_RC(cq_raw(c.fd, &m, NULL), r->err, "%s", r->name);
+	}
 
 	/* channels */
 	ch = new_channel(c.fd);
@@ -1204,6 +1281,21 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 		 "RC to RTS again after RESET");
 }
 
+/* QP capability cases of CREATE_QP */
+static const struct arg_row qp_cap_cases[] = {
+	{ "max_send_wr max_qp_wr + 1", QP_CAP(max_send_wr), 4, 0, DEV(max_qp_wr),
+	  1, -EINVAL },
+	{ "max_recv_wr max_qp_wr + 1", QP_CAP(max_recv_wr), 4, 0, DEV(max_qp_wr),
+	  1, -EINVAL },
+	{ "max_send_sge max_sge + 1", QP_CAP(max_send_sge), 4, 0, DEV(max_sge), 1,
+	  -EINVAL },
+	{ "max_inline_data max_inline_data + 1", QP_CAP(max_inline_data), 4, 0,
+	  DEV(max_inline_data), 1, -EINVAL },
+	{ "no send and no receive WRs", QP_CAP(max_send_wr), 4,
+	  QP_CAP(max_recv_wr), 0, 0, -EINVAL },
+	{ "cap.reserved 1", QP_CAP(reserved), 4, 0, 0, 1, -EINVAL },
+};
+
 void t_qp(void)
 {
 	struct xrdma_cmd_create_qp m;
@@ -1285,26 +1377,13 @@ void t_qp(void)
 		qp_init(&m, pd, cq3.h, XRDMA_UVERBS_QPT_RC);
 		CHECK_RC(qp_raw(c.fd, &m, NULL), -ENOENT, "destroyed CQ");
 	}
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.max_send_wr = ut_dattr.max_qp_wr + 1;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_send_wr max_qp_wr + 1");
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.max_recv_wr = ut_dattr.max_qp_wr + 1;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_recv_wr max_qp_wr + 1");
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.max_send_sge = ut_dattr.max_sge + 1;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "max_send_sge max_sge + 1");
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.max_inline_data = ut_dattr.max_inline_data + 1;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL,
-		 "max_inline_data max_inline_data + 1");
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.max_send_wr = 0;
-	m.cap.max_recv_wr = 0;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "no send and no receive WRs");
-	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
-	m.cap.reserved = 1;
-	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "cap.reserved 1");
+	for (i = 0; i < ARRAY_SIZE(qp_cap_cases); i++) {
+		const struct arg_row *r = &qp_cap_cases[i];
+
+		qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
+		arg_set(&m, r);
+		CHECK_RC(qp_raw(c.fd, &m, NULL), r->err, "%s", r->name);
+	}
 	CHECK_EQ(count_of(R_QP), 4, "failed CREATE_QPs created nothing");
 
 	/* dependencies */
@@ -1389,6 +1468,19 @@ static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
 	m->max_sge = 1;
 }
 
+#define SRQ(f)	offsetof(struct xrdma_cmd_create_srq, f)
+
+static const struct arg_row srq_cases[] = {
+	{ "max_wr 0", SRQ(max_wr), 4, 0, 0, 0, -EINVAL },
+	{ "max_wr max_srq_wr + 1", SRQ(max_wr), 4, 0, DEV(max_srq_wr), 1,
+	  -EINVAL },
+	{ "max_sge 0", SRQ(max_sge), 4, 0, 0, 0, -EINVAL },
+	{ "max_sge max_srq_sge + 1", SRQ(max_sge), 4, 0, DEV(max_srq_sge), 1,
+	  -EINVAL },
+	{ "srq_limit > max_wr", SRQ(srq_limit), 4, 0, 0, 17, -EINVAL },
+	{ "reserved 1", SRQ(reserved), 4, 0, 0, 1, -EINVAL },
+};
+
 void t_srq(void)
 {
 	struct xrdma_cmd_create_srq m;
@@ -1397,6 +1489,7 @@ void t_srq(void)
 	uint32_t pd, srq, h;
 	struct ctx c;
 	struct cq cq;
+	size_t i;
 	int ret;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
@@ -1415,22 +1508,12 @@ void t_srq(void)
 	      m.max_sge);
 	CHECK_EQ(count_of(R_SRQ), 1, "debugfs counts 1 SRQ");
 
-	srq_init(&m, pd);
-	m.max_wr = 0;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr 0");
-	m.max_wr = ut_dattr.max_srq_wr + 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_wr max_srq_wr + 1");
-	srq_init(&m, pd);
-	m.max_sge = 0;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge 0");
-	m.max_sge = ut_dattr.max_srq_sge + 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "max_sge max_srq_sge + 1");
-	srq_init(&m, pd);
-	m.srq_limit = 17;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "srq_limit > max_wr");
-	srq_init(&m, pd);
-	m.reserved = 1;
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "reserved 1");
+	for (i = 0; i < ARRAY_SIZE(srq_cases); i++) {
+		srq_init(&m, pd);
+		arg_set(&m, &srq_cases[i]);
+		CHECK_RC(srq_raw(c.fd, &m), srq_cases[i].err, "%s",
+			 srq_cases[i].name);
+	}
 	srq_init(&m, 0);
 	CHECK_RC(srq_raw(c.fd, &m), -ENOENT, "PD handle 0");
 	srq_init(&m, cq.h);
@@ -1528,12 +1611,24 @@ static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
 	ah_attr_default(&m->attr);
 }
 
+#define AH(f)	offsetof(struct xrdma_cmd_create_ah, f)
+
+static const struct arg_row ah_cases[] = {
+	{ "port 0", AH(attr.port_num), 1, 0, 0, 0, -EINVAL },
+	{ "port num_ports + 1", AH(attr.port_num), 1, 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "sgid_index 16", AH(attr.sgid_index), 1, 0, 0, 16, -EINVAL },
+	{ "reserved 1", AH(reserved), 4, 0, 0, 1, -EINVAL },
+	{ "attr.reserved non-zero", AH(attr.reserved[1]), 1, 0, 0, 1, -EINVAL },
+};
+
 void t_ah(void)
 {
 	struct xrdma_cmd_create_ah m;
 	uint32_t pd, ah;
 	struct ctx c;
 	struct cq cq;
+	size_t i;
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
 		return;
@@ -1544,20 +1639,12 @@ void t_ah(void)
 	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
 	CHECK(ah != 0, "handle %u", ah);
 	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
-	ah_init(&m, pd);
-	m.attr.port_num = 0;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port 0");
-	m.attr.port_num = ut_dattr.num_ports + 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "port num_ports + 1");
-	ah_init(&m, pd);
-	m.attr.sgid_index = 16;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "sgid_index 16");
-	ah_init(&m, pd);
-	m.reserved = 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "reserved 1");
-	ah_init(&m, pd);
-	m.attr.reserved[1] = 1;
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "attr.reserved non-zero");
+	for (i = 0; i < ARRAY_SIZE(ah_cases); i++) {
+		ah_init(&m, pd);
+		arg_set(&m, &ah_cases[i]);
+		CHECK_RC(ah_raw(c.fd, &m), ah_cases[i].err, "%s",
+			 ah_cases[i].name);
+	}
 	ah_init(&m, 0);
 	CHECK_RC(ah_raw(c.fd, &m), -ENOENT, "PD handle 0");
 	ah_init(&m, cq.h);

@@ -27,7 +27,6 @@
 #include <unistd.h>
 #include "ut.h"
 
-const char *ut_subtest = "main";
 char ut_devname[64] = "testdev0";
 char ut_uvname[64];
 char ut_devpath[256];
@@ -37,161 +36,6 @@ struct xrdma_cmd_query_port ut_pattr;
 uint8_t ut_gid0[16];
 uint32_t ut_ncomp;
 const char *ut_ready_file;
-static const char *fail_file;
-
-struct shared {
-	int n, pass, fail;
-};
-
-static struct shared *sh;
-
-/* --------------------------------------------------------- framework */
-
-static const struct {
-	int e;
-	const char *n;
-} errnames[] = {
-	{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
-	{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
-	{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
-	{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" },
-	{ EBUSY, "EBUSY" }, { EEXIST, "EEXIST" }, { ENODEV, "ENODEV" },
-	{ EINVAL, "EINVAL" }, { ENFILE, "ENFILE" }, { EMFILE, "EMFILE" },
-	{ ENOTTY, "ENOTTY" }, { ENOSPC, "ENOSPC" }, { ESPIPE, "ESPIPE" },
-	{ EPIPE, "EPIPE" }, { ERANGE, "ERANGE" },
-	{ EOPNOTSUPP, "EOPNOTSUPP" }, { EOVERFLOW, "EOVERFLOW" },
-	{ ECANCELED, "ECANCELED" }, { ETIMEDOUT, "ETIMEDOUT" },
-};
-
-const char *errname(long err)
-{
-	static __thread char buf[32];
-	size_t i;
-
-	if (err == 0)
-		return "0";
-	if (err > 0) {
-		snprintf(buf, sizeof(buf), "%ld", err);
-		return buf;
-	}
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (errnames[i].e == -err) {
-			snprintf(buf, sizeof(buf), "-%s", errnames[i].n);
-			return buf;
-		}
-	snprintf(buf, sizeof(buf), "-errno%ld", -err);
-	return buf;
-}
-
-static void out(const char *s)
-{
-	size_t len = strlen(s);
-	ssize_t w;
-
-	while (len) {
-		w = write(1, s, len);
-		if (w <= 0) {
-			if (w < 0 && errno == EINTR)
-				continue;
-			return;
-		}
-		s += w;
-		len -= w;
-	}
-}
-
-static bool report(bool ok, const char *detail, const char *fmt, va_list ap)
-{
-	char name[512], line[1200];
-	int n;
-
-	vsnprintf(name, sizeof(name), fmt, ap);
-	n = __atomic_add_fetch(&sh->n, 1, __ATOMIC_SEQ_CST);
-	if (ok) {
-		__atomic_add_fetch(&sh->pass, 1, __ATOMIC_SEQ_CST);
-		snprintf(line, sizeof(line), "ok %d - %s: %s\n", n, ut_subtest,
-			 name);
-	} else {
-		__atomic_add_fetch(&sh->fail, 1, __ATOMIC_SEQ_CST);
-		snprintf(line, sizeof(line), "not ok %d - %s: %s: %s\n", n,
-			 ut_subtest, name, detail);
-	}
-	out(line);
-	if (!ok && fail_file) {
-		int fd = open(fail_file, O_WRONLY | O_APPEND | O_CREAT, 0644);
-
-		if (fd >= 0) {
-			snprintf(line, sizeof(line), "%s: %s: %s\n", ut_subtest,
-				 name, detail);
-			(void)!write(fd, line, strlen(line));
-			close(fd);
-		}
-	}
-	return ok;
-}
-
-bool ut_ok(bool ok, const char *detail, const char *fmt, ...)
-{
-	va_list ap;
-	bool r;
-
-	va_start(ap, fmt);
-	r = report(ok, detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-bool ut_fail(const char *detail, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(false, detail, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-bool ut_rc(long got, long want, const char *fmt, ...)
-{
-	char detail[128];
-	va_list ap;
-	bool r;
-
-	snprintf(detail, sizeof(detail), "got %s", errname(got));
-	snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
-		 ", want %s", errname(want));
-	va_start(ap, fmt);
-	r = report(got == want, detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-bool ut_eq(unsigned long long got, unsigned long long want, const char *fmt,
-	   ...)
-{
-	char detail[128];
-	va_list ap;
-	bool r;
-
-	snprintf(detail, sizeof(detail), "got %llu (0x%llx), want %llu (0x%llx)",
-		 got, got, want, want);
-	va_start(ap, fmt);
-	r = report(got == want, detail, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-void ut_note(const char *fmt, ...)
-{
-	char a[512], line[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(a, sizeof(a), fmt, ap);
-	va_end(ap);
-	snprintf(line, sizeof(line), "# %s: %s\n", ut_subtest, a);
-	out(line);
-}
 
 /* ------------------------------------------------------------ device */
 
@@ -381,17 +225,6 @@ int get_async_fd(int fd)
 	int ret = xio(fd, XRDMA_IOC_GET_ASYNC_FD, &c);
 
 	return ret ? ret : c.fd;
-}
-
-int modify_qp(int fd, uint32_t qp, uint32_t mask,
-	      const struct xrdma_uverbs_qp_attr *a)
-{
-	struct xrdma_cmd_modify_qp c = { 0 };
-
-	c.qp_handle = qp;
-	c.attr_mask = mask;
-	c.attr = *a;
-	return xio(fd, XRDMA_IOC_MODIFY_QP, &c);
 }
 
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q)
@@ -595,28 +428,14 @@ int td_inject(const char *fmt, ...)
 	return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
 }
 
-static long kv_kb(const char *path, const char *key)
-{
-	static char buf[8192];
-	size_t kl = strlen(key);
-	char *p;
-
-	if (read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (!strncmp(p, key, kl) && p[kl] == ':')
-			return strtol(p + kl + 1, NULL, 10);
-	return -1;
-}
-
 long meminfo_kb(const char *key)
 {
-	return kv_kb("/proc/meminfo", key);
+	return xt_kv_kb("/proc/meminfo", key);
 }
 
 long status_kb(const char *key)
 {
-	return kv_kb("/proc/self/status", key);
+	return xt_kv_kb("/proc/self/status", key);
 }
 
 int wait_readable(int fd, int ms)
@@ -640,59 +459,11 @@ void *map_pages(size_t n, int prot)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static sigjmp_buf probe_jb;
-static int probe_sig;
-
-static void probe_handler(int sig)
-{
-	__atomic_store_n(&probe_sig, sig, __ATOMIC_SEQ_CST);
-	siglongjmp(probe_jb, 1);
-}
-
-static int probe(void *p, bool wr)
-{
-	struct sigaction sa, oseg, obus;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &oseg);
-	sigaction(SIGBUS, &sa, &obus);
-	__atomic_store_n(&probe_sig, 0, __ATOMIC_SEQ_CST);
-	if (sigsetjmp(probe_jb, 1) == 0) {
-		if (wr)
-			__atomic_store_n((char *)p, 1, __ATOMIC_SEQ_CST);
-		else
-			(void)__atomic_load_n((char *)p, __ATOMIC_SEQ_CST);
-	}
-	sigaction(SIGSEGV, &oseg, NULL);
-	sigaction(SIGBUS, &obus, NULL);
-	return __atomic_load_n(&probe_sig, __ATOMIC_SEQ_CST);
-}
-
-int probe_read(const void *p)
-{
-	return probe((void *)p, false);
-}
-
-int probe_write(void *p)
-{
-	return probe(p, true);
-}
-
-uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---------------------------------------------------------------- main */
 
 void t_abi(void);	/* t_abi.c */
 
-static const struct subtest subtests[] = {
+static const struct xt_subtest subtests[] = {
 	{ "sysfs", t_sysfs, 30, false, "discovery attributes, device node" },
 	{ "context", t_context, 30, false, "GET_CONTEXT, order, once" },
 	{ "ioctl", t_ioctl, 30, false, "magic/nr/direction, bad arg pointers" },
@@ -725,19 +496,6 @@ static const struct subtest subtests[] = {
 	  "device removal with an open fd (driven by uverbs_remove.sh)" },
 	{ "abi", t_abi, 30, false, "extension convention, reserved numbers" },
 };
-
-static bool selected(const struct subtest *t, int argc, char **argv)
-{
-	int i;
-
-	if (argc == 0)	/* lim*: xnic only (uverbs_limits.sh) */
-		return strcmp(t->name, "remove") && strcmp(t->name, "fatal") &&
-		       strncmp(t->name, "lim", 3);
-	for (i = 0; i < argc; i++)
-		if (!fnmatch(argv[i], t->name, 0))
-			return true;
-	return false;
-}
 
 /* /dev/xrdma/uverbsN of ut_devname, found through /sys/class/xrdma */
 static int find_device(void)
@@ -810,51 +568,32 @@ static int setup_attrs(void)
 	return ret;
 }
 
-static void run(const struct subtest *t)
+/* every subtest cleans up after itself, and so must the kernel */
+static void after(const struct xt_subtest *t)
 {
 	char rs[128];
-	pid_t pid;
-	int st;
+	int left;
 
-	ut_subtest = t->name;
-	ut_note("--- %s (%s)", t->name, t->help);
-	if (t->nofork) {
-		t->fn();
+	if (!strcmp(t->name, "remove"))
 		return;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ut_fail(strerror(errno), "fork the subtest");
-		return;
-	}
-	if (pid == 0) {
-		alarm(t->timeout);
-		t->fn();
-		_exit(0);
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(st)) {
-		snprintf(rs, sizeof(rs), "killed by signal %d%s", WTERMSIG(st),
-			 WTERMSIG(st) == SIGALRM ? " (time limit)" : "");
-		ut_fail(rs, "subtest ran to completion");
-	} else if (WEXITSTATUS(st)) {
-		snprintf(rs, sizeof(rs), "exit status %d", WEXITSTATUS(st));
-		ut_fail(rs, "subtest ran to completion");
-	}
-	/* every subtest cleans up after itself, and so must the kernel */
-	if (strcmp(t->name, "remove")) {
-		int left = res_wait_zero(2000);
-
-		res_str(rs, sizeof(rs));
-		ut_ok(left == 0, rs, "no objects left on %s", ut_devname);
-	}
+	left = res_wait_zero(2000);
+	res_str(rs, sizeof(rs));
+	xt_ok(left == 0, rs, "no objects left on %s", ut_devname);
 }
+
+static const struct xt_suite suite = {
+	.tests = subtests,
+	.n = ARRAY_SIZE(subtests),
+	.after = after,
+	/* lim*: xnic only (uverbs_limits.sh) */
+	.opt_in = "remove fatal lim*",
+};
 
 int main(int argc, char **argv)
 {
+	static const char usage[] =
+		"[-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]";
 	bool list = false;
-	size_t i;
 	int opt, ret;
 
 	while ((opt = getopt(argc, argv, "d:f:r:lh")) != -1) {
@@ -863,7 +602,7 @@ int main(int argc, char **argv)
 			snprintf(ut_devname, sizeof(ut_devname), "%s", optarg);
 			break;
 		case 'f':
-			fail_file = optarg;
+			xt_fail_file(optarg);
 			break;
 		case 'r':
 			ut_ready_file = optarg;
@@ -872,64 +611,38 @@ int main(int argc, char **argv)
 			list = true;
 			break;
 		default:
-			fprintf(stderr,
-				"usage: %s [-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]\n",
-				argv[0]);
-			return 2;
+			return xt_usage(argv[0], usage);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (list) {
-		for (i = 0; i < ARRAY_SIZE(subtests); i++)
-			printf("%-10s %s\n", subtests[i].name, subtests[i].help);
-		return 0;
-	}
-	for (opt = 0; opt < argc; opt++) {
-		for (i = 0; i < ARRAY_SIZE(subtests); i++)
-			if (!fnmatch(argv[opt], subtests[i].name, 0))
-				break;
-		if (i == ARRAY_SIZE(subtests)) {
-			fprintf(stderr, "uverbs_test: no subtest matches '%s'\n",
-				argv[opt]);
-			return 2;
-		}
-	}
+	ret = xt_start(&suite, list, argc, argv, "uverbs_test");
+	if (ret >= 0)
+		return ret;
 	ut_pagesz = sysconf(_SC_PAGESIZE);
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		perror("mmap");
-		return 2;
-	}
-	signal(SIGPIPE, SIG_IGN);
+	xt_subtest = "main";
 
 	ret = find_device();
-	if (!ut_ok(!ret, errname(ret), "find the uverbs device of %s",
+	if (!xt_ok(!ret, xt_errname(ret), "find the uverbs device of %s",
 		   ut_devname))
 		goto done;
-	ut_note("%s is %s (%s)", ut_devname, ut_uvname, ut_devpath);
+	xt_note("%s is %s (%s)", ut_devname, ut_uvname, ut_devpath);
 	ret = setup_attrs();
-	if (!ut_ok(!ret, errname(ret),
+	if (!xt_ok(!ret, xt_errname(ret),
 		   "open a context, query device, port 1 and GID 0"))
 		goto done;
-	ut_note("num_ports %u max_cqe %u max_qp_wr %u max_sge %u max_srq_wr %u",
+	xt_note("num_ports %u max_cqe %u max_qp_wr %u max_sge %u max_srq_wr %u",
 		ut_dattr.num_ports, ut_dattr.max_cqe, ut_dattr.max_qp_wr,
 		ut_dattr.max_sge, ut_dattr.max_srq_wr);
-	ut_note("max_mr_size 0x%llx num_comp_vectors %u port state %u",
+	xt_note("max_mr_size 0x%llx num_comp_vectors %u port state %u",
 		(unsigned long long)ut_dattr.max_mr_size, ut_ncomp,
 		ut_pattr.state);
 	ret = res_total();
-	if (!ut_ok(ret == 0, errname(ret),
+	if (!xt_ok(ret == 0, xt_errname(ret),
 		   "debugfs resources readable and zero at start"))
 		goto done;
 
-	for (i = 0; i < ARRAY_SIZE(subtests); i++)
-		if (selected(&subtests[i], argc, argv))
-			run(&subtests[i]);
+	xt_run(&suite, argc, argv);
 done:
-	ut_subtest = "main";
-	printf("# uverbs_test: %d passed, %d failed\n", sh->pass, sh->fail);
-	fflush(stdout);
-	return sh->fail ? 1 : 0;
+	return xt_done();
 }

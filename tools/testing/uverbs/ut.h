@@ -3,13 +3,12 @@
  * uverbs_test: integration tests of the xrdma uverbs ABI
  * (Documentation/uverbs.rst) against xrdma_testdev, run inside a guest.
  *
- * A tiny framework: every check prints one TAP-like line
+ Checks, their output and the subtest runner are the test library's
+ * (tools/testing/lib/xt.h): one line a check,
  *   ok N - SUBTEST: NAME
  *   not ok N - SUBTEST: NAME: DETAIL
- * and the program ends with "# uverbs_test: N passed, N failed" and exit
- * status 1 if any check failed.  Subtests run in forked children (with a
- * time limit); the counters live in shared memory, so checks made in any
- * process count.
+ * and at the end "# uverbs_test: N tests, N failed", exit status 1 if any
+ * check failed.  Subtests run in forked children (with a time limit).
  */
 #ifndef UT_H
 #define UT_H
@@ -22,14 +21,8 @@
 #include <sys/types.h>
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xrdma-testdev-abi.h>
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ----------------------------------------------------------- framework */
-
-/* spelled so that checkpatch's attribute rule does not apply to userspace */
-#define UT_ATTRIBUTE __attribute__
-#define __printf(a, b) UT_ATTRIBUTE((format(printf, a, b)))
+#include "xt.h"
+#include "xt_uverbs.h"
 
 /* one real access to memory the kernel (or another process) may change */
 static inline uint64_t rd64(const void *p)
@@ -47,27 +40,17 @@ static inline void wr64(void *p, uint64_t v)
 	__atomic_store_n((uint64_t *)p, v, __ATOMIC_RELAXED);
 }
 
-extern const char *ut_subtest;		/* current subtest name */
-
-__printf(3, 4)
-bool ut_ok(bool ok, const char *detail, const char *fmt, ...);
-__printf(3, 4)
-bool ut_rc(long got, long want, const char *fmt, ...);
-__printf(3, 4)
-bool ut_eq(unsigned long long got, unsigned long long want,
-	   const char *fmt, ...);
-__printf(1, 2)
-void ut_note(const char *fmt, ...);
-__printf(2, 3)
-bool ut_fail(const char *detail, const char *fmt, ...);
-
-/* CHECK(cond, name fmt...) */
-#define CHECK(c, ...) ut_ok(!!(c), "false: " #c, __VA_ARGS__)
-/* CHECK_RC(rc, want, name...): rc and want are 0 or -errno */
-#define CHECK_RC(got, want, ...) ut_rc((got), (want), __VA_ARGS__)
-#define CHECK_EQ(got, want, ...) ut_eq((got), (want), __VA_ARGS__)
-
-const char *errname(long err);	/* "-EINVAL", "0", ... */
+/*
+ * the names these tests had before the library (tools/testing/lib/xt.h);
+ * new code uses the xt_ ones
+ */
+#define ut_subtest	xt_subtest
+#define ut_ok		xt_ok
+#define ut_fail		xt_fail
+#define ut_note		xt_note
+#define errname		xt_errname
+#define now_ms		xt_now_ms
+#define modify_qp	xt_modify_qp
 
 /* ------------------------------------------------------------- device */
 
@@ -86,12 +69,6 @@ struct ctx {
 	uint32_t num_comp_vectors;
 	struct xrdma_testdev_ucontext_resp resp;
 };
-
-/* 0 or -errno */
-static inline int xio(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
 
 /* ioctl number of command nr with an arbitrary encoded size */
 #define IOC_SZ(nr, sz) _IOC(_IOC_READ | _IOC_WRITE, XRDMA_IOC_MAGIC, (nr), (sz))
@@ -130,23 +107,8 @@ int destroy(int fd, uint32_t type, uint32_t h);
 int destroy_ex(int fd, uint32_t type, uint32_t h, struct xrdma_cmd_destroy *d);
 int new_channel(int fd);		/* fd or -errno */
 int get_async_fd(int fd);		/* fd or -errno */
-int modify_qp(int fd, uint32_t qp, uint32_t mask,
-	      const struct xrdma_uverbs_qp_attr *a);
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q);
 int qp_to_rts(int fd, uint32_t qp, uint32_t type, uint32_t dest_qpn);
-
-/* IBV_QP_* attribute mask bits */
-enum {
-	QPA_STATE = 1 << 0, QPA_CUR_STATE = 1 << 1, QPA_EN_SQD = 1 << 2,
-	QPA_ACCESS = 1 << 3, QPA_PKEY = 1 << 4, QPA_PORT = 1 << 5,
-	QPA_QKEY = 1 << 6, QPA_AV = 1 << 7, QPA_PATH_MTU = 1 << 8,
-	QPA_TIMEOUT = 1 << 9, QPA_RETRY = 1 << 10, QPA_RNR_RETRY = 1 << 11,
-	QPA_RQ_PSN = 1 << 12, QPA_MAX_RD = 1 << 13, QPA_ALT_PATH = 1 << 14,
-	QPA_MIN_RNR = 1 << 15, QPA_SQ_PSN = 1 << 16, QPA_MAX_DEST_RD = 1 << 17,
-	QPA_MIG = 1 << 18, QPA_CAP = 1 << 19, QPA_DEST_QPN = 1 << 20,
-};
-
-enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_SQD, QPS_SQE, QPS_ERR };
 
 #define ACC_LW	XRDMA_UVERBS_ACCESS_LOCAL_WRITE
 #define ACC_RW	XRDMA_UVERBS_ACCESS_REMOTE_WRITE
@@ -173,19 +135,17 @@ long status_kb(const char *key);	/* this process's /proc/self/status */
 int wait_readable(int fd, int ms);
 void *map_pages(size_t n, int prot);	/* anonymous, populated; or NULL */
 /* read / write one byte at p: 0, or the signal it raised (SIGSEGV, SIGBUS) */
-int probe_read(const void *p);
-int probe_write(void *p);
-uint64_t now_ms(void);
+static inline int probe_read(const void *p)
+{
+	return xt_probe((void *)p, false, NULL);
+}
+
+static inline int probe_write(void *p)
+{
+	return xt_probe(p, true, NULL);
+}
 
 /* ------------------------------------------------------------ subtests */
-
-struct subtest {
-	const char *name;
-	void (*fn)(void);
-	int timeout;		/* seconds */
-	bool nofork;		/* run in the main process */
-	const char *help;
-};
 
 /* t_cmds.c */
 void t_sysfs(void);

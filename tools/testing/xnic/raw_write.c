@@ -37,19 +37,20 @@
  * with one getppid() in it must report exactly that system call.
  * Every WRITE's data is verified in the destination buffer.
  *
- * Usage: raw_write [-n IBDEV] [-c COUNTERS_FILE] [-v]
- * Output: "ok N - ..." / "not ok N - ..." lines; exit 0 if all passed.
+ * Usage: raw_write [-n IBDEV] [-c COUNTERS_FILE] [-v] [-l] [SUBTEST...]
+ *   the subtests "awake" (1.) and "sleep" (2., then 1. again) each run in
+ *   a child process with a context and QP of their own; -l lists them.
+ * Output: "ok N - ..." / "not ok N - ..." lines (tools/testing/lib/xt.h);
+ * exit 0 if all passed.
  */
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,33 +66,8 @@
 #include <x86intrin.h>
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
-
-#define BIT(n)		(1u << (n))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* spelled so that checkpatch's attribute rule does not apply to userspace */
-#define RW_ATTRIBUTE	__attribute__
-#define __printf(a, b)	RW_ATTRIBUTE((format(printf, a, b)))
-
-/* verbs QP attribute mask bits (as IBV_QP_*) */
-#define QPA_STATE	BIT(0)
-#define QPA_ACCESS	BIT(3)
-#define QPA_PKEY	BIT(4)
-#define QPA_PORT	BIT(5)
-#define QPA_AV		BIT(7)
-#define QPA_PATH_MTU	BIT(8)
-#define QPA_TIMEOUT	BIT(9)
-#define QPA_RETRY	BIT(10)
-#define QPA_RNR_RETRY	BIT(11)
-#define QPA_RQ_PSN	BIT(12)
-#define QPA_MAX_RD	BIT(13)
-#define QPA_MIN_RNR	BIT(15)
-#define QPA_SQ_PSN	BIT(16)
-#define QPA_MAX_DEST_RD	BIT(17)
-#define QPA_DEST_QPN	BIT(20)
-
-#define QPS_INIT	1
-#define QPS_RTR		2
-#define QPS_RTS		3
+#include "xt.h"
+#include "xt_uverbs.h"
 
 #define BUF_SIZE	8192		/* the measured WRITE */
 #define WARM_SIZE	(1024 * 1024)	/* the warm-up WRITE, after it */
@@ -106,45 +82,7 @@
 #define AWAKE_WAIT_MS	500
 
 static int verbose;
-static int tests, failures;
 static unsigned long long tsc_per_ms;
-
-/* ------------------------------------------------------------ output */
-
-__printf(2, 3)
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
-
-__printf(1, 2)
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
-
-static void die(const char *what, int err)
-{
-	result(0, "%s: %s", what, strerror(err));
-	printf("# raw_write: %d tests, %d failed\n", tests, failures);
-	exit(1);
-}
 
 /* ------------------------------------------------------------ uverbs */
 
@@ -153,11 +91,6 @@ struct dev {
 	struct xnic_ucontext_resp uctx;
 	struct xnic_db_page *db;
 	__u32 pd;
-};
-
-struct mr {
-	__u32 h, lkey, rkey;
-	__u8 *buf;
 };
 
 struct cq {
@@ -178,100 +111,51 @@ struct qp {
 	__u32 sq_pi;
 };
 
-static int xio(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? errno : 0;
-}
-
-/* /dev/xrdma/uverbsN of an ibdev name, through /sys/class/xrdma */
-static int find_uverbs(const char *ibdev, char *path, size_t len)
-{
-	char name[64];
-	glob_t g;
-	size_t i;
-	int found = 0;
-
-	if (glob("/sys/class/xrdma/uverbs*/ibdev", 0, NULL, &g))
-		return -ENOENT;
-	for (i = 0; i < g.gl_pathc && !found; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "re");
-
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f)) {
-			name[strcspn(name, "\n")] = 0;
-			if (!strcmp(name, ibdev)) {
-				const char *d = strstr(g.gl_pathv[i], "uverbs");
-
-				snprintf(path, len, "/dev/xrdma/%.*s",
-					 (int)strcspn(d, "/"), d);
-				found = 1;
-			}
-		}
-		fclose(f);
-	}
-	globfree(&g);
-	return found ? 0 : -ENOENT;
-}
-
 static void dev_open(struct dev *d, const char *ibdev)
 {
 	struct xrdma_cmd_get_context gc = { 0 };
 	struct xrdma_cmd_alloc_pd pd = { 0 };
-	char path[128];
+	char name[64], path[128];
 	void *p;
 	int ret;
 
-	ret = find_uverbs(ibdev, path, sizeof(path));
+	ret = xt_find_uverbs(ibdev, name, sizeof(name));
 	if (ret)
-		die("find the uverbs device", -ret);
+		xt_bail(ret, "find the uverbs device");
+	snprintf(path, sizeof(path), "/dev/xrdma/%s", name);
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
-		die(path, errno);
+		xt_bail(errno, "%s", path);
 	gc.udata.out = (__u64)(unsigned long)&d->uctx;
 	gc.udata.out_len = sizeof(d->uctx);
 	ret = xio(d->fd, XRDMA_IOC_GET_CONTEXT, &gc);
 	if (ret)
-		die("GET_CONTEXT", ret);
-	result(d->uctx.abi_version == XNIC_ABI_VERSION,
-	       "GET_CONTEXT on %s: xnic abi %u, max_sge %u, max_inline %u",
-	       path, d->uctx.abi_version, d->uctx.max_sge,
-	       d->uctx.max_inline);
+		xt_bail(ret, "GET_CONTEXT");
+	xt_check(d->uctx.abi_version == XNIC_ABI_VERSION,
+		 "GET_CONTEXT on %s: xnic abi %u, max_sge %u, max_inline %u",
+		 path, d->uctx.abi_version, d->uctx.max_sge,
+		 d->uctx.max_inline);
 	p = mmap(NULL, XNIC_DB_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 d->fd, d->uctx.db_page_offset);
 	if (p == MAP_FAILED)
-		die("mmap of the doorbell page", errno);
+		xt_bail(errno, "mmap of the doorbell page");
 	d->db = p;
 	ret = xio(d->fd, XRDMA_IOC_ALLOC_PD, &pd);
 	if (ret)
-		die("ALLOC_PD", ret);
+		xt_bail(ret, "ALLOC_PD");
 	d->pd = pd.pd_handle;
 }
 
-static void mr_reg(struct dev *d, struct mr *m)
+static void mr_reg(struct dev *d, struct xt_umr *m)
 {
-	struct xrdma_cmd_reg_mr c = { 0 };
-	void *p;
+	const char *step;
 	int ret;
 
-	p = mmap(NULL, MR_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		die("mmap of a buffer", errno);
-	m->buf = p;
-	memset(m->buf, 0, MR_SIZE);
-	c.pd_handle = d->pd;
-	c.access = XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
-		   XRDMA_UVERBS_ACCESS_REMOTE_WRITE;
-	c.addr = (__u64)(unsigned long)p;
-	c.length = MR_SIZE;
-	c.iova = (__u64)(unsigned long)p;
-	ret = xio(d->fd, XRDMA_IOC_REG_MR, &c);
+	ret = xt_umr_new(d->fd, d->pd, MR_SIZE, 0,
+			 XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
+			 XRDMA_UVERBS_ACCESS_REMOTE_WRITE, m, &step);
 	if (ret)
-		die("REG_MR", ret);
-	m->h = c.mr_handle;
-	m->lkey = c.lkey;
-	m->rkey = c.rkey;
+		xt_bail(ret, "%s of a buffer", step);
 }
 
 static void cq_create(struct dev *d, struct cq *cq)
@@ -286,24 +170,24 @@ static void cq_create(struct dev *d, struct cq *cq)
 	c.udata.out_len = sizeof(cq->resp);
 	ret = xio(d->fd, XRDMA_IOC_CREATE_CQ, &c);
 	if (ret)
-		die("CREATE_CQ", ret);
+		xt_bail(ret, "CREATE_CQ");
 	cq->h = c.cq_handle;
 	ring = sizeof(struct xnic_cqe) << cq->resp.log_cqe;
 	if (cq->resp.log_cqe > 20 || ring > cq->resp.mmap_size ||
 	    cq->resp.dbrec_offset + sizeof(*cq->dbrec) > cq->resp.mmap_size) {
-		result(0, "CREATE_CQ response: log_cqe %u, dbrec at %u, mmap_size %u",
-		       cq->resp.log_cqe, cq->resp.dbrec_offset,
-		       cq->resp.mmap_size);
-		die("CREATE_CQ response", EINVAL);
+		xt_check(0, "CREATE_CQ response: log_cqe %u, dbrec at %u, mmap_size %u",
+			 cq->resp.log_cqe, cq->resp.dbrec_offset,
+			 cq->resp.mmap_size);
+		xt_bail(EINVAL, "CREATE_CQ response");
 	}
 	cq->map = mmap(NULL, cq->resp.mmap_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, d->fd, cq->resp.mmap_offset);
 	if (cq->map == MAP_FAILED)
-		die("mmap of the CQ", errno);
+		xt_bail(errno, "mmap of the CQ");
 	cq->ring = cq->map;
 	cq->dbrec = (void *)((__u8 *)cq->map + cq->resp.dbrec_offset);
-	note("CQ %u: 2^%u CQEs, dbrec at +%u of %u bytes", cq->resp.cqn,
-	     cq->resp.log_cqe, cq->resp.dbrec_offset, cq->resp.mmap_size);
+	xt_note("CQ %u: 2^%u CQEs, dbrec at +%u of %u bytes", cq->resp.cqn,
+		cq->resp.log_cqe, cq->resp.dbrec_offset, cq->resp.mmap_size);
 }
 
 static void qp_create(struct dev *d, struct cq *cq, struct qp *qp)
@@ -325,7 +209,7 @@ static void qp_create(struct dev *d, struct cq *cq, struct qp *qp)
 	c.udata.out_len = sizeof(*r);
 	ret = xio(d->fd, XRDMA_IOC_CREATE_QP, &c);
 	if (ret)
-		die("CREATE_QP", ret);
+		xt_bail(ret, "CREATE_QP");
 	qp->h = c.qp_handle;
 	qp->qpn = c.qpn;
 	sq_bytes = (__u64)1 << (r->sq_log_wqe + r->sq_wqe_shift);
@@ -333,31 +217,20 @@ static void qp_create(struct dev *d, struct cq *cq, struct qp *qp)
 	    r->sq_offset + sq_bytes > r->mmap_size ||
 	    r->dbrec_offset + sizeof(*qp->dbrec) > r->mmap_size ||
 	    r->db_slot >= XNIC_DB_SLOTS) {
-		result(0, "CREATE_QP response: sq 2^%u x 2^%u at %u, dbrec %u, size %u, slot %u",
-		       r->sq_log_wqe, r->sq_wqe_shift, r->sq_offset,
-		       r->dbrec_offset, r->mmap_size, r->db_slot);
-		die("CREATE_QP response", EINVAL);
+		xt_check(0, "CREATE_QP response: sq 2^%u x 2^%u at %u, dbrec %u, size %u, slot %u",
+			 r->sq_log_wqe, r->sq_wqe_shift, r->sq_offset,
+			 r->dbrec_offset, r->mmap_size, r->db_slot);
+		xt_bail(EINVAL, "CREATE_QP response");
 	}
 	qp->map = mmap(NULL, r->mmap_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, d->fd, r->mmap_offset);
 	if (qp->map == MAP_FAILED)
-		die("mmap of the QP", errno);
+		xt_bail(errno, "mmap of the QP");
 	qp->sq = (__u8 *)qp->map + r->sq_offset;
 	qp->dbrec = (void *)((__u8 *)qp->map + r->dbrec_offset);
-	note("QP %u: SQ 2^%u x %u bytes, RQ 2^%u x %u, slot %u", qp->qpn,
-	     r->sq_log_wqe, 1u << r->sq_wqe_shift, r->rq_log_wqe,
-	     1u << r->rq_wqe_shift, r->db_slot);
-}
-
-static int modify(struct dev *d, struct qp *qp, __u32 mask,
-		  struct xrdma_uverbs_qp_attr *a)
-{
-	struct xrdma_cmd_modify_qp c = { 0 };
-
-	c.qp_handle = qp->h;
-	c.attr_mask = mask;
-	c.attr = *a;
-	return xio(d->fd, XRDMA_IOC_MODIFY_QP, &c);
+	xt_note("QP %u: SQ 2^%u x %u bytes, RQ 2^%u x %u, slot %u", qp->qpn,
+		r->sq_log_wqe, 1u << r->sq_wqe_shift, r->rq_log_wqe,
+		1u << r->rq_wqe_shift, r->db_slot);
 }
 
 /* RC QP connected to itself: dgid = own port GID, dest_qpn = own QPN */
@@ -366,59 +239,33 @@ static void qp_connect_self(struct dev *d, struct qp *qp)
 	struct xrdma_cmd_query_port qport = { .port_num = 1 };
 	struct xrdma_cmd_query_gid qgid = { .port_num = 1, .index = 0 };
 	struct xrdma_cmd_query_device qdev = { 0 };
-	struct xrdma_uverbs_qp_attr a;
+	struct xt_rc_path path = {
+		.dgid = qgid.gid, .psn = PSN,
+		.access = XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
+			  XRDMA_UVERBS_ACCESS_REMOTE_WRITE,
+	};
+	const char *step;
 	int ret;
 
 	ret = xio(d->fd, XRDMA_IOC_QUERY_GID, &qgid);
 	if (ret)
-		die("QUERY_GID", ret);
+		xt_bail(ret, "QUERY_GID");
 	ret = xio(d->fd, XRDMA_IOC_QUERY_PORT, &qport);
 	if (ret)
-		die("QUERY_PORT", ret);
+		xt_bail(ret, "QUERY_PORT");
 	ret = xio(d->fd, XRDMA_IOC_QUERY_DEVICE, &qdev);
 	if (ret)
-		die("QUERY_DEVICE", ret);
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = XRDMA_UVERBS_ACCESS_LOCAL_WRITE |
-			    XRDMA_UVERBS_ACCESS_REMOTE_WRITE;
-	ret = modify(d, qp, QPA_STATE | QPA_PKEY | QPA_PORT | QPA_ACCESS, &a);
+		xt_bail(ret, "QUERY_DEVICE");
+	path.mtu = qport.active_mtu;
+	path.max_rd_atomic = qdev.max_qp_init_rd_atom ? 1 : 0;
+	path.max_dest_rd_atomic = qdev.max_qp_rd_atom ? 1 : 0;
+	ret = xt_rc_connect(d->fd, qp->h, qp->qpn, &path, &step);
 	if (ret)
-		die("MODIFY_QP RESET->INIT", ret);
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_RTR;
-	a.path_mtu = qport.active_mtu;
-	a.dest_qp_num = qp->qpn;
-	a.rq_psn = PSN;
-	a.max_dest_rd_atomic = qdev.max_qp_rd_atom ? 1 : 0;
-	a.min_rnr_timer = 1;
-	memcpy(a.ah_attr.dgid, qgid.gid, 16);
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.hop_limit = 64;
-	ret = modify(d, qp, QPA_STATE | QPA_AV | QPA_PATH_MTU | QPA_DEST_QPN |
-		     QPA_RQ_PSN | QPA_MAX_DEST_RD | QPA_MIN_RNR, &a);
-	if (ret)
-		die("MODIFY_QP INIT->RTR", ret);
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = QPS_RTS;
-	a.sq_psn = PSN;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = qdev.max_qp_init_rd_atom ? 1 : 0;
-	ret = modify(d, qp, QPA_STATE | QPA_TIMEOUT | QPA_RETRY |
-		     QPA_RNR_RETRY | QPA_SQ_PSN | QPA_MAX_RD, &a);
-	if (ret)
-		die("MODIFY_QP RTR->RTS", ret);
-	result(1, "QP %u connected to itself (GID %02x%02x::%02x%02x:%02x%02x:%02x%02x:%02x%02x)",
-	       qp->qpn, qgid.gid[0], qgid.gid[1], qgid.gid[8], qgid.gid[9],
-	       qgid.gid[10], qgid.gid[11], qgid.gid[12], qgid.gid[13],
-	       qgid.gid[14], qgid.gid[15]);
+		xt_bail(ret, "MODIFY_QP %s", step);
+	xt_check(1, "QP %u connected to itself (GID %02x%02x::%02x%02x:%02x%02x:%02x%02x:%02x%02x)",
+		 qp->qpn, qgid.gid[0], qgid.gid[1], qgid.gid[8], qgid.gid[9],
+		 qgid.gid[10], qgid.gid[11], qgid.gid[12], qgid.gid[13],
+		 qgid.gid[14], qgid.gid[15]);
 }
 
 static int kick(struct dev *d, __u32 qp_handle)
@@ -435,7 +282,7 @@ static void destroy(struct dev *d, __u32 type, __u32 h,
 	int ret = xio(d->fd, XRDMA_IOC_DESTROY, &c);
 
 	if (ret)
-		result(0, "DESTROY %s: %s", what, strerror(ret));
+		xt_check(0, "DESTROY %s: %s", what, strerror(-ret));
 }
 
 /* ------------------------------------------------ the data path (no syscalls) */
@@ -451,8 +298,8 @@ static __u64 pattern(__u32 seed, size_t i)
  * Post one signaled RDMA WRITE of @len bytes: WQE, owner, doorbell record,
  * doorbell page bits.  Return: the NEED_WAKEUP flag read afterwards.
  */
-static int post_write(struct dev *d, struct qp *qp, struct mr *src,
-		      struct mr *dst, __u32 off, __u32 len, __u64 wr_id)
+static int post_write(struct dev *d, struct qp *qp, struct xt_umr *src,
+		      struct xt_umr *dst, __u32 off, __u32 len, __u64 wr_id)
 {
 	__u32 log = qp->resp.sq_log_wqe, shift = qp->resp.sq_wqe_shift;
 	__u32 pi = qp->sq_pi, slot = qp->resp.db_slot;
@@ -526,7 +373,7 @@ static int wait_cq(struct cq *cq, struct xnic_cqe *out, unsigned int ms)
 	return 0;
 }
 
-static void fill(struct mr *m, __u32 seed)
+static void fill(struct xt_umr *m, __u32 seed)
 {
 	__u64 *p = (__u64 *)m->buf;
 	size_t i;
@@ -554,7 +401,7 @@ static const char *check_cqe(const struct xnic_cqe *e, struct qp *qp,
 	return NULL;
 }
 
-static int data_ok(struct mr *src, struct mr *dst, __u32 len)
+static int data_ok(struct xt_umr *src, struct xt_umr *dst, __u32 len)
 {
 	return !memcmp(src->buf, dst->buf, len) &&
 	       (len == MR_SIZE || dst->buf[len] == 0);
@@ -562,34 +409,8 @@ static int data_ok(struct mr *src, struct mr *dst, __u32 len)
 
 /* ------------------------------------------------------- device counters */
 
-#define MAX_CTR 128
-
-struct counters {
-	int n;
-	char name[MAX_CTR][48];
-	unsigned long long val[MAX_CTR];
-};
-
-static int read_counters(const char *path, struct counters *c)
-{
-	char line[128];
-	FILE *f;
-
-	c->n = 0;
-	if (!path)
-		return -1;
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (c->n < MAX_CTR && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%47s %llu", c->name[c->n], &c->val[c->n]) == 2)
-			c->n++;
-	fclose(f);
-	return 0;
-}
-
 /* sum of the deltas of counters whose name contains @key */
-static long long delta(const struct counters *a, const struct counters *b,
+static long long delta(const struct xt_counters *a, const struct xt_counters *b,
 		       const char *key, int *found)
 {
 	long long sum = 0;
@@ -610,7 +431,7 @@ static long long delta(const struct counters *a, const struct counters *b,
 	return sum;
 }
 
-static void show_deltas(const struct counters *a, const struct counters *b)
+static void show_deltas(const struct xt_counters *a, const struct xt_counters *b)
 {
 	static const char *const keys[] = {
 		"kick", "wake", "sleep", "doorbell", "writer_",
@@ -628,8 +449,8 @@ static void show_deltas(const struct counters *a, const struct counters *b)
 		for (j = 0; j < a->n && strcmp(a->name[j], b->name[i]); j++)
 			;
 		if (j < a->n)
-			note("  counter %s: %llu -> %llu", b->name[i],
-			     a->val[j], b->val[i]);
+			xt_note("  counter %s: %llu -> %llu", b->name[i],
+				a->val[j], b->val[i]);
 	}
 }
 
@@ -688,7 +509,7 @@ struct window {
 	struct dev *d;
 	struct qp *qp;
 	struct cq *cq;
-	struct mr *src, *dst;
+	struct xt_umr *src, *dst;
 	int inject;		/* self-test: make a syscall in the window */
 	/* results */
 	int setup_err;
@@ -756,10 +577,10 @@ static void *window_thread(void *arg)
 }
 
 static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
-		      struct mr *src, struct mr *dst, const char *ctr_path,
+		      struct xt_umr *src, struct xt_umr *dst, const char *ctr_path,
 		      int inject)
 {
-	struct counters c0, c1;
+	struct xt_counters c0, c1;
 	struct window w;
 	pthread_t th;
 	long long kicks = 0, wakes = 0;
@@ -777,64 +598,64 @@ static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
 		w.inject = inject;
 		fill(src, attempt * 16);
 		memset(dst->buf, 0, MR_SIZE);
-		have = !read_counters(ctr_path, &c0);
+		have = !xt_read_counters(ctr_path, &c0);
 		if (pthread_create(&th, NULL, window_thread, &w))
-			die("pthread_create", errno);
+			xt_bail(errno, "pthread_create");
 		pthread_join(th, NULL);
 		if (have)
-			have = !read_counters(ctr_path, &c1);
+			have = !xt_read_counters(ctr_path, &c1);
 		if (w.setup_err)
-			die("seccomp filter", w.setup_err);
+			xt_bail(w.setup_err, "seccomp filter");
 		if (w.kick_err)
-			die("KICK ioctl", w.kick_err);
+			xt_bail(w.kick_err, "KICK ioctl");
 		if (!w.warm_done) {
-			result(0,
-			       "warm-up WRITE: no completion within %d ms (NEED_WAKEUP %s, %d kick)",
-			       TIMEOUT_MS, w.warm_nw ? "set" : "clear",
-			       w.kicks);
+			xt_check(0,
+				 "warm-up WRITE: no completion within %d ms (NEED_WAKEUP %s, %d kick)",
+				 TIMEOUT_MS, w.warm_nw ? "set" : "clear",
+				 w.kicks);
 			return -1;
 		}
 		why = check_cqe(&w.warm_cqe, qp, 0x1000);
 		if (why) {
-			result(0, "warm-up WRITE: %s", why);
+			xt_check(0, "warm-up WRITE: %s", why);
 			return -1;
 		}
 		if (!w.done) {
-			result(0,
-			       "WRITE after warm-up: no completion within %d ms (NEED_WAKEUP %s)",
-			       TIMEOUT_MS, w.nw ? "set" : "clear");
+			xt_check(0,
+				 "WRITE after warm-up: no completion within %d ms (NEED_WAKEUP %s)",
+				 TIMEOUT_MS, w.nw ? "set" : "clear");
 			return -1;
 		}
 		why = check_cqe(&w.cqe, qp, 0x2000);
 		if (why) {
-			result(0, "WRITE after warm-up: %s", why);
+			xt_check(0, "WRITE after warm-up: %s", why);
 			return -1;
 		}
 		if (!data_ok(src, dst, MR_SIZE)) {
-			result(0, "WRITE after warm-up: destination data wrong");
+			xt_check(0, "WRITE after warm-up: destination data wrong");
 			return -1;
 		}
 		/* device clock in microseconds: later, and not by much */
 		dts = le32toh(w.cqe.timestamp) - le32toh(w.warm_cqe.timestamp);
 		if (dts > 10 * 1000 * 1000) {
-			result(0, "CQE timestamps %u then %u: not a microsecond clock",
-			       le32toh(w.warm_cqe.timestamp),
-			       le32toh(w.cqe.timestamp));
+			xt_check(0, "CQE timestamps %u then %u: not a microsecond clock",
+				 le32toh(w.warm_cqe.timestamp),
+				 le32toh(w.cqe.timestamp));
 			return -1;
 		}
 		if (verbose)
-			note("attempt %d: NEED_WAKEUP %d/%d, kicks %d, trapped %d",
-			     attempt, w.warm_nw, w.nw, w.kicks, w.syscalls);
+			xt_note("attempt %d: NEED_WAKEUP %d/%d, kicks %d, trapped %d",
+				attempt, w.warm_nw, w.nw, w.kicks, w.syscalls);
 		if (inject) {
-			result(w.syscalls == 1 && w.syscall_nr == SYS_getppid,
-			       "self-test: a getppid() in the window is seen (%d trapped, last nr %d)",
-			       w.syscalls, w.syscall_nr);
+			xt_check(w.syscalls == 1 && w.syscall_nr == SYS_getppid,
+				 "self-test: a getppid() in the window is seen (%d trapped, last nr %d)",
+				 w.syscalls, w.syscall_nr);
 			return 0;
 		}
 		if (w.syscalls) {
-			result(0,
-			       "syscall-free post..completion: %d syscall(s) trapped (last nr %d)",
-			       w.syscalls, w.syscall_nr);
+			xt_check(0,
+				 "syscall-free post..completion: %d syscall(s) trapped (last nr %d)",
+				 w.syscalls, w.syscall_nr);
 			return -1;
 		}
 		if (w.nw)
@@ -844,8 +665,8 @@ static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
 			wakes = delta(&c0, &c1, "wake", &fw);
 			show_deltas(&c0, &c1);
 			if (fk && kicks != w.kicks) {
-				result(0, "device counted %lld kick(s), the program made %d",
-				       kicks, w.kicks);
+				xt_check(0, "device counted %lld kick(s), the program made %d",
+					 kicks, w.kicks);
 				return -1;
 			}
 			/*
@@ -854,29 +675,29 @@ static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
 			 * failed under load with nothing wrong).
 			 */
 			if (fw)
-				note("engine wakeups %lld for %d kick(s)",
-				     wakes, w.kicks);
+				xt_note("engine wakeups %lld for %d kick(s)",
+					wakes, w.kicks);
 		}
-		result(1,
-		       "RDMA WRITE of %d bytes posted and completed with no syscall (attempt %d; seccomp: 0 trapped; NEED_WAKEUP clear; warm-up kicks %d%s)",
-		       BUF_SIZE, attempt, w.kicks,
-		       !have ? "; no device counters" :
-		       fk ? "; device kicks match" : "; no kick counter");
+		xt_check(1,
+			 "RDMA WRITE of %d bytes posted and completed with no syscall (attempt %d; seccomp: 0 trapped; NEED_WAKEUP clear; warm-up kicks %d%s)",
+			 BUF_SIZE, attempt, w.kicks,
+			 !have ? "; no device counters" :
+			 fk ? "; device kicks match" : "; no kick counter");
 		if (have && !fk)
-			note("counters file %s has no *kick* counter",
-			     ctr_path);
+			xt_note("counters file %s has no *kick* counter",
+				ctr_path);
 		return 0;
 	}
-	result(0,
-	       "engine asleep right after every completion in 50 attempts: cannot show a syscall-free post");
+	xt_check(0,
+		 "engine asleep right after every completion in 50 attempts: cannot show a syscall-free post");
 	return -1;
 }
 
 static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
-		      struct mr *src, struct mr *dst, const char *ctr_path,
+		      struct xt_umr *src, struct xt_umr *dst, const char *ctr_path,
 		      __u32 kick_handle)
 {
-	struct counters c0, c1;
+	struct xt_counters c0, c1;
 	struct xnic_cqe e;
 	const char *why;
 	long long kicks, wakes, runs;
@@ -888,13 +709,13 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 	for (i = 0; i < 200 && !need_wakeup(d); i++)
 		usleep(10000);
 	if (!need_wakeup(d)) {
-		result(0, "engine never set NEED_WAKEUP in 2 s of idleness");
+		xt_check(0, "engine never set NEED_WAKEUP in 2 s of idleness");
 		return -1;
 	}
-	have = !read_counters(ctr_path, &c0);
+	have = !xt_read_counters(ctr_path, &c0);
 	nw = post_write(d, qp, src, dst, 0, 4096, 0x3000 + kick_handle);
 	if (!nw) {
-		result(0, "post after idleness: NEED_WAKEUP clear");
+		xt_check(0, "post after idleness: NEED_WAKEUP clear");
 		return -1;
 	}
 	/* without a kick a sleeping engine should not see the doorbell */
@@ -902,29 +723,43 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 	if (!early) {
 		ret = kick(d, kick_handle);
 		if (ret) {
-			result(0, "KICK ioctl (qp_handle %u): %s", kick_handle,
-			       strerror(ret));
+			xt_check(0, "KICK ioctl (qp_handle %u): %s", kick_handle,
+				 strerror(-ret));
 			return -1;
 		}
 		if (!wait_cq(cq, &e, TIMEOUT_MS)) {
-			result(0, "KICK (qp_handle %u): no completion within %d ms",
-			       kick_handle, TIMEOUT_MS);
+			xt_check(0, "KICK (qp_handle %u): no completion within %d ms",
+				 kick_handle, TIMEOUT_MS);
 			return -1;
 		}
 	}
 	why = check_cqe(&e, qp, 0x3000 + kick_handle);
 	if (why) {
-		result(0, "WRITE after KICK: %s", why);
+		xt_check(0, "WRITE after KICK: %s", why);
 		return -1;
 	}
 	if (!data_ok(src, dst, 4096)) {
-		result(0, "WRITE after KICK: destination data wrong");
+		xt_check(0, "WRITE after KICK: destination data wrong");
 		return -1;
 	}
-	if (have && !read_counters(ctr_path, &c1)) {
+	/*
+	 * The KICK serves the QP in the caller (a writer run) or wakes the
+	 * engine, which counts its wakeup when it next runs -- maybe after
+	 * the completion: wait for either.
+	 */
+	for (i = 0; have && i < 200; i++) {
+		if (xt_read_counters(ctr_path, &c1)) {
+			have = 0;
+			break;
+		}
 		kicks = delta(&c0, &c1, "kick", &fk);
 		wakes = delta(&c0, &c1, "wake", &fw);
 		runs = delta(&c0, &c1, "writer_", &fr);
+		if (early || !fw || !fr || wakes >= 1 || runs >= 1)
+			break;
+		usleep(10000);
+	}
+	if (have) {
 		show_deltas(&c0, &c1);
 		/*
 		 * The KICK is served by the engine thread (a wakeup) or in
@@ -933,16 +768,16 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 		 */
 		if ((fk && kicks != !early) ||
 		    (fw && fr && !early && wakes < 1 && runs < 1)) {
-			result(0,
-			       "device counters: %lld kick(s), %lld wakeup(s), %lld writer run(s) for %d KICK ioctl(s)",
-			       kicks, wakes, runs, !early);
+			xt_check(0,
+				 "device counters: %lld kick(s), %lld wakeup(s), %lld writer run(s) for %d KICK ioctl(s)",
+				 kicks, wakes, runs, !early);
 			return -1;
 		}
 	}
 	if (early)
-		note("completed in 20 ms without a kick (NEED_WAKEUP was set)");
-	result(1, "engine asleep: post saw NEED_WAKEUP, KICK(qp_handle %u), completion, data ok",
-	       kick_handle);
+		xt_note("completed in 20 ms without a kick (NEED_WAKEUP was set)");
+	xt_check(1, "engine asleep: post saw NEED_WAKEUP, KICK(qp_handle %u), completion, data ok",
+		 kick_handle);
 	return 0;
 }
 
@@ -985,60 +820,31 @@ static void calibrate(void)
 	tsc_per_ms = r[2] ? r[2] : 1000000;
 }
 
-int main(int argc, char **argv)
+/* ------------------------------------------------------------ main */
+
+static const char *dev_name = "xnic0", *ctr_path;
+static struct dev d;
+static struct xt_umr src, dst;
+static struct cq cq;
+static struct qp qp;
+
+/* in each subtest's process: a context, two MRs, a CQ, a QP on itself */
+static bool setup(void)
 {
-	const char *ibdev = "xnic0", *ctr_path = NULL;
-	struct sigaction sa;
-	struct mr src, dst;
-	struct dev d;
-	struct cq cq;
-	struct qp qp;
-	int opt;
-
-	while ((opt = getopt(argc, argv, "n:c:v")) != -1) {
-		switch (opt) {
-		case 'n':
-			ibdev = optarg;
-			break;
-		case 'c':
-			ctr_path = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-n IBDEV] [-c COUNTERS] [-v]\n",
-				argv[0]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGSYS, &sa, NULL);
-	calibrate();
-
 	memset(&d, 0, sizeof(d));
 	memset(&cq, 0, sizeof(cq));
 	memset(&qp, 0, sizeof(qp));
-	dev_open(&d, ibdev);
+	dev_open(&d, dev_name);
 	mr_reg(&d, &src);
 	mr_reg(&d, &dst);
 	cq_create(&d, &cq);
 	qp_create(&d, &cq, &qp);
 	qp_connect_self(&d, &qp);
-	if (ctr_path && access(ctr_path, R_OK)) {
-		note("no counters file %s", ctr_path);
-		ctr_path = NULL;
-	}
+	return true;
+}
 
-	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 1);
-	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 0);
-	test_sleep(&d, &qp, &cq, &src, &dst, ctr_path, 0);
-	test_sleep(&d, &qp, &cq, &src, &dst, ctr_path, qp.h);
-	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 0);
-
+static void teardown(void)
+{
 	munmap(qp.map, qp.resp.mmap_size);
 	munmap(cq.map, cq.resp.mmap_size);
 	destroy(&d, XRDMA_OBJ_QP, qp.h, "QP");
@@ -1048,6 +854,74 @@ int main(int argc, char **argv)
 	destroy(&d, XRDMA_OBJ_PD, d.pd, "PD");
 	munmap(d.db, XNIC_DB_PAGE_SIZE);
 	close(d.fd);
-	printf("# raw_write: %d tests, %d failed\n", tests, failures);
-	return failures ? 1 : 0;
+}
+
+/* the trap's self-test and warm-up, then a WRITE with no syscall */
+static void t_awake(void)
+{
+	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 1);
+	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 0);
+}
+
+/* KICK for the context, then for the QP; then awake again */
+static void t_sleep(void)
+{
+	test_sleep(&d, &qp, &cq, &src, &dst, ctr_path, 0);
+	test_sleep(&d, &qp, &cq, &src, &dst, ctr_path, qp.h);
+	test_awake(&d, &qp, &cq, &src, &dst, ctr_path, 0);
+}
+
+static const struct xt_subtest subtests[] = {
+	XT_SUBTEST(awake, 0, "the awake engine: no syscall, no kick"),
+	XT_SUBTEST(sleep, 0, "the sleeping engine: NEED_WAKEUP, KICK"),
+};
+
+static const struct xt_suite suite = {
+	.tests = subtests,
+	.n = ARRAY_SIZE(subtests),
+	.timeout = 300,
+	.setup = setup,
+	.teardown = teardown,
+};
+
+int main(int argc, char **argv)
+{
+	static const char usage[] =
+		"[-n IBDEV] [-c COUNTERS] [-v] [-l] [SUBTEST|GLOB...]";
+	struct sigaction sa;
+	bool list = false;
+	int opt, ret;
+
+	while ((opt = getopt(argc, argv, "n:c:vl")) != -1) {
+		switch (opt) {
+		case 'n':
+			dev_name = optarg;
+			break;
+		case 'c':
+			ctr_path = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'l':
+			list = true;
+			break;
+		default:
+			return xt_usage(argv[0], usage);
+		}
+	}
+	ret = xt_start(&suite, list, argc - optind, argv + optind, "raw_write");
+	if (ret >= 0)
+		return ret;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSYS, &sa, NULL);
+	calibrate();
+	if (ctr_path && access(ctr_path, R_OK)) {
+		xt_note("no counters file %s", ctr_path);
+		ctr_path = NULL;
+	}
+	xt_run(&suite, argc - optind, argv + optind);
+	return xt_done();
 }

@@ -66,15 +66,21 @@
  *     SEND_OPS_FLAGS, ibv_qp_to_qp_ex, ibv_wr_* batches (write + send_imm
  *     with inline data), ibv_wr_abort and a failing ibv_wr_complete post
  *     nothing.
- * At the end every object is destroyed and each destroy must succeed.
+ * At the end of each every object is destroyed and each destroy must
+ * succeed.
  *
  * Waiting for a completion or an event is bounded (-t, default 10 s) only
  * so that a lost one fails instead of hanging; no result depends on how
  * long anything takes.  A watchdog (-w, default 600 s) ends a hung run.
  *
+ * Each of these is a subtest in a process of its own, with a context and
+ * PD of its own ("setup: ..." checks) and the two checks of the end
+ * ("events: ...", "teardown: ..."); -l lists them, names or globs run some.
+ *
  * Usage: xv_test [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v]
- * Output: "ok N - ..." / "not ok N - ..." lines and a summary; exit 0 if
- * all passed.
+ *                [-l] [SUBTEST...]
+ * Output: "ok N - SUBTEST: ..." / "not ok N - ..." lines and a summary
+ * (tools/testing/lib/xt.h); exit 0 if all passed.
  */
 #include <endian.h>
 #include <errno.h>
@@ -95,14 +101,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <xrdma/xrdma-abi.h>
+#include "xt_verbs.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* spelled so that checkpatch's attribute rule does not apply to userspace */
-#define XV_ATTRIBUTE	__attribute__
-#define __printf(a, b)	XV_ATTRIBUTE((format(printf, a, b)))
-
-#define PORT		1
-#define GID_INDEX	0
+#define PORT		XT_PORT
+#define GID_INDEX	XT_GID_INDEX
 #define QKEY		0x11111111u
 #define BUF_SIZE	65536
 #define NTHREADS	4
@@ -114,8 +116,7 @@ static int wait_ms = 10000;
 static int iterations = 1000;
 static int verbose;
 
-static int tests, failures, destroy_errors, stray_events;
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+static int destroy_errors, stray_events;
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -123,39 +124,6 @@ static union ibv_gid gid;
 static enum ibv_mtu mtu;
 
 /* ------------------------------------------------------------ output */
-
-__printf(2, 3)
-static bool result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	pthread_mutex_lock(&out_lock);
-	printf("%sok %d - ", ok ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		failures++;
-	pthread_mutex_unlock(&out_lock);
-	return ok;
-}
-
-__printf(1, 2)
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	pthread_mutex_lock(&out_lock);
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	pthread_mutex_unlock(&out_lock);
-}
 
 static void on_alarm(int sig)
 {
@@ -172,8 +140,8 @@ static void destroyed(int ret, const char *what)
 {
 	if (ret) {
 		destroy_errors++;
-		diag("destroying %s failed: %d (%s)", what, ret,
-		     strerror(ret > 0 ? ret : errno));
+		xt_note("destroying %s failed: %d (%s)", what, ret,
+			strerror(ret > 0 ? ret : errno));
 	}
 }
 
@@ -182,115 +150,7 @@ static const char *st(enum ibv_wc_status s)
 	return ibv_wc_status_str(s);
 }
 
-/* ------------------------------------------------------------ time */
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void relax(unsigned int *spins)
-{
-	if (++*spins < 1000)
-		sched_yield();
-	else
-		usleep(100);
-}
-
-/* ------------------------------------------------------------ data */
-
-static uint8_t pat_byte(uint32_t seed, size_t i)
-{
-	uint32_t x = seed * 2654435761u + (uint32_t)i * 40503u;
-
-	x ^= x >> 13;
-	x *= 0x5bd1e995u;
-	return (uint8_t)(x ^ (x >> 15));
-}
-
-static void pat_fill(void *p, size_t n, uint32_t seed)
-{
-	uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		b[i] = pat_byte(seed, i);
-}
-
-/* the offset of the first byte that differs, or -1 */
-static long pat_check(const void *p, size_t n, uint32_t seed)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != pat_byte(seed, i))
-			return (long)i;
-	return -1;
-}
-
-static bool all_bytes(const void *p, size_t n, uint8_t v)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != v)
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------ buffers */
-
-struct xbuf {
-	uint8_t *p;
-	size_t len;
-	struct ibv_mr *mr;
-};
-
-static bool xbuf_new(struct xbuf *b, size_t len, int access)
-{
-	b->len = len;
-	b->mr = NULL;
-	b->p = aligned_alloc(4096, len);
-	if (!b->p)
-		return false;
-	memset(b->p, 0, len);
-	b->mr = ibv_reg_mr(pd, b->p, len, access);
-	if (!b->mr) {
-		diag("ibv_reg_mr(%zu, %#x): %s", len, access, strerror(errno));
-		free(b->p);
-		b->p = NULL;
-		return false;
-	}
-	return true;
-}
-
-static void xbuf_free(struct xbuf *b)
-{
-	if (b->mr)
-		destroyed(ibv_dereg_mr(b->mr), "MR");
-	free(b->p);
-	b->p = NULL;
-	b->mr = NULL;
-}
-
-static uint64_t va(const struct xbuf *b, size_t off)
-{
-	return (uint64_t)(uintptr_t)(b->p + off);
-}
-
-static struct ibv_sge sge(const struct xbuf *b, size_t off, uint32_t len)
-{
-	struct ibv_sge s = {
-		.addr = va(b, off), .length = len, .lkey = b->mr->lkey,
-	};
-
-	return s;
-}
 
 /* ------------------------------------------------------------ async */
 
@@ -334,9 +194,9 @@ static void async_collect(int ms)
 		return;
 	while (!ibv_get_async_event(ctx, &e)) {
 		if (verbose)
-			diag("async event %s (%d) element %p",
-			     ibv_event_type_str(e.event_type), e.event_type,
-			     aev_elem(&e));
+			xt_note("async event %s (%d) element %p",
+				ibv_event_type_str(e.event_type), e.event_type,
+				aev_elem(&e));
 		if (naev < (int)ARRAY_SIZE(aevs)) {
 			aevs[naev].type = e.event_type;
 			aevs[naev].elem = aev_elem(&e);
@@ -362,12 +222,12 @@ static bool async_take(enum ibv_event_type type, void *elem)
 /* wait for one event of @type for @elem and consume it */
 static bool async_wait(enum ibv_event_type type, void *elem)
 {
-	uint64_t end = now_ms() + (uint64_t)wait_ms;
+	uint64_t end = xt_now_ms() + (uint64_t)wait_ms;
 
 	for (;;) {
 		if (async_take(type, elem))
 			return true;
-		if (now_ms() >= end)
+		if (xt_now_ms() >= end)
 			return false;
 		async_collect(50);
 	}
@@ -382,8 +242,8 @@ static int async_count(void *elem)
 	for (i = 0; i < naev; ) {
 		if (aevs[i].elem == elem) {
 			if (verbose)
-				diag("unexpected event %s for %p",
-				     ibv_event_type_str(aevs[i].type), elem);
+				xt_note("unexpected event %s for %p",
+					ibv_event_type_str(aevs[i].type), elem);
 			aevs[i] = aevs[--naev];
 			n++;
 		} else {
@@ -399,7 +259,7 @@ static void async_forget(void *elem)
 	int n = async_count(elem);
 
 	if (n)
-		diag("%d unexpected async event(s) for %p", n, elem);
+		xt_note("%d unexpected async event(s) for %p", n, elem);
 	stray_events += n;
 }
 
@@ -408,30 +268,12 @@ static void async_forget(void *elem)
 /* poll until @n completions are in @wc or the wait bound; returns count */
 static int poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
 {
-	uint64_t end = now_ms() + (uint64_t)wait_ms;
-	unsigned int spins = 0;
-	int got = 0, r;
-
-	while (got < n) {
-		r = ibv_poll_cq(cq, n - got, wc + got);
-		if (r < 0) {
-			diag("ibv_poll_cq: %d", r);
-			break;
-		}
-		got += r;
-		if (r)
-			continue;
-		if (now_ms() >= end)
-			break;
-		relax(&spins);
-	}
-	return got;
+	return xt_poll_n(cq, wc, n, wait_ms);
 }
 
 static bool poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
-	memset(wc, 0, sizeof(*wc));
-	return poll_n(cq, wc, 1) == 1;
+	return xt_poll_one(cq, wc, wait_ms);
 }
 
 /* nothing (more) in @cq */
@@ -441,8 +283,8 @@ static bool cq_empty(struct ibv_cq *cq)
 	int r = ibv_poll_cq(cq, 1, &wc);
 
 	if (r && verbose)
-		diag("unexpected CQE wr_id %#llx status %s opcode %d",
-		     (unsigned long long)wc.wr_id, st(wc.status), wc.opcode);
+		xt_note("unexpected CQE wr_id %#llx status %s opcode %d",
+			(unsigned long long)wc.wr_id, st(wc.status), wc.opcode);
 	return r == 0;
 }
 
@@ -452,9 +294,9 @@ static bool wc_ok(const struct ibv_wc *wc, uint64_t wr_id,
 	if (wc->status == IBV_WC_SUCCESS && wc->wr_id == wr_id &&
 	    wc->opcode == op && wc->qp_num == qpn)
 		return true;
-	diag("CQE: wr_id %#llx status %s opcode %d qp_num %u byte_len %u (want %#llx %d %u)",
-	     (unsigned long long)wc->wr_id, st(wc->status), wc->opcode,
-	     wc->qp_num, wc->byte_len, (unsigned long long)wr_id, op, qpn);
+	xt_note("CQE: wr_id %#llx status %s opcode %d qp_num %u byte_len %u (want %#llx %d %u)",
+		(unsigned long long)wc->wr_id, st(wc->status), wc->opcode,
+		wc->qp_num, wc->byte_len, (unsigned long long)wr_id, op, qpn);
 	return false;
 }
 
@@ -463,19 +305,13 @@ static bool wc_err(const struct ibv_wc *wc, uint64_t wr_id,
 {
 	if (wc->status == status && wc->wr_id == wr_id && wc->qp_num == qpn)
 		return true;
-	diag("CQE: wr_id %#llx status %s qp_num %u (want wr_id %#llx %s qp_num %u)",
-	     (unsigned long long)wc->wr_id, st(wc->status),
-	     wc->qp_num, (unsigned long long)wr_id, st(status), qpn);
+	xt_note("CQE: wr_id %#llx status %s qp_num %u (want wr_id %#llx %s qp_num %u)",
+		(unsigned long long)wc->wr_id, st(wc->status),
+		wc->qp_num, (unsigned long long)wr_id, st(status), qpn);
 	return false;
 }
 
 /* ------------------------------------------------------------ QPs */
-
-struct ep {
-	struct ibv_cq *cq;	/* send and receive CQ */
-	struct ibv_qp *qp;
-	struct ibv_qp_cap cap;
-};
 
 struct pair_opts {
 	uint32_t send_wr, recv_wr;
@@ -487,43 +323,21 @@ struct pair_opts {
 			.cqe_b = 256, .rnr_retry_a = 7 }
 
 struct pair {
-	struct ep a, b;		/* a is the requester, b the responder */
+	struct xt_ep a, b;		/* a is the requester, b the responder */
 };
 
-static bool ep_new(struct ep *e, enum ibv_qp_type type, int cqe,
+static bool ep_new(struct xt_ep *e, enum ibv_qp_type type, int cqe,
 		   uint32_t send_wr, uint32_t recv_wr)
 {
-	struct ibv_qp_init_attr ia = {
-		.qp_type = type,
-		.cap = {
-			.max_send_wr = send_wr,
-			.max_recv_wr = recv_wr,
-			.max_send_sge = 4,
-			.max_recv_sge = 4,
-			.max_inline_data = 64,
-		},
+	const struct ibv_qp_cap cap = {
+		.max_send_wr = send_wr, .max_recv_wr = recv_wr,
+		.max_send_sge = 4, .max_recv_sge = 4, .max_inline_data = 64,
 	};
 
-	memset(e, 0, sizeof(*e));
-	e->cq = ibv_create_cq(ctx, cqe, NULL, NULL, 0);
-	if (!e->cq) {
-		diag("ibv_create_cq(%d): %s", cqe, strerror(errno));
-		return false;
-	}
-	ia.send_cq = e->cq;
-	ia.recv_cq = e->cq;
-	e->qp = ibv_create_qp(pd, &ia);
-	if (!e->qp) {
-		diag("ibv_create_qp: %s", strerror(errno));
-		destroyed(ibv_destroy_cq(e->cq), "CQ");
-		e->cq = NULL;
-		return false;
-	}
-	e->cap = ia.cap;
-	return true;
+	return xt_ep_new(e, pd, type, cqe, &cap);
 }
 
-static void ep_free(struct ep *e)
+static void ep_free(struct xt_ep *e)
 {
 	if (e->qp) {
 		async_forget(e->qp);
@@ -539,84 +353,27 @@ static void ep_free(struct ep *e)
 
 static int qp_to_init(struct ibv_qp *qp)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.pkey_index = 0,
-		.port_num = PORT,
-	};
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-
-	if (qp->qp_type == IBV_QPT_UD) {
-		a.qkey = QKEY;
-		mask |= IBV_QP_QKEY;
-	} else {
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				    IBV_ACCESS_REMOTE_READ |
-				    IBV_ACCESS_REMOTE_ATOMIC;
-		mask |= IBV_QP_ACCESS_FLAGS;
-	}
-	return ibv_modify_qp(qp, &a, mask);
+	return xt_qp_init(qp, QKEY);
 }
 
 static bool rc_connect(struct ibv_qp *qp, uint32_t dqpn, uint8_t rnr_retry)
 {
-	struct ibv_qp_attr a;
-	int ret;
+	const struct xt_rc_opts o = {
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = rnr_retry,
+	};
+	int ret = xt_rc_rts(qp, dqpn, &gid, mtu, &o);
 
-	ret = qp_to_init(qp);
 	if (ret)
-		goto fail;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = mtu;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x123;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.sgid_index = GID_INDEX;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = PORT;
-	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			    IBV_QP_MIN_RNR_TIMER);
-	if (ret)
-		goto fail;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = rnr_retry;
-	a.sq_psn = 0x123;
-	a.max_rd_atomic = 1;
-	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (ret)
-		goto fail;
-	return true;
-fail:
-	diag("connecting QP %u: %s", qp->qp_num, strerror(ret));
-	return false;
+		xt_note("connecting QP %u: %s", qp->qp_num, strerror(ret));
+	return !ret;
 }
 
 static bool ud_ready(struct ibv_qp *qp)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
-	int ret;
+	int ret = xt_ud_rts(qp, QKEY);
 
-	ret = qp_to_init(qp);
-	if (!ret)
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE);
-	if (!ret) {
-		a.qp_state = IBV_QPS_RTS;
-		a.sq_psn = 0x123;
-		ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	}
 	if (ret)
-		diag("UD QP %u to RTS: %s", qp->qp_num, strerror(ret));
+		xt_note("UD QP %u to RTS: %s", qp->qp_num, strerror(ret));
 	return !ret;
 }
 
@@ -653,15 +410,7 @@ static void pair_free(struct pair *p)
 
 static enum ibv_qp_state qp_state(struct ibv_qp *qp)
 {
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp_attr a;
-	int ret = ibv_query_qp(qp, &a, IBV_QP_STATE, &ia);
-
-	if (ret) {
-		diag("ibv_query_qp: %s", strerror(ret));
-		return (enum ibv_qp_state)-1;
-	}
-	return a.qp_state;
+	return (enum ibv_qp_state)xt_qp_state(qp);
 }
 
 /* ------------------------------------------------------------ posting */
@@ -707,7 +456,7 @@ static int post1(struct ibv_qp *qp, const struct wr *d)
 	wr_build(&w, d);
 	ret = ibv_post_send(qp, &w, &bad);
 	if (ret)
-		diag("ibv_post_send(op %d): %s", d->op, strerror(ret));
+		xt_note("ibv_post_send(op %d): %s", d->op, strerror(ret));
 	return ret;
 }
 
@@ -720,19 +469,19 @@ static int recv1(struct ibv_qp *qp, uint64_t wr_id, struct ibv_sge *sg,
 	int ret = ibv_post_recv(qp, &w, &bad);
 
 	if (ret)
-		diag("ibv_post_recv: %s", strerror(ret));
+		xt_note("ibv_post_recv: %s", strerror(ret));
 	return ret;
 }
 
 /* ------------------------------------------------------------ 1. RC ops */
 
-static void t_rc_send_recv(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_send_recv(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
 	struct ibv_sge s[3] = {
-		sge(la, 0, 100), sge(la, 1000, 2000), sge(la, 5000, 1000),
+		xt_sge(la, 0, 100), xt_sge(la, 1000, 2000), xt_sge(la, 5000, 1000),
 	};
 	struct ibv_sge r[3] = {
-		sge(rb, 0, 1000), sge(rb, 2000, 1000), sge(rb, 8000, 2000),
+		xt_sge(rb, 0, 1000), xt_sge(rb, 2000, 1000), xt_sge(rb, 8000, 2000),
 	};
 	struct wr d = {
 		.op = IBV_WR_SEND, .wr_id = 0xa1, .flags = IBV_SEND_SIGNALED,
@@ -742,7 +491,7 @@ static void t_rc_send_recv(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	struct ibv_wc wc;
 	bool ok;
 
-	pat_fill(la->p, 8192, 1);
+	xt_pat_fill(la->p, 8192, 1);
 	memset(rb->p, 0xee, 12000);
 	memcpy(want, la->p, 100);
 	memcpy(want + 100, la->p + 1000, 2000);
@@ -751,24 +500,25 @@ static void t_rc_send_recv(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	ok = !recv1(p->b.qp, 0xb1, r, 3) && !post1(p->a.qp, &d);
 	ok = ok && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa1, IBV_WC_SEND, p->a.qp->qp_num);
-	result(ok, "rc send: 3-SGE SEND completes (SEND, wr_id, qp_num)");
+	xt_check(ok, "rc send: 3-SGE SEND completes (SEND, wr_id, qp_num)");
 	ok = poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb1, IBV_WC_RECV, p->b.qp->qp_num) &&
 	     wc.byte_len == 3100 && !(wc.wc_flags & IBV_WC_WITH_IMM);
-	result(ok, "rc send: RECV CQE, byte_len %u == 3100, no IMM flag",
-	       wc.byte_len);
+	xt_check(ok, "rc send: RECV CQE, byte_len %u == 3100, no IMM flag",
+		 wc.byte_len);
 	ok = !memcmp(rb->p, want, 1000) &&
-	     all_bytes(rb->p + 1000, 1000, 0xee) &&
+	     xt_all_bytes(rb->p + 1000, 1000, 0xee) &&
 	     !memcmp(rb->p + 2000, want + 1000, 1000) &&
-	     all_bytes(rb->p + 3000, 5000, 0xee) &&
+	     xt_all_bytes(rb->p + 3000, 5000, 0xee) &&
 	     !memcmp(rb->p + 8000, want + 2000, 1100) &&
-	     all_bytes(rb->p + 9100, 2900, 0xee);
-	result(ok, "rc send: 3 gather SGEs scattered over 3 receive SGEs, bytes around untouched");
+	     xt_all_bytes(rb->p + 9100, 2900, 0xee);
+	xt_check(ok,
+		 "rc send: 3 gather SGEs scattered over 3 receive SGEs, bytes around untouched");
 }
 
-static void t_rc_send_imm(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_send_imm(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
-	struct ibv_sge s = sge(la, 16384, 256), r = sge(rb, 16384, 4096);
+	struct ibv_sge s = xt_sge(la, 16384, 256), r = xt_sge(rb, 16384, 4096);
 	struct wr d = {
 		.op = IBV_WR_SEND_WITH_IMM, .wr_id = 0xa2,
 		.flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
@@ -777,98 +527,98 @@ static void t_rc_send_imm(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	struct ibv_wc wc;
 	bool ok;
 
-	pat_fill(la->p + 16384, 256, 2);
+	xt_pat_fill(la->p + 16384, 256, 2);
 	memset(rb->p + 16384, 0, 4096);
 	ok = !recv1(p->b.qp, 0xb2, &r, 1) && !post1(p->a.qp, &d) &&
 	     poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa2, IBV_WC_SEND, p->a.qp->qp_num);
 	ok = ok && poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb2, IBV_WC_RECV, p->b.qp->qp_num);
-	result(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0xdeadbeef) && wc.byte_len == 256 &&
-	       pat_check(rb->p + 16384, 256, 2) < 0,
-	       "rc send_imm: IBV_WC_WITH_IMM, imm_data %#x, byte_len %u, data",
-	       be32toh(wc.imm_data), wc.byte_len);
+	xt_check(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(0xdeadbeef) && wc.byte_len == 256 &&
+		 xt_pat_check(rb->p + 16384, 256, 2) < 0,
+		 "rc send_imm: IBV_WC_WITH_IMM, imm_data %#x, byte_len %u, data",
+		 be32toh(wc.imm_data), wc.byte_len);
 }
 
-static void t_rc_write(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_write(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
-	struct ibv_sge s = sge(la, 20480, 8192), r;
+	struct ibv_sge s = xt_sge(la, 20480, 8192), r;
 	struct wr d = {
 		.op = IBV_WR_RDMA_WRITE, .wr_id = 0xa3,
 		.flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-		.raddr = va(rb, 20480), .rkey = rb->mr->rkey,
+		.raddr = xt_va(rb, 20480), .rkey = rb->mr->rkey,
 	};
 	struct ibv_wc wc;
 	bool ok;
 
-	pat_fill(la->p + 20480, 8192, 3);
+	xt_pat_fill(la->p + 20480, 8192, 3);
 	memset(rb->p + 20480, 0, 8192);
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa3, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
-	result(ok && pat_check(rb->p + 20480, 8192, 3) < 0 &&
-	       cq_empty(p->b.cq),
-	       "rc write: 8 KiB placed, RDMA_WRITE CQE, no receive CQE");
+	xt_check(ok && xt_pat_check(rb->p + 20480, 8192, 3) < 0 &&
+		 cq_empty(p->b.cq),
+		 "rc write: 8 KiB placed, RDMA_WRITE CQE, no receive CQE");
 
 	/* with immediate: a receive is consumed, its buffer not written */
-	r = sge(rb, 40000, 64);
+	r = xt_sge(rb, 40000, 64);
 	memset(rb->p + 40000, 0xee, 64);
-	pat_fill(la->p + 32768, 4096, 4);
+	xt_pat_fill(la->p + 32768, 4096, 4);
 	memset(rb->p + 32768, 0, 4096);
-	s = sge(la, 32768, 4096);
+	s = xt_sge(la, 32768, 4096);
 	d.op = IBV_WR_RDMA_WRITE_WITH_IMM;
 	d.wr_id = 0xa4;
-	d.raddr = va(rb, 32768);
+	d.raddr = xt_va(rb, 32768);
 	d.imm = 0x01020304;
 	ok = !recv1(p->b.qp, 0xb4, &r, 1) && !post1(p->a.qp, &d) &&
 	     poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa4, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
-	result(ok, "rc write_imm: requester CQE RDMA_WRITE");
+	xt_check(ok, "rc write_imm: requester CQE RDMA_WRITE");
 	ok = poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb4, IBV_WC_RECV_RDMA_WITH_IMM, p->b.qp->qp_num);
-	result(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0x01020304) && wc.byte_len == 4096,
-	       "rc write_imm: RECV_RDMA_WITH_IMM, WITH_IMM, imm %#x, byte_len %u",
-	       be32toh(wc.imm_data), wc.byte_len);
-	result(pat_check(rb->p + 32768, 4096, 4) < 0 &&
-	       all_bytes(rb->p + 40000, 64, 0xee),
-	       "rc write_imm: data placed, receive buffer untouched");
+	xt_check(ok && (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(0x01020304) && wc.byte_len == 4096,
+		 "rc write_imm: RECV_RDMA_WITH_IMM, WITH_IMM, imm %#x, byte_len %u",
+		 be32toh(wc.imm_data), wc.byte_len);
+	xt_check(xt_pat_check(rb->p + 32768, 4096, 4) < 0 &&
+		 xt_all_bytes(rb->p + 40000, 64, 0xee),
+		 "rc write_imm: data placed, receive buffer untouched");
 }
 
-static void t_rc_read(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_read(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
-	struct ibv_sge s[2] = { sge(la, 45000, 2500), sge(la, 50000, 3500) };
+	struct ibv_sge s[2] = { xt_sge(la, 45000, 2500), xt_sge(la, 50000, 3500) };
 	struct wr d = {
 		.op = IBV_WR_RDMA_READ, .wr_id = 0xa5,
 		.flags = IBV_SEND_SIGNALED, .sg = s, .nsge = 2,
-		.raddr = va(rb, 45000), .rkey = rb->mr->rkey,
+		.raddr = xt_va(rb, 45000), .rkey = rb->mr->rkey,
 	};
 	uint8_t want[6000];
 	struct ibv_wc wc;
 	bool ok;
 
-	pat_fill(want, sizeof(want), 5);
+	xt_pat_fill(want, sizeof(want), 5);
 	memcpy(rb->p + 45000, want, sizeof(want));
 	memset(la->p + 45000, 0, 10000);
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa5, IBV_WC_RDMA_READ, p->a.qp->qp_num);
-	result(ok && wc.byte_len == 6000 &&
-	       !memcmp(la->p + 45000, want, 2500) &&
-	       !memcmp(la->p + 50000, want + 2500, 3500) &&
-	       all_bytes(la->p + 47500, 2500, 0),
-	       "rc read: 6000 bytes into 2 SGEs, RDMA_READ, byte_len %u",
-	       wc.byte_len);
+	xt_check(ok && wc.byte_len == 6000 &&
+		 !memcmp(la->p + 45000, want, 2500) &&
+		 !memcmp(la->p + 50000, want + 2500, 3500) &&
+		 xt_all_bytes(la->p + 47500, 2500, 0),
+		 "rc read: 6000 bytes into 2 SGEs, RDMA_READ, byte_len %u",
+		 wc.byte_len);
 }
 
-static void t_rc_atomics(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_atomics(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
 	uint64_t *rem = (uint64_t *)(rb->p + 57344);
 	uint64_t *res = (uint64_t *)(la->p + 57344);
-	struct ibv_sge s = sge(la, 57344, 8);
+	struct ibv_sge s = xt_sge(la, 57344, 8);
 	struct wr d = {
 		.op = IBV_WR_ATOMIC_CMP_AND_SWP, .wr_id = 0xa6,
 		.flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-		.raddr = va(rb, 57344), .rkey = rb->mr->rkey,
+		.raddr = xt_va(rb, 57344), .rkey = rb->mr->rkey,
 		.cmp_add = 0x1111, .swap = 0x2222,
 	};
 	struct ibv_wc wc;
@@ -878,9 +628,9 @@ static void t_rc_atomics(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	*res = 0;
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa6, IBV_WC_COMP_SWAP, p->a.qp->qp_num);
-	result(ok && wc.byte_len == 8 && *res == 0x1111 && *rem == 0x2222,
-	       "rc cmp_swp hit: returned %#llx (0x1111), memory %#llx (0x2222)",
-	       (unsigned long long)*res, (unsigned long long)*rem);
+	xt_check(ok && wc.byte_len == 8 && *res == 0x1111 && *rem == 0x2222,
+		 "rc cmp_swp hit: returned %#llx (0x1111), memory %#llx (0x2222)",
+		 (unsigned long long)*res, (unsigned long long)*rem);
 
 	*res = 0;
 	d.wr_id = 0xa7;
@@ -888,9 +638,9 @@ static void t_rc_atomics(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	d.swap = 0x3333;
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa7, IBV_WC_COMP_SWAP, p->a.qp->qp_num);
-	result(ok && *res == 0x2222 && *rem == 0x2222,
-	       "rc cmp_swp miss: returned %#llx (0x2222), memory unchanged",
-	       (unsigned long long)*res);
+	xt_check(ok && *res == 0x2222 && *rem == 0x2222,
+		 "rc cmp_swp miss: returned %#llx (0x2222), memory unchanged",
+		 (unsigned long long)*res);
 
 	*res = 0;
 	*rem = 0x100000000ULL - 2;
@@ -899,20 +649,20 @@ static void t_rc_atomics(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	d.cmp_add = 0x10;
 	ok = !post1(p->a.qp, &d) && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xa8, IBV_WC_FETCH_ADD, p->a.qp->qp_num);
-	result(ok && wc.byte_len == 8 && *res == 0xfffffffeULL &&
-	       *rem == 0x10000000eULL,
-	       "rc fetch_add: returned %#llx, memory %#llx (carry into bit 32)",
-	       (unsigned long long)*res, (unsigned long long)*rem);
+	xt_check(ok && wc.byte_len == 8 && *res == 0xfffffffeULL &&
+		 *rem == 0x10000000eULL,
+		 "rc fetch_add: returned %#llx, memory %#llx (carry into bit 32)",
+		 (unsigned long long)*res, (unsigned long long)*rem);
 }
 
-static void t_rc_inline(struct pair *p, struct xbuf *rb)
+static void t_rc_inline(struct pair *p, struct xt_buf *rb)
 {
 	uint32_t n = p->a.cap.max_inline_data < 48 ?
 		     p->a.cap.max_inline_data : 48;
 	uint8_t src[48];
 	struct ibv_sge s = {
 		.addr = (uintptr_t)src, .length = n, .lkey = 0,
-	}, r = sge(rb, 58000, 256);
+	}, r = xt_sge(rb, 58000, 256);
 	struct wr d = {
 		.op = IBV_WR_SEND, .wr_id = 0xa9,
 		.flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE, .sg = &s,
@@ -921,11 +671,11 @@ static void t_rc_inline(struct pair *p, struct xbuf *rb)
 	struct ibv_wc wc;
 	bool ok;
 
-	result(p->a.cap.max_inline_data >= 64,
-	       "rc inline: max_inline_data %u >= 64 asked",
-	       p->a.cap.max_inline_data);
+	xt_check(p->a.cap.max_inline_data >= 64,
+		 "rc inline: max_inline_data %u >= 64 asked",
+		 p->a.cap.max_inline_data);
 	/* unregistered memory, rewritten right after the post */
-	pat_fill(src, sizeof(src), 6);
+	xt_pat_fill(src, sizeof(src), 6);
 	memset(rb->p + 58000, 0, 256);
 	ok = !recv1(p->b.qp, 0xb9, &r, 1) && !post1(p->a.qp, &d);
 	memset(src, 0, sizeof(src));
@@ -933,27 +683,27 @@ static void t_rc_inline(struct pair *p, struct xbuf *rb)
 	     wc_ok(&wc, 0xa9, IBV_WC_SEND, p->a.qp->qp_num) &&
 	     poll_one(p->b.cq, &wc) &&
 	     wc_ok(&wc, 0xb9, IBV_WC_RECV, p->b.qp->qp_num);
-	result(ok && wc.byte_len == n && pat_check(rb->p + 58000, n, 6) < 0,
-	       "rc inline send: %u bytes copied at post time, byte_len %u",
-	       n, wc.byte_len);
+	xt_check(ok && wc.byte_len == n && xt_pat_check(rb->p + 58000, n, 6) < 0,
+		 "rc inline send: %u bytes copied at post time, byte_len %u",
+		 n, wc.byte_len);
 
-	pat_fill(src, 32, 7);
+	xt_pat_fill(src, 32, 7);
 	memset(rb->p + 59000, 0, 64);
 	s.length = 32;
 	d.op = IBV_WR_RDMA_WRITE;
 	d.wr_id = 0xaa;
-	d.raddr = va(rb, 59000);
+	d.raddr = xt_va(rb, 59000);
 	d.rkey = rb->mr->rkey;
 	ok = !post1(p->a.qp, &d);
 	memset(src, 0, sizeof(src));
 	ok = ok && poll_one(p->a.cq, &wc) &&
 	     wc_ok(&wc, 0xaa, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
-	result(ok && pat_check(rb->p + 59000, 32, 7) < 0 &&
-	       all_bytes(rb->p + 59032, 32, 0),
-	       "rc inline write: 32 bytes placed");
+	xt_check(ok && xt_pat_check(rb->p + 59000, 32, 7) < 0 &&
+		 xt_all_bytes(rb->p + 59032, 32, 0),
+		 "rc inline write: 32 bytes placed");
 }
 
-static void t_rc_unsignaled(struct pair *p, struct xbuf *la, struct xbuf *rb)
+static void t_rc_unsignaled(struct pair *p, struct xt_buf *la, struct xt_buf *rb)
 {
 	struct ibv_send_wr w[6], *bad = NULL;
 	struct ibv_sge s[6];
@@ -966,12 +716,12 @@ static void t_rc_unsignaled(struct pair *p, struct xbuf *la, struct xbuf *rb)
 			.op = IBV_WR_RDMA_WRITE, .wr_id = 0x100 + (uint64_t)i,
 			.flags = i == 5 ? IBV_SEND_SIGNALED : 0,
 			.sg = &s[i], .nsge = 1,
-			.raddr = va(rb, 61440 + (size_t)i * 512),
+			.raddr = xt_va(rb, 61440 + (size_t)i * 512),
 			.rkey = rb->mr->rkey,
 		};
 
-		s[i] = sge(la, 61440 + (size_t)i * 512, 512);
-		pat_fill(la->p + 61440 + i * 512, 512, 10 + (uint32_t)i);
+		s[i] = xt_sge(la, 61440 + (size_t)i * 512, 512);
+		xt_pat_fill(la->p + 61440 + i * 512, 512, 10 + (uint32_t)i);
 		wr_build(&w[i], &d);
 		w[i].next = i < 5 ? &w[i + 1] : NULL;
 	}
@@ -981,24 +731,24 @@ static void t_rc_unsignaled(struct pair *p, struct xbuf *la, struct xbuf *rb)
 	ok = ok && got == 1 &&
 	     wc_ok(&wc[0], 0x105, IBV_WC_RDMA_WRITE, p->a.qp->qp_num);
 	for (i = 0; i < 6; i++)
-		if (pat_check(rb->p + 61440 + i * 512, 512,
-			      10 + (uint32_t)i) >= 0 && bad_i < 0)
+		if (xt_pat_check(rb->p + 61440 + i * 512, 512,
+				 10 + (uint32_t)i) >= 0 && bad_i < 0)
 			bad_i = i;
-	result(ok && bad_i < 0 && cq_empty(p->a.cq),
-	       "rc unsignaled: 5 unsignaled + 1 signaled WRITE: one CQE (the signaled one), all 6 placed (first bad %d)",
-	       bad_i);
+	xt_check(ok && bad_i < 0 && cq_empty(p->a.cq),
+		 "rc unsignaled: 5 unsignaled + 1 signaled WRITE: one CQE (the signaled one), all 6 placed (first bad %d)",
+		 bad_i);
 }
 
 static void t_rc_ops(void)
 {
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct pair p;
 
-	if (!xbuf_new(&la, BUF_SIZE, ACCESS_ALL) ||
-	    !xbuf_new(&rb, BUF_SIZE, ACCESS_ALL) || !pair_new(&p)) {
-		result(false, "rc: set up a connected pair");
-		xbuf_free(&la);
-		xbuf_free(&rb);
+	if (!xt_buf_new(&la, pd, BUF_SIZE, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, BUF_SIZE, ACCESS_ALL) || !pair_new(&p)) {
+		xt_check(false, "rc: set up a connected pair");
+		destroyed(xt_buf_free(&la), "MR");
+		destroyed(xt_buf_free(&rb), "MR");
 		return;
 	}
 	t_rc_send_recv(&p, &la, &rb);
@@ -1008,12 +758,12 @@ static void t_rc_ops(void)
 	t_rc_atomics(&p, &la, &rb);
 	t_rc_inline(&p, &rb);
 	t_rc_unsignaled(&p, &la, &rb);
-	result(cq_empty(p.a.cq) && cq_empty(p.b.cq) &&
-	       async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
-	       "rc: no stray completion or event");
+	xt_check(cq_empty(p.a.cq) && cq_empty(p.b.cq) &&
+		 async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
+		 "rc: no stray completion or event");
 	pair_free(&p);
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* ------------------------------------------------------------ 2. UD */
@@ -1043,70 +793,70 @@ static void t_ud(void)
 			 .hop_limit = 64 },
 		.port_num = PORT,
 	};
-	struct xbuf sb = { 0 }, rbuf = { 0 };
+	struct xt_buf sb = { 0 }, rbuf = { 0 };
 	struct ibv_ah *ah = NULL, *ah2 = NULL;
-	struct ep s = { 0 }, r = { 0 };
+	struct xt_ep s = { 0 }, r = { 0 };
 	struct ibv_sge ss, rs;
 	struct ibv_grh *grh;
 	struct ibv_wc wc;
 	bool ok;
 
-	if (!xbuf_new(&sb, 8192, ACCESS_ALL) ||
-	    !xbuf_new(&rbuf, 8192, ACCESS_ALL) ||
+	if (!xt_buf_new(&sb, pd, 8192, ACCESS_ALL) ||
+	    !xt_buf_new(&rbuf, pd, 8192, ACCESS_ALL) ||
 	    !ep_new(&s, IBV_QPT_UD, 64, 16, 16) ||
 	    !ep_new(&r, IBV_QPT_UD, 64, 16, 16) ||
 	    !ud_ready(s.qp) || !ud_ready(r.qp)) {
-		result(false, "ud: set up two UD QPs");
+		xt_check(false, "ud: set up two UD QPs");
 		goto out;
 	}
 	ah = ibv_create_ah(pd, &aa);
-	if (!result(ah, "ud: ibv_create_ah(is_global, port GID)"))
+	if (!xt_check(ah, "ud: ibv_create_ah(is_global, port GID)"))
 		goto out;
 
-	pat_fill(sb.p, 512, 20);
+	xt_pat_fill(sb.p, 512, 20);
 	memset(rbuf.p, 0xee, 2048);
-	ss = sge(&sb, 0, 512);
-	rs = sge(&rbuf, 0, 1024);
+	ss = xt_sge(&sb, 0, 512);
+	rs = xt_sge(&rbuf, 0, 1024);
 	ok = !recv1(r.qp, 0xc1, &rs, 1) &&
 	     !ud_send(s.qp, ah, r.qp->qp_num, QKEY, &ss, 0xd1, 0xcafe) &&
 	     poll_one(s.cq, &wc) &&
 	     wc_ok(&wc, 0xd1, IBV_WC_SEND, s.qp->qp_num);
-	result(ok, "ud send_imm completes");
+	xt_check(ok, "ud send_imm completes");
 	ok = poll_one(r.cq, &wc) &&
 	     wc_ok(&wc, 0xc1, IBV_WC_RECV, r.qp->qp_num);
-	result(ok && (wc.wc_flags & IBV_WC_GRH) &&
-	       (wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       wc.imm_data == htobe32(0xcafe) && wc.byte_len == 40 + 512 &&
-	       wc.src_qp == s.qp->qp_num,
-	       "ud recv: GRH and IMM flags, byte_len %u == 552, src_qp %u == %u",
-	       wc.byte_len, wc.src_qp, s.qp->qp_num);
+	xt_check(ok && (wc.wc_flags & IBV_WC_GRH) &&
+		 (wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 wc.imm_data == htobe32(0xcafe) && wc.byte_len == 40 + 512 &&
+		 wc.src_qp == s.qp->qp_num,
+		 "ud recv: GRH and IMM flags, byte_len %u == 552, src_qp %u == %u",
+		 wc.byte_len, wc.src_qp, s.qp->qp_num);
 	grh = (struct ibv_grh *)rbuf.p;
-	result((be32toh(grh->version_tclass_flow) >> 28) == 6 &&
-	       !memcmp(&grh->sgid, &gid, 16) && !memcmp(&grh->dgid, &gid, 16),
-	       "ud recv: 40-byte GRH first (version 6, sgid and dgid = port GID)");
-	result(pat_check(rbuf.p + 40, 512, 20) < 0 &&
-	       all_bytes(rbuf.p + 552, 1024 - 552, 0xee),
-	       "ud recv: payload after the GRH, nothing beyond");
+	xt_check((be32toh(grh->version_tclass_flow) >> 28) == 6 &&
+		 !memcmp(&grh->sgid, &gid, 16) && !memcmp(&grh->dgid, &gid, 16),
+		 "ud recv: 40-byte GRH first (version 6, sgid and dgid = port GID)");
+	xt_check(xt_pat_check(rbuf.p + 40, 512, 20) < 0 &&
+		 xt_all_bytes(rbuf.p + 552, 1024 - 552, 0xee),
+		 "ud recv: payload after the GRH, nothing beyond");
 
 	/* reply through an AH made from the receive completion */
 	ah2 = ibv_create_ah_from_wc(pd, &wc, grh, PORT);
-	if (!result(ah2, "ud: ibv_create_ah_from_wc: %s",
-		    ah2 ? "ok" : strerror(errno)))
+	if (!xt_check(ah2, "ud: ibv_create_ah_from_wc: %s",
+		      ah2 ? "ok" : strerror(errno)))
 		goto out;
-	pat_fill(rbuf.p + 4096, 100, 21);
-	ss = sge(&rbuf, 4096, 100);
-	rs = sge(&sb, 1024, 1024);
+	xt_pat_fill(rbuf.p + 4096, 100, 21);
+	ss = xt_sge(&rbuf, 4096, 100);
+	rs = xt_sge(&sb, 1024, 1024);
 	ok = !recv1(s.qp, 0xc2, &rs, 1) &&
 	     !ud_send(r.qp, ah2, wc.src_qp, QKEY, &ss, 0xd2, 0) &&
 	     poll_one(r.cq, &wc) &&
 	     wc_ok(&wc, 0xd2, IBV_WC_SEND, r.qp->qp_num) &&
 	     poll_one(s.cq, &wc) &&
 	     wc_ok(&wc, 0xc2, IBV_WC_RECV, s.qp->qp_num);
-	result(ok && wc.byte_len == 140 && wc.src_qp == r.qp->qp_num &&
-	       !(wc.wc_flags & IBV_WC_WITH_IMM) &&
-	       pat_check(sb.p + 1024 + 40, 100, 21) < 0,
-	       "ud: reply through the AH from the wc arrives (byte_len %u)",
-	       wc.byte_len);
+	xt_check(ok && wc.byte_len == 140 && wc.src_qp == r.qp->qp_num &&
+		 !(wc.wc_flags & IBV_WC_WITH_IMM) &&
+		 xt_pat_check(sb.p + 1024 + 40, 100, 21) < 0,
+		 "ud: reply through the AH from the wc arrives (byte_len %u)",
+		 wc.byte_len);
 
 	/* inline, from unregistered memory rewritten after the post */
 	{
@@ -1117,10 +867,10 @@ static void t_ud(void)
 			.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE,
 		}, *bad = NULL;
 
-		pat_fill(src, sizeof(src), 23);
+		xt_pat_fill(src, sizeof(src), 23);
 		ss = (struct ibv_sge){ .addr = (uintptr_t)src,
 				       .length = sizeof(src) };
-		rs = sge(&rbuf, 6144, 1024);
+		rs = xt_sge(&rbuf, 6144, 1024);
 		w.wr.ud.ah = ah;
 		w.wr.ud.remote_qpn = r.qp->qp_num;
 		w.wr.ud.remote_qkey = QKEY;
@@ -1131,15 +881,15 @@ static void t_ud(void)
 		     wc_ok(&wc, 0xd5, IBV_WC_SEND, s.qp->qp_num) &&
 		     poll_one(r.cq, &wc) &&
 		     wc_ok(&wc, 0xc5, IBV_WC_RECV, r.qp->qp_num);
-		result(ok && wc.byte_len == 40 + sizeof(src) &&
-		       pat_check(rbuf.p + 6144 + 40, sizeof(src), 23) < 0,
-		       "ud inline send: data copied at post time");
+		xt_check(ok && wc.byte_len == 40 + sizeof(src) &&
+			 xt_pat_check(rbuf.p + 6144 + 40, sizeof(src), 23) < 0,
+			 "ud inline send: data copied at post time");
 	}
 
 	/* a wrong qkey: dropped, the sender completes; the next one lands */
-	rs = sge(&rbuf, 2048, 1024);
-	pat_fill(sb.p, 64, 22);
-	ss = sge(&sb, 0, 64);
+	rs = xt_sge(&rbuf, 2048, 1024);
+	xt_pat_fill(sb.p, 64, 22);
+	ss = xt_sge(&sb, 0, 64);
 	ok = !recv1(r.qp, 0xc3, &rs, 1) &&
 	     !ud_send(s.qp, ah, r.qp->qp_num, QKEY + 1, &ss, 0xd3, 1) &&
 	     poll_one(s.cq, &wc) &&
@@ -1149,9 +899,9 @@ static void t_ud(void)
 	     wc_ok(&wc, 0xd4, IBV_WC_SEND, s.qp->qp_num) &&
 	     poll_one(r.cq, &wc) &&
 	     wc_ok(&wc, 0xc3, IBV_WC_RECV, r.qp->qp_num);
-	result(ok && wc.imm_data == htobe32(2) && cq_empty(r.cq),
-	       "ud: wrong qkey dropped silently (sender ok), next message received (imm %u == 2)",
-	       be32toh(wc.imm_data));
+	xt_check(ok && wc.imm_data == htobe32(2) && cq_empty(r.cq),
+		 "ud: wrong qkey dropped silently (sender ok), next message received (imm %u == 2)",
+		 be32toh(wc.imm_data));
 out:
 	if (ah2)
 		destroyed(ibv_destroy_ah(ah2), "AH");
@@ -1159,15 +909,15 @@ out:
 		destroyed(ibv_destroy_ah(ah), "AH");
 	ep_free(&s);
 	ep_free(&r);
-	xbuf_free(&sb);
-	xbuf_free(&rbuf);
+	destroyed(xt_buf_free(&sb), "MR");
+	destroyed(xt_buf_free(&rbuf), "MR");
 }
 
 /* ------------------------------------------------------------ 3. errors */
 
 struct err_env {
 	struct pair p;
-	struct xbuf la, rb;
+	struct xt_buf la, rb;
 };
 
 /*
@@ -1179,7 +929,7 @@ static void requester_event(struct ibv_qp *qp)
 {
 	async_collect(0);
 	if (async_take(IBV_EVENT_QP_FATAL, qp))
-		diag("requester QP %u got IBV_EVENT_QP_FATAL", qp->qp_num);
+		xt_note("requester QP %u got IBV_EVENT_QP_FATAL", qp->qp_num);
 }
 
 static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
@@ -1188,11 +938,11 @@ static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
 
 	memset(e, 0, sizeof(*e));
 	o.rnr_retry_a = rnr_retry_a;
-	if (xbuf_new(&e->la, 16384, ACCESS_ALL) &&
-	    xbuf_new(&e->rb, 16384, ACCESS_ALL) && pair_new_opts(&e->p, &o))
+	if (xt_buf_new(&e->la, pd, 16384, ACCESS_ALL) &&
+	    xt_buf_new(&e->rb, pd, 16384, ACCESS_ALL) && pair_new_opts(&e->p, &o))
 		return true;
-	xbuf_free(&e->la);
-	xbuf_free(&e->rb);
+	destroyed(xt_buf_free(&e->la), "MR");
+	destroyed(xt_buf_free(&e->rb), "MR");
 	return false;
 }
 
@@ -1200,18 +950,18 @@ static void env_free(struct err_env *e)
 {
 	requester_event(e->p.a.qp);
 	pair_free(&e->p);
-	xbuf_free(&e->la);
-	xbuf_free(&e->rb);
+	destroyed(xt_buf_free(&e->la), "MR");
+	destroyed(xt_buf_free(&e->rb), "MR");
 }
 
 /* @n receives on @qp with wr_id base..base+n-1 */
-static bool recvs(struct ibv_qp *qp, struct xbuf *b, uint64_t base, int n)
+static bool recvs(struct ibv_qp *qp, struct xt_buf *b, uint64_t base, int n)
 {
 	struct ibv_sge s;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		s = sge(b, 8192 + (size_t)i * 1024, 1024);
+		s = xt_sge(b, 8192 + (size_t)i * 1024, 1024);
 		if (recv1(qp, base + (uint64_t)i, &s, 1))
 			return false;
 	}
@@ -1230,7 +980,7 @@ static bool flushed_recvs(struct ibv_cq *cq, uint32_t qpn, uint64_t base,
 		    !wc_err(&wc, base + (uint64_t)i, IBV_WC_WR_FLUSH_ERR, qpn))
 			return false;
 		if (!(wc.opcode & IBV_WC_RECV)) {
-			diag("flushed receive CQE with opcode %d", wc.opcode);
+			xt_note("flushed receive CQE with opcode %d", wc.opcode);
 			return false;
 		}
 	}
@@ -1249,7 +999,7 @@ static void t_err_lkey(void)
 	bool ok;
 
 	if (!env_new(&e, 7)) {
-		result(false, "err lkey: set up");
+		xt_check(false, "err lkey: set up");
 		return;
 	}
 	a = e.p.a.qp;
@@ -1260,42 +1010,42 @@ static void t_err_lkey(void)
 			.wr_id = 1 + (uint64_t)i,
 			.flags = i == 0 ? IBV_SEND_SIGNALED : 0,
 			.sg = &s[i], .nsge = 1,
-			.raddr = va(&e.rb, (size_t)i * 1024),
+			.raddr = xt_va(&e.rb, (size_t)i * 1024),
 			.rkey = e.rb.mr->rkey,
 		};
 
-		s[i] = sge(&e.la, (size_t)i * 1024, 1024);
+		s[i] = xt_sge(&e.la, (size_t)i * 1024, 1024);
 		wr_build(&w[i], &d);
 		w[i].next = i < 2 ? &w[i + 1] : NULL;
 	}
 	s[0].lkey ^= 0x80;	/* the MR's index, another tag: invalid */
-	pat_fill(e.la.p, 3072, 30);
+	xt_pat_fill(e.la.p, 3072, 30);
 	ok = recvs(a, &e.la, 0x51, 2) && recvs(e.p.b.qp, &e.rb, 0x61, 1) &&
 	     !ibv_post_send(a, w, &bad);
 	got = ok ? poll_n(e.p.a.cq, wc, 3) : 0;
-	result(got == 3 && wc_err(&wc[0], 1, IBV_WC_LOC_PROT_ERR, qpn),
-	       "err lkey: LOC_PROT_ERR for the bad lkey");
-	result(got == 3 && wc_err(&wc[1], 2, IBV_WC_WR_FLUSH_ERR, qpn) &&
-	       wc_err(&wc[2], 3, IBV_WC_WR_FLUSH_ERR, qpn),
-	       "err lkey: the 2 unsignaled WRs after it flushed, in order");
-	result(all_bytes(e.rb.p + 1024, 1024, 0),
-	       "err lkey: the flushed WRITE was not executed");
-	result(flushed_recvs(e.p.a.cq, qpn, 0x51, 2),
-	       "err lkey: posted receives of the QP flushed");
-	result(qp_state(a) == IBV_QPS_ERR, "err lkey: requester QP in ERR");
+	xt_check(got == 3 && wc_err(&wc[0], 1, IBV_WC_LOC_PROT_ERR, qpn),
+		 "err lkey: LOC_PROT_ERR for the bad lkey");
+	xt_check(got == 3 && wc_err(&wc[1], 2, IBV_WC_WR_FLUSH_ERR, qpn) &&
+		 wc_err(&wc[2], 3, IBV_WC_WR_FLUSH_ERR, qpn),
+		 "err lkey: the 2 unsignaled WRs after it flushed, in order");
+	xt_check(xt_all_bytes(e.rb.p + 1024, 1024, 0),
+		 "err lkey: the flushed WRITE was not executed");
+	xt_check(flushed_recvs(e.p.a.cq, qpn, 0x51, 2),
+		 "err lkey: posted receives of the QP flushed");
+	xt_check(qp_state(a) == IBV_QPS_ERR, "err lkey: requester QP in ERR");
 	/* posted in ERR: flushed too */
-	rs = sge(&e.la, 12288, 64);
+	rs = xt_sge(&e.la, 12288, 64);
 	ok = !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 4,
 				     .sg = &rs, .nsge = 1 }) &&
 	     !recv1(a, 0x53, &rs, 1) && poll_n(e.p.a.cq, wc, 2) == 2;
-	result(ok && ((wc_err(&wc[0], 4, IBV_WC_WR_FLUSH_ERR, qpn) &&
-		       wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
-		      (wc_err(&wc[0], 0x53, IBV_WC_WR_FLUSH_ERR, qpn) &&
-		       wc_err(&wc[1], 4, IBV_WC_WR_FLUSH_ERR, qpn))),
-	       "err lkey: a send and a receive posted in ERR are flushed");
-	result(cq_empty(e.p.b.cq) && qp_state(e.p.b.qp) == IBV_QPS_RTS &&
-	       async_count(e.p.b.qp) == 0,
-	       "err lkey: responder untouched (no CQE, no event, RTS)");
+	xt_check(ok && ((wc_err(&wc[0], 4, IBV_WC_WR_FLUSH_ERR, qpn) &&
+			 wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
+			(wc_err(&wc[0], 0x53, IBV_WC_WR_FLUSH_ERR, qpn) &&
+			 wc_err(&wc[1], 4, IBV_WC_WR_FLUSH_ERR, qpn))),
+		 "err lkey: a send and a receive posted in ERR are flushed");
+	xt_check(cq_empty(e.p.b.cq) && qp_state(e.p.b.qp) == IBV_QPS_RTS &&
+		 async_count(e.p.b.qp) == 0,
+		 "err lkey: responder untouched (no CQE, no event, RTS)");
 	/* both to RESET and connected again: the pair works as new */
 	requester_event(a);
 	ok = true;
@@ -1305,22 +1055,22 @@ static void t_err_lkey(void)
 		int ret = ibv_modify_qp(q, &ra, IBV_QP_STATE);
 
 		if (ret)
-			diag("modify_qp(RESET) of QP %u: %s", q->qp_num,
-			     strerror(ret));
+			xt_note("modify_qp(RESET) of QP %u: %s", q->qp_num,
+				strerror(ret));
 		ok = ok && !ret;
 	}
 	ok = ok && cq_empty(e.p.a.cq) && cq_empty(e.p.b.cq) &&
 	     rc_connect(a, e.p.b.qp->qp_num, 7) &&
 	     rc_connect(e.p.b.qp, qpn, 7);
-	pat_fill(e.la.p, 3072, 32);
+	xt_pat_fill(e.la.p, 3072, 32);
 	memset(e.rb.p, 0, 4096);
-	s[0] = sge(&e.la, 0, 1024);
-	s[1] = sge(&e.la, 1024, 1024);
-	rs = sge(&e.rb, 2048, 1024);
+	s[0] = xt_sge(&e.la, 0, 1024);
+	s[1] = xt_sge(&e.la, 1024, 1024);
+	rs = xt_sge(&e.rb, 2048, 1024);
 	ok = ok && !recv1(e.p.b.qp, 0x91, &rs, 1) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0x92,
 				     .sg = &s[0], .nsge = 1,
-				     .raddr = va(&e.rb, 0),
+				     .raddr = xt_va(&e.rb, 0),
 				     .rkey = e.rb.mr->rkey }) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0x93,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s[1],
@@ -1331,15 +1081,15 @@ static void t_err_lkey(void)
 	     wc_ok(&wc[1], 0x91, IBV_WC_RECV, e.p.b.qp->qp_num);
 	if (ok && (wc[1].byte_len != 1024 || memcmp(e.rb.p, e.la.p, 1024) ||
 		   memcmp(e.rb.p + 2048, e.la.p + 1024, 1024)))
-		diag("after RESET: byte_len %u, WRITE data %s, SEND data %s",
-		     wc[1].byte_len, memcmp(e.rb.p, e.la.p, 1024) ? "bad" :
-		     "ok", memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) ?
-		     "bad" : "ok");
-	result(ok && wc[1].byte_len == 1024 &&
-	       !memcmp(e.rb.p, e.la.p, 1024) &&
-	       !memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) &&
-	       cq_empty(e.p.a.cq),
-	       "err lkey: after RESET and reconnecting, WRITE + SEND work");
+		xt_note("after RESET: byte_len %u, WRITE data %s, SEND data %s",
+			wc[1].byte_len, memcmp(e.rb.p, e.la.p, 1024) ? "bad" :
+			"ok", memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) ?
+			"bad" : "ok");
+	xt_check(ok && wc[1].byte_len == 1024 &&
+		 !memcmp(e.rb.p, e.la.p, 1024) &&
+		 !memcmp(e.rb.p + 2048, e.la.p + 1024, 1024) &&
+		 cq_empty(e.p.a.cq),
+		 "err lkey: after RESET and reconnecting, WRITE + SEND work");
 	env_free(&e);
 }
 
@@ -1350,7 +1100,7 @@ static void t_err_lkey(void)
 static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 			    bool no_rw)
 {
-	struct xbuf nrw = { 0 }, *dst;
+	struct xt_buf nrw = { 0 }, *dst;
 	struct ibv_sge s;
 	struct err_env e;
 	struct ibv_wc wc;
@@ -1360,9 +1110,9 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 	bool ok;
 
 	if (!env_new(&e, 7) ||
-	    (no_rw && !xbuf_new(&nrw, 4096, IBV_ACCESS_LOCAL_WRITE |
+	    (no_rw && !xt_buf_new(&nrw, pd, 4096, IBV_ACCESS_LOCAL_WRITE |
 				IBV_ACCESS_REMOTE_READ))) {
-		result(false, "err %s: set up", name);
+		xt_check(false, "err %s: set up", name);
 		if (e.p.a.qp)
 			env_free(&e);
 		return;
@@ -1370,26 +1120,26 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 	dst = no_rw ? &nrw : &e.rb;
 	if (oob)
 		off = dst->len - 100;
-	s = sge(&e.la, 0, 200);
-	pat_fill(e.la.p, 200, 31);
+	s = xt_sge(&e.la, 0, 200);
+	xt_pat_fill(e.la.p, 200, 31);
 	d.sg = &s;
-	d.raddr = va(dst, off);
+	d.raddr = xt_va(dst, off);
 	d.rkey = dst->mr->rkey ^ (bad_rkey ? 0x80 : 0);
 	ok = recvs(e.p.b.qp, &e.rb, 0x61, 2) && !post1(e.p.a.qp, &d) &&
 	     poll_one(e.p.a.cq, &wc) &&
 	     wc_err(&wc, 7, IBV_WC_REM_ACCESS_ERR, e.p.a.qp->qp_num);
-	result(ok, "err %s: REM_ACCESS_ERR on the requester", name);
-	result(all_bytes(dst->p + off, dst->len - off < 200 ?
+	xt_check(ok, "err %s: REM_ACCESS_ERR on the requester", name);
+	xt_check(xt_all_bytes(dst->p + off, dst->len - off < 200 ?
 			 dst->len - off : 200, 0),
 	       "err %s: nothing written", name);
-	result(async_wait(IBV_EVENT_QP_ACCESS_ERR, e.p.b.qp),
-	       "err %s: IBV_EVENT_QP_ACCESS_ERR for the responder QP", name);
-	result(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
-	       qp_state(e.p.b.qp) == IBV_QPS_ERR,
-	       "err %s: both QPs in ERR", name);
-	result(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x61, 2),
-	       "err %s: the responder's receives flushed", name);
-	xbuf_free(&nrw);
+	xt_check(async_wait(IBV_EVENT_QP_ACCESS_ERR, e.p.b.qp),
+		 "err %s: IBV_EVENT_QP_ACCESS_ERR for the responder QP", name);
+	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
+		 qp_state(e.p.b.qp) == IBV_QPS_ERR,
+		 "err %s: both QPs in ERR", name);
+	xt_check(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x61, 2),
+		 "err %s: the responder's receives flushed", name);
+	destroyed(xt_buf_free(&nrw), "MR");
 	env_free(&e);
 }
 
@@ -1401,27 +1151,27 @@ static void t_err_len(void)
 	bool ok;
 
 	if (!env_new(&e, 7)) {
-		result(false, "err len: set up");
+		xt_check(false, "err len: set up");
 		return;
 	}
-	s = sge(&e.la, 0, 1000);
-	r = sge(&e.rb, 0, 100);
+	s = xt_sge(&e.la, 0, 1000);
+	r = xt_sge(&e.rb, 0, 100);
 	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1) &&
 	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 8,
 					    .flags = IBV_SEND_SIGNALED,
 					    .sg = &s, .nsge = 1 });
-	result(ok && poll_one(e.p.a.cq, &wc) &&
-	       wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
-	       "err len: REM_INV_REQ_ERR on the sender");
-	result(poll_one(e.p.b.cq, &wc) &&
-	       wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
-	       "err len: LOC_LEN_ERR on the receiver");
-	result(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x72, 1),
-	       "err len: the receiver's next receive flushed");
-	result(async_wait(IBV_EVENT_QP_REQ_ERR, e.p.b.qp),
-	       "err len: IBV_EVENT_QP_REQ_ERR for the receiver QP");
-	result(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
-	       qp_state(e.p.b.qp) == IBV_QPS_ERR, "err len: both QPs in ERR");
+	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
+		 wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
+		 "err len: REM_INV_REQ_ERR on the sender");
+	xt_check(poll_one(e.p.b.cq, &wc) &&
+		 wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
+		 "err len: LOC_LEN_ERR on the receiver");
+	xt_check(flushed_recvs(e.p.b.cq, e.p.b.qp->qp_num, 0x72, 1),
+		 "err len: the receiver's next receive flushed");
+	xt_check(async_wait(IBV_EVENT_QP_REQ_ERR, e.p.b.qp),
+		 "err len: IBV_EVENT_QP_REQ_ERR for the receiver QP");
+	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR &&
+		 qp_state(e.p.b.qp) == IBV_QPS_ERR, "err len: both QPs in ERR");
 	env_free(&e);
 }
 
@@ -1433,24 +1183,24 @@ static void t_err_rnr(void)
 	bool ok;
 
 	if (!env_new(&e, 0)) {
-		result(false, "err rnr: set up");
+		xt_check(false, "err rnr: set up");
 		return;
 	}
-	s = sge(&e.la, 0, 64);
+	s = xt_sge(&e.la, 0, 64);
 	ok = recvs(e.p.a.qp, &e.la, 0x81, 1) &&
 	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 9,
 					    .flags = IBV_SEND_SIGNALED,
 					    .sg = &s, .nsge = 1 });
-	result(ok && poll_one(e.p.a.cq, &wc) &&
-	       wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
-	       "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
-	result(qp_state(e.p.a.qp) == IBV_QPS_ERR,
-	       "err rnr: the sender QP in ERR");
-	result(flushed_recvs(e.p.a.cq, e.p.a.qp->qp_num, 0x81, 1),
-	       "err rnr: the sender's posted receive flushed");
-	result(qp_state(e.p.b.qp) == IBV_QPS_RTS && cq_empty(e.p.b.cq) &&
-	       async_count(e.p.b.qp) == 0,
-	       "err rnr: the responder stays in RTS, no CQE, no event");
+	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
+		 wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
+		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
+	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR,
+		 "err rnr: the sender QP in ERR");
+	xt_check(flushed_recvs(e.p.a.cq, e.p.a.qp->qp_num, 0x81, 1),
+		 "err rnr: the sender's posted receive flushed");
+	xt_check(qp_state(e.p.b.qp) == IBV_QPS_RTS && cq_empty(e.p.b.cq) &&
+		 async_count(e.p.b.qp) == 0,
+		 "err rnr: the responder stays in RTS, no CQE, no event");
 	env_free(&e);
 }
 
@@ -1470,50 +1220,50 @@ static void t_api_state(void)
 {
 	struct ibv_send_wr w, *bad;
 	struct ibv_recv_wr rw, *rbad;
-	struct xbuf b = { 0 };
+	struct xt_buf b = { 0 };
 	struct ibv_sge s;
-	struct ep e;
+	struct xt_ep e;
 	int ret;
 
-	if (!xbuf_new(&b, 4096, ACCESS_ALL) ||
+	if (!xt_buf_new(&b, pd, 4096, ACCESS_ALL) ||
 	    !ep_new(&e, IBV_QPT_RC, 16, 8, 8)) {
-		result(false, "api state: set up");
-		xbuf_free(&b);
+		xt_check(false, "api state: set up");
+		destroyed(xt_buf_free(&b), "MR");
 		return;
 	}
-	s = sge(&b, 0, 64);
+	s = xt_sge(&b, 0, 64);
 	wr_build(&w, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 1,
 		 .flags = IBV_SEND_SIGNALED, .sg = &s,
 		 .nsge = 1 });
 	bad = NULL;
 	ret = ibv_post_send(e.qp, &w, &bad);
-	result(ret == EINVAL && bad == &w,
-	       "api: post_send in RESET: %d (EINVAL), bad_wr set", ret);
+	xt_check(ret == EINVAL && bad == &w,
+		 "api: post_send in RESET: %d (EINVAL), bad_wr set", ret);
 	memset(&rw, 0, sizeof(rw));
 	rw.sg_list = &s;
 	rw.num_sge = 1;
 	rbad = NULL;
 	ret = ibv_post_recv(e.qp, &rw, &rbad);
-	result(ret != 0 && rbad == &rw,
-	       "api: post_recv in RESET: %d (error), bad_wr set", ret);
+	xt_check(ret != 0 && rbad == &rw,
+		 "api: post_recv in RESET: %d (error), bad_wr set", ret);
 	ret = qp_to_init(e.qp);
 	bad = NULL;
 	ret = ret ? -1 : ibv_post_send(e.qp, &w, &bad);
-	result(ret == EINVAL && bad == &w,
-	       "api: post_send in INIT: %d (EINVAL), bad_wr set", ret);
+	xt_check(ret == EINVAL && bad == &w,
+		 "api: post_send in INIT: %d (EINVAL), bad_wr set", ret);
 	rbad = NULL;
 	ret = ibv_post_recv(e.qp, &rw, &rbad);
-	result(ret == 0, "api: post_recv in INIT: %d (allowed)", ret);
-	result(cq_empty(e.cq), "api: nothing completed");
+	xt_check(ret == 0, "api: post_recv in INIT: %d (allowed)", ret);
+	xt_check(cq_empty(e.cq), "api: nothing completed");
 	ep_free(&e);
-	xbuf_free(&b);
+	destroyed(xt_buf_free(&b), "MR");
 }
 
 static void t_api_limits(void)
 {
 	struct pair_opts o = PAIR_DEFAULTS;
 	struct ibv_send_wr w[2], *bad;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_sge *sg = NULL, s;
 	struct ibv_wc wc[64];
 	uint32_t i, n, nsge;
@@ -1522,9 +1272,9 @@ static void t_api_limits(void)
 	int ret;
 
 	o.send_wr = 8;
-	if (!xbuf_new(&la, 16384, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 16384, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
-		result(false, "api limits: set up");
+	if (!xt_buf_new(&la, pd, 16384, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 16384, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
+		xt_check(false, "api limits: set up");
 		goto out_buf;
 	}
 
@@ -1534,26 +1284,26 @@ static void t_api_limits(void)
 	if (!sg)
 		goto out;
 	for (i = 0; i < nsge; i++)
-		sg[i] = sge(&la, i * 8, 8);
-	s = sge(&la, 0, 8);
+		sg[i] = xt_sge(&la, i * 8, 8);
+	s = xt_sge(&la, 0, 8);
 	wr_build(&w[0], &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
 		 .flags = IBV_SEND_SIGNALED, .sg = &s,
-		 .nsge = 1, .raddr = va(&rb, 0),
+		 .nsge = 1, .raddr = xt_va(&rb, 0),
 		 .rkey = rb.mr->rkey });
 	wr_build(&w[1], &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 2,
 		 .flags = IBV_SEND_SIGNALED, .sg = sg,
-		 .nsge = (int)nsge, .raddr = va(&rb, 0),
+		 .nsge = (int)nsge, .raddr = xt_va(&rb, 0),
 		 .rkey = rb.mr->rkey });
 	w[0].next = &w[1];
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
-	result(ret != 0 && bad == &w[1],
-	       "api: num_sge %u > max_send_sge %u: %d, bad_wr = that WR",
-	       nsge, p.a.cap.max_send_sge, ret);
-	result(poll_n(p.a.cq, wc, 1) == 1 &&
-	       wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, p.a.qp->qp_num) &&
-	       cq_empty(p.a.cq),
-	       "api: the WR before the bad one was posted, the bad one not");
+	xt_check(ret != 0 && bad == &w[1],
+		 "api: num_sge %u > max_send_sge %u: %d, bad_wr = that WR",
+		 nsge, p.a.cap.max_send_sge, ret);
+	xt_check(poll_n(p.a.cq, wc, 1) == 1 &&
+		 wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, p.a.qp->qp_num) &&
+		 cq_empty(p.a.cq),
+		 "api: the WR before the bad one was posted, the bad one not");
 
 	/* inline data longer than max_inline_data */
 	n = p.a.cap.max_inline_data + 1;
@@ -1566,96 +1316,108 @@ static void t_api_limits(void)
 	w[0].next = NULL;
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
-	result(ret != 0 && bad == &w[0] && cq_empty(p.a.cq),
-	       "api: %u bytes inline > max_inline_data %u: %d, bad_wr set",
-	       n, p.a.cap.max_inline_data, ret);
+	xt_check(ret != 0 && bad == &w[0] && cq_empty(p.a.cq),
+		 "api: %u bytes inline > max_inline_data %u: %d, bad_wr set",
+		 n, p.a.cap.max_inline_data, ret);
 
 	/* a full send queue */
 	n = p.a.cap.max_send_wr;
-	s = sge(&la, 0, 8);
+	s = xt_sge(&la, 0, 8);
 	wr_build(&w[0], &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 3,
 		 .flags = IBV_SEND_SIGNALED, .sg = &s,
-		 .nsge = 1, .raddr = va(&rb, 0),
+		 .nsge = 1, .raddr = xt_va(&rb, 0),
 		 .rkey = rb.mr->rkey });
 	for (i = 0, ret = 0; i < n && !ret; i++) {
 		bad = NULL;
 		ret = ibv_post_send(p.a.qp, w, &bad);
 	}
-	result(!ret && n < ARRAY_SIZE(wc),
-	       "api: max_send_wr %u WRs posted without polling", n);
+	xt_check(!ret && n < ARRAY_SIZE(wc),
+		 "api: max_send_wr %u WRs posted without polling", n);
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
-	result(ret == ENOMEM && bad == &w[0],
-	       "api: one more: %d (ENOMEM), bad_wr set", ret);
-	result(poll_n(p.a.cq, wc, (int)n) == (int)n && cq_empty(p.a.cq),
-	       "api: %u completions, none for the refused WR", n);
+	xt_check(ret == ENOMEM && bad == &w[0],
+		 "api: one more: %d (ENOMEM), bad_wr set", ret);
+	xt_check(poll_n(p.a.cq, wc, (int)n) == (int)n && cq_empty(p.a.cq),
+		 "api: %u completions, none for the refused WR", n);
 	bad = NULL;
 	ret = ibv_post_send(p.a.qp, w, &bad);
-	result(!ret && poll_n(p.a.cq, wc, 1) == 1 &&
-	       wc_ok(&wc[0], 3, IBV_WC_RDMA_WRITE, p.a.qp->qp_num),
-	       "api: after polling there is room again");
+	xt_check(!ret && poll_n(p.a.cq, wc, 1) == 1 &&
+		 wc_ok(&wc[0], 3, IBV_WC_RDMA_WRITE, p.a.qp->qp_num),
+		 "api: after polling there is room again");
 out:
 	free(sg);
 	free(big);
 	pair_free(&p);
 out_buf:
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
+
+/* an ibv_reg_mr argument case: one row, one check */
+struct reg_mr_row {
+	const char *name;
+	int access;
+	int err;		/* errno */
+};
+
+static const struct reg_mr_row reg_mr_cases[] = {
+	{ "REMOTE_WRITE without LOCAL_WRITE", IBV_ACCESS_REMOTE_WRITE, EINVAL },
+	{ "REMOTE_ATOMIC without LOCAL_WRITE",
+	  IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_REMOTE_READ, EINVAL },
+};
 
 static void t_api_objects(void)
 {
 	struct ibv_pd *pd2;
 	struct ibv_mr *mr;
 	uint8_t *mem;
-	struct ep e;
+	struct xt_ep e;
+	size_t i;
 	int ret;
 
 	mem = aligned_alloc(4096, 4096);
 	if (!mem)
 		return;
-	errno = 0;
-	mr = ibv_reg_mr(pd, mem, 4096, IBV_ACCESS_REMOTE_WRITE);
-	result(!mr && errno == EINVAL,
-	       "api: reg_mr REMOTE_WRITE without LOCAL_WRITE: NULL, errno %d (EINVAL)", errno);
-	if (mr)
-		destroyed(ibv_dereg_mr(mr), "MR");
-	errno = 0;
-	mr = ibv_reg_mr(pd, mem, 4096, IBV_ACCESS_REMOTE_ATOMIC |
-			IBV_ACCESS_REMOTE_READ);
-	result(!mr && errno == EINVAL,
-	       "api: reg_mr REMOTE_ATOMIC without LOCAL_WRITE: NULL, errno %d (EINVAL)", errno);
-	if (mr)
-		destroyed(ibv_dereg_mr(mr), "MR");
+	for (i = 0; i < ARRAY_SIZE(reg_mr_cases); i++) {
+		const struct reg_mr_row *r = &reg_mr_cases[i];
+
+		errno = 0;
+		mr = ibv_reg_mr(pd, mem, 4096, r->access);
+		xt_check(!mr && errno == r->err,
+			 "api: reg_mr %s: NULL, errno %d (%s)", r->name, errno,
+			 xt_errname(r->err));
+		if (mr)
+			destroyed(ibv_dereg_mr(mr), "MR");
+	}
 
 	pd2 = ibv_alloc_pd(ctx);
 	mr = pd2 ? ibv_reg_mr(pd2, mem, 4096, IBV_ACCESS_LOCAL_WRITE) : NULL;
 	if (mr) {
 		ret = ibv_dealloc_pd(pd2);
-		result(ret == EBUSY,
-		       "api: dealloc_pd with an MR: %d (EBUSY)", ret);
+		xt_check(ret == EBUSY,
+			 "api: dealloc_pd with an MR: %d (EBUSY)", ret);
 		if (ret == 0)
 			pd2 = NULL;
 		destroyed(ibv_dereg_mr(mr), "MR");
 	} else {
-		result(false, "api: PD and MR for dealloc_pd: %s",
-		       strerror(errno));
+		xt_check(false, "api: PD and MR for dealloc_pd: %s",
+			 strerror(errno));
 	}
 	if (pd2)
 		destroyed(ibv_dealloc_pd(pd2), "PD");
 	free(mem);
 
 	if (!ep_new(&e, IBV_QPT_RC, 16, 8, 8)) {
-		result(false, "api: CQ and QP");
+		xt_check(false, "api: CQ and QP");
 		return;
 	}
 	ret = ibv_destroy_cq(e.cq);
-	result(ret == EBUSY, "api: destroy_cq of a CQ a QP uses: %d (EBUSY)",
-	       ret);
+	xt_check(ret == EBUSY, "api: destroy_cq of a CQ a QP uses: %d (EBUSY)",
+		 ret);
 	if (!ret)
 		e.cq = NULL;
 	else
-		result(cq_empty(e.cq), "api: the CQ still works");
+		xt_check(cq_empty(e.cq), "api: the CQ still works");
 	ep_free(&e);
 }
 
@@ -1665,7 +1427,7 @@ static void t_order(void)
 {
 	struct pair_opts o = PAIR_DEFAULTS;
 	struct ibv_send_wr *w = NULL, *bad;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_sge *sg = NULL, s, r;
 	uint64_t *dst;
 	struct ibv_wc wc;
@@ -1675,9 +1437,9 @@ static void t_order(void)
 	int i;
 
 	o.send_wr = 256;
-	if (!xbuf_new(&la, BUF_SIZE, ACCESS_ALL) ||
-	    !xbuf_new(&rb, BUF_SIZE, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
-		result(false, "order: set up");
+	if (!xt_buf_new(&la, pd, BUF_SIZE, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, BUF_SIZE, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
+		xt_check(false, "order: set up");
 		goto out_buf;
 	}
 	w = calloc(200, sizeof(*w));
@@ -1686,11 +1448,11 @@ static void t_order(void)
 		goto out;
 	for (i = 0; i < 200; i++) {
 		((uint64_t *)la.p)[i] = 1000 + (uint64_t)i;
-		sg[i] = sge(&la, (size_t)i * 8, 8);
+		sg[i] = xt_sge(&la, (size_t)i * 8, 8);
 		wr_build(&w[i], &(struct wr){
 			 .op = IBV_WR_RDMA_WRITE, .wr_id = 0x200 + (uint64_t)i,
 			 .flags = i == 199 ? IBV_SEND_SIGNALED : 0,
-			 .sg = &sg[i], .nsge = 1, .raddr = va(&rb, 0),
+			 .sg = &sg[i], .nsge = 1, .raddr = xt_va(&rb, 0),
 			 .rkey = rb.mr->rkey });
 		w[i].next = i < 199 ? &w[i + 1] : NULL;
 	}
@@ -1699,25 +1461,25 @@ static void t_order(void)
 	bad = NULL;
 	ok = !ibv_post_send(p.a.qp, w, &bad) && poll_one(p.a.cq, &wc) &&
 	     wc_ok(&wc, 0x200 + 199, IBV_WC_RDMA_WRITE, p.a.qp->qp_num);
-	result(ok && *dst == 1199 && cq_empty(p.a.cq),
-	       "order: 200 WRITEs to one u64, one CQE, final value %llu (1199)",
-	       (unsigned long long)*dst);
+	xt_check(ok && *dst == 1199 && cq_empty(p.a.cq),
+		 "order: 200 WRITEs to one u64, one CQE, final value %llu (1199)",
+		 (unsigned long long)*dst);
 
 	/* WRITEs, then a SEND: the data is there with the receive CQE */
 	for (i = 0; i < 8; i++) {
 		size_t off = 4096 + (size_t)i * 4096;
 
-		pat_fill(la.p + off, 4096, 40 + (uint32_t)i);
+		xt_pat_fill(la.p + off, 4096, 40 + (uint32_t)i);
 		memset(rb.p + off, 0, 4096);
-		sg[i] = sge(&la, off, 4096);
+		sg[i] = xt_sge(&la, off, 4096);
 		wr_build(&w[i], &(struct wr){
 			 .op = IBV_WR_RDMA_WRITE, .wr_id = 0x300 + (uint64_t)i,
-			 .sg = &sg[i], .nsge = 1, .raddr = va(&rb, off),
+			 .sg = &sg[i], .nsge = 1, .raddr = xt_va(&rb, off),
 			 .rkey = rb.mr->rkey });
 		w[i].next = &w[i + 1];
 	}
-	s = sge(&la, 40960, 16);
-	r = sge(&rb, 40960, 64);
+	s = xt_sge(&la, 40960, 16);
+	r = xt_sge(&rb, 40960, 64);
 	wr_build(&w[8], &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0x308,
 		 .flags = IBV_SEND_SIGNALED, .sg = &s,
 		 .nsge = 1 });
@@ -1727,22 +1489,22 @@ static void t_order(void)
 	     poll_one(p.b.cq, &wc) &&
 	     wc_ok(&wc, 0x400, IBV_WC_RECV, p.b.qp->qp_num);
 	for (i = 0; ok && i < 8 && first_bad < 0; i++)
-		if (pat_check(rb.p + 4096 + i * 4096, 4096,
-			      40 + (uint32_t)i) >= 0)
+		if (xt_pat_check(rb.p + 4096 + i * 4096, 4096,
+				 40 + (uint32_t)i) >= 0)
 			first_bad = i;
-	result(ok && first_bad < 0,
-	       "order: 8 WRITEs visible when the later SEND's receive CQE is (first missing %ld)",
-	       first_bad);
-	result(poll_one(p.a.cq, &wc) &&
-	       wc_ok(&wc, 0x308, IBV_WC_SEND, p.a.qp->qp_num) &&
-	       cq_empty(p.a.cq), "order: one CQE for the SEND");
+	xt_check(ok && first_bad < 0,
+		 "order: 8 WRITEs visible when the later SEND's receive CQE is (first missing %ld)",
+		 first_bad);
+	xt_check(poll_one(p.a.cq, &wc) &&
+		 wc_ok(&wc, 0x308, IBV_WC_SEND, p.a.qp->qp_num) &&
+		 cq_empty(p.a.cq), "order: one CQE for the SEND");
 out:
 	free(w);
 	free(sg);
 	pair_free(&p);
 out_buf:
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* ------------------------------------------------------------ 6. threads */
@@ -1756,7 +1518,7 @@ struct th {
 	int id;
 	bool ready;
 	struct pair p;
-	struct xbuf la, rb, rr;	/* sources; WRITE targets; receives */
+	struct xt_buf la, rb, rr;	/* sources; WRITE targets; receives */
 	long done;
 	char err[160];
 };
@@ -1768,7 +1530,7 @@ static uint32_t th_seed(int id, long seq)
 
 static bool th_recv(struct th *t, uint32_t slot)
 {
-	struct ibv_sge s = sge(&t->rr, slot * TH_MSG, TH_MSG);
+	struct ibv_sge s = xt_sge(&t->rr, slot * TH_MSG, TH_MSG);
 
 	return !recv1(t->p.b.qp, slot, &s, 1);
 }
@@ -1777,17 +1539,17 @@ static bool th_post(struct th *t, long seq)
 {
 	uint32_t slot = (uint32_t)(seq % TH_SLOTS);
 	size_t woff = slot * TH_MSG, soff = BUF_SIZE / 2 + slot * TH_MSG;
-	struct ibv_sge ws = sge(&t->la, woff, TH_MSG);
-	struct ibv_sge ss = sge(&t->la, soff, 8);
+	struct ibv_sge ws = xt_sge(&t->la, woff, TH_MSG);
+	struct ibv_sge ss = xt_sge(&t->la, soff, 8);
 	struct ibv_send_wr w[2], *bad = NULL;
 	uint32_t *msg = (uint32_t *)(t->la.p + soff);
 
-	pat_fill(t->la.p + woff, TH_MSG, th_seed(t->id, seq));
+	xt_pat_fill(t->la.p + woff, TH_MSG, th_seed(t->id, seq));
 	msg[0] = (uint32_t)seq;
 	msg[1] = (uint32_t)t->id;
 	wr_build(&w[0], &(struct wr){ .op = IBV_WR_RDMA_WRITE,
 		 .wr_id = (uint64_t)seq, .sg = &ws,
-		 .nsge = 1, .raddr = va(&t->rb, woff),
+		 .nsge = 1, .raddr = xt_va(&t->rb, woff),
 		 .rkey = t->rb.mr->rkey });
 	wr_build(&w[1], &(struct wr){ .op = IBV_WR_SEND,
 		 .wr_id = (uint64_t)seq,
@@ -1801,7 +1563,7 @@ static void *th_main(void *arg)
 {
 	struct th *t = arg;
 	long posted = 0, received = 0, acked = 0;
-	uint64_t last = now_ms();
+	uint64_t last = xt_now_ms();
 	unsigned int spins = 0;
 	struct ibv_wc wc[16];
 	uint32_t slot, *msg;
@@ -1842,7 +1604,7 @@ static void *th_main(void *arg)
 					 wc[i].byte_len, slot, msg[0], msg[1]);
 				return NULL;
 			}
-			if (pat_check(t->rb.p + (size_t)(received % TH_SLOTS) *
+			if (xt_pat_check(t->rb.p + (size_t)(received % TH_SLOTS) *
 				      TH_MSG, TH_MSG,
 				      th_seed(t->id, received)) >= 0) {
 				snprintf(t->err, sizeof(t->err),
@@ -1870,17 +1632,17 @@ static void *th_main(void *arg)
 		}
 		progress = progress || n > 0;
 		if (progress) {
-			last = now_ms();
+			last = xt_now_ms();
 			spins = 0;
 			continue;
 		}
-		if (now_ms() - last > (uint64_t)wait_ms) {
+		if (xt_now_ms() - last > (uint64_t)wait_ms) {
 			snprintf(t->err, sizeof(t->err),
 				 "stuck: posted %ld received %ld acked %ld",
 				 posted, received, acked);
 			return NULL;
 		}
-		relax(&spins);
+		xt_relax(&spins);
 	}
 	t->done = received;
 	return NULL;
@@ -1899,9 +1661,9 @@ static void t_threads(void)
 	memset(th, 0, sizeof(th));
 	for (i = 0; i < NTHREADS; i++) {
 		th[i].id = i + 1;
-		th[i].ready = xbuf_new(&th[i].la, BUF_SIZE, ACCESS_ALL) &&
-			      xbuf_new(&th[i].rb, BUF_SIZE, ACCESS_ALL) &&
-			      xbuf_new(&th[i].rr, BUF_SIZE, ACCESS_ALL) &&
+		th[i].ready = xt_buf_new(&th[i].la, pd, BUF_SIZE, ACCESS_ALL) &&
+			      xt_buf_new(&th[i].rb, pd, BUF_SIZE, ACCESS_ALL) &&
+			      xt_buf_new(&th[i].rr, pd, BUF_SIZE, ACCESS_ALL) &&
 			      pair_new_opts(&th[i].p, &o);
 		if (!th[i].ready)
 			break;
@@ -1913,21 +1675,21 @@ static void t_threads(void)
 		for (i = 0; i < started; i++)
 			pthread_join(th[i].tid, NULL);
 	}
-	result(started == NTHREADS, "threads: %d threads with a pair each",
-	       started);
+	xt_check(started == NTHREADS, "threads: %d threads with a pair each",
+		 started);
 	for (i = 0; i < started; i++) {
 		ok = th[i].done == iterations && !th[i].err[0];
-		result(ok,
-		       "threads: thread %d: %d WRITE+SEND, all completed and verified%s%s",
-		       th[i].id, iterations, th[i].err[0] ? ": " : "",
-		       th[i].err);
+		xt_check(ok,
+			 "threads: thread %d: %d WRITE+SEND, all completed and verified%s%s",
+			 th[i].id, iterations, th[i].err[0] ? ": " : "",
+			 th[i].err);
 	}
 	for (i = 0; i < NTHREADS; i++) {
 		if (th[i].p.a.qp)
 			pair_free(&th[i].p);
-		xbuf_free(&th[i].la);
-		xbuf_free(&th[i].rb);
-		xbuf_free(&th[i].rr);
+		destroyed(xt_buf_free(&th[i].la), "MR");
+		destroyed(xt_buf_free(&th[i].rb), "MR");
+		destroyed(xt_buf_free(&th[i].rr), "MR");
 	}
 }
 
@@ -1936,12 +1698,12 @@ static void t_threads(void)
 static void t_channel(void)
 {
 	struct ibv_comp_channel *ch;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_qp_init_attr ia;
 	struct ibv_cq *cq = NULL, *ecq = NULL;
 	struct pollfd pfd;
 	struct ibv_qp *qp = NULL;
-	struct ep b = { 0 };
+	struct xt_ep b = { 0 };
 	int marker, r, ret;
 	void *ectx = NULL;
 	struct ibv_sge s;
@@ -1951,12 +1713,12 @@ static void t_channel(void)
 	bool ok;
 
 	ch = ibv_create_comp_channel(ctx);
-	if (!result(ch, "channel: ibv_create_comp_channel"))
+	if (!xt_check(ch, "channel: ibv_create_comp_channel"))
 		return;
 	cq = ibv_create_cq(ctx, 16, &marker, ch, 0);
-	if (!result(cq && cq->channel == ch &&
-		    cq->cq_context == &marker,
-		    "channel: CQ with the channel and a cq_context"))
+	if (!xt_check(cq && cq->channel == ch &&
+		      cq->cq_context == &marker,
+		      "channel: CQ with the channel and a cq_context"))
 		goto out;
 	memset(&ia, 0, sizeof(ia));
 	ia.qp_type = IBV_QPT_RC;
@@ -1967,39 +1729,39 @@ static void t_channel(void)
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
 	qp = ibv_create_qp(pd, &ia);
-	if (!qp || !xbuf_new(&la, 4096, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 4096, ACCESS_ALL) ||
+	if (!qp || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
 	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
 	    !rc_connect(qp, b.qp->qp_num, 7) ||
 	    !rc_connect(b.qp, qp->qp_num, 7)) {
-		result(false, "channel: set up a pair");
+		xt_check(false, "channel: set up a pair");
 		goto out;
 	}
 	ret = ibv_destroy_comp_channel(ch);
-	result(ret != 0, "channel: destroy while a CQ uses it: %d (EBUSY)",
-	       ret);
+	xt_check(ret != 0, "channel: destroy while a CQ uses it: %d (EBUSY)",
+		 ret);
 	if (!ret) {
 		ch = NULL;
 		goto out;
 	}
 
-	s = sge(&la, 0, 64);
+	s = xt_sge(&la, 0, 64);
 	d = (struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
 			 .flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-			 .raddr = va(&rb, 0), .rkey = rb.mr->rkey };
+			 .raddr = xt_va(&rb, 0), .rkey = rb.mr->rkey };
 	ok = !ibv_req_notify_cq(cq, 0) && !post1(qp, &d);
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	r = ok ? poll(&pfd, 1, wait_ms) : -1;
-	result(r == 1 && (pfd.revents & POLLIN),
-	       "channel: armed CQ, a completion: the fd becomes readable");
+	xt_check(r == 1 && (pfd.revents & POLLIN),
+		 "channel: armed CQ, a completion: the fd becomes readable");
 	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx);
-	result(ok && ecq == cq && ectx == &marker,
-	       "channel: ibv_get_cq_event returns the CQ and its cq_context");
+	xt_check(ok && ecq == cq && ectx == &marker,
+		 "channel: ibv_get_cq_event returns the CQ and its cq_context");
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
-	result(poll_one(cq, &wc) &&
-	       wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
-	       "channel: the completion is in the CQ");
+	xt_check(poll_one(cq, &wc) &&
+		 wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
+		 "channel: the completion is in the CQ");
 
 	/* not re-armed: a completion raises nothing */
 	d.wr_id = 2;
@@ -2007,9 +1769,9 @@ static void t_channel(void)
 	     wc_ok(&wc, 2, IBV_WC_RDMA_WRITE, qp->qp_num);
 	pfd.revents = 0;
 	r = poll(&pfd, 1, 200);
-	result(ok && r == 0,
-	       "channel: not re-armed: a completion, but no event (poll %d)",
-	       r);
+	xt_check(ok && r == 0,
+		 "channel: not re-armed: a completion, but no event (poll %d)",
+		 r);
 
 	/* re-armed: the next one does */
 	d.wr_id = 3;
@@ -2017,12 +1779,12 @@ static void t_channel(void)
 	pfd.revents = 0;
 	r = ok ? poll(&pfd, 1, wait_ms) : -1;
 	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	result(ok, "channel: re-armed: the next completion raises an event");
+	xt_check(ok, "channel: re-armed: the next completion raises an event");
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
-	result(poll_one(cq, &wc) &&
-	       wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
-	       "channel: its completion is in the CQ");
+	xt_check(poll_one(cq, &wc) &&
+		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
+		 "channel: its completion is in the CQ");
 out:
 	if (qp) {
 		async_forget(qp);
@@ -2033,10 +1795,10 @@ out:
 		destroyed(ibv_destroy_cq(cq), "CQ (channel)");
 	if (ch)
 		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	result(destroy_errors == before,
-	       "channel: QPs, CQ and channel destroyed");
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	xt_check(destroy_errors == before,
+		 "channel: QPs, CQ and channel destroyed");
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /*
@@ -2053,7 +1815,7 @@ static void t_solicited(void)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct ibv_qp *a = NULL, *b = NULL;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_cq *cq = NULL, *ecq;
 	struct ibv_sge s, r;
 	struct ibv_wc wc[2];
@@ -2067,15 +1829,15 @@ static void t_solicited(void)
 	ia.recv_cq = cq;
 	a = cq ? ibv_create_qp(pd, &ia) : NULL;
 	b = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xbuf_new(&la, 4096, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 4096, ACCESS_ALL) ||
+	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
 	    !a || !b ||
 	    !rc_connect(a, b->qp_num, 7) || !rc_connect(b, a->qp_num, 7)) {
-		result(false, "solicited: set up");
+		xt_check(false, "solicited: set up");
 		goto out;
 	}
-	s = sge(&la, 0, 32);
-	r = sge(&rb, 0, 64);
+	s = xt_sge(&la, 0, 32);
+	r = xt_sge(&rb, 0, 64);
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(cq, 1) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf2,
@@ -2083,9 +1845,9 @@ static void t_solicited(void)
 				     .nsge = 1 }) &&
 	     poll_n(cq, wc, 2) == 2;
 	rc = ok ? poll(&pfd, 1, 200) : -1;
-	result(rc == 0,
-	       "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
-	       rc);
+	xt_check(rc == 0,
+		 "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
+		 rc);
 	ok = !recv1(b, 0xf3, &r, 1) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf4,
 				     .flags = IBV_SEND_SOLICITED, .sg = &s,
@@ -2093,11 +1855,11 @@ static void t_solicited(void)
 	pfd.revents = 0;
 	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
 	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	result(ok, "solicited: a SEND with IBV_SEND_SOLICITED raises it");
+	xt_check(ok, "solicited: a SEND with IBV_SEND_SOLICITED raises it");
 	if (ok)
 		ibv_ack_cq_events(cq, 1);
-	result(poll_one(cq, wc) && wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) &&
-	       cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
+	xt_check(poll_one(cq, wc) && wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) &&
+		 cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
@@ -2107,8 +1869,8 @@ out:
 		destroyed(ibv_destroy_cq(cq), "CQ");
 	if (ch)
 		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* sq_sig_all: every WR completes; ibv_query_qp gives the creation attrs */
@@ -2120,12 +1882,12 @@ static void t_sig_all(void)
 			 .max_send_sge = 2, .max_recv_sge = 2,
 			 .max_inline_data = 32 },
 	}, qi;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_qp_attr qa;
 	struct ibv_qp *a = NULL;
 	struct ibv_wc wc[2];
 	struct ibv_sge s;
-	struct ep b = { 0 };
+	struct xt_ep b = { 0 };
 	struct ibv_cq *cq;
 	bool ok;
 
@@ -2133,42 +1895,42 @@ static void t_sig_all(void)
 	ia.send_cq = cq;
 	ia.recv_cq = cq;
 	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xbuf_new(&la, 4096, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 4096, ACCESS_ALL) || !a ||
+	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) || !a ||
 	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
 	    !rc_connect(a, b.qp->qp_num, 7) ||
 	    !rc_connect(b.qp, a->qp_num, 7)) {
-		result(false, "sig_all: set up");
+		xt_check(false, "sig_all: set up");
 		goto out;
 	}
 	memset(&qi, 0, sizeof(qi));
 	ok = !ibv_query_qp(a, &qa, IBV_QP_STATE | IBV_QP_CAP |
 			   IBV_QP_DEST_QPN | IBV_QP_PATH_MTU, &qi);
-	result(ok && qa.qp_state == IBV_QPS_RTS &&
-	       qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
-	       qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
-	       qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
-	       qi.cap.max_inline_data == ia.cap.max_inline_data,
-	       "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
-	s = sge(&la, 0, 16);
+	xt_check(ok && qa.qp_state == IBV_QPS_RTS &&
+		 qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
+		 qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
+		 qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
+		 qi.cap.max_inline_data == ia.cap.max_inline_data,
+		 "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
+	s = xt_sge(&la, 0, 16);
 	ok = !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
-				     .sg = &s, .nsge = 1, .raddr = va(&rb, 0),
+				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 0),
 				     .rkey = rb.mr->rkey }) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 2,
-				     .sg = &s, .nsge = 1, .raddr = va(&rb, 64),
+				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 64),
 				     .rkey = rb.mr->rkey }) &&
 	     poll_n(cq, wc, 2) == 2;
-	result(ok && wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, a->qp_num) &&
-	       wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
-	       "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
+	xt_check(ok && wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, a->qp_num) &&
+		 wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
+		 "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
 	ep_free(&b);
 	if (cq)
 		destroyed(ibv_destroy_cq(cq), "CQ");
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /*
@@ -2184,9 +1946,9 @@ static void t_stale_cqe(void)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct ibv_qp *a = NULL, *c = NULL;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_cq *cq = NULL, *ecq;
-	struct ep b = { 0 }, d = { 0 };
+	struct xt_ep b = { 0 }, d = { 0 };
 	struct pollfd pfd;
 	struct ibv_wc wc;
 	struct ibv_sge s;
@@ -2199,8 +1961,8 @@ static void t_stale_cqe(void)
 	ia.recv_cq = cq;
 	a = cq ? ibv_create_qp(pd, &ia) : NULL;
 	c = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xbuf_new(&la, 4096, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 4096, ACCESS_ALL) ||
+	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
 	    !a || !c ||
 	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
 	    !ep_new(&d, IBV_QPT_RC, 16, 8, 8) ||
@@ -2208,15 +1970,15 @@ static void t_stale_cqe(void)
 	    !rc_connect(b.qp, a->qp_num, 7) ||
 	    !rc_connect(c, d.qp->qp_num, 7) ||
 	    !rc_connect(d.qp, c->qp_num, 7)) {
-		result(false, "stale cqe: set up");
+		xt_check(false, "stale cqe: set up");
 		goto out;
 	}
-	s = sge(&la, 0, 16);
+	s = xt_sge(&la, 0, 16);
 	/* the event says the CQE is in the CQ */
 	ok = !ibv_req_notify_cq(cq, 0) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xa,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = va(&rb, 0),
+				     .nsge = 1, .raddr = xt_va(&rb, 0),
 				     .rkey = rb.mr->rkey });
 	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
 	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
@@ -2226,20 +1988,20 @@ static void t_stale_cqe(void)
 	ok = ok && !ibv_destroy_qp(a);
 	if (ok)
 		a = NULL;
-	result(ok && cq_empty(cq),
-	       "stale cqe: the CQE of a QP destroyed before polling is not returned");
+	xt_check(ok && cq_empty(cq),
+		 "stale cqe: the CQE of a QP destroyed before polling is not returned");
 	ok = !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xc,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = va(&rb, 64),
+				     .nsge = 1, .raddr = xt_va(&rb, 64),
 				     .rkey = rb.mr->rkey }) &&
 	     poll_one(cq, &wc);
-	result(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
-	       cq_empty(cq), "stale cqe: the other QP's CQE comes next");
+	xt_check(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
+		 cq_empty(cq), "stale cqe: the other QP's CQE comes next");
 	/* RESET drops the QP's unpolled CQEs, as rdma-core's providers do */
 	ok = !ibv_req_notify_cq(cq, 0) &&
 	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xd,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = va(&rb, 128),
+				     .nsge = 1, .raddr = xt_va(&rb, 128),
 				     .rkey = rb.mr->rkey });
 	/* the event says the CQE is in the CQ, unpolled */
 	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
@@ -2249,8 +2011,8 @@ static void t_stale_cqe(void)
 	ok = ok && !ibv_modify_qp(c, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
 				  IBV_QP_STATE);
-	result(ok && cq_empty(cq),
-	       "stale cqe: RESET drops the QP's unpolled CQE");
+	xt_check(ok && cq_empty(cq),
+		 "stale cqe: RESET drops the QP's unpolled CQE");
 	/* both ends start over: the responder expects the first PSN again */
 	ok = !ibv_modify_qp(d.qp, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
@@ -2259,12 +2021,12 @@ static void t_stale_cqe(void)
 	     rc_connect(d.qp, c->qp_num, 7) &&
 	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xe,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = va(&rb, 192),
+				     .nsge = 1, .raddr = xt_va(&rb, 192),
 				     .rkey = rb.mr->rkey }) &&
 	     poll_one(cq, &wc);
-	result(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
-	       cq_empty(cq),
-	       "stale cqe: after RESET and reconnecting, only the new CQE");
+	xt_check(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
+		 cq_empty(cq),
+		 "stale cqe: after RESET and reconnecting, only the new CQE");
 out:
 	if (a)
 		destroyed(ibv_destroy_qp(a), "QP");
@@ -2276,8 +2038,8 @@ out:
 		destroyed(ibv_destroy_cq(cq), "CQ");
 	if (ch)
 		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* ------------------------------------------------------------ 8. events */
@@ -2285,43 +2047,43 @@ out:
 static void t_cq_overrun(void)
 {
 	struct pair_opts o = PAIR_DEFAULTS;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_sge s;
 	struct pair p;
 	int i, n = 0;
 	bool ok = true;
 
 	o.cqe_a = 4;
-	if (!xbuf_new(&la, 4096, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 4096, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
-		result(false, "cq overrun: set up");
+	if (!xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) || !pair_new_opts(&p, &o)) {
+		xt_check(false, "cq overrun: set up");
 		goto out_buf;
 	}
 	n = p.a.cq->cqe + 2;
 	if (n > (int)p.a.cap.max_send_wr) {
-		result(false, "cq overrun: CQ of %d entries, SQ of %u",
-		       p.a.cq->cqe, p.a.cap.max_send_wr);
+		xt_check(false, "cq overrun: CQ of %d entries, SQ of %u",
+			 p.a.cq->cqe, p.a.cap.max_send_wr);
 		goto out;
 	}
-	s = sge(&la, 0, 8);
+	s = xt_sge(&la, 0, 8);
 	for (i = 0; i < n && ok; i++)
 		ok = !post1(p.a.qp, &(struct wr){
 			.op = IBV_WR_RDMA_WRITE, .wr_id = (uint64_t)i,
 			.flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-			.raddr = va(&rb, 0), .rkey = rb.mr->rkey });
-	result(ok && async_wait(IBV_EVENT_CQ_ERR, p.a.cq),
-	       "cq overrun: %d completions into a CQ of %d, not polled: IBV_EVENT_CQ_ERR with element.cq",
-	       n, p.a.cq->cqe);
-	result(async_wait(IBV_EVENT_QP_FATAL, p.a.qp),
-	       "cq overrun: IBV_EVENT_QP_FATAL for the QP");
+			.raddr = xt_va(&rb, 0), .rkey = rb.mr->rkey });
+	xt_check(ok && async_wait(IBV_EVENT_CQ_ERR, p.a.cq),
+		 "cq overrun: %d completions into a CQ of %d, not polled: IBV_EVENT_CQ_ERR with element.cq",
+		 n, p.a.cq->cqe);
+	xt_check(async_wait(IBV_EVENT_QP_FATAL, p.a.qp),
+		 "cq overrun: IBV_EVENT_QP_FATAL for the QP");
 out:
 	n = destroy_errors;
 	pair_free(&p);
-	result(destroy_errors == n,
-	       "cq overrun: QPs and CQs destroyed after the acks");
+	xt_check(destroy_errors == n,
+		 "cq overrun: QPs and CQs destroyed after the acks");
 out_buf:
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* ------------------------------------------------------------ 9. ex */
@@ -2341,20 +2103,20 @@ static int ex_poll(struct ibv_cq_ex *cq, struct expoll *out, int max,
 		   int want)
 {
 	struct ibv_poll_cq_attr pa = { .comp_mask = 0 };
-	uint64_t end = now_ms() + (uint64_t)wait_ms;
+	uint64_t end = xt_now_ms() + (uint64_t)wait_ms;
 	unsigned int spins = 0;
 	int n = 0, ret;
 
 	for (;;) {
 		ret = ibv_start_poll(cq, &pa);
 		if (ret == ENOENT) {
-			if (n >= want || now_ms() >= end)
+			if (n >= want || xt_now_ms() >= end)
 				return n;
-			relax(&spins);
+			xt_relax(&spins);
 			continue;
 		}
 		if (ret) {
-			diag("ibv_start_poll: %d", ret);
+			xt_note("ibv_start_poll: %d", ret);
 			return -1;
 		}
 		do {
@@ -2372,7 +2134,7 @@ static int ex_poll(struct ibv_cq_ex *cq, struct expoll *out, int max,
 		} while (!(ret = ibv_next_poll(cq)));
 		ibv_end_poll(cq);
 		if (ret != ENOENT) {
-			diag("ibv_next_poll: %d", ret);
+			xt_note("ibv_next_poll: %d", ret);
 			return -1;
 		}
 		if (n >= want)
@@ -2390,26 +2152,26 @@ static void xv_caps_check(void)
 	struct ibv_srq *srq;
 	int ret;
 
-	if (!result(!ioctl(ctx->cmd_fd, XRDMA_IOC_QUERY_DEVICE, &q) &&
+	if (!xt_check(!ioctl(ctx->cmd_fd, XRDMA_IOC_QUERY_DEVICE, &q) &&
 		    !ibv_query_device(ctx, &d),
 		    "caps: QUERY_DEVICE and ibv_query_device"))
 		return;
-	result(!(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN) ==
+	xt_check(!(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN) ==
 	       !(d.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
 	       "caps: RC_RNR_NAK_GEN as the kernel says (kernel %#x, library %#x)",
 	       q.device_cap_flags, d.device_cap_flags);
-	result(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
+	xt_check(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
 	       "caps: xnic's RC receiver generates RNR NAKs (kernel %#x)",
 	       q.device_cap_flags);
-	result(!(d.device_cap_flags & (IBV_DEVICE_SRQ_RESIZE |
+	xt_check(!(d.device_cap_flags & (IBV_DEVICE_SRQ_RESIZE |
 				       IBV_DEVICE_MEM_MGT_EXTENSIONS)),
 	       "caps: no SRQ_RESIZE nor MEM_MGT_EXTENSIONS on user queues (library %#x)",
 	       d.device_cap_flags);
 	srq = ibv_create_srq(pd, &sa);
-	if (!result(srq, "caps: create an SRQ: %s", srq ? "ok" : strerror(errno)))
+	if (!xt_check(srq, "caps: create an SRQ: %s", srq ? "ok" : strerror(errno)))
 		return;
 	ret = ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR);
-	result(ret == EOPNOTSUPP,
+	xt_check(ret == EOPNOTSUPP,
 	       "caps: without SRQ_RESIZE, modify_srq(MAX_WR) is EOPNOTSUPP (%d)",
 	       ret);
 	ibv_destroy_srq(srq);
@@ -2438,7 +2200,7 @@ static void t_ex(void)
 	struct ibv_cq_ex *cqa = NULL, *cqb = NULL;
 	struct ibv_qp *qa_qp = NULL, *qb_qp = NULL;
 	struct ibv_qp_init_attr ib;
-	struct xbuf la = { 0 }, rb = { 0 };
+	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_qp_ex *qx;
 	struct expoll e[4];
 	uint64_t ts1 = 0;
@@ -2449,29 +2211,29 @@ static void t_ex(void)
 
 	memset(&dx, 0, sizeof(dx));
 	ret = ibv_query_device_ex(ctx, NULL, &dx);
-	result(!ret && dx.completion_timestamp_mask != 0 &&
-	       dx.hca_core_clock != 0,
-	       "ex: query_device_ex: completion_timestamp_mask %#llx, hca_core_clock %llu kHz",
-	       (unsigned long long)
-	       dx.completion_timestamp_mask,
-	       (unsigned long long)dx.hca_core_clock);
+	xt_check(!ret && dx.completion_timestamp_mask != 0 &&
+		 dx.hca_core_clock != 0,
+		 "ex: query_device_ex: completion_timestamp_mask %#llx, hca_core_clock %llu kHz",
+		 (unsigned long long)
+		 dx.completion_timestamp_mask,
+		 (unsigned long long)dx.hca_core_clock);
 
 	xv_caps_check();
 
 	cqa = ibv_create_cq_ex(ctx, &ca);
 	cqb = ibv_create_cq_ex(ctx, &ca);
-	if (!result(cqa && cqb,
-		    "ex: create_cq_ex with TIMESTAMP|BYTE_LEN|IMM|QP_NUM: %s",
-		    cqa && cqb ? "ok" : strerror(errno)))
+	if (!xt_check(cqa && cqb,
+		      "ex: create_cq_ex with TIMESTAMP|BYTE_LEN|IMM|QP_NUM: %s",
+		      cqa && cqb ? "ok" : strerror(errno)))
 		goto out;
 	qa.pd = pd;
 	qa.send_cq = ibv_cq_ex_to_cq(cqa);
 	qa.recv_cq = ibv_cq_ex_to_cq(cqa);
 	qa_qp = ibv_create_qp_ex(ctx, &qa);
 	qx = qa_qp ? ibv_qp_to_qp_ex(qa_qp) : NULL;
-	if (!result(qx,
-		    "ex: create_qp_ex with SEND_OPS_FLAGS, ibv_qp_to_qp_ex: %s",
-		    qx ? "ok" : strerror(errno)))
+	if (!xt_check(qx,
+		      "ex: create_qp_ex with SEND_OPS_FLAGS, ibv_qp_to_qp_ex: %s",
+		      qx ? "ok" : strerror(errno)))
 		goto out;
 	memset(&ib, 0, sizeof(ib));
 	ib.qp_type = IBV_QPT_RC;
@@ -2479,85 +2241,85 @@ static void t_ex(void)
 	ib.recv_cq = ibv_cq_ex_to_cq(cqb);
 	ib.cap = qa.cap;
 	qb_qp = ibv_create_qp(pd, &ib);
-	if (!qb_qp || !xbuf_new(&la, 32768, ACCESS_ALL) ||
-	    !xbuf_new(&rb, 32768, ACCESS_ALL) ||
+	if (!qb_qp || !xt_buf_new(&la, pd, 32768, ACCESS_ALL) ||
+	    !xt_buf_new(&rb, pd, 32768, ACCESS_ALL) ||
 	    !rc_connect(qa_qp, qb_qp->qp_num, 7) ||
 	    !rc_connect(qb_qp, qa_qp->qp_num, 7)) {
-		result(false, "ex: set up the pair");
+		xt_check(false, "ex: set up the pair");
 		goto out;
 	}
-	result(!ibv_qp_to_qp_ex(qb_qp),
-	       "ex: ibv_qp_to_qp_ex of a plain QP is NULL");
+	xt_check(!ibv_qp_to_qp_ex(qb_qp),
+		 "ex: ibv_qp_to_qp_ex of a plain QP is NULL");
 	n = ex_poll(cqa, e, 4, 0);
-	result(n == 0, "ex: start_poll of an empty CQ: ENOENT");
+	xt_check(n == 0, "ex: start_poll of an empty CQ: ENOENT");
 
 	/* a batch: WRITE (unsignaled) + SEND_WITH_IMM with inline data */
-	pat_fill(la.p, 2048, 50);
-	pat_fill(inl, sizeof(inl), 51);
-	r = sge(&rb, 8192, 256);
+	xt_pat_fill(la.p, 2048, 50);
+	xt_pat_fill(inl, sizeof(inl), 51);
+	r = xt_sge(&rb, 8192, 256);
 	ok = !recv1(qb_qp, 0xe1, &r, 1);
 	ibv_wr_start(qx);
 	qx->wr_id = 11;
 	qx->wr_flags = 0;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, va(&rb, 0));
-	ibv_wr_set_sge(qx, la.mr->lkey, va(&la, 0), 2048);
+	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 0));
+	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 0), 2048);
 	qx->wr_id = 12;
 	qx->wr_flags = IBV_SEND_SIGNALED;
 	ibv_wr_send_imm(qx, htobe32(0xabcd0001));
 	ibv_wr_set_inline_data(qx, inl, sizeof(inl));
 	ret = ibv_wr_complete(qx);
 	memset(inl, 0, sizeof(inl));
-	result(ok && !ret,
-	       "ex: wr_start, rdma_write+set_sge, send_imm+set_inline_data, wr_complete: %d",
-	       ret);
+	xt_check(ok && !ret,
+		 "ex: wr_start, rdma_write+set_sge, send_imm+set_inline_data, wr_complete: %d",
+		 ret);
 	n = ex_poll(cqa, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 12 && e[0].status == IBV_WC_SUCCESS &&
 	     e[0].opcode == IBV_WC_SEND && e[0].qp_num == qa_qp->qp_num;
-	result(ok,
-	       "ex: one requester CQE (wr_id %llu == 12, SEND, qp_num) via start/next/end_poll",
-	       n > 0 ?
-	       (unsigned long long)e[0].wr_id : 0ULL);
+	xt_check(ok,
+		 "ex: one requester CQE (wr_id %llu == 12, SEND, qp_num) via start/next/end_poll",
+		 n > 0 ?
+		 (unsigned long long)e[0].wr_id : 0ULL);
 	ts1 = e[0].ts;
 	n = ex_poll(cqb, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 0xe1 && e[0].status == IBV_WC_SUCCESS &&
 	     e[0].opcode == IBV_WC_RECV && e[0].byte_len == sizeof(inl) &&
 	     (e[0].flags & IBV_WC_WITH_IMM) &&
 	     e[0].imm == htobe32(0xabcd0001) && e[0].qp_num == qb_qp->qp_num;
-	result(ok, "ex: receive CQE readers: RECV, byte_len %u == 40, WITH_IMM, imm %#x, qp_num",
-	       n > 0 ? e[0].byte_len : 0,
-	       n > 0 ? be32toh(e[0].imm) : 0);
-	pat_fill(inl, sizeof(inl), 51);
-	result(pat_check(rb.p, 2048, 50) < 0 &&
-	       !memcmp(rb.p + 8192, inl, sizeof(inl)),
-	       "ex: the WRITE's data and the inline SEND's data arrived");
+	xt_check(ok, "ex: receive CQE readers: RECV, byte_len %u == 40, WITH_IMM, imm %#x, qp_num",
+		 n > 0 ? e[0].byte_len : 0,
+		 n > 0 ? be32toh(e[0].imm) : 0);
+	xt_pat_fill(inl, sizeof(inl), 51);
+	xt_check(xt_pat_check(rb.p, 2048, 50) < 0 &&
+		 !memcmp(rb.p + 8192, inl, sizeof(inl)),
+		 "ex: the WRITE's data and the inline SEND's data arrived");
 
 	/* an aborted batch posts nothing */
-	pat_fill(la.p + 4096, 1024, 52);
+	xt_pat_fill(la.p + 4096, 1024, 52);
 	ibv_wr_start(qx);
 	qx->wr_id = 21;
 	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, va(&rb, 12288));
-	ibv_wr_set_sge(qx, la.mr->lkey, va(&la, 4096), 1024);
+	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 12288));
+	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 1024);
 	ibv_wr_abort(qx);
 	ibv_wr_start(qx);
 	qx->wr_id = 22;
 	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, va(&rb, 16384));
-	ibv_wr_set_sge(qx, la.mr->lkey, va(&la, 4096), 512);
+	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 16384));
+	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 512);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 22 && e[0].status == IBV_WC_SUCCESS &&
 	     e[0].opcode == IBV_WC_RDMA_WRITE;
-	result(ok && all_bytes(rb.p + 12288, 1024, 0) &&
-	       pat_check(rb.p + 16384, 512, 52) < 0,
-	       "ex: wr_abort posts nothing (only the next batch completes, wr_id %llu)",
-	       n > 0 ? (unsigned long long)e[0].wr_id : 0ULL);
-	result(n == 1 && (e[0].ts & ~dx.completion_timestamp_mask) == 0 &&
-	       ((e[0].ts - ts1) & dx.completion_timestamp_mask) <=
-	       dx.completion_timestamp_mask / 2,
-	       "ex: completion timestamps %llu then %llu: in order, within the mask",
-	       (unsigned long long)ts1,
-	       n == 1 ? (unsigned long long)e[0].ts : 0ULL);
+	xt_check(ok && xt_all_bytes(rb.p + 12288, 1024, 0) &&
+		 xt_pat_check(rb.p + 16384, 512, 52) < 0,
+		 "ex: wr_abort posts nothing (only the next batch completes, wr_id %llu)",
+		 n > 0 ? (unsigned long long)e[0].wr_id : 0ULL);
+	xt_check(n == 1 && (e[0].ts & ~dx.completion_timestamp_mask) == 0 &&
+		 ((e[0].ts - ts1) & dx.completion_timestamp_mask) <=
+		 dx.completion_timestamp_mask / 2,
+		 "ex: completion timestamps %llu then %llu: in order, within the mask",
+		 (unsigned long long)ts1,
+		 n == 1 ? (unsigned long long)e[0].ts : 0ULL);
 
 	/* a batch with a bad WR: wr_complete fails, nothing is posted */
 	big = calloc(1, qa.cap.max_inline_data + 1);
@@ -2566,26 +2328,26 @@ static void t_ex(void)
 	ibv_wr_start(qx);
 	qx->wr_id = 31;
 	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, va(&rb, 20480));
-	ibv_wr_set_sge(qx, la.mr->lkey, va(&la, 4096), 256);
+	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 20480));
+	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
 	qx->wr_id = 32;
 	ibv_wr_send(qx);
 	ibv_wr_set_inline_data(qx, big, qa.cap.max_inline_data + 1);
 	ret = ibv_wr_complete(qx);
-	result(ret != 0, "ex: inline data > max_inline_data (%u): wr_complete fails: %d",
-	       qa.cap.max_inline_data, ret);
+	xt_check(ret != 0, "ex: inline data > max_inline_data (%u): wr_complete fails: %d",
+		 qa.cap.max_inline_data, ret);
 	ibv_wr_start(qx);
 	qx->wr_id = 33;
 	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, va(&rb, 24576));
-	ibv_wr_set_sge(qx, la.mr->lkey, va(&la, 4096), 256);
+	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 24576));
+	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
-	result(n == 1 && e[0].wr_id == 33 && e[0].status == IBV_WC_SUCCESS &&
-	       all_bytes(rb.p + 20480, 256, 0) &&
-	       pat_check(rb.p + 24576, 256, 52) < 0 &&
-	       ex_poll(cqb, e, 4, 0) == 0,
-	       "ex: the failed batch posted nothing, the next one works");
+	xt_check(n == 1 && e[0].wr_id == 33 && e[0].status == IBV_WC_SUCCESS &&
+		 xt_all_bytes(rb.p + 20480, 256, 0) &&
+		 xt_pat_check(rb.p + 24576, 256, 52) < 0 &&
+		 ex_poll(cqb, e, 4, 0) == 0,
+		 "ex: the failed batch posted nothing, the next one works");
 out:
 	free(big);
 	if (qa_qp) {
@@ -2600,8 +2362,8 @@ out:
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqa)), "CQ (ex)");
 	if (cqb)
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqb)), "CQ (ex)");
-	xbuf_free(&la);
-	xbuf_free(&rb);
+	destroyed(xt_buf_free(&la), "MR");
+	destroyed(xt_buf_free(&rb), "MR");
 }
 
 /* ------------------------------------------------------------ main */
@@ -2618,7 +2380,7 @@ static void show_library(void)
 		p = strchr(line, '/');
 		if (p && strstr(p, "libibverbs.so")) {
 			p[strcspn(p, "\n")] = 0;
-			diag("libibverbs: %s", p);
+			xt_note("libibverbs: %s", p);
 			break;
 		}
 	}
@@ -2627,53 +2389,93 @@ static void show_library(void)
 
 static bool open_device(void)
 {
-	struct ibv_device **list;
 	struct ibv_port_attr pa;
-	int i, n, fl;
+	int fl;
 
-	show_library();
-	list = ibv_get_device_list(&n);
-	if (!list) {
-		diag("ibv_get_device_list: %s", strerror(errno));
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!xt_check(ctx, "setup: open %s", dev_name))
 		return false;
-	}
-	for (i = 0; i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev_name))
-			break;
-	ctx = i < n ? ibv_open_device(list[i]) : NULL;
-	ibv_free_device_list(list);
-	if (!result(ctx, "setup: open %s", dev_name))
-		return false;
-	if (!result(!ibv_query_port(ctx, PORT, &pa) &&
-		    pa.state == IBV_PORT_ACTIVE &&
-		    pa.link_layer == IBV_LINK_LAYER_ETHERNET,
-		    "setup: port %d active, link layer Ethernet", PORT))
+	if (!xt_check(!ibv_query_port(ctx, PORT, &pa) &&
+		      pa.state == IBV_PORT_ACTIVE &&
+		      pa.link_layer == IBV_LINK_LAYER_ETHERNET,
+		      "setup: port %d active, link layer Ethernet", PORT))
 		return false;
 	mtu = pa.active_mtu;
-	if (!result(!ibv_query_gid(ctx, PORT, GID_INDEX, &gid),
-		    "setup: GID %d", GID_INDEX))
+	if (!xt_check(!ibv_query_gid(ctx, PORT, GID_INDEX, &gid),
+		      "setup: GID %d", GID_INDEX))
 		return false;
 	pd = ibv_alloc_pd(ctx);
-	if (!result(pd, "setup: alloc PD"))
+	if (!xt_check(pd, "setup: alloc PD"))
 		return false;
 	fl = fcntl(ctx->async_fd, F_GETFL);
-	return result(fl >= 0 && !fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK),
-		      "setup: async fd non-blocking");
+	return xt_check(fl >= 0 &&
+			!fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK),
+			"setup: async fd non-blocking");
 }
+
+/* every subtest in a process of its own, with a context and PD */
+static bool sub_open(void)
+{
+	if (open_device())
+		return true;
+	if (pd)
+		destroyed(ibv_dealloc_pd(pd), "PD");
+	if (ctx)
+		destroyed(ibv_close_device(ctx), "context");
+	return false;
+}
+
+static void sub_close(void)
+{
+	async_collect(0);
+	xt_check(stray_events == 0 && naev == 0,
+		 "events: no unexpected async event (%d, %d left)",
+		 stray_events, naev);
+	destroyed(ibv_dealloc_pd(pd), "PD");
+	destroyed(ibv_close_device(ctx), "context");
+	xt_check(destroy_errors == 0,
+		 "teardown: every object destroyed without error (%d failed)",
+		 destroy_errors);
+}
+
+static const struct xt_subtest subtests[] = {
+	XT_SUBTEST(rc_ops, 0, "RC opcodes: data and completions"),
+	XT_SUBTEST(ud, 0, "UD: GRH, AH from a wc, Q_Key"),
+	XT_SUBTEST(errors, 0, "error completions, QP states, flushes"),
+	XT_SUBTEST(api_state, 0, "posting in the wrong QP state"),
+	XT_SUBTEST(api_limits, 0, "API errors: limits"),
+	XT_SUBTEST(api_objects, 0, "API errors: objects in use"),
+	XT_SUBTEST(order, 0, "ordering"),
+	XT_SUBTEST(threads, 0, "threads posting and polling"),
+	XT_SUBTEST(channel, 0, "completion channel"),
+	XT_SUBTEST(solicited, 0, "solicited-only notification"),
+	XT_SUBTEST(sig_all, 0, "sq_sig_all and unsignaled WRs"),
+	XT_SUBTEST(stale_cqe, 0, "CQEs of destroyed QPs"),
+	XT_SUBTEST(cq_overrun, 0, "CQ overrun: async event"),
+	XT_SUBTEST(ex, 0, "extended QP and CQ API"),
+};
+
+static struct xt_suite suite = {
+	.tests = subtests,
+	.n = ARRAY_SIZE(subtests),
+	.setup = sub_open,
+	.teardown = sub_close,
+};
 
 static void help(void)
 {
 	fprintf(stderr, "%s\n",
-		"usage: xv_test [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v]");
+		"usage: xv_test [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v] [-l] [SUBTEST|GLOB...]");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned int wd = 600;
-	int c;
+	bool list = false;
+	int c, ret;
 
-	while ((c = getopt(argc, argv, "d:i:t:w:v")) != -1) {
+	while ((c = getopt(argc, argv, "d:i:t:w:vl")) != -1) {
 		switch (c) {
 		case 'd':
 			dev_name = optarg;
@@ -2690,42 +2492,22 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'l':
+			list = true;
+			break;
 		default:
 			help();
 		}
 	}
 	if (iterations <= 0 || wait_ms <= 0)
 		help();
+	ret = xt_start(&suite, list, argc - optind, argv + optind, "xv_test");
+	if (ret >= 0)
+		return ret;
 	signal(SIGALRM, on_alarm);
 	alarm(wd);
-
-	if (open_device()) {
-		t_rc_ops();
-		t_ud();
-		t_errors();
-		t_api_state();
-		t_api_limits();
-		t_api_objects();
-		t_order();
-		t_threads();
-		t_channel();
-		t_solicited();
-		t_sig_all();
-		t_stale_cqe();
-		t_cq_overrun();
-		t_ex();
-		async_collect(0);
-		result(stray_events == 0 && naev == 0,
-		       "events: no unexpected async event (%d, %d left)",
-		       stray_events, naev);
-	}
-	if (pd)
-		destroyed(ibv_dealloc_pd(pd), "PD");
-	if (ctx)
-		destroyed(ibv_close_device(ctx), "context");
-	result(destroy_errors == 0,
-	       "teardown: every object destroyed without error (%d failed)",
-	       destroy_errors);
-	printf("# xv_test: %d tests, %d failed\n", tests, failures);
-	return failures ? 1 : 0;
+	suite.timeout = (int)wd;
+	show_library();
+	xt_run(&suite, argc - optind, argv + optind);
+	return xt_done();
 }
