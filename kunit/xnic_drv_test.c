@@ -32,6 +32,9 @@
 #undef MODULE_ALIAS
 #define MODULE_ALIAS(alias)
 #include "../drivers/hw/xnic/xnic_main.c"
+#include "../drivers/hw/xnic/xnic_cmdq.c"
+#include "../drivers/hw/xnic/xnic_eq.c"
+#include "../drivers/hw/xnic/xnic_mem.c"
 #include "../drivers/hw/xnic/xnic_verbs.c"
 #include "../drivers/hw/xnic/sim/xnic_sim.h"
 

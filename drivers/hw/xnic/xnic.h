@@ -3,9 +3,12 @@
  * xnic: driver for the xnic RDMA NIC (include/xrdma/xnic_hw.h,
  * uapi/xrdma/xnic-abi.h).  Driver structures and the interfaces between
  * its files:
- *   xnic_main.c   platform driver, command queue, event queue, interrupt
+ *   xnic_main.c   platform driver, module: device bring-up and teardown
+ *   xnic_cmdq.c   command queue: posting, waiting, timeout and reset
+ *   xnic_eq.c     event queue: interrupt handler, event dispatch
+ *   xnic_mem.c    memory given to the device, kept until a reset
  *   xnic_verbs.c  control path: objects, user contexts, mmap
- *   xnic_dp.c     kernel data path: post, poll, arm
+ *   xnic_dp.c     kernel data path: doorbells, post, poll, arm
  *   xnic_wqe.c    pure encoding logic (no device access; KUnit-tested)
  */
 #ifndef _XNIC_H
@@ -250,7 +253,6 @@ static inline struct xnic_ucontext *to_xuctx(struct xrdma_ucontext *uctx)
 /* ------------------------------------------------------------------ */
 /* xnic_wqe.c: pure encoding logic                                     */
 
-int xnic_cmd_status_to_errno(u32 status);
 u32 xnic_access_to_hw(u32 access);
 u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
 u32 xnic_rq_wqe_shift(u32 max_sge);
@@ -286,26 +288,38 @@ static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
 }
 
 /* ------------------------------------------------------------------ */
-/* xnic_main.c                                                         */
+/* Registers                                                           */
 
+static inline u32 xnic_rd(struct xnic_dev *xdev, u32 reg)
+{
+	return xdev->bus->read32(xdev->bus, reg);
+}
+
+static inline void xnic_wr(struct xnic_dev *xdev, u32 reg, u32 val)
+{
+	xdev->bus->write32(xdev->bus, reg, val);
+}
+
+/* A DMA address in a pair of registers. */
+static inline void xnic_put_addr(struct xnic_dev *xdev, u32 lo, u32 hi,
+				 dma_addr_t addr)
+{
+	xnic_wr(xdev, lo, lower_32_bits(addr));
+	xnic_wr(xdev, hi, upper_32_bits(addr));
+}
+
+/* ------------------------------------------------------------------ */
+/* xnic_main.c: bring-up and teardown                                  */
+
+int xnic_hw_reset(struct xnic_dev *xdev);
+
+/* ------------------------------------------------------------------ */
+/* xnic_cmdq.c: the command queue                                      */
+
+int xnic_cmdq_init(struct xnic_dev *xdev);
+void xnic_cmdq_complete(struct xnic_dev *xdev);
 int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 		  size_t inlen, void *out, size_t outlen);
-int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   size_t size);
-void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   bool device_done);
-void xnic_kick(struct xnic_dev *xdev, bool run_here);
-/*
- * User memory of an MR: the device reaches it at any time, with no sync
- * point per transfer (the verbs have none), and the same pages may be in
- * several MRs -- overlapping mappings, which DMA-API debugging accepts
- * only without CPU syncs.  xnic is a cache-coherent device.
- */
-#define XNIC_UMEM_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
-
-void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
-void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
-		    bool mapped);
 
 /**
  * xnic_cmd_let_go - after a destroy command, may its memory be freed?
@@ -324,7 +338,31 @@ static inline bool xnic_cmd_let_go(struct xnic_dev *xdev, int ret)
 	       READ_ONCE(xdev->stopped);
 }
 
+/* ------------------------------------------------------------------ */
+/* xnic_eq.c: the event queue                                          */
+
+int xnic_eq_init(struct xnic_dev *xdev);
+void xnic_eq_free_irq(struct xnic_dev *xdev);
 void xnic_eq_sync(struct xnic_dev *xdev);
+
+/* ------------------------------------------------------------------ */
+/* xnic_mem.c: memory given to the device                              */
+
+int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   size_t size);
+void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   bool device_done);
+/*
+ * User memory of an MR: the device reaches it at any time, with no sync
+ * point per transfer (the verbs have none), and the same pages may be in
+ * several MRs -- overlapping mappings, which DMA-API debugging accepts
+ * only without CPU syncs.  xnic is a cache-coherent device.
+ */
+#define XNIC_UMEM_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
+
+void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
+		    bool mapped);
+void xnic_free_zombies(struct xnic_dev *xdev, bool release);
 
 /* ------------------------------------------------------------------ */
 /* xnic_verbs.c                                                        */
@@ -344,5 +382,6 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc);
 int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags);
 void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq);
 void xnic_qp_reset_queues(struct xnic_qp *xqp);
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
 
 #endif /* _XNIC_H */

@@ -13,6 +13,38 @@
  */
 #include "xnic.h"
 
+/* ------------------------------------------------------------------ */
+/* Doorbells                                                           */
+
+/**
+ * xnic_kick - wake the device's engine (KICK register)
+ * @xdev: device
+ * @run_here: the caller is a process holding no lock (a system call on
+ *	      behalf of user space): the device may do the work in the write
+ */
+static void xnic_kick(struct xnic_dev *xdev, bool run_here)
+{
+	xnic_wr(xdev, XNIC_REG_KICK,
+		XNIC_KICK_WAKE | (run_here ? XNIC_KICK_RUN_HERE : 0));
+}
+
+/**
+ * xnic_kick_user - kick for a process context (the uverbs KICK ioctl)
+ * @xdev: device
+ * @db_index: the context's doorbell page
+ *
+ * The caller is a process holding no lock: the device may run the work
+ * announced in that doorbell page -- and only there -- in the write.
+ */
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index)
+{
+	xnic_wr(xdev, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE |
+		XNIC_KICK_DB(db_index));
+}
+
+/* ------------------------------------------------------------------ */
+/* Posting                                                             */
+
 static inline void *xnic_wq_entry(const struct xnic_wq *wq, u32 idx)
 {
 	return wq->ring + ((idx & ((1U << wq->log_size) - 1)) << wq->wqe_shift);

@@ -14,32 +14,6 @@
 #include "xnic.h"
 
 /**
- * xnic_cmd_status_to_errno - translate a command's status
- * @status: XNIC_CMD_* written by the device
- *
- * Return: 0 or a negative errno.
- */
-int xnic_cmd_status_to_errno(u32 status)
-{
-	switch (status) {
-	case XNIC_CMD_OK:
-		return 0;
-	case XNIC_CMD_BAD_OPCODE:
-		return -EOPNOTSUPP;
-	case XNIC_CMD_BAD_PARAM:
-	case XNIC_CMD_BAD_STATE:
-	case XNIC_CMD_BAD_INDEX:
-		return -EINVAL;
-	case XNIC_CMD_NO_RESOURCES:
-		return -ENOMEM;
-	case XNIC_CMD_BUSY:
-		return -EBUSY;
-	default:
-		return -EIO;
-	}
-}
-
-/**
  * xnic_access_to_hw - XRDMA_ACCESS_* to XNIC_ACCESS_*
  * @access: verbs access flags
  *
