@@ -6,7 +6,8 @@
  *   xnic_main.c   platform driver, module: device bring-up and teardown
  *   xnic_cmdq.c   command queue: posting, waiting, timeout and reset
  *   xnic_eq.c     event queue: interrupt handler, event dispatch
- *   xnic_mem.c    memory given to the device, kept until a reset
+ *   xnic_mem.c    memory given to the device: DMA buffers, queues, what
+ *                 is kept after a failed command until a reset
  *   xnic_verbs.c  control path: objects, user contexts, mmap
  *   xnic_dp.c     kernel data path: doorbells, post, poll, arm
  *   xnic_wqe.c    pure encoding logic (no device access; KUnit-tested)
@@ -363,6 +364,17 @@ void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
 		    bool mapped);
 void xnic_free_zombies(struct xnic_dev *xdev, bool release);
+struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev,
+				  struct xrdma_ucontext *uctx, size_t size);
+void xnic_ubuf_free(struct xnic_ubuf *ubuf);
+int xnic_queue_alloc(struct xnic_dev *xdev, struct xrdma_udata *udata,
+		     size_t size, struct xnic_dmabuf *kbuf,
+		     struct xnic_ubuf **ubufp, void **cpu, dma_addr_t *dma);
+int xnic_queue_publish(struct xrdma_udata *udata, struct xnic_ubuf **ubufp,
+		       struct xrdma_mmap_entry **entryp);
+void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
+		     struct xnic_ubuf **ubufp, struct xrdma_mmap_entry **entryp,
+		     bool let_go);
 
 /* ------------------------------------------------------------------ */
 /* xnic_verbs.c                                                        */
