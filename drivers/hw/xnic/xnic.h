@@ -9,8 +9,9 @@
  *   xnic_mem.c    memory given to the device: DMA buffers, queues, what
  *                 is kept after a failed command until a reset
  *   xnic_verbs.c  control path: objects, user contexts, mmap
- *   xnic_dp.c     kernel data path: doorbells, post, poll, arm
- *   xnic_wqe.c    pure encoding logic (no device access; KUnit-tested)
+ *   xnic_dp.c     kernel data path: doorbells, post, CQE decoding, poll,
+ *                 arm
+ *   xnic_wqe.c    WQE encoding and sizes (no device access)
  */
 #ifndef _XNIC_H
 #define _XNIC_H
@@ -252,7 +253,7 @@ static inline struct xnic_ucontext *to_xuctx(struct xrdma_ucontext *uctx)
 }
 
 /* ------------------------------------------------------------------ */
-/* xnic_wqe.c: pure encoding logic                                     */
+/* xnic_wqe.c: work requests to WQEs                                   */
 
 u32 xnic_access_to_hw(u32 access);
 u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
@@ -266,15 +267,6 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
 void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
 			 u64 wqe_wr_id);
-void xnic_cqe_to_wc(const struct xnic_cqe *cqe, struct xrdma_wc *wc);
-void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
-			 const struct xrdma_qp_attr *attr, int mask);
-void xnic_caps_from_hw(struct xnic_caps *caps,
-		       const struct xnic_cmd_query_caps_out *out);
-void xnic_fill_device_attr(struct xrdma_device_attr *attr,
-			   const struct xnic_caps *caps,
-			   const struct xnic_cmd_query_caps_out *out);
-bool xnic_db_ring(struct xnic_db_page *page, u32 slot);
 
 /* Lap phase of entry @idx in a ring of 2^@log entries. */
 static inline u8 xnic_phase(u32 idx, u32 log)

@@ -7,6 +7,7 @@
  */
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include "xnic.h"
 
 /**
@@ -31,6 +32,98 @@ int xnic_hw_reset(struct xnic_dev *xdev)
 		usleep_range(100, 200);
 	}
 	return 0;
+}
+
+/**
+ * xnic_caps_from_hw - QUERY_CAPS output in CPU byte order
+ * @caps: filled in
+ * @out: the command's output
+ */
+static void xnic_caps_from_hw(struct xnic_caps *caps,
+			      const struct xnic_cmd_query_caps_out *out)
+{
+	caps->max_mr_size = le64_to_cpu(out->max_mr_size);
+	caps->page_size_cap = le64_to_cpu(out->page_size_cap);
+	caps->vendor_id = le32_to_cpu(out->vendor_id);
+	caps->vendor_part_id = le32_to_cpu(out->vendor_part_id);
+	caps->hw_ver = le32_to_cpu(out->hw_ver);
+	caps->max_qp = le32_to_cpu(out->max_qp);
+	caps->max_qp_wr = le32_to_cpu(out->max_qp_wr);
+	caps->max_sge = le32_to_cpu(out->max_sge);
+	caps->max_inline = le32_to_cpu(out->max_inline);
+	caps->max_cq = le32_to_cpu(out->max_cq);
+	caps->max_cqe = le32_to_cpu(out->max_cqe);
+	caps->max_mr = le32_to_cpu(out->max_mr);
+	caps->max_srq = le32_to_cpu(out->max_srq);
+	caps->max_srq_wr = le32_to_cpu(out->max_srq_wr);
+	caps->max_rd_atom = le32_to_cpu(out->max_rd_atom);
+	caps->max_fast_reg_pages = le32_to_cpu(out->max_fast_reg_pages);
+	caps->num_ports = le32_to_cpu(out->num_ports);
+	caps->port_state = le32_to_cpu(out->port_state);
+	caps->port_mtu = le32_to_cpu(out->port_mtu);
+
+	/* what this driver can express, whatever the device says */
+	caps->max_sge = min(caps->max_sge,
+			    xnic_sq_wqe_max_sge(XNIC_MAX_WQE_SHIFT));
+	caps->max_inline = min(caps->max_inline,
+			       xnic_sq_wqe_max_inline(XNIC_MAX_WQE_SHIFT));
+	caps->max_qp_wr = min(caps->max_qp_wr, 1U << 16);
+	caps->max_srq_wr = min(caps->max_srq_wr, 1U << 16);
+	caps->max_cqe = min(caps->max_cqe, 1U << 22);
+	caps->max_qp = min(caps->max_qp, 1U << 24);
+	caps->max_cq = min(caps->max_cq, 1U << 24);
+	caps->max_srq = min(caps->max_srq, 1U << 24);
+	caps->max_mr = min(caps->max_mr, 1U << 24);
+	caps->max_fast_reg_pages = min(caps->max_fast_reg_pages, 1U << 16);
+	if (caps->port_mtu < XRDMA_MTU_256 || caps->port_mtu > XRDMA_MTU_4096)
+		caps->port_mtu = XRDMA_MTU_4096;
+}
+
+/**
+ * xnic_fill_device_attr - the verbs device attributes
+ * @attr: filled in
+ * @caps: the device's limits (xnic_caps_from_hw())
+ * @out: QUERY_CAPS output, for the GUID and firmware version bytes
+ */
+static void xnic_fill_device_attr(struct xrdma_device_attr *attr,
+				  const struct xnic_caps *caps,
+				  const struct xnic_cmd_query_caps_out *out)
+{
+	size_t n;
+
+	memset(attr, 0, sizeof(*attr));
+	n = strnlen((const char *)out->fw_ver, sizeof(out->fw_ver));
+	memcpy(attr->fw_ver, out->fw_ver, n);
+	attr->fw_ver[n] = '\0';
+	/* the GUID's bytes are stored big-endian */
+	memcpy(&attr->node_guid, &out->node_guid, sizeof(attr->node_guid));
+	attr->max_mr_size = caps->max_mr_size;
+	attr->page_size_cap = caps->page_size_cap;
+	attr->vendor_id = caps->vendor_id;
+	attr->vendor_part_id = caps->vendor_part_id;
+	attr->hw_ver = caps->hw_ver;
+	attr->device_cap_flags = XRDMA_DEVICE_MEM_MGT_EXTENSIONS |
+				 XRDMA_DEVICE_SRQ_RESIZE |
+				 XRDMA_DEVICE_RC_RNR_NAK_GEN;
+	attr->max_qp = caps->max_qp;
+	attr->max_qp_wr = caps->max_qp_wr;
+	attr->max_sge = caps->max_sge;
+	attr->max_sge_rd = caps->max_sge;
+	attr->max_inline_data = caps->max_inline;
+	attr->max_cq = caps->max_cq;
+	attr->max_cqe = caps->max_cqe;
+	attr->max_mr = caps->max_mr;
+	attr->max_pd = 1U << 24;
+	attr->max_qp_rd_atom = caps->max_rd_atom;
+	attr->max_qp_init_rd_atom = caps->max_rd_atom;
+	attr->max_srq = caps->max_srq;
+	attr->max_srq_wr = caps->max_srq_wr;
+	attr->max_srq_sge = caps->max_sge;
+	attr->max_ah = 1U << 24;
+	attr->max_fast_reg_page_list_len = caps->max_fast_reg_pages;
+	attr->atomic_cap = XRDMA_ATOMIC_HCA;
+	/* a context holds a doorbell page; index 0 is the kernel's */
+	attr->max_ucontext = XNIC_MAX_DB_INDEX - 1;
 }
 
 static int xnic_query_caps(struct xnic_dev *xdev)

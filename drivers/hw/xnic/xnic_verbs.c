@@ -487,6 +487,52 @@ err_slot:
 	return ret;
 }
 
+/**
+ * xnic_fill_modify_qp - a MODIFY_QP command from verbs attributes
+ * @cmd: zeroed command body
+ * @qpn: the QP
+ * @attr: values (only those in @mask are meaningful)
+ * @mask: XRDMA_QP_* mask, passed through
+ */
+static void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
+				const struct xrdma_qp_attr *attr, int mask)
+{
+	cmd->qpn = cpu_to_le32(qpn);
+	cmd->mask = cpu_to_le32(mask);
+	if (mask & XRDMA_QP_STATE)
+		cmd->state = attr->qp_state;
+	if (mask & XRDMA_QP_PATH_MTU)
+		cmd->path_mtu = attr->path_mtu;
+	if (mask & XRDMA_QP_TIMEOUT)
+		cmd->timeout = attr->timeout;
+	if (mask & XRDMA_QP_RETRY_CNT)
+		cmd->retry_cnt = attr->retry_cnt;
+	if (mask & XRDMA_QP_RNR_RETRY)
+		cmd->rnr_retry = attr->rnr_retry;
+	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+		cmd->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+		cmd->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+		cmd->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & XRDMA_QP_QKEY)
+		cmd->qkey = cpu_to_le32(attr->qkey);
+	if (mask & XRDMA_QP_RQ_PSN)
+		cmd->rq_psn = cpu_to_le32(attr->rq_psn & 0xffffff);
+	if (mask & XRDMA_QP_SQ_PSN)
+		cmd->sq_psn = cpu_to_le32(attr->sq_psn & 0xffffff);
+	if (mask & XRDMA_QP_DEST_QPN)
+		cmd->dest_qpn = cpu_to_le32(attr->dest_qp_num & 0xffffff);
+	if (mask & XRDMA_QP_ACCESS_FLAGS)
+		cmd->access = cpu_to_le32(xnic_access_to_hw(attr->qp_access_flags));
+	if (mask & XRDMA_QP_PORT)
+		cmd->port_num = attr->port_num;
+	else if (mask & XRDMA_QP_AV)
+		cmd->port_num = attr->ah_attr.port_num;
+	if (mask & XRDMA_QP_AV)
+		memcpy(cmd->dgid, attr->ah_attr.dgid.raw, sizeof(cmd->dgid));
+}
+
 static void xnic_save_qp_attr(struct xnic_qp *xqp,
 			      const struct xrdma_qp_attr *attr, int mask)
 {
