@@ -8,7 +8,8 @@
  *   xnic_eq.c     event queue: interrupt handler, event dispatch
  *   xnic_mem.c    memory given to the device: DMA buffers, queues, what
  *                 is kept after a failed command until a reset
- *   xnic_verbs.c  control path: objects, user contexts, mmap
+ *   xnic_verbs.c  control path: objects, user contexts, mmap; verbs
+ *                 values to and from the device's codes
  *   xnic_dp.c     kernel data path: doorbells, post, CQE decoding, poll,
  *                 arm
  *   xnic_wqe.c    WQE encoding and sizes (no device access)
@@ -54,8 +55,8 @@ struct xnic_caps {
 	u32 max_rd_atom;
 	u32 max_fast_reg_pages;
 	u32 num_ports;
-	u32 port_state;
-	u32 port_mtu;
+	u32 port_state;			/* enum xnic_port_state */
+	u32 port_mtu;			/* enum xnic_mtu */
 };
 
 /* A physically contiguous, zeroed DMA buffer (dma_alloc_coherent). */
@@ -372,6 +373,7 @@ void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
 /* xnic_verbs.c                                                        */
 
 extern const struct xrdma_device_ops xnic_dev_ops;
+int xnic_port_state_from_hw(u32 state);
 
 /* ------------------------------------------------------------------ */
 /* xnic_dp.c                                                           */

@@ -37,6 +37,7 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 	struct xrdma_event e = { .device = &xdev->ibdev };
 	struct xnic_srq *srq;
 	struct xrdma_cq *cq;
+	int state;
 
 	switch (type) {
 	case XNIC_EQE_COMPLETION:
@@ -85,9 +86,16 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 	case XNIC_EQE_PORT_CHANGE:
 		if (data < 1 || data > xdev->ibdev.num_ports)
 			break;
-		WRITE_ONCE(xdev->port_state, aux);
-		e.event = aux == XRDMA_PORT_ACTIVE ? XRDMA_EVENT_PORT_ACTIVE :
-						     XRDMA_EVENT_PORT_ERR;
+		state = xnic_port_state_from_hw(aux);
+		if (state < 0) {
+			dev_warn_ratelimited(&xdev->pdev->dev,
+					     "port %u: unknown state %u, taken as down\n",
+					     data, aux);
+			state = XRDMA_PORT_DOWN;
+		}
+		WRITE_ONCE(xdev->port_state, state);
+		e.event = state == XRDMA_PORT_ACTIVE ?
+			  XRDMA_EVENT_PORT_ACTIVE : XRDMA_EVENT_PORT_ERR;
 		e.element.port_num = data;
 		xrdma_dispatch_event(&e);
 		break;

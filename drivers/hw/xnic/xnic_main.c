@@ -75,8 +75,6 @@ static void xnic_caps_from_hw(struct xnic_caps *caps,
 	caps->max_srq = min(caps->max_srq, 1U << 24);
 	caps->max_mr = min(caps->max_mr, 1U << 24);
 	caps->max_fast_reg_pages = min(caps->max_fast_reg_pages, 1U << 16);
-	if (caps->port_mtu < XRDMA_MTU_256 || caps->port_mtu > XRDMA_MTU_4096)
-		caps->port_mtu = XRDMA_MTU_4096;
 }
 
 /**
@@ -129,7 +127,7 @@ static void xnic_fill_device_attr(struct xrdma_device_attr *attr,
 static int xnic_query_caps(struct xnic_dev *xdev)
 {
 	struct xnic_cmd_query_caps_out out;
-	int ret;
+	int ret, state;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_CAPS, NULL, 0, &out,
 			    sizeof(out));
@@ -141,7 +139,13 @@ static int xnic_query_caps(struct xnic_dev *xdev)
 		return -ENODEV;
 	xdev->ibdev.num_ports = min_t(u32, xdev->caps.num_ports,
 				      XRDMA_MAX_PORTS);
-	xdev->port_state = xdev->caps.port_state;
+	state = xnic_port_state_from_hw(xdev->caps.port_state);
+	if (state < 0) {
+		dev_warn(&xdev->pdev->dev, "unknown port state %u: taken as down\n",
+			 xdev->caps.port_state);
+		state = XRDMA_PORT_DOWN;
+	}
+	xdev->port_state = state;
 	return 0;
 }
 

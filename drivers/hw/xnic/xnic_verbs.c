@@ -9,6 +9,201 @@
 #include "xnic.h"
 
 /* ------------------------------------------------------------------ */
+/* The device's codes                                                  */
+
+/*
+ * QP types, QP states, path MTUs, port states and MODIFY_QP attributes
+ * have codes of the device's own (xnic_hw.h).  Their values happen to be
+ * the verbs' today; the translation does not count on it.
+ */
+
+/**
+ * xnic_qp_type_to_hw - a QP type in the device's code
+ * @type: verbs QP type
+ *
+ * Return: XNIC_QPT_*, or -EOPNOTSUPP for a type the device has not.
+ */
+static int xnic_qp_type_to_hw(enum xrdma_qp_type type)
+{
+	switch (type) {
+	case XRDMA_QPT_RC:
+		return XNIC_QPT_RC;
+	case XRDMA_QPT_UC:
+		return XNIC_QPT_UC;
+	case XRDMA_QPT_UD:
+		return XNIC_QPT_UD;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static const struct {
+	enum xrdma_qp_state verbs;
+	enum xnic_qp_state hw;
+} xnic_qp_states[] = {
+	{ XRDMA_QPS_RESET,	XNIC_QPS_RESET },
+	{ XRDMA_QPS_INIT,	XNIC_QPS_INIT },
+	{ XRDMA_QPS_RTR,	XNIC_QPS_RTR },
+	{ XRDMA_QPS_RTS,	XNIC_QPS_RTS },
+	{ XRDMA_QPS_SQD,	XNIC_QPS_SQD },
+	{ XRDMA_QPS_SQE,	XNIC_QPS_SQE },
+	{ XRDMA_QPS_ERR,	XNIC_QPS_ERR },
+};
+
+/**
+ * xnic_qp_state_to_hw - a QP state in the device's code (MODIFY_QP)
+ * @state: verbs QP state
+ *
+ * Return: XNIC_QPS_*, or -EINVAL.
+ */
+static int xnic_qp_state_to_hw(enum xrdma_qp_state state)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_states); i++)
+		if (xnic_qp_states[i].verbs == state)
+			return xnic_qp_states[i].hw;
+	return -EINVAL;
+}
+
+/**
+ * xnic_qp_state_from_hw - a QP state the device reported (QUERY_QP)
+ * @state: enum xnic_qp_state
+ *
+ * Return: XRDMA_QPS_*, or -EINVAL for a code the driver does not know.
+ */
+static int xnic_qp_state_from_hw(u32 state)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_states); i++)
+		if (xnic_qp_states[i].hw == state)
+			return xnic_qp_states[i].verbs;
+	return -EINVAL;
+}
+
+static const struct {
+	enum xrdma_mtu verbs;
+	enum xnic_mtu hw;
+} xnic_mtus[] = {
+	{ XRDMA_MTU_256,	XNIC_MTU_256 },
+	{ XRDMA_MTU_512,	XNIC_MTU_512 },
+	{ XRDMA_MTU_1024,	XNIC_MTU_1024 },
+	{ XRDMA_MTU_2048,	XNIC_MTU_2048 },
+	{ XRDMA_MTU_4096,	XNIC_MTU_4096 },
+};
+
+/**
+ * xnic_mtu_to_hw - a path MTU in the device's code
+ * @mtu: verbs MTU
+ *
+ * Return: XNIC_MTU_*, or -EINVAL.
+ */
+static int xnic_mtu_to_hw(enum xrdma_mtu mtu)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_mtus); i++)
+		if (xnic_mtus[i].verbs == mtu)
+			return xnic_mtus[i].hw;
+	return -EINVAL;
+}
+
+/**
+ * xnic_mtu_from_hw - an MTU the device reported (QUERY_CAPS)
+ * @mtu: enum xnic_mtu
+ *
+ * Return: XRDMA_MTU_*, or -EINVAL for a code the driver does not know.
+ */
+static int xnic_mtu_from_hw(u32 mtu)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_mtus); i++)
+		if (xnic_mtus[i].hw == mtu)
+			return xnic_mtus[i].verbs;
+	return -EINVAL;
+}
+
+/**
+ * xnic_port_state_from_hw - a port state the device reported
+ * @state: enum xnic_port_state (QUERY_CAPS, the PORT_CHANGE event)
+ *
+ * Return: XRDMA_PORT_*, or -EINVAL for a code the driver does not know.
+ */
+int xnic_port_state_from_hw(u32 state)
+{
+	switch (state) {
+	case XNIC_PORT_DOWN:
+		return XRDMA_PORT_DOWN;
+	case XNIC_PORT_ACTIVE:
+		return XRDMA_PORT_ACTIVE;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* MODIFY_QP attributes: the verbs mask bit and the device's */
+static const struct {
+	u32 verbs;
+	u32 hw;
+} xnic_qp_mod_bits[] = {
+	{ XRDMA_QP_STATE,		XNIC_QP_MOD_STATE },
+	{ XRDMA_QP_ACCESS_FLAGS,	XNIC_QP_MOD_ACCESS },
+	{ XRDMA_QP_PORT,		XNIC_QP_MOD_PORT },
+	{ XRDMA_QP_QKEY,		XNIC_QP_MOD_QKEY },
+	{ XRDMA_QP_AV,			XNIC_QP_MOD_AV },
+	{ XRDMA_QP_PATH_MTU,		XNIC_QP_MOD_PATH_MTU },
+	{ XRDMA_QP_TIMEOUT,		XNIC_QP_MOD_TIMEOUT },
+	{ XRDMA_QP_RETRY_CNT,		XNIC_QP_MOD_RETRY_CNT },
+	{ XRDMA_QP_RNR_RETRY,		XNIC_QP_MOD_RNR_RETRY },
+	{ XRDMA_QP_RQ_PSN,		XNIC_QP_MOD_RQ_PSN },
+	{ XRDMA_QP_MAX_QP_RD_ATOMIC,	XNIC_QP_MOD_MAX_RD_ATOMIC },
+	{ XRDMA_QP_MIN_RNR_TIMER,	XNIC_QP_MOD_MIN_RNR_TIMER },
+	{ XRDMA_QP_SQ_PSN,		XNIC_QP_MOD_SQ_PSN },
+	{ XRDMA_QP_MAX_DEST_RD_ATOMIC,	XNIC_QP_MOD_MAX_DEST_RD_ATOMIC },
+	{ XRDMA_QP_DEST_QPN,		XNIC_QP_MOD_DEST_QPN },
+};
+
+/*
+ * Attributes of no concern to the device: the core's (the current state,
+ * the capabilities), kept by the driver for QUERY_QP (P_Key index, SQD
+ * notification, migration state) or of a path the device has not.
+ */
+#define XNIC_QP_MASK_HOST_ONLY	(XRDMA_QP_CUR_STATE |			\
+				 XRDMA_QP_EN_SQD_ASYNC_NOTIFY |		\
+				 XRDMA_QP_PKEY_INDEX |			\
+				 XRDMA_QP_ALT_PATH |			\
+				 XRDMA_QP_PATH_MIG_STATE |		\
+				 XRDMA_QP_CAP)
+
+/**
+ * xnic_qp_mask_to_hw - a MODIFY_QP attribute mask in the device's bits
+ * @mask: XRDMA_QP_*
+ * @hw_mask: set to the XNIC_QP_MOD_* bits of @mask
+ *
+ * Bits of no concern to the device are left out.
+ *
+ * Return: 0, or -EINVAL for a bit neither the device nor the driver knows.
+ */
+static int xnic_qp_mask_to_hw(u32 mask, u32 *hw_mask)
+{
+	u32 hw = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_mod_bits); i++) {
+		if (mask & xnic_qp_mod_bits[i].verbs) {
+			hw |= xnic_qp_mod_bits[i].hw;
+			mask &= ~xnic_qp_mod_bits[i].verbs;
+		}
+	}
+	if (mask & ~(u32)XNIC_QP_MASK_HOST_ONLY)
+		return -EINVAL;
+	*hw_mask = hw;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Commands                                                            */
 
 static int xnic_destroy_obj(struct xnic_dev *xdev, u8 opcode, u32 index)
@@ -151,9 +346,14 @@ static int xnic_query_port(struct xrdma_device *dev, u32 port,
 {
 	struct xnic_dev *xdev = to_xdev(dev);
 
+	int mtu = xnic_mtu_from_hw(xdev->caps.port_mtu);
+
+	/* a device that reports an MTU the driver does not know gets 4096 */
+	if (mtu < 0)
+		mtu = XRDMA_MTU_4096;
 	attr->state = READ_ONCE(xdev->port_state);
-	attr->max_mtu = xdev->caps.port_mtu;
-	attr->active_mtu = xdev->caps.port_mtu;
+	attr->max_mtu = mtu;
+	attr->active_mtu = mtu;
 	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
 	attr->gid_tbl_len = 1;
 	attr->pkey_tbl_len = 1;
@@ -367,8 +567,11 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	struct xnic_qp_geom g;
 	dma_addr_t dma;
 	void *cpu;
-	int ret;
+	int qp_type, ret;
 
+	qp_type = xnic_qp_type_to_hw(qp->qp_type);
+	if (qp_type < 0)
+		return qp_type;
 	ret = xnic_qp_geometry(xdev, attr, &g);
 	if (ret)
 		return ret;
@@ -437,7 +640,7 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	}
 
 	c.qpn = cpu_to_le32(qp->qp_num);
-	c.qp_type = qp->qp_type;
+	c.qp_type = qp_type;
 	c.sq_log_wqe = g.sq_log;
 	c.sq_wqe_shift = g.sq_shift;
 	c.rq_log_wqe = g.rq_log;
@@ -492,17 +695,34 @@ err_slot:
  * @cmd: zeroed command body
  * @qpn: the QP
  * @attr: values (only those in @mask are meaningful)
- * @mask: XRDMA_QP_* mask, passed through
+ * @mask: XRDMA_QP_* mask
+ *
+ * Return: 0, or -EINVAL for a mask bit, state or MTU the device cannot
+ * be told.
  */
-static void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
-				const struct xrdma_qp_attr *attr, int mask)
+static int xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
+			       const struct xrdma_qp_attr *attr, int mask)
 {
+	u32 hw_mask;
+	int ret;
+
+	ret = xnic_qp_mask_to_hw(mask, &hw_mask);
+	if (ret)
+		return ret;
 	cmd->qpn = cpu_to_le32(qpn);
-	cmd->mask = cpu_to_le32(mask);
-	if (mask & XRDMA_QP_STATE)
-		cmd->state = attr->qp_state;
-	if (mask & XRDMA_QP_PATH_MTU)
-		cmd->path_mtu = attr->path_mtu;
+	cmd->mask = cpu_to_le32(hw_mask);
+	if (mask & XRDMA_QP_STATE) {
+		ret = xnic_qp_state_to_hw(attr->qp_state);
+		if (ret < 0)
+			return ret;
+		cmd->state = ret;
+	}
+	if (mask & XRDMA_QP_PATH_MTU) {
+		ret = xnic_mtu_to_hw(attr->path_mtu);
+		if (ret < 0)
+			return ret;
+		cmd->path_mtu = ret;
+	}
 	if (mask & XRDMA_QP_TIMEOUT)
 		cmd->timeout = attr->timeout;
 	if (mask & XRDMA_QP_RETRY_CNT)
@@ -531,6 +751,7 @@ static void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
 		cmd->port_num = attr->ah_attr.port_num;
 	if (mask & XRDMA_QP_AV)
 		memcpy(cmd->dgid, attr->ah_attr.dgid.raw, sizeof(cmd->dgid));
+	return 0;
 }
 
 static void xnic_save_qp_attr(struct xnic_qp *xqp,
@@ -583,7 +804,9 @@ static int xnic_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	struct xnic_cmd_modify_qp c = {};
 	int ret;
 
-	xnic_fill_modify_qp(&c, qp->qp_num, attr, mask);
+	ret = xnic_fill_modify_qp(&c, qp->qp_num, attr, mask);
+	if (ret)
+		return ret;
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_MODIFY_QP, &c, sizeof(c), NULL, 0);
 	if (ret)
 		return ret;
@@ -601,18 +824,25 @@ static int xnic_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	struct xnic_qp *xqp = to_xqp(qp);
 	struct xnic_cmd_obj c = { .index = cpu_to_le32(qp->qp_num) };
 	struct xnic_cmd_query_qp_out out;
-	int ret;
+	int ret, state;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_QP, &c, sizeof(c), &out,
 			    sizeof(out));
 	if (ret)
 		return ret;
+	state = xnic_qp_state_from_hw(out.state);
+	if (state < 0) {
+		dev_warn_ratelimited(&xdev->pdev->dev,
+				     "QUERY_QP %u: unknown state %u\n",
+				     qp->qp_num, out.state);
+		return -EIO;
+	}
 	*attr = xqp->attr;
 	attr->sq_psn = le32_to_cpu(out.sq_psn) & 0xffffff;
 	attr->rq_psn = le32_to_cpu(out.rq_psn) & 0xffffff;
 	attr->cap = xqp->cap;
 	/* the device moved it to ERR and the event is still on its way */
-	if (out.state == XRDMA_QPS_ERR)
+	if (state == XRDMA_QPS_ERR)
 		xrdma_qp_set_error(qp);
 	init_attr->cap = xqp->cap;
 	init_attr->sq_sig_all = xqp->sq_sig_all;
