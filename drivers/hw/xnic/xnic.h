@@ -254,35 +254,7 @@ static inline struct xnic_ucontext *to_xuctx(struct xrdma_ucontext *uctx)
 }
 
 /* ------------------------------------------------------------------ */
-/* xnic_wqe.c: work requests to WQEs                                   */
-
-u32 xnic_access_to_hw(u32 access);
-u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
-u32 xnic_rq_wqe_shift(u32 max_sge);
-u32 xnic_sq_wqe_max_sge(u32 wqe_shift);
-u32 xnic_sq_wqe_max_inline(u32 wqe_shift);
-u32 xnic_rq_wqe_max_sge(u32 wqe_shift);
-u32 xnic_log_entries(u32 n);
-int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type);
-int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
-			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
-void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
-			 u64 wqe_wr_id);
-
-/* Lap phase of entry @idx in a ring of 2^@log entries. */
-static inline u8 xnic_phase(u32 idx, u32 log)
-{
-	return (idx >> log) & 1;
-}
-
-/* CQ and EQ entries: the first lap is written with owner 1. */
-static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
-{
-	return (owner & 1) == (xnic_phase(idx, log) ^ 1);
-}
-
-/* ------------------------------------------------------------------ */
-/* Registers                                                           */
+/* Registers and rings                                                 */
 
 static inline u32 xnic_rd(struct xnic_dev *xdev, u32 reg)
 {
@@ -300,6 +272,18 @@ static inline void xnic_put_addr(struct xnic_dev *xdev, u32 lo, u32 hi,
 {
 	xnic_wr(xdev, lo, lower_32_bits(addr));
 	xnic_wr(xdev, hi, upper_32_bits(addr));
+}
+
+/* Lap phase of entry @idx in a ring of 2^@log entries. */
+static inline u8 xnic_phase(u32 idx, u32 log)
+{
+	return (idx >> log) & 1;
+}
+
+/* CQ and EQ entries: the first lap is written with owner 1. */
+static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
+{
+	return (owner & 1) == (xnic_phase(idx, log) ^ 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -389,5 +373,21 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags);
 void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq);
 void xnic_qp_reset_queues(struct xnic_qp *xqp);
 void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
+
+/* ------------------------------------------------------------------ */
+/* xnic_wqe.c: work requests to WQEs                                   */
+
+u32 xnic_access_to_hw(u32 access);
+u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
+u32 xnic_rq_wqe_shift(u32 max_sge);
+u32 xnic_sq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_sq_wqe_max_inline(u32 wqe_shift);
+u32 xnic_rq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_log_entries(u32 n);
+int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type);
+int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
+			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
+void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
+			 u64 wqe_wr_id);
 
 #endif /* _XNIC_H */
