@@ -5,6 +5,8 @@
  *   xnic_drv_cqe   CQEs to work completions
  *   xnic_drv_misc  queue geometry, command and attribute translation,
  *                  the doorbell page protocol
+ *   xnic_drv_codes verbs values to and from the device's codes (QP types
+ *                  and states, MTUs, port states, MODIFY_QP attributes)
  *   xnic_drv_dp    the kernel data path (post, poll, arm, clean) on rings
  *                  in ordinary memory, with the test playing the device
  *   xnic_drv_dead  the whole driver, probed by hand on the device model
@@ -32,6 +34,9 @@
 #undef MODULE_ALIAS
 #define MODULE_ALIAS(alias)
 #include "../drivers/hw/xnic/xnic_main.c"
+#include "../drivers/hw/xnic/xnic_cmdq.c"
+#include "../drivers/hw/xnic/xnic_eq.c"
+#include "../drivers/hw/xnic/xnic_mem.c"
 #include "../drivers/hw/xnic/xnic_verbs.c"
 #include "../drivers/hw/xnic/sim/xnic_sim.h"
 
@@ -642,11 +647,16 @@ static void misc_modify_qp(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		attr.ah_attr.dgid.raw[i] = i + 1;
 	attr.ah_attr.port_num = 1;
-	xnic_fill_modify_qp(&c, 9, &attr, mask);
+	KUNIT_ASSERT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr, mask), 0);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qpn), 9U);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.mask), (u32)mask);
-	KUNIT_EXPECT_EQ(test, c.state, XRDMA_QPS_RTR);
-	KUNIT_EXPECT_EQ(test, c.path_mtu, XRDMA_MTU_1024);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.mask),
+			(u32)(XNIC_QP_MOD_STATE | XNIC_QP_MOD_AV |
+			      XNIC_QP_MOD_PATH_MTU | XNIC_QP_MOD_DEST_QPN |
+			      XNIC_QP_MOD_RQ_PSN |
+			      XNIC_QP_MOD_MAX_DEST_RD_ATOMIC |
+			      XNIC_QP_MOD_MIN_RNR_TIMER | XNIC_QP_MOD_ACCESS));
+	KUNIT_EXPECT_EQ(test, c.state, XNIC_QPS_RTR);
+	KUNIT_EXPECT_EQ(test, c.path_mtu, XNIC_MTU_1024);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.dest_qpn), 0x345678U);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.rq_psn), 0xabcdefU);
 	KUNIT_EXPECT_EQ(test, c.max_dest_rd_atomic, 5);
@@ -662,6 +672,26 @@ static void misc_modify_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.retry_cnt, 0);
 	KUNIT_EXPECT_EQ(test, c.rnr_retry, 0);
 	KUNIT_EXPECT_EQ(test, c.max_rd_atomic, 0);
+
+	/* what the device does not keep is not sent */
+	memset(&c, 0, sizeof(c));
+	attr.pkey_index = 3;
+	KUNIT_ASSERT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr,
+						  XRDMA_QP_PKEY_INDEX |
+						  XRDMA_QP_QKEY), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.mask), (u32)XNIC_QP_MOD_QKEY);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qkey), 0x1234U);
+
+	/* values the device has no code for */
+	attr.qp_state = XRDMA_QPS_NUM;
+	KUNIT_EXPECT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr,
+						  XRDMA_QP_STATE), -EINVAL);
+	attr.qp_state = XRDMA_QPS_RTR;
+	attr.path_mtu = 0;
+	KUNIT_EXPECT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr,
+						  XRDMA_QP_PATH_MTU), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr, 1 << 21),
+			-EINVAL);
 }
 
 static void misc_caps(struct kunit *test)
@@ -679,7 +709,7 @@ static void misc_caps(struct kunit *test)
 	out.max_fast_reg_pages = cpu_to_le32(512);
 	out.max_rd_atom = cpu_to_le32(16);
 	out.num_ports = cpu_to_le32(1);
-	out.port_state = cpu_to_le32(XRDMA_PORT_ACTIVE);
+	out.port_state = cpu_to_le32(XNIC_PORT_ACTIVE);
 	out.port_mtu = cpu_to_le32(99);
 	out.page_size_cap = cpu_to_le64(0x201000);
 	memset(out.fw_ver, 'x', sizeof(out.fw_ver));	/* no NUL */
@@ -689,7 +719,6 @@ static void misc_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, caps.max_inline, 512U);
 	KUNIT_EXPECT_EQ(test, caps.max_qp_wr, 1U << 16);
 	KUNIT_EXPECT_EQ(test, caps.max_cqe, 65536U);
-	KUNIT_EXPECT_EQ(test, caps.port_mtu, (u32)XRDMA_MTU_4096);
 	KUNIT_EXPECT_EQ(test, caps.page_size_cap, 0x201000ULL);
 
 	xnic_fill_device_attr(&attr, &caps, &out);
@@ -705,6 +734,25 @@ static void misc_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.max_qp, 4096U);
 	KUNIT_EXPECT_EQ(test, attr.max_qp_rd_atom, 16U);
 	KUNIT_EXPECT_EQ(test, attr.max_sge, caps.max_sge);
+}
+
+static void misc_query_port(struct kunit *test)
+{
+	struct xnic_dev *xdev = kunit_kzalloc(test, sizeof(*xdev), GFP_KERNEL);
+	struct xrdma_port_attr pa = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	xdev->port_state = XRDMA_PORT_ACTIVE;
+	xdev->caps.port_mtu = XNIC_MTU_2048;
+	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.state, XRDMA_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, pa.max_mtu, XRDMA_MTU_2048);
+	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_2048);
+	/* an MTU the driver does not know is taken as 4096 */
+	xdev->caps.port_mtu = 99;
+	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.max_mtu, XRDMA_MTU_4096);
+	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_4096);
 }
 
 static void misc_doorbell(struct kunit *test)
@@ -743,6 +791,7 @@ static struct kunit_case misc_cases[] = {
 	KUNIT_CASE(misc_access),
 	KUNIT_CASE(misc_modify_qp),
 	KUNIT_CASE(misc_caps),
+	KUNIT_CASE(misc_query_port),
 	KUNIT_CASE(misc_doorbell),
 	{}
 };
@@ -750,6 +799,170 @@ static struct kunit_case misc_cases[] = {
 static struct kunit_suite misc_suite = {
 	.name = "xnic_drv_misc",
 	.test_cases = misc_cases,
+};
+
+/* ------------------------------------------------------------------ */
+/* xnic_drv_codes: verbs values to and from the device's codes         */
+
+static void codes_qp_type(struct kunit *test)
+{
+	static const struct {
+		int verbs, hw;
+	} map[] = {
+		{ XRDMA_QPT_RC, XNIC_QPT_RC },
+		{ XRDMA_QPT_UC, XNIC_QPT_UC },
+		{ XRDMA_QPT_UD, XNIC_QPT_UD },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(map[i].verbs),
+				map[i].hw);
+	KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(0), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(XRDMA_QPT_UD + 1),
+			-EOPNOTSUPP);
+}
+
+static void codes_qp_state(struct kunit *test)
+{
+	static const struct {
+		int verbs, hw;
+	} map[] = {
+		{ XRDMA_QPS_RESET, XNIC_QPS_RESET },
+		{ XRDMA_QPS_INIT, XNIC_QPS_INIT },
+		{ XRDMA_QPS_RTR, XNIC_QPS_RTR },
+		{ XRDMA_QPS_RTS, XNIC_QPS_RTS },
+		{ XRDMA_QPS_SQD, XNIC_QPS_SQD },
+		{ XRDMA_QPS_SQE, XNIC_QPS_SQE },
+		{ XRDMA_QPS_ERR, XNIC_QPS_ERR },
+	};
+	int i;
+
+	/* every state of either side has a row */
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(map), (size_t)XRDMA_QPS_NUM);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(map), (size_t)XNIC_QPS_NUM);
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(map[i].verbs),
+				map[i].hw);
+		KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(map[i].hw),
+				map[i].verbs);
+	}
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(XRDMA_QPS_NUM), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(-1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(XNIC_QPS_NUM), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(0xff), -EINVAL);
+}
+
+static void codes_mtu(struct kunit *test)
+{
+	static const struct {
+		int verbs, hw;
+	} map[] = {
+		{ XRDMA_MTU_256, XNIC_MTU_256 },
+		{ XRDMA_MTU_512, XNIC_MTU_512 },
+		{ XRDMA_MTU_1024, XNIC_MTU_1024 },
+		{ XRDMA_MTU_2048, XNIC_MTU_2048 },
+		{ XRDMA_MTU_4096, XNIC_MTU_4096 },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(map[i].verbs), map[i].hw);
+		KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(map[i].hw),
+				map[i].verbs);
+	}
+	KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(XRDMA_MTU_4096 + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(XNIC_MTU_4096 + 1), -EINVAL);
+}
+
+static void codes_port_state(struct kunit *test)
+{
+	u32 s;
+
+	KUNIT_EXPECT_EQ(test, xnic_port_state_from_hw(XNIC_PORT_DOWN),
+			XRDMA_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, xnic_port_state_from_hw(XNIC_PORT_ACTIVE),
+			XRDMA_PORT_ACTIVE);
+	/* every other code is unknown */
+	for (s = 0; s < 16; s++)
+		if (s != XNIC_PORT_DOWN && s != XNIC_PORT_ACTIVE)
+			KUNIT_EXPECT_EQ(test, xnic_port_state_from_hw(s),
+					-EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_port_state_from_hw(U32_MAX), -EINVAL);
+}
+
+static void codes_qp_mask(struct kunit *test)
+{
+	static const struct {
+		u32 verbs, hw;
+	} map[] = {
+		{ XRDMA_QP_STATE, XNIC_QP_MOD_STATE },
+		{ XRDMA_QP_CUR_STATE, 0 },
+		{ XRDMA_QP_EN_SQD_ASYNC_NOTIFY, 0 },
+		{ XRDMA_QP_ACCESS_FLAGS, XNIC_QP_MOD_ACCESS },
+		{ XRDMA_QP_PKEY_INDEX, 0 },
+		{ XRDMA_QP_PORT, XNIC_QP_MOD_PORT },
+		{ XRDMA_QP_QKEY, XNIC_QP_MOD_QKEY },
+		{ XRDMA_QP_AV, XNIC_QP_MOD_AV },
+		{ XRDMA_QP_PATH_MTU, XNIC_QP_MOD_PATH_MTU },
+		{ XRDMA_QP_TIMEOUT, XNIC_QP_MOD_TIMEOUT },
+		{ XRDMA_QP_RETRY_CNT, XNIC_QP_MOD_RETRY_CNT },
+		{ XRDMA_QP_RNR_RETRY, XNIC_QP_MOD_RNR_RETRY },
+		{ XRDMA_QP_RQ_PSN, XNIC_QP_MOD_RQ_PSN },
+		{ XRDMA_QP_MAX_QP_RD_ATOMIC, XNIC_QP_MOD_MAX_RD_ATOMIC },
+		{ XRDMA_QP_ALT_PATH, 0 },
+		{ XRDMA_QP_MIN_RNR_TIMER, XNIC_QP_MOD_MIN_RNR_TIMER },
+		{ XRDMA_QP_SQ_PSN, XNIC_QP_MOD_SQ_PSN },
+		{ XRDMA_QP_MAX_DEST_RD_ATOMIC, XNIC_QP_MOD_MAX_DEST_RD_ATOMIC },
+		{ XRDMA_QP_PATH_MIG_STATE, 0 },
+		{ XRDMA_QP_CAP, 0 },
+		{ XRDMA_QP_DEST_QPN, XNIC_QP_MOD_DEST_QPN },
+	};
+	u32 all = 0, all_hw = 0, hw;
+	int i;
+
+	/* one row per verbs bit, each bit alone */
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(map),
+			(size_t)hweight32(XRDMA_QP_ATTR_MASK_ALL));
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		hw = 0xdead;
+		KUNIT_EXPECT_EQ(test, xnic_qp_mask_to_hw(map[i].verbs, &hw), 0);
+		KUNIT_EXPECT_EQ_MSG(test, hw, map[i].hw, "verbs bit 0x%x",
+				    map[i].verbs);
+		all |= map[i].verbs;
+		all_hw |= map[i].hw;
+	}
+	/* all together */
+	KUNIT_EXPECT_EQ(test, all, (u32)XRDMA_QP_ATTR_MASK_ALL);
+	KUNIT_EXPECT_EQ(test, xnic_qp_mask_to_hw(all, &hw), 0);
+	KUNIT_EXPECT_EQ(test, hw, all_hw);
+	KUNIT_EXPECT_EQ(test, xnic_qp_mask_to_hw(0, &hw), 0);
+	KUNIT_EXPECT_EQ(test, hw, 0U);
+	/* bits nobody knows, alone or with known ones; *hw_mask untouched */
+	for (i = hweight32(XRDMA_QP_ATTR_MASK_ALL); i < 32; i++) {
+		hw = 0xdead;
+		KUNIT_EXPECT_EQ(test, xnic_qp_mask_to_hw(BIT(i), &hw), -EINVAL);
+		KUNIT_EXPECT_EQ(test, xnic_qp_mask_to_hw(BIT(i) |
+							 XRDMA_QP_STATE, &hw),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, hw, 0xdeadU);
+	}
+}
+
+static struct kunit_case codes_cases[] = {
+	KUNIT_CASE(codes_qp_type),
+	KUNIT_CASE(codes_qp_state),
+	KUNIT_CASE(codes_mtu),
+	KUNIT_CASE(codes_port_state),
+	KUNIT_CASE(codes_qp_mask),
+	{}
+};
+
+static struct kunit_suite codes_suite = {
+	.name = "xnic_drv_codes",
+	.test_cases = codes_cases,
 };
 
 /* ------------------------------------------------------------------ */
@@ -1723,5 +1936,5 @@ static struct kunit_suite dead_suite = {
 	.test_cases = dead_cases,
 };
 
-kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &dp_suite,
-		  &dead_suite);
+kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &codes_suite,
+		  &dp_suite, &dead_suite);

@@ -3,10 +3,16 @@
  * xnic: driver for the xnic RDMA NIC (include/xrdma/xnic_hw.h,
  * uapi/xrdma/xnic-abi.h).  Driver structures and the interfaces between
  * its files:
- *   xnic_main.c   platform driver, command queue, event queue, interrupt
- *   xnic_verbs.c  control path: objects, user contexts, mmap
- *   xnic_dp.c     kernel data path: post, poll, arm
- *   xnic_wqe.c    pure encoding logic (no device access; KUnit-tested)
+ *   xnic_main.c   platform driver, module: device bring-up and teardown
+ *   xnic_cmdq.c   command queue: posting, waiting, timeout and reset
+ *   xnic_eq.c     event queue: interrupt handler, event dispatch
+ *   xnic_mem.c    memory given to the device: DMA buffers, queues, what
+ *                 is kept after a failed command until a reset
+ *   xnic_verbs.c  control path: objects, user contexts, mmap; verbs
+ *                 values to and from the device's codes
+ *   xnic_dp.c     kernel data path: doorbells, post, CQE decoding, poll,
+ *                 arm
+ *   xnic_wqe.c    WQE encoding and sizes (no device access)
  */
 #ifndef _XNIC_H
 #define _XNIC_H
@@ -49,8 +55,8 @@ struct xnic_caps {
 	u32 max_rd_atom;
 	u32 max_fast_reg_pages;
 	u32 num_ports;
-	u32 port_state;
-	u32 port_mtu;
+	u32 port_state;			/* enum xnic_port_state */
+	u32 port_mtu;			/* enum xnic_mtu */
 };
 
 /* A physically contiguous, zeroed DMA buffer (dma_alloc_coherent). */
@@ -248,30 +254,25 @@ static inline struct xnic_ucontext *to_xuctx(struct xrdma_ucontext *uctx)
 }
 
 /* ------------------------------------------------------------------ */
-/* xnic_wqe.c: pure encoding logic                                     */
+/* Registers and rings                                                 */
 
-int xnic_cmd_status_to_errno(u32 status);
-u32 xnic_access_to_hw(u32 access);
-u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
-u32 xnic_rq_wqe_shift(u32 max_sge);
-u32 xnic_sq_wqe_max_sge(u32 wqe_shift);
-u32 xnic_sq_wqe_max_inline(u32 wqe_shift);
-u32 xnic_rq_wqe_max_sge(u32 wqe_shift);
-u32 xnic_log_entries(u32 n);
-int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type);
-int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
-			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
-void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
-			 u64 wqe_wr_id);
-void xnic_cqe_to_wc(const struct xnic_cqe *cqe, struct xrdma_wc *wc);
-void xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
-			 const struct xrdma_qp_attr *attr, int mask);
-void xnic_caps_from_hw(struct xnic_caps *caps,
-		       const struct xnic_cmd_query_caps_out *out);
-void xnic_fill_device_attr(struct xrdma_device_attr *attr,
-			   const struct xnic_caps *caps,
-			   const struct xnic_cmd_query_caps_out *out);
-bool xnic_db_ring(struct xnic_db_page *page, u32 slot);
+static inline u32 xnic_rd(struct xnic_dev *xdev, u32 reg)
+{
+	return xdev->bus->read32(xdev->bus, reg);
+}
+
+static inline void xnic_wr(struct xnic_dev *xdev, u32 reg, u32 val)
+{
+	xdev->bus->write32(xdev->bus, reg, val);
+}
+
+/* A DMA address in a pair of registers. */
+static inline void xnic_put_addr(struct xnic_dev *xdev, u32 lo, u32 hi,
+				 dma_addr_t addr)
+{
+	xnic_wr(xdev, lo, lower_32_bits(addr));
+	xnic_wr(xdev, hi, upper_32_bits(addr));
+}
 
 /* Lap phase of entry @idx in a ring of 2^@log entries. */
 static inline u8 xnic_phase(u32 idx, u32 log)
@@ -286,26 +287,17 @@ static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
 }
 
 /* ------------------------------------------------------------------ */
-/* xnic_main.c                                                         */
+/* xnic_main.c: bring-up and teardown                                  */
 
+int xnic_hw_reset(struct xnic_dev *xdev);
+
+/* ------------------------------------------------------------------ */
+/* xnic_cmdq.c: the command queue                                      */
+
+int xnic_cmdq_init(struct xnic_dev *xdev);
+void xnic_cmdq_complete(struct xnic_dev *xdev);
 int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 		  size_t inlen, void *out, size_t outlen);
-int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   size_t size);
-void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   bool device_done);
-void xnic_kick(struct xnic_dev *xdev, bool run_here);
-/*
- * User memory of an MR: the device reaches it at any time, with no sync
- * point per transfer (the verbs have none), and the same pages may be in
- * several MRs -- overlapping mappings, which DMA-API debugging accepts
- * only without CPU syncs.  xnic is a cache-coherent device.
- */
-#define XNIC_UMEM_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
-
-void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
-void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
-		    bool mapped);
 
 /**
  * xnic_cmd_let_go - after a destroy command, may its memory be freed?
@@ -324,12 +316,48 @@ static inline bool xnic_cmd_let_go(struct xnic_dev *xdev, int ret)
 	       READ_ONCE(xdev->stopped);
 }
 
+/* ------------------------------------------------------------------ */
+/* xnic_eq.c: the event queue                                          */
+
+int xnic_eq_init(struct xnic_dev *xdev);
+void xnic_eq_free_irq(struct xnic_dev *xdev);
 void xnic_eq_sync(struct xnic_dev *xdev);
+
+/* ------------------------------------------------------------------ */
+/* xnic_mem.c: memory given to the device                              */
+
+int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   size_t size);
+void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   bool device_done);
+/*
+ * User memory of an MR: the device reaches it at any time, with no sync
+ * point per transfer (the verbs have none), and the same pages may be in
+ * several MRs -- overlapping mappings, which DMA-API debugging accepts
+ * only without CPU syncs.  xnic is a cache-coherent device.
+ */
+#define XNIC_UMEM_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
+
+void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
+		    bool mapped);
+void xnic_free_zombies(struct xnic_dev *xdev, bool release);
+struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev,
+				  struct xrdma_ucontext *uctx, size_t size);
+void xnic_ubuf_free(struct xnic_ubuf *ubuf);
+int xnic_queue_alloc(struct xnic_dev *xdev, struct xrdma_udata *udata,
+		     size_t size, struct xnic_dmabuf *kbuf,
+		     struct xnic_ubuf **ubufp, void **cpu, dma_addr_t *dma);
+int xnic_queue_publish(struct xrdma_udata *udata, struct xnic_ubuf **ubufp,
+		       struct xrdma_mmap_entry **entryp);
+void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
+		     struct xnic_ubuf **ubufp, struct xrdma_mmap_entry **entryp,
+		     bool let_go);
 
 /* ------------------------------------------------------------------ */
 /* xnic_verbs.c                                                        */
 
 extern const struct xrdma_device_ops xnic_dev_ops;
+int xnic_port_state_from_hw(u32 state);
 
 /* ------------------------------------------------------------------ */
 /* xnic_dp.c                                                           */
@@ -344,5 +372,22 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc);
 int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags);
 void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq);
 void xnic_qp_reset_queues(struct xnic_qp *xqp);
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
+
+/* ------------------------------------------------------------------ */
+/* xnic_wqe.c: work requests to WQEs                                   */
+
+u32 xnic_access_to_hw(u32 access);
+u32 xnic_sq_wqe_shift(u32 max_sge, u32 max_inline);
+u32 xnic_rq_wqe_shift(u32 max_sge);
+u32 xnic_sq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_sq_wqe_max_inline(u32 wqe_shift);
+u32 xnic_rq_wqe_max_sge(u32 wqe_shift);
+u32 xnic_log_entries(u32 n);
+int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type);
+int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
+			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
+void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
+			 u64 wqe_wr_id);
 
 #endif /* _XNIC_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic: the kernel data path.  No allocation, no command, no core lock:
- * a spinlock per send queue, per receive queue, per SRQ and per CQ.
+ * xnic: the kernel data path: doorbells and kicks, posting, CQE decoding,
+ * polling, arming.  No allocation, no command, no core lock: a spinlock
+ * per send queue, per receive queue, per SRQ and per CQ.
  *
  * Send and receive WQEs of kernel QPs carry their free-running ring index
  * as wr_id; the device echoes it in the CQE, which tells poll_cq both the
@@ -11,7 +12,71 @@
  * is consumed in ring order, so the number of its completions polled
  * bounds what the device has consumed.
  */
+#include <linux/atomic.h>
+#include <linux/bitops.h>
 #include "xnic.h"
+
+/* ------------------------------------------------------------------ */
+/* Doorbells                                                           */
+
+/**
+ * xnic_kick - wake the device's engine (KICK register)
+ * @xdev: device
+ * @run_here: the caller is a process holding no lock (a system call on
+ *	      behalf of user space): the device may do the work in the write
+ */
+static void xnic_kick(struct xnic_dev *xdev, bool run_here)
+{
+	xnic_wr(xdev, XNIC_REG_KICK,
+		XNIC_KICK_WAKE | (run_here ? XNIC_KICK_RUN_HERE : 0));
+}
+
+/**
+ * xnic_kick_user - kick for a process context (the uverbs KICK ioctl)
+ * @xdev: device
+ * @db_index: the context's doorbell page
+ *
+ * The caller is a process holding no lock: the device may run the work
+ * announced in that doorbell page -- and only there -- in the write.
+ */
+void xnic_kick_user(struct xnic_dev *xdev, u32 db_index)
+{
+	xnic_wr(xdev, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE |
+		XNIC_KICK_DB(db_index));
+}
+
+static void xnic_db_or(__le64 *word, unsigned int bit)
+{
+	/* release: what was written before is visible with the bit */
+	smp_mb__before_atomic();
+	atomic64_or((__force s64)cpu_to_le64(BIT_ULL(bit)),
+		    (atomic64_t *)word);
+}
+
+/**
+ * xnic_db_ring - announce work of doorbell slot @slot
+ * @page: the doorbell page
+ * @slot: the QP's slot, < XNIC_DB_SLOTS
+ *
+ * Sets the slot's bit in its group word, then the group's bit in its
+ * summary word, then reads the flags after a full barrier.  The caller
+ * has written the WQEs and the doorbell record already.
+ *
+ * Return: true if the device asked to be kicked (XNIC_DB_NEED_WAKEUP).
+ */
+static bool xnic_db_ring(struct xnic_db_page *page, u32 slot)
+{
+	u32 group = slot / 64;
+
+	xnic_db_or(&page->group[group], slot % 64);
+	xnic_db_or(&page->summary[group / 64], group % 64);
+	/* full barrier: the bits are set before the flags are read */
+	smp_mb__after_atomic();
+	return le32_to_cpu(READ_ONCE(page->flags)) & XNIC_DB_NEED_WAKEUP;
+}
+
+/* ------------------------------------------------------------------ */
+/* Posting                                                             */
 
 static inline void *xnic_wq_entry(const struct xnic_wq *wq, u32 idx)
 {
@@ -196,6 +261,99 @@ int xnic_post_srq_recv(struct xrdma_srq *srq, const struct xrdma_recv_wr *wr,
 	}
 	spin_unlock_irqrestore(&xsrq->lock, flags);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Completions                                                         */
+
+static enum xrdma_wc_status xnic_wc_status(u8 status)
+{
+	switch (status) {
+	case XNIC_CQE_SUCCESS:
+		return XRDMA_WC_SUCCESS;
+	case XNIC_CQE_LOC_LEN_ERR:
+		return XRDMA_WC_LOC_LEN_ERR;
+	case XNIC_CQE_LOC_QP_OP_ERR:
+		return XRDMA_WC_LOC_QP_OP_ERR;
+	case XNIC_CQE_LOC_PROT_ERR:
+		return XRDMA_WC_LOC_PROT_ERR;
+	case XNIC_CQE_WR_FLUSH_ERR:
+		return XRDMA_WC_WR_FLUSH_ERR;
+	case XNIC_CQE_BAD_RESP_ERR:
+		return XRDMA_WC_BAD_RESP_ERR;
+	case XNIC_CQE_LOC_ACCESS_ERR:
+		return XRDMA_WC_LOC_ACCESS_ERR;
+	case XNIC_CQE_REM_INV_REQ_ERR:
+		return XRDMA_WC_REM_INV_REQ_ERR;
+	case XNIC_CQE_REM_ACCESS_ERR:
+		return XRDMA_WC_REM_ACCESS_ERR;
+	case XNIC_CQE_REM_OP_ERR:
+		return XRDMA_WC_REM_OP_ERR;
+	case XNIC_CQE_RETRY_EXC_ERR:
+		return XRDMA_WC_RETRY_EXC_ERR;
+	case XNIC_CQE_RNR_RETRY_EXC_ERR:
+		return XRDMA_WC_RNR_RETRY_EXC_ERR;
+	default:
+		return XRDMA_WC_GENERAL_ERR;
+	}
+}
+
+static enum xrdma_wc_opcode xnic_wc_opcode(u8 op)
+{
+	switch (op) {
+	case XNIC_CQE_OP_RDMA_WRITE:
+		return XRDMA_WC_RDMA_WRITE;
+	case XNIC_CQE_OP_RDMA_READ:
+		return XRDMA_WC_RDMA_READ;
+	case XNIC_CQE_OP_COMP_SWAP:
+		return XRDMA_WC_COMP_SWAP;
+	case XNIC_CQE_OP_FETCH_ADD:
+		return XRDMA_WC_FETCH_ADD;
+	case XNIC_CQE_OP_LOCAL_INV:
+		return XRDMA_WC_LOCAL_INV;
+	case XNIC_CQE_OP_REG_MR:
+		return XRDMA_WC_REG_MR;
+	case XNIC_CQE_OP_RECV:
+		return XRDMA_WC_RECV;
+	case XNIC_CQE_OP_RECV_RDMA_WITH_IMM:
+		return XRDMA_WC_RECV_RDMA_WITH_IMM;
+	case XNIC_CQE_OP_SEND:
+	default:
+		return op & XNIC_CQE_OP_RECV ? XRDMA_WC_RECV : XRDMA_WC_SEND;
+	}
+}
+
+/**
+ * xnic_cqe_to_wc - decode a CQE
+ * @cqe: a valid CQE
+ * @wc: filled in, except wr_id and qp (the caller's: they depend on the
+ *	queue the CQE belongs to)
+ *
+ * An unknown status becomes XRDMA_WC_GENERAL_ERR with the device's value
+ * in vendor_err.
+ */
+static void xnic_cqe_to_wc(const struct xnic_cqe *cqe, struct xrdma_wc *wc)
+{
+	u8 flags = cqe->flags;
+
+	wc->status = xnic_wc_status(cqe->status);
+	wc->vendor_err = wc->status == XRDMA_WC_GENERAL_ERR ? cqe->status : 0;
+	wc->opcode = xnic_wc_opcode(cqe->opcode);
+	wc->byte_len = le32_to_cpu(cqe->byte_len);
+	wc->src_qp = le32_to_cpu(cqe->src_qp) & 0xffffff;
+	wc->wc_flags = 0;
+	wc->ex.imm_data = 0;
+	if (flags & XNIC_CQE_GRH)
+		wc->wc_flags |= XRDMA_WC_GRH;
+	if (flags & XNIC_CQE_WITH_IMM) {
+		wc->wc_flags |= XRDMA_WC_WITH_IMM;
+		wc->ex.imm_data = (__force __be32)cqe->imm_data;
+	} else if (flags & XNIC_CQE_WITH_INV) {
+		wc->wc_flags |= XRDMA_WC_WITH_INVALIDATE;
+		wc->ex.invalidate_rkey = le32_to_cpu(cqe->imm_data);
+	}
+	wc->pkey_index = 0;
+	wc->port_num = 1;
 }
 
 /* A CQE for index @idx of @wq: the caller's wr_id; frees up to @idx. */

@@ -1,501 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic: the platform driver.  Device bring-up and teardown, the command
- * queue, the event queue and its interrupt handler.
- *
- * Commands: one in flight, serialised by cmd_lock; the submitter sleeps
- * until the entry's done word is set (woken by the CMD_DONE event, and
- * re-checking periodically so a lost interrupt costs latency, not a hang).
- * A command that times out (or finds the device fatal) marks the command
- * path dead and resets the device before it returns, still under
- * cmd_lock: the reset stops the data path too, so nothing the device was
- * given is reachable afterwards (xdev->stopped) and the memory kept for it
- * (zombies) is freed.  Later commands fail with -EIO at once; objects can
- * still be destroyed, and their memory is freed at once.  If the reset
- * does not complete, everything given to the device stays allocated (and
- * pinned) until a later reset does, at worst forever.
- *
- * Events: handled in the hard interrupt handler (completion events call
- * the CQ's comp_handler straight away).  One CPU consumes the EQ at a
- * time; a handler that finds another one busy leaves it a note
- * (eq_pending) and returns, so the handler may even be re-entered from a
- * callback without deadlock.
+ * xnic: the platform driver.  Device bring-up and teardown: reset, the
+ * command and event queues (xnic_cmdq.c, xnic_eq.c) given to the device,
+ * its capabilities, the kernel's doorbell page, registration with the
+ * core; and the module.
  */
 #include <linux/delay.h>
-#include <linux/interrupt.h>
 #include <linux/module.h>
-#include <linux/slab.h>
-#include <xrdma/xrdma_umem.h>
+#include <linux/string.h>
 #include "xnic.h"
 
-static unsigned int cmd_timeout_ms = 10000;
-module_param(cmd_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(cmd_timeout_ms, "command timeout in milliseconds (default 10000)");
-
-static u32 xnic_rd(struct xnic_dev *xdev, u32 reg)
-{
-	return xdev->bus->read32(xdev->bus, reg);
-}
-
-static void xnic_wr(struct xnic_dev *xdev, u32 reg, u32 val)
-{
-	xdev->bus->write32(xdev->bus, reg, val);
-}
-
 /**
- * xnic_kick - wake the device's engine (KICK register)
- * @xdev: device
- * @run_here: the caller is a process holding no lock (a system call on
- *	      behalf of user space): the device may do the work in the write
- */
-void xnic_kick(struct xnic_dev *xdev, bool run_here)
-{
-	xnic_wr(xdev, XNIC_REG_KICK,
-		XNIC_KICK_WAKE | (run_here ? XNIC_KICK_RUN_HERE : 0));
-}
-
-/**
- * xnic_kick_user - kick for a process context (the uverbs KICK ioctl)
- * @xdev: device
- * @db_index: the context's doorbell page
- *
- * The caller is a process holding no lock: the device may run the work
- * announced in that doorbell page -- and only there -- in the write.
- */
-void xnic_kick_user(struct xnic_dev *xdev, u32 db_index)
-{
-	xnic_wr(xdev, XNIC_REG_KICK, XNIC_KICK_WAKE | XNIC_KICK_RUN_HERE |
-		XNIC_KICK_DB(db_index));
-}
-
-/* ------------------------------------------------------------------ */
-/* DMA memory                                                          */
-
-/**
- * xnic_dma_alloc - zeroed, physically contiguous DMA memory
- * @xdev: device
- * @buf: filled in
- * @size: bytes
- *
- * Return: 0 or -ENOMEM.
- */
-int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   size_t size)
-{
-	buf->cpu = dma_alloc_coherent(xdev->dma_dev, size, &buf->dma,
-				      GFP_KERNEL | __GFP_NOWARN);
-	if (!buf->cpu)
-		return -ENOMEM;
-	buf->size = size;
-	INIT_LIST_HEAD(&buf->zombie);
-	return 0;
-}
-
-/**
- * xnic_dma_free - release memory given to the device
- * @xdev: device
- * @buf: from xnic_dma_alloc(), may be empty
- * @device_done: the device let go of it (its destroy command succeeded);
- *		 if not, the memory is kept until the device is reset
- */
-void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   bool device_done)
-{
-	struct xnic_dmabuf *z;
-
-	if (!buf->cpu)
-		return;
-	if (!device_done) {
-		z = kmalloc(sizeof(*z), GFP_KERNEL | __GFP_NOFAIL);
-		*z = *buf;
-		spin_lock(&xdev->zombie_lock);
-		/* a reset that completed meanwhile let go of it too */
-		device_done = xdev->stopped;
-		if (!device_done)
-			list_add(&z->zombie, &xdev->zombies);
-		spin_unlock(&xdev->zombie_lock);
-		if (device_done)
-			kfree(z);
-	}
-	if (device_done)
-		dma_free_coherent(xdev->dma_dev, buf->size, buf->cpu,
-				  buf->dma);
-	buf->cpu = NULL;
-}
-
-/* A user MR's pages the device may still reach (see xnic_umem_keep()). */
-struct xnic_umem_zombie {
-	struct list_head node;		/* in xnic_dev.umem_zombies */
-	struct xrdma_umem *umem;
-	bool mapped;			/* umem->sgt is DMA-mapped */
-};
-
-static void xnic_umem_release(struct xnic_dev *xdev, struct xrdma_umem *umem,
-			      bool mapped)
-{
-	if (mapped)
-		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-				  XNIC_UMEM_DMA_ATTRS);
-	xrdma_umem_release(umem);
-}
-
-/**
- * xnic_umem_keep - take over a user MR's pages the device may still reach
- * @xdev: device
- * @umem: the MR's pinned pages (the caller gives up its reference)
- * @mapped: @umem->sgt is DMA-mapped for the device
- *
- * After a REG_MR or DEREG_MR that failed in a way that leaves the MR in
- * the device (xnic_cmd_let_go() false), the pages stay pinned, accounted
- * and mapped until the device is reset; then they are unmapped and
- * released.  Sleeps.
- */
-void xnic_umem_keep(struct xnic_dev *xdev, struct xrdma_umem *umem,
-		    bool mapped)
-{
-	struct xnic_umem_zombie *z;
-	bool done;
-
-	z = kmalloc(sizeof(*z), GFP_KERNEL | __GFP_NOFAIL);
-	z->umem = umem;
-	z->mapped = mapped;
-	spin_lock(&xdev->zombie_lock);
-	done = xdev->stopped;
-	if (!done)
-		list_add(&z->node, &xdev->umem_zombies);
-	spin_unlock(&xdev->zombie_lock);
-	if (done) {
-		xnic_umem_release(xdev, umem, mapped);
-		kfree(z);
-	}
-}
-
-/*
- * After a device reset: nothing may touch the kept memory any more.
- * @release false: the reset did not complete, leak it all instead (the
- * pages stay pinned for good).
- */
-static void xnic_free_zombies(struct xnic_dev *xdev, bool release)
-{
-	struct xnic_umem_zombie *u, *utmp;
-	struct xnic_dmabuf *z, *tmp;
-	LIST_HEAD(zombies);
-	LIST_HEAD(umems);
-
-	spin_lock(&xdev->zombie_lock);
-	list_splice_init(&xdev->zombies, &zombies);
-	list_splice_init(&xdev->umem_zombies, &umems);
-	spin_unlock(&xdev->zombie_lock);
-	list_for_each_entry_safe(z, tmp, &zombies, zombie) {
-		list_del(&z->zombie);
-		if (release)
-			dma_free_coherent(xdev->dma_dev, z->size, z->cpu,
-					  z->dma);
-		kfree(z);
-	}
-	list_for_each_entry_safe(u, utmp, &umems, node) {
-		list_del(&u->node);
-		if (release)
-			xnic_umem_release(xdev, u->umem, u->mapped);
-		kfree(u);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Command queue                                                       */
-
-static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
-{
-	return READ_ONCE(cmd->hdr.done) || READ_ONCE(xdev->fatal);
-}
-
-static int xnic_hw_reset(struct xnic_dev *xdev);
-
-/*
- * The command path died (a command timed out, or the device is fatal):
- * stop the device for good and free what was kept for it.  Called with
- * cmd_lock held, so no command is in flight; the first caller does the
- * work.  Interrupts stay requested (freed by xnic_hw_stop()).
- *
- * Return: true if the caller should report DEVICE_FATAL (after dropping
- * cmd_lock): the command path died here and the device did not already
- * report it.
- */
-static bool xnic_cmd_path_died(struct xnic_dev *xdev)
-{
-	if (xdev->cmd_dead)
-		return false;
-	xdev->cmd_dead = true;
-	xnic_wr(xdev, XNIC_REG_INTR_MASK, 1);
-	xnic_wr(xdev, XNIC_REG_ENABLE, 0);
-	if (xnic_hw_reset(xdev)) {
-		dev_err(&xdev->pdev->dev,
-			"reset after the command failure did not complete: memory given to the device stays allocated\n");
-	} else {
-		/* nothing given to the device is reachable any more */
-		spin_lock(&xdev->zombie_lock);
-		WRITE_ONCE(xdev->stopped, true);
-		spin_unlock(&xdev->zombie_lock);
-		xnic_free_zombies(xdev, true);
-	}
-	return !READ_ONCE(xdev->fatal);
-}
-
-/**
- * xnic_cmd_exec - run one command and wait for it
- * @xdev: device
- * @opcode: XNIC_CMD_*
- * @in: command body (copied after the header), may be NULL
- * @inlen: its size, at most 112 bytes
- * @out: where to copy the entry's body back, may be NULL
- * @outlen: its size
- *
- * Sleeps.  A command that times out, or finds the device fatal, resets
- * the device before returning (see the file comment): an -ETIMEDOUT or
- * -EIO caller may free what the command named if xnic_cmd_let_go() says
- * so.
- *
- * Return: 0, the errno of the device's status, -ETIMEDOUT, or
- * -EIO once the device is dead.
- */
-int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
-		  size_t inlen, void *out, size_t outlen)
-{
-	struct xnic_cmd *ring = xdev->cmdq.cpu, *cmd;
-	struct xrdma_event e = {
-		.device = &xdev->ibdev,
-		.event = XRDMA_EVENT_DEVICE_FATAL,
-	};
-	bool report = false;
-	unsigned long deadline;
-	u32 status;
-	int ret;
-
-	if (WARN_ON_ONCE(inlen > sizeof(cmd->raw) || outlen > sizeof(cmd->raw)))
-		return -EINVAL;
-
-	mutex_lock(&xdev->cmd_lock);
-	if (xdev->cmd_dead || READ_ONCE(xdev->fatal)) {
-		report = xnic_cmd_path_died(xdev);
-		ret = -EIO;
-		goto out;
-	}
-	cmd = &ring[xdev->cmdq_pi & ((1U << XNIC_CMDQ_LOG) - 1)];
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->hdr.opcode = opcode;
-	cmd->hdr.token = cpu_to_le32(++xdev->cmd_token);
-	if (in)
-		memcpy(cmd->raw, in, inlen);
-	xdev->cmdq_pi++;
-	/* the entry before the producer index */
-	wmb();
-	xnic_wr(xdev, XNIC_REG_CMDQ_PI, xdev->cmdq_pi);
-
-	deadline = jiffies + msecs_to_jiffies(cmd_timeout_ms);
-	while (!xnic_cmd_done(xdev, cmd)) {
-		if (time_after(jiffies, deadline))
-			break;
-		wait_event_timeout(xdev->cmd_wq, xnic_cmd_done(xdev, cmd),
-				   msecs_to_jiffies(100));
-	}
-	if (!READ_ONCE(cmd->hdr.done)) {
-		if (!READ_ONCE(xdev->fatal))
-			dev_err(&xdev->pdev->dev,
-				"command 0x%02x timed out; device considered dead, resetting it\n",
-				opcode);
-		ret = READ_ONCE(xdev->fatal) ? -EIO : -ETIMEDOUT;
-		report = xnic_cmd_path_died(xdev);
-		goto out;
-	}
-	/* outputs after the done word */
-	dma_rmb();
-	status = le32_to_cpu(READ_ONCE(cmd->hdr.status));
-	if (out)
-		memcpy(out, cmd->raw, outlen);
-	ret = xnic_cmd_status_to_errno(status);
-	if (ret)
-		dev_dbg(&xdev->pdev->dev, "command 0x%02x: status %u\n",
-			opcode, status);
-out:
-	mutex_unlock(&xdev->cmd_lock);
-	/* the device is useless to its users now */
-	if (report)
-		xrdma_dispatch_event(&e);
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* Event queue                                                         */
-
-static void xnic_qp_event(struct xnic_dev *xdev, u32 qpn,
-			  enum xrdma_event_type type, bool fatal)
-{
-	struct xrdma_qp *qp = xrdma_qp_get_by_num(&xdev->ibdev, qpn);
-	struct xrdma_event e = {
-		.device = &xdev->ibdev,
-		.event = type,
-	};
-
-	if (!qp)
-		return;
-	if (fatal)
-		xrdma_qp_set_error(qp);
-	e.element.qp = qp;
-	xrdma_dispatch_event(&e);
-	xrdma_qp_put(qp);
-}
-
-static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
-			    u32 aux)
-{
-	struct xrdma_event e = { .device = &xdev->ibdev };
-	struct xnic_srq *srq;
-	struct xrdma_cq *cq;
-
-	switch (type) {
-	case XNIC_EQE_COMPLETION:
-		cq = xrdma_cq_get_by_num(&xdev->ibdev, data);
-		if (!cq)
-			break;
-		if (cq->comp_handler)
-			cq->comp_handler(cq, cq->cq_context);
-		xrdma_cq_put(cq);
-		break;
-	case XNIC_EQE_CMD_DONE:
-		wake_up(&xdev->cmd_wq);
-		break;
-	case XNIC_EQE_QP_FATAL:
-		xnic_qp_event(xdev, data, XRDMA_EVENT_QP_FATAL, true);
-		break;
-	case XNIC_EQE_QP_REQ_ERR:
-		xnic_qp_event(xdev, data, XRDMA_EVENT_QP_REQ_ERR, true);
-		break;
-	case XNIC_EQE_QP_ACCESS_ERR:
-		xnic_qp_event(xdev, data, XRDMA_EVENT_QP_ACCESS_ERR, true);
-		break;
-	case XNIC_EQE_LAST_WQE:
-		xnic_qp_event(xdev, data, XRDMA_EVENT_QP_LAST_WQE_REACHED,
-			      false);
-		break;
-	case XNIC_EQE_CQ_ERR:
-		cq = xrdma_cq_get_by_num(&xdev->ibdev, data);
-		if (!cq)
-			break;
-		e.event = XRDMA_EVENT_CQ_ERR;
-		e.element.cq = cq;
-		xrdma_dispatch_event(&e);
-		xrdma_cq_put(cq);
-		break;
-	case XNIC_EQE_SRQ_LIMIT:
-		/* destroy_srq erases, then waits for this handler */
-		srq = xa_load(&xdev->srq_xa, data);
-		if (!srq)
-			break;
-		WRITE_ONCE(srq->limit, 0);	/* the event disarms it */
-		e.event = XRDMA_EVENT_SRQ_LIMIT_REACHED;
-		e.element.srq = &srq->ibsrq;
-		xrdma_dispatch_event(&e);
-		break;
-	case XNIC_EQE_PORT_CHANGE:
-		if (data < 1 || data > xdev->ibdev.num_ports)
-			break;
-		WRITE_ONCE(xdev->port_state, aux);
-		e.event = aux == XRDMA_PORT_ACTIVE ? XRDMA_EVENT_PORT_ACTIVE :
-						     XRDMA_EVENT_PORT_ERR;
-		e.element.port_num = data;
-		xrdma_dispatch_event(&e);
-		break;
-	case XNIC_EQE_DEVICE_FATAL:
-		dev_err(&xdev->pdev->dev, "device reported a fatal error\n");
-		WRITE_ONCE(xdev->fatal, true);
-		wake_up(&xdev->cmd_wq);
-		e.event = XRDMA_EVENT_DEVICE_FATAL;
-		xrdma_dispatch_event(&e);
-		break;
-	default:
-		dev_warn_ratelimited(&xdev->pdev->dev,
-				     "unknown event type 0x%02x\n", type);
-		break;
-	}
-}
-
-/* Consume every valid EQE.  Called with eq_lock held. */
-static void xnic_eq_process(struct xnic_dev *xdev)
-{
-	struct xnic_eqe *ring = xdev->eq.cpu;
-	u32 mask = (1U << XNIC_EQ_LOG) - 1;
-	u32 ci = xdev->eq_ci, n = 0;
-
-	for (;;) {
-		struct xnic_eqe *eqe = &ring[ci & mask];
-
-		if (!xnic_hw_owned_valid(READ_ONCE(eqe->owner), ci,
-					 XNIC_EQ_LOG))
-			break;
-		/* the entry's body after its owner */
-		dma_rmb();
-		ci++;
-		xnic_handle_eqe(xdev, eqe->type, le32_to_cpu(eqe->data),
-				le32_to_cpu(eqe->aux));
-		/* give the device room during a long burst */
-		if (!(++n % 256)) {
-			xdev->eq_ci = ci;
-			xnic_wr(xdev, XNIC_REG_EQ_CI, ci);
-		}
-	}
-	if (ci != xdev->eq_ci) {
-		xdev->eq_ci = ci;
-		xnic_wr(xdev, XNIC_REG_EQ_CI, ci);
-	}
-}
-
-static irqreturn_t xnic_irq(int irq, void *data)
-{
-	struct xnic_dev *xdev = data;
-	unsigned long flags;
-
-	for (;;) {
-		set_bit(0, &xdev->eq_pending);
-		if (!spin_trylock_irqsave(&xdev->eq_lock, flags))
-			return IRQ_HANDLED;	/* the holder will look again */
-		while (test_and_clear_bit(0, &xdev->eq_pending))
-			xnic_eq_process(xdev);
-		spin_unlock_irqrestore(&xdev->eq_lock, flags);
-		/* set after our last look but before the unlock? */
-		if (!test_bit(0, &xdev->eq_pending))
-			break;
-	}
-	return IRQ_HANDLED;
-}
-
-/**
- * xnic_eq_sync - wait for the event handler running on another CPU
+ * xnic_hw_reset - reset the device
  * @xdev: device
  *
- * After it returns, a pointer unpublished before the call is no longer
- * used by the handler.
+ * Polls STATUS.READY, bounded: once it is set the device holds no
+ * reference to host memory (registers.rst, RESET).  Sleeps.
+ *
+ * Return: 0, or -ETIMEDOUT if the device did not become ready.
  */
-void xnic_eq_sync(struct xnic_dev *xdev)
-{
-	spin_lock_irq(&xdev->eq_lock);
-	spin_unlock_irq(&xdev->eq_lock);
-	/*
-	 * An interrupt that found the lock held while we had it left its
-	 * events to the holder (eq_pending): look at them, or they wait
-	 * for the device's next event.
-	 */
-	if (test_bit(0, &xdev->eq_pending))
-		xnic_irq(0, xdev);
-}
-
-/* ------------------------------------------------------------------ */
-/* Bring-up and teardown                                               */
-
-/*
- * Reset the device and poll STATUS.READY, bounded: once it is set the
- * device holds no reference to host memory (registers.rst, RESET).
- */
-static int xnic_hw_reset(struct xnic_dev *xdev)
+int xnic_hw_reset(struct xnic_dev *xdev)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(2000);
 
@@ -510,17 +34,100 @@ static int xnic_hw_reset(struct xnic_dev *xdev)
 	return 0;
 }
 
-static void xnic_put_addr(struct xnic_dev *xdev, u32 lo, u32 hi,
-			  dma_addr_t addr)
+/**
+ * xnic_caps_from_hw - QUERY_CAPS output in CPU byte order
+ * @caps: filled in
+ * @out: the command's output
+ */
+static void xnic_caps_from_hw(struct xnic_caps *caps,
+			      const struct xnic_cmd_query_caps_out *out)
 {
-	xnic_wr(xdev, lo, lower_32_bits(addr));
-	xnic_wr(xdev, hi, upper_32_bits(addr));
+	caps->max_mr_size = le64_to_cpu(out->max_mr_size);
+	caps->page_size_cap = le64_to_cpu(out->page_size_cap);
+	caps->vendor_id = le32_to_cpu(out->vendor_id);
+	caps->vendor_part_id = le32_to_cpu(out->vendor_part_id);
+	caps->hw_ver = le32_to_cpu(out->hw_ver);
+	caps->max_qp = le32_to_cpu(out->max_qp);
+	caps->max_qp_wr = le32_to_cpu(out->max_qp_wr);
+	caps->max_sge = le32_to_cpu(out->max_sge);
+	caps->max_inline = le32_to_cpu(out->max_inline);
+	caps->max_cq = le32_to_cpu(out->max_cq);
+	caps->max_cqe = le32_to_cpu(out->max_cqe);
+	caps->max_mr = le32_to_cpu(out->max_mr);
+	caps->max_srq = le32_to_cpu(out->max_srq);
+	caps->max_srq_wr = le32_to_cpu(out->max_srq_wr);
+	caps->max_rd_atom = le32_to_cpu(out->max_rd_atom);
+	caps->max_fast_reg_pages = le32_to_cpu(out->max_fast_reg_pages);
+	caps->num_ports = le32_to_cpu(out->num_ports);
+	caps->port_state = le32_to_cpu(out->port_state);
+	caps->port_mtu = le32_to_cpu(out->port_mtu);
+
+	/* what this driver can express, whatever the device says */
+	caps->max_sge = min(caps->max_sge,
+			    xnic_sq_wqe_max_sge(XNIC_MAX_WQE_SHIFT));
+	caps->max_inline = min(caps->max_inline,
+			       xnic_sq_wqe_max_inline(XNIC_MAX_WQE_SHIFT));
+	caps->max_qp_wr = min(caps->max_qp_wr, 1U << 16);
+	caps->max_srq_wr = min(caps->max_srq_wr, 1U << 16);
+	caps->max_cqe = min(caps->max_cqe, 1U << 22);
+	caps->max_qp = min(caps->max_qp, 1U << 24);
+	caps->max_cq = min(caps->max_cq, 1U << 24);
+	caps->max_srq = min(caps->max_srq, 1U << 24);
+	caps->max_mr = min(caps->max_mr, 1U << 24);
+	caps->max_fast_reg_pages = min(caps->max_fast_reg_pages, 1U << 16);
+}
+
+/**
+ * xnic_fill_device_attr - the verbs device attributes
+ * @attr: filled in
+ * @caps: the device's limits (xnic_caps_from_hw())
+ * @out: QUERY_CAPS output, for the GUID and firmware version bytes
+ */
+static void xnic_fill_device_attr(struct xrdma_device_attr *attr,
+				  const struct xnic_caps *caps,
+				  const struct xnic_cmd_query_caps_out *out)
+{
+	size_t n;
+
+	memset(attr, 0, sizeof(*attr));
+	n = strnlen((const char *)out->fw_ver, sizeof(out->fw_ver));
+	memcpy(attr->fw_ver, out->fw_ver, n);
+	attr->fw_ver[n] = '\0';
+	/* the GUID's bytes are stored big-endian */
+	memcpy(&attr->node_guid, &out->node_guid, sizeof(attr->node_guid));
+	attr->max_mr_size = caps->max_mr_size;
+	attr->page_size_cap = caps->page_size_cap;
+	attr->vendor_id = caps->vendor_id;
+	attr->vendor_part_id = caps->vendor_part_id;
+	attr->hw_ver = caps->hw_ver;
+	attr->device_cap_flags = XRDMA_DEVICE_MEM_MGT_EXTENSIONS |
+				 XRDMA_DEVICE_SRQ_RESIZE |
+				 XRDMA_DEVICE_RC_RNR_NAK_GEN;
+	attr->max_qp = caps->max_qp;
+	attr->max_qp_wr = caps->max_qp_wr;
+	attr->max_sge = caps->max_sge;
+	attr->max_sge_rd = caps->max_sge;
+	attr->max_inline_data = caps->max_inline;
+	attr->max_cq = caps->max_cq;
+	attr->max_cqe = caps->max_cqe;
+	attr->max_mr = caps->max_mr;
+	attr->max_pd = 1U << 24;
+	attr->max_qp_rd_atom = caps->max_rd_atom;
+	attr->max_qp_init_rd_atom = caps->max_rd_atom;
+	attr->max_srq = caps->max_srq;
+	attr->max_srq_wr = caps->max_srq_wr;
+	attr->max_srq_sge = caps->max_sge;
+	attr->max_ah = 1U << 24;
+	attr->max_fast_reg_page_list_len = caps->max_fast_reg_pages;
+	attr->atomic_cap = XRDMA_ATOMIC_HCA;
+	/* a context holds a doorbell page; index 0 is the kernel's */
+	attr->max_ucontext = XNIC_MAX_DB_INDEX - 1;
 }
 
 static int xnic_query_caps(struct xnic_dev *xdev)
 {
 	struct xnic_cmd_query_caps_out out;
-	int ret;
+	int ret, state;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_CAPS, NULL, 0, &out,
 			    sizeof(out));
@@ -532,7 +139,13 @@ static int xnic_query_caps(struct xnic_dev *xdev)
 		return -ENODEV;
 	xdev->ibdev.num_ports = min_t(u32, xdev->caps.num_ports,
 				      XRDMA_MAX_PORTS);
-	xdev->port_state = xdev->caps.port_state;
+	state = xnic_port_state_from_hw(xdev->caps.port_state);
+	if (state < 0) {
+		dev_warn(&xdev->pdev->dev, "unknown port state %u: taken as down\n",
+			 xdev->caps.port_state);
+		state = XRDMA_PORT_DOWN;
+	}
+	xdev->port_state = state;
 	return 0;
 }
 
@@ -582,12 +195,7 @@ static bool xnic_hw_stop(struct xnic_dev *xdev)
 	xnic_wr(xdev, XNIC_REG_INTR_MASK, 1);
 	xnic_wr(xdev, XNIC_REG_ENABLE, 0);
 	stopped = !xnic_hw_reset(xdev);
-	if (xdev->irq_requested) {
-		xdev->bus->free_irq(xdev->bus);
-		xdev->irq_requested = false;
-	}
-	/* a handler that started before free_irq is done after this */
-	xnic_eq_sync(xdev);
+	xnic_eq_free_irq(xdev);
 	return stopped;
 }
 
@@ -613,28 +221,12 @@ static int xnic_hw_start(struct xnic_dev *xdev)
 	ret = xnic_hw_reset(xdev);
 	if (ret)
 		return ret;
-	ret = xnic_dma_alloc(xdev, &xdev->cmdq,
-			     sizeof(struct xnic_cmd) << XNIC_CMDQ_LOG);
+	ret = xnic_cmdq_init(xdev);
 	if (ret)
 		return ret;
-	ret = xnic_dma_alloc(xdev, &xdev->eq,
-			     sizeof(struct xnic_eqe) << XNIC_EQ_LOG);
+	ret = xnic_eq_init(xdev);
 	if (ret)
 		return ret;
-
-	xnic_put_addr(xdev, XNIC_REG_CMDQ_BASE_LO, XNIC_REG_CMDQ_BASE_HI,
-		      xdev->cmdq.dma);
-	xnic_wr(xdev, XNIC_REG_CMDQ_LOG_SIZE, XNIC_CMDQ_LOG);
-	xnic_put_addr(xdev, XNIC_REG_EQ_BASE_LO, XNIC_REG_EQ_BASE_HI,
-		      xdev->eq.dma);
-	xnic_wr(xdev, XNIC_REG_EQ_LOG_SIZE, XNIC_EQ_LOG);
-	xnic_wr(xdev, XNIC_REG_INTR_MASK, 0);
-	ret = xdev->bus->request_irq(xdev->bus, xnic_irq, xdev);
-	if (ret) {
-		dev_err(&xdev->pdev->dev, "request_irq: %d\n", ret);
-		return ret;
-	}
-	xdev->irq_requested = true;
 	xnic_wr(xdev, XNIC_REG_ENABLE, 1);
 	if (!(xnic_rd(xdev, XNIC_REG_STATUS) & XNIC_STATUS_ENABLED))
 		dev_dbg(&xdev->pdev->dev, "ENABLED not reported yet\n");

@@ -1,161 +1,210 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xnic: the control path.  Objects (PD, CQ, QP, SRQ, MR, AH), user
- * contexts and the memory they map.
- *
- * Every queue is one physically contiguous DMA allocation (ring(s), then
- * the doorbell record).  A user object's allocation is handed to the
- * process through an mmap entry and freed by mmap_free once the object is
- * destroyed and the last mapping is gone.  Memory whose destroy command
- * failed in a way that leaves the device holding it is kept until the
- * device is reset (xnic_dma_free()).  A user queue's memory is charged to
- * its context from allocation to that free (xnic_ubuf_alloc()).
+ * contexts and mmap.  The memory of queues is xnic_mem.c's.
  */
 #include <linux/mm.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <xrdma/xrdma_umem.h>
 #include "xnic.h"
 
 /* ------------------------------------------------------------------ */
-/* Memory a process maps                                               */
+/* The device's codes                                                  */
 
 /*
- * A user queue is one physically contiguous allocation of 2^order pages
- * (the device takes one address per ring).  order 10 (4 MiB) is what the
- * largest queue the device offers needs: a 65536-entry CQ.
+ * QP types, QP states, path MTUs, port states and MODIFY_QP attributes
+ * have codes of the device's own (xnic_hw.h).  Their values happen to be
+ * the verbs' today; the translation does not count on it.
  */
-static unsigned int max_queue_order = 10;
-module_param(max_queue_order, uint, 0644);
-MODULE_PARM_DESC(max_queue_order,
-		 "largest allocation of one user queue, log2 of pages (default 10: 4 MiB); larger queues get -ENOMEM");
 
-/*
- * Memory for @uctx's process: charged to the context (RLIMIT_MEMLOCK in
- * the creator's pinned_vm, the context's cap) before it is allocated, and
- * to the caller's memory cgroup (__GFP_ACCOUNT: dma-direct allocates it
- * with alloc_pages(), which charges it; freeing uncharges it).
+/**
+ * xnic_qp_type_to_hw - a QP type in the device's code
+ * @type: verbs QP type
+ *
+ * Return: XNIC_QPT_*, or -EOPNOTSUPP for a type the device has not.
  */
-static struct xnic_ubuf *xnic_ubuf_alloc(struct xnic_dev *xdev,
-					 struct xrdma_ucontext *uctx,
-					 size_t size)
+static int xnic_qp_type_to_hw(enum xrdma_qp_type type)
 {
-	unsigned int order = get_order(size);
-	struct xnic_ubuf *ubuf;
-	int ret;
-
-	if (order > READ_ONCE(max_queue_order))
-		return ERR_PTR(-ENOMEM);
-	ubuf = kzalloc(sizeof(*ubuf), GFP_KERNEL_ACCOUNT);
-	if (!ubuf)
-		return ERR_PTR(-ENOMEM);
-	ubuf->xdev = xdev;
-	ret = xrdma_ucontext_charge(uctx, 1UL << order);
-	if (ret) {
-		kfree(ubuf);
-		return ERR_PTR(ret);
+	switch (type) {
+	case XRDMA_QPT_RC:
+		return XNIC_QPT_RC;
+	case XRDMA_QPT_UC:
+		return XNIC_QPT_UC;
+	case XRDMA_QPT_UD:
+		return XNIC_QPT_UD;
+	default:
+		return -EOPNOTSUPP;
 	}
-	ubuf->uctx = uctx;
-	ubuf->charged = 1UL << order;
-	/* xnic_dma_alloc(), but charged to the memory cgroup */
-	size = PAGE_ALIGN(size);
-	ubuf->buf.cpu = dma_alloc_coherent(xdev->dma_dev, size, &ubuf->buf.dma,
-					   GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!ubuf->buf.cpu) {
-		ret = -ENOMEM;
-		goto err_uncharge;
-	}
-	ubuf->buf.size = size;
-	INIT_LIST_HEAD(&ubuf->buf.zombie);
-	/* mmap maps it by page frame: it must be in the linear map */
-	if (!virt_addr_valid(ubuf->buf.cpu)) {
-		xnic_dma_free(xdev, &ubuf->buf, true);
-		ret = -ENOMEM;
-		goto err_uncharge;
-	}
-	return ubuf;
-
-err_uncharge:
-	xrdma_ucontext_uncharge(uctx, ubuf->charged);
-	kfree(ubuf);
-	return ERR_PTR(ret);
 }
 
-/* Free (or keep for the device, zombie) and uncharge. */
-static void xnic_ubuf_free(struct xnic_ubuf *ubuf)
+static const struct {
+	enum xrdma_qp_state verbs;
+	enum xnic_qp_state hw;
+} xnic_qp_states[] = {
+	{ XRDMA_QPS_RESET,	XNIC_QPS_RESET },
+	{ XRDMA_QPS_INIT,	XNIC_QPS_INIT },
+	{ XRDMA_QPS_RTR,	XNIC_QPS_RTR },
+	{ XRDMA_QPS_RTS,	XNIC_QPS_RTS },
+	{ XRDMA_QPS_SQD,	XNIC_QPS_SQD },
+	{ XRDMA_QPS_SQE,	XNIC_QPS_SQE },
+	{ XRDMA_QPS_ERR,	XNIC_QPS_ERR },
+};
+
+/**
+ * xnic_qp_state_to_hw - a QP state in the device's code (MODIFY_QP)
+ * @state: verbs QP state
+ *
+ * Return: XNIC_QPS_*, or -EINVAL.
+ */
+static int xnic_qp_state_to_hw(enum xrdma_qp_state state)
 {
-	xnic_dma_free(ubuf->xdev, &ubuf->buf, !ubuf->zombie);
-	/* a zombie stays with the device until reset, charged to nobody */
-	xrdma_ucontext_uncharge(ubuf->uctx, ubuf->charged);
-	kfree(ubuf);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_states); i++)
+		if (xnic_qp_states[i].verbs == state)
+			return xnic_qp_states[i].hw;
+	return -EINVAL;
 }
 
-/*
- * Allocate the memory of a queue: from the kernel (kbuf) or to be mapped
- * by the process (*ubufp).  Returns the CPU address and DMA address.
+/**
+ * xnic_qp_state_from_hw - a QP state the device reported (QUERY_QP)
+ * @state: enum xnic_qp_state
+ *
+ * Return: XRDMA_QPS_*, or -EINVAL for a code the driver does not know.
  */
-static int xnic_queue_alloc(struct xnic_dev *xdev, struct xrdma_udata *udata,
-			    size_t size, struct xnic_dmabuf *kbuf,
-			    struct xnic_ubuf **ubufp, void **cpu,
-			    dma_addr_t *dma)
+static int xnic_qp_state_from_hw(u32 state)
 {
-	struct xnic_ubuf *ubuf;
-	int ret;
+	int i;
 
-	if (!udata) {
-		ret = xnic_dma_alloc(xdev, kbuf, size);
-		if (ret)
-			return ret;
-		*cpu = kbuf->cpu;
-		*dma = kbuf->dma;
-		return 0;
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_states); i++)
+		if (xnic_qp_states[i].hw == state)
+			return xnic_qp_states[i].verbs;
+	return -EINVAL;
+}
+
+static const struct {
+	enum xrdma_mtu verbs;
+	enum xnic_mtu hw;
+} xnic_mtus[] = {
+	{ XRDMA_MTU_256,	XNIC_MTU_256 },
+	{ XRDMA_MTU_512,	XNIC_MTU_512 },
+	{ XRDMA_MTU_1024,	XNIC_MTU_1024 },
+	{ XRDMA_MTU_2048,	XNIC_MTU_2048 },
+	{ XRDMA_MTU_4096,	XNIC_MTU_4096 },
+};
+
+/**
+ * xnic_mtu_to_hw - a path MTU in the device's code
+ * @mtu: verbs MTU
+ *
+ * Return: XNIC_MTU_*, or -EINVAL.
+ */
+static int xnic_mtu_to_hw(enum xrdma_mtu mtu)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_mtus); i++)
+		if (xnic_mtus[i].verbs == mtu)
+			return xnic_mtus[i].hw;
+	return -EINVAL;
+}
+
+/**
+ * xnic_mtu_from_hw - an MTU the device reported (QUERY_CAPS)
+ * @mtu: enum xnic_mtu
+ *
+ * Return: XRDMA_MTU_*, or -EINVAL for a code the driver does not know.
+ */
+static int xnic_mtu_from_hw(u32 mtu)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_mtus); i++)
+		if (xnic_mtus[i].hw == mtu)
+			return xnic_mtus[i].verbs;
+	return -EINVAL;
+}
+
+/**
+ * xnic_port_state_from_hw - a port state the device reported
+ * @state: enum xnic_port_state (QUERY_CAPS, the PORT_CHANGE event)
+ *
+ * Return: XRDMA_PORT_*, or -EINVAL for a code the driver does not know.
+ */
+int xnic_port_state_from_hw(u32 state)
+{
+	switch (state) {
+	case XNIC_PORT_DOWN:
+		return XRDMA_PORT_DOWN;
+	case XNIC_PORT_ACTIVE:
+		return XRDMA_PORT_ACTIVE;
+	default:
+		return -EINVAL;
 	}
-	ubuf = xnic_ubuf_alloc(xdev, udata->uctx, size);
-	if (IS_ERR(ubuf))
-		return PTR_ERR(ubuf);
-	*ubufp = ubuf;
-	*cpu = ubuf->buf.cpu;
-	*dma = ubuf->buf.dma;
+}
+
+/* MODIFY_QP attributes: the verbs mask bit and the device's */
+static const struct {
+	u32 verbs;
+	u32 hw;
+} xnic_qp_mod_bits[] = {
+	{ XRDMA_QP_STATE,		XNIC_QP_MOD_STATE },
+	{ XRDMA_QP_ACCESS_FLAGS,	XNIC_QP_MOD_ACCESS },
+	{ XRDMA_QP_PORT,		XNIC_QP_MOD_PORT },
+	{ XRDMA_QP_QKEY,		XNIC_QP_MOD_QKEY },
+	{ XRDMA_QP_AV,			XNIC_QP_MOD_AV },
+	{ XRDMA_QP_PATH_MTU,		XNIC_QP_MOD_PATH_MTU },
+	{ XRDMA_QP_TIMEOUT,		XNIC_QP_MOD_TIMEOUT },
+	{ XRDMA_QP_RETRY_CNT,		XNIC_QP_MOD_RETRY_CNT },
+	{ XRDMA_QP_RNR_RETRY,		XNIC_QP_MOD_RNR_RETRY },
+	{ XRDMA_QP_RQ_PSN,		XNIC_QP_MOD_RQ_PSN },
+	{ XRDMA_QP_MAX_QP_RD_ATOMIC,	XNIC_QP_MOD_MAX_RD_ATOMIC },
+	{ XRDMA_QP_MIN_RNR_TIMER,	XNIC_QP_MOD_MIN_RNR_TIMER },
+	{ XRDMA_QP_SQ_PSN,		XNIC_QP_MOD_SQ_PSN },
+	{ XRDMA_QP_MAX_DEST_RD_ATOMIC,	XNIC_QP_MOD_MAX_DEST_RD_ATOMIC },
+	{ XRDMA_QP_DEST_QPN,		XNIC_QP_MOD_DEST_QPN },
+};
+
+/*
+ * Attributes of no concern to the device: the core's (the current state,
+ * the capabilities), kept by the driver for QUERY_QP (P_Key index, SQD
+ * notification, migration state) or of a path the device has not.
+ */
+#define XNIC_QP_MASK_HOST_ONLY	(XRDMA_QP_CUR_STATE |			\
+				 XRDMA_QP_EN_SQD_ASYNC_NOTIFY |		\
+				 XRDMA_QP_PKEY_INDEX |			\
+				 XRDMA_QP_ALT_PATH |			\
+				 XRDMA_QP_PATH_MIG_STATE |		\
+				 XRDMA_QP_CAP)
+
+/**
+ * xnic_qp_mask_to_hw - a MODIFY_QP attribute mask in the device's bits
+ * @mask: XRDMA_QP_*
+ * @hw_mask: set to the XNIC_QP_MOD_* bits of @mask
+ *
+ * Bits of no concern to the device are left out.
+ *
+ * Return: 0, or -EINVAL for a bit neither the device nor the driver knows.
+ */
+static int xnic_qp_mask_to_hw(u32 mask, u32 *hw_mask)
+{
+	u32 hw = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(xnic_qp_mod_bits); i++) {
+		if (mask & xnic_qp_mod_bits[i].verbs) {
+			hw |= xnic_qp_mod_bits[i].hw;
+			mask &= ~xnic_qp_mod_bits[i].verbs;
+		}
+	}
+	if (mask & ~(u32)XNIC_QP_MASK_HOST_ONLY)
+		return -EINVAL;
+	*hw_mask = hw;
 	return 0;
 }
 
-/* Publish a user queue's memory; on failure the memory is freed. */
-static int xnic_queue_publish(struct xrdma_udata *udata,
-			      struct xnic_ubuf **ubufp,
-			      struct xrdma_mmap_entry **entryp)
-{
-	struct xrdma_mmap_entry *entry;
-
-	entry = xrdma_mmap_entry_insert(udata->uctx, (*ubufp)->buf.size,
-					*ubufp);
-	if (IS_ERR(entry)) {
-		xnic_ubuf_free(*ubufp);
-		*ubufp = NULL;
-		return PTR_ERR(entry);
-	}
-	*entryp = entry;
-	return 0;
-}
-
-/* Release a queue's memory; @let_go: the device no longer uses it. */
-static void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
-			    struct xnic_ubuf **ubufp,
-			    struct xrdma_mmap_entry **entryp, bool let_go)
-{
-	if (*entryp) {
-		/* mmap_free frees it once no mapping is left */
-		(*ubufp)->zombie = !let_go;
-		xrdma_mmap_entry_remove(*entryp);
-		*entryp = NULL;
-		*ubufp = NULL;
-	} else if (*ubufp) {
-		(*ubufp)->zombie = !let_go;
-		xnic_ubuf_free(*ubufp);
-		*ubufp = NULL;
-	} else {
-		xnic_dma_free(xdev, kbuf, let_go);
-	}
-}
+/* ------------------------------------------------------------------ */
+/* Commands                                                            */
 
 static int xnic_destroy_obj(struct xnic_dev *xdev, u8 opcode, u32 index)
 {
@@ -297,9 +346,14 @@ static int xnic_query_port(struct xrdma_device *dev, u32 port,
 {
 	struct xnic_dev *xdev = to_xdev(dev);
 
+	int mtu = xnic_mtu_from_hw(xdev->caps.port_mtu);
+
+	/* a device that reports an MTU the driver does not know gets 4096 */
+	if (mtu < 0)
+		mtu = XRDMA_MTU_4096;
 	attr->state = READ_ONCE(xdev->port_state);
-	attr->max_mtu = xdev->caps.port_mtu;
-	attr->active_mtu = xdev->caps.port_mtu;
+	attr->max_mtu = mtu;
+	attr->active_mtu = mtu;
 	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
 	attr->gid_tbl_len = 1;
 	attr->pkey_tbl_len = 1;
@@ -506,8 +560,11 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	struct xnic_qp_geom g;
 	dma_addr_t dma;
 	void *cpu;
-	int ret;
+	int qp_type, ret;
 
+	qp_type = xnic_qp_type_to_hw(qp->qp_type);
+	if (qp_type < 0)
+		return qp_type;
 	ret = xnic_qp_geometry(xdev, attr, &g);
 	if (ret)
 		return ret;
@@ -576,7 +633,7 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	}
 
 	c.qpn = cpu_to_le32(qp->qp_num);
-	c.qp_type = qp->qp_type;
+	c.qp_type = qp_type;
 	c.sq_log_wqe = g.sq_log;
 	c.sq_wqe_shift = g.sq_shift;
 	c.rq_log_wqe = g.rq_log;
@@ -624,6 +681,70 @@ err_free:
 err_slot:
 	xnic_free_slot(xdev, xqp);
 	return ret;
+}
+
+/**
+ * xnic_fill_modify_qp - a MODIFY_QP command from verbs attributes
+ * @cmd: zeroed command body
+ * @qpn: the QP
+ * @attr: values (only those in @mask are meaningful)
+ * @mask: XRDMA_QP_* mask
+ *
+ * Return: 0, or -EINVAL for a mask bit, state or MTU the device cannot
+ * be told.
+ */
+static int xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
+			       const struct xrdma_qp_attr *attr, int mask)
+{
+	u32 hw_mask;
+	int ret;
+
+	ret = xnic_qp_mask_to_hw(mask, &hw_mask);
+	if (ret)
+		return ret;
+	cmd->qpn = cpu_to_le32(qpn);
+	cmd->mask = cpu_to_le32(hw_mask);
+	if (mask & XRDMA_QP_STATE) {
+		ret = xnic_qp_state_to_hw(attr->qp_state);
+		if (ret < 0)
+			return ret;
+		cmd->state = ret;
+	}
+	if (mask & XRDMA_QP_PATH_MTU) {
+		ret = xnic_mtu_to_hw(attr->path_mtu);
+		if (ret < 0)
+			return ret;
+		cmd->path_mtu = ret;
+	}
+	if (mask & XRDMA_QP_TIMEOUT)
+		cmd->timeout = attr->timeout;
+	if (mask & XRDMA_QP_RETRY_CNT)
+		cmd->retry_cnt = attr->retry_cnt;
+	if (mask & XRDMA_QP_RNR_RETRY)
+		cmd->rnr_retry = attr->rnr_retry;
+	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+		cmd->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+		cmd->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+		cmd->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & XRDMA_QP_QKEY)
+		cmd->qkey = cpu_to_le32(attr->qkey);
+	if (mask & XRDMA_QP_RQ_PSN)
+		cmd->rq_psn = cpu_to_le32(attr->rq_psn & 0xffffff);
+	if (mask & XRDMA_QP_SQ_PSN)
+		cmd->sq_psn = cpu_to_le32(attr->sq_psn & 0xffffff);
+	if (mask & XRDMA_QP_DEST_QPN)
+		cmd->dest_qpn = cpu_to_le32(attr->dest_qp_num & 0xffffff);
+	if (mask & XRDMA_QP_ACCESS_FLAGS)
+		cmd->access = cpu_to_le32(xnic_access_to_hw(attr->qp_access_flags));
+	if (mask & XRDMA_QP_PORT)
+		cmd->port_num = attr->port_num;
+	else if (mask & XRDMA_QP_AV)
+		cmd->port_num = attr->ah_attr.port_num;
+	if (mask & XRDMA_QP_AV)
+		memcpy(cmd->dgid, attr->ah_attr.dgid.raw, sizeof(cmd->dgid));
+	return 0;
 }
 
 static void xnic_save_qp_attr(struct xnic_qp *xqp,
@@ -676,7 +797,9 @@ static int xnic_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	struct xnic_cmd_modify_qp c = {};
 	int ret;
 
-	xnic_fill_modify_qp(&c, qp->qp_num, attr, mask);
+	ret = xnic_fill_modify_qp(&c, qp->qp_num, attr, mask);
+	if (ret)
+		return ret;
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_MODIFY_QP, &c, sizeof(c), NULL, 0);
 	if (ret)
 		return ret;
@@ -694,18 +817,25 @@ static int xnic_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	struct xnic_qp *xqp = to_xqp(qp);
 	struct xnic_cmd_obj c = { .index = cpu_to_le32(qp->qp_num) };
 	struct xnic_cmd_query_qp_out out;
-	int ret;
+	int ret, state;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_QP, &c, sizeof(c), &out,
 			    sizeof(out));
 	if (ret)
 		return ret;
+	state = xnic_qp_state_from_hw(out.state);
+	if (state < 0) {
+		dev_warn_ratelimited(&xdev->pdev->dev,
+				     "QUERY_QP %u: unknown state %u\n",
+				     qp->qp_num, out.state);
+		return -EIO;
+	}
 	*attr = xqp->attr;
 	attr->sq_psn = le32_to_cpu(out.sq_psn) & 0xffffff;
 	attr->rq_psn = le32_to_cpu(out.rq_psn) & 0xffffff;
 	attr->cap = xqp->cap;
 	/* the device moved it to ERR and the event is still on its way */
-	if (out.state == XRDMA_QPS_ERR)
+	if (state == XRDMA_QPS_ERR)
 		xrdma_qp_set_error(qp);
 	init_attr->cap = xqp->cap;
 	init_attr->sq_sig_all = xqp->sq_sig_all;

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic: the command queue.  Posting a command, waiting for it, its
+ * completion, and what a timeout does.
+ *
+ * One command in flight, serialised by cmd_lock; the submitter sleeps
+ * until the entry's done word is set (woken by the CMD_DONE event,
+ * xnic_cmdq_complete(), and re-checking periodically so a lost interrupt
+ * costs latency, not a hang).  A command that times out (or finds the
+ * device fatal) marks the command path dead and resets the device before
+ * it returns, still under cmd_lock: the reset stops the data path too, so
+ * nothing the device was given is reachable afterwards (xdev->stopped) and
+ * the memory kept for it (zombies, xnic_mem.c) is freed.  Later commands
+ * fail with -EIO at once; objects can still be destroyed, and their memory
+ * is freed at once.  If the reset does not complete, everything given to
+ * the device stays allocated (and pinned) until a later reset does, at
+ * worst forever.
+ */
+#include <linux/moduleparam.h>
+#include "xnic.h"
+
+static unsigned int cmd_timeout_ms = 10000;
+module_param(cmd_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_timeout_ms, "command timeout in milliseconds (default 10000)");
+
+/**
+ * xnic_cmdq_init - allocate the command queue and give it to the device
+ * @xdev: device, reset and not enabled
+ *
+ * Return: 0 or -ENOMEM.  The ring is freed at teardown (xnic_main.c).
+ */
+int xnic_cmdq_init(struct xnic_dev *xdev)
+{
+	int ret;
+
+	ret = xnic_dma_alloc(xdev, &xdev->cmdq,
+			     sizeof(struct xnic_cmd) << XNIC_CMDQ_LOG);
+	if (ret)
+		return ret;
+	xnic_put_addr(xdev, XNIC_REG_CMDQ_BASE_LO, XNIC_REG_CMDQ_BASE_HI,
+		      xdev->cmdq.dma);
+	xnic_wr(xdev, XNIC_REG_CMDQ_LOG_SIZE, XNIC_CMDQ_LOG);
+	return 0;
+}
+
+/**
+ * xnic_cmdq_complete - a command completed (the CMD_DONE event)
+ * @xdev: device
+ *
+ * Also called when the device reports a fatal error, so that a waiting
+ * submitter sees it at once.  Any context.
+ */
+void xnic_cmdq_complete(struct xnic_dev *xdev)
+{
+	wake_up(&xdev->cmd_wq);
+}
+
+/**
+ * xnic_cmd_status_to_errno - translate a command's status
+ * @status: XNIC_CMD_* written by the device
+ *
+ * Return: 0 or a negative errno.
+ */
+static int xnic_cmd_status_to_errno(u32 status)
+{
+	switch (status) {
+	case XNIC_CMD_OK:
+		return 0;
+	case XNIC_CMD_BAD_OPCODE:
+		return -EOPNOTSUPP;
+	case XNIC_CMD_BAD_PARAM:
+	case XNIC_CMD_BAD_STATE:
+	case XNIC_CMD_BAD_INDEX:
+		return -EINVAL;
+	case XNIC_CMD_NO_RESOURCES:
+		return -ENOMEM;
+	case XNIC_CMD_BUSY:
+		return -EBUSY;
+	default:
+		return -EIO;
+	}
+}
+
+static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
+{
+	return READ_ONCE(cmd->hdr.done) || READ_ONCE(xdev->fatal);
+}
+
+/*
+ * The command path died (a command timed out, or the device is fatal):
+ * stop the device for good and free what was kept for it.  Called with
+ * cmd_lock held, so no command is in flight; the first caller does the
+ * work.  Interrupts stay requested (freed by xnic_hw_stop()).
+ *
+ * Return: true if the caller should report DEVICE_FATAL (after dropping
+ * cmd_lock): the command path died here and the device did not already
+ * report it.
+ */
+static bool xnic_cmd_path_died(struct xnic_dev *xdev)
+{
+	if (xdev->cmd_dead)
+		return false;
+	xdev->cmd_dead = true;
+	xnic_wr(xdev, XNIC_REG_INTR_MASK, 1);
+	xnic_wr(xdev, XNIC_REG_ENABLE, 0);
+	if (xnic_hw_reset(xdev)) {
+		dev_err(&xdev->pdev->dev,
+			"reset after the command failure did not complete: memory given to the device stays allocated\n");
+	} else {
+		/* nothing given to the device is reachable any more */
+		spin_lock(&xdev->zombie_lock);
+		WRITE_ONCE(xdev->stopped, true);
+		spin_unlock(&xdev->zombie_lock);
+		xnic_free_zombies(xdev, true);
+	}
+	return !READ_ONCE(xdev->fatal);
+}
+
+/**
+ * xnic_cmd_exec - run one command and wait for it
+ * @xdev: device
+ * @opcode: XNIC_CMD_*
+ * @in: command body (copied after the header), may be NULL
+ * @inlen: its size, at most 112 bytes
+ * @out: where to copy the entry's body back, may be NULL
+ * @outlen: its size
+ *
+ * Sleeps.  A command that times out, or finds the device fatal, resets
+ * the device before returning (see the file comment): an -ETIMEDOUT or
+ * -EIO caller may free what the command named if xnic_cmd_let_go() says
+ * so.
+ *
+ * Return: 0, the errno of the device's status, -ETIMEDOUT, or
+ * -EIO once the device is dead.
+ */
+int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
+		  size_t inlen, void *out, size_t outlen)
+{
+	struct xnic_cmd *ring = xdev->cmdq.cpu, *cmd;
+	struct xrdma_event e = {
+		.device = &xdev->ibdev,
+		.event = XRDMA_EVENT_DEVICE_FATAL,
+	};
+	bool report = false;
+	unsigned long deadline;
+	u32 status;
+	int ret;
+
+	if (WARN_ON_ONCE(inlen > sizeof(cmd->raw) || outlen > sizeof(cmd->raw)))
+		return -EINVAL;
+
+	mutex_lock(&xdev->cmd_lock);
+	if (xdev->cmd_dead || READ_ONCE(xdev->fatal)) {
+		report = xnic_cmd_path_died(xdev);
+		ret = -EIO;
+		goto out;
+	}
+	cmd = &ring[xdev->cmdq_pi & ((1U << XNIC_CMDQ_LOG) - 1)];
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->hdr.opcode = opcode;
+	cmd->hdr.token = cpu_to_le32(++xdev->cmd_token);
+	if (in)
+		memcpy(cmd->raw, in, inlen);
+	xdev->cmdq_pi++;
+	/* the entry before the producer index */
+	wmb();
+	xnic_wr(xdev, XNIC_REG_CMDQ_PI, xdev->cmdq_pi);
+
+	deadline = jiffies + msecs_to_jiffies(cmd_timeout_ms);
+	while (!xnic_cmd_done(xdev, cmd)) {
+		if (time_after(jiffies, deadline))
+			break;
+		wait_event_timeout(xdev->cmd_wq, xnic_cmd_done(xdev, cmd),
+				   msecs_to_jiffies(100));
+	}
+	if (!READ_ONCE(cmd->hdr.done)) {
+		if (!READ_ONCE(xdev->fatal))
+			dev_err(&xdev->pdev->dev,
+				"command 0x%02x timed out; device considered dead, resetting it\n",
+				opcode);
+		ret = READ_ONCE(xdev->fatal) ? -EIO : -ETIMEDOUT;
+		report = xnic_cmd_path_died(xdev);
+		goto out;
+	}
+	/* outputs after the done word */
+	dma_rmb();
+	status = le32_to_cpu(READ_ONCE(cmd->hdr.status));
+	if (out)
+		memcpy(out, cmd->raw, outlen);
+	ret = xnic_cmd_status_to_errno(status);
+	if (ret)
+		dev_dbg(&xdev->pdev->dev, "command 0x%02x: status %u\n",
+			opcode, status);
+out:
+	mutex_unlock(&xdev->cmd_lock);
+	/* the device is useless to its users now */
+	if (report)
+		xrdma_dispatch_event(&e);
+	return ret;
+}
