@@ -253,7 +253,7 @@ struct xnic_cmd_modify_qp {
 
 struct xnic_cmd_query_qp_out {	/* QUERY_QP writes it after the index */
 	__le32 index;
-	u8 state;
+	u8 state;		/* enum xnic_qp_state */
 	u8 reserved[3];
 	__le32 sq_psn;
 	__le32 rq_psn;
