@@ -428,7 +428,7 @@ static void wqe_budget(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
 
-	/* a kick run: only what fits, nothing that may sleep */
+	/* a kick serve: only what fits, nothing that may sleep */
 	b = (struct xnic_sim_budget) { .wqes = 8, .bytes = 0x10000,
 				       .atomic = true };
 	w.num_sge = 2;
@@ -2507,7 +2507,7 @@ static bool td_wait_asleep(struct td_dev *d, u32 dbi)
  * served in place.)  With kick_run off, the kick wakes the engine, which
  * serves it.
  */
-static void dev_kick_run(struct kunit *test)
+static void dev_kick_serve(struct kunit *test)
 {
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d = &c->dev[0];
@@ -2515,7 +2515,7 @@ static void dev_kick_run(struct kunit *test)
 	struct td_qp *a = td_qp(d, 2, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
-	bool saved = READ_ONCE(xnic_sim_kick_run_on);
+	bool saved = READ_ONCE(xnic_sim_kick_serve_on);
 	u64 runs, wakes;
 	struct xnic_cqe e;
 	int i, served = 0;
@@ -2528,7 +2528,7 @@ static void dev_kick_run(struct kunit *test)
 		td_post(a, &w);		/* sees NEED_WAKEUP: kicks */
 		if (td_ctr(d, XS_CTR_writer_runs) != runs) {
 			KUNIT_EXPECT_TRUE_MSG(test, td_peek(cq, &e),
-					      "kick run without its completion");
+					      "kick serve without its completion");
 			served++;
 		} else {
 			KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
@@ -2538,7 +2538,7 @@ static void dev_kick_run(struct kunit *test)
 	}
 	KUNIT_EXPECT_GT(test, served, 0);
 
-	WRITE_ONCE(xnic_sim_kick_run_on, false);
+	WRITE_ONCE(xnic_sim_kick_serve_on, false);
 	KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
 	runs = td_ctr(d, XS_CTR_writer_runs);
 	wakes = td_ctr(d, XS_CTR_wakeups);
@@ -2548,7 +2548,7 @@ static void dev_kick_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(e.wr_id), 0x200ULL);
 	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
 	KUNIT_EXPECT_GT(test, td_ctr(d, XS_CTR_wakeups), wakes);
-	WRITE_ONCE(xnic_sim_kick_run_on, saved);
+	WRITE_ONCE(xnic_sim_kick_serve_on, saved);
 }
 
 /* CQEs the device wrote from ci on, not consumed (any context). */
@@ -2589,15 +2589,15 @@ static void td_drain(struct td_cq *cq, u32 n)
 	}
 }
 
-/* What the model's test hook saw (kick runs of th.dev only). */
+/* What the model's test hook saw (kick serves of th.dev only). */
 static struct {
 	struct xnic_sim_dev *dev;
 	struct td_cq *cq[2];
-	u32 start[2];		/* td_cq_count() when a kick run began */
+	u32 start[2];		/* td_cq_count() when a kick serve began */
 	u32 slice[2];		/* ... and when it ended */
-	u32 runs;		/* kick runs seen */
-	u32 bad_ctx;		/* runs holding run_lock while preemptible */
-	struct task_struct *stall;	/* parked at XS_HOOK_KICK_AFTER */
+	u32 serves;		/* kick serves seen */
+	u32 bad_ctx;		/* serves holding exec_lock while preemptible */
+	struct task_struct *stall;	/* parked at XS_HOOK_SERVE_AFTER */
 	bool parked;
 	struct completion release;
 } th;
@@ -2609,19 +2609,19 @@ static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 	if (dev != th.dev)
 		return;
 	switch (where) {
-	case XS_HOOK_KICK_START:
+	case XS_HOOK_SERVE_START:
 		for (i = 0; i < 2; i++)
 			th.start[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
 		break;
-	case XS_HOOK_KICK_SLICE:
+	case XS_HOOK_SERVE_END:
 		for (i = 0; i < 2; i++)
 			th.slice[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
-		if (!mutex_is_locked(&dev->run_lock) ||
+		if (!mutex_is_locked(&dev->exec_lock) ||
 		    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && preemptible()))
 			th.bad_ctx++;
-		th.runs++;
+		th.serves++;
 		break;
-	case XS_HOOK_KICK_AFTER:
+	case XS_HOOK_SERVE_AFTER:
 		if (current == th.stall && !READ_ONCE(th.parked)) {
 			WRITE_ONCE(th.parked, true);
 			wait_for_completion(&th.release);
@@ -2641,11 +2641,11 @@ static void td_hook_on(struct td_dev *d, struct td_cq *c0, struct td_cq *c1)
 }
 
 /*
- * A kick runs the work of the writer's own doorbell page, nobody else's:
+ * A kick serves the work of the writer's own doorbell page, nobody else's:
  * context B's WQE, announced in its page but not kicked, is not executed
- * by context A's kick run (the hook looks while the run holds run_lock,
- * so the engine thread cannot have run it meanwhile).  Every kick run
- * holds run_lock with preemption disabled.  Both WQEs complete in the
+ * by context A's kick serve (the hook looks while the run holds exec_lock,
+ * so the engine thread cannot have run it meanwhile).  Every kick serve
+ * holds exec_lock with preemption disabled.  Both WQEs complete in the
  * end, by whoever runs them.
  */
 static void dev_kick_own(struct kunit *test)
@@ -2665,7 +2665,7 @@ static void dev_kick_own(struct kunit *test)
 	td_connect(b, b, 1);
 	td_hook_on(d, ca, cb);
 	for (i = 0; i < 20 && seen < 3; i++) {
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
 		w.wr_id = 0x100 + i;
@@ -2673,7 +2673,7 @@ static void dev_kick_own(struct kunit *test)
 		td_post_quiet(a, &w);
 		td_kick(d, 1);		/* context A's kick */
 		/* a run that began with both WQEs pending tells */
-		if (th.runs != runs && !th.start[0] && !th.start[1]) {
+		if (th.serves != serves && !th.start[0] && !th.start[1]) {
 			seen++;
 			KUNIT_EXPECT_EQ_MSG(test, th.slice[1], 0U,
 					    "A's kick ran B's WQE");
@@ -2686,13 +2686,13 @@ static void dev_kick_own(struct kunit *test)
 	}
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
 	KUNIT_EXPECT_GT(test, seen, 0);
-	KUNIT_EXPECT_GT(test, th.runs, 0U);
+	KUNIT_EXPECT_GT(test, th.serves, 0U);
 	KUNIT_EXPECT_EQ_MSG(test, th.bad_ctx, 0U,
-			    "a kick run held run_lock preemptible");
+			    "a kick serve held exec_lock preemptible");
 }
 
 /*
- * A kick run is bounded: with 4 QPs of 30 WQEs each announced, it runs
+ * A kick serve is bounded: with 4 QPs of 30 WQEs each announced, it runs
  * at most XNIC_SIM_KICK_WQES of them; a SEND larger than a kick's byte
  * budget is not run by the kick at all.  The engine thread runs the rest:
  * every WQE completes.
@@ -2715,14 +2715,14 @@ static void dev_kick_bounded(struct kunit *test)
 	}
 	td_hook_on(d, cq, NULL);
 	for (tries = 0; tries < 5 && !seen; tries++) {
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
 		for (i = 0; i < 4; i++)
 			for (j = 0; j < 30; j++)
 				td_post_quiet(q[i], &w);
 		td_kick(d, 1);
-		if (th.runs != runs && !th.start[0]) {
+		if (th.serves != serves && !th.start[0]) {
 			seen++;
 			KUNIT_EXPECT_GT(test, th.slice[0], 0U);
 			KUNIT_EXPECT_LE(test, th.slice[0],
@@ -2737,7 +2737,7 @@ static void dev_kick_bounded(struct kunit *test)
 	td_dma(test, 2 * big, &rdma);
 	for (seen = 0, tries = 0; tries < 5 && !seen; tries++) {
 		struct xnic_sge sge = td_sge(rdma, 2 * big, TD_ALL_KEY);
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		td_post_recv(q[0], 0x200 + tries, &sge, 1);
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
@@ -2747,7 +2747,7 @@ static void dev_kick_bounded(struct kunit *test)
 		w.sge[0] = td_sge(sdma, big, TD_ALL_KEY);
 		td_post_quiet(q[0], &w);
 		td_kick(d, 1);
-		if (th.runs != runs && !th.start[0]) {
+		if (th.serves != serves && !th.start[0]) {
 			seen++;
 			KUNIT_EXPECT_EQ_MSG(test, th.slice[0], 0U,
 					    "a kick ran a %u-byte SEND", big);
@@ -2763,7 +2763,7 @@ static int td_stall_fn(void *arg)
 {
 	struct td_dev *d = arg;
 
-	/* kick until a kick run parks in the hook, then wait to be stopped */
+	/* kick until a kick serve parks in the hook, then wait to be stopped */
 	while (!kthread_should_stop()) {
 		if (!READ_ONCE(th.parked))
 			td_kick(d, 1);
@@ -2773,7 +2773,7 @@ static int td_stall_fn(void *arg)
 }
 
 /*
- * A writer parked in a kick run -- where a preempted, SCHED_IDLE or
+ * A writer parked in a kick serve -- where a preempted, SCHED_IDLE or
  * throttled process can be parked for as long as the scheduler likes --
  * does not hold up commands: one written meanwhile is executed by the
  * engine thread.
@@ -2812,7 +2812,7 @@ static void dev_kick_stall(struct kunit *test)
 	kthread_stop(t);
 	put_task_struct(t);
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
-	KUNIT_EXPECT_TRUE_MSG(test, parked, "no kick run was parked");
+	KUNIT_EXPECT_TRUE_MSG(test, parked, "no kick serve was parked");
 	KUNIT_EXPECT_TRUE_MSG(test, done,
 			      "a command waited for a parked kick writer");
 	end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
@@ -2822,7 +2822,7 @@ static void dev_kick_stall(struct kunit *test)
 }
 
 /*
- * An engine pass is bounded: run under run_lock (the test holds it, so
+ * An engine pass is bounded: run under exec_lock (the test holds it, so
  * the engine thread waits), a data pass with a budget of 20 WQEs runs 20
  * of the 4 x 30 announced, and the next pass starts with the QPs this one
  * did not reach (round robin).  The byte budget: of six 1 MiB SENDs, one
@@ -2847,18 +2847,18 @@ static void dev_pass_budget(struct kunit *test)
 			     1, i, XNIC_NO_SRQ);
 		td_connect(q[i], q[i], 1);
 	}
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	for (i = 0; i < 4; i++)
 		for (j = 0; j < 30; j++)
 			td_post_quiet(q[i], &w);
-	work = xnic_sim_data_run(sim, &next, &b);
+	work = xnic_sim_pass_data(sim, &next, &b);
 	for (i = 0; i < 4; i++)
 		n[i] = td_cq_count(cq[i]);
 	b = (struct xnic_sim_budget) { .wqes = 20, .bytes = U64_MAX };
-	xnic_sim_data_run(sim, &next, &b);
+	xnic_sim_pass_data(sim, &next, &b);
 	for (i = 0; i < 4; i++)
 		m[i] = td_cq_count(cq[i]) - n[i];
-	mutex_unlock(&sim->run_lock);
+	mutex_unlock(&sim->exec_lock);
 	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
 	KUNIT_EXPECT_TRUE(test, work);
 	KUNIT_EXPECT_EQ(test, n[0] + n[1] + n[2] + n[3], 20U);
@@ -2879,7 +2879,7 @@ static void dev_pass_budget(struct kunit *test)
 	w = (struct td_wr) { .op = XNIC_OP_SEND, .nsge = 1,
 			     .flags = XNIC_WQE_SIGNALED };
 	w.sge[0] = td_sge(sdma, SZ_1M, TD_ALL_KEY);
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	for (i = 0; i < 6; i++) {
 		struct xnic_sge sge = td_sge(rdma, SZ_1M, TD_ALL_KEY);
 
@@ -2887,9 +2887,9 @@ static void dev_pass_budget(struct kunit *test)
 		td_post_quiet(q[0], &w);
 	}
 	xnic_sim_pass_budget(&b);
-	work = xnic_sim_data_run(sim, &next, &b);
+	work = xnic_sim_pass_data(sim, &next, &b);
 	sends = td_cq_count(cq[0]);
-	mutex_unlock(&sim->run_lock);
+	mutex_unlock(&sim->exec_lock);
 	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
 	KUNIT_EXPECT_TRUE(test, work);
 	KUNIT_EXPECT_EQ(test, sends, (u32)(XNIC_SIM_PASS_BYTES / SZ_1M));
@@ -2929,10 +2929,10 @@ static void dev_db_hostile(struct kunit *test)
 	se = xnic_sim_tbl_get(&sim->qps, 4);
 	KUNIT_ASSERT_NOT_NULL(test, sa);
 	KUNIT_ASSERT_NOT_NULL(test, se);
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	/* whatever was pending (the ERR QP's first flush) */
 	xnic_sim_pass_budget(&b);
-	xnic_sim_data_run(sim, &next, &b);
+	xnic_sim_pass_data(sim, &next, &b);
 	for (round = 0; round < 3; round++) {
 		bad = td_ctr(d, XS_CTR_bad_doorbells);
 		dbs = td_ctr(d, XS_CTR_doorbells);
@@ -2941,7 +2941,7 @@ static void dev_db_hostile(struct kunit *test)
 		td_ring_bits(d, 1, 3);		/* nothing posted */
 		td_ring_bits(d, 1, 4);		/* ERR, nothing to flush */
 		xnic_sim_pass_budget(&b);
-		work = xnic_sim_data_run(sim, &next, &b);
+		work = xnic_sim_pass_data(sim, &next, &b);
 		KUNIT_EXPECT_FALSE_MSG(test, work, "round %d", round);
 		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
 				2ULL);
@@ -2955,7 +2955,7 @@ static void dev_db_hostile(struct kunit *test)
 	}
 
 	/*
-	 * The look before sleeping (run_lock held as the engine holds it
+	 * The look before sleeping (exec_lock held as the engine holds it
 	 * there) takes such bits and finds no reason to stay awake; a WQE
 	 * announced but not owned by the device is none either; a real WQE
 	 * is one.
@@ -2993,8 +2993,8 @@ static void dev_db_hostile(struct kunit *test)
 	preempt_enable();
 	KUNIT_EXPECT_TRUE_MSG(test, work, "a posted WQE did not count");
 	xnic_sim_pass_budget(&b);
-	KUNIT_EXPECT_TRUE(test, xnic_sim_data_run(sim, &next, &b));
-	mutex_unlock(&sim->run_lock);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_pass_data(sim, &next, &b));
+	mutex_unlock(&sim->exec_lock);
 	td_drain(cq, 1);
 }
 
@@ -3005,7 +3005,7 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_errors),
 	KUNIT_CASE(dev_fuzz),
 	KUNIT_CASE(dev_teardown_race),
-	KUNIT_CASE(dev_kick_run),
+	KUNIT_CASE(dev_kick_serve),
 	KUNIT_CASE(dev_kick_own),
 	KUNIT_CASE(dev_kick_bounded),
 	KUNIT_CASE(dev_kick_stall),

@@ -17,12 +17,12 @@
  * Concurrency.  Each device has one engine thread, which executes its
  * commands and its QPs' send queues; everything a device's commands
  * change is therefore only ever changed by its own engine.  "The engine"
- * below is whoever holds the device's run_lock: the engine thread in a
- * pass, or a process whose KICK is served in its context (kick run,
- * xnic_sim_kick_run()).  Commands need run_lock, so whoever holds it
+ * below is whoever holds the device's exec_lock: the engine thread in a
+ * pass, or a process whose KICK is served in its context (a kick serve,
+ * xnic_sim_kick_serve()).  Commands need exec_lock, so whoever holds it
  * must let go soon, whatever its scheduling: an engine pass does a
  * bounded amount of data-path work (XNIC_SIM_PASS_*: WQEs and bytes, a
- * WQE charged whole) after the commands it found; a kick run runs with
+ * WQE charged whole) after the commands it found; a kick serve executes with
  * preemption disabled, executes only the WQEs of the writer's own
  * doorbell page within a small budget (XNIC_SIM_KICK_*), none that may
  * sleep, and leaves the rest to the engine thread.  So a command waits
@@ -347,9 +347,9 @@ struct xnic_sim_dev {
 
 	/* engine */
 	struct task_struct *engine;
-	struct mutex run_lock;		/* held by whoever runs a pass */
-	bool atomic_run;		/* a kick run holds it: no sleeping */
-	u64 kick_probe;			/* last wakeup by a kick run */
+	struct mutex exec_lock;		/* held by an engine pass or a kick serve */
+	bool serving;			/* a kick serve holds it: no sleeping */
+	u64 kick_probe;			/* last wakeup by a kick serve */
 	bool kicked;
 	unsigned long sect;		/* odd inside a section */
 	u32 cmd_ci;
@@ -392,10 +392,10 @@ static inline void xnic_sim_count(struct xnic_sim_dev *dev,
 	this_cpu_add(dev->ctr->v[c], n);
 }
 
-/* Whether the data path may reschedule (not in a kick run). */
+/* Whether the data path may reschedule (not in a kick serve). */
 static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
 {
-	return !dev->atomic_run;
+	return !dev->serving;
 }
 
 /*
@@ -403,9 +403,9 @@ static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
  * includes the sources; the module has none.
  */
 enum xnic_sim_hook {
-	XS_HOOK_KICK_START,	/* a kick run's start, run_lock held */
-	XS_HOOK_KICK_SLICE,	/* a kick run's end, run_lock still held */
-	XS_HOOK_KICK_AFTER,	/* after a kick run, run_lock released */
+	XS_HOOK_SERVE_START,	/* a kick serve's start, exec_lock held */
+	XS_HOOK_SERVE_END,	/* a kick serve's end, exec_lock still held */
+	XS_HOOK_SERVE_AFTER,	/* after a kick serve, exec_lock released */
 };
 
 #ifdef XNIC_SIM_TEST_HOOKS
@@ -437,7 +437,7 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 
 /* xnic_sim_dev.c */
 extern unsigned int xnic_sim_idle_us;
-extern bool xnic_sim_kick_run_on;
+extern bool xnic_sim_kick_serve_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
 void xnic_sim_kick(struct xnic_sim_dev *dev);
 struct xnic_sim_dev *xnic_sim_dev_alloc(int index);
@@ -452,7 +452,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val);
+bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
 void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);

@@ -59,7 +59,7 @@ static u32 xnic_sim_errno_status(int err)
 /* ------------------------------------------------------------------ */
 /* Device                                                              */
 
-static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	struct xnic_cmd_query_caps_out *o = &c->caps;
 
@@ -91,7 +91,7 @@ static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                   */
 
-static u32 xnic_sim_create_cq(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_create_cq(struct xnic_sim_dev *dev,
 			      const struct xnic_cmd_create_cq *in)
 {
 	u32 cqn = le32_to_cpu(in->cqn), log = le32_to_cpu(in->log_cqe);
@@ -125,7 +125,7 @@ static u32 xnic_sim_create_cq(struct xnic_sim_dev *dev,
 	return xnic_sim_errno_status(err);
 }
 
-static u32 xnic_sim_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
+static u32 xnic_sim_cmd_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_cq *cq = xnic_sim_tbl_get(&dev->cqs, cqn);
@@ -144,7 +144,7 @@ static u32 xnic_sim_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 /* ------------------------------------------------------------------ */
 /* Queue pairs                                                         */
 
-static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 			      const struct xnic_cmd_create_qp *in)
 {
 	u32 qpn = le32_to_cpu(in->qpn), srqn = le32_to_cpu(in->srqn);
@@ -252,7 +252,7 @@ static void xnic_sim_qp_unlink(struct xnic_sim_dev *dev,
 	}
 }
 
-static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
+static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
@@ -274,7 +274,7 @@ static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 			      const struct xnic_cmd_modify_qp *in)
 {
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
@@ -369,7 +369,7 @@ static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+static u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	u32 qpn = le32_to_cpu(c->obj.index);
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
@@ -388,7 +388,7 @@ static u32 xnic_sim_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* ------------------------------------------------------------------ */
 /* Shared receive queues                                               */
 
-static u32 xnic_sim_create_srq(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
 			       const struct xnic_cmd_create_srq *in)
 {
 	u32 srqn = le32_to_cpu(in->srqn);
@@ -423,7 +423,7 @@ static u32 xnic_sim_create_srq(struct xnic_sim_dev *dev,
 	return xnic_sim_errno_status(err);
 }
 
-static u32 xnic_sim_modify_srq(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_modify_srq(struct xnic_sim_dev *dev,
 			       const struct xnic_cmd_modify_srq *in)
 {
 	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs,
@@ -437,7 +437,7 @@ static u32 xnic_sim_modify_srq(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
+static u32 xnic_sim_cmd_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs, srqn);
@@ -462,7 +462,7 @@ static void xnic_sim_mr_free(struct xnic_sim_mr *mr)
 	kfree(mr);
 }
 
-static u32 xnic_sim_reg_mr(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 			   const struct xnic_cmd_reg_mr *in)
 {
 	u32 key = le32_to_cpu(in->key), flags = le32_to_cpu(in->flags);
@@ -529,7 +529,7 @@ bad:
 	return XNIC_CMD_BAD_PARAM;
 }
 
-static u32 xnic_sim_dereg_mr(struct xnic_sim_dev *dev, u32 key)
+static u32 xnic_sim_cmd_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_mr *mr = xnic_sim_tbl_erase(&dev->mrs, key >> 8,
@@ -547,7 +547,7 @@ static u32 xnic_sim_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 /* ------------------------------------------------------------------ */
 /* Doorbell pages                                                      */
 
-static u32 xnic_sim_alloc_db(struct xnic_sim_dev *dev,
+static u32 xnic_sim_cmd_alloc_db(struct xnic_sim_dev *dev,
 			     const struct xnic_cmd_alloc_db *in)
 {
 	u32 idx = le32_to_cpu(in->db_index);
@@ -578,7 +578,7 @@ static void xnic_sim_db_free(struct xnic_sim_db *db)
 	kfree(db);
 }
 
-static u32 xnic_sim_free_db(struct xnic_sim_dev *dev, u32 idx)
+static u32 xnic_sim_cmd_free_db(struct xnic_sim_dev *dev, u32 idx)
 {
 	struct xnic_sim_db *db;
 	u32 i;
@@ -606,33 +606,33 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	switch (c->hdr.opcode) {
 	case XNIC_CMD_QUERY_CAPS:
-		return xnic_sim_query_caps(dev, c);
+		return xnic_sim_cmd_query_caps(dev, c);
 	case XNIC_CMD_CREATE_CQ:
-		return xnic_sim_create_cq(dev, &c->create_cq);
+		return xnic_sim_cmd_create_cq(dev, &c->create_cq);
 	case XNIC_CMD_DESTROY_CQ:
-		return xnic_sim_destroy_cq(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_cq(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_CREATE_QP:
-		return xnic_sim_create_qp(dev, &c->create_qp);
+		return xnic_sim_cmd_create_qp(dev, &c->create_qp);
 	case XNIC_CMD_MODIFY_QP:
-		return xnic_sim_modify_qp(dev, &c->modify_qp);
+		return xnic_sim_cmd_modify_qp(dev, &c->modify_qp);
 	case XNIC_CMD_QUERY_QP:
-		return xnic_sim_query_qp(dev, c);
+		return xnic_sim_cmd_query_qp(dev, c);
 	case XNIC_CMD_DESTROY_QP:
-		return xnic_sim_destroy_qp(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_qp(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_CREATE_SRQ:
-		return xnic_sim_create_srq(dev, &c->create_srq);
+		return xnic_sim_cmd_create_srq(dev, &c->create_srq);
 	case XNIC_CMD_MODIFY_SRQ:
-		return xnic_sim_modify_srq(dev, &c->modify_srq);
+		return xnic_sim_cmd_modify_srq(dev, &c->modify_srq);
 	case XNIC_CMD_DESTROY_SRQ:
-		return xnic_sim_destroy_srq(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_srq(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_REG_MR:
-		return xnic_sim_reg_mr(dev, &c->reg_mr);
+		return xnic_sim_cmd_reg_mr(dev, &c->reg_mr);
 	case XNIC_CMD_DEREG_MR:
-		return xnic_sim_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
+		return xnic_sim_cmd_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
 	case XNIC_CMD_ALLOC_DB:
-		return xnic_sim_alloc_db(dev, &c->alloc_db);
+		return xnic_sim_cmd_alloc_db(dev, &c->alloc_db);
 	case XNIC_CMD_FREE_DB:
-		return xnic_sim_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
+		return xnic_sim_cmd_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
 	default:
 		return XNIC_CMD_BAD_OPCODE;
 	}
@@ -733,19 +733,19 @@ static void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old,
 	kvfree(old);
 }
 
-static void xnic_sim_free_qp(void *p)
+static void xnic_sim_qp_drop(void *p)
 {
 	struct xnic_sim_qp *qp = p;
 
 	kfree_rcu(qp, rcu);
 }
 
-static void xnic_sim_free_plain(void *p)
+static void xnic_sim_plain_drop(void *p)
 {
 	kfree(p);
 }
 
-static void xnic_sim_free_mr(void *p)
+static void xnic_sim_mr_drop(void *p)
 {
 	xnic_sim_mr_free(p);
 }
@@ -776,8 +776,8 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 {
 	struct xnic_sim_tbl *tbl[] = { &dev->qps, &dev->srqs, &dev->cqs,
 				       &dev->mrs };
-	void (*fn[])(void *p) = { xnic_sim_free_qp, xnic_sim_free_plain,
-				  xnic_sim_free_plain, xnic_sim_free_mr };
+	void (*fn[])(void *p) = { xnic_sim_qp_drop, xnic_sim_plain_drop,
+				  xnic_sim_plain_drop, xnic_sim_mr_drop };
 	struct xnic_sim_tbl_chunk **old[ARRAY_SIZE(tbl)];
 	struct xnic_sim_qp *qp;
 	u32 idx = 0, i;

@@ -9,7 +9,7 @@
  * XNIC_DB_NEED_WAKEUP set in every doorbell page until KICK, a command, a
  * reset or the next deadline.  A KICK from a process may run a bounded,
  * non-preemptible slice of that process's own work in its context
- * (xnic_sim_kick_run()).
+ * (xnic_sim_kick_serve()).
  *
  * Also here: the event queue and completion queue writers, used by every
  * engine (a responder's queues are written by the requester's engine).
@@ -50,7 +50,7 @@ void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 #define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
 /* a busy CPU's engine steps aside this long, NEED_WAKEUP set */
 #define XNIC_SIM_YIELD_NS	NSEC_PER_MSEC
-/* a kick run in the kicker's context wakes the engine this often */
+/* a kick serve in the kicker's context wakes the engine this often */
 #define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
 
 static u32 xnic_sim_rd32(u64 dma)
@@ -573,11 +573,12 @@ static void xnic_sim_sq_complete(struct xnic_sim_dev *dev,
 }
 
 /*
- * One turn of a QP on the active list, within the run's budget @b (a QP
+ * One turn of a QP on the active list, within the budget @b of a pass or
+ * a kick serve (a QP
  * it stops stays on the list).  Return: whether anything was done.
  * @next is lowered to the QP's deadline if it waits.
  */
-static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			    u64 now, u64 *next, struct xnic_sim_budget *b)
 {
 	u8 state = READ_ONCE(qp->state);
@@ -645,10 +646,10 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 }
 
 /*
- * A turn for each active QP while the budget lasts; the next run starts
- * with the first QP this one did not serve (round robin across runs).
+ * A turn for each active QP while the budget lasts; the next pass starts
+ * with the first QP this one did not reach (round robin across passes).
  */
-static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next,
+static bool xnic_sim_active_turns(struct xnic_sim_dev *dev, u64 now, u64 *next,
 				struct xnic_sim_budget *b)
 {
 	struct xnic_sim_qp *qp, *tmp;
@@ -660,7 +661,7 @@ static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next,
 			b->left = true;
 			break;
 		}
-		work |= xnic_sim_qp_run(dev, qp, now, next, b);
+		work |= xnic_sim_qp_turn(dev, qp, now, next, b);
 	}
 	return work;
 }
@@ -860,7 +861,7 @@ void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
 /* ------------------------------------------------------------------ */
 /* The thread                                                          */
 
-static bool xnic_sim_running(struct xnic_sim_dev *dev)
+static bool xnic_sim_live(struct xnic_sim_dev *dev)
 {
 	return READ_ONCE(dev->enable) &&
 	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
@@ -876,7 +877,7 @@ static bool xnic_sim_pending(struct xnic_sim_dev *dev)
 	if (kthread_should_stop() || READ_ONCE(dev->kicked) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done)
 		return true;
-	if (!xnic_sim_running(dev))
+	if (!xnic_sim_live(dev))
 		return false;
 	return READ_ONCE(dev->cmdq_pi) != dev->cmd_ci;
 }
@@ -895,11 +896,11 @@ static void xnic_sim_pass_budget(struct xnic_sim_budget *b)
  * within @b.  Return: whether a WQE was executed or a QP flushed (the
  * doorbell bits alone are no work).
  */
-static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
+static bool xnic_sim_pass_data(struct xnic_sim_dev *dev, u64 *next,
 			      struct xnic_sim_budget *b)
 {
 	xnic_sim_db_scan(dev);
-	return xnic_sim_active_run(dev, xnic_sim_now(), next, b);
+	return xnic_sim_active_turns(dev, xnic_sim_now(), next, b);
 }
 
 /*
@@ -907,10 +908,10 @@ static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
  * it saw the flag is found here.  Announced slots are taken (their QPs go
  * on the active list for the next pass), and only QPs with something
  * valid to do keep the engine awake: hostile bits do not.  Taking them
- * needs run_lock; the engine steps aside exactly when other tasks want
+ * needs exec_lock; the engine steps aside exactly when other tasks want
  * its CPU, so it holds the lock here only with preemption disabled and
- * for a bounded scan -- kick runs must not find it held by a preempted
- * engine.  Return: whether to stay awake.  (_locked: the scan, run_lock
+ * for a bounded scan -- kick serves must not find it held by a preempted
+ * engine.  Return: whether to stay awake.  (_locked: the scan, exec_lock
  * held, preemption disabled.)
  */
 static bool xnic_sim_recheck_locked(struct xnic_sim_dev *dev)
@@ -938,13 +939,13 @@ static bool xnic_sim_recheck(struct xnic_sim_dev *dev)
 	if (!xnic_sim_db_pending(dev))
 		return false;
 	preempt_disable();
-	if (!mutex_trylock(&dev->run_lock)) {
-		/* a kick run has it; look again after it */
+	if (!mutex_trylock(&dev->exec_lock)) {
+		/* a kick serve has it; look again after it */
 		preempt_enable();
 		return true;
 	}
 	awake = xnic_sim_recheck_locked(dev);
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	preempt_enable();
 	return awake;
 }
@@ -993,7 +994,7 @@ out:
 }
 
 /**
- * xnic_sim_kick_run - serve a KICK in the writer's context
+ * xnic_sim_kick_serve - serve a KICK in the writer's context
  * @dev: device; the caller is a process holding no lock
  * @val: the KICK value; XNIC_KICK_DB() names the writer's doorbell page
  *
@@ -1004,10 +1005,10 @@ out:
  * next tick; the writer has the CPU now.  The engine thread keeps
  * sleeping (NEED_WAKEUP stays set) unless something is left for it.
  *
- * The run holds run_lock, which the engine thread needs for commands, so
+ * The serve holds exec_lock, which the engine thread needs for commands, so
  * the writer must not be parked while holding it (a SCHED_IDLE,
  * throttled or preempted writer could sit on it for as long as it
- * pleases, and the driver's commands would time out): the run is
+ * pleases, and the driver's commands would time out): the serve is
  * non-preemptible and bounded -- at most XNIC_SIM_KICK_WQES WQEs and
  * XNIC_SIM_KICK_BYTES bytes, none that may sleep, QPs from at most
  * XNIC_SIM_KICK_GROUPS group words -- and leaves the rest (larger WQEs,
@@ -1015,7 +1016,7 @@ out:
  *
  * Return: true when nothing is left for the engine thread.
  */
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
+bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 {
 	struct xnic_sim_budget b = {
 		.wqes = XNIC_SIM_KICK_WQES,
@@ -1031,34 +1032,34 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 	struct xnic_sim_db *db;
 	bool work = false, done;
 
-	/* PREEMPT_RT: spinlocks sleep, no run with preemption disabled */
+	/* PREEMPT_RT: spinlocks sleep, no serve with preemption disabled */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !(val & XNIC_KICK_DB_VALID) ||
 	    idx >= XNIC_SIM_MAX_DB)
 		return false;
 	preempt_disable();
-	if (!mutex_trylock(&dev->run_lock)) {
+	if (!mutex_trylock(&dev->exec_lock)) {
 		preempt_enable();
 		return false;
 	}
 	db = dev->db[idx];
-	if (!db || !xnic_sim_running(dev) ||
+	if (!db || !xnic_sim_live(dev) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done) {
-		mutex_unlock(&dev->run_lock);
+		mutex_unlock(&dev->exec_lock);
 		preempt_enable();
 		return false;
 	}
-	dev->atomic_run = true;
+	dev->serving = true;
 	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
-	xnic_sim_hook(dev, XS_HOOK_KICK_START);
+	xnic_sim_hook(dev, XS_HOOK_SERVE_START);
 	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
 	for (i = 0; i < h.n; i++)
-		work |= xnic_sim_qp_run(dev, h.qp[i], now, &next, &b);
+		work |= xnic_sim_qp_turn(dev, h.qp[i], now, &next, &b);
 	/* a QP still active has work left: over budget, in ERR, waiting */
 	for (i = 0; i < h.n; i++)
 		b.left |= h.qp[i]->on_active;
-	xnic_sim_hook(dev, XS_HOOK_KICK_SLICE);
-	dev->atomic_run = false;
+	xnic_sim_hook(dev, XS_HOOK_SERVE_END);
+	dev->serving = false;
 	done = !b.left && !h.more && READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
 	 * Now and then let the engine thread look for itself: where a CPU
@@ -1068,10 +1069,10 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 		dev->kick_probe = now;
 		done = false;
 	}
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	preempt_enable();
 	/* where a preempted writer may be parked: holding nothing */
-	xnic_sim_hook(dev, XS_HOOK_KICK_AFTER);
+	xnic_sim_hook(dev, XS_HOOK_SERVE_AFTER);
 	return done;
 }
 
@@ -1084,22 +1085,22 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 	u64 now;
 
 	xnic_sim_pass_budget(&b);
-	mutex_lock(&dev->run_lock);
+	mutex_lock(&dev->exec_lock);
 	if (READ_ONCE(dev->reset_req) != dev->reset_done) {
 		xnic_sim_do_reset(dev);
 		work = true;
 	}
-	if (xnic_sim_running(dev)) {
+	if (xnic_sim_live(dev)) {
 		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
-		work |= xnic_sim_data_run(dev, next, &b);
+		work |= xnic_sim_pass_data(dev, next, &b);
 	}
 	now = xnic_sim_now();
 	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {
 		*last_sweep = now;
 		xnic_sim_err_sweep(dev);
 	}
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	return work;
 }
 
@@ -1129,7 +1130,7 @@ int xnic_sim_engine(void *arg)
 		 * engine waits for may be that task), step aside for a
 		 * while instead, announcing NEED_WAKEUP: producers then
 		 * kick, and a kick from a process does the work in its own
-		 * context (xnic_sim_kick_run()), with no wait for a CPU.
+		 * context (xnic_sim_kick_serve()), with no wait for a CPU.
 		 */
 		if (now - last_work < (u64)READ_ONCE(xnic_sim_idle_us) *
 				      NSEC_PER_USEC) {

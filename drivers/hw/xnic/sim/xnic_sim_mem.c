@@ -184,13 +184,13 @@ static bool xnic_sim_op_may_sleep(u8 opcode)
 }
 
 /**
- * xnic_sim_budget_take - charge one WQE to a run's budget
+ * xnic_sim_budget_take - charge one WQE to a pass's or a kick serve's budget
  * @b: the budget
  * @w: the decoded WQE about to be executed
  *
- * A run may start a WQE while WQEs and bytes are left; its bytes are then
- * charged whole (a large WQE ends the run: the engine thread's unit of
- * preemption by commands is one WQE).  An atomic run (@b->atomic) takes
+ * A pass or serve may start a WQE while WQEs and bytes are left; its bytes are then
+ * charged whole (a large WQE ends the pass: the engine thread's unit of
+ * preemption by commands is one WQE).  An atomic serve (@b->atomic) takes
  * only WQEs that fit in the bytes left and cannot sleep, so its length is
  * bounded by its budget; it marks the budget @left otherwise.
  *

@@ -172,13 +172,13 @@ bool xnic_sim_qp_can_recv(u8 state);
 u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
 
 /**
- * struct xnic_sim_budget - what a data-path run may still execute
+ * struct xnic_sim_budget - what a pass or a kick serve may still execute
  * @wqes: send WQEs
  * @bytes: bytes of their payloads (xnic_sim_swqe_bytes())
- * @atomic: a run with preemption disabled (a kick served in the
+ * @atomic: a serve with preemption disabled (a kick served in the
  *	    writer's context): no WQE larger than @bytes and none that may
  *	    sleep is taken, they are left to the engine thread
- * @left: set when the run left work for the engine thread
+ * @left: set when it left work for the engine thread
  */
 struct xnic_sim_budget {
 	u32 wqes;
