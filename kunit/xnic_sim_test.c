@@ -236,34 +236,34 @@ static void wqe_opcodes(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
-		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC, all[i],
+		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC, all[i],
 							false), 0);
-		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC, all[i],
+		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC, all[i],
 							true), 0);
 	}
 	/* fast registration: kernel QPs only */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC,
 						XNIC_OP_REG_MR, true), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC,
 						XNIC_OP_REG_MR, false),
 			XNIC_CQE_LOC_QP_OP_ERR);
 	/* UD: sends only (and local operations) */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_SEND_WITH_IMM, false), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_RDMA_WRITE, false),
 			XNIC_CQE_LOC_QP_OP_ERR);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_RDMA_READ, true),
 			XNIC_CQE_LOC_QP_OP_ERR);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_SEND_WITH_INV, true),
 			XNIC_CQE_LOC_QP_OP_ERR);
 	/* UC: no READ, atomics, SEND_WITH_INV */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC,
 						XNIC_OP_RDMA_WRITE_WITH_IMM,
 						false), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC,
 						XNIC_OP_ATOMIC_FETCH_AND_ADD,
 						false),
 			XNIC_CQE_LOC_QP_OP_ERR);
@@ -271,7 +271,7 @@ static void wqe_opcodes(struct kunit *test)
 	for (i = XNIC_OP_REG_MR + 1; i < 256; i++)
 		if (i != XNIC_OP_NOP)
 			KUNIT_EXPECT_EQ(test,
-					xnic_sim_op_check(XNIC_SIM_QPT_RC, i,
+					xnic_sim_op_check(XNIC_QPT_RC, i,
 							  true),
 					XNIC_CQE_LOC_QP_OP_ERR);
 
@@ -305,33 +305,33 @@ static void wqe_opcodes(struct kunit *test)
 
 static void wqe_qp_states(struct kunit *test)
 {
-	static const char *const ok[XNIC_SIM_QPS_NUM] = {
+	static const char *const ok[XNIC_QPS_NUM] = {
 		/* cur: next states allowed (R I r S D E X) */
-		[XNIC_SIM_QPS_RESET] = "RI....X",
-		[XNIC_SIM_QPS_INIT]  = "RIr...X",
-		[XNIC_SIM_QPS_RTR]   = "R..S..X",
-		[XNIC_SIM_QPS_RTS]   = "R..SD.X",
-		[XNIC_SIM_QPS_SQD]   = "R..SD.X",
-		[XNIC_SIM_QPS_SQE]   = "R..S..X",
-		[XNIC_SIM_QPS_ERR]   = "R.....X",
+		[XNIC_QPS_RESET] = "RI....X",
+		[XNIC_QPS_INIT]  = "RIr...X",
+		[XNIC_QPS_RTR]   = "R..S..X",
+		[XNIC_QPS_RTS]   = "R..SD.X",
+		[XNIC_QPS_SQD]   = "R..SD.X",
+		[XNIC_QPS_SQE]   = "R..S..X",
+		[XNIC_QPS_ERR]   = "R.....X",
 	};
 	int cur, next;
 
-	for (cur = 0; cur < XNIC_SIM_QPS_NUM; cur++)
-		for (next = 0; next < XNIC_SIM_QPS_NUM; next++)
+	for (cur = 0; cur < XNIC_QPS_NUM; cur++)
+		for (next = 0; next < XNIC_QPS_NUM; next++)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    xnic_sim_qp_trans_ok(cur, next),
 					    ok[cur][next] != '.',
 					    "%d -> %d", cur, next);
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(XNIC_SIM_QPS_NUM, 0));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, XNIC_SIM_QPS_NUM));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(XNIC_QPS_NUM, 0));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, XNIC_QPS_NUM));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, 255));
 
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_INIT));
-	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RTR));
-	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RTS));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_ERR));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RESET));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_INIT));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_QPS_RTR));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_QPS_RTS));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_ERR));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_RESET));
 }
 
 static void wqe_delays(struct kunit *test)
@@ -1462,7 +1462,7 @@ static u32 td_modify(struct td_qp *q, struct xnic_cmd_modify_qp *m, u8 state,
 {
 	m->qpn = cpu_to_le32(q->qpn);
 	m->state = state;
-	m->mask = cpu_to_le32(mask | XRDMA_QP_STATE);
+	m->mask = cpu_to_le32(mask | XNIC_QP_MOD_STATE);
 	return td_cmd(q->d, XNIC_CMD_MODIFY_QP, m, sizeof(*m));
 }
 
@@ -1486,11 +1486,11 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 	m.access = cpu_to_le32(TD_ACCESS);
 	m.port_num = 1;
 	m.qkey = cpu_to_le32(0x11111111);
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_ACCESS_FLAGS | XRDMA_QP_PORT |
-					XRDMA_QP_QKEY), (u32)XNIC_CMD_OK);
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_ACCESS | XNIC_QP_MOD_PORT |
+					XNIC_QP_MOD_QKEY), (u32)XNIC_CMD_OK);
 	memset(&m, 0, sizeof(m));
-	m.path_mtu = XRDMA_MTU_1024;
+	m.path_mtu = XNIC_MTU_1024;
 	m.min_rnr_timer = 1;
 	m.max_dest_rd_atomic = 16;
 	if (b) {
@@ -1498,21 +1498,21 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 		m.dest_qpn = cpu_to_le32(b->qpn);
 	}
 	/* PSN 0 both ways: a responder drops requests out of sequence */
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTR,
-					XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
-					XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN |
-					XRDMA_QP_MIN_RNR_TIMER |
-					XRDMA_QP_MAX_DEST_RD_ATOMIC),
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTR,
+					XNIC_QP_MOD_AV | XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_DEST_QPN | XNIC_QP_MOD_RQ_PSN |
+					XNIC_QP_MOD_MIN_RNR_TIMER |
+					XNIC_QP_MOD_MAX_DEST_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 	memset(&m, 0, sizeof(m));
 	m.timeout = 1;
 	m.retry_cnt = 2;
 	m.rnr_retry = rnr_retry;
 	m.max_rd_atomic = 16;
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTS,
-					XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
-					XRDMA_QP_RNR_RETRY | XRDMA_QP_SQ_PSN |
-					XRDMA_QP_MAX_QP_RD_ATOMIC),
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_TIMEOUT | XNIC_QP_MOD_RETRY_CNT |
+					XNIC_QP_MOD_RNR_RETRY | XNIC_QP_MOD_SQ_PSN |
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 }
 
@@ -1769,14 +1769,14 @@ static void dev_cmds(struct kunit *test)
 	tcq = td_cq(d, 0xffffff, 2, false);
 	cq.cqn = cpu_to_le32(0xffffff);
 	td_want(d, XNIC_CMD_CREATE_CQ, &cq, sizeof(cq), XNIC_CMD_BAD_INDEX);
-	q = td_qp(d, 77, XNIC_SIM_QPT_RC, TD_PD, tcq, tcq, 0, 3, XNIC_NO_SRQ);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_RESET);
+	q = td_qp(d, 77, XNIC_QPT_RC, TD_PD, tcq, tcq, 0, 3, XNIC_NO_SRQ);
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_RESET);
 	/* the slot is taken */
 	{
 		struct xnic_cmd_create_qp in = {};
 
 		in.qpn = cpu_to_le32(78);
-		in.qp_type = XNIC_SIM_QPT_RC;
+		in.qp_type = XNIC_QPT_RC;
 		in.sq_wqe_shift = 7;
 		in.rq_wqe_shift = 5;
 		in.send_cqn = cpu_to_le32(0xffffff);
@@ -1804,25 +1804,25 @@ static void dev_cmds(struct kunit *test)
 	obj.index = cpu_to_le32(0xffffff);
 	td_want(d, XNIC_CMD_DESTROY_CQ, &obj, sizeof(obj), XNIC_CMD_BUSY);
 	/* states */
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_RTS, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_RTS, 0),
 			(u32)XNIC_CMD_BAD_STATE);
 	m.path_mtu = 9;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_PATH_MTU),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_PATH_MTU),
 			(u32)XNIC_CMD_BAD_PARAM);
 	m.path_mtu = 0;
 	m.max_rd_atomic = 17;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_MAX_QP_RD_ATOMIC),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_RESET);
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_RESET);
 	m.max_rd_atomic = 0;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_RTS, 0),
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_RTS, 0),
 			(u32)XNIC_CMD_BAD_STATE);
 	/* doorbell pages */
 	db.db_index = cpu_to_le32(XNIC_SIM_MAX_DB);
@@ -1878,9 +1878,9 @@ static void td_rc_ops(struct kunit *test, struct td_dev *da, struct td_dev *db,
 {
 	struct td_cq *acq = td_cq(da, base, 6, true);
 	struct td_cq *bcq = td_cq(db, base + 1, 6, true);
-	struct td_qp *a = td_qp(da, base + 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq,
+	struct td_qp *a = td_qp(da, base + 2, XNIC_QPT_RC, TD_PD, acq, acq,
 				0, base, XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(db, base + 3, XNIC_SIM_QPT_RC, TD_PD, bcq, bcq,
+	struct td_qp *b = td_qp(db, base + 3, XNIC_QPT_RC, TD_PD, bcq, bcq,
 				0, base + 1, XNIC_NO_SRQ);
 	u64 iova = 0x7000000000000800ULL;
 	struct td_mr *m = td_mr(db, (base + 8) << 8 | 0x5a, TD_PD, TD_ACCESS,
@@ -2002,8 +2002,8 @@ static void td_rc_ops(struct kunit *test, struct td_dev *da, struct td_dev *db,
 				  NULL);
 	}
 	KUNIT_EXPECT_FALSE(test, td_poll(acq, &e, 10));
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_RTS);
 }
 
 static void dev_rc(struct kunit *test)
@@ -2021,9 +2021,9 @@ static void dev_ud(struct kunit *test)
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 4, false);
 	struct td_cq *bcq = td_cq(d1, 1, 4, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_UD, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_UD, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_UD, TD_PD, bcq, bcq, 0, 0,
+	struct td_qp *b = td_qp(d1, 3, XNIC_QPT_UD, TD_PD, bcq, bcq, 0, 0,
 				XNIC_NO_SRQ);
 	u8 *buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
 	struct td_wr w = {};
@@ -2073,7 +2073,7 @@ static void dev_ud(struct kunit *test)
 	w.sge[0] = td_sge(td_pa(buf), 4097, TD_ALL_KEY);
 	td_post(a, &w);
 	td_expect(acq, 0xa0, XNIC_CQE_LOC_LEN_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_ERR);
 }
 
 /* Error completions, QP errors, events, flushing. */
@@ -2083,9 +2083,9 @@ static void dev_errors(struct kunit *test)
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 6, false);
 	struct td_cq *bcq = td_cq(d1, 1, 6, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+	struct td_qp *b = td_qp(d1, 3, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_mr *m = td_mr(d1, 0x1000 << 8, TD_PD,
 				XNIC_ACCESS_REMOTE_READ, 1, 0x10000, true);
@@ -2118,9 +2118,9 @@ static void dev_errors(struct kunit *test)
 	/* unsignaled and behind the error: flushed, then the receive */
 	td_expect(acq, 0xa1, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 	td_expect(acq, 0xa9, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_ERR);
 	KUNIT_EXPECT_TRUE(test, td_wait_ev(d1, XNIC_EQE_QP_ACCESS_ERR, ev));
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_ERR);
 	td_expect(bcq, 0xb0, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 	/* posted in ERR: flushed too (send by doorbell, receive by sweep) */
 	td_post(a, &w);
@@ -2129,9 +2129,9 @@ static void dev_errors(struct kunit *test)
 	td_expect(bcq, 0xb1, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 
 	/* back to work: RESET, reconnect; RNR with rnr_retry 1 */
-	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
 	memset(a->rec, 0, sizeof(*a->rec));
 	memset(b->rec, 0, sizeof(*b->rec));
@@ -2147,16 +2147,16 @@ static void dev_errors(struct kunit *test)
 	w.wr_id = 0xa2;
 	td_post(a, &w);
 	td_expect(acq, 0xa2, XNIC_CQE_RNR_RETRY_EXC_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_RTS);
 
 	/* nobody there: transport retries, then RETRY_EXC_ERR */
-	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
 	memset(a->rec, 0, sizeof(*a->rec));
 	a->sq_pi = 0;
 	memset(a->sq, 0, 1U << (TD_Q_LOG + TD_WQE_SHIFT));
 	td_connect(a, b, 1);
-	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
 	w.wr_id = 0xa3;
 	td_post(a, &w);
@@ -2331,9 +2331,9 @@ static void dev_fuzz(struct kunit *test)
 			     true);
 		for (j = 0; j < 4; j++)
 			q[i][j] = td_qp(d, 10 + j,
-					j == 3 ? XNIC_SIM_QPT_UD :
-					j == 2 ? XNIC_SIM_QPT_UC :
-					XNIC_SIM_QPT_RC,
+					j == 3 ? XNIC_QPT_UD :
+					j == 2 ? XNIC_QPT_UC :
+					XNIC_QPT_RC,
 					7, cq[i], cq[i], 1, 100 + j,
 					XNIC_NO_SRQ);
 	}
@@ -2347,7 +2347,7 @@ static void dev_fuzz(struct kunit *test)
 			for (a = 0; a < 2; a++) {
 				for (b = 0; b < 4; b++) {
 					td_modify(q[a][b], &mq,
-						  XNIC_SIM_QPS_RESET, 0);
+						  XNIC_QPS_RESET, 0);
 					q[a][b]->sq_pi = 0;
 					q[a][b]->rq_pi = 0;
 				}
@@ -2409,7 +2409,7 @@ static void dev_teardown_race(struct kunit *test)
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 8, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
 	const u32 posted = (1U << TD_Q_LOG) - 1;
 	u32 len = 4 * PAGE_SIZE, round, i, failed = 0, cut = 0;
@@ -2420,7 +2420,7 @@ static void dev_teardown_race(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	for (round = 0; round < 12; round++) {
 		struct td_cq *bcq = td_cq(d1, 1, 8, false);
-		struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_RC, TD_PD, bcq,
+		struct td_qp *b = td_qp(d1, 3, XNIC_QPT_RC, TD_PD, bcq,
 					bcq, 0, 0, XNIC_NO_SRQ);
 		struct td_mr *m = td_mr(d1, 0x50 << 8, TD_PD, TD_ACCESS, 4,
 					0x20000000, false);
@@ -2431,7 +2431,7 @@ static void dev_teardown_race(struct kunit *test)
 		unsigned long end;
 		u32 acct, errs = 0;
 
-		td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0);
+		td_modify(a, &mq, XNIC_QPS_RESET, 0);
 		memset(a->rec, 0, sizeof(*a->rec));
 		memset(a->sq, 0, 1U << (TD_Q_LOG + TD_WQE_SHIFT));
 		a->sq_pi = 0;
@@ -2512,7 +2512,7 @@ static void dev_kick_serve(struct kunit *test)
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d = &c->dev[0];
 	struct td_cq *cq = td_cq(d, 1, 4, false);
-	struct td_qp *a = td_qp(d, 2, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 0, 0,
+	struct td_qp *a = td_qp(d, 2, XNIC_QPT_RC, TD_PD, cq, cq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	bool saved = READ_ONCE(xnic_sim_kick_serve_on);
@@ -2653,9 +2653,9 @@ static void dev_kick_own(struct kunit *test)
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d = &c->dev[0];
 	struct td_cq *ca = td_cq(d, 1, 4, false), *cb = td_cq(d, 2, 4, false);
-	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, ca, ca, 1, 5,
+	struct td_qp *a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, ca, ca, 1, 5,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cb, cb, 2, 5,
+	struct td_qp *b = td_qp(d, 4, XNIC_QPT_RC, TD_PD, cb, cb, 2, 5,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	u8 nop = xnic_sim_cqe_opcode(XNIC_OP_NOP);
@@ -2709,7 +2709,7 @@ static void dev_kick_bounded(struct kunit *test)
 	int i, j, tries, seen = 0;
 
 	for (i = 0; i < 4; i++) {
-		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, i,
+		q[i] = td_qp(d, 10 + i, XNIC_QPT_RC, TD_PD, cq, cq, 1, i,
 			     XNIC_NO_SRQ);
 		td_connect(q[i], q[i], 1);
 	}
@@ -2843,7 +2843,7 @@ static void dev_pass_budget(struct kunit *test)
 
 	for (i = 0; i < 4; i++) {
 		cq[i] = td_cq(d, 1 + i, 6, false);
-		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq[i], cq[i],
+		q[i] = td_qp(d, 10 + i, XNIC_QPT_RC, TD_PD, cq[i], cq[i],
 			     1, i, XNIC_NO_SRQ);
 		td_connect(q[i], q[i], 1);
 	}
@@ -2871,7 +2871,7 @@ static void dev_pass_budget(struct kunit *test)
 
 	/* bytes */
 	rcq = td_cq(d, 9, 6, false);
-	q[0] = td_qp(d, 20, XNIC_SIM_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
+	q[0] = td_qp(d, 20, XNIC_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
 		     XNIC_NO_SRQ);
 	td_connect(q[0], q[0], 1);
 	td_dma(test, SZ_1M, &sdma);
@@ -2909,9 +2909,9 @@ static void dev_db_hostile(struct kunit *test)
 	struct td_dev *d = &c->dev[0];
 	struct xnic_sim_dev *sim = d->sim;
 	struct td_cq *cq = td_cq(d, 1, 4, false);
-	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 3,
+	struct td_qp *a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, cq, cq, 1, 3,
 				XNIC_NO_SRQ);
-	struct td_qp *e = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 4,
+	struct td_qp *e = td_qp(d, 4, XNIC_QPT_RC, TD_PD, cq, cq, 1, 4,
 				XNIC_NO_SRQ);
 	struct xnic_cmd_modify_qp m = {};
 	struct xnic_sim_budget b;
@@ -2923,7 +2923,7 @@ static void dev_db_hostile(struct kunit *test)
 	int round, s;
 
 	td_connect(a, a, 1);
-	KUNIT_ASSERT_EQ(test, td_modify(e, &m, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_ASSERT_EQ(test, td_modify(e, &m, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
 	sa = xnic_sim_tbl_get(&sim->qps, 3);
 	se = xnic_sim_tbl_get(&sim->qps, 4);

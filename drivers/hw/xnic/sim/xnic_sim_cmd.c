@@ -10,23 +10,9 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
-#include <xrdma/xrdma_verbs.h>	/* enum values only */
 #include "xnic_sim.h"
 
 #define XNIC_SIM_CMD_BATCH	8	/* commands per engine turn */
-
-/* The verbs values the model uses under its own names. */
-static_assert(XNIC_SIM_QPT_RC == XRDMA_QPT_RC);
-static_assert(XNIC_SIM_QPT_UC == XRDMA_QPT_UC);
-static_assert(XNIC_SIM_QPT_UD == XRDMA_QPT_UD);
-static_assert(XNIC_SIM_QPS_RESET == XRDMA_QPS_RESET);
-static_assert(XNIC_SIM_QPS_INIT == XRDMA_QPS_INIT);
-static_assert(XNIC_SIM_QPS_RTR == XRDMA_QPS_RTR);
-static_assert(XNIC_SIM_QPS_RTS == XRDMA_QPS_RTS);
-static_assert(XNIC_SIM_QPS_SQD == XRDMA_QPS_SQD);
-static_assert(XNIC_SIM_QPS_SQE == XRDMA_QPS_SQE);
-static_assert(XNIC_SIM_QPS_ERR == XRDMA_QPS_ERR);
-static_assert(XNIC_SIM_QPS_NUM == XRDMA_QPS_NUM);
 
 #define XNIC_SIM_ACCESS_ALL	(XNIC_ACCESS_LOCAL_WRITE |		\
 				 XNIC_ACCESS_REMOTE_WRITE |		\
@@ -82,8 +68,8 @@ static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 	o->max_rd_atom = cpu_to_le32(XNIC_SIM_MAX_RD_ATOM);
 	o->max_fast_reg_pages = cpu_to_le32(XNIC_SIM_MAX_FR_PAGES);
 	o->num_ports = cpu_to_le32(1);
-	o->port_state = cpu_to_le32(XRDMA_PORT_ACTIVE);
-	o->port_mtu = cpu_to_le32(XRDMA_MTU_4096);
+	o->port_state = cpu_to_le32(XNIC_PORT_ACTIVE);
+	o->port_mtu = cpu_to_le32(XNIC_MTU_4096);
 	strscpy(o->fw_ver, "xnic_sim 1.0", sizeof(o->fw_ver));
 	return XNIC_CMD_OK;
 }
@@ -157,8 +143,8 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	struct xnic_sim_db *db;
 	int err;
 
-	if ((in->qp_type != XNIC_SIM_QPT_RC && in->qp_type != XNIC_SIM_QPT_UC &&
-	     in->qp_type != XNIC_SIM_QPT_UD) ||
+	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
+	     in->qp_type != XNIC_QPT_UD) ||
 	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
 	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
@@ -199,7 +185,7 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	qp->qpn = qpn;
 	qp->pdn = le32_to_cpu(in->pdn);
 	qp->type = in->qp_type;
-	qp->state = XNIC_SIM_QPS_RESET;
+	qp->state = XNIC_QPS_RESET;
 	qp->kernel = dbi == 0;
 	qp->sig_all = !!in->sq_sig_all;
 	qp->scq = scq;
@@ -216,7 +202,7 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 		qp->rq_log = in->rq_log_wqe;
 		qp->rq_shift = in->rq_wqe_shift;
 	}
-	qp->mtu = XRDMA_MTU_4096;
+	qp->mtu = XNIC_MTU_4096;
 	qp->port = 1;
 	INIT_LIST_HEAD(&qp->active_node);
 	INIT_LIST_HEAD(&qp->err_node);
@@ -260,7 +246,7 @@ static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	if (!qp)
 		return XNIC_CMD_BAD_INDEX;
 	spin_lock(&qp->lock);
-	WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+	WRITE_ONCE(qp->state, XNIC_QPS_RESET);
 	spin_unlock(&qp->lock);
 	xnic_sim_tbl_erase(&dev->qps, qpn, &empty);
 	xnic_sim_qp_unlink(dev, qp);
@@ -285,66 +271,66 @@ static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	if (!qp)
 		return XNIC_CMD_BAD_INDEX;
 	cur = READ_ONCE(qp->state);
-	next = mask & XRDMA_QP_STATE ? in->state : cur;
-	if ((mask & XRDMA_QP_STATE) && !xnic_sim_qp_trans_ok(cur, next))
+	next = mask & XNIC_QP_MOD_STATE ? in->state : cur;
+	if ((mask & XNIC_QP_MOD_STATE) && !xnic_sim_qp_trans_ok(cur, next))
 		return XNIC_CMD_BAD_STATE;
-	if (((mask & XRDMA_QP_PATH_MTU) &&
-	     (in->path_mtu < XRDMA_MTU_256 || in->path_mtu > XRDMA_MTU_4096)) ||
-	    ((mask & XRDMA_QP_MAX_QP_RD_ATOMIC) &&
+	if (((mask & XNIC_QP_MOD_PATH_MTU) &&
+	     (in->path_mtu < XNIC_MTU_256 || in->path_mtu > XNIC_MTU_4096)) ||
+	    ((mask & XNIC_QP_MOD_MAX_RD_ATOMIC) &&
 	     in->max_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
-	    ((mask & XRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	    ((mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC) &&
 	     in->max_dest_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
-	    ((mask & XRDMA_QP_RETRY_CNT) && in->retry_cnt > 7) ||
-	    ((mask & XRDMA_QP_RNR_RETRY) && in->rnr_retry > 7) ||
-	    ((mask & XRDMA_QP_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
-	    ((mask & XRDMA_QP_TIMEOUT) && in->timeout > 31) ||
-	    ((mask & XRDMA_QP_PORT) && in->port_num != 1) ||
-	    ((mask & XRDMA_QP_ACCESS_FLAGS) &&
+	    ((mask & XNIC_QP_MOD_RETRY_CNT) && in->retry_cnt > 7) ||
+	    ((mask & XNIC_QP_MOD_RNR_RETRY) && in->rnr_retry > 7) ||
+	    ((mask & XNIC_QP_MOD_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
+	    ((mask & XNIC_QP_MOD_TIMEOUT) && in->timeout > 31) ||
+	    ((mask & XNIC_QP_MOD_PORT) && in->port_num != 1) ||
+	    ((mask & XNIC_QP_MOD_ACCESS) &&
 	     le32_to_cpu(in->access) & ~XNIC_SIM_ACCESS_ALL) ||
-	    ((mask & XRDMA_QP_DEST_QPN) &&
+	    ((mask & XNIC_QP_MOD_DEST_QPN) &&
 	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
 		return XNIC_CMD_BAD_PARAM;
 
-	if (mask & XRDMA_QP_PATH_MTU)
+	if (mask & XNIC_QP_MOD_PATH_MTU)
 		qp->mtu = in->path_mtu;
-	if (mask & XRDMA_QP_TIMEOUT)
+	if (mask & XNIC_QP_MOD_TIMEOUT)
 		qp->timeout = in->timeout;
-	if (mask & XRDMA_QP_RETRY_CNT)
+	if (mask & XNIC_QP_MOD_RETRY_CNT)
 		qp->retry_cnt = in->retry_cnt;
-	if (mask & XRDMA_QP_RNR_RETRY)
+	if (mask & XNIC_QP_MOD_RNR_RETRY)
 		qp->rnr_retry = in->rnr_retry;
-	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+	if (mask & XNIC_QP_MOD_MIN_RNR_TIMER)
 		WRITE_ONCE(qp->min_rnr_timer, in->min_rnr_timer);
-	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+	if (mask & XNIC_QP_MOD_MAX_RD_ATOMIC)
 		qp->max_rd_atomic = in->max_rd_atomic;
-	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+	if (mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC)
 		WRITE_ONCE(qp->max_dest_rd_atomic, in->max_dest_rd_atomic);
-	if (mask & XRDMA_QP_QKEY)
+	if (mask & XNIC_QP_MOD_QKEY)
 		WRITE_ONCE(qp->qkey, le32_to_cpu(in->qkey));
-	if (mask & XRDMA_QP_RQ_PSN)
+	if (mask & XNIC_QP_MOD_RQ_PSN)
 		WRITE_ONCE(qp->rq_psn, le32_to_cpu(in->rq_psn) & 0xffffff);
-	if (mask & XRDMA_QP_SQ_PSN)
+	if (mask & XNIC_QP_MOD_SQ_PSN)
 		qp->sq_psn = le32_to_cpu(in->sq_psn) & 0xffffff;
-	if (mask & XRDMA_QP_DEST_QPN)
+	if (mask & XNIC_QP_MOD_DEST_QPN)
 		WRITE_ONCE(qp->dest_qpn, le32_to_cpu(in->dest_qpn));
-	if (mask & XRDMA_QP_ACCESS_FLAGS)
+	if (mask & XNIC_QP_MOD_ACCESS)
 		WRITE_ONCE(qp->access, le32_to_cpu(in->access));
-	if (mask & XRDMA_QP_PORT)
+	if (mask & XNIC_QP_MOD_PORT)
 		qp->port = in->port_num;
-	if (mask & XRDMA_QP_AV) {
+	if (mask & XNIC_QP_MOD_AV) {
 		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
 		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
 	}
-	if (!(mask & XRDMA_QP_STATE) || next == cur)
+	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
 		return XNIC_CMD_OK;
 
 	spin_lock(&qp->lock);
 	WRITE_ONCE(qp->state, next);
-	if (next == XNIC_SIM_QPS_RESET)
+	if (next == XNIC_QPS_RESET)
 		qp->rq_ci = 0;
 	spin_unlock(&qp->lock);
 	switch (next) {
-	case XNIC_SIM_QPS_RESET:
+	case XNIC_QPS_RESET:
 		xnic_sim_qp_deactivate(qp);
 		if (qp->on_err) {
 			list_del(&qp->err_node);
@@ -359,8 +345,8 @@ static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		/* no operation of the peer still uses the old queues */
 		xnic_sim_sect_sync(dev);
 		break;
-	case XNIC_SIM_QPS_ERR:
-	case XNIC_SIM_QPS_RTS:
+	case XNIC_QPS_ERR:
+	case XNIC_QPS_RTS:
 		xnic_sim_qp_activate(qp);
 		break;
 	default:
@@ -785,7 +771,7 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 	/* QPs stop answering first */
 	while ((qp = xnic_sim_tbl_next(&dev->qps, &idx))) {
 		spin_lock(&qp->lock);
-		WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+		WRITE_ONCE(qp->state, XNIC_QPS_RESET);
 		spin_unlock(&qp->lock);
 		idx++;
 	}

@@ -330,10 +330,10 @@ void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
 	bool changed;
 
 	spin_lock(&qp->lock);
-	changed = qp->state != XNIC_SIM_QPS_ERR &&
-		  qp->state != XNIC_SIM_QPS_RESET;
+	changed = qp->state != XNIC_QPS_ERR &&
+		  qp->state != XNIC_QPS_RESET;
 	if (changed)
-		WRITE_ONCE(qp->state, XNIC_SIM_QPS_ERR);
+		WRITE_ONCE(qp->state, XNIC_QPS_ERR);
 	spin_unlock(&qp->lock);
 	if (!changed)
 		return;
@@ -415,7 +415,7 @@ static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
 		n = *quota;
 		*more = true;
 	}
-	if (qp->state == XNIC_SIM_QPS_ERR)
+	if (qp->state == XNIC_QPS_ERR)
 		qp->rq_ci = ci + n;
 	else
 		n = 0;
@@ -585,7 +585,7 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	bool work = false;
 	int budget, r;
 
-	if (state == XNIC_SIM_QPS_ERR) {
+	if (state == XNIC_QPS_ERR) {
 		bool more = false;
 
 		if (b->atomic) {
@@ -601,7 +601,7 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			xnic_sim_qp_deactivate(qp);
 		return work;
 	}
-	if (state != XNIC_SIM_QPS_RTS) {
+	if (state != XNIC_QPS_RTS) {
 		/* posted WQEs wait for RTS (MODIFY_QP activates the QP) */
 		xnic_sim_qp_deactivate(qp);
 		return false;
@@ -639,7 +639,7 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		}
 		xnic_sim_sq_complete(dev, qp, status, len);
 		work = true;
-		if (READ_ONCE(qp->state) != XNIC_SIM_QPS_RTS)
+		if (READ_ONCE(qp->state) != XNIC_QPS_RTS)
 			return true;	/* flushed or stopped on the next turn */
 	}
 	return true;
@@ -715,7 +715,7 @@ static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
 	u8 state = READ_ONCE(qp->state);
 	u32 pi;
 
-	if (state == XNIC_SIM_QPS_ERR) {
+	if (state == XNIC_QPS_ERR) {
 		if (!qp->on_err || (qp->srq && !qp->last_wqe_sent) ||
 		    xnic_sim_sq_ready(qp))
 			return true;
@@ -726,7 +726,7 @@ static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
 		return xnic_sim_ring_avail(READ_ONCE(qp->rq_ci), pi,
 					   qp->rq_log) > 0;
 	}
-	if (state != XNIC_SIM_QPS_RTS ||
+	if (state != XNIC_QPS_RTS ||
 	    (qp->wait_until && xnic_sim_now() < qp->wait_until))
 		return false;
 	return xnic_sim_sq_ready(qp);

@@ -230,7 +230,7 @@ int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size)
 
 /**
  * xnic_sim_op_check - may this opcode run on this QP?
- * @qp_type: XNIC_SIM_QPT_*
+ * @qp_type: XNIC_QPT_*
  * @opcode: XNIC_OP_*
  * @kernel: the QP belongs to the kernel (REG_MR allowed)
  *
@@ -248,12 +248,12 @@ int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
 		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	case XNIC_OP_RDMA_WRITE:
 	case XNIC_OP_RDMA_WRITE_WITH_IMM:
-		return qp_type == XNIC_SIM_QPT_UD ? XNIC_CQE_LOC_QP_OP_ERR : 0;
+		return qp_type == XNIC_QPT_UD ? XNIC_CQE_LOC_QP_OP_ERR : 0;
 	case XNIC_OP_RDMA_READ:
 	case XNIC_OP_ATOMIC_CMP_AND_SWP:
 	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
 	case XNIC_OP_SEND_WITH_INV:
-		return qp_type == XNIC_SIM_QPT_RC ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+		return qp_type == XNIC_QPT_RC ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	default:
 		return XNIC_CQE_LOC_QP_OP_ERR;
 	}
@@ -325,22 +325,22 @@ const char *xnic_sim_status_name(u8 status)
  */
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next)
 {
-	if (cur >= XNIC_SIM_QPS_NUM || next >= XNIC_SIM_QPS_NUM)
+	if (cur >= XNIC_QPS_NUM || next >= XNIC_QPS_NUM)
 		return false;
-	if (next == XNIC_SIM_QPS_RESET || next == XNIC_SIM_QPS_ERR)
+	if (next == XNIC_QPS_RESET || next == XNIC_QPS_ERR)
 		return true;
 	switch (cur) {
-	case XNIC_SIM_QPS_RESET:
-		return next == XNIC_SIM_QPS_INIT;
-	case XNIC_SIM_QPS_INIT:
-		return next == XNIC_SIM_QPS_INIT || next == XNIC_SIM_QPS_RTR;
-	case XNIC_SIM_QPS_RTR:
-		return next == XNIC_SIM_QPS_RTS;
-	case XNIC_SIM_QPS_RTS:
-	case XNIC_SIM_QPS_SQD:
-		return next == XNIC_SIM_QPS_RTS || next == XNIC_SIM_QPS_SQD;
-	case XNIC_SIM_QPS_SQE:
-		return next == XNIC_SIM_QPS_RTS;
+	case XNIC_QPS_RESET:
+		return next == XNIC_QPS_INIT;
+	case XNIC_QPS_INIT:
+		return next == XNIC_QPS_INIT || next == XNIC_QPS_RTR;
+	case XNIC_QPS_RTR:
+		return next == XNIC_QPS_RTS;
+	case XNIC_QPS_RTS:
+	case XNIC_QPS_SQD:
+		return next == XNIC_QPS_RTS || next == XNIC_QPS_SQD;
+	case XNIC_QPS_SQE:
+		return next == XNIC_QPS_RTS;
 	default:
 		return false;
 	}
@@ -349,8 +349,8 @@ bool xnic_sim_qp_trans_ok(u8 cur, u8 next)
 /* Whether a QP in @state accepts incoming messages. */
 bool xnic_sim_qp_can_recv(u8 state)
 {
-	return state == XNIC_SIM_QPS_RTR || state == XNIC_SIM_QPS_RTS ||
-	       state == XNIC_SIM_QPS_SQD || state == XNIC_SIM_QPS_SQE;
+	return state == XNIC_QPS_RTR || state == XNIC_QPS_RTS ||
+	       state == XNIC_QPS_SQD || state == XNIC_QPS_SQE;
 }
 
 /**

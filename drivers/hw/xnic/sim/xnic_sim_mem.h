@@ -30,20 +30,6 @@
 #define XNIC_SIM_MR_MAX_SHIFT	30
 #define XNIC_SIM_MAX_DB		1024
 
-/* QP types and states: the verbs values (enum xrdma_qp_type/_state) */
-#define XNIC_SIM_QPT_RC		2
-#define XNIC_SIM_QPT_UC		3
-#define XNIC_SIM_QPT_UD		4
-
-#define XNIC_SIM_QPS_RESET	0
-#define XNIC_SIM_QPS_INIT	1
-#define XNIC_SIM_QPS_RTR	2
-#define XNIC_SIM_QPS_RTS	3
-#define XNIC_SIM_QPS_SQD	4
-#define XNIC_SIM_QPS_SQE	5
-#define XNIC_SIM_QPS_ERR	6
-#define XNIC_SIM_QPS_NUM	7
-
 /* ------------------------------------------------------------------ */
 /* DMA memory: pfn_to_page(PHYS_PFN(addr)), one page at a time         */
 

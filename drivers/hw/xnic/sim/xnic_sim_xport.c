@@ -39,7 +39,7 @@ struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 
 static u32 xnic_sim_mtu_bytes(u8 mtu)
 {
-	return mtu >= 1 && mtu <= 5 ? 128U << mtu : 4096;
+	return mtu >= XNIC_MTU_256 && mtu <= XNIC_MTU_4096 ? 128U << mtu : 4096;
 }
 
 /*
@@ -57,7 +57,7 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 	u32 n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
 	u32 rq_psn = READ_ONCE(rqp->rq_psn);
 
-	if (qp->type == XNIC_SIM_QPT_UD) {
+	if (qp->type == XNIC_QPT_UD) {
 		/* no sequence: both just count packets */
 		WRITE_ONCE(rqp->rq_psn, (rq_psn + n) & 0xffffff);
 		qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
@@ -306,7 +306,7 @@ static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
 		return NULL;
 	}
-	if (qp->type == XNIC_SIM_QPT_RC &&
+	if (qp->type == XNIC_QPT_RC &&
 	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
 		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
 		return NULL;
@@ -317,7 +317,7 @@ static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 /* Nobody answered: RC retries after its timeout, UC loses the message. */
 static int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 {
-	if (qp->type != XNIC_SIM_QPT_RC) {
+	if (qp->type != XNIC_QPT_RC) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
@@ -337,7 +337,7 @@ static int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 static int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status)
 {
-	if (qp->type != XNIC_SIM_QPT_RC) {
+	if (qp->type != XNIC_QPT_RC) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
@@ -361,7 +361,7 @@ static int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 static int xnic_sim_rem_access(struct xnic_sim_qp *qp,
 			       struct xnic_sim_qp *rqp, u8 *status)
 {
-	if (qp->type != XNIC_SIM_QPT_RC) {
+	if (qp->type != XNIC_QPT_RC) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
@@ -380,7 +380,7 @@ static int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_QP_OP_ERR,
 			  XNIC_CQE_OP_RECV, 0, 0);
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
-	if (qp->type == XNIC_SIM_QPT_RC)
+	if (qp->type == XNIC_QPT_RC)
 		*status = XNIC_CQE_REM_OP_ERR;
 	return XS_DONE;
 }
@@ -403,7 +403,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 {
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
-	bool ud = qp->type == XNIC_SIM_QPT_UD;
+	bool ud = qp->type == XNIC_QPT_UD;
 	bool inv = w->opcode == XNIC_OP_SEND_WITH_INV;
 	struct xnic_sim_mr *imr = NULL;
 	struct xnic_sim_dev *rdev;
@@ -422,7 +422,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (ud) {
 		rdev = xnic_sim_gid_dev(dev, w->dgid);
 		rqp = rdev ? xnic_sim_tbl_get(&rdev->qps, w->dest_qpn) : NULL;
-		if (!rqp || rqp->type != XNIC_SIM_QPT_UD) {
+		if (!rqp || rqp->type != XNIC_QPT_UD) {
 			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
 			return XS_DONE;
 		}
@@ -473,7 +473,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (st) {
 		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
@@ -482,7 +482,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XS_DONE;
 	}
@@ -498,7 +498,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
