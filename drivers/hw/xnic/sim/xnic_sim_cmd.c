@@ -685,40 +685,6 @@ bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev)
 /* ------------------------------------------------------------------ */
 /* Reset                                                               */
 
-/* Detach every chunk of a table: it is empty for readers afterwards. */
-static struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t)
-{
-	struct xnic_sim_tbl_chunk **old = kvcalloc(XNIC_SIM_TBL_TOP,
-						   sizeof(*old), GFP_KERNEL);
-	u32 i;
-
-	if (!old)
-		return NULL;
-	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
-		old[i] = t->top[i];
-		WRITE_ONCE(t->top[i], NULL);
-	}
-	t->count = 0;
-	return old;
-}
-
-/* Free every object of detached chunks with @fn, then the chunks. */
-static void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old,
-			      void (*fn)(void *p))
-{
-	u32 i, j;
-
-	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
-		if (!old[i])
-			continue;
-		for (j = 0; j < XNIC_SIM_TBL_CHUNK; j++)
-			if (old[i]->ent[j])
-				fn(old[i]->ent[j]);
-		xnic_sim_tbl_free_chunk(old[i]);
-	}
-	kvfree(old);
-}
-
 static void xnic_sim_qp_drop(void *p)
 {
 	struct xnic_sim_qp *qp = p;

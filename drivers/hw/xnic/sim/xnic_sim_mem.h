@@ -260,55 +260,6 @@ int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
 		    u64 compare_add, u64 swap, u64 *orig);
 
 /* ------------------------------------------------------------------ */
-/* Object tables: 24-bit numbers, two levels, O(1) lookup              */
-
-#define XNIC_SIM_TBL_SHIFT	12
-#define XNIC_SIM_TBL_CHUNK	BIT(XNIC_SIM_TBL_SHIFT)
-#define XNIC_SIM_TBL_TOP	(1U << (XNIC_SIM_IDX_BITS - XNIC_SIM_TBL_SHIFT))
-
-struct xnic_sim_tbl_chunk {
-	u32 used;
-	struct rcu_head rcu;
-	void *ent[XNIC_SIM_TBL_CHUNK];
-};
-
-/**
- * struct xnic_sim_tbl - number -> object
- * @top: chunks of XNIC_SIM_TBL_CHUNK entries, allocated when needed
- * @count: objects in the table
- * @max: most objects allowed (the QUERY_CAPS limit)
- *
- * One writer (the owning device's engine thread); readers load entries
- * with READ_ONCE.  An emptied chunk is unpublished by erase and handed to
- * the caller, who frees it (xnic_sim_tbl_free_chunk()) once no reader can
- * hold it.
- */
-struct xnic_sim_tbl {
-	struct xnic_sim_tbl_chunk **top;
-	u32 count;
-	u32 max;
-};
-
-int xnic_sim_tbl_init(struct xnic_sim_tbl *t, u32 max);
-void xnic_sim_tbl_destroy(struct xnic_sim_tbl *t);
-int xnic_sim_tbl_insert(struct xnic_sim_tbl *t, u32 idx, void *p);
-void *xnic_sim_tbl_erase(struct xnic_sim_tbl *t, u32 idx,
-			 struct xnic_sim_tbl_chunk **empty);
-void *xnic_sim_tbl_next(const struct xnic_sim_tbl *t, u32 *idx);
-void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c);
-
-/* Lookup: O(1), lock-free. */
-static inline void *xnic_sim_tbl_get(const struct xnic_sim_tbl *t, u32 idx)
-{
-	struct xnic_sim_tbl_chunk *c;
-
-	if (idx >= (1U << XNIC_SIM_IDX_BITS))
-		return NULL;
-	c = READ_ONCE(t->top[idx >> XNIC_SIM_TBL_SHIFT]);
-	return c ? READ_ONCE(c->ent[idx & (XNIC_SIM_TBL_CHUNK - 1)]) : NULL;
-}
-
-/* ------------------------------------------------------------------ */
 /* Ports                                                               */
 
 void xnic_sim_gid(u64 guid, u8 gid[16]);
