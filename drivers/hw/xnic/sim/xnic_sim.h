@@ -517,7 +517,6 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
 bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
-void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp);
@@ -559,7 +558,14 @@ enum xnic_sim_res {
 
 int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		     u8 *status, u32 *byte_len);
+
+/* xnic_sim_port.c: ports, cables, GID routing */
+void xnic_sim_gid(u64 guid, u8 gid[16]);
+void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen);
+int xnic_sim_parse_cable(const char *s, int ndev, int *peer);
 struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid);
+u32 xnic_sim_mtu_bytes(u8 mtu);
+void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
 
 #endif /* _XNIC_SIM_H */

@@ -78,38 +78,6 @@ static u8 xnic_sim_rd8(u64 dma)
 }
 
 /* ------------------------------------------------------------------ */
-/* Sections                                                            */
-
-/**
- * xnic_sim_sect_sync - wait until no other engine uses what we unpublished
- * @dev: the device whose objects were unpublished (its own engine calls)
- *
- * Only the cabled peer's engine can reach @dev's objects (a port reaches
- * itself and its peer); it is waited for if it is inside a section.
- * Never called inside a section.
- */
-void xnic_sim_sect_sync(struct xnic_sim_dev *dev)
-{
-	struct xnic_sim_dev *p = dev->peer;
-	unsigned long s;
-	int spins = 0;
-
-	smp_mb();	/* the unpublishing before the peer's count is read */
-	if (!p)
-		return;
-	s = READ_ONCE(p->sect);
-	if (!(s & 1))
-		return;
-	while (READ_ONCE(p->sect) == s) {
-		if (++spins < 100)
-			cpu_relax();
-		else
-			usleep_range(10, 50);
-	}
-	smp_mb();	/* the peer's accesses before our frees */
-}
-
-/* ------------------------------------------------------------------ */
 /* Event queue                                                         */
 
 /**

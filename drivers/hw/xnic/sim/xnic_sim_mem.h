@@ -259,11 +259,4 @@ int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
 int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
 		    u64 compare_add, u64 swap, u64 *orig);
 
-/* ------------------------------------------------------------------ */
-/* Ports                                                               */
-
-void xnic_sim_gid(u64 guid, u8 gid[16]);
-void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen);
-int xnic_sim_parse_cable(const char *s, int ndev, int *peer);
-
 #endif /* _XNIC_SIM_MEM_H */

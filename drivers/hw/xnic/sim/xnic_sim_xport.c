@@ -20,28 +20,6 @@
 #include <linux/string.h>
 #include "xnic_sim.h"
 
-/**
- * xnic_sim_gid_dev - the device a GID reaches from a port
- * @dev: the sending device
- * @gid: destination GID
- *
- * A port reaches itself and the port it is cabled to.
- */
-struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
-				      const u8 *gid)
-{
-	if (!memcmp(gid, dev->gid, sizeof(dev->gid)))
-		return dev;
-	if (dev->peer && !memcmp(gid, dev->peer->gid, sizeof(dev->gid)))
-		return dev->peer;
-	return NULL;
-}
-
-static u32 xnic_sim_mtu_bytes(u8 mtu)
-{
-	return mtu >= XNIC_MTU_256 && mtu <= XNIC_MTU_4096 ? 128U << mtu : 4096;
-}
-
 /*
  * Advance the PSNs of both ends by the packets of a message.  An RC
  * request got here only with the expected PSN (xnic_sim_rc_peer()); a UC
