@@ -517,12 +517,14 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
 bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
-bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_ring(struct xnic_sim_qp *qp);
 void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event);
 void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+
+/* xnic_sim_cq.c: completion and event queue writers */
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 
 /**
  * struct xnic_sim_cqe_info - what a CQE says
@@ -549,6 +551,12 @@ struct xnic_sim_cqe_info {
 int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 		     const struct xnic_sim_cqe_info *info, bool solicited);
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
+u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
+const char *xnic_sim_status_name(u8 status);
+
+#define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */
+
+bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
 
 /* xnic_sim_xport.c */
 enum xnic_sim_res {

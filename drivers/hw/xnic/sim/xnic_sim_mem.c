@@ -267,55 +267,6 @@ bool xnic_sim_op_is_send(u8 opcode)
 }
 
 /**
- * xnic_sim_cqe_opcode - completion opcode of a send WQE's opcode
- * @wqe_opcode: XNIC_OP_*
- */
-u8 xnic_sim_cqe_opcode(u8 wqe_opcode)
-{
-	switch (wqe_opcode) {
-	case XNIC_OP_RDMA_WRITE:
-	case XNIC_OP_RDMA_WRITE_WITH_IMM:
-		return XNIC_CQE_OP_RDMA_WRITE;
-	case XNIC_OP_RDMA_READ:
-		return XNIC_CQE_OP_RDMA_READ;
-	case XNIC_OP_ATOMIC_CMP_AND_SWP:
-		return XNIC_CQE_OP_COMP_SWAP;
-	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
-		return XNIC_CQE_OP_FETCH_ADD;
-	case XNIC_OP_LOCAL_INV:
-		return XNIC_CQE_OP_LOCAL_INV;
-	case XNIC_OP_REG_MR:
-		return XNIC_CQE_OP_REG_MR;
-	default:
-		return XNIC_CQE_OP_SEND;
-	}
-}
-
-/**
- * xnic_sim_status_name - short name of a CQE status, for counters
- * @status: XNIC_CQE_*
- */
-const char *xnic_sim_status_name(u8 status)
-{
-	switch (status) {
-	case XNIC_CQE_SUCCESS:		return "success";
-	case XNIC_CQE_LOC_LEN_ERR:	return "loc_len_err";
-	case XNIC_CQE_LOC_QP_OP_ERR:	return "loc_qp_op_err";
-	case XNIC_CQE_LOC_PROT_ERR:	return "loc_prot_err";
-	case XNIC_CQE_WR_FLUSH_ERR:	return "wr_flush_err";
-	case XNIC_CQE_BAD_RESP_ERR:	return "bad_resp_err";
-	case XNIC_CQE_LOC_ACCESS_ERR:	return "loc_access_err";
-	case XNIC_CQE_REM_INV_REQ_ERR:	return "rem_inv_req_err";
-	case XNIC_CQE_REM_ACCESS_ERR:	return "rem_access_err";
-	case XNIC_CQE_REM_OP_ERR:	return "rem_op_err";
-	case XNIC_CQE_RETRY_EXC_ERR:	return "retry_exc_err";
-	case XNIC_CQE_RNR_RETRY_EXC_ERR: return "rnr_retry_exc_err";
-	case XNIC_CQE_GENERAL_ERR:	return "general_err";
-	default:			return NULL;
-	}
-}
-
-/**
  * xnic_sim_qp_trans_ok - is a QP state transition legal?
  * @cur: current state
  * @next: requested state
@@ -387,32 +338,6 @@ u64 xnic_sim_retry_delay_ns(u8 timeout)
 		return 2 * NSEC_PER_MSEC;
 	ns = 4096ULL << timeout;
 	return clamp_t(u64, ns, 10 * NSEC_PER_USEC, 2 * NSEC_PER_MSEC);
-}
-
-/* ------------------------------------------------------------------ */
-/* Completion queue arming                                             */
-
-/**
- * xnic_sim_arm_fire - does a new CQE raise the completion event?
- * @arm: the CQ doorbell record's arm word (CPU order)
- * @served: the last arm_sn served; updated when the event fires
- * @solicited: the CQE is a receive of a solicited message
- * @error: the CQE has an error status
- *
- * An arm word with a new arm_sn fires once: NEXT on any CQE, SOLICITED on
- * a solicited receive or an error.
- */
-bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error)
-{
-	u32 cond = arm & (XNIC_CQ_ARM_NEXT | XNIC_CQ_ARM_SOLICITED);
-	u32 sn = arm >> 2;
-
-	if (!cond || sn == *served)
-		return false;
-	if (!(cond & XNIC_CQ_ARM_NEXT) && !solicited && !error)
-		return false;
-	*served = sn;
-	return true;
 }
 
 /* ------------------------------------------------------------------ */

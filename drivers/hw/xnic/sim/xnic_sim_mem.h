@@ -150,9 +150,7 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
 u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
 int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
 int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
-u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
 bool xnic_sim_op_is_send(u8 opcode);
-const char *xnic_sim_status_name(u8 status);
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
 bool xnic_sim_qp_can_recv(u8 state);
 u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
@@ -187,13 +185,6 @@ static inline bool xnic_sim_retry_left(u32 count, u8 limit, bool infinite7)
 {
 	return (infinite7 && limit == 7) || count < limit;
 }
-
-/* ------------------------------------------------------------------ */
-/* Completion queue arming                                             */
-
-#define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */
-
-bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
 
 /* ------------------------------------------------------------------ */
 /* Memory regions                                                      */
