@@ -35,6 +35,7 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_tbl.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_port.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cq.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_qp.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"

@@ -517,11 +517,18 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 /* xnic_sim_engine.c */
 int xnic_sim_engine(void *arg);
 bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
+void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+
+/* xnic_sim_qp.c: QP state */
+bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
+bool xnic_sim_qp_can_recv(u8 state);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_ring(struct xnic_sim_qp *qp);
 void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event);
-void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       u32 *quota, bool *more);
+void xnic_sim_err_sweep(struct xnic_sim_dev *dev);
 
 /* xnic_sim_cq.c: completion and event queue writers */
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);

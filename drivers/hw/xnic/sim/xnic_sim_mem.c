@@ -86,6 +86,32 @@ bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len)
 	return true;
 }
 
+/* A 32-bit little-endian word of DMA memory; 0 if no memory backs it. */
+u32 xnic_sim_rd32(u64 dma)
+{
+	__le32 *p = xnic_sim_map(dma);
+	u32 v;
+
+	if (!p)
+		return 0;
+	v = le32_to_cpu(READ_ONCE(*p));
+	xnic_sim_unmap(p);
+	return v;
+}
+
+/* A byte of DMA memory; 0xff if no memory backs it. */
+u8 xnic_sim_rd8(u64 dma)
+{
+	u8 *p = xnic_sim_map(dma);
+	u8 v;
+
+	if (!p)
+		return 0xff;
+	v = READ_ONCE(*p);
+	xnic_sim_unmap(p);
+	return v;
+}
+
 /* ------------------------------------------------------------------ */
 /* Work queue entries                                                  */
 
@@ -264,44 +290,6 @@ bool xnic_sim_op_is_send(u8 opcode)
 {
 	return opcode == XNIC_OP_SEND || opcode == XNIC_OP_SEND_WITH_IMM ||
 	       opcode == XNIC_OP_SEND_WITH_INV;
-}
-
-/**
- * xnic_sim_qp_trans_ok - is a QP state transition legal?
- * @cur: current state
- * @next: requested state
- *
- * Every state may go to RESET and ERR; otherwise RESET->INIT, INIT->INIT,
- * INIT->RTR, RTR->RTS, RTS->RTS, RTS->SQD, SQD->SQD, SQD->RTS, SQE->RTS.
- */
-bool xnic_sim_qp_trans_ok(u8 cur, u8 next)
-{
-	if (cur >= XNIC_QPS_NUM || next >= XNIC_QPS_NUM)
-		return false;
-	if (next == XNIC_QPS_RESET || next == XNIC_QPS_ERR)
-		return true;
-	switch (cur) {
-	case XNIC_QPS_RESET:
-		return next == XNIC_QPS_INIT;
-	case XNIC_QPS_INIT:
-		return next == XNIC_QPS_INIT || next == XNIC_QPS_RTR;
-	case XNIC_QPS_RTR:
-		return next == XNIC_QPS_RTS;
-	case XNIC_QPS_RTS:
-	case XNIC_QPS_SQD:
-		return next == XNIC_QPS_RTS || next == XNIC_QPS_SQD;
-	case XNIC_QPS_SQE:
-		return next == XNIC_QPS_RTS;
-	default:
-		return false;
-	}
-}
-
-/* Whether a QP in @state accepts incoming messages. */
-bool xnic_sim_qp_can_recv(u8 state)
-{
-	return state == XNIC_QPS_RTR || state == XNIC_QPS_RTS ||
-	       state == XNIC_QPS_SQD || state == XNIC_QPS_SQE;
 }
 
 /**

@@ -36,6 +36,8 @@
 void *xnic_sim_map(u64 dma);
 bool xnic_sim_dma_read(u64 dma, void *buf, size_t len);
 bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len);
+u32 xnic_sim_rd32(u64 dma);
+u8 xnic_sim_rd8(u64 dma);
 
 /* Undo xnic_sim_map(). */
 static inline void xnic_sim_unmap(void *p)
@@ -151,8 +153,6 @@ u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
 int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
 int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
 bool xnic_sim_op_is_send(u8 opcode);
-bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
-bool xnic_sim_qp_can_recv(u8 state);
 u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
 
 /**
