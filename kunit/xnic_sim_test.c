@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the xnic device model's pure logic
- * (drivers/hw/xnic/sim/xnic_sim_mem.c, included here):
- *   xnic_sim_ring  ring index and owner arithmetic
- *   xnic_sim_wqe   WQE decoding and validation, opcode and state tables,
- *                  CQ arming
+ * KUnit tests of the xnic device model (drivers/hw/xnic/sim/: every file
+ * but the module's xnic_sim_main.c is included here).  Its functions
+ * without device state, one by one:
+ *   xnic_sim_ring  ring index and owner arithmetic (xnic_sim.h)
+ *   xnic_sim_wqe   WQE decoding and validation (xnic_sim_req.c,
+ *                  xnic_sim_resp.c), budgets (xnic_sim_engine.c), opcode,
+ *                  status and state tables, CQ arming (xnic_sim_cq.c,
+ *                  xnic_sim_qp.c), retry delays (xnic_sim_comp.c)
  *   xnic_sim_mr    MR checks, MTT translation, copies between
  *                  scatter/gather lists over real pages, atomics
- *   xnic_sim_tbl   the two-level object tables
- *   xnic_sim_port  GIDs, the UD GRH, the cable parameter
- * and the whole model (every file but the module's, included too):
+ *                  (xnic_sim_mem.c)
+ *   xnic_sim_tbl   the two-level object tables (xnic_sim_tbl.c)
+ *   xnic_sim_port  GIDs, the UD GRH, the cable parameter (xnic_sim_port.c)
+ * and the whole model:
  *   xnic_sim_dev   two cabled devices with their engine threads, driven
  *                  through their register window by a small driver in
  *                  this file: commands, the RC and UD data path, errors,
@@ -36,10 +40,12 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_port.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cq.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_qp.c"
-#include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_comp.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_resp.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_req.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
-#include "../drivers/hw/xnic/sim/xnic_sim_xport.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 
 /* ------------------------------------------------------------------ */
 /* xnic_sim_ring                                                       */

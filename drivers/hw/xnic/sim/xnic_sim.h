@@ -61,6 +61,19 @@
 #include <xrdma/xnic_hw.h>
 #include "xnic_sim_mem.h"
 
+#define XNIC_SIM_MAX_SGE	8	/* SGEs per WQE, both queues */
+#define XNIC_SIM_MAX_INLINE	256
+#define XNIC_SIM_MAX_WQE_SHIFT	12	/* 4 KiB WQEs at most */
+#define XNIC_SIM_MAX_LOG_WQE	12	/* 4096 WQEs per queue */
+#define XNIC_SIM_MAX_LOG_CQE	16	/* 65536 CQEs */
+#define XNIC_SIM_MAX_RD_ATOM	16
+#define XNIC_SIM_MAX_FR_PAGES	512
+#define XNIC_SIM_MAX_MSG	BIT(31)
+#define XNIC_SIM_UD_MTU		4096
+#define XNIC_SIM_GRH_LEN	40
+#define XNIC_SIM_IDX_BITS	24	/* object numbers and MR indexes */
+#define XNIC_SIM_MAX_DB		1024
+
 #define XNIC_SIM_MAX_DEV	8
 
 /* QUERY_CAPS limits */
@@ -72,6 +85,124 @@
 #define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
 #define XNIC_SIM_PART_ID	0x1
 #define XNIC_SIM_GUID_BASE	0x025852fffe000000ULL
+
+/* ------------------------------------------------------------------ */
+/* Rings                                                               */
+
+/**
+ * xnic_sim_ring_avail - entries a producer announced
+ * @ci: consumer index, free running
+ * @pi: producer index from a doorbell record, free running
+ * @log: log2 of the ring size
+ *
+ * Return: pi - ci, or -1 if that is more than the ring holds.
+ */
+static inline int xnic_sim_ring_avail(u32 ci, u32 pi, u32 log)
+{
+	u32 n = pi - ci;
+
+	return n > (1U << log) ? -1 : (int)n;
+}
+
+/* Work queue entries: the first lap is written with owner 0. */
+static inline bool xnic_sim_wqe_owner_ok(u8 owner, u32 idx, u32 log)
+{
+	return (owner & 1) == ((idx >> log) & 1);
+}
+
+/* Owner the device writes into CQ and EQ entries: the first lap has 1. */
+static inline u8 xnic_sim_hw_owner(u32 idx, u32 log)
+{
+	return ((idx >> log) & 1) ^ 1;
+}
+
+/* Whether a CQ or EQ is full: any producer index too far ahead is. */
+static inline bool xnic_sim_ring_full(u32 pi, u32 ci, u32 log)
+{
+	return pi - ci >= (1U << log);
+}
+
+/* ------------------------------------------------------------------ */
+/* Doorbell pages                                                      */
+
+/* DMA address of summary word @s of the doorbell page at @page. */
+static inline u64 xnic_sim_db_summary_addr(u64 page, u32 s)
+{
+	return page + offsetof(struct xnic_db_page, summary) +
+	       (u64)s * sizeof(__le64);
+}
+
+/* DMA address of group word @g of the doorbell page at @page. */
+static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
+{
+	return page + offsetof(struct xnic_db_page, group) +
+	       (u64)g * sizeof(__le64);
+}
+
+/* ------------------------------------------------------------------ */
+/* Work queue entries                                                  */
+
+/**
+ * struct xnic_sim_swqe - a send WQE, decoded from a private copy
+ * @opcode: XNIC_OP_*
+ * @flags: XNIC_WQE_*
+ * @num_sge: SGEs at @sge
+ * @inline_len: bytes at @inline_data
+ * @wr_id: echoed in the CQE
+ * @imm: immediate data or rkey to invalidate, as stored
+ * @remote_addr: RDMA and atomic target
+ * @rkey: its key
+ * @compare_add: atomic operand
+ * @swap: atomic operand
+ * @dest_qpn: UD destination
+ * @qkey: UD key
+ * @dgid: UD destination port
+ * @fr: REG_MR fields (CPU order)
+ * @sge: the SGEs, in the copy
+ * @inline_data: the inline data, in the copy
+ */
+struct xnic_sim_swqe {
+	u8 opcode;
+	u8 flags;
+	u8 num_sge;
+	u32 inline_len;
+	u64 wr_id;
+	__le32 imm;
+	u64 remote_addr;
+	u32 rkey;
+	u64 compare_add;
+	u64 swap;
+	u32 dest_qpn;
+	u32 qkey;
+	u8 dgid[16];
+	struct {
+		u64 mtt_addr;
+		u64 iova;
+		u64 length;
+		u32 key;
+		u32 access;
+		u32 npages;
+		u8 page_shift;
+	} fr;
+	const struct xnic_sge *sge;
+	const u8 *inline_data;
+};
+
+/**
+ * struct xnic_sim_budget - what a pass or a kick serve may still execute
+ * @wqes: send WQEs
+ * @bytes: bytes of their payloads (xnic_sim_swqe_bytes())
+ * @atomic: a serve with preemption disabled (a kick served in the
+ *	    writer's context): no WQE larger than @bytes and none that may
+ *	    sleep is taken, they are left to the engine thread
+ * @left: set when it left work for the engine thread
+ */
+struct xnic_sim_budget {
+	u32 wqes;
+	u64 bytes;
+	bool atomic;
+	bool left;
+};
 
 /* Counters: per device, in debugfs "counters" (xnic_sim_ctr_names[]) */
 enum xnic_sim_ctr {
@@ -499,7 +630,15 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 	smp_store_release(&dev->sect, dev->sect + 1);
 }
 
-/* xnic_sim_dev.c */
+/*
+ * Prototypes by file, from the top of the call graph down: a file calls
+ * only into files listed after it, except the device's kick and
+ * interrupt (xnic_sim_kick(), xnic_sim_raise_irq()), which the engine
+ * and the queues below it signal, and the engine, which the device
+ * starts and whose kick serve it calls.
+ */
+
+/* xnic_sim_dev.c: a device, its registers and interrupt */
 extern unsigned int xnic_sim_idle_us;
 extern bool xnic_sim_kick_serve_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
@@ -509,15 +648,68 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root);
 void xnic_sim_dev_stop(struct xnic_sim_dev *dev);
 void xnic_sim_dev_free(struct xnic_sim_dev *dev);
 
-/* xnic_sim_cmd.c */
+/* xnic_sim_engine.c: the engine thread, doorbell scans, scheduling */
+int xnic_sim_engine(void *arg);
+bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w);
+
+/* xnic_sim_cmd.c: the command queue, objects, reset */
 bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev);
 void xnic_sim_clear(struct xnic_sim_dev *dev);
 void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 
-/* xnic_sim_engine.c */
-int xnic_sim_engine(void *arg);
-bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
-void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+/* xnic_sim_req.c: the transport, requester */
+enum xnic_sim_res {
+	XS_DONE,	/* completed, with a status */
+	XS_WAIT,	/* RNR or transport retry: try again later */
+};
+
+int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size);
+void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
+u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
+int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
+bool xnic_sim_sq_ready(struct xnic_sim_qp *qp);
+int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp);
+int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		     u8 *status, u32 *byte_len);
+
+/* xnic_sim_resp.c: the transport, responder */
+int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
+bool xnic_sim_op_is_send(u8 opcode);
+struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);
+int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp);
+u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
+		      u32 *nseg, u64 *len);
+void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
+		       u32 len);
+struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey, u64 addr,
+				  u64 len, u32 right);
+bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status);
+int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			u8 *status);
+int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      struct xnic_sim_qp *rqp, u8 *status);
+
+/* xnic_sim_comp.c: the transport, completer */
+void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			  u8 status, u32 len);
+int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status);
+int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp, u8 *status);
+u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
+u64 xnic_sim_retry_delay_ns(u8 timeout);
+
+/**
+ * xnic_sim_retry_left - whether one more retry is allowed
+ * @count: retries already made
+ * @limit: rnr_retry or retry_cnt (7 means infinite for RNR)
+ * @infinite7: whether 7 means infinite
+ */
+static inline bool xnic_sim_retry_left(u32 count, u8 limit, bool infinite7)
+{
+	return (infinite7 && limit == 7) || count < limit;
+}
 
 /* xnic_sim_qp.c: QP state */
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
@@ -531,8 +723,6 @@ bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 void xnic_sim_err_sweep(struct xnic_sim_dev *dev);
 
 /* xnic_sim_cq.c: completion and event queue writers */
-bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
-
 /**
  * struct xnic_sim_cqe_info - what a CQE says
  * @wr_id: work request
@@ -557,6 +747,7 @@ struct xnic_sim_cqe_info {
 
 int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 		     const struct xnic_sim_cqe_info *info, bool solicited);
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
 u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
 const char *xnic_sim_status_name(u8 status);
@@ -564,15 +755,6 @@ const char *xnic_sim_status_name(u8 status);
 #define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */
 
 bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
-
-/* xnic_sim_xport.c */
-enum xnic_sim_res {
-	XS_DONE,	/* completed, with a status */
-	XS_WAIT,	/* RNR or transport retry: try again later */
-};
-
-int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-		     u8 *status, u32 *byte_len);
 
 /* xnic_sim_port.c: ports, cables, GID routing */
 void xnic_sim_gid(u64 guid, u8 gid[16]);
@@ -582,5 +764,7 @@ struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid);
 u32 xnic_sim_mtu_bytes(u8 mtu);
 void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
+
+/* xnic_sim_tbl.c (above), xnic_sim_mem.c (xnic_sim_mem.h) */
 
 #endif /* _XNIC_SIM_H */

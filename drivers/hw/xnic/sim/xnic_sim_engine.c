@@ -7,12 +7,11 @@
  * never wait long; RNR and retry waits keep a QP on the list with a
  * deadline), flushes QPs in ERR, and sleeps after an idle period with
  * XNIC_DB_NEED_WAKEUP set in every doorbell page until KICK, a command, a
- * reset or the next deadline.  A KICK from a process may run a bounded,
- * non-preemptible slice of that process's own work in its context
- * (xnic_sim_kick_serve()).
- *
- * Also here: the event queue and completion queue writers, used by every
- * engine (a responder's queues are written by the requester's engine).
+ * reset or the next deadline.  A KICK from a process may be served in
+ * its context: a bounded, non-preemptible slice of that process's own
+ * work (xnic_sim_kick_serve()).  What a QP's turn executes is the
+ * transport's (xnic_sim_req.c, xnic_sim_comp.c); flushing is the QP's
+ * (xnic_sim_qp.c).
  */
 #include <linux/kthread.h>
 #include <linux/delay.h>
@@ -53,115 +52,43 @@ void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 /* a kick serve in the kicker's context wakes the engine this often */
 #define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
 
+/* Opcodes whose execution may sleep (waits for the peer's engine). */
+static bool xnic_sim_op_may_sleep(u8 opcode)
+{
+	return opcode == XNIC_OP_LOCAL_INV || opcode == XNIC_OP_REG_MR;
+}
+
+/**
+ * xnic_sim_budget_take - charge one WQE to a pass's or a kick serve's budget
+ * @b: the budget
+ * @w: the decoded WQE about to be executed
+ *
+ * A pass or serve may start a WQE while WQEs and bytes are left; its bytes are then
+ * charged whole (a large WQE ends the pass: the engine thread's unit of
+ * preemption by commands is one WQE).  An atomic serve (@b->atomic) takes
+ * only WQEs that fit in the bytes left and cannot sleep, so its length is
+ * bounded by its budget; it marks the budget @left otherwise.
+ *
+ * Return: whether the WQE may be executed now.
+ */
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w)
+{
+	u64 bytes = xnic_sim_swqe_bytes(w);
+
+	if (!b->wqes || !b->bytes ||
+	    (b->atomic && (bytes > b->bytes ||
+			   xnic_sim_op_may_sleep(w->opcode)))) {
+		b->left = true;
+		return false;
+	}
+	b->wqes--;
+	b->bytes -= min(bytes, b->bytes);
+	return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* Send queues                                                         */
-
-/*
- * Fetch the WQE at sq_ci into the scratch buffer and decode it.
- * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
- * is empty, -EINVAL the doorbell record or the entry is not valid.
- */
-static int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
-{
-	struct xnic_sim_scratch *scr = dev->scr;
-	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-	int len;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
-
-		if (n < 0)
-			return -EINVAL;
-		qp->sq_pi = pi;
-		if (!n)
-			return 0;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log))
-		return -EINVAL;
-	dma_rmb();	/* the entry after its owner */
-	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	len = xnic_sim_swqe_len(ctrl, 1U << qp->sq_shift);
-	if (len < 0) {
-		ctrl->flags &= ~XNIC_WQE_INLINE;
-		ctrl->num_sge = 0;
-		xnic_sim_swqe_decode(scr->wqe, &scr->w);
-		return 2;
-	}
-	if (len > XNIC_WQE_DATA_OFF &&
-	    !xnic_sim_dma_read(addr + XNIC_WQE_DATA_OFF,
-			       scr->wqe + XNIC_WQE_DATA_OFF,
-			       len - XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	xnic_sim_swqe_decode(scr->wqe, &scr->w);
-	return 1;
-}
-
-static const u8 xnic_sim_tx_ctr[][2] = {
-	[XNIC_OP_RDMA_WRITE] = { XS_CTR_tx_rdma_write,
-				 XS_CTR_tx_rdma_write_bytes },
-	[XNIC_OP_RDMA_WRITE_WITH_IMM] = { XS_CTR_tx_rdma_write_imm,
-					  XS_CTR_tx_rdma_write_imm_bytes },
-	[XNIC_OP_SEND] = { XS_CTR_tx_send, XS_CTR_tx_send_bytes },
-	[XNIC_OP_SEND_WITH_IMM] = { XS_CTR_tx_send_imm,
-				    XS_CTR_tx_send_imm_bytes },
-	[XNIC_OP_RDMA_READ] = { XS_CTR_tx_rdma_read,
-				XS_CTR_tx_rdma_read_bytes },
-	[XNIC_OP_ATOMIC_CMP_AND_SWP] = { XS_CTR_tx_cmp_swap, 0 },
-	[XNIC_OP_ATOMIC_FETCH_AND_ADD] = { XS_CTR_tx_fetch_add, 0 },
-	[XNIC_OP_LOCAL_INV] = { XS_CTR_tx_local_inv, 0 },
-	[XNIC_OP_SEND_WITH_INV] = { XS_CTR_tx_send_inv,
-				    XS_CTR_tx_send_inv_bytes },
-	[XNIC_OP_REG_MR] = { XS_CTR_tx_reg_mr, 0 },
-	[XNIC_OP_NOP] = { XS_CTR_tx_nop, 0 },
-};
-
-/* Retire the WQE at sq_ci: completion if signaled or failed. */
-static void xnic_sim_sq_complete(struct xnic_sim_dev *dev,
-				 struct xnic_sim_qp *qp, u8 status, u32 len)
-{
-	const struct xnic_sim_swqe *w = &dev->scr->w;
-	struct xnic_sim_cqe_info info;
-
-	qp->sq_ci++;
-	qp->rnr_count = 0;
-	qp->retry_count = 0;
-	if (!status) {
-		qp->tx_ops++;
-		qp->tx_bytes += len;
-		if (w->opcode < ARRAY_SIZE(xnic_sim_tx_ctr) &&
-		    xnic_sim_tx_ctr[w->opcode][0]) {
-			xnic_sim_count(dev, xnic_sim_tx_ctr[w->opcode][0], 1);
-			if (xnic_sim_tx_ctr[w->opcode][1])
-				xnic_sim_count(dev,
-					       xnic_sim_tx_ctr[w->opcode][1],
-					       len);
-		}
-	}
-	if (status || (w->flags & XNIC_WQE_SIGNALED) || qp->sig_all) {
-		info = (struct xnic_sim_cqe_info) {
-			.wr_id = w->wr_id,
-			.byte_len = len,
-			.qpn = qp->qpn,
-			.status = status,
-			.opcode = xnic_sim_cqe_opcode(w->opcode),
-		};
-		if (xnic_sim_cq_post(qp->scq, &info, false))
-			xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
-	}
-	if (status) {
-		qp->errors++;
-		xnic_sim_count_status(dev, status);
-		xnic_sim_qp_set_err(qp, 0);
-	}
-}
 
 /*
  * One turn of a QP on the active list, within the budget @b of a pass or
@@ -274,28 +201,6 @@ struct xnic_sim_hits {
 	u32 valid;
 	struct xnic_sim_qp *qp[XNIC_SIM_KICK_QPS];
 };
-
-/*
- * Whether the WQE at sq_ci is announced and owned by the device (a look,
- * without side effects: xnic_sim_sq_fetch() decides).
- */
-static bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
-{
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-
-		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
-			return false;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log);
-}
 
 /*
  * Whether a QP whose doorbell rang has something valid to do now: a
@@ -435,7 +340,7 @@ static bool xnic_sim_db_pending(struct xnic_sim_dev *dev)
  * @dev: device (its engine)
  * @flags: XNIC_DB_*
  */
-void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
+static void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
 {
 	u32 i;
 
