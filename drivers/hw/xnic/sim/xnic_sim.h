@@ -4,15 +4,30 @@
  * driver).  It implements include/xrdma/xnic_hw.h and
  * uapi/xrdma/xnic-abi.h and knows nothing of xrdma_core.
  *
- * Files:
- *   xnic_sim_main.c    module parameters, platform devices
- *   xnic_sim_dev.c     a device: registers, interrupt, engine start and
- *                      stop, debugfs
- *   xnic_sim_cmd.c     command queue, objects, reset
- *   xnic_sim_engine.c  engine thread, doorbells, event and completion
- *                      queues, flushing
- *   xnic_sim_xport.c   the transport: executing send WQEs (RC, UC, UD)
- *   xnic_sim_mem.c     pure logic (KUnit-tested)
+ * Files, one per area, each calling only into the ones below it (but
+ * for the device's kick and interrupt, which the QPs and the event queue
+ * signal):
+ *   xnic_sim_main.c    the module: parameters, platform devices
+ *   xnic_sim_dev.c     a device: registers, kick, interrupt, engine start
+ *                      and stop, debugfs
+ *   xnic_sim_engine.c  the engine: thread, pass, sleep, doorbell scan,
+ *                      a QP's turn on the active list, budgets, kick serve
+ *   xnic_sim_cmd.c     command queue, object commands, reset
+ *   xnic_sim_req.c     transport, requester: fetch, decode and execute
+ *                      send WQEs (RC, UC, UD); drives resp and comp
+ *   xnic_sim_resp.c    transport, responder: which QP takes a request,
+ *                      receive queues and SRQs, receive buffers, rkeys,
+ *                      receive completions, NAKs
+ *   xnic_sim_comp.c    transport, completer: retiring a send WQE, retries
+ *                      and RNR waits
+ *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing
+ *   xnic_sim_cq.c      completion and event queue writers
+ *   xnic_sim_port.c    ports and cables: GIDs, GID routing, the cable
+ *                      parameter, the peer's sections
+ *   xnic_sim_tbl.c     object tables (number -> object)
+ *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
+ *                      (xnic_sim_mem.h)
+ * KUnit (kunit/xnic_sim_test.c) includes all of them but main.
  *
  * Concurrency.  Each device has one engine thread, which executes its
  * commands and its QPs' send queues; everything a device's commands
@@ -633,13 +648,11 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 /*
  * Prototypes by file, from the top of the call graph down: a file calls
  * only into files listed after it, except the device's kick and
- * interrupt (xnic_sim_kick(), xnic_sim_raise_irq()), which the engine
- * and the queues below it signal, and the engine, which the device
- * starts and whose kick serve it calls.
+ * interrupt (xnic_sim_kick() from xnic_sim_qp.c, xnic_sim_raise_irq()
+ * from xnic_sim_cq.c).
  */
 
 /* xnic_sim_dev.c: a device, its registers and interrupt */
-extern unsigned int xnic_sim_idle_us;
 extern bool xnic_sim_kick_serve_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
 void xnic_sim_kick(struct xnic_sim_dev *dev);
@@ -649,6 +662,7 @@ void xnic_sim_dev_stop(struct xnic_sim_dev *dev);
 void xnic_sim_dev_free(struct xnic_sim_dev *dev);
 
 /* xnic_sim_engine.c: the engine thread, doorbell scans, scheduling */
+extern unsigned int xnic_sim_idle_us;
 int xnic_sim_engine(void *arg);
 bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
 bool xnic_sim_budget_take(struct xnic_sim_budget *b,

@@ -11,8 +11,6 @@
 #include <linux/hardirq.h>
 #include "xnic_sim.h"
 
-/* engine polling time without work before it sleeps (module parameter) */
-unsigned int xnic_sim_idle_us = 100;
 bool xnic_sim_kick_serve_on = true;
 
 static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {

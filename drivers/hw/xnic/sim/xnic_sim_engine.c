@@ -25,6 +25,9 @@
 void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 #endif
 
+/* engine polling time without work before it sleeps (module parameter) */
+unsigned int xnic_sim_idle_us = 100;
+
 #define XNIC_SIM_QP_BUDGET	16	/* WQEs per QP per turn */
 /*
  * An engine pass: WQEs and payload bytes, then commands again.  A WQE is
@@ -52,6 +55,9 @@ void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 /* a kick serve in the kicker's context wakes the engine this often */
 #define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
 
+/* ------------------------------------------------------------------ */
+/* Budgets                                                             */
+
 /* Opcodes whose execution may sleep (waits for the peer's engine). */
 static bool xnic_sim_op_may_sleep(u8 opcode)
 {
@@ -59,13 +65,13 @@ static bool xnic_sim_op_may_sleep(u8 opcode)
 }
 
 /**
- * xnic_sim_budget_take - charge one WQE to a pass's or a kick serve's budget
- * @b: the budget
+ * xnic_sim_budget_take - charge one WQE to a budget
+ * @b: the budget of a pass or a kick serve
  * @w: the decoded WQE about to be executed
  *
- * A pass or serve may start a WQE while WQEs and bytes are left; its bytes are then
- * charged whole (a large WQE ends the pass: the engine thread's unit of
- * preemption by commands is one WQE).  An atomic serve (@b->atomic) takes
+ * A pass or a serve may start a WQE while WQEs and bytes are left; its
+ * bytes are then charged whole (a large WQE ends the pass: the engine
+ * thread's unit of preemption by commands is one WQE).  An atomic serve (@b->atomic) takes
  * only WQEs that fit in the bytes left and cannot sleep, so its length is
  * bounded by its budget; it marks the budget @left otherwise.
  *
@@ -88,12 +94,12 @@ bool xnic_sim_budget_take(struct xnic_sim_budget *b,
 }
 
 /* ------------------------------------------------------------------ */
-/* Send queues                                                         */
+/* Turns on the active list                                            */
 
 /*
  * One turn of a QP on the active list, within the budget @b of a pass or
- * a kick serve (a QP
- * it stops stays on the list).  Return: whether anything was done.
+ * a kick serve (a QP it stops stays on the list).  Return: whether
+ * anything was done.
  * @next is lowered to the QP's deadline if it waits.
  */
 static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic_sim: pure logic of the device model (see xnic_sim_mem.h).  No
- * module state: everything here works on its arguments, so KUnit can
- * include this file and test it with ordinary kernel pages standing in
- * for DMA memory (the model assumes dma-direct without bounce buffers:
- * a DMA address is a physical address).
+ * xnic_sim: memory (see xnic_sim_mem.h): DMA access and memory regions.
+ * No device state: everything here works on its arguments, so KUnit
+ * tests it with ordinary kernel pages standing in for DMA memory (the
+ * model assumes dma-direct without bounce buffers: a DMA address is a
+ * physical address).
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/atomic.h>
-#include <asm/unaligned.h>
 #include "xnic_sim_mem.h"
 
 /* ------------------------------------------------------------------ */
@@ -111,9 +109,6 @@ u8 xnic_sim_rd8(u64 dma)
 	xnic_sim_unmap(p);
 	return v;
 }
-
-/* ------------------------------------------------------------------ */
-/* Work queue entries                                                  */
 
 /* ------------------------------------------------------------------ */
 /* Memory regions                                                      */
