@@ -78,7 +78,7 @@ static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* Completion queues                                                   */
 
 static u32 xnic_sim_cmd_create_cq(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_create_cq *in)
+				  const struct xnic_cmd_create_cq *in)
 {
 	u32 cqn = le32_to_cpu(in->cqn), log = le32_to_cpu(in->log_cqe);
 	u64 ring = le64_to_cpu(in->ring_addr);
@@ -131,7 +131,7 @@ static u32 xnic_sim_cmd_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 /* Queue pairs                                                         */
 
 static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_create_qp *in)
+				  const struct xnic_cmd_create_qp *in)
 {
 	u32 qpn = le32_to_cpu(in->qpn), srqn = le32_to_cpu(in->srqn);
 	u32 dbi = le32_to_cpu(in->db_index), slot = le32_to_cpu(in->db_slot);
@@ -261,7 +261,7 @@ static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 }
 
 static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_modify_qp *in)
+				  const struct xnic_cmd_modify_qp *in)
 {
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
 						  le32_to_cpu(in->qpn));
@@ -375,7 +375,7 @@ static u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* Shared receive queues                                               */
 
 static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
-			       const struct xnic_cmd_create_srq *in)
+				   const struct xnic_cmd_create_srq *in)
 {
 	u32 srqn = le32_to_cpu(in->srqn);
 	u64 ring = le64_to_cpu(in->ring_addr);
@@ -410,7 +410,7 @@ static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
 }
 
 static u32 xnic_sim_cmd_modify_srq(struct xnic_sim_dev *dev,
-			       const struct xnic_cmd_modify_srq *in)
+				   const struct xnic_cmd_modify_srq *in)
 {
 	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs,
 						    le32_to_cpu(in->srqn));
@@ -449,7 +449,7 @@ static void xnic_sim_mr_free(struct xnic_sim_mr *mr)
 }
 
 static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
-			   const struct xnic_cmd_reg_mr *in)
+			       const struct xnic_cmd_reg_mr *in)
 {
 	u32 key = le32_to_cpu(in->key), flags = le32_to_cpu(in->flags);
 	u32 access = le32_to_cpu(in->access), n = le32_to_cpu(in->npages);
@@ -534,7 +534,7 @@ static u32 xnic_sim_cmd_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 /* Doorbell pages                                                      */
 
 static u32 xnic_sim_cmd_alloc_db(struct xnic_sim_dev *dev,
-			     const struct xnic_cmd_alloc_db *in)
+				 const struct xnic_cmd_alloc_db *in)
 {
 	u32 idx = le32_to_cpu(in->db_index);
 	u64 addr = le64_to_cpu(in->page_addr);

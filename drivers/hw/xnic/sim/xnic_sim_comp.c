@@ -66,6 +66,7 @@ void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_qp_set_err(qp, 0);
 	}
 }
+
 /* Nobody answered: RC retries after its timeout, UC loses the message. */
 int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 {
@@ -104,6 +105,7 @@ int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp, u8 *status)
 	*status = XNIC_CQE_RNR_RETRY_EXC_ERR;
 	return XS_DONE;
 }
+
 /**
  * xnic_sim_rnr_delay_ns - wait before resending after an RNR NAK
  * @min_rnr_timer: the responder's QP attribute (0..31)

@@ -159,6 +159,7 @@ overrun:
 	spin_unlock(&cq->lock);
 	return -ENOSPC;
 }
+
 /**
  * xnic_sim_arm_fire - does a new CQE raise the completion event?
  * @arm: the CQ doorbell record's arm word (CPU order)

@@ -71,9 +71,10 @@ static bool xnic_sim_op_may_sleep(u8 opcode)
  *
  * A pass or a serve may start a WQE while WQEs and bytes are left; its
  * bytes are then charged whole (a large WQE ends the pass: the engine
- * thread's unit of preemption by commands is one WQE).  An atomic serve (@b->atomic) takes
- * only WQEs that fit in the bytes left and cannot sleep, so its length is
- * bounded by its budget; it marks the budget @left otherwise.
+ * thread's unit of preemption by commands is one WQE).  An atomic serve
+ * (@b->atomic) takes only WQEs that fit in the bytes left and cannot
+ * sleep, so its length is bounded by its budget; it marks the budget
+ * @left otherwise.
  *
  * Return: whether the WQE may be executed now.
  */
@@ -103,7 +104,7 @@ bool xnic_sim_budget_take(struct xnic_sim_budget *b,
  * @next is lowered to the QP's deadline if it waits.
  */
 static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-			    u64 now, u64 *next, struct xnic_sim_budget *b)
+			     u64 now, u64 *next, struct xnic_sim_budget *b)
 {
 	u8 state = READ_ONCE(qp->state);
 	bool work = false;
@@ -173,8 +174,8 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  * A turn for each active QP while the budget lasts; the next pass starts
  * with the first QP this one did not reach (round robin across passes).
  */
-static bool xnic_sim_active_turns(struct xnic_sim_dev *dev, u64 now, u64 *next,
-				struct xnic_sim_budget *b)
+static bool xnic_sim_active_turns(struct xnic_sim_dev *dev, u64 now,
+				  u64 *next, struct xnic_sim_budget *b)
 {
 	struct xnic_sim_qp *qp, *tmp;
 	bool work = false;
@@ -399,7 +400,7 @@ static void xnic_sim_pass_budget(struct xnic_sim_budget *b)
  * doorbell bits alone are no work).
  */
 static bool xnic_sim_pass_data(struct xnic_sim_dev *dev, u64 *next,
-			      struct xnic_sim_budget *b)
+			       struct xnic_sim_budget *b)
 {
 	xnic_sim_db_scan(dev);
 	return xnic_sim_active_turns(dev, xnic_sim_now(), next, b);

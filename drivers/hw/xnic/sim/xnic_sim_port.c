@@ -44,6 +44,7 @@ void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen)
 	memcpy(grh + 8, sgid, 16);
 	memcpy(grh + 24, dgid, 16);
 }
+
 /**
  * xnic_sim_gid_dev - the device a GID reaches from a port
  * @dev: the sending device
@@ -66,6 +67,7 @@ u32 xnic_sim_mtu_bytes(u8 mtu)
 {
 	return mtu >= XNIC_MTU_256 && mtu <= XNIC_MTU_4096 ? 128U << mtu : 4096;
 }
+
 /* Parse one decimal device number ending at @end. */
 static int xnic_sim_parse_num(const char *s, const char *end, int ndev)
 {
@@ -123,6 +125,7 @@ int xnic_sim_parse_cable(const char *s, int ndev, int *peer)
 	}
 	return 0;
 }
+
 /**
  * xnic_sim_sect_sync - wait until no other engine uses what we unpublished
  * @dev: the device whose objects were unpublished (its own engine calls)

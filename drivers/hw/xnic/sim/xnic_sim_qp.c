@@ -46,6 +46,7 @@ bool xnic_sim_qp_can_recv(u8 state)
 	return state == XNIC_QPS_RTR || state == XNIC_QPS_RTS ||
 	       state == XNIC_QPS_SQD || state == XNIC_QPS_SQE;
 }
+
 /**
  * xnic_sim_qp_activate - put a QP on its engine's active list
  * @qp: the QP (its own engine only)

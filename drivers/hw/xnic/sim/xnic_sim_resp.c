@@ -265,6 +265,7 @@ int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		*status = XNIC_CQE_REM_OP_ERR;
 	return XS_DONE;
 }
+
 /**
  * xnic_sim_rwqe_len - bytes of a receive WQE that hold information
  * @hdr: its header (a private copy)

@@ -146,6 +146,7 @@ void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c)
 	if (c)
 		kvfree_rcu(c, rcu);
 }
+
 /* Detach every chunk of a table: it is empty for readers afterwards. */
 struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t)
 {
