@@ -37,12 +37,12 @@
  * xnic_sim_kick_serve()).  Commands need exec_lock, so whoever holds it
  * must let go soon, whatever its scheduling: an engine pass does a
  * bounded amount of data-path work (XNIC_SIM_PASS_*: WQEs and bytes, a
- * WQE charged whole) after the commands it found; a kick serve executes with
- * preemption disabled, executes only the WQEs of the writer's own
+ * WQE charged whole) after the commands it found; a kick serve runs
+ * with preemption disabled, executes only the WQEs of the writer's own
  * doorbell page within a small budget (XNIC_SIM_KICK_*), none that may
  * sleep, and leaves the rest to the engine thread.  So a command waits
- * for at most one bounded slice of data-path work, never for a user
- * (a preempted, SCHED_IDLE or throttled writer holds nothing).  An operation
+ * for at most one bounded slice of data-path work, never for a user (a
+ * preempted, SCHED_IDLE or throttled writer holds nothing).  An operation
  * of a QP executes against the responder's objects (its QP, receive
  * queue, SRQ, MRs, CQ, EQ), which live on the same device (loopback) or
  * on the cabled peer, whose engine runs concurrently.  Such accesses are
@@ -52,7 +52,7 @@
  * engine is outside the section it may have found the object in, then
  * frees it.  Sections never wait for anything but spinlocks, so this is
  * deadlock free, and a long copy inside one may reschedule (not in a kick
- * run: xnic_sim_may_sleep()).
+ * serve: xnic_sim_may_sleep()).
  *
  * Locks: qp->lock (responder state: state, receive queue), srq->lock,
  * cq->lock, dev->eq_lock, in that order; never two of a kind.  Register
