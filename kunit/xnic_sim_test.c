@@ -2526,7 +2526,7 @@ static void dev_kick_serve(struct kunit *test)
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	bool saved = READ_ONCE(xnic_sim_kick_serve_on);
-	u64 runs, wakes;
+	u64 runs;
 	struct xnic_cqe e;
 	int i, served = 0;
 
@@ -2551,13 +2551,16 @@ static void dev_kick_serve(struct kunit *test)
 	WRITE_ONCE(xnic_sim_kick_serve_on, false);
 	KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
 	runs = td_ctr(d, XS_CTR_writer_runs);
-	wakes = td_ctr(d, XS_CTR_wakeups);
 	w.wr_id = 0x200;
 	td_post(a, &w);
 	KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(e.wr_id), 0x200ULL);
+	/*
+	 * The engine thread served it.  (Not necessarily after a counted
+	 * wakeup: NEED_WAKEUP is set before the engine sleeps, and a kick
+	 * before it does keeps it awake, or ends a yield.)
+	 */
 	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
-	KUNIT_EXPECT_GT(test, td_ctr(d, XS_CTR_wakeups), wakes);
 	WRITE_ONCE(xnic_sim_kick_serve_on, saved);
 }
 
