@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the xnic device model's pure logic
- * (drivers/hw/xnic/sim/xnic_sim_mem.c, included here):
- *   xnic_sim_ring  ring index and owner arithmetic
- *   xnic_sim_wqe   WQE decoding and validation, opcode and state tables,
- *                  CQ arming
+ * KUnit tests of the xnic device model (drivers/hw/xnic/sim/: every file
+ * but the module's xnic_sim_main.c is included here).  Its functions
+ * without device state, one by one:
+ *   xnic_sim_ring  ring index and owner arithmetic (xnic_sim.h)
+ *   xnic_sim_wqe   WQE decoding and validation (xnic_sim_req.c,
+ *                  xnic_sim_resp.c), budgets (xnic_sim_engine.c), opcode,
+ *                  status and state tables, CQ arming (xnic_sim_cq.c,
+ *                  xnic_sim_qp.c), retry delays (xnic_sim_comp.c)
  *   xnic_sim_mr    MR checks, MTT translation, copies between
  *                  scatter/gather lists over real pages, atomics
- *   xnic_sim_tbl   the two-level object tables
- *   xnic_sim_port  GIDs, the UD GRH, the cable parameter
- * and the whole model (every file but the module's, included too):
+ *                  (xnic_sim_mem.c)
+ *   xnic_sim_tbl   the two-level object tables (xnic_sim_tbl.c)
+ *   xnic_sim_port  GIDs, the UD GRH, the cable parameter (xnic_sim_port.c)
+ * and the whole model:
  *   xnic_sim_dev   two cabled devices with their engine threads, driven
  *                  through their register window by a small driver in
  *                  this file: commands, the RC and UD data path, errors,
@@ -32,10 +36,16 @@
 /* the model's test hooks (xnic_sim_hook()), compiled in here only */
 #define XNIC_SIM_TEST_HOOKS
 #include "../drivers/hw/xnic/sim/xnic_sim_mem.c"
-#include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_tbl.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_port.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_cq.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_qp.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_comp.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_resp.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_req.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
-#include "../drivers/hw/xnic/sim/xnic_sim_xport.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 
 /* ------------------------------------------------------------------ */
 /* xnic_sim_ring                                                       */
@@ -236,34 +246,34 @@ static void wqe_opcodes(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(all); i++) {
-		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC, all[i],
+		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC, all[i],
 							false), 0);
-		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC, all[i],
+		KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC, all[i],
 							true), 0);
 	}
 	/* fast registration: kernel QPs only */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC,
 						XNIC_OP_REG_MR, true), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_RC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC,
 						XNIC_OP_REG_MR, false),
 			XNIC_CQE_LOC_QP_OP_ERR);
 	/* UD: sends only (and local operations) */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_SEND_WITH_IMM, false), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_RDMA_WRITE, false),
 			XNIC_CQE_LOC_QP_OP_ERR);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_RDMA_READ, true),
 			XNIC_CQE_LOC_QP_OP_ERR);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
 						XNIC_OP_SEND_WITH_INV, true),
 			XNIC_CQE_LOC_QP_OP_ERR);
 	/* UC: no READ, atomics, SEND_WITH_INV */
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC,
 						XNIC_OP_RDMA_WRITE_WITH_IMM,
 						false), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_SIM_QPT_UC,
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC,
 						XNIC_OP_ATOMIC_FETCH_AND_ADD,
 						false),
 			XNIC_CQE_LOC_QP_OP_ERR);
@@ -271,7 +281,7 @@ static void wqe_opcodes(struct kunit *test)
 	for (i = XNIC_OP_REG_MR + 1; i < 256; i++)
 		if (i != XNIC_OP_NOP)
 			KUNIT_EXPECT_EQ(test,
-					xnic_sim_op_check(XNIC_SIM_QPT_RC, i,
+					xnic_sim_op_check(XNIC_QPT_RC, i,
 							  true),
 					XNIC_CQE_LOC_QP_OP_ERR);
 
@@ -305,33 +315,33 @@ static void wqe_opcodes(struct kunit *test)
 
 static void wqe_qp_states(struct kunit *test)
 {
-	static const char *const ok[XNIC_SIM_QPS_NUM] = {
+	static const char *const ok[XNIC_QPS_NUM] = {
 		/* cur: next states allowed (R I r S D E X) */
-		[XNIC_SIM_QPS_RESET] = "RI....X",
-		[XNIC_SIM_QPS_INIT]  = "RIr...X",
-		[XNIC_SIM_QPS_RTR]   = "R..S..X",
-		[XNIC_SIM_QPS_RTS]   = "R..SD.X",
-		[XNIC_SIM_QPS_SQD]   = "R..SD.X",
-		[XNIC_SIM_QPS_SQE]   = "R..S..X",
-		[XNIC_SIM_QPS_ERR]   = "R.....X",
+		[XNIC_QPS_RESET] = "RI....X",
+		[XNIC_QPS_INIT]  = "RIr...X",
+		[XNIC_QPS_RTR]   = "R..S..X",
+		[XNIC_QPS_RTS]   = "R..SD.X",
+		[XNIC_QPS_SQD]   = "R..SD.X",
+		[XNIC_QPS_SQE]   = "R..S..X",
+		[XNIC_QPS_ERR]   = "R.....X",
 	};
 	int cur, next;
 
-	for (cur = 0; cur < XNIC_SIM_QPS_NUM; cur++)
-		for (next = 0; next < XNIC_SIM_QPS_NUM; next++)
+	for (cur = 0; cur < XNIC_QPS_NUM; cur++)
+		for (next = 0; next < XNIC_QPS_NUM; next++)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    xnic_sim_qp_trans_ok(cur, next),
 					    ok[cur][next] != '.',
 					    "%d -> %d", cur, next);
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(XNIC_SIM_QPS_NUM, 0));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, XNIC_SIM_QPS_NUM));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(XNIC_QPS_NUM, 0));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, XNIC_QPS_NUM));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_trans_ok(0, 255));
 
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_INIT));
-	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RTR));
-	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RTS));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_ERR));
-	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_SIM_QPS_RESET));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_INIT));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_QPS_RTR));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_qp_can_recv(XNIC_QPS_RTS));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_ERR));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_qp_can_recv(XNIC_QPS_RESET));
 }
 
 static void wqe_delays(struct kunit *test)
@@ -428,7 +438,7 @@ static void wqe_budget(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, xnic_sim_budget_take(&b, &w));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_budget_take(&b, &w));
 
-	/* a kick run: only what fits, nothing that may sleep */
+	/* a kick serve: only what fits, nothing that may sleep */
 	b = (struct xnic_sim_budget) { .wqes = 8, .bytes = 0x10000,
 				       .atomic = true };
 	w.num_sge = 2;
@@ -1462,7 +1472,7 @@ static u32 td_modify(struct td_qp *q, struct xnic_cmd_modify_qp *m, u8 state,
 {
 	m->qpn = cpu_to_le32(q->qpn);
 	m->state = state;
-	m->mask = cpu_to_le32(mask | XRDMA_QP_STATE);
+	m->mask = cpu_to_le32(mask | XNIC_QP_MOD_STATE);
 	return td_cmd(q->d, XNIC_CMD_MODIFY_QP, m, sizeof(*m));
 }
 
@@ -1486,11 +1496,11 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 	m.access = cpu_to_le32(TD_ACCESS);
 	m.port_num = 1;
 	m.qkey = cpu_to_le32(0x11111111);
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_ACCESS_FLAGS | XRDMA_QP_PORT |
-					XRDMA_QP_QKEY), (u32)XNIC_CMD_OK);
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_ACCESS | XNIC_QP_MOD_PORT |
+					XNIC_QP_MOD_QKEY), (u32)XNIC_CMD_OK);
 	memset(&m, 0, sizeof(m));
-	m.path_mtu = XRDMA_MTU_1024;
+	m.path_mtu = XNIC_MTU_1024;
 	m.min_rnr_timer = 1;
 	m.max_dest_rd_atomic = 16;
 	if (b) {
@@ -1498,21 +1508,21 @@ static void td_connect(struct td_qp *a, struct td_qp *b, u8 rnr_retry)
 		m.dest_qpn = cpu_to_le32(b->qpn);
 	}
 	/* PSN 0 both ways: a responder drops requests out of sequence */
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTR,
-					XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
-					XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN |
-					XRDMA_QP_MIN_RNR_TIMER |
-					XRDMA_QP_MAX_DEST_RD_ATOMIC),
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTR,
+					XNIC_QP_MOD_AV | XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_DEST_QPN | XNIC_QP_MOD_RQ_PSN |
+					XNIC_QP_MOD_MIN_RNR_TIMER |
+					XNIC_QP_MOD_MAX_DEST_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 	memset(&m, 0, sizeof(m));
 	m.timeout = 1;
 	m.retry_cnt = 2;
 	m.rnr_retry = rnr_retry;
 	m.max_rd_atomic = 16;
-	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_SIM_QPS_RTS,
-					XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |
-					XRDMA_QP_RNR_RETRY | XRDMA_QP_SQ_PSN |
-					XRDMA_QP_MAX_QP_RD_ATOMIC),
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_TIMEOUT | XNIC_QP_MOD_RETRY_CNT |
+					XNIC_QP_MOD_RNR_RETRY | XNIC_QP_MOD_SQ_PSN |
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
 }
 
@@ -1769,14 +1779,14 @@ static void dev_cmds(struct kunit *test)
 	tcq = td_cq(d, 0xffffff, 2, false);
 	cq.cqn = cpu_to_le32(0xffffff);
 	td_want(d, XNIC_CMD_CREATE_CQ, &cq, sizeof(cq), XNIC_CMD_BAD_INDEX);
-	q = td_qp(d, 77, XNIC_SIM_QPT_RC, TD_PD, tcq, tcq, 0, 3, XNIC_NO_SRQ);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_RESET);
+	q = td_qp(d, 77, XNIC_QPT_RC, TD_PD, tcq, tcq, 0, 3, XNIC_NO_SRQ);
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_RESET);
 	/* the slot is taken */
 	{
 		struct xnic_cmd_create_qp in = {};
 
 		in.qpn = cpu_to_le32(78);
-		in.qp_type = XNIC_SIM_QPT_RC;
+		in.qp_type = XNIC_QPT_RC;
 		in.sq_wqe_shift = 7;
 		in.rq_wqe_shift = 5;
 		in.send_cqn = cpu_to_le32(0xffffff);
@@ -1804,25 +1814,25 @@ static void dev_cmds(struct kunit *test)
 	obj.index = cpu_to_le32(0xffffff);
 	td_want(d, XNIC_CMD_DESTROY_CQ, &obj, sizeof(obj), XNIC_CMD_BUSY);
 	/* states */
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_RTS, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_RTS, 0),
 			(u32)XNIC_CMD_BAD_STATE);
 	m.path_mtu = 9;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_PATH_MTU),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_PATH_MTU),
 			(u32)XNIC_CMD_BAD_PARAM);
 	m.path_mtu = 0;
 	m.max_rd_atomic = 17;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT,
-					XRDMA_QP_MAX_QP_RD_ATOMIC),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_BAD_PARAM);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_RESET);
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_RESET);
 	m.max_rd_atomic = 0;
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_INIT, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_SIM_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_SIM_QPS_RTS, 0),
+	KUNIT_EXPECT_EQ(test, td_state(q), XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_RTS, 0),
 			(u32)XNIC_CMD_BAD_STATE);
 	/* doorbell pages */
 	db.db_index = cpu_to_le32(XNIC_SIM_MAX_DB);
@@ -1878,9 +1888,9 @@ static void td_rc_ops(struct kunit *test, struct td_dev *da, struct td_dev *db,
 {
 	struct td_cq *acq = td_cq(da, base, 6, true);
 	struct td_cq *bcq = td_cq(db, base + 1, 6, true);
-	struct td_qp *a = td_qp(da, base + 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq,
+	struct td_qp *a = td_qp(da, base + 2, XNIC_QPT_RC, TD_PD, acq, acq,
 				0, base, XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(db, base + 3, XNIC_SIM_QPT_RC, TD_PD, bcq, bcq,
+	struct td_qp *b = td_qp(db, base + 3, XNIC_QPT_RC, TD_PD, bcq, bcq,
 				0, base + 1, XNIC_NO_SRQ);
 	u64 iova = 0x7000000000000800ULL;
 	struct td_mr *m = td_mr(db, (base + 8) << 8 | 0x5a, TD_PD, TD_ACCESS,
@@ -2002,8 +2012,8 @@ static void td_rc_ops(struct kunit *test, struct td_dev *da, struct td_dev *db,
 				  NULL);
 	}
 	KUNIT_EXPECT_FALSE(test, td_poll(acq, &e, 10));
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_RTS);
 }
 
 static void dev_rc(struct kunit *test)
@@ -2021,9 +2031,9 @@ static void dev_ud(struct kunit *test)
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 4, false);
 	struct td_cq *bcq = td_cq(d1, 1, 4, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_UD, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_UD, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_UD, TD_PD, bcq, bcq, 0, 0,
+	struct td_qp *b = td_qp(d1, 3, XNIC_QPT_UD, TD_PD, bcq, bcq, 0, 0,
 				XNIC_NO_SRQ);
 	u8 *buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
 	struct td_wr w = {};
@@ -2073,7 +2083,7 @@ static void dev_ud(struct kunit *test)
 	w.sge[0] = td_sge(td_pa(buf), 4097, TD_ALL_KEY);
 	td_post(a, &w);
 	td_expect(acq, 0xa0, XNIC_CQE_LOC_LEN_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_ERR);
 }
 
 /* Error completions, QP errors, events, flushing. */
@@ -2083,9 +2093,9 @@ static void dev_errors(struct kunit *test)
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 6, false);
 	struct td_cq *bcq = td_cq(d1, 1, 6, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+	struct td_qp *b = td_qp(d1, 3, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_mr *m = td_mr(d1, 0x1000 << 8, TD_PD,
 				XNIC_ACCESS_REMOTE_READ, 1, 0x10000, true);
@@ -2118,9 +2128,9 @@ static void dev_errors(struct kunit *test)
 	/* unsignaled and behind the error: flushed, then the receive */
 	td_expect(acq, 0xa1, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 	td_expect(acq, 0xa9, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(a), XNIC_QPS_ERR);
 	KUNIT_EXPECT_TRUE(test, td_wait_ev(d1, XNIC_EQE_QP_ACCESS_ERR, ev));
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_ERR);
 	td_expect(bcq, 0xb0, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 	/* posted in ERR: flushed too (send by doorbell, receive by sweep) */
 	td_post(a, &w);
@@ -2129,9 +2139,9 @@ static void dev_errors(struct kunit *test)
 	td_expect(bcq, 0xb1, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
 
 	/* back to work: RESET, reconnect; RNR with rnr_retry 1 */
-	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
 	memset(a->rec, 0, sizeof(*a->rec));
 	memset(b->rec, 0, sizeof(*b->rec));
@@ -2147,16 +2157,16 @@ static void dev_errors(struct kunit *test)
 	w.wr_id = 0xa2;
 	td_post(a, &w);
 	td_expect(acq, 0xa2, XNIC_CQE_RNR_RETRY_EXC_ERR, 0, NULL);
-	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, td_state(b), XNIC_QPS_RTS);
 
 	/* nobody there: transport retries, then RETRY_EXC_ERR */
-	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(a, &mq, XNIC_QPS_RESET, 0),
 			(u32)XNIC_CMD_OK);
 	memset(a->rec, 0, sizeof(*a->rec));
 	a->sq_pi = 0;
 	memset(a->sq, 0, 1U << (TD_Q_LOG + TD_WQE_SHIFT));
 	td_connect(a, b, 1);
-	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_EXPECT_EQ(test, td_modify(b, &mq, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
 	w.wr_id = 0xa3;
 	td_post(a, &w);
@@ -2331,9 +2341,9 @@ static void dev_fuzz(struct kunit *test)
 			     true);
 		for (j = 0; j < 4; j++)
 			q[i][j] = td_qp(d, 10 + j,
-					j == 3 ? XNIC_SIM_QPT_UD :
-					j == 2 ? XNIC_SIM_QPT_UC :
-					XNIC_SIM_QPT_RC,
+					j == 3 ? XNIC_QPT_UD :
+					j == 2 ? XNIC_QPT_UC :
+					XNIC_QPT_RC,
 					7, cq[i], cq[i], 1, 100 + j,
 					XNIC_NO_SRQ);
 	}
@@ -2347,7 +2357,7 @@ static void dev_fuzz(struct kunit *test)
 			for (a = 0; a < 2; a++) {
 				for (b = 0; b < 4; b++) {
 					td_modify(q[a][b], &mq,
-						  XNIC_SIM_QPS_RESET, 0);
+						  XNIC_QPS_RESET, 0);
 					q[a][b]->sq_pi = 0;
 					q[a][b]->rq_pi = 0;
 				}
@@ -2409,7 +2419,7 @@ static void dev_teardown_race(struct kunit *test)
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d0 = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *acq = td_cq(d0, 1, 8, false);
-	struct td_qp *a = td_qp(d0, 2, XNIC_SIM_QPT_RC, TD_PD, acq, acq, 0, 0,
+	struct td_qp *a = td_qp(d0, 2, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
 				XNIC_NO_SRQ);
 	const u32 posted = (1U << TD_Q_LOG) - 1;
 	u32 len = 4 * PAGE_SIZE, round, i, failed = 0, cut = 0;
@@ -2420,7 +2430,7 @@ static void dev_teardown_race(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	for (round = 0; round < 12; round++) {
 		struct td_cq *bcq = td_cq(d1, 1, 8, false);
-		struct td_qp *b = td_qp(d1, 3, XNIC_SIM_QPT_RC, TD_PD, bcq,
+		struct td_qp *b = td_qp(d1, 3, XNIC_QPT_RC, TD_PD, bcq,
 					bcq, 0, 0, XNIC_NO_SRQ);
 		struct td_mr *m = td_mr(d1, 0x50 << 8, TD_PD, TD_ACCESS, 4,
 					0x20000000, false);
@@ -2431,7 +2441,7 @@ static void dev_teardown_race(struct kunit *test)
 		unsigned long end;
 		u32 acct, errs = 0;
 
-		td_modify(a, &mq, XNIC_SIM_QPS_RESET, 0);
+		td_modify(a, &mq, XNIC_QPS_RESET, 0);
 		memset(a->rec, 0, sizeof(*a->rec));
 		memset(a->sq, 0, 1U << (TD_Q_LOG + TD_WQE_SHIFT));
 		a->sq_pi = 0;
@@ -2507,16 +2517,16 @@ static bool td_wait_asleep(struct td_dev *d, u32 dbi)
  * served in place.)  With kick_run off, the kick wakes the engine, which
  * serves it.
  */
-static void dev_kick_run(struct kunit *test)
+static void dev_kick_serve(struct kunit *test)
 {
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d = &c->dev[0];
 	struct td_cq *cq = td_cq(d, 1, 4, false);
-	struct td_qp *a = td_qp(d, 2, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 0, 0,
+	struct td_qp *a = td_qp(d, 2, XNIC_QPT_RC, TD_PD, cq, cq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
-	bool saved = READ_ONCE(xnic_sim_kick_run_on);
-	u64 runs, wakes;
+	bool saved = READ_ONCE(xnic_sim_kick_serve_on);
+	u64 runs;
 	struct xnic_cqe e;
 	int i, served = 0;
 
@@ -2528,7 +2538,7 @@ static void dev_kick_run(struct kunit *test)
 		td_post(a, &w);		/* sees NEED_WAKEUP: kicks */
 		if (td_ctr(d, XS_CTR_writer_runs) != runs) {
 			KUNIT_EXPECT_TRUE_MSG(test, td_peek(cq, &e),
-					      "kick run without its completion");
+					      "kick serve without its completion");
 			served++;
 		} else {
 			KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
@@ -2538,17 +2548,20 @@ static void dev_kick_run(struct kunit *test)
 	}
 	KUNIT_EXPECT_GT(test, served, 0);
 
-	WRITE_ONCE(xnic_sim_kick_run_on, false);
+	WRITE_ONCE(xnic_sim_kick_serve_on, false);
 	KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
 	runs = td_ctr(d, XS_CTR_writer_runs);
-	wakes = td_ctr(d, XS_CTR_wakeups);
 	w.wr_id = 0x200;
 	td_post(a, &w);
 	KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(e.wr_id), 0x200ULL);
+	/*
+	 * The engine thread served it.  (Not necessarily after a counted
+	 * wakeup: NEED_WAKEUP is set before the engine sleeps, and a kick
+	 * before it does keeps it awake, or ends a yield.)
+	 */
 	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
-	KUNIT_EXPECT_GT(test, td_ctr(d, XS_CTR_wakeups), wakes);
-	WRITE_ONCE(xnic_sim_kick_run_on, saved);
+	WRITE_ONCE(xnic_sim_kick_serve_on, saved);
 }
 
 /* CQEs the device wrote from ci on, not consumed (any context). */
@@ -2589,15 +2602,15 @@ static void td_drain(struct td_cq *cq, u32 n)
 	}
 }
 
-/* What the model's test hook saw (kick runs of th.dev only). */
+/* What the model's test hook saw (kick serves of th.dev only). */
 static struct {
 	struct xnic_sim_dev *dev;
 	struct td_cq *cq[2];
-	u32 start[2];		/* td_cq_count() when a kick run began */
+	u32 start[2];		/* td_cq_count() when a kick serve began */
 	u32 slice[2];		/* ... and when it ended */
-	u32 runs;		/* kick runs seen */
-	u32 bad_ctx;		/* runs holding run_lock while preemptible */
-	struct task_struct *stall;	/* parked at XS_HOOK_KICK_AFTER */
+	u32 serves;		/* kick serves seen */
+	u32 bad_ctx;		/* serves holding exec_lock while preemptible */
+	struct task_struct *stall;	/* parked at XS_HOOK_SERVE_AFTER */
 	bool parked;
 	struct completion release;
 } th;
@@ -2609,19 +2622,19 @@ static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 	if (dev != th.dev)
 		return;
 	switch (where) {
-	case XS_HOOK_KICK_START:
+	case XS_HOOK_SERVE_START:
 		for (i = 0; i < 2; i++)
 			th.start[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
 		break;
-	case XS_HOOK_KICK_SLICE:
+	case XS_HOOK_SERVE_END:
 		for (i = 0; i < 2; i++)
 			th.slice[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
-		if (!mutex_is_locked(&dev->run_lock) ||
+		if (!mutex_is_locked(&dev->exec_lock) ||
 		    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && preemptible()))
 			th.bad_ctx++;
-		th.runs++;
+		th.serves++;
 		break;
-	case XS_HOOK_KICK_AFTER:
+	case XS_HOOK_SERVE_AFTER:
 		if (current == th.stall && !READ_ONCE(th.parked)) {
 			WRITE_ONCE(th.parked, true);
 			wait_for_completion(&th.release);
@@ -2641,11 +2654,11 @@ static void td_hook_on(struct td_dev *d, struct td_cq *c0, struct td_cq *c1)
 }
 
 /*
- * A kick runs the work of the writer's own doorbell page, nobody else's:
+ * A kick serves the work of the writer's own doorbell page, nobody else's:
  * context B's WQE, announced in its page but not kicked, is not executed
- * by context A's kick run (the hook looks while the run holds run_lock,
- * so the engine thread cannot have run it meanwhile).  Every kick run
- * holds run_lock with preemption disabled.  Both WQEs complete in the
+ * by context A's kick serve (the hook looks while the run holds exec_lock,
+ * so the engine thread cannot have run it meanwhile).  Every kick serve
+ * holds exec_lock with preemption disabled.  Both WQEs complete in the
  * end, by whoever runs them.
  */
 static void dev_kick_own(struct kunit *test)
@@ -2653,9 +2666,9 @@ static void dev_kick_own(struct kunit *test)
 	struct td_ctx *c = td_ctx_up(test);
 	struct td_dev *d = &c->dev[0];
 	struct td_cq *ca = td_cq(d, 1, 4, false), *cb = td_cq(d, 2, 4, false);
-	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, ca, ca, 1, 5,
+	struct td_qp *a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, ca, ca, 1, 5,
 				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cb, cb, 2, 5,
+	struct td_qp *b = td_qp(d, 4, XNIC_QPT_RC, TD_PD, cb, cb, 2, 5,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	u8 nop = xnic_sim_cqe_opcode(XNIC_OP_NOP);
@@ -2665,7 +2678,7 @@ static void dev_kick_own(struct kunit *test)
 	td_connect(b, b, 1);
 	td_hook_on(d, ca, cb);
 	for (i = 0; i < 20 && seen < 3; i++) {
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
 		w.wr_id = 0x100 + i;
@@ -2673,7 +2686,7 @@ static void dev_kick_own(struct kunit *test)
 		td_post_quiet(a, &w);
 		td_kick(d, 1);		/* context A's kick */
 		/* a run that began with both WQEs pending tells */
-		if (th.runs != runs && !th.start[0] && !th.start[1]) {
+		if (th.serves != serves && !th.start[0] && !th.start[1]) {
 			seen++;
 			KUNIT_EXPECT_EQ_MSG(test, th.slice[1], 0U,
 					    "A's kick ran B's WQE");
@@ -2686,13 +2699,13 @@ static void dev_kick_own(struct kunit *test)
 	}
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
 	KUNIT_EXPECT_GT(test, seen, 0);
-	KUNIT_EXPECT_GT(test, th.runs, 0U);
+	KUNIT_EXPECT_GT(test, th.serves, 0U);
 	KUNIT_EXPECT_EQ_MSG(test, th.bad_ctx, 0U,
-			    "a kick run held run_lock preemptible");
+			    "a kick serve held exec_lock preemptible");
 }
 
 /*
- * A kick run is bounded: with 4 QPs of 30 WQEs each announced, it runs
+ * A kick serve is bounded: with 4 QPs of 30 WQEs each announced, it runs
  * at most XNIC_SIM_KICK_WQES of them; a SEND larger than a kick's byte
  * budget is not run by the kick at all.  The engine thread runs the rest:
  * every WQE completes.
@@ -2709,20 +2722,20 @@ static void dev_kick_bounded(struct kunit *test)
 	int i, j, tries, seen = 0;
 
 	for (i = 0; i < 4; i++) {
-		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, i,
+		q[i] = td_qp(d, 10 + i, XNIC_QPT_RC, TD_PD, cq, cq, 1, i,
 			     XNIC_NO_SRQ);
 		td_connect(q[i], q[i], 1);
 	}
 	td_hook_on(d, cq, NULL);
 	for (tries = 0; tries < 5 && !seen; tries++) {
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
 		for (i = 0; i < 4; i++)
 			for (j = 0; j < 30; j++)
 				td_post_quiet(q[i], &w);
 		td_kick(d, 1);
-		if (th.runs != runs && !th.start[0]) {
+		if (th.serves != serves && !th.start[0]) {
 			seen++;
 			KUNIT_EXPECT_GT(test, th.slice[0], 0U);
 			KUNIT_EXPECT_LE(test, th.slice[0],
@@ -2737,7 +2750,7 @@ static void dev_kick_bounded(struct kunit *test)
 	td_dma(test, 2 * big, &rdma);
 	for (seen = 0, tries = 0; tries < 5 && !seen; tries++) {
 		struct xnic_sge sge = td_sge(rdma, 2 * big, TD_ALL_KEY);
-		u32 runs = th.runs;
+		u32 serves = th.serves;
 
 		td_post_recv(q[0], 0x200 + tries, &sge, 1);
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
@@ -2747,7 +2760,7 @@ static void dev_kick_bounded(struct kunit *test)
 		w.sge[0] = td_sge(sdma, big, TD_ALL_KEY);
 		td_post_quiet(q[0], &w);
 		td_kick(d, 1);
-		if (th.runs != runs && !th.start[0]) {
+		if (th.serves != serves && !th.start[0]) {
 			seen++;
 			KUNIT_EXPECT_EQ_MSG(test, th.slice[0], 0U,
 					    "a kick ran a %u-byte SEND", big);
@@ -2763,7 +2776,7 @@ static int td_stall_fn(void *arg)
 {
 	struct td_dev *d = arg;
 
-	/* kick until a kick run parks in the hook, then wait to be stopped */
+	/* kick until a kick serve parks in the hook, then wait to be stopped */
 	while (!kthread_should_stop()) {
 		if (!READ_ONCE(th.parked))
 			td_kick(d, 1);
@@ -2773,7 +2786,7 @@ static int td_stall_fn(void *arg)
 }
 
 /*
- * A writer parked in a kick run -- where a preempted, SCHED_IDLE or
+ * A writer parked in a kick serve -- where a preempted, SCHED_IDLE or
  * throttled process can be parked for as long as the scheduler likes --
  * does not hold up commands: one written meanwhile is executed by the
  * engine thread.
@@ -2812,7 +2825,7 @@ static void dev_kick_stall(struct kunit *test)
 	kthread_stop(t);
 	put_task_struct(t);
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
-	KUNIT_EXPECT_TRUE_MSG(test, parked, "no kick run was parked");
+	KUNIT_EXPECT_TRUE_MSG(test, parked, "no kick serve was parked");
 	KUNIT_EXPECT_TRUE_MSG(test, done,
 			      "a command waited for a parked kick writer");
 	end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
@@ -2822,7 +2835,7 @@ static void dev_kick_stall(struct kunit *test)
 }
 
 /*
- * An engine pass is bounded: run under run_lock (the test holds it, so
+ * An engine pass is bounded: run under exec_lock (the test holds it, so
  * the engine thread waits), a data pass with a budget of 20 WQEs runs 20
  * of the 4 x 30 announced, and the next pass starts with the QPs this one
  * did not reach (round robin).  The byte budget: of six 1 MiB SENDs, one
@@ -2843,22 +2856,22 @@ static void dev_pass_budget(struct kunit *test)
 
 	for (i = 0; i < 4; i++) {
 		cq[i] = td_cq(d, 1 + i, 6, false);
-		q[i] = td_qp(d, 10 + i, XNIC_SIM_QPT_RC, TD_PD, cq[i], cq[i],
+		q[i] = td_qp(d, 10 + i, XNIC_QPT_RC, TD_PD, cq[i], cq[i],
 			     1, i, XNIC_NO_SRQ);
 		td_connect(q[i], q[i], 1);
 	}
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	for (i = 0; i < 4; i++)
 		for (j = 0; j < 30; j++)
 			td_post_quiet(q[i], &w);
-	work = xnic_sim_data_run(sim, &next, &b);
+	work = xnic_sim_pass_data(sim, &next, &b);
 	for (i = 0; i < 4; i++)
 		n[i] = td_cq_count(cq[i]);
 	b = (struct xnic_sim_budget) { .wqes = 20, .bytes = U64_MAX };
-	xnic_sim_data_run(sim, &next, &b);
+	xnic_sim_pass_data(sim, &next, &b);
 	for (i = 0; i < 4; i++)
 		m[i] = td_cq_count(cq[i]) - n[i];
-	mutex_unlock(&sim->run_lock);
+	mutex_unlock(&sim->exec_lock);
 	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
 	KUNIT_EXPECT_TRUE(test, work);
 	KUNIT_EXPECT_EQ(test, n[0] + n[1] + n[2] + n[3], 20U);
@@ -2871,7 +2884,7 @@ static void dev_pass_budget(struct kunit *test)
 
 	/* bytes */
 	rcq = td_cq(d, 9, 6, false);
-	q[0] = td_qp(d, 20, XNIC_SIM_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
+	q[0] = td_qp(d, 20, XNIC_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
 		     XNIC_NO_SRQ);
 	td_connect(q[0], q[0], 1);
 	td_dma(test, SZ_1M, &sdma);
@@ -2879,7 +2892,7 @@ static void dev_pass_budget(struct kunit *test)
 	w = (struct td_wr) { .op = XNIC_OP_SEND, .nsge = 1,
 			     .flags = XNIC_WQE_SIGNALED };
 	w.sge[0] = td_sge(sdma, SZ_1M, TD_ALL_KEY);
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	for (i = 0; i < 6; i++) {
 		struct xnic_sge sge = td_sge(rdma, SZ_1M, TD_ALL_KEY);
 
@@ -2887,9 +2900,9 @@ static void dev_pass_budget(struct kunit *test)
 		td_post_quiet(q[0], &w);
 	}
 	xnic_sim_pass_budget(&b);
-	work = xnic_sim_data_run(sim, &next, &b);
+	work = xnic_sim_pass_data(sim, &next, &b);
 	sends = td_cq_count(cq[0]);
-	mutex_unlock(&sim->run_lock);
+	mutex_unlock(&sim->exec_lock);
 	td_wr(d, XNIC_REG_KICK, XNIC_KICK_WAKE);
 	KUNIT_EXPECT_TRUE(test, work);
 	KUNIT_EXPECT_EQ(test, sends, (u32)(XNIC_SIM_PASS_BYTES / SZ_1M));
@@ -2909,9 +2922,9 @@ static void dev_db_hostile(struct kunit *test)
 	struct td_dev *d = &c->dev[0];
 	struct xnic_sim_dev *sim = d->sim;
 	struct td_cq *cq = td_cq(d, 1, 4, false);
-	struct td_qp *a = td_qp(d, 3, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 3,
+	struct td_qp *a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, cq, cq, 1, 3,
 				XNIC_NO_SRQ);
-	struct td_qp *e = td_qp(d, 4, XNIC_SIM_QPT_RC, TD_PD, cq, cq, 1, 4,
+	struct td_qp *e = td_qp(d, 4, XNIC_QPT_RC, TD_PD, cq, cq, 1, 4,
 				XNIC_NO_SRQ);
 	struct xnic_cmd_modify_qp m = {};
 	struct xnic_sim_budget b;
@@ -2923,16 +2936,16 @@ static void dev_db_hostile(struct kunit *test)
 	int round, s;
 
 	td_connect(a, a, 1);
-	KUNIT_ASSERT_EQ(test, td_modify(e, &m, XNIC_SIM_QPS_ERR, 0),
+	KUNIT_ASSERT_EQ(test, td_modify(e, &m, XNIC_QPS_ERR, 0),
 			(u32)XNIC_CMD_OK);
 	sa = xnic_sim_tbl_get(&sim->qps, 3);
 	se = xnic_sim_tbl_get(&sim->qps, 4);
 	KUNIT_ASSERT_NOT_NULL(test, sa);
 	KUNIT_ASSERT_NOT_NULL(test, se);
-	mutex_lock(&sim->run_lock);
+	mutex_lock(&sim->exec_lock);
 	/* whatever was pending (the ERR QP's first flush) */
 	xnic_sim_pass_budget(&b);
-	xnic_sim_data_run(sim, &next, &b);
+	xnic_sim_pass_data(sim, &next, &b);
 	for (round = 0; round < 3; round++) {
 		bad = td_ctr(d, XS_CTR_bad_doorbells);
 		dbs = td_ctr(d, XS_CTR_doorbells);
@@ -2941,7 +2954,7 @@ static void dev_db_hostile(struct kunit *test)
 		td_ring_bits(d, 1, 3);		/* nothing posted */
 		td_ring_bits(d, 1, 4);		/* ERR, nothing to flush */
 		xnic_sim_pass_budget(&b);
-		work = xnic_sim_data_run(sim, &next, &b);
+		work = xnic_sim_pass_data(sim, &next, &b);
 		KUNIT_EXPECT_FALSE_MSG(test, work, "round %d", round);
 		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
 				2ULL);
@@ -2955,7 +2968,7 @@ static void dev_db_hostile(struct kunit *test)
 	}
 
 	/*
-	 * The look before sleeping (run_lock held as the engine holds it
+	 * The look before sleeping (exec_lock held as the engine holds it
 	 * there) takes such bits and finds no reason to stay awake; a WQE
 	 * announced but not owned by the device is none either; a real WQE
 	 * is one.
@@ -2993,8 +3006,8 @@ static void dev_db_hostile(struct kunit *test)
 	preempt_enable();
 	KUNIT_EXPECT_TRUE_MSG(test, work, "a posted WQE did not count");
 	xnic_sim_pass_budget(&b);
-	KUNIT_EXPECT_TRUE(test, xnic_sim_data_run(sim, &next, &b));
-	mutex_unlock(&sim->run_lock);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_pass_data(sim, &next, &b));
+	mutex_unlock(&sim->exec_lock);
 	td_drain(cq, 1);
 }
 
@@ -3005,7 +3018,7 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_errors),
 	KUNIT_CASE(dev_fuzz),
 	KUNIT_CASE(dev_teardown_race),
-	KUNIT_CASE(dev_kick_run),
+	KUNIT_CASE(dev_kick_serve),
 	KUNIT_CASE(dev_kick_own),
 	KUNIT_CASE(dev_kick_bounded),
 	KUNIT_CASE(dev_kick_stall),

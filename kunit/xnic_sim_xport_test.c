@@ -195,7 +195,7 @@ static struct xt_qp *xt_qp(struct xt_env *e, int dev, u32 qpn, u8 type)
 	q->qpn = qpn;
 	q->pdn = XT_PD;
 	q->type = type;
-	q->state = XNIC_SIM_QPS_RTS;
+	q->state = XNIC_QPS_RTS;
 	q->scq = &e->cq[dev];
 	q->rcq = &e->cq[dev];
 	q->db = &e->db[dev];
@@ -204,7 +204,7 @@ static struct xt_qp *xt_qp(struct xt_env *e, int dev, u32 qpn, u8 type)
 	q->rq_log = XT_RQ_LOG;
 	q->rq_shift = XT_RQ_SHIFT;
 	x->rec = xt_dma(test, sizeof(*x->rec), &q->dbrec);
-	q->mtu = XRDMA_MTU_1024;
+	q->mtu = XNIC_MTU_1024;
 	q->timeout = 1;
 	q->retry_cnt = 2;
 	q->rnr_retry = 2;
@@ -319,7 +319,7 @@ static void xt_untouched(struct xt_env *e, struct xt_qp *v, u32 rq_psn,
 {
 	struct kunit *test = e->test;
 
-	KUNIT_EXPECT_EQ_MSG(test, v->q.state, XNIC_SIM_QPS_RTS, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, v->q.state, XNIC_QPS_RTS, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, v->q.rq_ci, 0U, "%s: receive taken", what);
 	KUNIT_EXPECT_EQ_MSG(test, v->q.rq_psn, rq_psn, "%s: rq_psn", what);
 	KUNIT_EXPECT_EQ_MSG(test, xt_cqes(e, 1), 0U, "%s: CQE written",
@@ -354,7 +354,7 @@ static void xt_peer_works(struct xt_env *e, struct xt_qp *p, struct xt_qp *v,
 			XNIC_CQE_SUCCESS);
 	KUNIT_EXPECT_EQ(test, memcmp(e->mr_buf + 256, e->lbuf, 128), 0);
 	KUNIT_EXPECT_EQ(test, v->q.rq_psn, (rq_psn + 2) & 0xffffff);
-	KUNIT_EXPECT_EQ(test, v->q.state, XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, v->q.state, XNIC_QPS_RTS);
 }
 
 /*
@@ -383,17 +383,17 @@ static void xport_rc_wrong_source(struct kunit *test)
 		{ XNIC_OP_ATOMIC_FETCH_AND_ADD, 8, XT_MR_KEY },
 	};
 	struct xt_env *e = xt_env(test);
-	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_SIM_QPT_RC);
-	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_SIM_QPT_RC);
+	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_QPT_RC);
+	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_QPT_RC);
 	struct xt_qp *in[3];
 	u64 drops = 0;
 	int i, k, tries;
 
 	xt_connect(p, v);
 	xt_connect(v, p);
-	in[0] = xt_qp(e, 0, 11, XNIC_SIM_QPT_RC);
-	in[1] = xt_qp(e, 1, 10, XNIC_SIM_QPT_RC);
-	in[2] = xt_qp(e, 1, 21, XNIC_SIM_QPT_RC);
+	in[0] = xt_qp(e, 0, 11, XNIC_QPT_RC);
+	in[1] = xt_qp(e, 1, 10, XNIC_QPT_RC);
+	in[2] = xt_qp(e, 1, 21, XNIC_QPT_RC);
 	for (k = 0; k < 3; k++)
 		xt_connect(in[k], v);
 	/* the victim's receive */
@@ -432,9 +432,9 @@ static void xport_rc_wrong_source(struct kunit *test)
 static void xport_uc_wrong_source(struct kunit *test)
 {
 	struct xt_env *e = xt_env(test);
-	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_SIM_QPT_UC);
-	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_SIM_QPT_UC);
-	struct xt_qp *in = xt_qp(e, 0, 11, XNIC_SIM_QPT_UC);
+	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_QPT_UC);
+	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_QPT_UC);
+	struct xt_qp *in = xt_qp(e, 0, 11, XNIC_QPT_UC);
 
 	xt_connect(p, v);
 	xt_connect(v, p);
@@ -464,8 +464,8 @@ static void xport_rc_psn(struct kunit *test)
 {
 	static const s32 off[] = { 1, -1, 0x800000, -0x7fffff };
 	struct xt_env *e = xt_env(test);
-	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_SIM_QPT_RC);
-	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_SIM_QPT_RC);
+	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_QPT_RC);
+	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_QPT_RC);
 	int i, tries;
 	u32 psn;
 	u8 st;
@@ -520,7 +520,7 @@ static void xport_rc_psn(struct kunit *test)
 	psn = (psn + 1) & 0xffffff;
 	KUNIT_EXPECT_EQ(test, v->q.rq_psn, psn);
 	KUNIT_EXPECT_EQ(test, v->q.rq_ci, 2U);
-	KUNIT_EXPECT_EQ(test, v->q.state, XNIC_SIM_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, v->q.state, XNIC_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[1], XS_CTR_rx_drop_psn), 24ULL);
 	KUNIT_EXPECT_EQ(test, xt_ctr(e->d[0], XS_CTR_psn_mismatch), 0ULL);
 }
@@ -529,8 +529,8 @@ static void xport_rc_psn(struct kunit *test)
 static void xport_uc_psn(struct kunit *test)
 {
 	struct xt_env *e = xt_env(test);
-	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_SIM_QPT_UC);
-	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_SIM_QPT_UC);
+	struct xt_qp *p = xt_qp(e, 0, 10, XNIC_QPT_UC);
+	struct xt_qp *v = xt_qp(e, 1, 20, XNIC_QPT_UC);
 
 	xt_connect(p, v);
 	xt_connect(v, p);
@@ -563,8 +563,8 @@ static void xport_ud_qkey(struct kunit *test)
 		{ 0x2222, XT_QKEY, true },
 	};
 	struct xt_env *e = xt_env(test);
-	struct xt_qp *s = xt_qp(e, 0, 10, XNIC_SIM_QPT_UD);
-	struct xt_qp *r = xt_qp(e, 1, 20, XNIC_SIM_QPT_UD);
+	struct xt_qp *s = xt_qp(e, 0, 10, XNIC_QPT_UD);
+	struct xt_qp *r = xt_qp(e, 1, 20, XNIC_QPT_UD);
 	u32 n = 0;
 	int i;
 

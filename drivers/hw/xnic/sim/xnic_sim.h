@@ -4,30 +4,45 @@
  * driver).  It implements include/xrdma/xnic_hw.h and
  * uapi/xrdma/xnic-abi.h and knows nothing of xrdma_core.
  *
- * Files:
- *   xnic_sim_main.c    module parameters, platform devices
- *   xnic_sim_dev.c     a device: registers, interrupt, engine start and
- *                      stop, debugfs
- *   xnic_sim_cmd.c     command queue, objects, reset
- *   xnic_sim_engine.c  engine thread, doorbells, event and completion
- *                      queues, flushing
- *   xnic_sim_xport.c   the transport: executing send WQEs (RC, UC, UD)
- *   xnic_sim_mem.c     pure logic (KUnit-tested)
+ * Files, one per area, each calling only into the ones below it (but
+ * for the device's kick and interrupt, which the QPs and the event queue
+ * signal):
+ *   xnic_sim_main.c    the module: parameters, platform devices
+ *   xnic_sim_dev.c     a device: registers, kick, interrupt, engine start
+ *                      and stop, debugfs
+ *   xnic_sim_engine.c  the engine: thread, pass, sleep, doorbell scan,
+ *                      a QP's turn on the active list, budgets, kick serve
+ *   xnic_sim_cmd.c     command queue, object commands, reset
+ *   xnic_sim_req.c     transport, requester: fetch, decode and execute
+ *                      send WQEs (RC, UC, UD); drives resp and comp
+ *   xnic_sim_resp.c    transport, responder: which QP takes a request,
+ *                      receive queues and SRQs, receive buffers, rkeys,
+ *                      receive completions, NAKs
+ *   xnic_sim_comp.c    transport, completer: retiring a send WQE, retries
+ *                      and RNR waits
+ *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing
+ *   xnic_sim_cq.c      completion and event queue writers
+ *   xnic_sim_port.c    ports and cables: GIDs, GID routing, the cable
+ *                      parameter, the peer's sections
+ *   xnic_sim_tbl.c     object tables (number -> object)
+ *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
+ *                      (xnic_sim_mem.h)
+ * KUnit (kunit/xnic_sim_test.c) includes all of them but main.
  *
  * Concurrency.  Each device has one engine thread, which executes its
  * commands and its QPs' send queues; everything a device's commands
  * change is therefore only ever changed by its own engine.  "The engine"
- * below is whoever holds the device's run_lock: the engine thread in a
- * pass, or a process whose KICK is served in its context (kick run,
- * xnic_sim_kick_run()).  Commands need run_lock, so whoever holds it
+ * below is whoever holds the device's exec_lock: the engine thread in a
+ * pass, or a process whose KICK is served in its context (a kick serve,
+ * xnic_sim_kick_serve()).  Commands need exec_lock, so whoever holds it
  * must let go soon, whatever its scheduling: an engine pass does a
  * bounded amount of data-path work (XNIC_SIM_PASS_*: WQEs and bytes, a
- * WQE charged whole) after the commands it found; a kick run runs with
- * preemption disabled, executes only the WQEs of the writer's own
+ * WQE charged whole) after the commands it found; a kick serve runs
+ * with preemption disabled, executes only the WQEs of the writer's own
  * doorbell page within a small budget (XNIC_SIM_KICK_*), none that may
  * sleep, and leaves the rest to the engine thread.  So a command waits
- * for at most one bounded slice of data-path work, never for a user
- * (a preempted, SCHED_IDLE or throttled writer holds nothing).  An operation
+ * for at most one bounded slice of data-path work, never for a user (a
+ * preempted, SCHED_IDLE or throttled writer holds nothing).  An operation
  * of a QP executes against the responder's objects (its QP, receive
  * queue, SRQ, MRs, CQ, EQ), which live on the same device (loopback) or
  * on the cabled peer, whose engine runs concurrently.  Such accesses are
@@ -37,7 +52,7 @@
  * engine is outside the section it may have found the object in, then
  * frees it.  Sections never wait for anything but spinlocks, so this is
  * deadlock free, and a long copy inside one may reschedule (not in a kick
- * run: xnic_sim_may_sleep()).
+ * serve: xnic_sim_may_sleep()).
  *
  * Locks: qp->lock (responder state: state, receive queue), srq->lock,
  * cq->lock, dev->eq_lock, in that order; never two of a kind.  Register
@@ -56,9 +71,23 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/platform_device.h>
 #include <xrdma/xnic_hw.h>
 #include "xnic_sim_mem.h"
+
+#define XNIC_SIM_MAX_SGE	8	/* SGEs per WQE, both queues */
+#define XNIC_SIM_MAX_INLINE	256
+#define XNIC_SIM_MAX_WQE_SHIFT	12	/* 4 KiB WQEs at most */
+#define XNIC_SIM_MAX_LOG_WQE	12	/* 4096 WQEs per queue */
+#define XNIC_SIM_MAX_LOG_CQE	16	/* 65536 CQEs */
+#define XNIC_SIM_MAX_RD_ATOM	16
+#define XNIC_SIM_MAX_FR_PAGES	512
+#define XNIC_SIM_MAX_MSG	BIT(31)
+#define XNIC_SIM_UD_MTU		4096
+#define XNIC_SIM_GRH_LEN	40
+#define XNIC_SIM_IDX_BITS	24	/* object numbers and MR indexes */
+#define XNIC_SIM_MAX_DB		1024
 
 #define XNIC_SIM_MAX_DEV	8
 
@@ -71,6 +100,124 @@
 #define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
 #define XNIC_SIM_PART_ID	0x1
 #define XNIC_SIM_GUID_BASE	0x025852fffe000000ULL
+
+/* ------------------------------------------------------------------ */
+/* Rings                                                               */
+
+/**
+ * xnic_sim_ring_avail - entries a producer announced
+ * @ci: consumer index, free running
+ * @pi: producer index from a doorbell record, free running
+ * @log: log2 of the ring size
+ *
+ * Return: pi - ci, or -1 if that is more than the ring holds.
+ */
+static inline int xnic_sim_ring_avail(u32 ci, u32 pi, u32 log)
+{
+	u32 n = pi - ci;
+
+	return n > (1U << log) ? -1 : (int)n;
+}
+
+/* Work queue entries: the first lap is written with owner 0. */
+static inline bool xnic_sim_wqe_owner_ok(u8 owner, u32 idx, u32 log)
+{
+	return (owner & 1) == ((idx >> log) & 1);
+}
+
+/* Owner the device writes into CQ and EQ entries: the first lap has 1. */
+static inline u8 xnic_sim_hw_owner(u32 idx, u32 log)
+{
+	return ((idx >> log) & 1) ^ 1;
+}
+
+/* Whether a CQ or EQ is full: any producer index too far ahead is. */
+static inline bool xnic_sim_ring_full(u32 pi, u32 ci, u32 log)
+{
+	return pi - ci >= (1U << log);
+}
+
+/* ------------------------------------------------------------------ */
+/* Doorbell pages                                                      */
+
+/* DMA address of summary word @s of the doorbell page at @page. */
+static inline u64 xnic_sim_db_summary_addr(u64 page, u32 s)
+{
+	return page + offsetof(struct xnic_db_page, summary) +
+	       (u64)s * sizeof(__le64);
+}
+
+/* DMA address of group word @g of the doorbell page at @page. */
+static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
+{
+	return page + offsetof(struct xnic_db_page, group) +
+	       (u64)g * sizeof(__le64);
+}
+
+/* ------------------------------------------------------------------ */
+/* Work queue entries                                                  */
+
+/**
+ * struct xnic_sim_swqe - a send WQE, decoded from a private copy
+ * @opcode: XNIC_OP_*
+ * @flags: XNIC_WQE_*
+ * @num_sge: SGEs at @sge
+ * @inline_len: bytes at @inline_data
+ * @wr_id: echoed in the CQE
+ * @imm: immediate data or rkey to invalidate, as stored
+ * @remote_addr: RDMA and atomic target
+ * @rkey: its key
+ * @compare_add: atomic operand
+ * @swap: atomic operand
+ * @dest_qpn: UD destination
+ * @qkey: UD key
+ * @dgid: UD destination port
+ * @fr: REG_MR fields (CPU order)
+ * @sge: the SGEs, in the copy
+ * @inline_data: the inline data, in the copy
+ */
+struct xnic_sim_swqe {
+	u8 opcode;
+	u8 flags;
+	u8 num_sge;
+	u32 inline_len;
+	u64 wr_id;
+	__le32 imm;
+	u64 remote_addr;
+	u32 rkey;
+	u64 compare_add;
+	u64 swap;
+	u32 dest_qpn;
+	u32 qkey;
+	u8 dgid[16];
+	struct {
+		u64 mtt_addr;
+		u64 iova;
+		u64 length;
+		u32 key;
+		u32 access;
+		u32 npages;
+		u8 page_shift;
+	} fr;
+	const struct xnic_sge *sge;
+	const u8 *inline_data;
+};
+
+/**
+ * struct xnic_sim_budget - what a pass or a kick serve may still execute
+ * @wqes: send WQEs
+ * @bytes: bytes of their payloads (xnic_sim_swqe_bytes())
+ * @atomic: a serve with preemption disabled (a kick served in the
+ *	    writer's context): no WQE larger than @bytes and none that may
+ *	    sleep is taken, they are left to the engine thread
+ * @left: set when it left work for the engine thread
+ */
+struct xnic_sim_budget {
+	u32 wqes;
+	u64 bytes;
+	bool atomic;
+	bool left;
+};
 
 /* Counters: per device, in debugfs "counters" (xnic_sim_ctr_names[]) */
 enum xnic_sim_ctr {
@@ -137,6 +284,69 @@ enum xnic_sim_ctr {
 struct xnic_sim_ctrs {
 	u64 v[XS_CTR_NUM];
 };
+
+/* ------------------------------------------------------------------ */
+/* Object tables (xnic_sim_tbl.c): 24-bit numbers, two levels          */
+
+#define XNIC_SIM_TBL_SHIFT	12
+#define XNIC_SIM_TBL_CHUNK	BIT(XNIC_SIM_TBL_SHIFT)
+#define XNIC_SIM_TBL_TOP	(1U << (XNIC_SIM_IDX_BITS - XNIC_SIM_TBL_SHIFT))
+
+struct xnic_sim_tbl_chunk {
+	u32 used;
+	struct rcu_head rcu;
+	void *ent[XNIC_SIM_TBL_CHUNK];
+};
+
+/**
+ * struct xnic_sim_tbl - number -> object
+ * @top: chunks of XNIC_SIM_TBL_CHUNK entries, allocated when needed
+ * @count: objects in the table
+ * @max: most objects allowed (the QUERY_CAPS limit)
+ *
+ * One writer (the owning device's engine thread); readers load entries
+ * with READ_ONCE.  An emptied chunk is unpublished by erase and handed to
+ * the caller, who frees it (xnic_sim_tbl_free_chunk()) once no reader can
+ * hold it.
+ *
+ * Why not an xarray, and sections rather than SRCU: every WQE looks up
+ * objects (its MRs, the responder's QP and MRs, often on the peer
+ * device) by numbers the driver and its users chose, so a lookup is two
+ * dependent loads with no lock and no read-side section to enter, and a
+ * table has one writer, which needs no xa_lock.  What must be waited for
+ * before a free is one known reader, the cabled peer's engine, so a
+ * destroying command waits for that engine to leave its section (a
+ * sequence count, xnic_sim_sect_sync()) -- microseconds -- where
+ * synchronize_srcu() would wait for a grace period on every DESTROY and
+ * DEREG.  debugfs walks the tables under rcu_read_lock(); emptied chunks
+ * and QPs are freed after an RCU grace period for it.
+ */
+struct xnic_sim_tbl {
+	struct xnic_sim_tbl_chunk **top;
+	u32 count;
+	u32 max;
+};
+
+int xnic_sim_tbl_init(struct xnic_sim_tbl *t, u32 max);
+void xnic_sim_tbl_destroy(struct xnic_sim_tbl *t);
+int xnic_sim_tbl_insert(struct xnic_sim_tbl *t, u32 idx, void *p);
+void *xnic_sim_tbl_erase(struct xnic_sim_tbl *t, u32 idx,
+			 struct xnic_sim_tbl_chunk **empty);
+void *xnic_sim_tbl_next(const struct xnic_sim_tbl *t, u32 *idx);
+void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c);
+struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t);
+void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old, void (*fn)(void *p));
+
+/* Lookup: O(1), lock-free. */
+static inline void *xnic_sim_tbl_get(const struct xnic_sim_tbl *t, u32 idx)
+{
+	struct xnic_sim_tbl_chunk *c;
+
+	if (idx >= (1U << XNIC_SIM_IDX_BITS))
+		return NULL;
+	c = READ_ONCE(t->top[idx >> XNIC_SIM_TBL_SHIFT]);
+	return c ? READ_ONCE(c->ent[idx & (XNIC_SIM_TBL_CHUNK - 1)]) : NULL;
+}
 
 struct xnic_sim_dev;
 
@@ -347,9 +557,9 @@ struct xnic_sim_dev {
 
 	/* engine */
 	struct task_struct *engine;
-	struct mutex run_lock;		/* held by whoever runs a pass */
-	bool atomic_run;		/* a kick run holds it: no sleeping */
-	u64 kick_probe;			/* last wakeup by a kick run */
+	struct mutex exec_lock;		/* held by an engine pass or a kick serve */
+	bool serving;			/* a kick serve holds it: no sleeping */
+	u64 kick_probe;			/* last wakeup by a kick serve */
 	bool kicked;
 	unsigned long sect;		/* odd inside a section */
 	u32 cmd_ci;
@@ -392,10 +602,10 @@ static inline void xnic_sim_count(struct xnic_sim_dev *dev,
 	this_cpu_add(dev->ctr->v[c], n);
 }
 
-/* Whether the data path may reschedule (not in a kick run). */
+/* Whether the data path may reschedule (not in a kick serve). */
 static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
 {
-	return !dev->atomic_run;
+	return !dev->serving;
 }
 
 /*
@@ -403,9 +613,9 @@ static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
  * includes the sources; the module has none.
  */
 enum xnic_sim_hook {
-	XS_HOOK_KICK_START,	/* a kick run's start, run_lock held */
-	XS_HOOK_KICK_SLICE,	/* a kick run's end, run_lock still held */
-	XS_HOOK_KICK_AFTER,	/* after a kick run, run_lock released */
+	XS_HOOK_SERVE_START,	/* a kick serve's start, exec_lock held */
+	XS_HOOK_SERVE_END,	/* a kick serve's end, exec_lock still held */
+	XS_HOOK_SERVE_AFTER,	/* after a kick serve, exec_lock released */
 };
 
 #ifdef XNIC_SIM_TEST_HOOKS
@@ -435,9 +645,15 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 	smp_store_release(&dev->sect, dev->sect + 1);
 }
 
-/* xnic_sim_dev.c */
-extern unsigned int xnic_sim_idle_us;
-extern bool xnic_sim_kick_run_on;
+/*
+ * Prototypes by file, from the top of the call graph down: a file calls
+ * only into files listed after it, except the device's kick and
+ * interrupt (xnic_sim_kick() from xnic_sim_qp.c, xnic_sim_raise_irq()
+ * from xnic_sim_cq.c).
+ */
+
+/* xnic_sim_dev.c: a device, its registers and interrupt */
+extern bool xnic_sim_kick_serve_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
 void xnic_sim_kick(struct xnic_sim_dev *dev);
 struct xnic_sim_dev *xnic_sim_dev_alloc(int index);
@@ -445,22 +661,82 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root);
 void xnic_sim_dev_stop(struct xnic_sim_dev *dev);
 void xnic_sim_dev_free(struct xnic_sim_dev *dev);
 
-/* xnic_sim_cmd.c */
+/* xnic_sim_engine.c: the engine thread, doorbell scans, scheduling */
+extern unsigned int xnic_sim_idle_us;
+int xnic_sim_engine(void *arg);
+bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val);
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w);
+
+/* xnic_sim_cmd.c: the command queue, objects, reset */
 bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev);
 void xnic_sim_clear(struct xnic_sim_dev *dev);
 void xnic_sim_do_reset(struct xnic_sim_dev *dev);
 
-/* xnic_sim_engine.c */
-int xnic_sim_engine(void *arg);
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val);
-void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
-bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
+/* xnic_sim_req.c: the transport, requester */
+enum xnic_sim_res {
+	XS_DONE,	/* completed, with a status */
+	XS_WAIT,	/* RNR or transport retry: try again later */
+};
+
+int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size);
+void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
+u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
+int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
+bool xnic_sim_sq_ready(struct xnic_sim_qp *qp);
+int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp);
+int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		     u8 *status, u32 *byte_len);
+
+/* xnic_sim_resp.c: the transport, responder */
+int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
+bool xnic_sim_op_is_send(u8 opcode);
+struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);
+int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp);
+u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
+		      u32 *nseg, u64 *len);
+void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
+		       u32 len);
+struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey, u64 addr,
+				  u64 len, u32 right);
+bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status);
+int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			u8 *status);
+int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      struct xnic_sim_qp *rqp, u8 *status);
+
+/* xnic_sim_comp.c: the transport, completer */
+void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			  u8 status, u32 len);
+int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status);
+int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp, u8 *status);
+u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
+u64 xnic_sim_retry_delay_ns(u8 timeout);
+
+/**
+ * xnic_sim_retry_left - whether one more retry is allowed
+ * @count: retries already made
+ * @limit: rnr_retry or retry_cnt (7 means infinite for RNR)
+ * @infinite7: whether 7 means infinite
+ */
+static inline bool xnic_sim_retry_left(u32 count, u8 limit, bool infinite7)
+{
+	return (infinite7 && limit == 7) || count < limit;
+}
+
+/* xnic_sim_qp.c: QP state */
+bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
+bool xnic_sim_qp_can_recv(u8 state);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp);
 void xnic_sim_qp_ring(struct xnic_sim_qp *qp);
 void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event);
-void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags);
+bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       u32 *quota, bool *more);
+void xnic_sim_err_sweep(struct xnic_sim_dev *dev);
 
+/* xnic_sim_cq.c: completion and event queue writers */
 /**
  * struct xnic_sim_cqe_info - what a CQE says
  * @wr_id: work request
@@ -485,17 +761,24 @@ struct xnic_sim_cqe_info {
 
 int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 		     const struct xnic_sim_cqe_info *info, bool solicited);
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
+u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
+const char *xnic_sim_status_name(u8 status);
 
-/* xnic_sim_xport.c */
-enum xnic_sim_res {
-	XS_DONE,	/* completed, with a status */
-	XS_WAIT,	/* RNR or transport retry: try again later */
-};
+#define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */
 
-int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-		     u8 *status, u32 *byte_len);
+bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
+
+/* xnic_sim_port.c: ports, cables, GID routing */
+void xnic_sim_gid(u64 guid, u8 gid[16]);
+void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen);
+int xnic_sim_parse_cable(const char *s, int ndev, int *peer);
 struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid);
+u32 xnic_sim_mtu_bytes(u8 mtu);
+void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
+
+/* xnic_sim_tbl.c (above), xnic_sim_mem.c (xnic_sim_mem.h) */
 
 #endif /* _XNIC_SIM_H */

@@ -10,23 +10,9 @@
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
-#include <xrdma/xrdma_verbs.h>	/* enum values only */
 #include "xnic_sim.h"
 
 #define XNIC_SIM_CMD_BATCH	8	/* commands per engine turn */
-
-/* The verbs values the model uses under its own names. */
-static_assert(XNIC_SIM_QPT_RC == XRDMA_QPT_RC);
-static_assert(XNIC_SIM_QPT_UC == XRDMA_QPT_UC);
-static_assert(XNIC_SIM_QPT_UD == XRDMA_QPT_UD);
-static_assert(XNIC_SIM_QPS_RESET == XRDMA_QPS_RESET);
-static_assert(XNIC_SIM_QPS_INIT == XRDMA_QPS_INIT);
-static_assert(XNIC_SIM_QPS_RTR == XRDMA_QPS_RTR);
-static_assert(XNIC_SIM_QPS_RTS == XRDMA_QPS_RTS);
-static_assert(XNIC_SIM_QPS_SQD == XRDMA_QPS_SQD);
-static_assert(XNIC_SIM_QPS_SQE == XRDMA_QPS_SQE);
-static_assert(XNIC_SIM_QPS_ERR == XRDMA_QPS_ERR);
-static_assert(XNIC_SIM_QPS_NUM == XRDMA_QPS_NUM);
 
 #define XNIC_SIM_ACCESS_ALL	(XNIC_ACCESS_LOCAL_WRITE |		\
 				 XNIC_ACCESS_REMOTE_WRITE |		\
@@ -59,7 +45,7 @@ static u32 xnic_sim_errno_status(int err)
 /* ------------------------------------------------------------------ */
 /* Device                                                              */
 
-static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	struct xnic_cmd_query_caps_out *o = &c->caps;
 
@@ -82,8 +68,8 @@ static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 	o->max_rd_atom = cpu_to_le32(XNIC_SIM_MAX_RD_ATOM);
 	o->max_fast_reg_pages = cpu_to_le32(XNIC_SIM_MAX_FR_PAGES);
 	o->num_ports = cpu_to_le32(1);
-	o->port_state = cpu_to_le32(XRDMA_PORT_ACTIVE);
-	o->port_mtu = cpu_to_le32(XRDMA_MTU_4096);
+	o->port_state = cpu_to_le32(XNIC_PORT_ACTIVE);
+	o->port_mtu = cpu_to_le32(XNIC_MTU_4096);
 	strscpy(o->fw_ver, "xnic_sim 1.0", sizeof(o->fw_ver));
 	return XNIC_CMD_OK;
 }
@@ -91,8 +77,8 @@ static u32 xnic_sim_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* ------------------------------------------------------------------ */
 /* Completion queues                                                   */
 
-static u32 xnic_sim_create_cq(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_create_cq *in)
+static u32 xnic_sim_cmd_create_cq(struct xnic_sim_dev *dev,
+				  const struct xnic_cmd_create_cq *in)
 {
 	u32 cqn = le32_to_cpu(in->cqn), log = le32_to_cpu(in->log_cqe);
 	u64 ring = le64_to_cpu(in->ring_addr);
@@ -125,7 +111,7 @@ static u32 xnic_sim_create_cq(struct xnic_sim_dev *dev,
 	return xnic_sim_errno_status(err);
 }
 
-static u32 xnic_sim_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
+static u32 xnic_sim_cmd_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_cq *cq = xnic_sim_tbl_get(&dev->cqs, cqn);
@@ -144,8 +130,8 @@ static u32 xnic_sim_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 /* ------------------------------------------------------------------ */
 /* Queue pairs                                                         */
 
-static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_create_qp *in)
+static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
+				  const struct xnic_cmd_create_qp *in)
 {
 	u32 qpn = le32_to_cpu(in->qpn), srqn = le32_to_cpu(in->srqn);
 	u32 dbi = le32_to_cpu(in->db_index), slot = le32_to_cpu(in->db_slot);
@@ -157,8 +143,8 @@ static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
 	struct xnic_sim_db *db;
 	int err;
 
-	if ((in->qp_type != XNIC_SIM_QPT_RC && in->qp_type != XNIC_SIM_QPT_UC &&
-	     in->qp_type != XNIC_SIM_QPT_UD) ||
+	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
+	     in->qp_type != XNIC_QPT_UD) ||
 	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
 	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
@@ -199,7 +185,7 @@ static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
 	qp->qpn = qpn;
 	qp->pdn = le32_to_cpu(in->pdn);
 	qp->type = in->qp_type;
-	qp->state = XNIC_SIM_QPS_RESET;
+	qp->state = XNIC_QPS_RESET;
 	qp->kernel = dbi == 0;
 	qp->sig_all = !!in->sq_sig_all;
 	qp->scq = scq;
@@ -216,7 +202,7 @@ static u32 xnic_sim_create_qp(struct xnic_sim_dev *dev,
 		qp->rq_log = in->rq_log_wqe;
 		qp->rq_shift = in->rq_wqe_shift;
 	}
-	qp->mtu = XRDMA_MTU_4096;
+	qp->mtu = XNIC_MTU_4096;
 	qp->port = 1;
 	INIT_LIST_HEAD(&qp->active_node);
 	INIT_LIST_HEAD(&qp->err_node);
@@ -252,7 +238,7 @@ static void xnic_sim_qp_unlink(struct xnic_sim_dev *dev,
 	}
 }
 
-static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
+static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
@@ -260,7 +246,7 @@ static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	if (!qp)
 		return XNIC_CMD_BAD_INDEX;
 	spin_lock(&qp->lock);
-	WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+	WRITE_ONCE(qp->state, XNIC_QPS_RESET);
 	spin_unlock(&qp->lock);
 	xnic_sim_tbl_erase(&dev->qps, qpn, &empty);
 	xnic_sim_qp_unlink(dev, qp);
@@ -274,8 +260,8 @@ static u32 xnic_sim_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
-			      const struct xnic_cmd_modify_qp *in)
+static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
+				  const struct xnic_cmd_modify_qp *in)
 {
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
 						  le32_to_cpu(in->qpn));
@@ -285,66 +271,66 @@ static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
 	if (!qp)
 		return XNIC_CMD_BAD_INDEX;
 	cur = READ_ONCE(qp->state);
-	next = mask & XRDMA_QP_STATE ? in->state : cur;
-	if ((mask & XRDMA_QP_STATE) && !xnic_sim_qp_trans_ok(cur, next))
+	next = mask & XNIC_QP_MOD_STATE ? in->state : cur;
+	if ((mask & XNIC_QP_MOD_STATE) && !xnic_sim_qp_trans_ok(cur, next))
 		return XNIC_CMD_BAD_STATE;
-	if (((mask & XRDMA_QP_PATH_MTU) &&
-	     (in->path_mtu < XRDMA_MTU_256 || in->path_mtu > XRDMA_MTU_4096)) ||
-	    ((mask & XRDMA_QP_MAX_QP_RD_ATOMIC) &&
+	if (((mask & XNIC_QP_MOD_PATH_MTU) &&
+	     (in->path_mtu < XNIC_MTU_256 || in->path_mtu > XNIC_MTU_4096)) ||
+	    ((mask & XNIC_QP_MOD_MAX_RD_ATOMIC) &&
 	     in->max_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
-	    ((mask & XRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	    ((mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC) &&
 	     in->max_dest_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
-	    ((mask & XRDMA_QP_RETRY_CNT) && in->retry_cnt > 7) ||
-	    ((mask & XRDMA_QP_RNR_RETRY) && in->rnr_retry > 7) ||
-	    ((mask & XRDMA_QP_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
-	    ((mask & XRDMA_QP_TIMEOUT) && in->timeout > 31) ||
-	    ((mask & XRDMA_QP_PORT) && in->port_num != 1) ||
-	    ((mask & XRDMA_QP_ACCESS_FLAGS) &&
+	    ((mask & XNIC_QP_MOD_RETRY_CNT) && in->retry_cnt > 7) ||
+	    ((mask & XNIC_QP_MOD_RNR_RETRY) && in->rnr_retry > 7) ||
+	    ((mask & XNIC_QP_MOD_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
+	    ((mask & XNIC_QP_MOD_TIMEOUT) && in->timeout > 31) ||
+	    ((mask & XNIC_QP_MOD_PORT) && in->port_num != 1) ||
+	    ((mask & XNIC_QP_MOD_ACCESS) &&
 	     le32_to_cpu(in->access) & ~XNIC_SIM_ACCESS_ALL) ||
-	    ((mask & XRDMA_QP_DEST_QPN) &&
+	    ((mask & XNIC_QP_MOD_DEST_QPN) &&
 	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
 		return XNIC_CMD_BAD_PARAM;
 
-	if (mask & XRDMA_QP_PATH_MTU)
+	if (mask & XNIC_QP_MOD_PATH_MTU)
 		qp->mtu = in->path_mtu;
-	if (mask & XRDMA_QP_TIMEOUT)
+	if (mask & XNIC_QP_MOD_TIMEOUT)
 		qp->timeout = in->timeout;
-	if (mask & XRDMA_QP_RETRY_CNT)
+	if (mask & XNIC_QP_MOD_RETRY_CNT)
 		qp->retry_cnt = in->retry_cnt;
-	if (mask & XRDMA_QP_RNR_RETRY)
+	if (mask & XNIC_QP_MOD_RNR_RETRY)
 		qp->rnr_retry = in->rnr_retry;
-	if (mask & XRDMA_QP_MIN_RNR_TIMER)
+	if (mask & XNIC_QP_MOD_MIN_RNR_TIMER)
 		WRITE_ONCE(qp->min_rnr_timer, in->min_rnr_timer);
-	if (mask & XRDMA_QP_MAX_QP_RD_ATOMIC)
+	if (mask & XNIC_QP_MOD_MAX_RD_ATOMIC)
 		qp->max_rd_atomic = in->max_rd_atomic;
-	if (mask & XRDMA_QP_MAX_DEST_RD_ATOMIC)
+	if (mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC)
 		WRITE_ONCE(qp->max_dest_rd_atomic, in->max_dest_rd_atomic);
-	if (mask & XRDMA_QP_QKEY)
+	if (mask & XNIC_QP_MOD_QKEY)
 		WRITE_ONCE(qp->qkey, le32_to_cpu(in->qkey));
-	if (mask & XRDMA_QP_RQ_PSN)
+	if (mask & XNIC_QP_MOD_RQ_PSN)
 		WRITE_ONCE(qp->rq_psn, le32_to_cpu(in->rq_psn) & 0xffffff);
-	if (mask & XRDMA_QP_SQ_PSN)
+	if (mask & XNIC_QP_MOD_SQ_PSN)
 		qp->sq_psn = le32_to_cpu(in->sq_psn) & 0xffffff;
-	if (mask & XRDMA_QP_DEST_QPN)
+	if (mask & XNIC_QP_MOD_DEST_QPN)
 		WRITE_ONCE(qp->dest_qpn, le32_to_cpu(in->dest_qpn));
-	if (mask & XRDMA_QP_ACCESS_FLAGS)
+	if (mask & XNIC_QP_MOD_ACCESS)
 		WRITE_ONCE(qp->access, le32_to_cpu(in->access));
-	if (mask & XRDMA_QP_PORT)
+	if (mask & XNIC_QP_MOD_PORT)
 		qp->port = in->port_num;
-	if (mask & XRDMA_QP_AV) {
+	if (mask & XNIC_QP_MOD_AV) {
 		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
 		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
 	}
-	if (!(mask & XRDMA_QP_STATE) || next == cur)
+	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
 		return XNIC_CMD_OK;
 
 	spin_lock(&qp->lock);
 	WRITE_ONCE(qp->state, next);
-	if (next == XNIC_SIM_QPS_RESET)
+	if (next == XNIC_QPS_RESET)
 		qp->rq_ci = 0;
 	spin_unlock(&qp->lock);
 	switch (next) {
-	case XNIC_SIM_QPS_RESET:
+	case XNIC_QPS_RESET:
 		xnic_sim_qp_deactivate(qp);
 		if (qp->on_err) {
 			list_del(&qp->err_node);
@@ -359,8 +345,8 @@ static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
 		/* no operation of the peer still uses the old queues */
 		xnic_sim_sect_sync(dev);
 		break;
-	case XNIC_SIM_QPS_ERR:
-	case XNIC_SIM_QPS_RTS:
+	case XNIC_QPS_ERR:
+	case XNIC_QPS_RTS:
 		xnic_sim_qp_activate(qp);
 		break;
 	default:
@@ -369,7 +355,7 @@ static u32 xnic_sim_modify_qp(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+static u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	u32 qpn = le32_to_cpu(c->obj.index);
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
@@ -388,8 +374,8 @@ static u32 xnic_sim_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 /* ------------------------------------------------------------------ */
 /* Shared receive queues                                               */
 
-static u32 xnic_sim_create_srq(struct xnic_sim_dev *dev,
-			       const struct xnic_cmd_create_srq *in)
+static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
+				   const struct xnic_cmd_create_srq *in)
 {
 	u32 srqn = le32_to_cpu(in->srqn);
 	u64 ring = le64_to_cpu(in->ring_addr);
@@ -423,8 +409,8 @@ static u32 xnic_sim_create_srq(struct xnic_sim_dev *dev,
 	return xnic_sim_errno_status(err);
 }
 
-static u32 xnic_sim_modify_srq(struct xnic_sim_dev *dev,
-			       const struct xnic_cmd_modify_srq *in)
+static u32 xnic_sim_cmd_modify_srq(struct xnic_sim_dev *dev,
+				   const struct xnic_cmd_modify_srq *in)
 {
 	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs,
 						    le32_to_cpu(in->srqn));
@@ -437,7 +423,7 @@ static u32 xnic_sim_modify_srq(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
-static u32 xnic_sim_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
+static u32 xnic_sim_cmd_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs, srqn);
@@ -462,8 +448,8 @@ static void xnic_sim_mr_free(struct xnic_sim_mr *mr)
 	kfree(mr);
 }
 
-static u32 xnic_sim_reg_mr(struct xnic_sim_dev *dev,
-			   const struct xnic_cmd_reg_mr *in)
+static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
+			       const struct xnic_cmd_reg_mr *in)
 {
 	u32 key = le32_to_cpu(in->key), flags = le32_to_cpu(in->flags);
 	u32 access = le32_to_cpu(in->access), n = le32_to_cpu(in->npages);
@@ -529,7 +515,7 @@ bad:
 	return XNIC_CMD_BAD_PARAM;
 }
 
-static u32 xnic_sim_dereg_mr(struct xnic_sim_dev *dev, u32 key)
+static u32 xnic_sim_cmd_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
 	struct xnic_sim_mr *mr = xnic_sim_tbl_erase(&dev->mrs, key >> 8,
@@ -547,8 +533,8 @@ static u32 xnic_sim_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 /* ------------------------------------------------------------------ */
 /* Doorbell pages                                                      */
 
-static u32 xnic_sim_alloc_db(struct xnic_sim_dev *dev,
-			     const struct xnic_cmd_alloc_db *in)
+static u32 xnic_sim_cmd_alloc_db(struct xnic_sim_dev *dev,
+				 const struct xnic_cmd_alloc_db *in)
 {
 	u32 idx = le32_to_cpu(in->db_index);
 	u64 addr = le64_to_cpu(in->page_addr);
@@ -578,7 +564,7 @@ static void xnic_sim_db_free(struct xnic_sim_db *db)
 	kfree(db);
 }
 
-static u32 xnic_sim_free_db(struct xnic_sim_dev *dev, u32 idx)
+static u32 xnic_sim_cmd_free_db(struct xnic_sim_dev *dev, u32 idx)
 {
 	struct xnic_sim_db *db;
 	u32 i;
@@ -606,33 +592,33 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 {
 	switch (c->hdr.opcode) {
 	case XNIC_CMD_QUERY_CAPS:
-		return xnic_sim_query_caps(dev, c);
+		return xnic_sim_cmd_query_caps(dev, c);
 	case XNIC_CMD_CREATE_CQ:
-		return xnic_sim_create_cq(dev, &c->create_cq);
+		return xnic_sim_cmd_create_cq(dev, &c->create_cq);
 	case XNIC_CMD_DESTROY_CQ:
-		return xnic_sim_destroy_cq(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_cq(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_CREATE_QP:
-		return xnic_sim_create_qp(dev, &c->create_qp);
+		return xnic_sim_cmd_create_qp(dev, &c->create_qp);
 	case XNIC_CMD_MODIFY_QP:
-		return xnic_sim_modify_qp(dev, &c->modify_qp);
+		return xnic_sim_cmd_modify_qp(dev, &c->modify_qp);
 	case XNIC_CMD_QUERY_QP:
-		return xnic_sim_query_qp(dev, c);
+		return xnic_sim_cmd_query_qp(dev, c);
 	case XNIC_CMD_DESTROY_QP:
-		return xnic_sim_destroy_qp(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_qp(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_CREATE_SRQ:
-		return xnic_sim_create_srq(dev, &c->create_srq);
+		return xnic_sim_cmd_create_srq(dev, &c->create_srq);
 	case XNIC_CMD_MODIFY_SRQ:
-		return xnic_sim_modify_srq(dev, &c->modify_srq);
+		return xnic_sim_cmd_modify_srq(dev, &c->modify_srq);
 	case XNIC_CMD_DESTROY_SRQ:
-		return xnic_sim_destroy_srq(dev, le32_to_cpu(c->obj.index));
+		return xnic_sim_cmd_destroy_srq(dev, le32_to_cpu(c->obj.index));
 	case XNIC_CMD_REG_MR:
-		return xnic_sim_reg_mr(dev, &c->reg_mr);
+		return xnic_sim_cmd_reg_mr(dev, &c->reg_mr);
 	case XNIC_CMD_DEREG_MR:
-		return xnic_sim_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
+		return xnic_sim_cmd_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
 	case XNIC_CMD_ALLOC_DB:
-		return xnic_sim_alloc_db(dev, &c->alloc_db);
+		return xnic_sim_cmd_alloc_db(dev, &c->alloc_db);
 	case XNIC_CMD_FREE_DB:
-		return xnic_sim_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
+		return xnic_sim_cmd_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
 	default:
 		return XNIC_CMD_BAD_OPCODE;
 	}
@@ -699,53 +685,19 @@ bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev)
 /* ------------------------------------------------------------------ */
 /* Reset                                                               */
 
-/* Detach every chunk of a table: it is empty for readers afterwards. */
-static struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t)
-{
-	struct xnic_sim_tbl_chunk **old = kvcalloc(XNIC_SIM_TBL_TOP,
-						   sizeof(*old), GFP_KERNEL);
-	u32 i;
-
-	if (!old)
-		return NULL;
-	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
-		old[i] = t->top[i];
-		WRITE_ONCE(t->top[i], NULL);
-	}
-	t->count = 0;
-	return old;
-}
-
-/* Free every object of detached chunks with @fn, then the chunks. */
-static void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old,
-			      void (*fn)(void *p))
-{
-	u32 i, j;
-
-	for (i = 0; i < XNIC_SIM_TBL_TOP; i++) {
-		if (!old[i])
-			continue;
-		for (j = 0; j < XNIC_SIM_TBL_CHUNK; j++)
-			if (old[i]->ent[j])
-				fn(old[i]->ent[j]);
-		xnic_sim_tbl_free_chunk(old[i]);
-	}
-	kvfree(old);
-}
-
-static void xnic_sim_free_qp(void *p)
+static void xnic_sim_qp_drop(void *p)
 {
 	struct xnic_sim_qp *qp = p;
 
 	kfree_rcu(qp, rcu);
 }
 
-static void xnic_sim_free_plain(void *p)
+static void xnic_sim_plain_drop(void *p)
 {
 	kfree(p);
 }
 
-static void xnic_sim_free_mr(void *p)
+static void xnic_sim_mr_drop(void *p)
 {
 	xnic_sim_mr_free(p);
 }
@@ -776,8 +728,8 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 {
 	struct xnic_sim_tbl *tbl[] = { &dev->qps, &dev->srqs, &dev->cqs,
 				       &dev->mrs };
-	void (*fn[])(void *p) = { xnic_sim_free_qp, xnic_sim_free_plain,
-				  xnic_sim_free_plain, xnic_sim_free_mr };
+	void (*fn[])(void *p) = { xnic_sim_qp_drop, xnic_sim_plain_drop,
+				  xnic_sim_plain_drop, xnic_sim_mr_drop };
 	struct xnic_sim_tbl_chunk **old[ARRAY_SIZE(tbl)];
 	struct xnic_sim_qp *qp;
 	u32 idx = 0, i;
@@ -785,7 +737,7 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 	/* QPs stop answering first */
 	while ((qp = xnic_sim_tbl_next(&dev->qps, &idx))) {
 		spin_lock(&qp->lock);
-		WRITE_ONCE(qp->state, XNIC_SIM_QPS_RESET);
+		WRITE_ONCE(qp->state, XNIC_QPS_RESET);
 		spin_unlock(&qp->lock);
 		idx++;
 	}

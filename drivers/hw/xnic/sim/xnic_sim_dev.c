@@ -11,9 +11,7 @@
 #include <linux/hardirq.h>
 #include "xnic_sim.h"
 
-/* engine polling time without work before it sleeps (module parameter) */
-unsigned int xnic_sim_idle_us = 100;
-bool xnic_sim_kick_run_on = true;
+bool xnic_sim_kick_serve_on = true;
 
 static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_doorbells] = "doorbells",
@@ -287,8 +285,8 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 		xnic_sim_count(dev, XS_CTR_kicks, 1);
 		/* the work done in the writer's stead needs no wakeup */
 		if ((val & XNIC_KICK_RUN_HERE) &&
-		    READ_ONCE(xnic_sim_kick_run_on) &&
-		    xnic_sim_writer_can_sleep() && xnic_sim_kick_run(dev, val))
+		    READ_ONCE(xnic_sim_kick_serve_on) &&
+		    xnic_sim_writer_can_sleep() && xnic_sim_kick_serve(dev, val))
 			return;
 		xnic_sim_kick(dev);
 		return;
@@ -428,7 +426,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	spin_lock_init(&dev->irq_lock);
 	spin_lock_init(&dev->eq_lock);
 	init_waitqueue_head(&dev->reset_wq);
-	mutex_init(&dev->run_lock);
+	mutex_init(&dev->exec_lock);
 	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);

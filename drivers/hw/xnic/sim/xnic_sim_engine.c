@@ -7,12 +7,11 @@
  * never wait long; RNR and retry waits keep a QP on the list with a
  * deadline), flushes QPs in ERR, and sleeps after an idle period with
  * XNIC_DB_NEED_WAKEUP set in every doorbell page until KICK, a command, a
- * reset or the next deadline.  A KICK from a process may run a bounded,
- * non-preemptible slice of that process's own work in its context
- * (xnic_sim_kick_run()).
- *
- * Also here: the event queue and completion queue writers, used by every
- * engine (a responder's queues are written by the requester's engine).
+ * reset or the next deadline.  A KICK from a process may be served in
+ * its context: a bounded, non-preemptible slice of that process's own
+ * work (xnic_sim_kick_serve()).  What a QP's turn executes is the
+ * transport's (xnic_sim_req.c, xnic_sim_comp.c); flushing is the QP's
+ * (xnic_sim_qp.c).
  */
 #include <linux/kthread.h>
 #include <linux/delay.h>
@@ -25,6 +24,9 @@
 #ifdef XNIC_SIM_TEST_HOOKS
 void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 #endif
+
+/* engine polling time without work before it sleeps (module parameter) */
+unsigned int xnic_sim_idle_us = 100;
 
 #define XNIC_SIM_QP_BUDGET	16	/* WQEs per QP per turn */
 /*
@@ -50,541 +52,65 @@ void (*xnic_sim_test_hook)(struct xnic_sim_dev *dev, enum xnic_sim_hook where);
 #define XNIC_SIM_ERR_SLEEP_MS	20	/* sleep bound with QPs in ERR */
 /* a busy CPU's engine steps aside this long, NEED_WAKEUP set */
 #define XNIC_SIM_YIELD_NS	NSEC_PER_MSEC
-/* a kick run in the kicker's context wakes the engine this often */
+/* a kick serve in the kicker's context wakes the engine this often */
 #define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
 
-static u32 xnic_sim_rd32(u64 dma)
-{
-	__le32 *p = xnic_sim_map(dma);
-	u32 v;
-
-	if (!p)
-		return 0;
-	v = le32_to_cpu(READ_ONCE(*p));
-	xnic_sim_unmap(p);
-	return v;
-}
-
-static u8 xnic_sim_rd8(u64 dma)
-{
-	u8 *p = xnic_sim_map(dma);
-	u8 v;
-
-	if (!p)
-		return 0xff;
-	v = READ_ONCE(*p);
-	xnic_sim_unmap(p);
-	return v;
-}
-
 /* ------------------------------------------------------------------ */
-/* Sections                                                            */
+/* Budgets                                                             */
+
+/* Opcodes whose execution may sleep (waits for the peer's engine). */
+static bool xnic_sim_op_may_sleep(u8 opcode)
+{
+	return opcode == XNIC_OP_LOCAL_INV || opcode == XNIC_OP_REG_MR;
+}
 
 /**
- * xnic_sim_sect_sync - wait until no other engine uses what we unpublished
- * @dev: the device whose objects were unpublished (its own engine calls)
+ * xnic_sim_budget_take - charge one WQE to a budget
+ * @b: the budget of a pass or a kick serve
+ * @w: the decoded WQE about to be executed
  *
- * Only the cabled peer's engine can reach @dev's objects (a port reaches
- * itself and its peer); it is waited for if it is inside a section.
- * Never called inside a section.
- */
-void xnic_sim_sect_sync(struct xnic_sim_dev *dev)
-{
-	struct xnic_sim_dev *p = dev->peer;
-	unsigned long s;
-	int spins = 0;
-
-	smp_mb();	/* the unpublishing before the peer's count is read */
-	if (!p)
-		return;
-	s = READ_ONCE(p->sect);
-	if (!(s & 1))
-		return;
-	while (READ_ONCE(p->sect) == s) {
-		if (++spins < 100)
-			cpu_relax();
-		else
-			usleep_range(10, 50);
-	}
-	smp_mb();	/* the peer's accesses before our frees */
-}
-
-/* ------------------------------------------------------------------ */
-/* Event queue                                                         */
-
-/**
- * xnic_sim_eq_post - write an event and raise the interrupt
- * @dev: device
- * @type: XNIC_EQE_*
- * @data: its data
- * @aux: its aux
+ * A pass or a serve may start a WQE while WQEs and bytes are left; its
+ * bytes are then charged whole (a large WQE ends the pass: the engine
+ * thread's unit of preemption by commands is one WQE).  An atomic serve
+ * (@b->atomic) takes only WQEs that fit in the bytes left and cannot
+ * sleep, so its length is bounded by its budget; it marks the budget
+ * @left otherwise.
  *
- * Any engine, any lock but eq_lock held.  An overrun makes the device
- * fatal.  Return: whether the event was written.
+ * Return: whether the WQE may be executed now.
  */
-bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
+bool xnic_sim_budget_take(struct xnic_sim_budget *b,
+			  const struct xnic_sim_swqe *w)
 {
-	struct xnic_eqe *e;
-	unsigned long flags;
-	u32 log;
+	u64 bytes = xnic_sim_swqe_bytes(w);
 
-	spin_lock_irqsave(&dev->eq_lock, flags);
-	if (!dev->eq_on) {
-		spin_unlock_irqrestore(&dev->eq_lock, flags);
+	if (!b->wqes || !b->bytes ||
+	    (b->atomic && (bytes > b->bytes ||
+			   xnic_sim_op_may_sleep(w->opcode)))) {
+		b->left = true;
 		return false;
 	}
-	log = dev->eq_log;
-	if (xnic_sim_ring_full(dev->eq_pi, READ_ONCE(dev->eq_ci), log))
-		goto fatal;
-	e = xnic_sim_map(dev->eq_base +
-			 (u64)(dev->eq_pi & ((1U << log) - 1)) * sizeof(*e));
-	if (!e)
-		goto fatal;
-	e->type = type;
-	e->data = cpu_to_le32(data);
-	e->aux = cpu_to_le32(aux);
-	e->reserved2 = 0;
-	dma_wmb();	/* the body before the owner */
-	WRITE_ONCE(e->owner, xnic_sim_hw_owner(dev->eq_pi, log));
-	xnic_sim_unmap(e);
-	dev->eq_pi++;
-	spin_unlock_irqrestore(&dev->eq_lock, flags);
-	xnic_sim_count(dev, XS_CTR_eqes, 1);
-	xnic_sim_raise_irq(dev);
+	b->wqes--;
+	b->bytes -= min(bytes, b->bytes);
 	return true;
-
-fatal:
-	dev->eq_on = false;
-	spin_unlock_irqrestore(&dev->eq_lock, flags);
-	spin_lock_irqsave(&dev->reg_lock, flags);
-	WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_FATAL);
-	spin_unlock_irqrestore(&dev->reg_lock, flags);
-	xnic_sim_count(dev, XS_CTR_eq_overruns, 1);
-	pr_err_ratelimited("xnic_sim %d: event queue overrun: device fatal\n",
-			   dev->index);
-	return false;
 }
 
 /* ------------------------------------------------------------------ */
-/* Completion queues                                                   */
-
-/**
- * xnic_sim_count_status - count an error completion by kind
- * @dev: device
- * @status: XNIC_CQE_*
- */
-void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
-{
-	static const u8 map[] = {
-		[XNIC_CQE_LOC_LEN_ERR] = XS_CTR_err_loc_len,
-		[XNIC_CQE_LOC_QP_OP_ERR] = XS_CTR_err_loc_qp_op,
-		[XNIC_CQE_LOC_PROT_ERR] = XS_CTR_err_loc_prot,
-		[XNIC_CQE_WR_FLUSH_ERR] = XS_CTR_err_flush,
-		[XNIC_CQE_REM_INV_REQ_ERR] = XS_CTR_err_rem_inv_req,
-		[XNIC_CQE_REM_ACCESS_ERR] = XS_CTR_err_rem_access,
-		[XNIC_CQE_REM_OP_ERR] = XS_CTR_err_rem_op,
-		[XNIC_CQE_RETRY_EXC_ERR] = XS_CTR_err_retry_exc,
-		[XNIC_CQE_RNR_RETRY_EXC_ERR] = XS_CTR_err_rnr_retry_exc,
-	};
-
-	if (!status)
-		return;
-	if (status < ARRAY_SIZE(map) && map[status])
-		xnic_sim_count(dev, map[status], 1);
-	else
-		xnic_sim_count(dev, XS_CTR_err_other, 1);
-}
-
-/**
- * xnic_sim_cq_post - write a CQE
- * @cq: the CQ
- * @info: its contents
- * @solicited: a receive of a solicited message (for SOLICITED arming)
- *
- * Any engine.  A full ring is an overrun: CQ_ERR is raised and the CQ
- * takes no more entries.  Return: 0, or -ENOSPC (overrun).
- */
-int xnic_sim_cq_post(struct xnic_sim_cq *cq,
-		     const struct xnic_sim_cqe_info *info, bool solicited)
-{
-	struct xnic_sim_dev *dev = cq->dev;
-	struct xnic_cq_dbrec *rec;
-	struct xnic_cqe *c;
-	bool fire = false;
-	u32 ci, arm = 0;
-
-	spin_lock(&cq->lock);
-	if (cq->overrun)
-		goto overrun;
-	rec = xnic_sim_map(cq->dbrec);
-	if (!rec)
-		goto overrun;
-	ci = le32_to_cpu(READ_ONCE(rec->ci));
-	if (xnic_sim_ring_full(cq->pi, ci, cq->log)) {
-		xnic_sim_unmap(rec);
-		cq->overrun = true;
-		xnic_sim_count(dev, XS_CTR_cq_overruns, 1);
-		xnic_sim_eq_post(dev, XNIC_EQE_CQ_ERR, cq->cqn, 0);
-		goto overrun;
-	}
-	c = xnic_sim_map(cq->ring +
-			 (u64)(cq->pi & ((1U << cq->log) - 1)) * sizeof(*c));
-	if (!c) {
-		xnic_sim_unmap(rec);
-		goto overrun;
-	}
-	c->wr_id = cpu_to_le64(info->wr_id);
-	c->byte_len = cpu_to_le32(info->byte_len);
-	c->imm_data = info->imm;
-	c->qpn = cpu_to_le32(info->qpn);
-	c->src_qp = cpu_to_le32(info->src_qp);
-	c->status = info->status;
-	c->opcode = info->opcode;
-	c->flags = info->flags;
-	c->timestamp = cpu_to_le32((u32)div_u64(xnic_sim_now(),
-						NSEC_PER_USEC));
-	dma_wmb();	/* the body before the owner */
-	WRITE_ONCE(c->owner, xnic_sim_hw_owner(cq->pi, cq->log));
-	xnic_sim_unmap(c);
-	cq->pi++;
-	if (cq->flags & XNIC_CQ_F_EVENTS) {
-		/* the CQE before the arm word (pairs with the consumer) */
-		smp_mb();
-		arm = le32_to_cpu(READ_ONCE(rec->arm));
-		fire = xnic_sim_arm_fire(arm, &cq->served, solicited,
-					 info->status != XNIC_CQE_SUCCESS);
-	}
-	xnic_sim_unmap(rec);
-	if (fire)
-		xnic_sim_eq_post(dev, XNIC_EQE_COMPLETION, cq->cqn, 0);
-	spin_unlock(&cq->lock);
-	xnic_sim_count(dev, XS_CTR_cqes, 1);
-	return 0;
-
-overrun:
-	spin_unlock(&cq->lock);
-	return -ENOSPC;
-}
-
-/* ------------------------------------------------------------------ */
-/* QP scheduling                                                       */
-
-/**
- * xnic_sim_qp_activate - put a QP on its engine's active list
- * @qp: the QP (its own engine only)
- */
-void xnic_sim_qp_activate(struct xnic_sim_qp *qp)
-{
-	if (!qp->on_active) {
-		list_add_tail(&qp->active_node, &qp->dev->active);
-		qp->on_active = true;
-	}
-}
-
-/**
- * xnic_sim_qp_deactivate - take a QP off the active list
- * @qp: the QP (its own engine only)
- */
-void xnic_sim_qp_deactivate(struct xnic_sim_qp *qp)
-{
-	if (qp->on_active) {
-		list_del(&qp->active_node);
-		qp->on_active = false;
-	}
-}
-
-/**
- * xnic_sim_qp_ring - ring a QP's doorbell from inside the device
- * @qp: the QP, possibly of the other device
- *
- * Any engine (inside a section for a peer's QP).  The owner's engine
- * finds the QP at its next scan, as after a producer's doorbell.
- */
-void xnic_sim_qp_ring(struct xnic_sim_qp *qp)
-{
-	u32 group = qp->slot / 64;
-	unsigned long *p;
-
-	p = xnic_sim_map(xnic_sim_db_group_addr(qp->db->addr, group));
-	if (p) {
-		set_bit(qp->slot % 64, p);
-		xnic_sim_unmap(p);
-	}
-	p = xnic_sim_map(xnic_sim_db_summary_addr(qp->db->addr, group / 64));
-	if (p) {
-		set_bit(group % 64, p);
-		xnic_sim_unmap(p);
-	}
-	xnic_sim_kick(qp->dev);
-}
-
-/**
- * xnic_sim_qp_set_err - move a QP to ERR because of an error
- * @qp: the QP, possibly of the other device
- * @event: XNIC_EQE_* to raise on its device, or 0
- *
- * Any engine.  The owner's engine flushes the QP.
- */
-void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
-{
-	bool changed;
-
-	spin_lock(&qp->lock);
-	changed = qp->state != XNIC_SIM_QPS_ERR &&
-		  qp->state != XNIC_SIM_QPS_RESET;
-	if (changed)
-		WRITE_ONCE(qp->state, XNIC_SIM_QPS_ERR);
-	spin_unlock(&qp->lock);
-	if (!changed)
-		return;
-	if (event)
-		xnic_sim_eq_post(qp->dev, event, qp->qpn, 0);
-	xnic_sim_qp_ring(qp);
-}
-
-/* ------------------------------------------------------------------ */
-/* Flushing                                                            */
+/* Turns on the active list                                            */
 
 /*
- * Complete the posted WQEs of a QP in ERR with WR_FLUSH_ERR, at most
- * @*quota of them (decremented; @*more set when it stopped there).
- * Return: whether there was anything to do (a QP with nothing to flush is
- * no work, however often its doorbell rings).
- */
-static bool xnic_sim_qp_flush(struct xnic_sim_dev *dev,
-			      struct xnic_sim_qp *qp, u32 *quota, bool *more)
-{
-	struct xnic_sim_cqe_info info = {
-		.qpn = qp->qpn,
-		.status = XNIC_CQE_WR_FLUSH_ERR,
-	};
-	struct xnic_wqe_ctrl ctrl;
-	u32 mask, ci, pi, n, i;
-	bool did = false;
-	u64 addr;
-	int avail;
-
-	/* send queue: bounded by two laps, the producer may keep posting */
-	mask = (1U << qp->sq_log) - 1;
-	for (i = 0; i < 2 * (mask + 1); i++) {
-		if (!*quota) {
-			*more = true;
-			return did;
-		}
-		if (qp->sq_ci == qp->sq_pi) {
-			pi = xnic_sim_rd32(qp->dbrec +
-					   offsetof(struct xnic_qp_dbrec, sq_pi));
-			if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
-				break;
-			qp->sq_pi = pi;
-		}
-		addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-		if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-				offsetof(struct xnic_wqe_ctrl, owner)),
-				qp->sq_ci, qp->sq_log))
-			break;
-		dma_rmb();
-		if (!xnic_sim_dma_read(addr, &ctrl, sizeof(ctrl)))
-			break;
-		info.wr_id = le64_to_cpu(ctrl.wr_id);
-		info.opcode = xnic_sim_cqe_opcode(ctrl.opcode);
-		qp->sq_ci++;
-		qp->flushed++;
-		xnic_sim_count(dev, XS_CTR_err_flush, 1);
-		xnic_sim_cq_post(qp->scq, &info, false);
-		(*quota)--;
-		did = true;
-	}
-
-	if (qp->srq) {
-		if (!qp->last_wqe_sent) {
-			qp->last_wqe_sent = true;
-			xnic_sim_eq_post(dev, XNIC_EQE_LAST_WQE, qp->qpn, 0);
-			did = true;
-		}
-		return did;
-	}
-
-	/* receive queue: claim what is posted, then complete it */
-	spin_lock(&qp->lock);
-	ci = qp->rq_ci;
-	pi = xnic_sim_rd32(qp->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
-	avail = xnic_sim_ring_avail(ci, pi, qp->rq_log);
-	n = avail > 0 ? avail : 0;
-	if (n > *quota) {
-		n = *quota;
-		*more = true;
-	}
-	if (qp->state == XNIC_SIM_QPS_ERR)
-		qp->rq_ci = ci + n;
-	else
-		n = 0;
-	spin_unlock(&qp->lock);
-	mask = (1U << qp->rq_log) - 1;
-	info.opcode = XNIC_CQE_OP_RECV;
-	for (i = 0; i < n; i++, ci++) {
-		struct xnic_rwqe hdr;
-
-		addr = qp->rq_addr + ((u64)(ci & mask) << qp->rq_shift);
-		if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-				offsetof(struct xnic_rwqe, owner)),
-				ci, qp->rq_log))
-			break;
-		dma_rmb();
-		if (!xnic_sim_dma_read(addr, &hdr, sizeof(hdr)))
-			break;
-		info.wr_id = le64_to_cpu(hdr.wr_id);
-		qp->flushed++;
-		xnic_sim_count(dev, XS_CTR_err_flush, 1);
-		xnic_sim_cq_post(qp->rcq, &info, false);
-		did = true;
-	}
-	*quota -= min(n, *quota);
-	if (!qp->on_err) {
-		list_add_tail(&qp->err_node, &dev->errq);
-		qp->on_err = true;
-		did = true;
-	}
-	return did;
-}
-
-/* Receives posted to a QP in ERR ring no doorbell: look now and then. */
-static void xnic_sim_err_sweep(struct xnic_sim_dev *dev)
-{
-	struct xnic_sim_qp *qp;
-	u32 pi;
-
-	list_for_each_entry(qp, &dev->errq, err_node) {
-		pi = xnic_sim_rd32(qp->dbrec +
-				   offsetof(struct xnic_qp_dbrec, rq_pi));
-		if (pi != READ_ONCE(qp->rq_ci))
-			xnic_sim_qp_activate(qp);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Send queues                                                         */
-
-/*
- * Fetch the WQE at sq_ci into the scratch buffer and decode it.
- * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
- * is empty, -EINVAL the doorbell record or the entry is not valid.
- */
-static int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
-{
-	struct xnic_sim_scratch *scr = dev->scr;
-	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-	int len;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
-
-		if (n < 0)
-			return -EINVAL;
-		qp->sq_pi = pi;
-		if (!n)
-			return 0;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log))
-		return -EINVAL;
-	dma_rmb();	/* the entry after its owner */
-	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	len = xnic_sim_swqe_len(ctrl, 1U << qp->sq_shift);
-	if (len < 0) {
-		ctrl->flags &= ~XNIC_WQE_INLINE;
-		ctrl->num_sge = 0;
-		xnic_sim_swqe_decode(scr->wqe, &scr->w);
-		return 2;
-	}
-	if (len > XNIC_WQE_DATA_OFF &&
-	    !xnic_sim_dma_read(addr + XNIC_WQE_DATA_OFF,
-			       scr->wqe + XNIC_WQE_DATA_OFF,
-			       len - XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	xnic_sim_swqe_decode(scr->wqe, &scr->w);
-	return 1;
-}
-
-static const u8 xnic_sim_tx_ctr[][2] = {
-	[XNIC_OP_RDMA_WRITE] = { XS_CTR_tx_rdma_write,
-				 XS_CTR_tx_rdma_write_bytes },
-	[XNIC_OP_RDMA_WRITE_WITH_IMM] = { XS_CTR_tx_rdma_write_imm,
-					  XS_CTR_tx_rdma_write_imm_bytes },
-	[XNIC_OP_SEND] = { XS_CTR_tx_send, XS_CTR_tx_send_bytes },
-	[XNIC_OP_SEND_WITH_IMM] = { XS_CTR_tx_send_imm,
-				    XS_CTR_tx_send_imm_bytes },
-	[XNIC_OP_RDMA_READ] = { XS_CTR_tx_rdma_read,
-				XS_CTR_tx_rdma_read_bytes },
-	[XNIC_OP_ATOMIC_CMP_AND_SWP] = { XS_CTR_tx_cmp_swap, 0 },
-	[XNIC_OP_ATOMIC_FETCH_AND_ADD] = { XS_CTR_tx_fetch_add, 0 },
-	[XNIC_OP_LOCAL_INV] = { XS_CTR_tx_local_inv, 0 },
-	[XNIC_OP_SEND_WITH_INV] = { XS_CTR_tx_send_inv,
-				    XS_CTR_tx_send_inv_bytes },
-	[XNIC_OP_REG_MR] = { XS_CTR_tx_reg_mr, 0 },
-	[XNIC_OP_NOP] = { XS_CTR_tx_nop, 0 },
-};
-
-/* Retire the WQE at sq_ci: completion if signaled or failed. */
-static void xnic_sim_sq_complete(struct xnic_sim_dev *dev,
-				 struct xnic_sim_qp *qp, u8 status, u32 len)
-{
-	const struct xnic_sim_swqe *w = &dev->scr->w;
-	struct xnic_sim_cqe_info info;
-
-	qp->sq_ci++;
-	qp->rnr_count = 0;
-	qp->retry_count = 0;
-	if (!status) {
-		qp->tx_ops++;
-		qp->tx_bytes += len;
-		if (w->opcode < ARRAY_SIZE(xnic_sim_tx_ctr) &&
-		    xnic_sim_tx_ctr[w->opcode][0]) {
-			xnic_sim_count(dev, xnic_sim_tx_ctr[w->opcode][0], 1);
-			if (xnic_sim_tx_ctr[w->opcode][1])
-				xnic_sim_count(dev,
-					       xnic_sim_tx_ctr[w->opcode][1],
-					       len);
-		}
-	}
-	if (status || (w->flags & XNIC_WQE_SIGNALED) || qp->sig_all) {
-		info = (struct xnic_sim_cqe_info) {
-			.wr_id = w->wr_id,
-			.byte_len = len,
-			.qpn = qp->qpn,
-			.status = status,
-			.opcode = xnic_sim_cqe_opcode(w->opcode),
-		};
-		if (xnic_sim_cq_post(qp->scq, &info, false))
-			xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
-	}
-	if (status) {
-		qp->errors++;
-		xnic_sim_count_status(dev, status);
-		xnic_sim_qp_set_err(qp, 0);
-	}
-}
-
-/*
- * One turn of a QP on the active list, within the run's budget @b (a QP
- * it stops stays on the list).  Return: whether anything was done.
+ * One turn of a QP on the active list, within the budget @b of a pass or
+ * a kick serve (a QP it stops stays on the list).  Return: whether
+ * anything was done.
  * @next is lowered to the QP's deadline if it waits.
  */
-static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-			    u64 now, u64 *next, struct xnic_sim_budget *b)
+static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     u64 now, u64 *next, struct xnic_sim_budget *b)
 {
 	u8 state = READ_ONCE(qp->state);
 	bool work = false;
 	int budget, r;
 
-	if (state == XNIC_SIM_QPS_ERR) {
+	if (state == XNIC_QPS_ERR) {
 		bool more = false;
 
 		if (b->atomic) {
@@ -600,7 +126,7 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			xnic_sim_qp_deactivate(qp);
 		return work;
 	}
-	if (state != XNIC_SIM_QPS_RTS) {
+	if (state != XNIC_QPS_RTS) {
 		/* posted WQEs wait for RTS (MODIFY_QP activates the QP) */
 		xnic_sim_qp_deactivate(qp);
 		return false;
@@ -638,18 +164,18 @@ static bool xnic_sim_qp_run(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		}
 		xnic_sim_sq_complete(dev, qp, status, len);
 		work = true;
-		if (READ_ONCE(qp->state) != XNIC_SIM_QPS_RTS)
+		if (READ_ONCE(qp->state) != XNIC_QPS_RTS)
 			return true;	/* flushed or stopped on the next turn */
 	}
 	return true;
 }
 
 /*
- * A turn for each active QP while the budget lasts; the next run starts
- * with the first QP this one did not serve (round robin across runs).
+ * A turn for each active QP while the budget lasts; the next pass starts
+ * with the first QP this one did not reach (round robin across passes).
  */
-static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next,
-				struct xnic_sim_budget *b)
+static bool xnic_sim_active_turns(struct xnic_sim_dev *dev, u64 now,
+				  u64 *next, struct xnic_sim_budget *b)
 {
 	struct xnic_sim_qp *qp, *tmp;
 	bool work = false;
@@ -660,7 +186,7 @@ static bool xnic_sim_active_run(struct xnic_sim_dev *dev, u64 now, u64 *next,
 			b->left = true;
 			break;
 		}
-		work |= xnic_sim_qp_run(dev, qp, now, next, b);
+		work |= xnic_sim_qp_turn(dev, qp, now, next, b);
 	}
 	return work;
 }
@@ -684,28 +210,6 @@ struct xnic_sim_hits {
 };
 
 /*
- * Whether the WQE at sq_ci is announced and owned by the device (a look,
- * without side effects: xnic_sim_sq_fetch() decides).
- */
-static bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
-{
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-
-		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
-			return false;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log);
-}
-
-/*
  * Whether a QP whose doorbell rang has something valid to do now: a
  * WQE to execute (RTS, not waiting) or something to flush (ERR).
  */
@@ -714,7 +218,7 @@ static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
 	u8 state = READ_ONCE(qp->state);
 	u32 pi;
 
-	if (state == XNIC_SIM_QPS_ERR) {
+	if (state == XNIC_QPS_ERR) {
 		if (!qp->on_err || (qp->srq && !qp->last_wqe_sent) ||
 		    xnic_sim_sq_ready(qp))
 			return true;
@@ -725,7 +229,7 @@ static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
 		return xnic_sim_ring_avail(READ_ONCE(qp->rq_ci), pi,
 					   qp->rq_log) > 0;
 	}
-	if (state != XNIC_SIM_QPS_RTS ||
+	if (state != XNIC_QPS_RTS ||
 	    (qp->wait_until && xnic_sim_now() < qp->wait_until))
 		return false;
 	return xnic_sim_sq_ready(qp);
@@ -843,7 +347,7 @@ static bool xnic_sim_db_pending(struct xnic_sim_dev *dev)
  * @dev: device (its engine)
  * @flags: XNIC_DB_*
  */
-void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
+static void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
 {
 	u32 i;
 
@@ -860,7 +364,7 @@ void xnic_sim_db_set_flags(struct xnic_sim_dev *dev, u32 flags)
 /* ------------------------------------------------------------------ */
 /* The thread                                                          */
 
-static bool xnic_sim_running(struct xnic_sim_dev *dev)
+static bool xnic_sim_live(struct xnic_sim_dev *dev)
 {
 	return READ_ONCE(dev->enable) &&
 	       !(READ_ONCE(dev->status) & XNIC_STATUS_FATAL);
@@ -876,7 +380,7 @@ static bool xnic_sim_pending(struct xnic_sim_dev *dev)
 	if (kthread_should_stop() || READ_ONCE(dev->kicked) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done)
 		return true;
-	if (!xnic_sim_running(dev))
+	if (!xnic_sim_live(dev))
 		return false;
 	return READ_ONCE(dev->cmdq_pi) != dev->cmd_ci;
 }
@@ -895,11 +399,11 @@ static void xnic_sim_pass_budget(struct xnic_sim_budget *b)
  * within @b.  Return: whether a WQE was executed or a QP flushed (the
  * doorbell bits alone are no work).
  */
-static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
-			      struct xnic_sim_budget *b)
+static bool xnic_sim_pass_data(struct xnic_sim_dev *dev, u64 *next,
+			       struct xnic_sim_budget *b)
 {
 	xnic_sim_db_scan(dev);
-	return xnic_sim_active_run(dev, xnic_sim_now(), next, b);
+	return xnic_sim_active_turns(dev, xnic_sim_now(), next, b);
 }
 
 /*
@@ -907,10 +411,10 @@ static bool xnic_sim_data_run(struct xnic_sim_dev *dev, u64 *next,
  * it saw the flag is found here.  Announced slots are taken (their QPs go
  * on the active list for the next pass), and only QPs with something
  * valid to do keep the engine awake: hostile bits do not.  Taking them
- * needs run_lock; the engine steps aside exactly when other tasks want
+ * needs exec_lock; the engine steps aside exactly when other tasks want
  * its CPU, so it holds the lock here only with preemption disabled and
- * for a bounded scan -- kick runs must not find it held by a preempted
- * engine.  Return: whether to stay awake.  (_locked: the scan, run_lock
+ * for a bounded scan -- kick serves must not find it held by a preempted
+ * engine.  Return: whether to stay awake.  (_locked: the scan, exec_lock
  * held, preemption disabled.)
  */
 static bool xnic_sim_recheck_locked(struct xnic_sim_dev *dev)
@@ -938,13 +442,13 @@ static bool xnic_sim_recheck(struct xnic_sim_dev *dev)
 	if (!xnic_sim_db_pending(dev))
 		return false;
 	preempt_disable();
-	if (!mutex_trylock(&dev->run_lock)) {
-		/* a kick run has it; look again after it */
+	if (!mutex_trylock(&dev->exec_lock)) {
+		/* a kick serve has it; look again after it */
 		preempt_enable();
 		return true;
 	}
 	awake = xnic_sim_recheck_locked(dev);
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	preempt_enable();
 	return awake;
 }
@@ -993,7 +497,7 @@ out:
 }
 
 /**
- * xnic_sim_kick_run - serve a KICK in the writer's context
+ * xnic_sim_kick_serve - serve a KICK in the writer's context
  * @dev: device; the caller is a process holding no lock
  * @val: the KICK value; XNIC_KICK_DB() names the writer's doorbell page
  *
@@ -1004,10 +508,10 @@ out:
  * next tick; the writer has the CPU now.  The engine thread keeps
  * sleeping (NEED_WAKEUP stays set) unless something is left for it.
  *
- * The run holds run_lock, which the engine thread needs for commands, so
+ * The serve holds exec_lock, which the engine thread needs for commands, so
  * the writer must not be parked while holding it (a SCHED_IDLE,
  * throttled or preempted writer could sit on it for as long as it
- * pleases, and the driver's commands would time out): the run is
+ * pleases, and the driver's commands would time out): the serve is
  * non-preemptible and bounded -- at most XNIC_SIM_KICK_WQES WQEs and
  * XNIC_SIM_KICK_BYTES bytes, none that may sleep, QPs from at most
  * XNIC_SIM_KICK_GROUPS group words -- and leaves the rest (larger WQEs,
@@ -1015,7 +519,7 @@ out:
  *
  * Return: true when nothing is left for the engine thread.
  */
-bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
+bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 {
 	struct xnic_sim_budget b = {
 		.wqes = XNIC_SIM_KICK_WQES,
@@ -1031,34 +535,34 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 	struct xnic_sim_db *db;
 	bool work = false, done;
 
-	/* PREEMPT_RT: spinlocks sleep, no run with preemption disabled */
+	/* PREEMPT_RT: spinlocks sleep, no serve with preemption disabled */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !(val & XNIC_KICK_DB_VALID) ||
 	    idx >= XNIC_SIM_MAX_DB)
 		return false;
 	preempt_disable();
-	if (!mutex_trylock(&dev->run_lock)) {
+	if (!mutex_trylock(&dev->exec_lock)) {
 		preempt_enable();
 		return false;
 	}
 	db = dev->db[idx];
-	if (!db || !xnic_sim_running(dev) ||
+	if (!db || !xnic_sim_live(dev) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done) {
-		mutex_unlock(&dev->run_lock);
+		mutex_unlock(&dev->exec_lock);
 		preempt_enable();
 		return false;
 	}
-	dev->atomic_run = true;
+	dev->serving = true;
 	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
-	xnic_sim_hook(dev, XS_HOOK_KICK_START);
+	xnic_sim_hook(dev, XS_HOOK_SERVE_START);
 	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
 	for (i = 0; i < h.n; i++)
-		work |= xnic_sim_qp_run(dev, h.qp[i], now, &next, &b);
+		work |= xnic_sim_qp_turn(dev, h.qp[i], now, &next, &b);
 	/* a QP still active has work left: over budget, in ERR, waiting */
 	for (i = 0; i < h.n; i++)
 		b.left |= h.qp[i]->on_active;
-	xnic_sim_hook(dev, XS_HOOK_KICK_SLICE);
-	dev->atomic_run = false;
+	xnic_sim_hook(dev, XS_HOOK_SERVE_END);
+	dev->serving = false;
 	done = !b.left && !h.more && READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
 	 * Now and then let the engine thread look for itself: where a CPU
@@ -1068,10 +572,10 @@ bool xnic_sim_kick_run(struct xnic_sim_dev *dev, u32 val)
 		dev->kick_probe = now;
 		done = false;
 	}
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	preempt_enable();
 	/* where a preempted writer may be parked: holding nothing */
-	xnic_sim_hook(dev, XS_HOOK_KICK_AFTER);
+	xnic_sim_hook(dev, XS_HOOK_SERVE_AFTER);
 	return done;
 }
 
@@ -1084,22 +588,22 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 	u64 now;
 
 	xnic_sim_pass_budget(&b);
-	mutex_lock(&dev->run_lock);
+	mutex_lock(&dev->exec_lock);
 	if (READ_ONCE(dev->reset_req) != dev->reset_done) {
 		xnic_sim_do_reset(dev);
 		work = true;
 	}
-	if (xnic_sim_running(dev)) {
+	if (xnic_sim_live(dev)) {
 		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
-		work |= xnic_sim_data_run(dev, next, &b);
+		work |= xnic_sim_pass_data(dev, next, &b);
 	}
 	now = xnic_sim_now();
 	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {
 		*last_sweep = now;
 		xnic_sim_err_sweep(dev);
 	}
-	mutex_unlock(&dev->run_lock);
+	mutex_unlock(&dev->exec_lock);
 	return work;
 }
 
@@ -1129,7 +633,7 @@ int xnic_sim_engine(void *arg)
 		 * engine waits for may be that task), step aside for a
 		 * while instead, announcing NEED_WAKEUP: producers then
 		 * kick, and a kick from a process does the work in its own
-		 * context (xnic_sim_kick_run()), with no wait for a CPU.
+		 * context (xnic_sim_kick_serve()), with no wait for a CPU.
 		 */
 		if (now - last_work < (u64)READ_ONCE(xnic_sim_idle_us) *
 				      NSEC_PER_USEC) {

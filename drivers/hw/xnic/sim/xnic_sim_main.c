@@ -25,8 +25,8 @@ MODULE_PARM_DESC(cable,
 module_param_named(idle_us, xnic_sim_idle_us, uint, 0644);
 MODULE_PARM_DESC(idle_us, "engine polling time without work before it sleeps (default 100)");
 
-module_param_named(kick_run, xnic_sim_kick_run_on, bool, 0644);
-MODULE_PARM_DESC(kick_run, "a KICK written from process context runs the doorbells itself (default 1)");
+module_param_named(kick_run, xnic_sim_kick_serve_on, bool, 0644);
+MODULE_PARM_DESC(kick_run, "a KICK written from process context is served in the writer's context (default 1)");
 
 static struct xnic_sim_dev *xnic_sim_devs[XNIC_SIM_MAX_DEV];
 static struct dentry *xnic_sim_dbg_root;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * xnic_sim: the device model's pure logic, without module state: DMA
- * memory access, WQE decoding, ring arithmetic, memory regions (bounds,
- * rights, MTT translation, copies between them), object tables and
- * status tables.  KUnit-tested by kunit/xnic_sim_test.c, which includes
- * xnic_sim_mem.c.
+ * xnic_sim: memory (xnic_sim_mem.c).  DMA access -- a DMA address is a
+ * physical address (dma-direct without bounce buffers), touched page by
+ * page with kmap_local_page -- and memory regions: registration checks,
+ * key and bounds checks, MTT translation, copies between scatter/gather
+ * lists, atomics.  No device state: KUnit tests it with ordinary kernel
+ * pages standing in for DMA memory.
  */
 #ifndef _XNIC_SIM_MEM_H
 #define _XNIC_SIM_MEM_H
@@ -12,37 +13,10 @@
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/highmem.h>
-#include <linux/rcupdate.h>
 #include <xrdma/xnic_hw.h>
 
-#define XNIC_SIM_MAX_SGE	8	/* SGEs per WQE, both queues */
-#define XNIC_SIM_MAX_INLINE	256
-#define XNIC_SIM_MAX_WQE_SHIFT	12	/* 4 KiB WQEs at most */
-#define XNIC_SIM_MAX_LOG_WQE	12	/* 4096 WQEs per queue */
-#define XNIC_SIM_MAX_LOG_CQE	16	/* 65536 CQEs */
-#define XNIC_SIM_MAX_RD_ATOM	16
-#define XNIC_SIM_MAX_FR_PAGES	512
-#define XNIC_SIM_MAX_MSG	BIT(31)
-#define XNIC_SIM_UD_MTU		4096
-#define XNIC_SIM_GRH_LEN	40
-#define XNIC_SIM_IDX_BITS	24	/* object numbers and MR indexes */
 #define XNIC_SIM_MR_MIN_SHIFT	12
 #define XNIC_SIM_MR_MAX_SHIFT	30
-#define XNIC_SIM_MAX_DB		1024
-
-/* QP types and states: the verbs values (enum xrdma_qp_type/_state) */
-#define XNIC_SIM_QPT_RC		2
-#define XNIC_SIM_QPT_UC		3
-#define XNIC_SIM_QPT_UD		4
-
-#define XNIC_SIM_QPS_RESET	0
-#define XNIC_SIM_QPS_INIT	1
-#define XNIC_SIM_QPS_RTR	2
-#define XNIC_SIM_QPS_RTS	3
-#define XNIC_SIM_QPS_SQD	4
-#define XNIC_SIM_QPS_SQE	5
-#define XNIC_SIM_QPS_ERR	6
-#define XNIC_SIM_QPS_NUM	7
 
 /* ------------------------------------------------------------------ */
 /* DMA memory: pfn_to_page(PHYS_PFN(addr)), one page at a time         */
@@ -50,164 +24,14 @@
 void *xnic_sim_map(u64 dma);
 bool xnic_sim_dma_read(u64 dma, void *buf, size_t len);
 bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len);
+u32 xnic_sim_rd32(u64 dma);
+u8 xnic_sim_rd8(u64 dma);
 
 /* Undo xnic_sim_map(). */
 static inline void xnic_sim_unmap(void *p)
 {
 	kunmap_local(p);
 }
-
-/* ------------------------------------------------------------------ */
-/* Rings                                                               */
-
-/**
- * xnic_sim_ring_avail - entries a producer announced
- * @ci: consumer index, free running
- * @pi: producer index from a doorbell record, free running
- * @log: log2 of the ring size
- *
- * Return: pi - ci, or -1 if that is more than the ring holds.
- */
-static inline int xnic_sim_ring_avail(u32 ci, u32 pi, u32 log)
-{
-	u32 n = pi - ci;
-
-	return n > (1U << log) ? -1 : (int)n;
-}
-
-/* Work queue entries: the first lap is written with owner 0. */
-static inline bool xnic_sim_wqe_owner_ok(u8 owner, u32 idx, u32 log)
-{
-	return (owner & 1) == ((idx >> log) & 1);
-}
-
-/* Owner the device writes into CQ and EQ entries: the first lap has 1. */
-static inline u8 xnic_sim_hw_owner(u32 idx, u32 log)
-{
-	return ((idx >> log) & 1) ^ 1;
-}
-
-/* Whether a CQ or EQ is full: any producer index too far ahead is. */
-static inline bool xnic_sim_ring_full(u32 pi, u32 ci, u32 log)
-{
-	return pi - ci >= (1U << log);
-}
-
-/* ------------------------------------------------------------------ */
-/* Doorbell pages                                                      */
-
-/* DMA address of summary word @s of the doorbell page at @page. */
-static inline u64 xnic_sim_db_summary_addr(u64 page, u32 s)
-{
-	return page + offsetof(struct xnic_db_page, summary) +
-	       (u64)s * sizeof(__le64);
-}
-
-/* DMA address of group word @g of the doorbell page at @page. */
-static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
-{
-	return page + offsetof(struct xnic_db_page, group) +
-	       (u64)g * sizeof(__le64);
-}
-
-/* ------------------------------------------------------------------ */
-/* Work queue entries                                                  */
-
-/**
- * struct xnic_sim_swqe - a send WQE, decoded from a private copy
- * @opcode: XNIC_OP_*
- * @flags: XNIC_WQE_*
- * @num_sge: SGEs at @sge
- * @inline_len: bytes at @inline_data
- * @wr_id: echoed in the CQE
- * @imm: immediate data or rkey to invalidate, as stored
- * @remote_addr: RDMA and atomic target
- * @rkey: its key
- * @compare_add: atomic operand
- * @swap: atomic operand
- * @dest_qpn: UD destination
- * @qkey: UD key
- * @dgid: UD destination port
- * @fr: REG_MR fields (CPU order)
- * @sge: the SGEs, in the copy
- * @inline_data: the inline data, in the copy
- */
-struct xnic_sim_swqe {
-	u8 opcode;
-	u8 flags;
-	u8 num_sge;
-	u32 inline_len;
-	u64 wr_id;
-	__le32 imm;
-	u64 remote_addr;
-	u32 rkey;
-	u64 compare_add;
-	u64 swap;
-	u32 dest_qpn;
-	u32 qkey;
-	u8 dgid[16];
-	struct {
-		u64 mtt_addr;
-		u64 iova;
-		u64 length;
-		u32 key;
-		u32 access;
-		u32 npages;
-		u8 page_shift;
-	} fr;
-	const struct xnic_sge *sge;
-	const u8 *inline_data;
-};
-
-int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size);
-void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
-u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
-int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
-int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
-u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
-bool xnic_sim_op_is_send(u8 opcode);
-const char *xnic_sim_status_name(u8 status);
-bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
-bool xnic_sim_qp_can_recv(u8 state);
-u64 xnic_sim_rnr_delay_ns(u8 min_rnr_timer, u32 naks);
-
-/**
- * struct xnic_sim_budget - what a data-path run may still execute
- * @wqes: send WQEs
- * @bytes: bytes of their payloads (xnic_sim_swqe_bytes())
- * @atomic: a run with preemption disabled (a kick served in the
- *	    writer's context): no WQE larger than @bytes and none that may
- *	    sleep is taken, they are left to the engine thread
- * @left: set when the run left work for the engine thread
- */
-struct xnic_sim_budget {
-	u32 wqes;
-	u64 bytes;
-	bool atomic;
-	bool left;
-};
-
-bool xnic_sim_budget_take(struct xnic_sim_budget *b,
-			  const struct xnic_sim_swqe *w);
-u64 xnic_sim_retry_delay_ns(u8 timeout);
-
-/**
- * xnic_sim_retry_left - whether one more retry is allowed
- * @count: retries already made
- * @limit: rnr_retry or retry_cnt (7 means infinite for RNR)
- * @infinite7: whether 7 means infinite
- */
-static inline bool xnic_sim_retry_left(u32 count, u8 limit, bool infinite7)
-{
-	return (infinite7 && limit == 7) || count < limit;
-}
-
-/* ------------------------------------------------------------------ */
-/* Completion queue arming                                             */
-
-#define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */
-
-bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
 
 /* ------------------------------------------------------------------ */
 /* Memory regions                                                      */
@@ -272,61 +96,5 @@ int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
 		  bool can_sleep);
 int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
 		    u64 compare_add, u64 swap, u64 *orig);
-
-/* ------------------------------------------------------------------ */
-/* Object tables: 24-bit numbers, two levels, O(1) lookup              */
-
-#define XNIC_SIM_TBL_SHIFT	12
-#define XNIC_SIM_TBL_CHUNK	BIT(XNIC_SIM_TBL_SHIFT)
-#define XNIC_SIM_TBL_TOP	(1U << (XNIC_SIM_IDX_BITS - XNIC_SIM_TBL_SHIFT))
-
-struct xnic_sim_tbl_chunk {
-	u32 used;
-	struct rcu_head rcu;
-	void *ent[XNIC_SIM_TBL_CHUNK];
-};
-
-/**
- * struct xnic_sim_tbl - number -> object
- * @top: chunks of XNIC_SIM_TBL_CHUNK entries, allocated when needed
- * @count: objects in the table
- * @max: most objects allowed (the QUERY_CAPS limit)
- *
- * One writer (the owning device's engine thread); readers load entries
- * with READ_ONCE.  An emptied chunk is unpublished by erase and handed to
- * the caller, who frees it (xnic_sim_tbl_free_chunk()) once no reader can
- * hold it.
- */
-struct xnic_sim_tbl {
-	struct xnic_sim_tbl_chunk **top;
-	u32 count;
-	u32 max;
-};
-
-int xnic_sim_tbl_init(struct xnic_sim_tbl *t, u32 max);
-void xnic_sim_tbl_destroy(struct xnic_sim_tbl *t);
-int xnic_sim_tbl_insert(struct xnic_sim_tbl *t, u32 idx, void *p);
-void *xnic_sim_tbl_erase(struct xnic_sim_tbl *t, u32 idx,
-			 struct xnic_sim_tbl_chunk **empty);
-void *xnic_sim_tbl_next(const struct xnic_sim_tbl *t, u32 *idx);
-void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c);
-
-/* Lookup: O(1), lock-free. */
-static inline void *xnic_sim_tbl_get(const struct xnic_sim_tbl *t, u32 idx)
-{
-	struct xnic_sim_tbl_chunk *c;
-
-	if (idx >= (1U << XNIC_SIM_IDX_BITS))
-		return NULL;
-	c = READ_ONCE(t->top[idx >> XNIC_SIM_TBL_SHIFT]);
-	return c ? READ_ONCE(c->ent[idx & (XNIC_SIM_TBL_CHUNK - 1)]) : NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* Ports                                                               */
-
-void xnic_sim_gid(u64 guid, u8 gid[16]);
-void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen);
-int xnic_sim_parse_cable(const char *s, int ndev, int *peer);
 
 #endif /* _XNIC_SIM_MEM_H */

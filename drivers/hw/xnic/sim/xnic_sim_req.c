@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic_sim: the transport.  The requester's engine executes each send WQE
- * directly against the responder's queues and memory (the "wire" is
- * shared kernel memory and lossless): RC, UC and UD, every opcode, every
- * access check, RNR and transport retries, and the errors of both sides.
+ * xnic_sim: the transport, requester side.  The requester's engine
+ * fetches and decodes each send WQE and executes it directly against the
+ * responder's queues and memory (the "wire" is shared kernel memory and
+ * lossless): RC, UC and UD, every opcode.  The responder's side of an
+ * operation is in xnic_sim_resp.c, the requester's completion, retries
+ * and RNR waits in xnic_sim_comp.c; this file drives both.
  *
  * Order of checks of a remote operation: the requester's own SGEs (local
  * errors complete the WQE before anything reaches the wire), the
@@ -21,25 +23,192 @@
 #include "xnic_sim.h"
 
 /**
- * xnic_sim_gid_dev - the device a GID reaches from a port
- * @dev: the sending device
- * @gid: destination GID
+ * xnic_sim_swqe_len - bytes of a send WQE that hold information
+ * @ctrl: its control segment (a private copy)
+ * @wqe_size: the queue's WQE size
  *
- * A port reaches itself and the port it is cabled to.
+ * Return: the length to copy (header and SGEs or inline data), or
+ * -EINVAL if the entry cannot be valid: too many SGEs, too much inline
+ * data, SGEs with inline data, or more than @wqe_size bytes.
  */
-struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
-				      const u8 *gid)
+int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size)
 {
-	if (!memcmp(gid, dev->gid, sizeof(dev->gid)))
-		return dev;
-	if (dev->peer && !memcmp(gid, dev->peer->gid, sizeof(dev->gid)))
-		return dev->peer;
-	return NULL;
+	u32 data;
+
+	if (ctrl->flags & XNIC_WQE_INLINE) {
+		if (ctrl->num_sge)
+			return -EINVAL;
+		data = le32_to_cpu(ctrl->inline_len);
+		if (data > XNIC_SIM_MAX_INLINE)
+			return -EINVAL;
+	} else {
+		if (ctrl->num_sge > XNIC_SIM_MAX_SGE)
+			return -EINVAL;
+		data = ctrl->num_sge * sizeof(struct xnic_sge);
+	}
+	if (XNIC_WQE_DATA_OFF + data > wqe_size)
+		return -EINVAL;
+	return XNIC_WQE_DATA_OFF + data;
 }
 
-static u32 xnic_sim_mtu_bytes(u8 mtu)
+/**
+ * xnic_sim_swqe_decode - decode a send WQE
+ * @buf: private copy of xnic_sim_swqe_len() bytes (or more)
+ * @w: result; its pointers point into @buf
+ */
+void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 {
-	return mtu >= 1 && mtu <= 5 ? 128U << mtu : 4096;
+	const struct xnic_wqe_ctrl *c = buf + XNIC_WQE_CTRL_OFF;
+	const struct xnic_wqe_remote *r = buf + XNIC_WQE_REMOTE_OFF;
+	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
+	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
+	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
+
+	w->opcode = c->opcode;
+	w->flags = c->flags;
+	w->num_sge = (c->flags & XNIC_WQE_INLINE) ? 0 : c->num_sge;
+	w->inline_len = (c->flags & XNIC_WQE_INLINE) ?
+			le32_to_cpu(c->inline_len) : 0;
+	w->wr_id = le64_to_cpu(c->wr_id);
+	w->imm = c->imm_data;
+	if (c->opcode == XNIC_OP_REG_MR) {
+		w->fr.mtt_addr = le64_to_cpu(fr->mtt_addr);
+		w->fr.iova = le64_to_cpu(fr->iova);
+		w->fr.length = le64_to_cpu(fr->length);
+		w->fr.key = le32_to_cpu(fr->key);
+		w->fr.access = le32_to_cpu(fr->access);
+		w->fr.npages = le32_to_cpu(fr->npages);
+		w->fr.page_shift = fr->page_shift;
+	} else {
+		w->remote_addr = le64_to_cpu(r->remote_addr);
+		w->rkey = le32_to_cpu(r->rkey);
+		w->compare_add = le64_to_cpu(a->compare_add);
+		w->swap = le64_to_cpu(a->swap);
+		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
+		w->qkey = le32_to_cpu(ud->qkey);
+		memcpy(w->dgid, ud->dgid, sizeof(w->dgid));
+	}
+	w->sge = buf + XNIC_WQE_DATA_OFF;
+	w->inline_data = buf + XNIC_WQE_DATA_OFF;
+}
+
+/**
+ * xnic_sim_swqe_bytes - payload bytes a decoded send WQE moves at most
+ * @w: the WQE
+ *
+ * The inline length or the sum of the SGE lengths (the responder side
+ * copies as much, plus a GRH for UD); an atomic's 8 bytes are within its
+ * SGE.  Return: the bytes, up to 8 x 4 GiB.
+ */
+u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w)
+{
+	u64 n = w->inline_len;
+	u32 i;
+
+	for (i = 0; i < w->num_sge; i++)
+		n += le32_to_cpu(w->sge[i].length);
+	return n;
+}
+
+/**
+ * xnic_sim_op_check - may this opcode run on this QP?
+ * @qp_type: XNIC_QPT_*
+ * @opcode: XNIC_OP_*
+ * @kernel: the QP belongs to the kernel (REG_MR allowed)
+ *
+ * Return: 0 or XNIC_CQE_LOC_QP_OP_ERR.
+ */
+int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
+{
+	switch (opcode) {
+	case XNIC_OP_SEND:
+	case XNIC_OP_SEND_WITH_IMM:
+	case XNIC_OP_LOCAL_INV:
+	case XNIC_OP_NOP:
+		return 0;
+	case XNIC_OP_REG_MR:
+		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+	case XNIC_OP_RDMA_WRITE:
+	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		return qp_type == XNIC_QPT_UD ? XNIC_CQE_LOC_QP_OP_ERR : 0;
+	case XNIC_OP_RDMA_READ:
+	case XNIC_OP_ATOMIC_CMP_AND_SWP:
+	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+	case XNIC_OP_SEND_WITH_INV:
+		return qp_type == XNIC_QPT_RC ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+	default:
+		return XNIC_CQE_LOC_QP_OP_ERR;
+	}
+}
+
+/*
+ * Whether the WQE at sq_ci is announced and owned by the device (a look,
+ * without side effects: xnic_sim_sq_fetch() decides).
+ */
+bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
+{
+	u32 mask = (1U << qp->sq_log) - 1;
+	u64 addr;
+
+	if (qp->sq_ci == qp->sq_pi) {
+		u32 pi = xnic_sim_rd32(qp->dbrec +
+				       offsetof(struct xnic_qp_dbrec, sq_pi));
+
+		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
+			return false;
+	}
+	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+			offsetof(struct xnic_wqe_ctrl, owner)),
+			qp->sq_ci, qp->sq_log);
+}
+
+/*
+ * Fetch the WQE at sq_ci into the scratch buffer and decode it.
+ * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
+ * is empty, -EINVAL the doorbell record or the entry is not valid.
+ */
+int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_scratch *scr = dev->scr;
+	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
+	u32 mask = (1U << qp->sq_log) - 1;
+	u64 addr;
+	int len;
+
+	if (qp->sq_ci == qp->sq_pi) {
+		u32 pi = xnic_sim_rd32(qp->dbrec +
+				       offsetof(struct xnic_qp_dbrec, sq_pi));
+		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
+
+		if (n < 0)
+			return -EINVAL;
+		qp->sq_pi = pi;
+		if (!n)
+			return 0;
+	}
+	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
+			offsetof(struct xnic_wqe_ctrl, owner)),
+			qp->sq_ci, qp->sq_log))
+		return -EINVAL;
+	dma_rmb();	/* the entry after its owner */
+	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
+		return -EINVAL;
+	len = xnic_sim_swqe_len(ctrl, 1U << qp->sq_shift);
+	if (len < 0) {
+		ctrl->flags &= ~XNIC_WQE_INLINE;
+		ctrl->num_sge = 0;
+		xnic_sim_swqe_decode(scr->wqe, &scr->w);
+		return 2;
+	}
+	if (len > XNIC_WQE_DATA_OFF &&
+	    !xnic_sim_dma_read(addr + XNIC_WQE_DATA_OFF,
+			       scr->wqe + XNIC_WQE_DATA_OFF,
+			       len - XNIC_WQE_DATA_OFF))
+		return -EINVAL;
+	xnic_sim_swqe_decode(scr->wqe, &scr->w);
+	return 1;
 }
 
 /*
@@ -57,7 +226,7 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 	u32 n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
 	u32 rq_psn = READ_ONCE(rqp->rq_psn);
 
-	if (qp->type == XNIC_SIM_QPT_UD) {
+	if (qp->type == XNIC_QPT_UD) {
 		/* no sequence: both just count packets */
 		WRITE_ONCE(rqp->rq_psn, (rq_psn + n) & 0xffffff);
 		qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
@@ -119,272 +288,6 @@ static u8 xnic_sim_local_segs(struct xnic_sim_dev *dev,
 	return 0;
 }
 
-/* Where a receive queue (a QP's RQ or an SRQ) is, and its consumer index. */
-struct xnic_sim_rq {
-	u64 ring;
-	u64 dbrec;
-	u8 log;
-	u8 shift;
-	u32 *ci;
-};
-
-/*
- * Take the next receive WQE of @q into the scratch buffer, under the
- * queue's lock.  Return: 1 taken, 0 none posted (an impossible producer
- * index or owner counts as a bad doorbell: none), -EINVAL a malformed
- * entry (consumed).  @pi is the producer index read.
- */
-static int xnic_sim_rq_take_locked(struct xnic_sim_dev *dev,
-				   struct xnic_sim_dev *rdev,
-				   const struct xnic_sim_rq *q, u32 *pi)
-{
-	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
-	u64 addr;
-	int n, len;
-	void *p;
-
-	p = xnic_sim_map(q->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
-	if (!p)
-		return 0;
-	*pi = le32_to_cpu(READ_ONCE(*(__le32 *)p));
-	xnic_sim_unmap(p);
-	n = xnic_sim_ring_avail(*q->ci, *pi, q->log);
-	if (!n)
-		return 0;
-	if (n < 0)
-		goto bad;
-	addr = q->ring + ((u64)(*q->ci & ((1U << q->log) - 1)) << q->shift);
-	p = xnic_sim_map(addr + offsetof(struct xnic_rwqe, owner));
-	if (!p)
-		goto bad;
-	n = xnic_sim_wqe_owner_ok(READ_ONCE(*(u8 *)p), *q->ci, q->log);
-	xnic_sim_unmap(p);
-	if (!n)
-		goto bad;
-	dma_rmb();	/* the entry after its owner */
-	if (!xnic_sim_dma_read(addr, hdr, sizeof(*hdr)))
-		goto bad;
-	(*q->ci)++;
-	len = xnic_sim_rwqe_len(hdr, 1U << q->shift);
-	if (len < 0 ||
-	    !xnic_sim_dma_read(addr + sizeof(*hdr), hdr + 1,
-			       len - sizeof(*hdr)))
-		return -EINVAL;
-	return 1;
-bad:
-	xnic_sim_count(rdev, XS_CTR_bad_doorbells, 1);
-	return 0;
-}
-
-/*
- * Take the responder's next receive WQE (its RQ or SRQ) into the scratch
- * buffer.  Called with rqp->lock held.  See xnic_sim_rq_take_locked().
- */
-static int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
-{
-	struct xnic_sim_srq *srq = rqp->srq;
-	struct xnic_sim_rq q;
-	u32 pi;
-	int ret;
-
-	if (!srq) {
-		q = (struct xnic_sim_rq) {
-			.ring = rqp->rq_addr, .dbrec = rqp->dbrec,
-			.log = rqp->rq_log, .shift = rqp->rq_shift,
-			.ci = &rqp->rq_ci,
-		};
-		return xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
-	}
-	q = (struct xnic_sim_rq) {
-		.ring = srq->ring, .dbrec = srq->dbrec,
-		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
-	};
-	spin_lock(&srq->lock);
-	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
-	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
-		srq->limit = 0;
-		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_LIMIT, srq->srqn, 0);
-	}
-	spin_unlock(&srq->lock);
-	return ret;
-}
-
-/*
- * The receive WQE's SGEs as segments, checked against the responder's
- * MRs (local write).  Return: 0 or a CQE status.
- */
-static u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev,
-			     struct xnic_sim_qp *rqp, u32 *nseg, u64 *len)
-{
-	struct xnic_sim_scratch *s = dev->scr;
-	const struct xnic_rwqe *hdr = (const void *)s->rwqe;
-	const struct xnic_sge *sge = (const void *)(hdr + 1);
-	struct xnic_sim_dev *rdev = rqp->dev;
-	u32 pdn = rqp->srq ? rqp->srq->pdn : rqp->pdn;
-	u32 i, n = 0;
-	u64 total = 0;
-
-	for (i = 0; i < hdr->num_sge; i++) {
-		u64 addr = le64_to_cpu(sge[i].addr);
-		u32 l = le32_to_cpu(sge[i].length);
-		u32 key = le32_to_cpu(sge[i].lkey);
-		const struct xnic_sim_mr *mr;
-
-		if (!l)
-			continue;
-		mr = xnic_sim_tbl_get(&rdev->mrs, key >> 8);
-		if (xnic_sim_mr_check(mr, key, pdn, addr, l,
-				      XNIC_ACCESS_LOCAL_WRITE, false))
-			return XNIC_CQE_LOC_PROT_ERR;
-		s->rseg[n].mr = mr;
-		s->rseg[n].addr = addr;
-		s->rseg[n].len = l;
-		n++;
-		total += l;
-	}
-	*nseg = n;
-	*len = total;
-	return 0;
-}
-
-static u64 xnic_sim_rwqe_id(struct xnic_sim_dev *dev)
-{
-	return le64_to_cpu(((struct xnic_rwqe *)dev->scr->rwqe)->wr_id);
-}
-
-/* A receive completion on the responder. */
-static void xnic_sim_recv_cqe(struct xnic_sim_dev *dev,
-			      struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
-			      u8 status, u8 opcode, u8 flags, u32 len)
-{
-	const struct xnic_sim_swqe *w = &dev->scr->w;
-	struct xnic_sim_cqe_info info = {
-		.wr_id = xnic_sim_rwqe_id(dev),
-		.byte_len = len,
-		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
-		       w->imm : 0,
-		.qpn = rqp->qpn,
-		.src_qp = qp->qpn,
-		.status = status,
-		.opcode = opcode,
-		.flags = status ? 0 : flags,
-	};
-
-	if (status)
-		xnic_sim_count_status(rqp->dev, status);
-	if (xnic_sim_cq_post(rqp->rcq, &info,
-			     !!(w->flags & XNIC_WQE_SOLICITED)) && !status)
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
-}
-
-/*
- * The responder QP of an RC/UC QP, if it takes the request: it exists,
- * has the same type, receives (RTR, RTS, SQD, SQE), and is connected to
- * the requester: its remote port (the address vector set at RTR) is the
- * requester's port and its destination QPN the requester's QPN.  A real
- * responder drops a packet whose source QP is not its connection's; so
- * does this one, silently, touching nothing of the responder (state,
- * receive queue, MRs, CQ).  An RC responder also drops a request whose
- * PSN is not the next one it expects (the model executes each request
- * once, whole and in order, so it never sees a duplicate: a PSN behind
- * is as wrong as one ahead).  Either drop is counted on the responder's
- * device; the requester, answered by nobody, retries (xnic_sim_no_answer()).
- */
-static struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
-{
-	struct xnic_sim_dev *rdev = READ_ONCE(qp->rdev);
-	struct xnic_sim_qp *rqp;
-
-	if (!rdev)
-		return NULL;
-	rqp = xnic_sim_tbl_get(&rdev->qps, READ_ONCE(qp->dest_qpn));
-	if (!rqp || rqp->type != qp->type ||
-	    !xnic_sim_qp_can_recv(READ_ONCE(rqp->state)))
-		return NULL;
-	if (READ_ONCE(rqp->rdev) != qp->dev ||
-	    READ_ONCE(rqp->dest_qpn) != qp->qpn) {
-		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
-		return NULL;
-	}
-	if (qp->type == XNIC_SIM_QPT_RC &&
-	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
-		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
-		return NULL;
-	}
-	return rqp;
-}
-
-/* Nobody answered: RC retries after its timeout, UC loses the message. */
-static int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
-{
-	if (qp->type != XNIC_SIM_QPT_RC) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
-	}
-	if (xnic_sim_retry_left(qp->retry_count, qp->retry_cnt, false)) {
-		qp->retry_count++;
-		qp->retries++;
-		xnic_sim_count(qp->dev, XS_CTR_retries, 1);
-		qp->wait_until = xnic_sim_now() +
-				 xnic_sim_retry_delay_ns(qp->timeout);
-		return XS_WAIT;
-	}
-	*status = XNIC_CQE_RETRY_EXC_ERR;
-	return XS_DONE;
-}
-
-/* No receive WQE: RC gets an RNR NAK and waits, UC loses the message. */
-static int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
-			u8 *status)
-{
-	if (qp->type != XNIC_SIM_QPT_RC) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
-	}
-	qp->rnr_naks++;
-	xnic_sim_count(qp->dev, XS_CTR_rnr_naks, 1);
-	if (xnic_sim_retry_left(qp->rnr_count, qp->rnr_retry, true)) {
-		qp->wait_until = xnic_sim_now() +
-			xnic_sim_rnr_delay_ns(READ_ONCE(rqp->min_rnr_timer),
-					      qp->rnr_count);
-		qp->rnr_count++;
-		return XS_WAIT;
-	}
-	*status = XNIC_CQE_RNR_RETRY_EXC_ERR;
-	return XS_DONE;
-}
-
-/*
- * A remote access violation: an RC responder goes to ERR with
- * QP_ACCESS_ERR and the requester gets REM_ACCESS_ERR; UC drops.
- */
-static int xnic_sim_rem_access(struct xnic_sim_qp *qp,
-			       struct xnic_sim_qp *rqp, u8 *status)
-{
-	if (qp->type != XNIC_SIM_QPT_RC) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
-	}
-	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_ACCESS_ERR);
-	*status = XNIC_CQE_REM_ACCESS_ERR;
-	return XS_DONE;
-}
-
-/* A malformed receive WQE: the responder fails, so does an RC message. */
-static int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-			     struct xnic_sim_qp *rqp, u8 *status)
-{
-	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
-
-	hdr->num_sge = 0;
-	xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_QP_OP_ERR,
-			  XNIC_CQE_OP_RECV, 0, 0);
-	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
-	if (qp->type == XNIC_SIM_QPT_RC)
-		*status = XNIC_CQE_REM_OP_ERR;
-	return XS_DONE;
-}
-
 /*
  * The Q_Key a UD request carries: the work request's, or the sending
  * QP's own when the work request's has its high-order bit set (verbs: a
@@ -403,7 +306,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 {
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
-	bool ud = qp->type == XNIC_SIM_QPT_UD;
+	bool ud = qp->type == XNIC_QPT_UD;
 	bool inv = w->opcode == XNIC_OP_SEND_WITH_INV;
 	struct xnic_sim_mr *imr = NULL;
 	struct xnic_sim_dev *rdev;
@@ -422,7 +325,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (ud) {
 		rdev = xnic_sim_gid_dev(dev, w->dgid);
 		rqp = rdev ? xnic_sim_tbl_get(&rdev->qps, w->dest_qpn) : NULL;
-		if (!rqp || rqp->type != XNIC_SIM_QPT_UD) {
+		if (!rqp || rqp->type != XNIC_QPT_UD) {
 			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
 			return XS_DONE;
 		}
@@ -473,7 +376,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (st) {
 		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
@@ -482,7 +385,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XS_DONE;
 	}
@@ -498,7 +401,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_SIM_QPT_RC)
+		if (qp->type == XNIC_QPT_RC)
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
@@ -514,20 +417,6 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
 	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
 	return XS_DONE;
-}
-
-/* Check a remote key for [remote_addr, + len) with QP and MR rights. */
-static struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
-					 u64 addr, u64 len, u32 right)
-{
-	struct xnic_sim_mr *mr;
-
-	if (!(READ_ONCE(rqp->access) & right))
-		return NULL;
-	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
-	if (xnic_sim_mr_check(mr, rkey, rqp->pdn, addr, len, right, true))
-		return NULL;
-	return mr;
 }
 
 /* RDMA_WRITE, RDMA_WRITE_WITH_IMM (RC, UC). */
@@ -607,22 +496,6 @@ static bool xnic_sim_rd_atomic_init(struct xnic_sim_qp *qp, u8 *status)
 	if (qp->max_rd_atomic)
 		return true;
 	*status = XNIC_CQE_LOC_QP_OP_ERR;
-	return false;
-}
-
-/*
- * A responder with no resources for RDMA READ and atomics
- * (max_dest_rd_atomic 0) finds such a request invalid: it goes to ERR
- * with QP_REQ_ERR and the requester gets REM_INV_REQ_ERR.  Execution is
- * serial, so at most one READ or atomic per QP is ever outstanding and
- * any limit of at least 1 holds.  Return: whether the responder accepts.
- */
-static bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
-{
-	if (READ_ONCE(rqp->max_dest_rd_atomic))
-		return true;
-	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-	*status = XNIC_CQE_REM_INV_REQ_ERR;
 	return false;
 }
 

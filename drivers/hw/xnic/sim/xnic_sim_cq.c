@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: the completion and event queue writers, used by every engine
+ * (a responder's queues are written by the requester's engine): CQEs with
+ * their arming and overruns, EQEs with the interrupt, and the tables of
+ * completion opcodes and statuses.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include "xnic_sim.h"
+
+/**
+ * xnic_sim_eq_post - write an event and raise the interrupt
+ * @dev: device
+ * @type: XNIC_EQE_*
+ * @data: its data
+ * @aux: its aux
+ *
+ * Any engine, any lock but eq_lock held.  An overrun makes the device
+ * fatal.  Return: whether the event was written.
+ */
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
+{
+	struct xnic_eqe *e;
+	unsigned long flags;
+	u32 log;
+
+	spin_lock_irqsave(&dev->eq_lock, flags);
+	if (!dev->eq_on) {
+		spin_unlock_irqrestore(&dev->eq_lock, flags);
+		return false;
+	}
+	log = dev->eq_log;
+	if (xnic_sim_ring_full(dev->eq_pi, READ_ONCE(dev->eq_ci), log))
+		goto fatal;
+	e = xnic_sim_map(dev->eq_base +
+			 (u64)(dev->eq_pi & ((1U << log) - 1)) * sizeof(*e));
+	if (!e)
+		goto fatal;
+	e->type = type;
+	e->data = cpu_to_le32(data);
+	e->aux = cpu_to_le32(aux);
+	e->reserved2 = 0;
+	dma_wmb();	/* the body before the owner */
+	WRITE_ONCE(e->owner, xnic_sim_hw_owner(dev->eq_pi, log));
+	xnic_sim_unmap(e);
+	dev->eq_pi++;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	xnic_sim_count(dev, XS_CTR_eqes, 1);
+	xnic_sim_raise_irq(dev);
+	return true;
+
+fatal:
+	dev->eq_on = false;
+	spin_unlock_irqrestore(&dev->eq_lock, flags);
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_FATAL);
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+	xnic_sim_count(dev, XS_CTR_eq_overruns, 1);
+	pr_err_ratelimited("xnic_sim %d: event queue overrun: device fatal\n",
+			   dev->index);
+	return false;
+}
+
+/**
+ * xnic_sim_count_status - count an error completion by kind
+ * @dev: device
+ * @status: XNIC_CQE_*
+ */
+void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
+{
+	static const u8 map[] = {
+		[XNIC_CQE_LOC_LEN_ERR] = XS_CTR_err_loc_len,
+		[XNIC_CQE_LOC_QP_OP_ERR] = XS_CTR_err_loc_qp_op,
+		[XNIC_CQE_LOC_PROT_ERR] = XS_CTR_err_loc_prot,
+		[XNIC_CQE_WR_FLUSH_ERR] = XS_CTR_err_flush,
+		[XNIC_CQE_REM_INV_REQ_ERR] = XS_CTR_err_rem_inv_req,
+		[XNIC_CQE_REM_ACCESS_ERR] = XS_CTR_err_rem_access,
+		[XNIC_CQE_REM_OP_ERR] = XS_CTR_err_rem_op,
+		[XNIC_CQE_RETRY_EXC_ERR] = XS_CTR_err_retry_exc,
+		[XNIC_CQE_RNR_RETRY_EXC_ERR] = XS_CTR_err_rnr_retry_exc,
+	};
+
+	if (!status)
+		return;
+	if (status < ARRAY_SIZE(map) && map[status])
+		xnic_sim_count(dev, map[status], 1);
+	else
+		xnic_sim_count(dev, XS_CTR_err_other, 1);
+}
+
+/**
+ * xnic_sim_cq_post - write a CQE
+ * @cq: the CQ
+ * @info: its contents
+ * @solicited: a receive of a solicited message (for SOLICITED arming)
+ *
+ * Any engine.  A full ring is an overrun: CQ_ERR is raised and the CQ
+ * takes no more entries.  Return: 0, or -ENOSPC (overrun).
+ */
+int xnic_sim_cq_post(struct xnic_sim_cq *cq,
+		     const struct xnic_sim_cqe_info *info, bool solicited)
+{
+	struct xnic_sim_dev *dev = cq->dev;
+	struct xnic_cq_dbrec *rec;
+	struct xnic_cqe *c;
+	bool fire = false;
+	u32 ci, arm = 0;
+
+	spin_lock(&cq->lock);
+	if (cq->overrun)
+		goto overrun;
+	rec = xnic_sim_map(cq->dbrec);
+	if (!rec)
+		goto overrun;
+	ci = le32_to_cpu(READ_ONCE(rec->ci));
+	if (xnic_sim_ring_full(cq->pi, ci, cq->log)) {
+		xnic_sim_unmap(rec);
+		cq->overrun = true;
+		xnic_sim_count(dev, XS_CTR_cq_overruns, 1);
+		xnic_sim_eq_post(dev, XNIC_EQE_CQ_ERR, cq->cqn, 0);
+		goto overrun;
+	}
+	c = xnic_sim_map(cq->ring +
+			 (u64)(cq->pi & ((1U << cq->log) - 1)) * sizeof(*c));
+	if (!c) {
+		xnic_sim_unmap(rec);
+		goto overrun;
+	}
+	c->wr_id = cpu_to_le64(info->wr_id);
+	c->byte_len = cpu_to_le32(info->byte_len);
+	c->imm_data = info->imm;
+	c->qpn = cpu_to_le32(info->qpn);
+	c->src_qp = cpu_to_le32(info->src_qp);
+	c->status = info->status;
+	c->opcode = info->opcode;
+	c->flags = info->flags;
+	c->timestamp = cpu_to_le32((u32)div_u64(xnic_sim_now(),
+						NSEC_PER_USEC));
+	dma_wmb();	/* the body before the owner */
+	WRITE_ONCE(c->owner, xnic_sim_hw_owner(cq->pi, cq->log));
+	xnic_sim_unmap(c);
+	cq->pi++;
+	if (cq->flags & XNIC_CQ_F_EVENTS) {
+		/* the CQE before the arm word (pairs with the consumer) */
+		smp_mb();
+		arm = le32_to_cpu(READ_ONCE(rec->arm));
+		fire = xnic_sim_arm_fire(arm, &cq->served, solicited,
+					 info->status != XNIC_CQE_SUCCESS);
+	}
+	xnic_sim_unmap(rec);
+	if (fire)
+		xnic_sim_eq_post(dev, XNIC_EQE_COMPLETION, cq->cqn, 0);
+	spin_unlock(&cq->lock);
+	xnic_sim_count(dev, XS_CTR_cqes, 1);
+	return 0;
+
+overrun:
+	spin_unlock(&cq->lock);
+	return -ENOSPC;
+}
+
+/**
+ * xnic_sim_arm_fire - does a new CQE raise the completion event?
+ * @arm: the CQ doorbell record's arm word (CPU order)
+ * @served: the last arm_sn served; updated when the event fires
+ * @solicited: the CQE is a receive of a solicited message
+ * @error: the CQE has an error status
+ *
+ * An arm word with a new arm_sn fires once: NEXT on any CQE, SOLICITED on
+ * a solicited receive or an error.
+ */
+bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error)
+{
+	u32 cond = arm & (XNIC_CQ_ARM_NEXT | XNIC_CQ_ARM_SOLICITED);
+	u32 sn = arm >> 2;
+
+	if (!cond || sn == *served)
+		return false;
+	if (!(cond & XNIC_CQ_ARM_NEXT) && !solicited && !error)
+		return false;
+	*served = sn;
+	return true;
+}
+
+/**
+ * xnic_sim_cqe_opcode - completion opcode of a send WQE's opcode
+ * @wqe_opcode: XNIC_OP_*
+ */
+u8 xnic_sim_cqe_opcode(u8 wqe_opcode)
+{
+	switch (wqe_opcode) {
+	case XNIC_OP_RDMA_WRITE:
+	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		return XNIC_CQE_OP_RDMA_WRITE;
+	case XNIC_OP_RDMA_READ:
+		return XNIC_CQE_OP_RDMA_READ;
+	case XNIC_OP_ATOMIC_CMP_AND_SWP:
+		return XNIC_CQE_OP_COMP_SWAP;
+	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+		return XNIC_CQE_OP_FETCH_ADD;
+	case XNIC_OP_LOCAL_INV:
+		return XNIC_CQE_OP_LOCAL_INV;
+	case XNIC_OP_REG_MR:
+		return XNIC_CQE_OP_REG_MR;
+	default:
+		return XNIC_CQE_OP_SEND;
+	}
+}
+
+/**
+ * xnic_sim_status_name - short name of a CQE status, for counters
+ * @status: XNIC_CQE_*
+ */
+const char *xnic_sim_status_name(u8 status)
+{
+	switch (status) {
+	case XNIC_CQE_SUCCESS:		return "success";
+	case XNIC_CQE_LOC_LEN_ERR:	return "loc_len_err";
+	case XNIC_CQE_LOC_QP_OP_ERR:	return "loc_qp_op_err";
+	case XNIC_CQE_LOC_PROT_ERR:	return "loc_prot_err";
+	case XNIC_CQE_WR_FLUSH_ERR:	return "wr_flush_err";
+	case XNIC_CQE_BAD_RESP_ERR:	return "bad_resp_err";
+	case XNIC_CQE_LOC_ACCESS_ERR:	return "loc_access_err";
+	case XNIC_CQE_REM_INV_REQ_ERR:	return "rem_inv_req_err";
+	case XNIC_CQE_REM_ACCESS_ERR:	return "rem_access_err";
+	case XNIC_CQE_REM_OP_ERR:	return "rem_op_err";
+	case XNIC_CQE_RETRY_EXC_ERR:	return "retry_exc_err";
+	case XNIC_CQE_RNR_RETRY_EXC_ERR: return "rnr_retry_exc_err";
+	case XNIC_CQE_GENERAL_ERR:	return "general_err";
+	default:			return NULL;
+	}
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xnic_sim: the transport, responder side.  Run by the requester's engine
+ * against the responder's objects (inside a section): which QP takes a
+ * request (an RC/UC responder only its connected peer's, RC only in
+ * sequence), its receive queue or SRQ, the receive buffers and remote
+ * keys, receive completions, and the responder's answers to a bad
+ * request (ERR and a NAK status for the requester).
+ */
+#include <linux/kernel.h>
+#include "xnic_sim.h"
+
+/*
+ * The responder QP of an RC/UC QP, if it takes the request: it exists,
+ * has the same type, receives (RTR, RTS, SQD, SQE), and is connected to
+ * the requester: its remote port (the address vector set at RTR) is the
+ * requester's port and its destination QPN the requester's QPN.  A real
+ * responder drops a packet whose source QP is not its connection's; so
+ * does this one, silently, touching nothing of the responder (state,
+ * receive queue, MRs, CQ).  An RC responder also drops a request whose
+ * PSN is not the next one it expects (the model executes each request
+ * once, whole and in order, so it never sees a duplicate: a PSN behind
+ * is as wrong as one ahead).  Either drop is counted on the responder's
+ * device; the requester, answered by nobody, retries (xnic_sim_no_answer()).
+ */
+struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_dev *rdev = READ_ONCE(qp->rdev);
+	struct xnic_sim_qp *rqp;
+
+	if (!rdev)
+		return NULL;
+	rqp = xnic_sim_tbl_get(&rdev->qps, READ_ONCE(qp->dest_qpn));
+	if (!rqp || rqp->type != qp->type ||
+	    !xnic_sim_qp_can_recv(READ_ONCE(rqp->state)))
+		return NULL;
+	if (READ_ONCE(rqp->rdev) != qp->dev ||
+	    READ_ONCE(rqp->dest_qpn) != qp->qpn) {
+		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
+		return NULL;
+	}
+	if (qp->type == XNIC_QPT_RC &&
+	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
+		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
+		return NULL;
+	}
+	return rqp;
+}
+
+/* Where a receive queue (a QP's RQ or an SRQ) is, and its consumer index. */
+struct xnic_sim_rq {
+	u64 ring;
+	u64 dbrec;
+	u8 log;
+	u8 shift;
+	u32 *ci;
+};
+
+/*
+ * Take the next receive WQE of @q into the scratch buffer, under the
+ * queue's lock.  Return: 1 taken, 0 none posted (an impossible producer
+ * index or owner counts as a bad doorbell: none), -EINVAL a malformed
+ * entry (consumed).  @pi is the producer index read.
+ */
+static int xnic_sim_rq_take_locked(struct xnic_sim_dev *dev,
+				   struct xnic_sim_dev *rdev,
+				   const struct xnic_sim_rq *q, u32 *pi)
+{
+	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
+	u64 addr;
+	int n, len;
+	void *p;
+
+	p = xnic_sim_map(q->dbrec + offsetof(struct xnic_qp_dbrec, rq_pi));
+	if (!p)
+		return 0;
+	*pi = le32_to_cpu(READ_ONCE(*(__le32 *)p));
+	xnic_sim_unmap(p);
+	n = xnic_sim_ring_avail(*q->ci, *pi, q->log);
+	if (!n)
+		return 0;
+	if (n < 0)
+		goto bad;
+	addr = q->ring + ((u64)(*q->ci & ((1U << q->log) - 1)) << q->shift);
+	p = xnic_sim_map(addr + offsetof(struct xnic_rwqe, owner));
+	if (!p)
+		goto bad;
+	n = xnic_sim_wqe_owner_ok(READ_ONCE(*(u8 *)p), *q->ci, q->log);
+	xnic_sim_unmap(p);
+	if (!n)
+		goto bad;
+	dma_rmb();	/* the entry after its owner */
+	if (!xnic_sim_dma_read(addr, hdr, sizeof(*hdr)))
+		goto bad;
+	(*q->ci)++;
+	len = xnic_sim_rwqe_len(hdr, 1U << q->shift);
+	if (len < 0 ||
+	    !xnic_sim_dma_read(addr + sizeof(*hdr), hdr + 1,
+			       len - sizeof(*hdr)))
+		return -EINVAL;
+	return 1;
+bad:
+	xnic_sim_count(rdev, XS_CTR_bad_doorbells, 1);
+	return 0;
+}
+
+/*
+ * Take the responder's next receive WQE (its RQ or SRQ) into the scratch
+ * buffer.  Called with rqp->lock held.  See xnic_sim_rq_take_locked().
+ */
+int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
+{
+	struct xnic_sim_srq *srq = rqp->srq;
+	struct xnic_sim_rq q;
+	u32 pi;
+	int ret;
+
+	if (!srq) {
+		q = (struct xnic_sim_rq) {
+			.ring = rqp->rq_addr, .dbrec = rqp->dbrec,
+			.log = rqp->rq_log, .shift = rqp->rq_shift,
+			.ci = &rqp->rq_ci,
+		};
+		return xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
+	}
+	q = (struct xnic_sim_rq) {
+		.ring = srq->ring, .dbrec = srq->dbrec,
+		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
+	};
+	spin_lock(&srq->lock);
+	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
+	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
+		srq->limit = 0;
+		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_LIMIT, srq->srqn, 0);
+	}
+	spin_unlock(&srq->lock);
+	return ret;
+}
+
+/*
+ * The receive WQE's SGEs as segments, checked against the responder's
+ * MRs (local write).  Return: 0 or a CQE status.
+ */
+u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
+		      u32 *nseg, u64 *len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_rwqe *hdr = (const void *)s->rwqe;
+	const struct xnic_sge *sge = (const void *)(hdr + 1);
+	struct xnic_sim_dev *rdev = rqp->dev;
+	u32 pdn = rqp->srq ? rqp->srq->pdn : rqp->pdn;
+	u32 i, n = 0;
+	u64 total = 0;
+
+	for (i = 0; i < hdr->num_sge; i++) {
+		u64 addr = le64_to_cpu(sge[i].addr);
+		u32 l = le32_to_cpu(sge[i].length);
+		u32 key = le32_to_cpu(sge[i].lkey);
+		const struct xnic_sim_mr *mr;
+
+		if (!l)
+			continue;
+		mr = xnic_sim_tbl_get(&rdev->mrs, key >> 8);
+		if (xnic_sim_mr_check(mr, key, pdn, addr, l,
+				      XNIC_ACCESS_LOCAL_WRITE, false))
+			return XNIC_CQE_LOC_PROT_ERR;
+		s->rseg[n].mr = mr;
+		s->rseg[n].addr = addr;
+		s->rseg[n].len = l;
+		n++;
+		total += l;
+	}
+	*nseg = n;
+	*len = total;
+	return 0;
+}
+
+static u64 xnic_sim_rwqe_id(struct xnic_sim_dev *dev)
+{
+	return le64_to_cpu(((struct xnic_rwqe *)dev->scr->rwqe)->wr_id);
+}
+
+/* A receive completion on the responder. */
+void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
+		       u32 len)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	struct xnic_sim_cqe_info info = {
+		.wr_id = xnic_sim_rwqe_id(dev),
+		.byte_len = len,
+		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
+		       w->imm : 0,
+		.qpn = rqp->qpn,
+		.src_qp = qp->qpn,
+		.status = status,
+		.opcode = opcode,
+		.flags = status ? 0 : flags,
+	};
+
+	if (status)
+		xnic_sim_count_status(rqp->dev, status);
+	if (xnic_sim_cq_post(rqp->rcq, &info,
+			     !!(w->flags & XNIC_WQE_SOLICITED)) && !status)
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
+}
+
+/* Check a remote key for [remote_addr, + len) with QP and MR rights. */
+struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey, u64 addr,
+				  u64 len, u32 right)
+{
+	struct xnic_sim_mr *mr;
+
+	if (!(READ_ONCE(rqp->access) & right))
+		return NULL;
+	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
+	if (xnic_sim_mr_check(mr, rkey, rqp->pdn, addr, len, right, true))
+		return NULL;
+	return mr;
+}
+
+/*
+ * A responder with no resources for RDMA READ and atomics
+ * (max_dest_rd_atomic 0) finds such a request invalid: it goes to ERR
+ * with QP_REQ_ERR and the requester gets REM_INV_REQ_ERR.  Execution is
+ * serial, so at most one READ or atomic per QP is ever outstanding and
+ * any limit of at least 1 holds.  Return: whether the responder accepts.
+ */
+bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
+{
+	if (READ_ONCE(rqp->max_dest_rd_atomic))
+		return true;
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+	*status = XNIC_CQE_REM_INV_REQ_ERR;
+	return false;
+}
+
+/*
+ * A remote access violation: an RC responder goes to ERR with
+ * QP_ACCESS_ERR and the requester gets REM_ACCESS_ERR; UC drops.
+ */
+int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			u8 *status)
+{
+	if (qp->type != XNIC_QPT_RC) {
+		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
+		return XS_DONE;
+	}
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_ACCESS_ERR);
+	*status = XNIC_CQE_REM_ACCESS_ERR;
+	return XS_DONE;
+}
+
+/* A malformed receive WQE: the responder fails, so does an RC message. */
+int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      struct xnic_sim_qp *rqp, u8 *status)
+{
+	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
+
+	hdr->num_sge = 0;
+	xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_QP_OP_ERR,
+			  XNIC_CQE_OP_RECV, 0, 0);
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
+	if (qp->type == XNIC_QPT_RC)
+		*status = XNIC_CQE_REM_OP_ERR;
+	return XS_DONE;
+}
+
+/**
+ * xnic_sim_rwqe_len - bytes of a receive WQE that hold information
+ * @hdr: its header (a private copy)
+ * @wqe_size: the queue's WQE size
+ *
+ * Return: header and SGEs, or -EINVAL if they cannot fit.
+ */
+int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size)
+{
+	u32 len = sizeof(*hdr) + hdr->num_sge * sizeof(struct xnic_sge);
+
+	if (hdr->num_sge > XNIC_SIM_MAX_SGE || len > wqe_size)
+		return -EINVAL;
+	return len;
+}
+
+/* Whether the opcode consumes a receive WQE (with its data). */
+bool xnic_sim_op_is_send(u8 opcode)
+{
+	return opcode == XNIC_OP_SEND || opcode == XNIC_OP_SEND_WITH_IMM ||
+	       opcode == XNIC_OP_SEND_WITH_INV;
+}
