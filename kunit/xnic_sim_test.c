@@ -1685,11 +1685,15 @@ static u8 *td_mr_byte(struct td_mr *m, u64 iova)
 	return page_address(m->pg[off >> PAGE_SHIFT]) + (off & ~PAGE_MASK);
 }
 
+/* module parameters a case may change, restored by td_exit() */
+static bool td_saved_kick_serve_on;
+
 static int td_init(struct kunit *test)
 {
 	struct td_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	int i;
 
+	td_saved_kick_serve_on = READ_ONCE(xnic_sim_kick_serve_on);
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < 2; i++) {
@@ -1715,6 +1719,8 @@ static void td_exit(struct kunit *test)
 	int i;
 
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
+	/* also after a failed assertion, which skips the rest of a case */
+	WRITE_ONCE(xnic_sim_kick_serve_on, td_saved_kick_serve_on);
 	if (!c)
 		return;
 	for (i = 0; i < 2; i++)
@@ -2525,7 +2531,6 @@ static void dev_kick_serve(struct kunit *test)
 	struct td_qp *a = td_qp(d, 2, XNIC_QPT_RC, TD_PD, cq, cq, 0, 0,
 				XNIC_NO_SRQ);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
-	bool saved = READ_ONCE(xnic_sim_kick_serve_on);
 	u64 runs;
 	struct xnic_cqe e;
 	int i, served = 0;
@@ -2561,7 +2566,7 @@ static void dev_kick_serve(struct kunit *test)
 	 * before it does keeps it awake, or ends a yield.)
 	 */
 	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
-	WRITE_ONCE(xnic_sim_kick_serve_on, saved);
+	/* td_exit() restores xnic_sim_kick_serve_on */
 }
 
 /* CQEs the device wrote from ci on, not consumed (any context). */
