@@ -43,18 +43,11 @@ union abi_cmd {
 	struct xrdma_cmd_kick kick;
 };
 
-/* which fd a row's command goes to */
-enum abi_fd {
-	ABI_CTX,	/* the fixture's context */
-	ABI_NOCTX,	/* a new fd without a context (GET_CONTEXT) */
-	ABI_NEWCTX,	/* a new context (GET_ASYNC_FD: once per context) */
-};
-
 struct abi_row {
 	const char *cmd_name;
 	const char *field;
 	unsigned long cmd;
-	enum abi_fd fd;
+	enum ut_fd fd;
 	struct {
 		size_t off;	/* in the command structure */
 		size_t width;	/* bytes: 1, 2 or 4 */
@@ -183,60 +176,60 @@ static void u_fd(int fd, union abi_cmd *u)
 #define BIT31		0x80000000U
 
 static const struct abi_row rows[] = {
-	{ "GET_CONTEXT", "flags", XRDMA_IOC_GET_CONTEXT, ABI_NOCTX,
+	{ "GET_CONTEXT", "flags", XRDMA_IOC_GET_CONTEXT, UT_FD_NOCTX,
 	  F(struct xrdma_cmd_get_context, flags), BIT31, p_gc, NULL },
-	{ "GET_CONTEXT", "reserved", XRDMA_IOC_GET_CONTEXT, ABI_NOCTX,
+	{ "GET_CONTEXT", "reserved", XRDMA_IOC_GET_CONTEXT, UT_FD_NOCTX,
 	  F(struct xrdma_cmd_get_context, reserved), 1, p_gc, NULL },
-	{ "QUERY_DEVICE", "comp_mask bit 0", XRDMA_IOC_QUERY_DEVICE, ABI_CTX,
+	{ "QUERY_DEVICE", "comp_mask bit 0", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
 	  F(struct xrdma_cmd_query_device, comp_mask), 1, p_none, NULL },
-	{ "QUERY_DEVICE", "comp_mask bit 31", XRDMA_IOC_QUERY_DEVICE, ABI_CTX,
+	{ "QUERY_DEVICE", "comp_mask bit 31", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
 	  F(struct xrdma_cmd_query_device, comp_mask), BIT31, p_none, NULL },
-	{ "QUERY_DEVICE", "reserved", XRDMA_IOC_QUERY_DEVICE, ABI_CTX,
+	{ "QUERY_DEVICE", "reserved", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
 	  F(struct xrdma_cmd_query_device, reserved), 1, p_none, NULL },
-	{ "ALLOC_PD", "flags", XRDMA_IOC_ALLOC_PD, ABI_CTX,
+	{ "ALLOC_PD", "flags", XRDMA_IOC_ALLOC_PD, UT_FD_CTX,
 	  F(struct xrdma_cmd_alloc_pd, flags), BIT31, p_none, u_pd },
-	{ "REG_MR", "access bit 31", XRDMA_IOC_REG_MR, ABI_CTX,
+	{ "REG_MR", "access bit 31", XRDMA_IOC_REG_MR, UT_FD_CTX,
 	  F(struct xrdma_cmd_reg_mr, access), BIT31 | ACC_LW, p_mr, u_mr },
-	{ "REG_MR", "reserved", XRDMA_IOC_REG_MR, ABI_CTX,
+	{ "REG_MR", "reserved", XRDMA_IOC_REG_MR, UT_FD_CTX,
 	  F(struct xrdma_cmd_reg_mr, reserved), 1, p_mr, u_mr },
-	{ "CREATE_CQ", "flags", XRDMA_IOC_CREATE_CQ, ABI_CTX,
+	{ "CREATE_CQ", "flags", XRDMA_IOC_CREATE_CQ, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_cq, flags), BIT31, p_cq, u_cq },
-	{ "CREATE_CQ", "reserved", XRDMA_IOC_CREATE_CQ, ABI_CTX,
+	{ "CREATE_CQ", "reserved", XRDMA_IOC_CREATE_CQ, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_cq, reserved), 1, p_cq, u_cq },
-	{ "CREATE_QP", "flags", XRDMA_IOC_CREATE_QP, ABI_CTX,
+	{ "CREATE_QP", "flags", XRDMA_IOC_CREATE_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_qp, flags), BIT31, p_qp, u_qp },
-	{ "CREATE_QP", "cap.reserved", XRDMA_IOC_CREATE_QP, ABI_CTX,
+	{ "CREATE_QP", "cap.reserved", XRDMA_IOC_CREATE_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_qp, cap.reserved), 1, p_qp, u_qp },
-	{ "MODIFY_QP", "attr_mask bit 21", XRDMA_IOC_MODIFY_QP, ABI_CTX,
+	{ "MODIFY_QP", "attr_mask bit 21", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_qp, attr_mask),
 	  XRDMA_UVERBS_QP_STATE | 1U << 21, p_mqp, NULL },
-	{ "MODIFY_QP", "reserved", XRDMA_IOC_MODIFY_QP, ABI_CTX,
+	{ "MODIFY_QP", "reserved", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_qp, reserved), 1, p_mqp, NULL },
-	{ "MODIFY_QP", "attr.cap.reserved", XRDMA_IOC_MODIFY_QP, ABI_CTX,
+	{ "MODIFY_QP", "attr.cap.reserved", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_qp, attr.cap.reserved), 1, p_mqp, NULL },
-	{ "MODIFY_QP", "attr.ah_attr.reserved[1]", XRDMA_IOC_MODIFY_QP, ABI_CTX,
+	{ "MODIFY_QP", "attr.ah_attr.reserved[1]", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  { offsetof(struct xrdma_cmd_modify_qp, attr.ah_attr.reserved) + 1, 1 },
 	  1, p_mqp, NULL },
-	{ "MODIFY_QP", "attr.reserved[3]", XRDMA_IOC_MODIFY_QP, ABI_CTX,
+	{ "MODIFY_QP", "attr.reserved[3]", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  { offsetof(struct xrdma_cmd_modify_qp, attr.reserved) + 3, 1 }, 1,
 	  p_mqp, NULL },
-	{ "QUERY_QP", "attr_mask bit 31", XRDMA_IOC_QUERY_QP, ABI_CTX,
+	{ "QUERY_QP", "attr_mask bit 31", XRDMA_IOC_QUERY_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_query_qp, attr_mask), BIT31, p_qqp, NULL },
-	{ "CREATE_SRQ", "reserved", XRDMA_IOC_CREATE_SRQ, ABI_CTX,
+	{ "CREATE_SRQ", "reserved", XRDMA_IOC_CREATE_SRQ, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_srq, reserved), 1, p_srq, u_srq },
-	{ "MODIFY_SRQ", "attr_mask bit 31", XRDMA_IOC_MODIFY_SRQ, ABI_CTX,
+	{ "MODIFY_SRQ", "attr_mask bit 31", XRDMA_IOC_MODIFY_SRQ, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_srq, attr_mask),
 	  XRDMA_UVERBS_SRQ_LIMIT | BIT31, p_msrq, NULL },
-	{ "CREATE_AH", "reserved", XRDMA_IOC_CREATE_AH, ABI_CTX,
+	{ "CREATE_AH", "reserved", XRDMA_IOC_CREATE_AH, UT_FD_CTX,
 	  F(struct xrdma_cmd_create_ah, reserved), 1, p_ah, u_ah },
-	{ "CREATE_AH", "attr.reserved[0]", XRDMA_IOC_CREATE_AH, ABI_CTX,
+	{ "CREATE_AH", "attr.reserved[0]", XRDMA_IOC_CREATE_AH, UT_FD_CTX,
 	  { offsetof(struct xrdma_cmd_create_ah, attr.reserved), 1 }, 1,
 	  p_ah, u_ah },
 	{ "CREATE_COMP_CHANNEL", "flags", XRDMA_IOC_CREATE_COMP_CHANNEL,
-	  ABI_CTX, F(struct xrdma_cmd_fd, flags), BIT31, p_none, u_fd },
-	{ "GET_ASYNC_FD", "flags", XRDMA_IOC_GET_ASYNC_FD, ABI_NEWCTX,
+	  UT_FD_CTX, F(struct xrdma_cmd_fd, flags), BIT31, p_none, u_fd },
+	{ "GET_ASYNC_FD", "flags", XRDMA_IOC_GET_ASYNC_FD, UT_FD_NEWCTX,
 	  F(struct xrdma_cmd_fd, flags), BIT31, p_none, u_fd },
-	{ "KICK", "flags", XRDMA_IOC_KICK, ABI_CTX,
+	{ "KICK", "flags", XRDMA_IOC_KICK, UT_FD_CTX,
 	  F(struct xrdma_cmd_kick, flags), BIT31, p_kick, NULL },
 };
 
@@ -258,18 +251,10 @@ static void set_field(union abi_cmd *u, const struct abi_row *r, uint32_t v)
 static int abi_call(struct abi_env *e, const struct abi_row *r, bool bad)
 {
 	union abi_cmd u;
-	struct ctx fc;
-	int fd = e->c.fd, ret;
+	int fd = ut_row_fd(e->c.fd, r->fd), ret;
 
-	if (r->fd == ABI_NOCTX) {
-		fd = dev_open();
-		if (fd < 0)
-			return -1000;
-	} else if (r->fd == ABI_NEWCTX) {
-		if (ctx_open(&fc))
-			return -1000;
-		fd = fc.fd;
-	}
+	if (fd < 0)
+		return -1000;
 	memset(&u, 0, sizeof(u));
 	r->prep(e, &u);
 	if (bad)

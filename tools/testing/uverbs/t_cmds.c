@@ -1771,13 +1771,12 @@ struct szenv {
 	char *mrbuf;
 };
 
-enum { FRESH_NONE, FRESH_NOCTX, FRESH_CTX };
 
 struct szcmd {
 	const char *name;
 	unsigned int nr;
 	size_t size;
-	int fresh;
+	enum ut_fd fresh;
 	void (*prep)(struct szenv *e, int fd, union anycmd *u);
 	void (*undo)(int fd, union anycmd *u);	/* after success */
 };
@@ -1942,40 +1941,40 @@ static void p_gc(struct szenv *e, int fd, union anycmd *u)
 
 static const struct szcmd szcmds[] = {
 	{ "GET_CONTEXT", 0x00, sizeof(struct xrdma_cmd_get_context),
-	  FRESH_NOCTX, p_gc, NULL },
+	  UT_FD_NOCTX, p_gc, NULL },
 	{ "QUERY_DEVICE", 0x01, sizeof(struct xrdma_cmd_query_device),
-	  FRESH_NONE, p_qdev, NULL },
-	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), FRESH_NONE,
+	  UT_FD_CTX, p_qdev, NULL },
+	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), UT_FD_CTX,
 	  p_qport, NULL },
-	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), FRESH_NONE,
+	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), UT_FD_CTX,
 	  p_qgid, NULL },
-	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), FRESH_NONE,
+	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), UT_FD_CTX,
 	  p_pd, u_pd },
-	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), FRESH_NONE,
+	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), UT_FD_CTX,
 	  p_destroy, u_destroy_fail },
-	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), FRESH_NONE, p_mr,
+	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), UT_FD_CTX, p_mr,
 	  u_mr },
-	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), FRESH_NONE,
+	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), UT_FD_CTX,
 	  p_cq, u_cq },
-	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), FRESH_NONE,
+	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), UT_FD_CTX,
 	  p_qp, u_qp },
-	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), FRESH_NONE,
+	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), UT_FD_CTX,
 	  p_mqp, NULL },
-	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), FRESH_NONE,
+	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), UT_FD_CTX,
 	  p_qqp, NULL },
-	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), FRESH_NONE,
+	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), UT_FD_CTX,
 	  p_srq, u_srq },
-	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), FRESH_NONE,
+	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), UT_FD_CTX,
 	  p_msrq, NULL },
-	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), FRESH_NONE,
+	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), UT_FD_CTX,
 	  p_qsrq, NULL },
-	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), FRESH_NONE,
+	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), UT_FD_CTX,
 	  p_ah, u_ah },
-	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), FRESH_NONE,
+	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), UT_FD_CTX,
 	  p_none, u_fd },
-	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), FRESH_CTX,
+	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), UT_FD_NEWCTX,
 	  p_none, u_fd },
-	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), FRESH_NONE, p_none,
+	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX, p_none,
 	  NULL },
 };
 
@@ -1987,20 +1986,12 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 		   int tail, bool guard_check, bool *guard_ok)
 {
 	static union anycmd u;
-	struct ctx fc;
-	int fd = e->c.fd, ret;
+	int fd = ut_row_fd(e->c.fd, s->fresh), ret;
 	size_t i;
 
 	memset(&u, 0, sizeof(u));
-	if (s->fresh == FRESH_NOCTX) {
-		fd = dev_open();
-		if (fd < 0)
-			return -1000;
-	} else if (s->fresh == FRESH_CTX) {
-		if (ctx_open(&fc))
-			return -1000;
-		fd = fc.fd;
-	}
+	if (fd < 0)
+		return -1000;
 	s->prep(e, fd, &u);
 	if (sz > s->size)
 		memset(u.raw + s->size, 0, sz - s->size);
@@ -2019,7 +2010,7 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 		s->undo(fd, &u);
 	if (ret && s->nr == 0x05)	/* DESTROY failed: remove the PD */
 		destroy(fd, XRDMA_OBJ_PD, u.d.handle);
-	if (s->fresh != FRESH_NONE)
+	if (s->fresh != UT_FD_CTX)
 		close(fd);
 	return ret;
 }

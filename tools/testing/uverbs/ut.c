@@ -68,6 +68,21 @@ int ctx_open(struct ctx *c)
 	return 0;
 }
 
+int ut_row_fd(int fd, enum ut_fd which)
+{
+	struct ctx fc;
+
+	switch (which) {
+	case UT_FD_NOCTX:
+		fd = dev_open();
+		return fd < 0 ? -1 : fd;
+	case UT_FD_NEWCTX:
+		return ctx_open(&fc) ? -1 : fc.fd;
+	default:
+		return fd;
+	}
+}
+
 void ctx_close(struct ctx *c)
 {
 	if (c->fd >= 0)

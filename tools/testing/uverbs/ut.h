@@ -75,6 +75,14 @@ struct ctx {
 
 int dev_open(void);			/* fd or -errno */
 int ctx_open(struct ctx *c);		/* 0 or -errno; c->fd valid on 0 */
+/* which fd a table row's command goes to */
+enum ut_fd {
+	UT_FD_CTX,	/* the caller's context */
+	UT_FD_NOCTX,	/* a new fd without a context (GET_CONTEXT) */
+	UT_FD_NEWCTX,	/* a new context (GET_ASYNC_FD: once per context) */
+};
+/* @fd for UT_FD_CTX, else a new one (the caller closes it): fd or -1 */
+int ut_row_fd(int fd, enum ut_fd which);
 void ctx_close(struct ctx *c);
 
 struct cq {
