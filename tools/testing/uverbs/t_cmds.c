@@ -1771,7 +1771,6 @@ struct szenv {
 	char *mrbuf;
 };
 
-
 struct szcmd {
 	const char *name;
 	unsigned int nr;

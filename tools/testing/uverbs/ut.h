@@ -81,6 +81,7 @@ enum ut_fd {
 	UT_FD_NOCTX,	/* a new fd without a context (GET_CONTEXT) */
 	UT_FD_NEWCTX,	/* a new context (GET_ASYNC_FD: once per context) */
 };
+
 /* @fd for UT_FD_CTX, else a new one (the caller closes it): fd or -1 */
 int ut_row_fd(int fd, enum ut_fd which);
 void ctx_close(struct ctx *c);
