@@ -91,6 +91,24 @@ static struct ut_mr *ut_remote(struct ut *t, struct ut_q *qb, size_t want,
 	return ut_freg(t, qb, b, sg_off, access, m);
 }
 
+/*
+ * The start of most cases: a connected QP pair with the options @o, a
+ * buffer of @lsize bytes on side 0 (*@lb) and a remote MR of @msize bytes
+ * (ut_remote, in @mr) with @access: the MR, or NULL (failure reported)
+ */
+static struct ut_mr *ut_pair_mr(struct ut *t, const struct ut_qp_opts *o,
+				struct ut_q **qa, struct ut_q **qb,
+				struct ut_buf **lb, size_t lsize,
+				size_t msize, u32 access, struct ut_mr *mr)
+{
+	if (ut_pair(t, o, qa, qb))
+		return NULL;
+	*lb = ut_buf_alloc(t, &t->side[0], lsize, false);
+	if (!*lb)
+		return NULL;
+	return ut_remote(t, *qb, msize, 0, access, mr);
+}
+
 static void ut_remote_canary(struct ut_mr *m)
 {
 	memset(m->buf->va, UT_RCANARY, m->buf->size);
@@ -337,13 +355,11 @@ static void ut_case_write(struct ut *t)
 	unsigned int i;
 	char what[64];
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	if (imm)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, span, UT_MIB + 2 * PAGE_SIZE,
+		       UT_RW, &mr);
+	if (imm && m)
 		ib = ut_buf_alloc(t, sb, 256, false);
-	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || (imm && !ib) || !m)
+	if (!m || (imm && !ib))
 		return;
 	for (i = 0; i < ARRAY_SIZE(ut_sizes); i++) {
 		size_t len = ut_sizes[i], roff = 1 + 7 * i;
@@ -429,12 +445,9 @@ static void ut_case_read(struct ut *t)
 	int skipped = 0;
 	char what[64];
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0,
-		      XRDMA_ACCESS_REMOTE_READ, &mr);
-	if (!lb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, span, UT_MIB + 2 * PAGE_SIZE,
+		       XRDMA_ACCESS_REMOTE_READ, &mr);
+	if (!m)
 		return;
 	ns = min_t(u32, qa->cap.max_send_sge,
 		   sa->attr.max_sge_rd ? sa->attr.max_sge_rd :
@@ -512,11 +525,8 @@ static void ut_case_atomic_cas(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_buf *lb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 64, PAGE_SIZE, UT_ALL, &mr);
+	if (!m)
 		return;
 	*(u64 *)(m->buf->va + 64) = v0;
 	ut_buf_to_dev(m->buf);
@@ -747,12 +757,9 @@ static void ut_case_unsignaled(struct ut *t)
 	int r, k;
 
 	o.send_wr = 8;
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 2048, false);
-	rb = ut_buf_alloc(t, &t->side[1], 256, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 2048, PAGE_SIZE, UT_RW, &mr);
+	rb = m ? ut_buf_alloc(t, &t->side[1], 256, false) : NULL;
+	if (!rb)
 		return;
 	rv = m->buf->va;
 	/* four rounds of 8 WRs on an 8-deep SQ: unsignaled WRs are retired */
@@ -832,12 +839,10 @@ static void ut_case_fence(struct ut *t)
 	struct xrdma_wc wc;
 	u32 lk = ut_lkey(&t->side[0]);
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 3 * PAGE_SIZE, false);
-	rb = ut_buf_alloc(t, &t->side[1], PAGE_SIZE + 128, false);
-	m = ut_remote(t, qb, 2 * PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 3 * PAGE_SIZE, 2 * PAGE_SIZE,
+		       UT_ALL, &mr);
+	rb = m ? ut_buf_alloc(t, &t->side[1], PAGE_SIZE + 128, false) : NULL;
+	if (!rb)
 		return;
 	memset(m->buf->va, UT_RCANARY, m->buf->size);
 	ut_pat_fill(m->buf->va, 4096, 0xfe1, 0);
@@ -1654,11 +1659,8 @@ static void ut_case_err_stale_rkey(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_buf *lb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 256, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !m ||
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 256, PAGE_SIZE, UT_RW, &mr);
+	if (!m ||
 	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x5a1,
 			 "WRITE before dereg") ||
 	    !ut_dereg_mr(t, m->mr))
@@ -1729,12 +1731,9 @@ static void ut_case_intruder(struct ut *t)
 	struct ut_sgl rs;
 	int i, k;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 4096, false);
-	rb = ut_buf_alloc(t, sb, 4096, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 4096, PAGE_SIZE, UT_ALL, &mr);
+	rb = m ? ut_buf_alloc(t, sb, 4096, false) : NULL;
+	if (!rb)
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
@@ -1910,12 +1909,9 @@ static void ut_case_send_inv(struct ut *t)
 	struct ut_sgl ss, rs;
 	struct xrdma_wc wc;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 1024, false);
-	rb = ut_buf_alloc(t, sb, 1024, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !rb || !m ||
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 1024, PAGE_SIZE, UT_RW, &mr);
+	rb = m ? ut_buf_alloc(t, sb, 1024, false) : NULL;
+	if (!rb ||
 	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x1e1,
 			 "WRITE before SEND_WITH_INV"))
 		return;
