@@ -92,6 +92,37 @@ static struct ut_mr *ut_remote(struct ut *t, struct ut_q *qb, size_t want,
 }
 
 /*
+ * A connected QP pair with the options @o, a buffer of @lsize bytes on
+ * side 0 (*@lb) and one of @rsize bytes on side 1 (*@rb): false (failure
+ * reported) when one is missing
+ */
+static bool ut_pair_bufs(struct ut *t, const struct ut_qp_opts *o,
+			 struct ut_q **qa, struct ut_q **qb,
+			 struct ut_buf **lb, size_t lsize,
+			 struct ut_buf **rb, size_t rsize)
+{
+	if (ut_pair(t, o, qa, qb))
+		return false;
+	*lb = ut_buf_alloc(t, &t->side[0], lsize, false);
+	*rb = *lb ? ut_buf_alloc(t, &t->side[1], rsize, false) : NULL;
+	return *rb;
+}
+
+/* post to @q a receive of the first @len bytes of @b */
+static int ut_post_recv_buf(struct ut *t, struct ut_q *q, u64 wr_id,
+			    struct ut_buf *b, u32 len)
+{
+	struct xrdma_recv_wr wr = {};
+	struct xrdma_sge sge;
+
+	ut_sge(&sge, ut_buf_dma(b, 0), len, ut_lkey(b->side));
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return ut_post_recv(t, q, &wr);
+}
+
+/*
  * The start of most cases: a connected QP pair with the options @o, a
  * buffer of @lsize bytes on side 0 (*@lb) and a remote MR of @msize bytes
  * (ut_remote, in @mr) with @access: the MR, or NULL (failure reported)
@@ -273,11 +304,7 @@ static void ut_case_send(struct ut *t)
 		o.send_sge = min_t(u32, sa->attr.max_sge, UT_MAX_SGE);
 		o.recv_sge = min_t(u32, sb->attr.max_sge, UT_MAX_SGE);
 	}
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	rb = ut_buf_alloc(t, sb, span, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, span, &rb, span))
 		return;
 	n = ARRAY_SIZE(ut_sizes) + (imm ? 1 : 0);
 	for (i = 0; i < n; i++) {
@@ -344,10 +371,8 @@ static void ut_case_write(struct ut *t)
 	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
 	struct ut_buf *lb, *ib = NULL;
 	struct ut_qp_opts o = {};
-	struct xrdma_recv_wr rwr;
 	struct xrdma_send_wr wr;
 	struct ut_mr mr, *m;
-	struct xrdma_sge isge;
 	struct xrdma_wc wc;
 	struct ut_q *qa, *qb;
 	struct ut_sgl ss;
@@ -378,12 +403,7 @@ static void ut_case_write(struct ut *t)
 		if (imm) {
 			memset(ib->va, UT_CANARY, ib->size);
 			ut_buf_to_dev(ib);
-			ut_sge(&isge, ut_buf_dma(ib, 0), 64, ut_lkey(sb));
-			memset(&rwr, 0, sizeof(rwr));
-			rwr.wr_id = 0x300 + i;
-			rwr.sg_list = &isge;
-			rwr.num_sge = 1;
-			if (ut_post_recv(t, qb, &rwr))
+			if (ut_post_recv_buf(t, qb, 0x300 + i, ib, 64))
 				return;
 		}
 		ut_wr_rdma(&wr, 0x400 + i,
@@ -750,8 +770,6 @@ static void ut_case_unsignaled(struct ut *t)
 	struct ut_buf *lb, *rb;
 	struct ut_mr mr, *m;
 	struct ut_q *qa, *qb;
-	struct xrdma_sge rsge;
-	struct xrdma_recv_wr rwr;
 	u32 lk = ut_lkey(&t->side[0]);
 	u8 *rv;
 	int r, k;
@@ -772,12 +790,7 @@ static void ut_case_unsignaled(struct ut *t)
 			*(u64 *)(lb->va + 512 + 8 * k) = (u64)r << 32 | k;
 		ut_buf_to_dev(lb);
 		ut_remote_canary(m);
-		ut_sge(&rsge, ut_buf_dma(rb, 0), 64, ut_lkey(&t->side[1]));
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0x7100 + r;
-		rwr.sg_list = &rsge;
-		rwr.num_sge = 1;
-		if (ut_post_recv(t, qb, &rwr))
+		if (ut_post_recv_buf(t, qb, 0x7100 + r, rb, 64))
 			return;
 		ut_sge(&sges[0], ut_buf_dma(lb, 0), 64, lk);
 		ut_wr_rdma(&wrs[0], 0x7000, XRDMA_WR_RDMA_WRITE, &sges[0], 1,
@@ -1089,11 +1102,7 @@ static void ut_case_err_lkey(struct ut *t)
 	struct ut_q *qa, *qb;
 	int ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 4096, false);
-	rb = ut_buf_alloc(t, sb, 4096, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 4096, &rb, 4096))
 		return;
 	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 256, 1, 0);
 	if (ut_post_recv_sgl(t, qb, 0x800, &rs) ||
@@ -1507,11 +1516,7 @@ static void ut_case_err_len(struct ut *t)
 	struct ut_buf *lb, *rb;
 	struct ut_q *qa, *qb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 1024, false);
-	rb = ut_buf_alloc(t, sb, 1024, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 1024, &rb, 1024))
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
@@ -1586,11 +1591,7 @@ static void ut_case_rnr_recover(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_sgl ss, rs;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 8192, false);
-	rb = ut_buf_alloc(t, sb, 8192, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 8192, &rb, 8192))
 		return;
 	ut_sgl_build(&ss, lb, ut_lkey(sa), 1, 4096, 2, 0);
 	ut_sgl_fill(&ss, lb, 0xb2);
@@ -1971,11 +1972,7 @@ static void ut_case_cq_notify(struct ut *t)
 	atomic_t *comps;
 	int i, ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	rb = ut_buf_alloc(t, &t->side[1], 64, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, &rb, 64))
 		return;
 	comps = &qb->rcq->comps;
 	ut_sgl_build(&rs, rb, ut_lkey(&t->side[1]), 0, 16, 1, 0);
@@ -2077,11 +2074,7 @@ static void ut_case_srq(struct ut *t)
 	if (!srq)
 		return;
 	o.b_srq = srq;
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 512, false);
-	rb = ut_buf_alloc(t, sb, 6 * 300, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 512, &rb, 6 * 300))
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
