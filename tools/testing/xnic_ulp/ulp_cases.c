@@ -93,8 +93,8 @@ static struct ut_mr *ut_remote(struct ut *t, struct ut_q *qb, size_t want,
 
 /*
  * A connected QP pair with the options @o, a buffer of @lsize bytes on
- * side 0 (*@lb) and one of @rsize bytes on side 1 (*@rb): false (failure
- * reported) when one is missing
+ * side 0 (*@lb) and, unless @rb is NULL, one of @rsize bytes on side 1
+ * (*@rb): false (failure reported) when one is missing
  */
 static bool ut_pair_bufs(struct ut *t, const struct ut_qp_opts *o,
 			 struct ut_q **qa, struct ut_q **qb,
@@ -104,7 +104,9 @@ static bool ut_pair_bufs(struct ut *t, const struct ut_qp_opts *o,
 	if (ut_pair(t, o, qa, qb))
 		return false;
 	*lb = ut_buf_alloc(t, &t->side[0], lsize, false);
-	*rb = *lb ? ut_buf_alloc(t, &t->side[1], rsize, false) : NULL;
+	if (!*lb || !rb)
+		return *lb;
+	*rb = ut_buf_alloc(t, &t->side[1], rsize, false);
 	return *rb;
 }
 
@@ -132,10 +134,7 @@ static struct ut_mr *ut_pair_mr(struct ut *t, const struct ut_qp_opts *o,
 				struct ut_buf **lb, size_t lsize,
 				size_t msize, u32 access, struct ut_mr *mr)
 {
-	if (ut_pair(t, o, qa, qb))
-		return NULL;
-	*lb = ut_buf_alloc(t, &t->side[0], lsize, false);
-	if (!*lb)
+	if (!ut_pair_bufs(t, o, qa, qb, lb, lsize, NULL, 0))
 		return NULL;
 	return ut_remote(t, *qb, msize, 0, access, mr);
 }
@@ -1557,10 +1556,7 @@ static void ut_case_err_rnr(struct ut *t)
 	o.min_rnr_timer = 1;
 	for (retry = 1; retry >= 0; retry--) {
 		o.rnr_retry = retry;
-		if (ut_pair(t, &o, &qa, &qb))
-			return;
-		lb = ut_buf_alloc(t, &t->side[0], 64, false);
-		if (!lb)
+		if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, NULL, 0))
 			return;
 		ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
 		ut_wr(&wr, 0xb10 + retry, XRDMA_WR_SEND, &sge, 1,
@@ -2140,10 +2136,7 @@ static void ut_case_err_qp_op(struct ut *t)
 	struct ut_buf *lb;
 	int ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	if (!lb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, NULL, 0))
 		return;
 	ut_sge(&sge, ut_buf_dma(lb, 0), 8, ut_lkey(&t->side[0]));
 	ut_wr_rdma(&wr, 0x0b0, XRDMA_WR_RDMA_WRITE, &sge, 1,
