@@ -21,12 +21,7 @@
 # and the same window must show >= 50 ticks, state R and no sleep;
 # restoring idle_us puts it back to sleep.
 
-core=$(xko xrdma_core) || exit 1
-uv=$(xko xrdma_uverbs) || exit 1
-sim=$(xko xnic_sim) || exit 1
-drv=$(xko xnic) || exit 1
-command -v xnic_utest >/dev/null || fail "xnic_utest not in the guest (not built?)"
-mount_debugfs
+xnic_utest_init
 
 ctrs=$XRDMA_DEBUGFS/xnic_sim/0/counters
 idle_param=/sys/module/xnic_sim/parameters/idle_us
@@ -104,11 +99,11 @@ utest() {
 	fi
 }
 
-assert insmod "$core"
-assert insmod "$uv"
-insmod "$sim" ndev=1 || bail "insmod xnic_sim"
+assert insmod "$XNIC_CORE"
+assert insmod "$XNIC_UV"
+insmod "$XNIC_SIM" ndev=1 || bail "insmod xnic_sim"
 idle_us0=$(cat "$idle_param") || bail "no $idle_param"
-insmod "$drv" || bail "insmod xnic"
+insmod "$XNIC_DRV" || bail "insmod xnic"
 n=0
 until [ -d /sys/class/xrdma_device/xnic0 ]; do
 	n=$((n + 1))

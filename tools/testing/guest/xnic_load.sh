@@ -19,12 +19,7 @@
 # Three more load/run/unload cycles, and one with the model removed first
 # (the driver unbinds, stays loaded, and binds again to a new model).
 
-core=$(xko xrdma_core) || exit 1
-uv=$(xko xrdma_uverbs) || exit 1
-sim=$(xko xnic_sim) || exit 1
-drv=$(xko xnic) || exit 1
-command -v xnic_utest >/dev/null || fail "xnic_utest not in the guest (not built?)"
-mount_debugfs
+xnic_utest_init
 
 simdbg=$XRDMA_DEBUGFS/xnic_sim/0
 res=$XRDMA_DEBUGFS/xrdma/xnic0/resources
@@ -55,8 +50,8 @@ delta() {
 
 # load_all: model and driver on top of core and uverbs, xnic0 ready
 load_all() {
-	insmod "$sim" || bail "insmod xnic_sim"
-	insmod "$drv" || bail "insmod xnic"
+	insmod "$XNIC_SIM" || bail "insmod xnic_sim"
+	insmod "$XNIC_DRV" || bail "insmod xnic"
 	wait_xrdma_dev xnic0 || bail "xnic0 did not appear within 10 s"
 }
 
@@ -86,7 +81,7 @@ unload_both() {
 }
 
 # --- xnic.ko names no xnic_sim in its .modinfo (as modinfo -F depends)
-deps=$(tr '\0' '\n' <"$drv" | sed -n 's/^depends=//p')
+deps=$(tr '\0' '\n' <"$XNIC_DRV" | sed -n 's/^depends=//p')
 note "xnic.ko depends=$deps"
 case ",$deps," in
 *,xrdma_core,*) ;;
@@ -96,8 +91,8 @@ case ",$deps," in
 *,xnic_sim,*) fail "xnic.ko depends on xnic_sim (depends=$deps)" ;;
 esac
 
-assert insmod "$core"
-assert insmod "$uv"
+assert insmod "$XNIC_CORE"
+assert insmod "$XNIC_UV"
 load_all
 
 # --- registration
@@ -190,7 +185,7 @@ rmmod xnic_sim || bail "rmmod xnic_sim under a bound xnic"
 [ ! -e /sys/class/xrdma_device/xnic0 ] || bail "xnic0 left after the model went"
 module_loaded xnic || bail "xnic went with the model"
 [ "$(cat /sys/module/xnic/refcnt)" = 0 ] || bail "xnic refcnt $(cat /sys/module/xnic/refcnt) with no device"
-insmod "$sim" || bail "insmod xnic_sim again"
+insmod "$XNIC_SIM" || bail "insmod xnic_sim again"
 wait_xrdma_dev xnic0 || bail "xnic did not bind to the new model"
 utest "rebound"
 unload_both "rebound"

@@ -14,13 +14,8 @@
 # page), its MR unpinned, and exits 0.  The driver comes back (insmod) and
 # serves the ULP and a new process; then everything unloads cleanly.
 
-core=$(xko xrdma_core) || exit 1
-uv=$(xko xrdma_uverbs) || exit 1
-sim=$(xko xnic_sim) || exit 1
-drv=$(xko xnic) || exit 1
+xnic_utest_init
 ulp=$(xko xnic_ulp_test) || exit 1
-command -v xnic_utest >/dev/null || fail "xnic_utest not in the guest (not built?)"
-mount_debugfs
 
 upid=""
 
@@ -45,10 +40,10 @@ ulp_case() {
 		bail "xnic_ulp_test case $1 did not pass"
 }
 
-assert insmod "$core"
-assert insmod "$uv"
-insmod "$sim" ndev=2 || bail "insmod xnic_sim ndev=2"
-insmod "$drv" || bail "insmod xnic"
+assert insmod "$XNIC_CORE"
+assert insmod "$XNIC_UV"
+insmod "$XNIC_SIM" ndev=2 || bail "insmod xnic_sim ndev=2"
+insmod "$XNIC_DRV" || bail "insmod xnic"
 wait_xrdma_dev xnic0 || bail "xnic0 did not appear"
 wait_xrdma_dev xnic1 || bail "xnic1 did not appear"
 
@@ -92,22 +87,9 @@ ulp_case d2d_send
 xnic_no_objects xnic1 || bail "the ULP left objects on xnic1"
 
 # --- the driver goes: it must not wait for the process
-rmmod xnic &
-rp=$!
-n=0
-while kill -0 $rp 2>/dev/null; do
-	n=$((n + 1))
-	if [ $n -gt 200 ]; then
-		note "rmmod xnic still running after 20 s; its stack:"
-		cat /proc/$rp/stack 2>/dev/null
-		echo w >/proc/sysrq-trigger
-		bail "rmmod xnic did not complete within 20 s while pid $pid holds a context"
-	fi
-	sleep 0.1
-done
-wait $rp
+rmmod_timed xnic
 rrc=$?
-note "rmmod xnic took about $((n / 10)).$((n % 10)) s"
+[ $rrc != 124 ] || bail "rmmod xnic did not complete within 20 s while pid $pid holds a context"
 [ $rrc = 0 ] || bail "rmmod xnic failed (rc=$rrc)"
 kill -0 "$pid" 2>/dev/null || bail "process $pid died during the removal"
 if module_loaded xnic; then
@@ -131,7 +113,7 @@ grep -q '^ok .* SIGUSR1 arrived' "$out" || bail "xnic_utest did not get to the p
 	bail "xrdma_uverbs refcnt $(cat /sys/module/xrdma_uverbs/refcnt) after the process exited"
 
 # --- the driver comes back and serves the ULP and a new process
-insmod "$drv" || bail "insmod xnic again"
+insmod "$XNIC_DRV" || bail "insmod xnic again"
 wait_xrdma_dev xnic0 || bail "xnic0 did not come back"
 wait_xrdma_dev xnic1 || bail "xnic1 did not come back"
 ulp_case loop_send

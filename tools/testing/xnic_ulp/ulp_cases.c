@@ -91,6 +91,54 @@ static struct ut_mr *ut_remote(struct ut *t, struct ut_q *qb, size_t want,
 	return ut_freg(t, qb, b, sg_off, access, m);
 }
 
+/*
+ * A connected QP pair with the options @o, a buffer of @lsize bytes on
+ * side 0 (*@lb) and, unless @rb is NULL, one of @rsize bytes on side 1
+ * (*@rb): false (failure reported) when one is missing
+ */
+static bool ut_pair_bufs(struct ut *t, const struct ut_qp_opts *o,
+			 struct ut_q **qa, struct ut_q **qb,
+			 struct ut_buf **lb, size_t lsize,
+			 struct ut_buf **rb, size_t rsize)
+{
+	if (ut_pair(t, o, qa, qb))
+		return false;
+	*lb = ut_buf_alloc(t, &t->side[0], lsize, false);
+	if (!*lb || !rb)
+		return *lb;
+	*rb = ut_buf_alloc(t, &t->side[1], rsize, false);
+	return *rb;
+}
+
+/* post to @q a receive of the first @len bytes of @b */
+static int ut_post_recv_buf(struct ut *t, struct ut_q *q, u64 wr_id,
+			    struct ut_buf *b, u32 len)
+{
+	struct xrdma_recv_wr wr = {};
+	struct xrdma_sge sge;
+
+	ut_sge(&sge, ut_buf_dma(b, 0), len, ut_lkey(b->side));
+	wr.wr_id = wr_id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return ut_post_recv(t, q, &wr);
+}
+
+/*
+ * The start of most cases: a connected QP pair with the options @o, a
+ * buffer of @lsize bytes on side 0 (*@lb) and a remote MR of @msize bytes
+ * (ut_remote, in @mr) with @access: the MR, or NULL (failure reported)
+ */
+static struct ut_mr *ut_pair_mr(struct ut *t, const struct ut_qp_opts *o,
+				struct ut_q **qa, struct ut_q **qb,
+				struct ut_buf **lb, size_t lsize,
+				size_t msize, u32 access, struct ut_mr *mr)
+{
+	if (!ut_pair_bufs(t, o, qa, qb, lb, lsize, NULL, 0))
+		return NULL;
+	return ut_remote(t, *qb, msize, 0, access, mr);
+}
+
 static void ut_remote_canary(struct ut_mr *m)
 {
 	memset(m->buf->va, UT_RCANARY, m->buf->size);
@@ -255,11 +303,7 @@ static void ut_case_send(struct ut *t)
 		o.send_sge = min_t(u32, sa->attr.max_sge, UT_MAX_SGE);
 		o.recv_sge = min_t(u32, sb->attr.max_sge, UT_MAX_SGE);
 	}
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	rb = ut_buf_alloc(t, sb, span, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, span, &rb, span))
 		return;
 	n = ARRAY_SIZE(ut_sizes) + (imm ? 1 : 0);
 	for (i = 0; i < n; i++) {
@@ -326,10 +370,8 @@ static void ut_case_write(struct ut *t)
 	size_t span = ut_sgl_span(UT_MIB, UT_MAX_SGE, 16);
 	struct ut_buf *lb, *ib = NULL;
 	struct ut_qp_opts o = {};
-	struct xrdma_recv_wr rwr;
 	struct xrdma_send_wr wr;
 	struct ut_mr mr, *m;
-	struct xrdma_sge isge;
 	struct xrdma_wc wc;
 	struct ut_q *qa, *qb;
 	struct ut_sgl ss;
@@ -337,13 +379,11 @@ static void ut_case_write(struct ut *t)
 	unsigned int i;
 	char what[64];
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	if (imm)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, span, UT_MIB + 2 * PAGE_SIZE,
+		       UT_RW, &mr);
+	if (imm && m)
 		ib = ut_buf_alloc(t, sb, 256, false);
-	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || (imm && !ib) || !m)
+	if (!m || (imm && !ib))
 		return;
 	for (i = 0; i < ARRAY_SIZE(ut_sizes); i++) {
 		size_t len = ut_sizes[i], roff = 1 + 7 * i;
@@ -362,12 +402,7 @@ static void ut_case_write(struct ut *t)
 		if (imm) {
 			memset(ib->va, UT_CANARY, ib->size);
 			ut_buf_to_dev(ib);
-			ut_sge(&isge, ut_buf_dma(ib, 0), 64, ut_lkey(sb));
-			memset(&rwr, 0, sizeof(rwr));
-			rwr.wr_id = 0x300 + i;
-			rwr.sg_list = &isge;
-			rwr.num_sge = 1;
-			if (ut_post_recv(t, qb, &rwr))
+			if (ut_post_recv_buf(t, qb, 0x300 + i, ib, 64))
 				return;
 		}
 		ut_wr_rdma(&wr, 0x400 + i,
@@ -429,12 +464,9 @@ static void ut_case_read(struct ut *t)
 	int skipped = 0;
 	char what[64];
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, span, false);
-	m = ut_remote(t, qb, UT_MIB + 2 * PAGE_SIZE, 0,
-		      XRDMA_ACCESS_REMOTE_READ, &mr);
-	if (!lb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, span, UT_MIB + 2 * PAGE_SIZE,
+		       XRDMA_ACCESS_REMOTE_READ, &mr);
+	if (!m)
 		return;
 	ns = min_t(u32, qa->cap.max_send_sge,
 		   sa->attr.max_sge_rd ? sa->attr.max_sge_rd :
@@ -512,11 +544,8 @@ static void ut_case_atomic_cas(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_buf *lb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 64, PAGE_SIZE, UT_ALL, &mr);
+	if (!m)
 		return;
 	*(u64 *)(m->buf->va + 64) = v0;
 	ut_buf_to_dev(m->buf);
@@ -740,19 +769,14 @@ static void ut_case_unsignaled(struct ut *t)
 	struct ut_buf *lb, *rb;
 	struct ut_mr mr, *m;
 	struct ut_q *qa, *qb;
-	struct xrdma_sge rsge;
-	struct xrdma_recv_wr rwr;
 	u32 lk = ut_lkey(&t->side[0]);
 	u8 *rv;
 	int r, k;
 
 	o.send_wr = 8;
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 2048, false);
-	rb = ut_buf_alloc(t, &t->side[1], 256, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 2048, PAGE_SIZE, UT_RW, &mr);
+	rb = m ? ut_buf_alloc(t, &t->side[1], 256, false) : NULL;
+	if (!rb)
 		return;
 	rv = m->buf->va;
 	/* four rounds of 8 WRs on an 8-deep SQ: unsignaled WRs are retired */
@@ -765,12 +789,7 @@ static void ut_case_unsignaled(struct ut *t)
 			*(u64 *)(lb->va + 512 + 8 * k) = (u64)r << 32 | k;
 		ut_buf_to_dev(lb);
 		ut_remote_canary(m);
-		ut_sge(&rsge, ut_buf_dma(rb, 0), 64, ut_lkey(&t->side[1]));
-		memset(&rwr, 0, sizeof(rwr));
-		rwr.wr_id = 0x7100 + r;
-		rwr.sg_list = &rsge;
-		rwr.num_sge = 1;
-		if (ut_post_recv(t, qb, &rwr))
+		if (ut_post_recv_buf(t, qb, 0x7100 + r, rb, 64))
 			return;
 		ut_sge(&sges[0], ut_buf_dma(lb, 0), 64, lk);
 		ut_wr_rdma(&wrs[0], 0x7000, XRDMA_WR_RDMA_WRITE, &sges[0], 1,
@@ -832,12 +851,10 @@ static void ut_case_fence(struct ut *t)
 	struct xrdma_wc wc;
 	u32 lk = ut_lkey(&t->side[0]);
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 3 * PAGE_SIZE, false);
-	rb = ut_buf_alloc(t, &t->side[1], PAGE_SIZE + 128, false);
-	m = ut_remote(t, qb, 2 * PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 3 * PAGE_SIZE, 2 * PAGE_SIZE,
+		       UT_ALL, &mr);
+	rb = m ? ut_buf_alloc(t, &t->side[1], PAGE_SIZE + 128, false) : NULL;
+	if (!rb)
 		return;
 	memset(m->buf->va, UT_RCANARY, m->buf->size);
 	ut_pat_fill(m->buf->va, 4096, 0xfe1, 0);
@@ -1084,11 +1101,7 @@ static void ut_case_err_lkey(struct ut *t)
 	struct ut_q *qa, *qb;
 	int ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 4096, false);
-	rb = ut_buf_alloc(t, sb, 4096, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 4096, &rb, 4096))
 		return;
 	ut_sgl_build(&rs, rb, ut_lkey(sb), 0, 256, 1, 0);
 	if (ut_post_recv_sgl(t, qb, 0x800, &rs) ||
@@ -1502,11 +1515,7 @@ static void ut_case_err_len(struct ut *t)
 	struct ut_buf *lb, *rb;
 	struct ut_q *qa, *qb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 1024, false);
-	rb = ut_buf_alloc(t, sb, 1024, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 1024, &rb, 1024))
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
@@ -1547,10 +1556,7 @@ static void ut_case_err_rnr(struct ut *t)
 	o.min_rnr_timer = 1;
 	for (retry = 1; retry >= 0; retry--) {
 		o.rnr_retry = retry;
-		if (ut_pair(t, &o, &qa, &qb))
-			return;
-		lb = ut_buf_alloc(t, &t->side[0], 64, false);
-		if (!lb)
+		if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, NULL, 0))
 			return;
 		ut_sge(&sge, ut_buf_dma(lb, 0), 64, ut_lkey(&t->side[0]));
 		ut_wr(&wr, 0xb10 + retry, XRDMA_WR_SEND, &sge, 1,
@@ -1581,11 +1587,7 @@ static void ut_case_rnr_recover(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_sgl ss, rs;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 8192, false);
-	rb = ut_buf_alloc(t, sb, 8192, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 8192, &rb, 8192))
 		return;
 	ut_sgl_build(&ss, lb, ut_lkey(sa), 1, 4096, 2, 0);
 	ut_sgl_fill(&ss, lb, 0xb2);
@@ -1654,11 +1656,8 @@ static void ut_case_err_stale_rkey(struct ut *t)
 	struct ut_q *qa, *qb;
 	struct ut_buf *lb;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 256, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !m ||
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 256, PAGE_SIZE, UT_RW, &mr);
+	if (!m ||
 	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x5a1,
 			 "WRITE before dereg") ||
 	    !ut_dereg_mr(t, m->mr))
@@ -1729,12 +1728,9 @@ static void ut_case_intruder(struct ut *t)
 	struct ut_sgl rs;
 	int i, k;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 4096, false);
-	rb = ut_buf_alloc(t, sb, 4096, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_ALL, &mr);
-	if (!lb || !rb || !m)
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 4096, PAGE_SIZE, UT_ALL, &mr);
+	rb = m ? ut_buf_alloc(t, sb, 4096, false) : NULL;
+	if (!rb)
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
@@ -1910,12 +1906,9 @@ static void ut_case_send_inv(struct ut *t)
 	struct ut_sgl ss, rs;
 	struct xrdma_wc wc;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 1024, false);
-	rb = ut_buf_alloc(t, sb, 1024, false);
-	m = ut_remote(t, qb, PAGE_SIZE, 0, UT_RW, &mr);
-	if (!lb || !rb || !m ||
+	m = ut_pair_mr(t, &o, &qa, &qb, &lb, 1024, PAGE_SIZE, UT_RW, &mr);
+	rb = m ? ut_buf_alloc(t, sb, 1024, false) : NULL;
+	if (!rb ||
 	    !ut_write_ok(t, qa, lb, m, m->iova, m->rkey, 64, 0x1e1,
 			 "WRITE before SEND_WITH_INV"))
 		return;
@@ -1975,11 +1968,7 @@ static void ut_case_cq_notify(struct ut *t)
 	atomic_t *comps;
 	int i, ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	rb = ut_buf_alloc(t, &t->side[1], 64, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, &rb, 64))
 		return;
 	comps = &qb->rcq->comps;
 	ut_sgl_build(&rs, rb, ut_lkey(&t->side[1]), 0, 16, 1, 0);
@@ -2081,11 +2070,7 @@ static void ut_case_srq(struct ut *t)
 	if (!srq)
 		return;
 	o.b_srq = srq;
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, sa, 512, false);
-	rb = ut_buf_alloc(t, sb, 6 * 300, false);
-	if (!lb || !rb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 512, &rb, 6 * 300))
 		return;
 	memset(rb->va, UT_CANARY, rb->size);
 	ut_buf_to_dev(rb);
@@ -2151,10 +2136,7 @@ static void ut_case_err_qp_op(struct ut *t)
 	struct ut_buf *lb;
 	int ret;
 
-	if (ut_pair(t, &o, &qa, &qb))
-		return;
-	lb = ut_buf_alloc(t, &t->side[0], 64, false);
-	if (!lb)
+	if (!ut_pair_bufs(t, &o, &qa, &qb, &lb, 64, NULL, 0))
 		return;
 	ut_sge(&sge, ut_buf_dma(lb, 0), 8, ut_lkey(&t->side[0]));
 	ut_wr_rdma(&wr, 0x0b0, XRDMA_WR_RDMA_WRITE, &sge, 1,

@@ -123,12 +123,51 @@ xnic_stack_up() {
 	done
 }
 
+# xnic_utest_init: for a test that loads the xnic stack itself and runs
+# xnic_utest: the paths of the modules in XNIC_CORE, XNIC_UV, XNIC_SIM
+# and XNIC_DRV (the test fails if one was not built), xnic_utest in the
+# guest, debugfs mounted
+xnic_utest_init() {
+	XNIC_CORE=$(xko xrdma_core) || exit 1
+	XNIC_UV=$(xko xrdma_uverbs) || exit 1
+	XNIC_SIM=$(xko xnic_sim) || exit 1
+	XNIC_DRV=$(xko xnic) || exit 1
+	export XNIC_CORE XNIC_UV XNIC_SIM XNIC_DRV
+	command -v xnic_utest >/dev/null ||
+		fail "xnic_utest not in the guest (not built?)"
+	mount_debugfs
+}
+
 # xnic_stack_down: unload what xnic_stack_up loaded (what is loaded of it)
 xnic_stack_down() {
 	for _m in xnic xnic_sim xrdma_uverbs xrdma_core; do
 		module_loaded $_m || continue
 		rmmod $_m || echo "rmmod $_m failed" >&2
 	done
+}
+
+# rmmod_timed MOD: rmmod MOD in the background (a removal must not wait
+# for the processes using the module) and wait for it up to 20 s: past
+# that, show its kernel stack and the blocked tasks (sysrq w) and return
+# 124; else note how long it took and return rmmod's status
+rmmod_timed() {
+	rmmod "$1" &
+	_rp=$!
+	_n=0
+	while kill -0 $_rp 2>/dev/null; do
+		_n=$((_n + 1))
+		if [ $_n -gt 200 ]; then
+			note "rmmod $1 still running after 20 s; its stack:"
+			cat /proc/$_rp/stack 2>/dev/null
+			echo w >/proc/sysrq-trigger
+			return 124
+		fi
+		sleep 0.1
+	done
+	wait $_rp
+	_rc=$?
+	note "rmmod $1 took about $((_n / 10)).$((_n % 10)) s"
+	return $_rc
 }
 
 # xnic_no_objects DEV: the device's resource tracking (debugfs) is there
