@@ -1695,110 +1695,196 @@ static void t_threads(void)
 
 /* ------------------------------------------------------------ 7. channel */
 
+/*
+ * The setting of the channel tests: a CQ of 16 entries (on a completion
+ * channel, or none), one or two QPs on it, each connected to a peer of
+ * its own (with a CQ of its own) or the two to each other, and two
+ * registered 4 KiB buffers.
+ */
+struct shared {
+	struct ibv_comp_channel *ch;
+	struct pollfd pfd;		/* the channel's fd, POLLIN */
+	struct ibv_cq *cq;
+	struct ibv_qp *qp[2];
+	struct xt_ep peer[2];
+	struct xt_buf la, rb;
+};
+
+/* the channel (if @channel) and the CQ (@cq_context): false if not */
+static bool shared_cq(struct shared *f, bool channel, void *cq_context)
+{
+	memset(f, 0, sizeof(*f));
+	if (channel) {
+		f->ch = ibv_create_comp_channel(ctx);
+		if (!f->ch)
+			return false;
+		f->pfd = (struct pollfd){ .fd = f->ch->fd, .events = POLLIN };
+	}
+	f->cq = ibv_create_cq(ctx, 16, cq_context, f->ch, 0);
+	return f->cq;
+}
+
+/*
+ * the buffers and @nqp QPs of @attr (NULL: RC, 8 WRs and 1 SGE each way)
+ * on the CQ, each connected to a peer of its own (@peers) or the two to
+ * each other, all in RTS
+ */
+static bool shared_qps(struct shared *f, const struct ibv_qp_init_attr *attr,
+		       int nqp, bool peers)
+{
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	uint32_t dqpn;
+	int i;
+
+	if (attr)
+		ia = *attr;
+	ia.send_cq = f->cq;
+	ia.recv_cq = f->cq;
+	if (!xt_buf_new(&f->la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&f->rb, pd, 4096, ACCESS_ALL))
+		return false;
+	for (i = 0; i < nqp; i++) {
+		f->qp[i] = ibv_create_qp(pd, &ia);
+		if (!f->qp[i] ||
+		    (peers && !ep_new(&f->peer[i], IBV_QPT_RC, 16, 8, 8)))
+			return false;
+	}
+	for (i = 0; i < nqp; i++) {
+		dqpn = peers ? f->peer[i].qp->qp_num : f->qp[!i]->qp_num;
+		if (!rc_connect(f->qp[i], dqpn, 7) ||
+		    (peers && !rc_connect(f->peer[i].qp, f->qp[i]->qp_num, 7)))
+			return false;
+	}
+	return true;
+}
+
+static void shared_free(struct shared *f)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (f->qp[i]) {
+			async_forget(f->qp[i]);
+			destroyed(ibv_destroy_qp(f->qp[i]), "QP");
+		}
+		ep_free(&f->peer[i]);
+	}
+	if (f->cq) {
+		async_forget(f->cq);
+		destroyed(ibv_destroy_cq(f->cq), "CQ");
+	}
+	if (f->ch)
+		destroyed(ibv_destroy_comp_channel(f->ch), "comp channel");
+	destroyed(xt_buf_free(&f->la), "MR");
+	destroyed(xt_buf_free(&f->rb), "MR");
+}
+
+/* poll() the channel's fd for @ms if @ok (else -1): what poll() said */
+static int shared_poll(struct shared *f, bool ok, int ms)
+{
+	f->pfd.revents = 0;
+	return ok ? poll(&f->pfd, 1, ms) : -1;
+}
+
+/*
+ * the channel's event, acknowledged (the CQ's cq_context in *@ectx if
+ * not NULL): whether there is one and it is the CQ's
+ */
+static bool shared_event(struct shared *f, void **ectx)
+{
+	struct ibv_cq *ecq;
+	void *c;
+
+	if (ibv_get_cq_event(f->ch, &ecq, &c))
+		return false;
+	ibv_ack_cq_events(ecq, 1);
+	if (ectx)
+		*ectx = c;
+	return ecq == f->cq;
+}
+
+/* if @ok, wait for the channel's event: whether the CQ's came */
+static bool shared_wait(struct shared *f, bool ok)
+{
+	return shared_poll(f, ok, wait_ms) == 1 && shared_event(f, NULL);
+}
+
+/* a signaled RDMA WRITE on @qp of @s to @f's rb + @off */
+static int shared_write(struct shared *f, struct ibv_qp *qp, uint64_t wr_id,
+			struct ibv_sge *s, size_t off)
+{
+	return post1(qp, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = wr_id,
+				       .flags = IBV_SEND_SIGNALED, .sg = s,
+				       .nsge = 1, .raddr = xt_va(&f->rb, off),
+				       .rkey = f->rb.mr->rkey });
+}
+
 static void t_channel(void)
 {
-	struct ibv_comp_channel *ch;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_qp_init_attr ia;
-	struct ibv_cq *cq = NULL, *ecq = NULL;
-	struct pollfd pfd;
-	struct ibv_qp *qp = NULL;
-	struct xt_ep b = { 0 };
-	int marker, r, ret;
+	int marker, r, ret, before;
+	struct shared f;
+	struct ibv_qp *qp;
 	void *ectx = NULL;
 	struct ibv_sge s;
 	struct ibv_wc wc;
-	int before = destroy_errors;
-	struct wr d;
 	bool ok;
 
-	ch = ibv_create_comp_channel(ctx);
-	if (!xt_check(ch, "channel: ibv_create_comp_channel"))
+	ok = shared_cq(&f, true, &marker);
+	if (!xt_check(f.ch, "channel: ibv_create_comp_channel"))
 		return;
-	cq = ibv_create_cq(ctx, 16, &marker, ch, 0);
-	if (!xt_check(cq && cq->channel == ch &&
-		      cq->cq_context == &marker,
+	if (!xt_check(ok && f.cq->channel == f.ch &&
+		      f.cq->cq_context == &marker,
 		      "channel: CQ with the channel and a cq_context"))
 		goto out;
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = IBV_QPT_RC;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	ia.cap.max_send_wr = 8;
-	ia.cap.max_recv_wr = 8;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	qp = ibv_create_qp(pd, &ia);
-	if (!qp || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(qp, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, qp->qp_num, 7)) {
+	if (!shared_qps(&f, NULL, 1, true)) {
 		xt_check(false, "channel: set up a pair");
 		goto out;
 	}
-	ret = ibv_destroy_comp_channel(ch);
+	qp = f.qp[0];
+	ret = ibv_destroy_comp_channel(f.ch);
 	xt_check(ret != 0, "channel: destroy while a CQ uses it: %d (EBUSY)",
 		 ret);
 	if (!ret) {
-		ch = NULL;
+		f.ch = NULL;
 		goto out;
 	}
 
-	s = xt_sge(&la, 0, 64);
-	d = (struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
-			 .flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-			 .raddr = xt_va(&rb, 0), .rkey = rb.mr->rkey };
-	ok = !ibv_req_notify_cq(cq, 0) && !post1(qp, &d);
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	r = ok ? poll(&pfd, 1, wait_ms) : -1;
-	xt_check(r == 1 && (pfd.revents & POLLIN),
+	s = xt_sge(&f.la, 0, 64);
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, qp, 1, &s, 0);
+	r = shared_poll(&f, ok, wait_ms);
+	xt_check(r == 1 && (f.pfd.revents & POLLIN),
 		 "channel: armed CQ, a completion: the fd becomes readable");
-	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx);
-	xt_check(ok && ecq == cq && ectx == &marker,
+	ok = r == 1 && shared_event(&f, &ectx);
+	xt_check(ok && ectx == &marker,
 		 "channel: ibv_get_cq_event returns the CQ and its cq_context");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, &wc) &&
+	xt_check(poll_one(f.cq, &wc) &&
 		 wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
 		 "channel: the completion is in the CQ");
 
 	/* not re-armed: a completion raises nothing */
-	d.wr_id = 2;
-	ok = !post1(qp, &d) && poll_one(cq, &wc) &&
+	ok = !shared_write(&f, qp, 2, &s, 0) && poll_one(f.cq, &wc) &&
 	     wc_ok(&wc, 2, IBV_WC_RDMA_WRITE, qp->qp_num);
-	pfd.revents = 0;
-	r = poll(&pfd, 1, 200);
+	r = shared_poll(&f, true, 200);
 	xt_check(ok && r == 0,
 		 "channel: not re-armed: a completion, but no event (poll %d)",
 		 r);
 
 	/* re-armed: the next one does */
-	d.wr_id = 3;
-	ok = !ibv_req_notify_cq(cq, 0) && !post1(qp, &d);
-	pfd.revents = 0;
-	r = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	xt_check(ok, "channel: re-armed: the next completion raises an event");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, &wc) &&
-		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, qp, 3, &s, 0);
+	xt_check(shared_wait(&f, ok),
+		 "channel: re-armed: the next completion raises an event");
+	xt_check(poll_one(f.cq, &wc) &&
+		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(f.cq),
 		 "channel: its completion is in the CQ");
 out:
-	if (qp) {
-		async_forget(qp);
-		destroyed(ibv_destroy_qp(qp), "QP");
-	}
-	ep_free(&b);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ (channel)");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
+	before = destroy_errors;
+	shared_free(&f);
 	xt_check(destroy_errors == before,
-		 "channel: QPs, CQ and channel destroyed");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+		 "channel: QPs, CQ, channel and MRs destroyed");
 }
 
 /*
@@ -1808,43 +1894,27 @@ out:
  */
 static void t_solicited(void)
 {
-	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_qp *a = NULL, *b = NULL;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_cq *cq = NULL, *ecq;
-	struct ibv_sge s, r;
+	struct ibv_qp *a, *b;
 	struct ibv_wc wc[2];
-	struct pollfd pfd;
-	void *ectx;
+	struct ibv_sge s, r;
+	struct shared f;
 	bool ok;
 	int rc;
 
-	cq = ch ? ibv_create_cq(ctx, 16, NULL, ch, 0) : NULL;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	b = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !a || !b ||
-	    !rc_connect(a, b->qp_num, 7) || !rc_connect(b, a->qp_num, 7)) {
+	if (!shared_cq(&f, true, NULL) || !shared_qps(&f, NULL, 2, false)) {
 		xt_check(false, "solicited: set up");
 		goto out;
 	}
-	s = xt_sge(&la, 0, 32);
-	r = xt_sge(&rb, 0, 64);
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(cq, 1) &&
+	a = f.qp[0];
+	b = f.qp[1];
+	s = xt_sge(&f.la, 0, 32);
+	r = xt_sge(&f.rb, 0, 64);
+	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(f.cq, 1) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf2,
 				     .flags = IBV_SEND_SIGNALED, .sg = &s,
 				     .nsge = 1 }) &&
-	     poll_n(cq, wc, 2) == 2;
-	rc = ok ? poll(&pfd, 1, 200) : -1;
+	     poll_n(f.cq, wc, 2) == 2;
+	rc = shared_poll(&f, ok, 200);
 	xt_check(rc == 0,
 		 "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
 		 rc);
@@ -1852,25 +1922,13 @@ static void t_solicited(void)
 	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf4,
 				     .flags = IBV_SEND_SOLICITED, .sg = &s,
 				     .nsge = 1 });
-	pfd.revents = 0;
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	xt_check(ok, "solicited: a SEND with IBV_SEND_SOLICITED raises it");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, wc) && wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) &&
-		 cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
+	xt_check(shared_wait(&f, ok),
+		 "solicited: a SEND with IBV_SEND_SOLICITED raises it");
+	xt_check(poll_one(f.cq, wc) &&
+		 wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) && cq_empty(f.cq),
+		 "solicited: the (unsignaled) SEND's receive CQE only");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	if (b)
-		destroyed(ibv_destroy_qp(b), "QP");
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /* sq_sig_all: every WR completes; ibv_query_qp gives the creation attrs */
@@ -1882,55 +1940,43 @@ static void t_sig_all(void)
 			 .max_send_sge = 2, .max_recv_sge = 2,
 			 .max_inline_data = 32 },
 	}, qi;
-	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_qp_attr qa;
-	struct ibv_qp *a = NULL;
 	struct ibv_wc wc[2];
+	struct shared f;
+	struct ibv_qp *a;
 	struct ibv_sge s;
-	struct xt_ep b = { 0 };
-	struct ibv_cq *cq;
 	bool ok;
 
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) || !a ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(a, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, a->qp_num, 7)) {
+	if (!shared_cq(&f, false, NULL) || !shared_qps(&f, &ia, 1, true)) {
 		xt_check(false, "sig_all: set up");
 		goto out;
 	}
+	a = f.qp[0];
 	memset(&qi, 0, sizeof(qi));
 	ok = !ibv_query_qp(a, &qa, IBV_QP_STATE | IBV_QP_CAP |
 			   IBV_QP_DEST_QPN | IBV_QP_PATH_MTU, &qi);
 	xt_check(ok && qa.qp_state == IBV_QPS_RTS &&
-		 qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
-		 qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
-		 qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
+		 qa.dest_qp_num == f.peer[0].qp->qp_num &&
+		 qa.path_mtu == mtu && qi.qp_type == IBV_QPT_RC &&
+		 qi.sq_sig_all == 1 && qi.send_cq == f.cq &&
+		 qi.cap.max_send_wr == ia.cap.max_send_wr &&
 		 qi.cap.max_inline_data == ia.cap.max_inline_data,
 		 "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
-	s = xt_sge(&la, 0, 16);
+	s = xt_sge(&f.la, 0, 16);
 	ok = !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
-				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 0),
-				     .rkey = rb.mr->rkey }) &&
+				     .sg = &s, .nsge = 1,
+				     .raddr = xt_va(&f.rb, 0),
+				     .rkey = f.rb.mr->rkey }) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 2,
-				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 64),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_n(cq, wc, 2) == 2;
+				     .sg = &s, .nsge = 1,
+				     .raddr = xt_va(&f.rb, 64),
+				     .rkey = f.rb.mr->rkey }) &&
+	     poll_n(f.cq, wc, 2) == 2;
 	xt_check(ok && wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, a->qp_num) &&
 		 wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
 		 "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	ep_free(&b);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /*
@@ -1939,107 +1985,50 @@ out:
  */
 static void t_stale_cqe(void)
 {
-	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_qp *a = NULL, *c = NULL;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_cq *cq = NULL, *ecq;
-	struct xt_ep b = { 0 }, d = { 0 };
-	struct pollfd pfd;
+	struct ibv_qp *c, *d;
+	struct shared f;
 	struct ibv_wc wc;
 	struct ibv_sge s;
-	void *ectx;
 	bool ok;
-	int rc;
 
-	cq = ch ? ibv_create_cq(ctx, 16, NULL, ch, 0) : NULL;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	c = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !a || !c ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !ep_new(&d, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(a, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, a->qp_num, 7) ||
-	    !rc_connect(c, d.qp->qp_num, 7) ||
-	    !rc_connect(d.qp, c->qp_num, 7)) {
+	if (!shared_cq(&f, true, NULL) || !shared_qps(&f, NULL, 2, true)) {
 		xt_check(false, "stale cqe: set up");
 		goto out;
 	}
-	s = xt_sge(&la, 0, 16);
+	c = f.qp[1];
+	d = f.peer[1].qp;
+	s = xt_sge(&f.la, 0, 16);
 	/* the event says the CQE is in the CQ */
-	ok = !ibv_req_notify_cq(cq, 0) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xa,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 0),
-				     .rkey = rb.mr->rkey });
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
+	ok = !ibv_req_notify_cq(f.cq, 0) &&
+	     !shared_write(&f, f.qp[0], 0xa, &s, 0);
+	ok = shared_wait(&f, ok) && !ibv_destroy_qp(f.qp[0]);
 	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	ok = ok && !ibv_destroy_qp(a);
-	if (ok)
-		a = NULL;
-	xt_check(ok && cq_empty(cq),
+		f.qp[0] = NULL;
+	xt_check(ok && cq_empty(f.cq),
 		 "stale cqe: the CQE of a QP destroyed before polling is not returned");
-	ok = !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xc,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 64),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_one(cq, &wc);
+	ok = !shared_write(&f, c, 0xc, &s, 64) && poll_one(f.cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
-		 cq_empty(cq), "stale cqe: the other QP's CQE comes next");
+		 cq_empty(f.cq), "stale cqe: the other QP's CQE comes next");
 	/* RESET drops the QP's unpolled CQEs, as rdma-core's providers do */
-	ok = !ibv_req_notify_cq(cq, 0) &&
-	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xd,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 128),
-				     .rkey = rb.mr->rkey });
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, c, 0xd, &s, 128);
 	/* the event says the CQE is in the CQ, unpolled */
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	ok = ok && !ibv_modify_qp(c, &(struct ibv_qp_attr){
+	ok = shared_wait(&f, ok) &&
+	     !ibv_modify_qp(c, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
-				  IBV_QP_STATE);
-	xt_check(ok && cq_empty(cq),
+			    IBV_QP_STATE);
+	xt_check(ok && cq_empty(f.cq),
 		 "stale cqe: RESET drops the QP's unpolled CQE");
 	/* both ends start over: the responder expects the first PSN again */
-	ok = !ibv_modify_qp(d.qp, &(struct ibv_qp_attr){
+	ok = !ibv_modify_qp(d, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
 			    IBV_QP_STATE) &&
-	     rc_connect(c, d.qp->qp_num, 7) &&
-	     rc_connect(d.qp, c->qp_num, 7) &&
-	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xe,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 192),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_one(cq, &wc);
+	     rc_connect(c, d->qp_num, 7) && rc_connect(d, c->qp_num, 7) &&
+	     !shared_write(&f, c, 0xe, &s, 192) && poll_one(f.cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
-		 cq_empty(cq),
+		 cq_empty(f.cq),
 		 "stale cqe: after RESET and reconnecting, only the new CQE");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	if (c)
-		destroyed(ibv_destroy_qp(c), "QP");
-	ep_free(&b);
-	ep_free(&d);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /* ------------------------------------------------------------ 8. events */
