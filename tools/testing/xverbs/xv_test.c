@@ -2142,27 +2142,27 @@ static void xv_caps_check(void)
 	int ret;
 
 	if (!xt_check(!ioctl(ctx->cmd_fd, XRDMA_IOC_QUERY_DEVICE, &q) &&
-		    !ibv_query_device(ctx, &d),
-		    "caps: QUERY_DEVICE and ibv_query_device"))
+		      !ibv_query_device(ctx, &d),
+		      "caps: QUERY_DEVICE and ibv_query_device"))
 		return;
 	xt_check(!(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN) ==
-	       !(d.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
-	       "caps: RC_RNR_NAK_GEN as the kernel says (kernel %#x, library %#x)",
-	       q.device_cap_flags, d.device_cap_flags);
+		 !(d.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
+		 "caps: RC_RNR_NAK_GEN as the kernel says (kernel %#x, library %#x)",
+		 q.device_cap_flags, d.device_cap_flags);
 	xt_check(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
-	       "caps: xnic's RC receiver generates RNR NAKs (kernel %#x)",
-	       q.device_cap_flags);
+		 "caps: xnic's RC receiver generates RNR NAKs (kernel %#x)",
+		 q.device_cap_flags);
 	xt_check(!(d.device_cap_flags & (IBV_DEVICE_SRQ_RESIZE |
-				       IBV_DEVICE_MEM_MGT_EXTENSIONS)),
-	       "caps: no SRQ_RESIZE nor MEM_MGT_EXTENSIONS on user queues (library %#x)",
-	       d.device_cap_flags);
+					 IBV_DEVICE_MEM_MGT_EXTENSIONS)),
+		 "caps: no SRQ_RESIZE nor MEM_MGT_EXTENSIONS on user queues (library %#x)",
+		 d.device_cap_flags);
 	srq = ibv_create_srq(pd, &sa);
 	if (!xt_check(srq, "caps: create an SRQ: %s", srq ? "ok" : strerror(errno)))
 		return;
 	ret = ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR);
 	xt_check(ret == EOPNOTSUPP,
-	       "caps: without SRQ_RESIZE, modify_srq(MAX_WR) is EOPNOTSUPP (%d)",
-	       ret);
+		 "caps: without SRQ_RESIZE, modify_srq(MAX_WR) is EOPNOTSUPP (%d)",
+		 ret);
 	ibv_destroy_srq(srq);
 }
 
