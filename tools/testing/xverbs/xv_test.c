@@ -460,6 +460,14 @@ static int post1(struct ibv_qp *qp, const struct wr *d)
 	return ret;
 }
 
+/* a SEND of the one SGE @s */
+static int send1(struct ibv_qp *qp, uint64_t wr_id, unsigned int flags,
+		 struct ibv_sge *s)
+{
+	return post1(qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = wr_id,
+				       .flags = flags, .sg = s, .nsge = 1 });
+}
+
 static int recv1(struct ibv_qp *qp, uint64_t wr_id, struct ibv_sge *sg,
 		 int nsge)
 {
@@ -932,7 +940,8 @@ static void requester_event(struct ibv_qp *qp)
 		xt_note("requester QP %u got IBV_EVENT_QP_FATAL", qp->qp_num);
 }
 
-static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
+/* a pair and two buffers; false after a failed check "err @what: set up" */
+static bool env_new(struct err_env *e, uint8_t rnr_retry_a, const char *what)
 {
 	struct pair_opts o = PAIR_DEFAULTS;
 
@@ -943,6 +952,7 @@ static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
 		return true;
 	destroyed(xt_buf_free(&e->la), "MR");
 	destroyed(xt_buf_free(&e->rb), "MR");
+	xt_check(false, "err %s: set up", what);
 	return false;
 }
 
@@ -998,10 +1008,8 @@ static void t_err_lkey(void)
 	int i, got;
 	bool ok;
 
-	if (!env_new(&e, 7)) {
-		xt_check(false, "err lkey: set up");
+	if (!env_new(&e, 7, "lkey"))
 		return;
-	}
 	a = e.p.a.qp;
 	qpn = a->qp_num;
 	for (i = 0; i < 3; i++) {
@@ -1035,8 +1043,7 @@ static void t_err_lkey(void)
 	xt_check(qp_state(a) == IBV_QPS_ERR, "err lkey: requester QP in ERR");
 	/* posted in ERR: flushed too */
 	rs = xt_sge(&e.la, 12288, 64);
-	ok = !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 4,
-				     .sg = &rs, .nsge = 1 }) &&
+	ok = !send1(a, 4, 0, &rs) &&
 	     !recv1(a, 0x53, &rs, 1) && poll_n(e.p.a.cq, wc, 2) == 2;
 	xt_check(ok && ((wc_err(&wc[0], 4, IBV_WC_WR_FLUSH_ERR, qpn) &&
 			 wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
@@ -1072,9 +1079,7 @@ static void t_err_lkey(void)
 				     .sg = &s[0], .nsge = 1,
 				     .raddr = xt_va(&e.rb, 0),
 				     .rkey = e.rb.mr->rkey }) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0x93,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s[1],
-				     .nsge = 1 }) &&
+	     !send1(a, 0x93, IBV_SEND_SIGNALED, &s[1]) &&
 	     poll_one(e.p.a.cq, &wc[0]) &&
 	     wc_ok(&wc[0], 0x93, IBV_WC_SEND, qpn) &&
 	     poll_one(e.p.b.cq, &wc[1]) &&
@@ -1109,12 +1114,12 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 	size_t off = 0;
 	bool ok;
 
-	if (!env_new(&e, 7) ||
-	    (no_rw && !xt_buf_new(&nrw, pd, 4096, IBV_ACCESS_LOCAL_WRITE |
-				IBV_ACCESS_REMOTE_READ))) {
+	if (!env_new(&e, 7, name))
+		return;
+	if (no_rw && !xt_buf_new(&nrw, pd, 4096, IBV_ACCESS_LOCAL_WRITE |
+				 IBV_ACCESS_REMOTE_READ)) {
 		xt_check(false, "err %s: set up", name);
-		if (e.p.a.qp)
-			env_free(&e);
+		env_free(&e);
 		return;
 	}
 	dst = no_rw ? &nrw : &e.rb;
@@ -1150,16 +1155,12 @@ static void t_err_len(void)
 	struct ibv_wc wc;
 	bool ok;
 
-	if (!env_new(&e, 7)) {
-		xt_check(false, "err len: set up");
+	if (!env_new(&e, 7, "len"))
 		return;
-	}
 	s = xt_sge(&e.la, 0, 1000);
 	r = xt_sge(&e.rb, 0, 100);
 	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1) &&
-	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 8,
-					    .flags = IBV_SEND_SIGNALED,
-					    .sg = &s, .nsge = 1 });
+	     !send1(e.p.a.qp, 8, IBV_SEND_SIGNALED, &s);
 	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
 		 wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
 		 "err len: REM_INV_REQ_ERR on the sender");
@@ -1182,15 +1183,11 @@ static void t_err_rnr(void)
 	struct ibv_wc wc;
 	bool ok;
 
-	if (!env_new(&e, 0)) {
-		xt_check(false, "err rnr: set up");
+	if (!env_new(&e, 0, "rnr"))
 		return;
-	}
 	s = xt_sge(&e.la, 0, 64);
 	ok = recvs(e.p.a.qp, &e.la, 0x81, 1) &&
-	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 9,
-					    .flags = IBV_SEND_SIGNALED,
-					    .sg = &s, .nsge = 1 });
+	     !send1(e.p.a.qp, 9, IBV_SEND_SIGNALED, &s);
 	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
 		 wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
 		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
@@ -1910,18 +1907,14 @@ static void t_solicited(void)
 	s = xt_sge(&f.la, 0, 32);
 	r = xt_sge(&f.rb, 0, 64);
 	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(f.cq, 1) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf2,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1 }) &&
+	     !send1(a, 0xf2, IBV_SEND_SIGNALED, &s) &&
 	     poll_n(f.cq, wc, 2) == 2;
 	rc = shared_poll(&f, ok, 200);
 	xt_check(rc == 0,
 		 "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
 		 rc);
 	ok = !recv1(b, 0xf3, &r, 1) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf4,
-				     .flags = IBV_SEND_SOLICITED, .sg = &s,
-				     .nsge = 1 });
+	     !send1(a, 0xf4, IBV_SEND_SOLICITED, &s);
 	xt_check(shared_wait(&f, ok),
 		 "solicited: a SEND with IBV_SEND_SOLICITED raises it");
 	xt_check(poll_one(f.cq, wc) &&
@@ -2131,6 +2124,17 @@ static int ex_poll(struct ibv_cq_ex *cq, struct expoll *out, int max,
 	}
 }
 
+/* ibv_wr_start, then an RDMA WRITE (@flags) of @s to @rb + @off */
+static void ex_write(struct ibv_qp_ex *qx, uint64_t wr_id, unsigned int flags,
+		     struct ibv_sge s, const struct xt_buf *rb, size_t off)
+{
+	ibv_wr_start(qx);
+	qx->wr_id = wr_id;
+	qx->wr_flags = flags;
+	ibv_wr_rdma_write(qx, rb->mr->rkey, xt_va(rb, off));
+	ibv_wr_set_sge(qx, s.lkey, s.addr, s.length);
+}
+
 /* device_cap_flags: the kernel's, less what user queues cannot do */
 static void xv_caps_check(void)
 {
@@ -2247,11 +2251,7 @@ static void t_ex(void)
 	xt_pat_fill(inl, sizeof(inl), 51);
 	r = xt_sge(&rb, 8192, 256);
 	ok = !recv1(qb_qp, 0xe1, &r, 1);
-	ibv_wr_start(qx);
-	qx->wr_id = 11;
-	qx->wr_flags = 0;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 0));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 0), 2048);
+	ex_write(qx, 11, 0, xt_sge(&la, 0, 2048), &rb, 0);
 	qx->wr_id = 12;
 	qx->wr_flags = IBV_SEND_SIGNALED;
 	ibv_wr_send_imm(qx, htobe32(0xabcd0001));
@@ -2284,17 +2284,9 @@ static void t_ex(void)
 
 	/* an aborted batch posts nothing */
 	xt_pat_fill(la.p + 4096, 1024, 52);
-	ibv_wr_start(qx);
-	qx->wr_id = 21;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 12288));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 1024);
+	ex_write(qx, 21, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 1024), &rb, 12288);
 	ibv_wr_abort(qx);
-	ibv_wr_start(qx);
-	qx->wr_id = 22;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 16384));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 512);
+	ex_write(qx, 22, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 512), &rb, 16384);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 22 && e[0].status == IBV_WC_SUCCESS &&
@@ -2314,22 +2306,14 @@ static void t_ex(void)
 	big = calloc(1, qa.cap.max_inline_data + 1);
 	if (!big)
 		goto out;
-	ibv_wr_start(qx);
-	qx->wr_id = 31;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 20480));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
+	ex_write(qx, 31, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 256), &rb, 20480);
 	qx->wr_id = 32;
 	ibv_wr_send(qx);
 	ibv_wr_set_inline_data(qx, big, qa.cap.max_inline_data + 1);
 	ret = ibv_wr_complete(qx);
 	xt_check(ret != 0, "ex: inline data > max_inline_data (%u): wr_complete fails: %d",
 		 qa.cap.max_inline_data, ret);
-	ibv_wr_start(qx);
-	qx->wr_id = 33;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 24576));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
+	ex_write(qx, 33, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 256), &rb, 24576);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	xt_check(n == 1 && e[0].wr_id == 33 && e[0].status == IBV_WC_SUCCESS &&
