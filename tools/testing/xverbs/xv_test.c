@@ -145,6 +145,13 @@ static void destroyed(int ret, const char *what)
 	}
 }
 
+/* deregister and free two buffers */
+static void bufs_free(struct xt_buf *a, struct xt_buf *b)
+{
+	destroyed(xt_buf_free(a), "MR");
+	destroyed(xt_buf_free(b), "MR");
+}
+
 static const char *st(enum ibv_wc_status s)
 {
 	return ibv_wc_status_str(s);
@@ -755,8 +762,7 @@ static void t_rc_ops(void)
 	if (!xt_buf_new(&la, pd, BUF_SIZE, ACCESS_ALL) ||
 	    !xt_buf_new(&rb, pd, BUF_SIZE, ACCESS_ALL) || !pair_new(&p)) {
 		xt_check(false, "rc: set up a connected pair");
-		destroyed(xt_buf_free(&la), "MR");
-		destroyed(xt_buf_free(&rb), "MR");
+		bufs_free(&la, &rb);
 		return;
 	}
 	t_rc_send_recv(&p, &la, &rb);
@@ -770,8 +776,7 @@ static void t_rc_ops(void)
 		 async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
 		 "rc: no stray completion or event");
 	pair_free(&p);
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 2. UD */
@@ -950,18 +955,30 @@ static bool env_new(struct err_env *e, uint8_t rnr_retry_a, const char *what)
 	if (xt_buf_new(&e->la, pd, 16384, ACCESS_ALL) &&
 	    xt_buf_new(&e->rb, pd, 16384, ACCESS_ALL) && pair_new_opts(&e->p, &o))
 		return true;
-	destroyed(xt_buf_free(&e->la), "MR");
-	destroyed(xt_buf_free(&e->rb), "MR");
+	bufs_free(&e->la, &e->rb);
 	xt_check(false, "err %s: set up", what);
 	return false;
+}
+
+/*
+ * if @ok, a signaled SEND of @s by the requester: whether it completes
+ * with @status
+ */
+static bool env_send_err(struct err_env *e, bool ok, uint64_t wr_id,
+			 struct ibv_sge *s, enum ibv_wc_status status)
+{
+	struct ibv_wc wc;
+
+	return ok && !send1(e->p.a.qp, wr_id, IBV_SEND_SIGNALED, s) &&
+	       poll_one(e->p.a.cq, &wc) &&
+	       wc_err(&wc, wr_id, status, e->p.a.qp->qp_num);
 }
 
 static void env_free(struct err_env *e)
 {
 	requester_event(e->p.a.qp);
 	pair_free(&e->p);
-	destroyed(xt_buf_free(&e->la), "MR");
-	destroyed(xt_buf_free(&e->rb), "MR");
+	bufs_free(&e->la, &e->rb);
 }
 
 /* @n receives on @qp with wr_id base..base+n-1 */
@@ -1159,10 +1176,8 @@ static void t_err_len(void)
 		return;
 	s = xt_sge(&e.la, 0, 1000);
 	r = xt_sge(&e.rb, 0, 100);
-	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1) &&
-	     !send1(e.p.a.qp, 8, IBV_SEND_SIGNALED, &s);
-	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-		 wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
+	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1);
+	xt_check(env_send_err(&e, ok, 8, &s, IBV_WC_REM_INV_REQ_ERR),
 		 "err len: REM_INV_REQ_ERR on the sender");
 	xt_check(poll_one(e.p.b.cq, &wc) &&
 		 wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
@@ -1180,16 +1195,13 @@ static void t_err_rnr(void)
 {
 	struct ibv_sge s;
 	struct err_env e;
-	struct ibv_wc wc;
 	bool ok;
 
 	if (!env_new(&e, 0, "rnr"))
 		return;
 	s = xt_sge(&e.la, 0, 64);
-	ok = recvs(e.p.a.qp, &e.la, 0x81, 1) &&
-	     !send1(e.p.a.qp, 9, IBV_SEND_SIGNALED, &s);
-	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-		 wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
+	ok = recvs(e.p.a.qp, &e.la, 0x81, 1);
+	xt_check(env_send_err(&e, ok, 9, &s, IBV_WC_RNR_RETRY_EXC_ERR),
 		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR,
 		 "err rnr: the sender QP in ERR");
@@ -1346,8 +1358,7 @@ out:
 	free(big);
 	pair_free(&p);
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* an ibv_reg_mr argument case: one row, one check */
@@ -1500,8 +1511,7 @@ out:
 	free(sg);
 	pair_free(&p);
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 6. threads */
@@ -1684,8 +1694,7 @@ static void t_threads(void)
 	for (i = 0; i < NTHREADS; i++) {
 		if (th[i].p.a.qp)
 			pair_free(&th[i].p);
-		destroyed(xt_buf_free(&th[i].la), "MR");
-		destroyed(xt_buf_free(&th[i].rb), "MR");
+		bufs_free(&th[i].la, &th[i].rb);
 		destroyed(xt_buf_free(&th[i].rr), "MR");
 	}
 }
@@ -1776,8 +1785,7 @@ static void shared_free(struct shared *f)
 	}
 	if (f->ch)
 		destroyed(ibv_destroy_comp_channel(f->ch), "comp channel");
-	destroyed(xt_buf_free(&f->la), "MR");
-	destroyed(xt_buf_free(&f->rb), "MR");
+	bufs_free(&f->la, &f->rb);
 }
 
 /* poll() the channel's fd for @ms if @ok (else -1): what poll() said */
@@ -2064,8 +2072,7 @@ out:
 	xt_check(destroy_errors == n,
 		 "cq overrun: QPs and CQs destroyed after the acks");
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 9. ex */
@@ -2335,8 +2342,7 @@ out:
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqa)), "CQ (ex)");
 	if (cqb)
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqb)), "CQ (ex)");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ main */
