@@ -961,15 +961,16 @@ static bool env_new(struct err_env *e, uint8_t rnr_retry_a, const char *what)
 }
 
 /*
- * if @ok, a signaled SEND of @s by the requester: whether it completes
- * with @status
+ * if @ok, a signaled SEND of the first @len bytes of la by the requester:
+ * whether it completes with @status
  */
 static bool env_send_err(struct err_env *e, bool ok, uint64_t wr_id,
-			 struct ibv_sge *s, enum ibv_wc_status status)
+			 uint32_t len, enum ibv_wc_status status)
 {
+	struct ibv_sge s = xt_sge(&e->la, 0, len);
 	struct ibv_wc wc;
 
-	return ok && !send1(e->p.a.qp, wr_id, IBV_SEND_SIGNALED, s) &&
+	return ok && !send1(e->p.a.qp, wr_id, IBV_SEND_SIGNALED, &s) &&
 	       poll_one(e->p.a.cq, &wc) &&
 	       wc_err(&wc, wr_id, status, e->p.a.qp->qp_num);
 }
@@ -1167,17 +1168,16 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 
 static void t_err_len(void)
 {
-	struct ibv_sge s, r;
 	struct err_env e;
+	struct ibv_sge r;
 	struct ibv_wc wc;
 	bool ok;
 
 	if (!env_new(&e, 7, "len"))
 		return;
-	s = xt_sge(&e.la, 0, 1000);
 	r = xt_sge(&e.rb, 0, 100);
 	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1);
-	xt_check(env_send_err(&e, ok, 8, &s, IBV_WC_REM_INV_REQ_ERR),
+	xt_check(env_send_err(&e, ok, 8, 1000, IBV_WC_REM_INV_REQ_ERR),
 		 "err len: REM_INV_REQ_ERR on the sender");
 	xt_check(poll_one(e.p.b.cq, &wc) &&
 		 wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
@@ -1193,15 +1193,13 @@ static void t_err_len(void)
 
 static void t_err_rnr(void)
 {
-	struct ibv_sge s;
 	struct err_env e;
 	bool ok;
 
 	if (!env_new(&e, 0, "rnr"))
 		return;
-	s = xt_sge(&e.la, 0, 64);
 	ok = recvs(e.p.a.qp, &e.la, 0x81, 1);
-	xt_check(env_send_err(&e, ok, 9, &s, IBV_WC_RNR_RETRY_EXC_ERR),
+	xt_check(env_send_err(&e, ok, 9, 64, IBV_WC_RNR_RETRY_EXC_ERR),
 		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR,
 		 "err rnr: the sender QP in ERR");
