@@ -126,12 +126,8 @@ static FILE *rx, *tx;		/* the pipe from and to the other process */
 
 static void on_alarm(int sig)
 {
-	static const char msg[] = "Bail out! xv_isolation: watchdog expired\n";
-
 	(void)sig;
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(2);
+	xt_watchdog_expired("xv_isolation: watchdog expired");
 }
 
 static const char *st(enum ibv_wc_status s)
@@ -1384,22 +1380,10 @@ int main(int argc, char **argv)
 	int c;
 
 	while ((c = getopt(argc, argv, "d:t:w:u:")) != -1) {
-		switch (c) {
-		case 'd':
-			dev_name = optarg;
-			break;
-		case 't':
-			wait_ms = atoi(optarg);
-			break;
-		case 'w':
-			wd = (unsigned int)atoi(optarg);
-			break;
-		case 'u':
+		if (c == 'u')
 			b_uid = (uid_t)atoi(optarg);
-			break;
-		default:
+		else if (!xt_verbs_opt(c, optarg, &dev_name, &wait_ms, &wd))
 			help();
-		}
 	}
 	if (wait_ms <= 0)
 		help();
