@@ -7,10 +7,14 @@
 #define XRDMA_BENCH_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#define MAX_RUNS	1000
 
 /* CLOCK_MONOTONIC in seconds */
 static inline double now(void)
@@ -59,6 +63,48 @@ static inline void print_runs(const char *prefix, const char *metric,
 	for (i = 0; i < n; i++)
 		printf(" %.6g", v[i]);
 	printf("\n");
+}
+
+/* @s as a whole number in [@min, @max], else @usage() (which exits) */
+static inline unsigned int bench_num(const char *s, unsigned long min,
+				     unsigned long max, void (*usage)(void))
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+		usage();
+	return (unsigned int)v;
+}
+
+/*
+ * The command line of a benchmark: getopt with @opts; -r RUNS (1 to
+ * MAX_RUNS) sets *@runs, -s (smoke test) sets *@run_secs to 0.01 s, any
+ * other option goes to @opt (NULL: there is none); an unknown option or
+ * an operand calls @usage (which exits).  Then stdout is line-buffered.
+ */
+static inline void bench_args(int argc, char **argv, const char *opts,
+			      unsigned int *runs, double *run_secs,
+			      void (*opt)(int c, const char *arg),
+			      void (*usage)(void))
+{
+	int c;
+
+	while ((c = getopt(argc, argv, opts)) != -1) {
+		if (c == 'r')
+			*runs = bench_num(optarg, 1, MAX_RUNS, usage);
+		else if (c == 's')
+			*run_secs = 0.01;
+		else if (c != '?' && c != 'h' && opt)
+			opt(c, optarg);
+		else
+			usage();
+	}
+	if (optind != argc)
+		usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 #endif /* XRDMA_BENCH_H */

@@ -33,7 +33,6 @@
 #include <unistd.h>
 #include "bench.h"
 
-#define MAX_RUNS	1000
 #define PP_STOP		ULONG_MAX	/* odd: never a reply */
 #define PP_YIELD_SPINS	(1UL << 20)	/* spins before sched_yield() */
 
@@ -259,28 +258,7 @@ static void bad_usage(void)
 
 int main(int argc, char **argv)
 {
-	char *end;
-	long l;
-	int c;
-
-	while ((c = getopt(argc, argv, "r:sh")) != -1) {
-		switch (c) {
-		case 'r':
-			l = strtol(optarg, &end, 10);
-			if (*end || l < 1 || l > MAX_RUNS)
-				bad_usage();
-			runs = (unsigned int)l;
-			break;
-		case 's':
-			run_secs = 0.01;
-			break;
-		default:
-			bad_usage();
-		}
-	}
-	if (optind != argc)
-		bad_usage();
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	bench_args(argc, argv, "r:sh", &runs, &run_secs, NULL, bad_usage);
 	printf("# physlimit: %u run(s) of ~%g s per measurement, %ld CPU(s) online\n",
 	       runs, run_secs, sysconf(_SC_NPROCESSORS_ONLN));
 	bench_copy("memcpy_64k_MBps", 64UL << 10, copy_memcpy);

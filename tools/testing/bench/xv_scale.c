@@ -46,7 +46,6 @@
 #include "bench.h"
 #include "xt_verbs.h"
 
-#define MAX_RUNS	1000
 #define MSG_SIZE	64
 #define BUF_SIZE	4096
 #define DST_OFF		0		/* the peer writes here */
@@ -537,17 +536,36 @@ static void bad_usage(void)
 	exit(2);
 }
 
-static unsigned int num_arg(const char *s, unsigned long min,
-			    unsigned long max)
+/* "xv_scale: @verb of idle QP i+1 of N: strerror(@err)", exit status 1 */
+static void idle_die(const char *verb, unsigned int i, int err)
 {
-	unsigned long v;
-	char *end;
+	fprintf(stderr, "xv_scale: %s of idle QP %u of %u: %s\n", verb, i + 1,
+		nidle, strerror(err));
+	exit(1);
+}
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+/* the options of xv_scale's own */
+static void scale_opt(int c, const char *arg)
+{
+	switch (c) {
+	case 'd':
+		dev_name = arg;
+		break;
+	case 'i':
+		ib_port = bench_num(arg, 1, 255, bad_usage);
+		break;
+	case 'g':
+		gid_index = bench_num(arg, 0, 255, bad_usage);
+		break;
+	case 'n':
+		nidle = bench_num(arg, 0, 1U << 24, bad_usage);
+		break;
+	case 'I':
+		idle_init = true;
+		break;
+	default:
 		bad_usage();
-	return (unsigned int)v;
+	}
 }
 
 int main(int argc, char **argv)
@@ -557,38 +575,10 @@ int main(int argc, char **argv)
 	struct side a = { 0 }, b = { 0 };
 	double t0, mark[3] = { 0 };
 	unsigned int i;
-	int c, err;
+	int err;
 
-	while ((c = getopt(argc, argv, "d:i:g:n:r:sIh")) != -1) {
-		switch (c) {
-		case 'd':
-			dev_name = optarg;
-			break;
-		case 'i':
-			ib_port = num_arg(optarg, 1, 255);
-			break;
-		case 'g':
-			gid_index = num_arg(optarg, 0, 255);
-			break;
-		case 'n':
-			nidle = num_arg(optarg, 0, 1U << 24);
-			break;
-		case 'r':
-			runs = num_arg(optarg, 1, MAX_RUNS);
-			break;
-		case 's':
-			run_secs = 0.01;
-			break;
-		case 'I':
-			idle_init = true;
-			break;
-		default:
-			bad_usage();
-		}
-	}
-	if (optind != argc)
-		bad_usage();
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	bench_args(argc, argv, "d:i:g:n:r:sIh", &runs, &run_secs, scale_opt,
+		   bad_usage);
 	check_map_count();
 	open_device();
 	printf("# %u idle RC QPs (1 send WR, 1 recv WR, one shared CQ) in %s\n",
@@ -608,12 +598,8 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < nidle; i++) {
 		idle[i] = create_qp(idle_cq, 1, 1);
-		if (!idle[i]) {
-			err = errno;
-			fprintf(stderr, "xv_scale: ibv_create_qp of idle QP %u of %u: %s\n",
-				i + 1, nidle, strerror(err));
-			exit(1);
-		}
+		if (!idle[i])
+			idle_die("ibv_create_qp", i, errno);
 		tenth_mark(mark, i);
 	}
 	printf("RESULT scale_%u_create_s %.4f s\n", nidle, now() - t0);
@@ -623,11 +609,8 @@ int main(int argc, char **argv)
 		err = qp_init(idle[i]);
 		if (!err && !idle_init)
 			err = qp_connect(idle[i], idle[i]->qp_num);
-		if (err) {
-			fprintf(stderr, "xv_scale: ibv_modify_qp of idle QP %u of %u: %s\n",
-				i + 1, nidle, strerror(err));
-			exit(1);
-		}
+		if (err)
+			idle_die("ibv_modify_qp", i, err);
 	}
 	printf("RESULT scale_%u_modify_s %.4f s\n", nidle, now() - t0);
 
@@ -647,11 +630,8 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < nidle; i++) {
 		err = ibv_destroy_qp(idle[i]);
-		if (err) {
-			fprintf(stderr, "xv_scale: ibv_destroy_qp of idle QP %u of %u: %s\n",
-				i + 1, nidle, strerror(err));
-			exit(1);
-		}
+		if (err)
+			idle_die("ibv_destroy_qp", i, err);
 		tenth_mark(mark, i);
 	}
 	printf("RESULT scale_%u_destroy_s %.4f s\n", nidle, now() - t0);

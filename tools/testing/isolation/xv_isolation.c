@@ -126,12 +126,8 @@ static FILE *rx, *tx;		/* the pipe from and to the other process */
 
 static void on_alarm(int sig)
 {
-	static const char msg[] = "Bail out! xv_isolation: watchdog expired\n";
-
 	(void)sig;
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(2);
+	xt_watchdog_expired("xv_isolation: watchdog expired");
 }
 
 static const char *st(enum ibv_wc_status s)
@@ -305,6 +301,13 @@ static int post(struct ibv_qp *qp, const struct wr *d)
 	if (ret)
 		xt_note("ibv_post_send(op %d): %s", d->op, strerror(ret));
 	return ret;
+}
+
+/* post @d on @e's QP and poll its CQE: true if it is @d's, a success */
+static bool post_wait(struct xt_ep *e, const struct wr *d, struct ibv_wc *wc)
+{
+	return !post(e->qp, d) && poll_one(e->cq, wc) &&
+	       wc->status == IBV_WC_SUCCESS && wc->wr_id == d->wr_id;
 }
 
 static int post_recv(struct ibv_qp *qp, uint64_t wr_id, struct ibv_sge s)
@@ -557,8 +560,7 @@ static bool a_send(struct xt_ep *s, struct xt_ep *r, struct rq_pool *rp,
 	bool sent, got, first = false, data = false;
 
 	xt_pat_fill(loc.p + off, len, seed);
-	sent = !post(s->qp, &d) && poll_one(s->cq, &wc) &&
-	       wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
+	sent = post_wait(s, &d, &wc);
 	if (!sent)
 		xt_note("SEND %s: %s", dir, st(wc.status));
 	got = sent && poll_one(r->cq, &wc) && wc.status == IBV_WC_SUCCESS &&
@@ -573,12 +575,30 @@ static bool a_send(struct xt_ep *s, struct xt_ep *r, struct rq_pool *rp,
 		     data ? "yes" : "no");
 }
 
+/*
+ * @op (RDMA WRITE or READ) of @len bytes from loc + @off by @e's QP to
+ * the start of @rb, signaled: whether it completed; *@how says it
+ */
+static bool a_rdma(struct xt_ep *e, enum ibv_wr_opcode op, uint64_t wr_id,
+		   size_t off, struct xt_buf *rb, uint32_t len,
+		   const char **how)
+{
+	struct wr d = {
+		.op = op, .wr_id = wr_id, .sg = xt_sge(&loc, off, len),
+		.raddr = xt_va(rb, 0), .rkey = rb->mr->rkey,
+	};
+	struct ibv_wc wc;
+	bool ok = post_wait(e, &d, &wc);
+
+	*how = ok ? "ok" : st(wc.status);
+	return ok;
+}
+
 /* A's own traffic: SEND both ways, WRITE, READ of M, data checked */
 static void a_traffic(const char *when)
 {
 	uint32_t seed = a_seed++;
-	struct wr d;
-	struct ibv_wc wc;
+	const char *how;
 	bool ok;
 
 	a_send(&a1, &a2, &p2, 0, 1000, when, "A1->A2");
@@ -586,29 +606,19 @@ static void a_traffic(const char *when)
 
 	xt_pat_fill(loc.p + 8192, 8192, seed);
 	memset(wb.p, 0, 8192);
-	d = (struct wr){
-		.op = IBV_WR_RDMA_WRITE, .wr_id = 0xb000 + seed,
-		.sg = xt_sge(&loc, 8192, 8192), .raddr = xt_va(&wb, 0),
-		.rkey = wb.mr->rkey,
-	};
-	ok = !post(a1.qp, &d) && poll_one(a1.cq, &wc) &&
-	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
+	ok = a_rdma(&a1, IBV_WR_RDMA_WRITE, 0xb000 + seed, 8192, &wb, 8192,
+		    &how);
 	xt_check(ok && xt_pat_check(wb.p, 8192, seed) < 0 && !drain(a2.cq, NULL),
 		 "traffic %s: RDMA WRITE A1->A2 completes (%s), data intact",
-		 when, ok ? "ok" : st(wc.status));
+		 when, how);
 
 	memset(loc.p + 16384, 0, 4096);
-	d = (struct wr){
-		.op = IBV_WR_RDMA_READ, .wr_id = 0xc000 + seed,
-		.sg = xt_sge(&loc, 16384, 4096), .raddr = xt_va(&m, 0),
-		.rkey = m.mr->rkey,
-	};
-	ok = !post(a2.qp, &d) && poll_one(a2.cq, &wc) &&
-	     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
+	ok = a_rdma(&a2, IBV_WR_RDMA_READ, 0xc000 + seed, 16384, &m, 4096,
+		    &how);
 	xt_check(ok && !memcmp(loc.p + 16384, m.p, 4096) &&
 		 xt_pat_check(loc.p + 16384, 4096, MSEED) < 0,
 		 "traffic %s: RDMA READ of M by its peer A2 completes (%s), data intact",
-		 when, ok ? "ok" : st(wc.status));
+		 when, how);
 }
 
 /*
@@ -848,37 +858,29 @@ static const struct attack attacks[] = {
 
 static bool b_parse(const char *msg)
 {
-	const char *p;
-	uint64_t v[20];
-	static const char *const keys[] = {
-		"a1", "a2", "au", "qkey", "rkey", "mlen", "maddr", "m0",
-		"g0", "g1", "g2", "g3", "hpd", "hmr", "hcq1", "hcq2", "ha1",
-		"ha2", "hau",
+	static const struct {
+		const char *key;
+		uint32_t *v;
+	} u32s[] = {
+		{ "a1", &ai.a1 }, { "a2", &ai.a2 }, { "au", &ai.au },
+		{ "qkey", &ai.qkey }, { "rkey", &ai.rkey }, { "mlen", &ai.mlen },
+		{ "g0", &ai.g[0] }, { "g1", &ai.g[1] }, { "g2", &ai.g[2] },
+		{ "g3", &ai.g[3] }, { "hpd", &ai.hpd }, { "hmr", &ai.hmr },
+		{ "hcq1", &ai.hcq1 }, { "hcq2", &ai.hcq2 }, { "ha1", &ai.ha1 },
+		{ "ha2", &ai.ha2 }, { "hau", &ai.hau },
 	};
+	const char *p;
 	unsigned int i;
+	uint64_t v;
 
-	if (strncmp(msg, "INFO ", 5))
+	if (strncmp(msg, "INFO ", 5) || !kv(msg, "maddr", &ai.maddr) ||
+	    !kv(msg, "m0", &ai.m0))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!kv(msg, keys[i], &v[i]))
+	for (i = 0; i < ARRAY_SIZE(u32s); i++) {
+		if (!kv(msg, u32s[i].key, &v))
 			return false;
-	ai.a1 = v[0];
-	ai.a2 = v[1];
-	ai.au = v[2];
-	ai.qkey = v[3];
-	ai.rkey = v[4];
-	ai.mlen = v[5];
-	ai.maddr = v[6];
-	ai.m0 = v[7];
-	for (i = 0; i < 4; i++)
-		ai.g[i] = v[8 + i];
-	ai.hpd = v[12];
-	ai.hmr = v[13];
-	ai.hcq1 = v[14];
-	ai.hcq2 = v[15];
-	ai.ha1 = v[16];
-	ai.ha2 = v[17];
-	ai.hau = v[18];
+		*u32s[i].v = (uint32_t)v;
+	}
 	p = strstr(msg, " maps=");
 	if (!p)
 		return false;
@@ -1035,8 +1037,7 @@ static void b_control(void)
 
 		memset(lb.p, 0xbb, 4096);
 		ok = !post_recv(c2.qp, 0xf100 + i, xt_sge(&tb, 32768, 4096)) &&
-		     !post(c1.qp, &d) && poll_one(c1.cq, &wc) &&
-		     wc.status == IBV_WC_SUCCESS && wc.wr_id == d.wr_id;
+		     post_wait(&c1, &d, &wc);
 		if (ok && ops[i] == IBV_WR_RDMA_READ)
 			ok = !memcmp(lb.p + 8192, tb.p + 0, 4096);
 		if (!ok && used < sizeof(bad))
@@ -1379,22 +1380,10 @@ int main(int argc, char **argv)
 	int c;
 
 	while ((c = getopt(argc, argv, "d:t:w:u:")) != -1) {
-		switch (c) {
-		case 'd':
-			dev_name = optarg;
-			break;
-		case 't':
-			wait_ms = atoi(optarg);
-			break;
-		case 'w':
-			wd = (unsigned int)atoi(optarg);
-			break;
-		case 'u':
+		if (c == 'u')
 			b_uid = (uid_t)atoi(optarg);
-			break;
-		default:
+		else if (!xt_verbs_opt(c, optarg, &dev_name, &wait_ms, &wd))
 			help();
-		}
 	}
 	if (wait_ms <= 0)
 		help();

@@ -217,3 +217,35 @@ int xt_poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n, int ms)
 	}
 	return got;
 }
+
+bool xt_verbs_opt(int c, const char *arg, const char **dev, int *wait_ms,
+		  unsigned int *watchdog)
+{
+	switch (c) {
+	case 'd':
+		*dev = arg;
+		return true;
+	case 't':
+		*wait_ms = atoi(arg);
+		return true;
+	case 'w':
+		*watchdog = (unsigned int)atoi(arg);
+		return true;
+	}
+	return false;
+}
+
+void xt_watchdog_expired(const char *what)
+{
+	static const char bail[] = "Bail out! ";
+	char msg[160];
+	size_t n = sizeof(bail) - 1;
+
+	memcpy(msg, bail, n);
+	while (*what && n < sizeof(msg) - 1)
+		msg[n++] = *what++;
+	msg[n++] = '\n';
+	if (write(STDOUT_FILENO, msg, n) < 0)
+		_exit(3);
+	_exit(2);
+}

@@ -90,4 +90,18 @@ static inline bool xt_poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int ms)
 	return xt_poll_n(cq, wc, 1, ms) == 1;
 }
 
+/*
+ * The options every verbs test program has: -d IBDEV into *@dev,
+ * -t WAIT_MS into *@wait_ms, -w SECONDS (the watchdog) into *@watchdog.
+ * false: @c is none of them
+ */
+bool xt_verbs_opt(int c, const char *arg, const char **dev, int *wait_ms,
+		  unsigned int *watchdog);
+
+/*
+ * for a SIGALRM handler (async-signal-safe): "Bail out! @what" on
+ * stdout, then _exit(2)
+ */
+void xt_watchdog_expired(const char *what);
+
 #endif

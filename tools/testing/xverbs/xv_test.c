@@ -127,12 +127,8 @@ static enum ibv_mtu mtu;
 
 static void on_alarm(int sig)
 {
-	static const char msg[] = "Bail out! xv_test: watchdog expired (a verb hung)\n";
-
 	(void)sig;
-	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(2);
+	xt_watchdog_expired("xv_test: watchdog expired (a verb hung)");
 }
 
 /* a destroy/dereg/dealloc call: it must succeed */
@@ -143,6 +139,13 @@ static void destroyed(int ret, const char *what)
 		xt_note("destroying %s failed: %d (%s)", what, ret,
 			strerror(ret > 0 ? ret : errno));
 	}
+}
+
+/* deregister and free two buffers */
+static void bufs_free(struct xt_buf *a, struct xt_buf *b)
+{
+	destroyed(xt_buf_free(a), "MR");
+	destroyed(xt_buf_free(b), "MR");
 }
 
 static const char *st(enum ibv_wc_status s)
@@ -460,6 +463,14 @@ static int post1(struct ibv_qp *qp, const struct wr *d)
 	return ret;
 }
 
+/* a SEND of the one SGE @s */
+static int send1(struct ibv_qp *qp, uint64_t wr_id, unsigned int flags,
+		 struct ibv_sge *s)
+{
+	return post1(qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = wr_id,
+				       .flags = flags, .sg = s, .nsge = 1 });
+}
+
 static int recv1(struct ibv_qp *qp, uint64_t wr_id, struct ibv_sge *sg,
 		 int nsge)
 {
@@ -747,8 +758,7 @@ static void t_rc_ops(void)
 	if (!xt_buf_new(&la, pd, BUF_SIZE, ACCESS_ALL) ||
 	    !xt_buf_new(&rb, pd, BUF_SIZE, ACCESS_ALL) || !pair_new(&p)) {
 		xt_check(false, "rc: set up a connected pair");
-		destroyed(xt_buf_free(&la), "MR");
-		destroyed(xt_buf_free(&rb), "MR");
+		bufs_free(&la, &rb);
 		return;
 	}
 	t_rc_send_recv(&p, &la, &rb);
@@ -762,8 +772,7 @@ static void t_rc_ops(void)
 		 async_count(p.a.qp) == 0 && async_count(p.b.qp) == 0,
 		 "rc: no stray completion or event");
 	pair_free(&p);
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 2. UD */
@@ -932,7 +941,8 @@ static void requester_event(struct ibv_qp *qp)
 		xt_note("requester QP %u got IBV_EVENT_QP_FATAL", qp->qp_num);
 }
 
-static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
+/* a pair and two buffers; false after a failed check "err @what: set up" */
+static bool env_new(struct err_env *e, uint8_t rnr_retry_a, const char *what)
 {
 	struct pair_opts o = PAIR_DEFAULTS;
 
@@ -941,17 +951,31 @@ static bool env_new(struct err_env *e, uint8_t rnr_retry_a)
 	if (xt_buf_new(&e->la, pd, 16384, ACCESS_ALL) &&
 	    xt_buf_new(&e->rb, pd, 16384, ACCESS_ALL) && pair_new_opts(&e->p, &o))
 		return true;
-	destroyed(xt_buf_free(&e->la), "MR");
-	destroyed(xt_buf_free(&e->rb), "MR");
+	bufs_free(&e->la, &e->rb);
+	xt_check(false, "err %s: set up", what);
 	return false;
+}
+
+/*
+ * if @ok, a signaled SEND of the first @len bytes of la by the requester:
+ * whether it completes with @status
+ */
+static bool env_send_err(struct err_env *e, bool ok, uint64_t wr_id,
+			 uint32_t len, enum ibv_wc_status status)
+{
+	struct ibv_sge s = xt_sge(&e->la, 0, len);
+	struct ibv_wc wc;
+
+	return ok && !send1(e->p.a.qp, wr_id, IBV_SEND_SIGNALED, &s) &&
+	       poll_one(e->p.a.cq, &wc) &&
+	       wc_err(&wc, wr_id, status, e->p.a.qp->qp_num);
 }
 
 static void env_free(struct err_env *e)
 {
 	requester_event(e->p.a.qp);
 	pair_free(&e->p);
-	destroyed(xt_buf_free(&e->la), "MR");
-	destroyed(xt_buf_free(&e->rb), "MR");
+	bufs_free(&e->la, &e->rb);
 }
 
 /* @n receives on @qp with wr_id base..base+n-1 */
@@ -998,10 +1022,8 @@ static void t_err_lkey(void)
 	int i, got;
 	bool ok;
 
-	if (!env_new(&e, 7)) {
-		xt_check(false, "err lkey: set up");
+	if (!env_new(&e, 7, "lkey"))
 		return;
-	}
 	a = e.p.a.qp;
 	qpn = a->qp_num;
 	for (i = 0; i < 3; i++) {
@@ -1035,8 +1057,7 @@ static void t_err_lkey(void)
 	xt_check(qp_state(a) == IBV_QPS_ERR, "err lkey: requester QP in ERR");
 	/* posted in ERR: flushed too */
 	rs = xt_sge(&e.la, 12288, 64);
-	ok = !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 4,
-				     .sg = &rs, .nsge = 1 }) &&
+	ok = !send1(a, 4, 0, &rs) &&
 	     !recv1(a, 0x53, &rs, 1) && poll_n(e.p.a.cq, wc, 2) == 2;
 	xt_check(ok && ((wc_err(&wc[0], 4, IBV_WC_WR_FLUSH_ERR, qpn) &&
 			 wc_err(&wc[1], 0x53, IBV_WC_WR_FLUSH_ERR, qpn)) ||
@@ -1072,9 +1093,7 @@ static void t_err_lkey(void)
 				     .sg = &s[0], .nsge = 1,
 				     .raddr = xt_va(&e.rb, 0),
 				     .rkey = e.rb.mr->rkey }) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0x93,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s[1],
-				     .nsge = 1 }) &&
+	     !send1(a, 0x93, IBV_SEND_SIGNALED, &s[1]) &&
 	     poll_one(e.p.a.cq, &wc[0]) &&
 	     wc_ok(&wc[0], 0x93, IBV_WC_SEND, qpn) &&
 	     poll_one(e.p.b.cq, &wc[1]) &&
@@ -1109,12 +1128,12 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 	size_t off = 0;
 	bool ok;
 
-	if (!env_new(&e, 7) ||
-	    (no_rw && !xt_buf_new(&nrw, pd, 4096, IBV_ACCESS_LOCAL_WRITE |
-				IBV_ACCESS_REMOTE_READ))) {
+	if (!env_new(&e, 7, name))
+		return;
+	if (no_rw && !xt_buf_new(&nrw, pd, 4096, IBV_ACCESS_LOCAL_WRITE |
+				 IBV_ACCESS_REMOTE_READ)) {
 		xt_check(false, "err %s: set up", name);
-		if (e.p.a.qp)
-			env_free(&e);
+		env_free(&e);
 		return;
 	}
 	dst = no_rw ? &nrw : &e.rb;
@@ -1145,23 +1164,16 @@ static void rem_access_case(const char *name, bool bad_rkey, bool oob,
 
 static void t_err_len(void)
 {
-	struct ibv_sge s, r;
 	struct err_env e;
+	struct ibv_sge r;
 	struct ibv_wc wc;
 	bool ok;
 
-	if (!env_new(&e, 7)) {
-		xt_check(false, "err len: set up");
+	if (!env_new(&e, 7, "len"))
 		return;
-	}
-	s = xt_sge(&e.la, 0, 1000);
 	r = xt_sge(&e.rb, 0, 100);
-	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1) &&
-	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 8,
-					    .flags = IBV_SEND_SIGNALED,
-					    .sg = &s, .nsge = 1 });
-	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-		 wc_err(&wc, 8, IBV_WC_REM_INV_REQ_ERR, e.p.a.qp->qp_num),
+	ok = !recv1(e.p.b.qp, 0x71, &r, 1) && recvs(e.p.b.qp, &e.rb, 0x72, 1);
+	xt_check(env_send_err(&e, ok, 8, 1000, IBV_WC_REM_INV_REQ_ERR),
 		 "err len: REM_INV_REQ_ERR on the sender");
 	xt_check(poll_one(e.p.b.cq, &wc) &&
 		 wc_err(&wc, 0x71, IBV_WC_LOC_LEN_ERR, e.p.b.qp->qp_num),
@@ -1177,22 +1189,13 @@ static void t_err_len(void)
 
 static void t_err_rnr(void)
 {
-	struct ibv_sge s;
 	struct err_env e;
-	struct ibv_wc wc;
 	bool ok;
 
-	if (!env_new(&e, 0)) {
-		xt_check(false, "err rnr: set up");
+	if (!env_new(&e, 0, "rnr"))
 		return;
-	}
-	s = xt_sge(&e.la, 0, 64);
-	ok = recvs(e.p.a.qp, &e.la, 0x81, 1) &&
-	     !post1(e.p.a.qp, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 9,
-					    .flags = IBV_SEND_SIGNALED,
-					    .sg = &s, .nsge = 1 });
-	xt_check(ok && poll_one(e.p.a.cq, &wc) &&
-		 wc_err(&wc, 9, IBV_WC_RNR_RETRY_EXC_ERR, e.p.a.qp->qp_num),
+	ok = recvs(e.p.a.qp, &e.la, 0x81, 1);
+	xt_check(env_send_err(&e, ok, 9, 64, IBV_WC_RNR_RETRY_EXC_ERR),
 		 "err rnr: no receive, rnr_retry 0: RNR_RETRY_EXC_ERR");
 	xt_check(qp_state(e.p.a.qp) == IBV_QPS_ERR,
 		 "err rnr: the sender QP in ERR");
@@ -1349,8 +1352,7 @@ out:
 	free(big);
 	pair_free(&p);
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* an ibv_reg_mr argument case: one row, one check */
@@ -1503,8 +1505,7 @@ out:
 	free(sg);
 	pair_free(&p);
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 6. threads */
@@ -1687,118 +1688,202 @@ static void t_threads(void)
 	for (i = 0; i < NTHREADS; i++) {
 		if (th[i].p.a.qp)
 			pair_free(&th[i].p);
-		destroyed(xt_buf_free(&th[i].la), "MR");
-		destroyed(xt_buf_free(&th[i].rb), "MR");
+		bufs_free(&th[i].la, &th[i].rb);
 		destroyed(xt_buf_free(&th[i].rr), "MR");
 	}
 }
 
 /* ------------------------------------------------------------ 7. channel */
 
+/*
+ * The setting of the channel tests: a CQ of 16 entries (on a completion
+ * channel, or none), one or two QPs on it, each connected to a peer of
+ * its own (with a CQ of its own) or the two to each other, and two
+ * registered 4 KiB buffers.
+ */
+struct shared {
+	struct ibv_comp_channel *ch;
+	struct pollfd pfd;		/* the channel's fd, POLLIN */
+	struct ibv_cq *cq;
+	struct ibv_qp *qp[2];
+	struct xt_ep peer[2];
+	struct xt_buf la, rb;
+};
+
+/* the channel (if @channel) and the CQ (@cq_context): false if not */
+static bool shared_cq(struct shared *f, bool channel, void *cq_context)
+{
+	memset(f, 0, sizeof(*f));
+	if (channel) {
+		f->ch = ibv_create_comp_channel(ctx);
+		if (!f->ch)
+			return false;
+		f->pfd = (struct pollfd){ .fd = f->ch->fd, .events = POLLIN };
+	}
+	f->cq = ibv_create_cq(ctx, 16, cq_context, f->ch, 0);
+	return f->cq;
+}
+
+/*
+ * the buffers and @nqp QPs of @attr (NULL: RC, 8 WRs and 1 SGE each way)
+ * on the CQ, each connected to a peer of its own (@peers) or the two to
+ * each other, all in RTS
+ */
+static bool shared_qps(struct shared *f, const struct ibv_qp_init_attr *attr,
+		       int nqp, bool peers)
+{
+	struct ibv_qp_init_attr ia = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	uint32_t dqpn;
+	int i;
+
+	if (attr)
+		ia = *attr;
+	ia.send_cq = f->cq;
+	ia.recv_cq = f->cq;
+	if (!xt_buf_new(&f->la, pd, 4096, ACCESS_ALL) ||
+	    !xt_buf_new(&f->rb, pd, 4096, ACCESS_ALL))
+		return false;
+	for (i = 0; i < nqp; i++) {
+		f->qp[i] = ibv_create_qp(pd, &ia);
+		if (!f->qp[i] ||
+		    (peers && !ep_new(&f->peer[i], IBV_QPT_RC, 16, 8, 8)))
+			return false;
+	}
+	for (i = 0; i < nqp; i++) {
+		dqpn = peers ? f->peer[i].qp->qp_num : f->qp[!i]->qp_num;
+		if (!rc_connect(f->qp[i], dqpn, 7) ||
+		    (peers && !rc_connect(f->peer[i].qp, f->qp[i]->qp_num, 7)))
+			return false;
+	}
+	return true;
+}
+
+static void shared_free(struct shared *f)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (f->qp[i]) {
+			async_forget(f->qp[i]);
+			destroyed(ibv_destroy_qp(f->qp[i]), "QP");
+		}
+		ep_free(&f->peer[i]);
+	}
+	if (f->cq) {
+		async_forget(f->cq);
+		destroyed(ibv_destroy_cq(f->cq), "CQ");
+	}
+	if (f->ch)
+		destroyed(ibv_destroy_comp_channel(f->ch), "comp channel");
+	bufs_free(&f->la, &f->rb);
+}
+
+/* poll() the channel's fd for @ms if @ok (else -1): what poll() said */
+static int shared_poll(struct shared *f, bool ok, int ms)
+{
+	f->pfd.revents = 0;
+	return ok ? poll(&f->pfd, 1, ms) : -1;
+}
+
+/*
+ * the channel's event, acknowledged (the CQ's cq_context in *@ectx if
+ * not NULL): whether there is one and it is the CQ's
+ */
+static bool shared_event(struct shared *f, void **ectx)
+{
+	struct ibv_cq *ecq;
+	void *c;
+
+	if (ibv_get_cq_event(f->ch, &ecq, &c))
+		return false;
+	ibv_ack_cq_events(ecq, 1);
+	if (ectx)
+		*ectx = c;
+	return ecq == f->cq;
+}
+
+/* if @ok, wait for the channel's event: whether the CQ's came */
+static bool shared_wait(struct shared *f, bool ok)
+{
+	return shared_poll(f, ok, wait_ms) == 1 && shared_event(f, NULL);
+}
+
+/* a signaled RDMA WRITE on @qp of @s to @f's rb + @off */
+static int shared_write(struct shared *f, struct ibv_qp *qp, uint64_t wr_id,
+			struct ibv_sge *s, size_t off)
+{
+	return post1(qp, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = wr_id,
+				       .flags = IBV_SEND_SIGNALED, .sg = s,
+				       .nsge = 1, .raddr = xt_va(&f->rb, off),
+				       .rkey = f->rb.mr->rkey });
+}
+
 static void t_channel(void)
 {
-	struct ibv_comp_channel *ch;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_qp_init_attr ia;
-	struct ibv_cq *cq = NULL, *ecq = NULL;
-	struct pollfd pfd;
-	struct ibv_qp *qp = NULL;
-	struct xt_ep b = { 0 };
-	int marker, r, ret;
+	int marker, r, ret, before;
+	struct shared f;
+	struct ibv_qp *qp;
 	void *ectx = NULL;
 	struct ibv_sge s;
 	struct ibv_wc wc;
-	int before = destroy_errors;
-	struct wr d;
 	bool ok;
 
-	ch = ibv_create_comp_channel(ctx);
-	if (!xt_check(ch, "channel: ibv_create_comp_channel"))
+	ok = shared_cq(&f, true, &marker);
+	if (!xt_check(f.ch, "channel: ibv_create_comp_channel"))
 		return;
-	cq = ibv_create_cq(ctx, 16, &marker, ch, 0);
-	if (!xt_check(cq && cq->channel == ch &&
-		      cq->cq_context == &marker,
+	if (!xt_check(ok && f.cq->channel == f.ch &&
+		      f.cq->cq_context == &marker,
 		      "channel: CQ with the channel and a cq_context"))
 		goto out;
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = IBV_QPT_RC;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	ia.cap.max_send_wr = 8;
-	ia.cap.max_recv_wr = 8;
-	ia.cap.max_send_sge = 1;
-	ia.cap.max_recv_sge = 1;
-	qp = ibv_create_qp(pd, &ia);
-	if (!qp || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(qp, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, qp->qp_num, 7)) {
+	if (!shared_qps(&f, NULL, 1, true)) {
 		xt_check(false, "channel: set up a pair");
 		goto out;
 	}
-	ret = ibv_destroy_comp_channel(ch);
+	qp = f.qp[0];
+	ret = ibv_destroy_comp_channel(f.ch);
 	xt_check(ret != 0, "channel: destroy while a CQ uses it: %d (EBUSY)",
 		 ret);
 	if (!ret) {
-		ch = NULL;
+		f.ch = NULL;
 		goto out;
 	}
 
-	s = xt_sge(&la, 0, 64);
-	d = (struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
-			 .flags = IBV_SEND_SIGNALED, .sg = &s, .nsge = 1,
-			 .raddr = xt_va(&rb, 0), .rkey = rb.mr->rkey };
-	ok = !ibv_req_notify_cq(cq, 0) && !post1(qp, &d);
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	r = ok ? poll(&pfd, 1, wait_ms) : -1;
-	xt_check(r == 1 && (pfd.revents & POLLIN),
+	s = xt_sge(&f.la, 0, 64);
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, qp, 1, &s, 0);
+	r = shared_poll(&f, ok, wait_ms);
+	xt_check(r == 1 && (f.pfd.revents & POLLIN),
 		 "channel: armed CQ, a completion: the fd becomes readable");
-	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx);
-	xt_check(ok && ecq == cq && ectx == &marker,
+	ok = r == 1 && shared_event(&f, &ectx);
+	xt_check(ok && ectx == &marker,
 		 "channel: ibv_get_cq_event returns the CQ and its cq_context");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, &wc) &&
+	xt_check(poll_one(f.cq, &wc) &&
 		 wc_ok(&wc, 1, IBV_WC_RDMA_WRITE, qp->qp_num),
 		 "channel: the completion is in the CQ");
 
 	/* not re-armed: a completion raises nothing */
-	d.wr_id = 2;
-	ok = !post1(qp, &d) && poll_one(cq, &wc) &&
+	ok = !shared_write(&f, qp, 2, &s, 0) && poll_one(f.cq, &wc) &&
 	     wc_ok(&wc, 2, IBV_WC_RDMA_WRITE, qp->qp_num);
-	pfd.revents = 0;
-	r = poll(&pfd, 1, 200);
+	r = shared_poll(&f, true, 200);
 	xt_check(ok && r == 0,
 		 "channel: not re-armed: a completion, but no event (poll %d)",
 		 r);
 
 	/* re-armed: the next one does */
-	d.wr_id = 3;
-	ok = !ibv_req_notify_cq(cq, 0) && !post1(qp, &d);
-	pfd.revents = 0;
-	r = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = r == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	xt_check(ok, "channel: re-armed: the next completion raises an event");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, &wc) &&
-		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(cq),
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, qp, 3, &s, 0);
+	xt_check(shared_wait(&f, ok),
+		 "channel: re-armed: the next completion raises an event");
+	xt_check(poll_one(f.cq, &wc) &&
+		 wc_ok(&wc, 3, IBV_WC_RDMA_WRITE, qp->qp_num) && cq_empty(f.cq),
 		 "channel: its completion is in the CQ");
 out:
-	if (qp) {
-		async_forget(qp);
-		destroyed(ibv_destroy_qp(qp), "QP");
-	}
-	ep_free(&b);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ (channel)");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
+	before = destroy_errors;
+	shared_free(&f);
 	xt_check(destroy_errors == before,
-		 "channel: QPs, CQ and channel destroyed");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+		 "channel: QPs, CQ, channel and MRs destroyed");
 }
 
 /*
@@ -1808,69 +1893,37 @@ out:
  */
 static void t_solicited(void)
 {
-	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_qp *a = NULL, *b = NULL;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_cq *cq = NULL, *ecq;
-	struct ibv_sge s, r;
+	struct ibv_qp *a, *b;
 	struct ibv_wc wc[2];
-	struct pollfd pfd;
-	void *ectx;
+	struct ibv_sge s, r;
+	struct shared f;
 	bool ok;
 	int rc;
 
-	cq = ch ? ibv_create_cq(ctx, 16, NULL, ch, 0) : NULL;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	b = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !a || !b ||
-	    !rc_connect(a, b->qp_num, 7) || !rc_connect(b, a->qp_num, 7)) {
+	if (!shared_cq(&f, true, NULL) || !shared_qps(&f, NULL, 2, false)) {
 		xt_check(false, "solicited: set up");
 		goto out;
 	}
-	s = xt_sge(&la, 0, 32);
-	r = xt_sge(&rb, 0, 64);
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(cq, 1) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf2,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1 }) &&
-	     poll_n(cq, wc, 2) == 2;
-	rc = ok ? poll(&pfd, 1, 200) : -1;
+	a = f.qp[0];
+	b = f.qp[1];
+	s = xt_sge(&f.la, 0, 32);
+	r = xt_sge(&f.rb, 0, 64);
+	ok = !recv1(b, 0xf1, &r, 1) && !ibv_req_notify_cq(f.cq, 1) &&
+	     !send1(a, 0xf2, IBV_SEND_SIGNALED, &s) &&
+	     poll_n(f.cq, wc, 2) == 2;
+	rc = shared_poll(&f, ok, 200);
 	xt_check(rc == 0,
 		 "solicited: armed solicited-only, a plain SEND and its receive: no event (poll %d)",
 		 rc);
 	ok = !recv1(b, 0xf3, &r, 1) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_SEND, .wr_id = 0xf4,
-				     .flags = IBV_SEND_SOLICITED, .sg = &s,
-				     .nsge = 1 });
-	pfd.revents = 0;
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	xt_check(ok, "solicited: a SEND with IBV_SEND_SOLICITED raises it");
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	xt_check(poll_one(cq, wc) && wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) &&
-		 cq_empty(cq), "solicited: the (unsignaled) SEND's receive CQE only");
+	     !send1(a, 0xf4, IBV_SEND_SOLICITED, &s);
+	xt_check(shared_wait(&f, ok),
+		 "solicited: a SEND with IBV_SEND_SOLICITED raises it");
+	xt_check(poll_one(f.cq, wc) &&
+		 wc_ok(wc, 0xf3, IBV_WC_RECV, b->qp_num) && cq_empty(f.cq),
+		 "solicited: the (unsignaled) SEND's receive CQE only");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	if (b)
-		destroyed(ibv_destroy_qp(b), "QP");
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /* sq_sig_all: every WR completes; ibv_query_qp gives the creation attrs */
@@ -1882,55 +1935,43 @@ static void t_sig_all(void)
 			 .max_send_sge = 2, .max_recv_sge = 2,
 			 .max_inline_data = 32 },
 	}, qi;
-	struct xt_buf la = { 0 }, rb = { 0 };
 	struct ibv_qp_attr qa;
-	struct ibv_qp *a = NULL;
 	struct ibv_wc wc[2];
+	struct shared f;
+	struct ibv_qp *a;
 	struct ibv_sge s;
-	struct xt_ep b = { 0 };
-	struct ibv_cq *cq;
 	bool ok;
 
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) || !a ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(a, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, a->qp_num, 7)) {
+	if (!shared_cq(&f, false, NULL) || !shared_qps(&f, &ia, 1, true)) {
 		xt_check(false, "sig_all: set up");
 		goto out;
 	}
+	a = f.qp[0];
 	memset(&qi, 0, sizeof(qi));
 	ok = !ibv_query_qp(a, &qa, IBV_QP_STATE | IBV_QP_CAP |
 			   IBV_QP_DEST_QPN | IBV_QP_PATH_MTU, &qi);
 	xt_check(ok && qa.qp_state == IBV_QPS_RTS &&
-		 qa.dest_qp_num == b.qp->qp_num && qa.path_mtu == mtu &&
-		 qi.qp_type == IBV_QPT_RC && qi.sq_sig_all == 1 &&
-		 qi.send_cq == cq && qi.cap.max_send_wr == ia.cap.max_send_wr &&
+		 qa.dest_qp_num == f.peer[0].qp->qp_num &&
+		 qa.path_mtu == mtu && qi.qp_type == IBV_QPT_RC &&
+		 qi.sq_sig_all == 1 && qi.send_cq == f.cq &&
+		 qi.cap.max_send_wr == ia.cap.max_send_wr &&
 		 qi.cap.max_inline_data == ia.cap.max_inline_data,
 		 "query_qp: RTS, dest_qp_num, path_mtu, qp_type, sq_sig_all, send_cq, caps as created");
-	s = xt_sge(&la, 0, 16);
+	s = xt_sge(&f.la, 0, 16);
 	ok = !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 1,
-				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 0),
-				     .rkey = rb.mr->rkey }) &&
+				     .sg = &s, .nsge = 1,
+				     .raddr = xt_va(&f.rb, 0),
+				     .rkey = f.rb.mr->rkey }) &&
 	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 2,
-				     .sg = &s, .nsge = 1, .raddr = xt_va(&rb, 64),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_n(cq, wc, 2) == 2;
+				     .sg = &s, .nsge = 1,
+				     .raddr = xt_va(&f.rb, 64),
+				     .rkey = f.rb.mr->rkey }) &&
+	     poll_n(f.cq, wc, 2) == 2;
 	xt_check(ok && wc_ok(&wc[0], 1, IBV_WC_RDMA_WRITE, a->qp_num) &&
 		 wc_ok(&wc[1], 2, IBV_WC_RDMA_WRITE, a->qp_num),
 		 "sig_all: 2 WRs without IBV_SEND_SIGNALED, 2 CQEs");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	ep_free(&b);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /*
@@ -1939,107 +1980,50 @@ out:
  */
 static void t_stale_cqe(void)
 {
-	struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
-	struct ibv_qp_init_attr ia = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_qp *a = NULL, *c = NULL;
-	struct xt_buf la = { 0 }, rb = { 0 };
-	struct ibv_cq *cq = NULL, *ecq;
-	struct xt_ep b = { 0 }, d = { 0 };
-	struct pollfd pfd;
+	struct ibv_qp *c, *d;
+	struct shared f;
 	struct ibv_wc wc;
 	struct ibv_sge s;
-	void *ectx;
 	bool ok;
-	int rc;
 
-	cq = ch ? ibv_create_cq(ctx, 16, NULL, ch, 0) : NULL;
-	ia.send_cq = cq;
-	ia.recv_cq = cq;
-	a = cq ? ibv_create_qp(pd, &ia) : NULL;
-	c = cq ? ibv_create_qp(pd, &ia) : NULL;
-	if (!cq || !xt_buf_new(&la, pd, 4096, ACCESS_ALL) ||
-	    !xt_buf_new(&rb, pd, 4096, ACCESS_ALL) ||
-	    !a || !c ||
-	    !ep_new(&b, IBV_QPT_RC, 16, 8, 8) ||
-	    !ep_new(&d, IBV_QPT_RC, 16, 8, 8) ||
-	    !rc_connect(a, b.qp->qp_num, 7) ||
-	    !rc_connect(b.qp, a->qp_num, 7) ||
-	    !rc_connect(c, d.qp->qp_num, 7) ||
-	    !rc_connect(d.qp, c->qp_num, 7)) {
+	if (!shared_cq(&f, true, NULL) || !shared_qps(&f, NULL, 2, true)) {
 		xt_check(false, "stale cqe: set up");
 		goto out;
 	}
-	s = xt_sge(&la, 0, 16);
+	c = f.qp[1];
+	d = f.peer[1].qp;
+	s = xt_sge(&f.la, 0, 16);
 	/* the event says the CQE is in the CQ */
-	ok = !ibv_req_notify_cq(cq, 0) &&
-	     !post1(a, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xa,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 0),
-				     .rkey = rb.mr->rkey });
-	pfd = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
+	ok = !ibv_req_notify_cq(f.cq, 0) &&
+	     !shared_write(&f, f.qp[0], 0xa, &s, 0);
+	ok = shared_wait(&f, ok) && !ibv_destroy_qp(f.qp[0]);
 	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	ok = ok && !ibv_destroy_qp(a);
-	if (ok)
-		a = NULL;
-	xt_check(ok && cq_empty(cq),
+		f.qp[0] = NULL;
+	xt_check(ok && cq_empty(f.cq),
 		 "stale cqe: the CQE of a QP destroyed before polling is not returned");
-	ok = !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xc,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 64),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_one(cq, &wc);
+	ok = !shared_write(&f, c, 0xc, &s, 64) && poll_one(f.cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xc, IBV_WC_RDMA_WRITE, c->qp_num) &&
-		 cq_empty(cq), "stale cqe: the other QP's CQE comes next");
+		 cq_empty(f.cq), "stale cqe: the other QP's CQE comes next");
 	/* RESET drops the QP's unpolled CQEs, as rdma-core's providers do */
-	ok = !ibv_req_notify_cq(cq, 0) &&
-	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xd,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 128),
-				     .rkey = rb.mr->rkey });
+	ok = !ibv_req_notify_cq(f.cq, 0) && !shared_write(&f, c, 0xd, &s, 128);
 	/* the event says the CQE is in the CQ, unpolled */
-	rc = ok ? poll(&pfd, 1, wait_ms) : -1;
-	ok = rc == 1 && !ibv_get_cq_event(ch, &ecq, &ectx) && ecq == cq;
-	if (ok)
-		ibv_ack_cq_events(cq, 1);
-	ok = ok && !ibv_modify_qp(c, &(struct ibv_qp_attr){
+	ok = shared_wait(&f, ok) &&
+	     !ibv_modify_qp(c, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
-				  IBV_QP_STATE);
-	xt_check(ok && cq_empty(cq),
+			    IBV_QP_STATE);
+	xt_check(ok && cq_empty(f.cq),
 		 "stale cqe: RESET drops the QP's unpolled CQE");
 	/* both ends start over: the responder expects the first PSN again */
-	ok = !ibv_modify_qp(d.qp, &(struct ibv_qp_attr){
+	ok = !ibv_modify_qp(d, &(struct ibv_qp_attr){
 					.qp_state = IBV_QPS_RESET },
 			    IBV_QP_STATE) &&
-	     rc_connect(c, d.qp->qp_num, 7) &&
-	     rc_connect(d.qp, c->qp_num, 7) &&
-	     !post1(c, &(struct wr){ .op = IBV_WR_RDMA_WRITE, .wr_id = 0xe,
-				     .flags = IBV_SEND_SIGNALED, .sg = &s,
-				     .nsge = 1, .raddr = xt_va(&rb, 192),
-				     .rkey = rb.mr->rkey }) &&
-	     poll_one(cq, &wc);
+	     rc_connect(c, d->qp_num, 7) && rc_connect(d, c->qp_num, 7) &&
+	     !shared_write(&f, c, 0xe, &s, 192) && poll_one(f.cq, &wc);
 	xt_check(ok && wc_ok(&wc, 0xe, IBV_WC_RDMA_WRITE, c->qp_num) &&
-		 cq_empty(cq),
+		 cq_empty(f.cq),
 		 "stale cqe: after RESET and reconnecting, only the new CQE");
 out:
-	if (a)
-		destroyed(ibv_destroy_qp(a), "QP");
-	if (c)
-		destroyed(ibv_destroy_qp(c), "QP");
-	ep_free(&b);
-	ep_free(&d);
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "CQ");
-	if (ch)
-		destroyed(ibv_destroy_comp_channel(ch), "comp channel");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	shared_free(&f);
 }
 
 /* ------------------------------------------------------------ 8. events */
@@ -2082,8 +2066,7 @@ out:
 	xt_check(destroy_errors == n,
 		 "cq overrun: QPs and CQs destroyed after the acks");
 out_buf:
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ 9. ex */
@@ -2140,6 +2123,17 @@ static int ex_poll(struct ibv_cq_ex *cq, struct expoll *out, int max,
 		if (n >= want)
 			return n;
 	}
+}
+
+/* ibv_wr_start, then an RDMA WRITE (@flags) of @s to @rb + @off */
+static void ex_write(struct ibv_qp_ex *qx, uint64_t wr_id, unsigned int flags,
+		     struct ibv_sge s, const struct xt_buf *rb, size_t off)
+{
+	ibv_wr_start(qx);
+	qx->wr_id = wr_id;
+	qx->wr_flags = flags;
+	ibv_wr_rdma_write(qx, rb->mr->rkey, xt_va(rb, off));
+	ibv_wr_set_sge(qx, s.lkey, s.addr, s.length);
 }
 
 /* device_cap_flags: the kernel's, less what user queues cannot do */
@@ -2258,11 +2252,7 @@ static void t_ex(void)
 	xt_pat_fill(inl, sizeof(inl), 51);
 	r = xt_sge(&rb, 8192, 256);
 	ok = !recv1(qb_qp, 0xe1, &r, 1);
-	ibv_wr_start(qx);
-	qx->wr_id = 11;
-	qx->wr_flags = 0;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 0));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 0), 2048);
+	ex_write(qx, 11, 0, xt_sge(&la, 0, 2048), &rb, 0);
 	qx->wr_id = 12;
 	qx->wr_flags = IBV_SEND_SIGNALED;
 	ibv_wr_send_imm(qx, htobe32(0xabcd0001));
@@ -2295,17 +2285,9 @@ static void t_ex(void)
 
 	/* an aborted batch posts nothing */
 	xt_pat_fill(la.p + 4096, 1024, 52);
-	ibv_wr_start(qx);
-	qx->wr_id = 21;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 12288));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 1024);
+	ex_write(qx, 21, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 1024), &rb, 12288);
 	ibv_wr_abort(qx);
-	ibv_wr_start(qx);
-	qx->wr_id = 22;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 16384));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 512);
+	ex_write(qx, 22, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 512), &rb, 16384);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	ok = n == 1 && e[0].wr_id == 22 && e[0].status == IBV_WC_SUCCESS &&
@@ -2325,22 +2307,14 @@ static void t_ex(void)
 	big = calloc(1, qa.cap.max_inline_data + 1);
 	if (!big)
 		goto out;
-	ibv_wr_start(qx);
-	qx->wr_id = 31;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 20480));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
+	ex_write(qx, 31, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 256), &rb, 20480);
 	qx->wr_id = 32;
 	ibv_wr_send(qx);
 	ibv_wr_set_inline_data(qx, big, qa.cap.max_inline_data + 1);
 	ret = ibv_wr_complete(qx);
 	xt_check(ret != 0, "ex: inline data > max_inline_data (%u): wr_complete fails: %d",
 		 qa.cap.max_inline_data, ret);
-	ibv_wr_start(qx);
-	qx->wr_id = 33;
-	qx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qx, rb.mr->rkey, xt_va(&rb, 24576));
-	ibv_wr_set_sge(qx, la.mr->lkey, xt_va(&la, 4096), 256);
+	ex_write(qx, 33, IBV_SEND_SIGNALED, xt_sge(&la, 4096, 256), &rb, 24576);
 	ret = ibv_wr_complete(qx);
 	n = ret ? 0 : ex_poll(cqa, e, 4, 1);
 	xt_check(n == 1 && e[0].wr_id == 33 && e[0].status == IBV_WC_SUCCESS &&
@@ -2362,8 +2336,7 @@ out:
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqa)), "CQ (ex)");
 	if (cqb)
 		destroyed(ibv_destroy_cq(ibv_cq_ex_to_cq(cqb)), "CQ (ex)");
-	destroyed(xt_buf_free(&la), "MR");
-	destroyed(xt_buf_free(&rb), "MR");
+	bufs_free(&la, &rb);
 }
 
 /* ------------------------------------------------------------ main */
