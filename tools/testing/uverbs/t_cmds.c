@@ -115,27 +115,6 @@ void t_sysfs(void)
 
 /* ----------------------------------------------------------- context */
 
-union anycmd {
-	struct xrdma_cmd_get_context gc;
-	struct xrdma_cmd_query_device qd;
-	struct xrdma_cmd_query_port qpo;
-	struct xrdma_cmd_query_gid qg;
-	struct xrdma_cmd_alloc_pd pd;
-	struct xrdma_cmd_destroy d;
-	struct xrdma_cmd_reg_mr mr;
-	struct xrdma_cmd_create_cq cq;
-	struct xrdma_cmd_create_qp qp;
-	struct xrdma_cmd_modify_qp mqp;
-	struct xrdma_cmd_query_qp qqp;
-	struct xrdma_cmd_create_srq srq;
-	struct xrdma_cmd_modify_srq msrq;
-	struct xrdma_cmd_query_srq qsrq;
-	struct xrdma_cmd_create_ah ah;
-	struct xrdma_cmd_fd fd;
-	struct xrdma_cmd_kick kick;
-	char raw[8192];
-};
-
 static const struct {
 	const char *name;
 	unsigned long cmd;
@@ -1764,225 +1743,41 @@ void t_destroy(void)
  * E2BIG; larger with a zero tail -> works; a page -> works; more than a
  * page -> E2BIG.
  */
-struct szenv {
-	struct ctx c;
-	uint32_t pd, qp, srq;
-	struct cq cq;
-	char *mrbuf;
-};
-
-
 struct szcmd {
 	const char *name;
 	unsigned int nr;
 	size_t size;
 	enum ut_fd fresh;
-	void (*prep)(struct szenv *e, int fd, union anycmd *u);
-	void (*undo)(int fd, union anycmd *u);	/* after success */
 };
-
-static void p_qdev(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void p_qport(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->qpo.port_num = 1;
-}
-
-static void p_qgid(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->qg.port_num = 1;
-}
-
-static void p_pd(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void u_pd(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_PD, u->pd.pd_handle);
-}
-
-static void p_destroy(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e;
-	u->d.type = XRDMA_OBJ_PD;
-	alloc_pd(fd, &u->d.handle);
-}
-
-static void u_destroy_fail(int fd, union anycmd *u)
-{
-	(void)fd; (void)u;
-}
-
-static void p_mr(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->mr.pd_handle = e->pd;
-	u->mr.addr = (uintptr_t)e->mrbuf;
-	u->mr.iova = (uintptr_t)e->mrbuf;
-	u->mr.length = ut_pagesz;
-	u->mr.access = ACC_LW;
-}
-
-static void u_mr(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_MR, u->mr.mr_handle);
-}
-
-static struct xrdma_testdev_create_cq_resp sz_cq_resp;
-static struct xrdma_testdev_ucontext_resp sz_ctx_resp;
-
-static void p_cq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->cq.cqe = 4;
-	u->cq.channel_fd = -1;
-	u->cq.udata.out = (uintptr_t)&sz_cq_resp;
-	u->cq.udata.out_len = sizeof(sz_cq_resp);
-}
-
-static void u_cq(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_CQ, u->cq.cq_handle);
-}
-
-static void p_qp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qp.pd_handle = e->pd;
-	u->qp.send_cq_handle = e->cq.h;
-	u->qp.recv_cq_handle = e->cq.h;
-	u->qp.qp_type = XRDMA_UVERBS_QPT_UD;
-	u->qp.cap.max_send_wr = 2;
-	u->qp.cap.max_send_sge = 1;
-}
-
-static void u_qp(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_QP, u->qp.qp_handle);
-}
-
-static void p_mqp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->mqp.qp_handle = e->qp;
-	u->mqp.attr_mask = QPA_STATE;
-	u->mqp.attr.qp_state = QPS_RESET;	/* RESET -> RESET */
-}
-
-static void p_qqp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qqp.qp_handle = e->qp;
-}
-
-static void p_srq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->srq.pd_handle = e->pd;
-	u->srq.max_wr = 4;
-	u->srq.max_sge = 1;
-}
-
-static void u_srq(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_SRQ, u->srq.srq_handle);
-}
-
-static void p_msrq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->msrq.srq_handle = e->srq;
-	u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
-	u->msrq.srq_limit = 1;
-}
-
-static void p_qsrq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qsrq.srq_handle = e->srq;
-}
-
-static void p_ah(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->ah.pd_handle = e->pd;
-	ah_attr_default(&u->ah.attr);
-}
-
-static void u_ah(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_AH, u->ah.ah_handle);
-}
-
-static void p_none(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void u_fd(int fd, union anycmd *u)
-{
-	(void)fd;
-	close(u->fd.fd);
-}
-
-static void p_gc(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->gc.udata.out = (uintptr_t)&sz_ctx_resp;
-	u->gc.udata.out_len = sizeof(sz_ctx_resp);
-}
 
 static const struct szcmd szcmds[] = {
 	{ "GET_CONTEXT", 0x00, sizeof(struct xrdma_cmd_get_context),
-	  UT_FD_NOCTX, p_gc, NULL },
+	  UT_FD_NOCTX },
 	{ "QUERY_DEVICE", 0x01, sizeof(struct xrdma_cmd_query_device),
-	  UT_FD_CTX, p_qdev, NULL },
-	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), UT_FD_CTX,
-	  p_qport, NULL },
-	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), UT_FD_CTX,
-	  p_qgid, NULL },
-	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), UT_FD_CTX,
-	  p_pd, u_pd },
-	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), UT_FD_CTX,
-	  p_destroy, u_destroy_fail },
-	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), UT_FD_CTX, p_mr,
-	  u_mr },
-	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), UT_FD_CTX,
-	  p_cq, u_cq },
-	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), UT_FD_CTX,
-	  p_qp, u_qp },
-	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), UT_FD_CTX,
-	  p_mqp, NULL },
-	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), UT_FD_CTX,
-	  p_qqp, NULL },
-	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), UT_FD_CTX,
-	  p_srq, u_srq },
-	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), UT_FD_CTX,
-	  p_msrq, NULL },
-	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), UT_FD_CTX,
-	  p_qsrq, NULL },
-	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), UT_FD_CTX,
-	  p_ah, u_ah },
-	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), UT_FD_CTX,
-	  p_none, u_fd },
-	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), UT_FD_NEWCTX,
-	  p_none, u_fd },
-	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX, p_none,
-	  NULL },
+	  UT_FD_CTX },
+	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), UT_FD_CTX },
+	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), UT_FD_CTX },
+	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), UT_FD_CTX },
+	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), UT_FD_CTX },
+	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), UT_FD_CTX },
+	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), UT_FD_CTX },
+	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), UT_FD_CTX },
+	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), UT_FD_CTX },
+	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), UT_FD_CTX },
+	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), UT_FD_CTX },
+	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), UT_FD_CTX },
+	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), UT_FD_CTX },
+	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), UT_FD_CTX },
+	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), UT_FD_CTX },
+	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), UT_FD_NEWCTX },
+	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX },
 };
 
 /*
  * One call of command s with encoded size sz; a non-zero tail is written
  * to the last byte of sz when sz is larger than the structure.
  */
-static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
+static int sz_call(struct ut_fix *e, const struct szcmd *s, size_t sz,
 		   int tail, bool guard_check, bool *guard_ok)
 {
 	static union anycmd u;
@@ -1992,7 +1787,7 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 	memset(&u, 0, sizeof(u));
 	if (fd < 0)
 		return -1000;
-	s->prep(e, fd, &u);
+	ut_cmd_prep(e, fd, s->nr, &u);
 	if (sz > s->size)
 		memset(u.raw + s->size, 0, sz - s->size);
 	if (tail && sz > s->size)
@@ -2006,8 +1801,8 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 			if ((unsigned char)u.raw[sz + i] != 0x5a)
 				*guard_ok = false;
 	}
-	if (!ret && s->undo)
-		s->undo(fd, &u);
+	if (!ret)
+		ut_cmd_undo(fd, s->nr, &u);
 	if (ret && s->nr == 0x05)	/* DESTROY failed: remove the PD */
 		destroy(fd, XRDMA_OBJ_PD, u.d.handle);
 	if (s->fresh != UT_FD_CTX)
@@ -2017,26 +1812,13 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 
 void t_sizes(void)
 {
-	struct szenv e;
-	struct qp qp;
+	struct ut_fix e;
 	size_t i;
 	bool g;
 	int ret;
 
-	memset(&e, 0, sizeof(e));
-	if (!CHECK_RC(ctx_open(&e.c), 0, "context"))
+	if (!ut_fix_open(&e))
 		return;
-	e.mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
-	if (!e.mrbuf || alloc_pd(e.c.fd, &e.pd) ||
-	    create_cq(e.c.fd, 4, -1, 0, &e.cq) ||
-	    create_srq(e.c.fd, e.pd, 4, 1, 0, 0, &e.srq) ||
-	    create_qp(e.c.fd, e.pd, e.cq.h, e.cq.h, 0, XRDMA_UVERBS_QPT_RC, 0,
-		      &qp)) {
-		ut_fail("setup", "PD, CQ, SRQ, QP");
-		return;
-	}
-	e.qp = qp.h;
-
 	for (i = 0; i < ARRAY_SIZE(szcmds); i++) {
 		const struct szcmd *s = &szcmds[i];
 
@@ -2060,12 +1842,7 @@ void t_sizes(void)
 			 "%s size %ld (over a page), zero tail", s->name,
 			 ut_pagesz + 1);
 	}
-	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
-	destroy(e.c.fd, XRDMA_OBJ_QP, e.qp);
-	destroy(e.c.fd, XRDMA_OBJ_SRQ, e.srq);
-	destroy(e.c.fd, XRDMA_OBJ_CQ, e.cq.h);
-	destroy(e.c.fd, XRDMA_OBJ_PD, e.pd);
-	ctx_close(&e.c);
+	ut_fix_close(&e);
 }
 
 /* --------------------------------------------------------------- fds */

@@ -198,6 +198,141 @@ void ah_attr_default(struct xrdma_uverbs_ah_attr *a)
 	a->dlid = ut_pattr.lid;
 }
 
+bool ut_fix_open(struct ut_fix *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!CHECK_RC(ctx_open(&f->c), 0, "context"))
+		return false;
+	f->mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
+	if (!f->mrbuf || alloc_pd(f->c.fd, &f->pd) ||
+	    create_cq(f->c.fd, 4, -1, 0, &f->cq) ||
+	    create_srq(f->c.fd, f->pd, 4, 1, 0, 0, &f->srq) ||
+	    create_qp(f->c.fd, f->pd, f->cq.h, f->cq.h, 0, XRDMA_UVERBS_QPT_RC,
+		      0, &f->qp)) {
+		ut_fail("setup", "PD, CQ, SRQ, QP");
+		ctx_close(&f->c);
+		return false;
+	}
+	return true;
+}
+
+void ut_fix_close(struct ut_fix *f)
+{
+	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
+	destroy(f->c.fd, XRDMA_OBJ_QP, f->qp.h);
+	destroy(f->c.fd, XRDMA_OBJ_SRQ, f->srq);
+	destroy(f->c.fd, XRDMA_OBJ_CQ, f->cq.h);
+	destroy(f->c.fd, XRDMA_OBJ_PD, f->pd);
+	ctx_close(&f->c);
+}
+
+void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union anycmd *u)
+{
+	static struct xrdma_testdev_create_cq_resp cq_resp;
+	static struct xrdma_testdev_ucontext_resp ctx_resp;
+
+	switch (nr) {
+	case _IOC_NR(XRDMA_IOC_GET_CONTEXT):
+		u->gc.udata.out = (uintptr_t)&ctx_resp;
+		u->gc.udata.out_len = sizeof(ctx_resp);
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_PORT):
+		u->qpo.port_num = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_GID):
+		u->qg.port_num = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_DESTROY):	/* of a PD made for it */
+		u->d.type = XRDMA_OBJ_PD;
+		alloc_pd(fd, &u->d.handle);
+		break;
+	case _IOC_NR(XRDMA_IOC_REG_MR):
+		u->mr.pd_handle = f->pd;
+		u->mr.addr = (uintptr_t)f->mrbuf;
+		u->mr.iova = (uintptr_t)f->mrbuf;
+		u->mr.length = ut_pagesz;
+		u->mr.access = ACC_LW;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_CQ):
+		u->cq.cqe = 4;
+		u->cq.channel_fd = -1;
+		u->cq.udata.out = (uintptr_t)&cq_resp;
+		u->cq.udata.out_len = sizeof(cq_resp);
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_QP):
+		u->qp.pd_handle = f->pd;
+		u->qp.send_cq_handle = f->cq.h;
+		u->qp.recv_cq_handle = f->cq.h;
+		u->qp.qp_type = XRDMA_UVERBS_QPT_RC;
+		u->qp.cap.max_send_wr = 1;
+		u->qp.cap.max_recv_wr = 1;
+		u->qp.cap.max_send_sge = 1;
+		u->qp.cap.max_recv_sge = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_MODIFY_QP):	/* RESET -> RESET */
+		u->mqp.qp_handle = f->qp.h;
+		u->mqp.attr_mask = XRDMA_UVERBS_QP_STATE;
+		u->mqp.attr.qp_state = XRDMA_UVERBS_QPS_RESET;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_QP):
+		u->qqp.qp_handle = f->qp.h;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_SRQ):
+		u->srq.pd_handle = f->pd;
+		u->srq.max_wr = 4;
+		u->srq.max_sge = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_MODIFY_SRQ):
+		u->msrq.srq_handle = f->srq;
+		u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
+		u->msrq.srq_limit = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_SRQ):
+		u->qsrq.srq_handle = f->srq;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_AH):
+		u->ah.pd_handle = f->pd;
+		ah_attr_default(&u->ah.attr);
+		break;
+	case _IOC_NR(XRDMA_IOC_KICK):
+		u->kick.qp_handle = f->qp.h;
+		break;
+	}
+}
+
+#define MADE(cmd, type, field)	\
+	{ _IOC_NR(XRDMA_IOC_##cmd), type, offsetof(union anycmd, field) }
+
+/* the commands that make an object: its type, where its handle is */
+static const struct {
+	unsigned int nr;
+	uint32_t type;
+	size_t off;
+} ut_made[] = {
+	MADE(ALLOC_PD, XRDMA_OBJ_PD, pd.pd_handle),
+	MADE(REG_MR, XRDMA_OBJ_MR, mr.mr_handle),
+	MADE(CREATE_CQ, XRDMA_OBJ_CQ, cq.cq_handle),
+	MADE(CREATE_QP, XRDMA_OBJ_QP, qp.qp_handle),
+	MADE(CREATE_SRQ, XRDMA_OBJ_SRQ, srq.srq_handle),
+	MADE(CREATE_AH, XRDMA_OBJ_AH, ah.ah_handle),
+};
+
+void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u)
+{
+	uint32_t h;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ut_made); i++) {
+		if (ut_made[i].nr != nr)
+			continue;
+		memcpy(&h, u->raw + ut_made[i].off, sizeof(h));
+		destroy(fd, ut_made[i].type, h);
+	}
+	if (nr == _IOC_NR(XRDMA_IOC_CREATE_COMP_CHANNEL) ||
+	    nr == _IOC_NR(XRDMA_IOC_GET_ASYNC_FD))
+		close(u->fd.fd);
+}
+
 int create_ah(int fd, uint32_t pd, uint64_t cookie, uint32_t *h)
 {
 	struct xrdma_cmd_create_ah c = { 0 };
