@@ -514,19 +514,14 @@ static void arg_set(void *cmd, const struct arg_row *r)
 static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
 		  uint64_t iova, uint32_t access, uint32_t *h)
 {
-	struct xrdma_cmd_reg_mr m = { 0 };
-	int ret;
+	struct mr mr;
+	int ret = reg_mr(fd, pd, (const void *)(uintptr_t)addr, len, iova,
+			 access, &mr);
 
-	m.pd_handle = pd;
-	m.addr = addr;
-	m.length = len;
-	m.iova = iova;
-	m.access = access;
-	ret = xio(fd, XRDMA_IOC_REG_MR, &m);
 	if (h)
-		*h = ret ? 0 : m.mr_handle;
-	if (!ret && !h)
-		destroy(fd, XRDMA_OBJ_MR, m.mr_handle);
+		*h = mr.h;
+	else if (!ret)
+		destroy(fd, XRDMA_OBJ_MR, mr.h);
 	return ret;
 }
 
@@ -769,13 +764,7 @@ void t_mr(void)
 
 static int cq_raw(int fd, struct xrdma_cmd_create_cq *m, uint32_t *h)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_CQ, m);
-
-	if (h)
-		*h = ret ? 0 : m->cq_handle;
-	else if (!ret)
-		destroy(fd, XRDMA_OBJ_CQ, m->cq_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_CQ, m, h);
 }
 
 static void cq_init(struct xrdma_cmd_create_cq *m, uint32_t cqe)
@@ -910,13 +899,7 @@ static void qp_init(struct xrdma_cmd_create_qp *m, uint32_t pd, uint32_t cq,
 
 static int qp_raw(int fd, struct xrdma_cmd_create_qp *m, uint32_t *h)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_QP, m);
-
-	if (h)
-		*h = ret ? 0 : m->qp_handle;
-	else if (!ret)
-		destroy(fd, XRDMA_OBJ_QP, m->qp_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_QP, m, h);
 }
 
 static uint32_t qp_state(int fd, uint32_t h)
@@ -1432,11 +1415,7 @@ void t_qp(void)
 
 static int srq_raw(int fd, struct xrdma_cmd_create_srq *m)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_SRQ, m);
-
-	if (!ret)
-		destroy(fd, XRDMA_OBJ_SRQ, m->srq_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_SRQ, m, NULL);
 }
 
 static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
@@ -1471,12 +1450,8 @@ void t_srq(void)
 	size_t i;
 	int ret;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, NULL))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
-		ut_fail("setup", "PD, CQ");
-		return;
-	}
 	srq_init(&m, pd);
 	m.user_cookie = 77;
 	ret = xio(c.fd, XRDMA_IOC_CREATE_SRQ, &m);
@@ -1576,11 +1551,7 @@ void t_srq(void)
 
 static int ah_raw(int fd, struct xrdma_cmd_create_ah *m)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_AH, m);
-
-	if (!ret)
-		destroy(fd, XRDMA_OBJ_AH, m->ah_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_AH, m, NULL);
 }
 
 static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
@@ -1609,12 +1580,8 @@ void t_ah(void)
 	struct cq cq;
 	size_t i;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, NULL))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
-		ut_fail("setup", "PD, CQ");
-		return;
-	}
 	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
 	CHECK(ah != 0, "handle %u", ah);
 	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
@@ -1650,13 +1617,8 @@ void t_destroy(void)
 	struct qp qp;
 	int i, j, ok;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, &qp))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
-	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
-		ut_fail("setup", "PD, CQ, QP");
-		return;
-	}
 	CHECK_RC(destroy(c.fd, 0, pd), -EINVAL, "type 0");
 	CHECK_RC(destroy(c.fd, 7, pd), -EINVAL, "type 7");
 	CHECK_RC(destroy(c.fd, 0xffffffff, pd), -EINVAL, "type 0xffffffff");
@@ -1900,13 +1862,8 @@ void t_kick(void)
 	struct cq cq;
 	uint32_t pd;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, &qp))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
-	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
-		ut_fail("setup", "PD, CQ, QP");
-		return;
-	}
 	memset(&k, 0, sizeof(k));
 	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), 0, "KICK the context (qp 0)");
 	k.qp_handle = qp.h;

@@ -317,20 +317,56 @@ static const struct {
 	MADE(CREATE_AH, XRDMA_OBJ_AH, ah.ah_handle),
 };
 
-void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u)
+/* the object a successful command nr made: false if it makes none */
+static bool ut_made_obj(unsigned int nr, const void *m, uint32_t *type,
+			uint32_t *h)
 {
-	uint32_t h;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(ut_made); i++) {
 		if (ut_made[i].nr != nr)
 			continue;
-		memcpy(&h, u->raw + ut_made[i].off, sizeof(h));
-		destroy(fd, ut_made[i].type, h);
+		*type = ut_made[i].type;
+		memcpy(h, (const char *)m + ut_made[i].off, sizeof(*h));
+		return true;
 	}
+	return false;
+}
+
+void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u)
+{
+	uint32_t type, h;
+
+	if (ut_made_obj(nr, u, &type, &h))
+		destroy(fd, type, h);
 	if (nr == _IOC_NR(XRDMA_IOC_CREATE_COMP_CHANNEL) ||
 	    nr == _IOC_NR(XRDMA_IOC_GET_ASYNC_FD))
 		close(u->fd.fd);
+}
+
+int ut_create(int fd, unsigned long cmd, void *m, uint32_t *h)
+{
+	int ret = xio(fd, cmd, m);
+	uint32_t type, made = 0;
+
+	if (!ret && ut_made_obj(_IOC_NR(cmd), m, &type, &made) && !h)
+		destroy(fd, type, made);
+	if (h)
+		*h = made;
+	return ret;
+}
+
+bool ut_open_objs(struct ctx *c, uint32_t *pd, struct cq *cq, struct qp *qp)
+{
+	if (!CHECK_RC(ctx_open(c), 0, "context"))
+		return false;
+	if (alloc_pd(c->fd, pd) || create_cq(c->fd, 4, -1, 0, cq) ||
+	    (qp && create_qp(c->fd, *pd, cq->h, cq->h, 0, XRDMA_UVERBS_QPT_RC,
+			     0, qp))) {
+		ut_fail("setup", qp ? "PD, CQ, QP" : "PD, CQ");
+		return false;
+	}
+	return true;
 }
 
 int create_ah(int fd, uint32_t pd, uint64_t cookie, uint32_t *h)

@@ -161,6 +161,16 @@ void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr,
 		 union anycmd *u);
 /* removes what a successful command nr made (an object, an fd) */
 void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u);
+/*
+ * Issues create command cmd (m its structure): with h, the new handle goes
+ * to *h (0 on failure); without, the object made is destroyed at once.
+ */
+int ut_create(int fd, unsigned long cmd, void *m, uint32_t *h);
+/*
+ * Opens *c and makes a PD and a CQ of 4 (and, with qp, an RC QP on it);
+ * false: failed (and reported).
+ */
+bool ut_open_objs(struct ctx *c, uint32_t *pd, struct cq *cq, struct qp *qp);
 
 #define ACC_LW	XRDMA_UVERBS_ACCESS_LOCAL_WRITE
 #define ACC_RW	XRDMA_UVERBS_ACCESS_REMOTE_WRITE
