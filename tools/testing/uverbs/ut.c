@@ -101,15 +101,16 @@ int alloc_pd(int fd, uint32_t *h)
 
 int create_cq(int fd, uint32_t cqe, int chan, uint64_t cookie, struct cq *cq)
 {
-	struct xrdma_cmd_create_cq c = { 0 };
+	struct xrdma_cmd_create_cq c = {
+		.user_cookie = cookie,
+		.cqe = cqe,
+		.channel_fd = chan,
+		.udata.out = (uintptr_t)&cq->resp,
+		.udata.out_len = sizeof(cq->resp),
+	};
 	int ret;
 
 	memset(cq, 0, sizeof(*cq));
-	c.user_cookie = cookie;
-	c.cqe = cqe;
-	c.channel_fd = chan;
-	c.udata.out = (uintptr_t)&cq->resp;
-	c.udata.out_len = sizeof(cq->resp);
 	ret = xio(fd, XRDMA_IOC_CREATE_CQ, &c);
 	if (!ret) {
 		cq->h = c.cq_handle;
@@ -121,17 +122,18 @@ int create_cq(int fd, uint32_t cqe, int chan, uint64_t cookie, struct cq *cq)
 int create_qp(int fd, uint32_t pd, uint32_t scq, uint32_t rcq, uint32_t srq,
 	      uint32_t type, uint64_t cookie, struct qp *qp)
 {
-	struct xrdma_cmd_create_qp c = { 0 };
+	struct xrdma_cmd_create_qp c = {
+		.user_cookie = cookie,
+		.pd_handle = pd,
+		.send_cq_handle = scq,
+		.recv_cq_handle = rcq,
+		.qp_type = type,
+		.cap.max_send_wr = 16,
+		.cap.max_send_sge = 1,
+	};
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	c.user_cookie = cookie;
-	c.pd_handle = pd;
-	c.send_cq_handle = scq;
-	c.recv_cq_handle = rcq;
-	c.qp_type = type;
-	c.cap.max_send_wr = 16;
-	c.cap.max_send_sge = 1;
 	if (srq) {
 		c.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
 		c.srq_handle = srq;
@@ -151,17 +153,15 @@ int create_qp(int fd, uint32_t pd, uint32_t scq, uint32_t rcq, uint32_t srq,
 int create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	       uint32_t limit, uint64_t cookie, uint32_t *h)
 {
-	struct xrdma_cmd_create_srq c = { 0 };
-	int ret;
+	struct xrdma_cmd_create_srq c = {
+		.user_cookie = cookie,
+		.pd_handle = pd,
+		.max_wr = max_wr,
+		.max_sge = max_sge,
+		.srq_limit = limit,
+	};
 
-	c.user_cookie = cookie;
-	c.pd_handle = pd;
-	c.max_wr = max_wr;
-	c.max_sge = max_sge;
-	c.srq_limit = limit;
-	ret = xio(fd, XRDMA_IOC_CREATE_SRQ, &c);
-	*h = ret ? 0 : c.srq_handle;
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_SRQ, &c, h);
 }
 
 int reg_mr(int fd, uint32_t pd, const void *addr, uint64_t len, uint64_t iova,
