@@ -154,11 +154,8 @@ int create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	       uint32_t limit, uint64_t cookie, uint32_t *h)
 {
 	struct xrdma_cmd_create_srq c = {
-		.user_cookie = cookie,
-		.pd_handle = pd,
-		.max_wr = max_wr,
-		.max_sge = max_sge,
-		.srq_limit = limit,
+		.user_cookie = cookie, .pd_handle = pd,
+		.max_wr = max_wr, .max_sge = max_sge, .srq_limit = limit,
 	};
 
 	return ut_create(fd, XRDMA_IOC_CREATE_SRQ, &c, h);
