@@ -509,6 +509,29 @@ static void arg_set(void *cmd, const struct arg_row *r)
 		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
 }
 
+/*
+ * A create command's table rows on a valid command (init makes one on a
+ * PD), then a PD handle 0 and a CQ handle as the PD.
+ */
+static void create_cases(int fd, unsigned long cmd,
+			 void (*init)(void *m, uint32_t pd), uint32_t pd,
+			 uint32_t cq, const struct arg_row *rows, size_t n)
+{
+	union anycmd m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		init(&m, pd);
+		arg_set(&m, &rows[i]);
+		CHECK_RC(ut_create(fd, cmd, &m, NULL), rows[i].err, "%s",
+			 rows[i].name);
+	}
+	init(&m, 0);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -ENOENT, "PD handle 0");
+	init(&m, cq);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -EINVAL, "CQ handle as PD");
+}
+
 /* ---------------------------------------------------------------- MR */
 
 static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
@@ -1413,13 +1436,10 @@ void t_qp(void)
 
 /* --------------------------------------------------------------- SRQ */
 
-static int srq_raw(int fd, struct xrdma_cmd_create_srq *m)
+static void srq_init(void *cmd, uint32_t pd)
 {
-	return ut_create(fd, XRDMA_IOC_CREATE_SRQ, m, NULL);
-}
+	struct xrdma_cmd_create_srq *m = cmd;
 
-static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
-{
 	memset(m, 0, sizeof(*m));
 	m->pd_handle = pd;
 	m->max_wr = 16;
@@ -1447,7 +1467,6 @@ void t_srq(void)
 	uint32_t pd, srq, h;
 	struct ctx c;
 	struct cq cq;
-	size_t i;
 	int ret;
 
 	if (!ut_open_objs(&c, &pd, &cq, NULL))
@@ -1462,16 +1481,8 @@ void t_srq(void)
 	      m.max_sge);
 	CHECK_EQ(count_of(R_SRQ), 1, "debugfs counts 1 SRQ");
 
-	for (i = 0; i < ARRAY_SIZE(srq_cases); i++) {
-		srq_init(&m, pd);
-		arg_set(&m, &srq_cases[i]);
-		CHECK_RC(srq_raw(c.fd, &m), srq_cases[i].err, "%s",
-			 srq_cases[i].name);
-	}
-	srq_init(&m, 0);
-	CHECK_RC(srq_raw(c.fd, &m), -ENOENT, "PD handle 0");
-	srq_init(&m, cq.h);
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	create_cases(c.fd, XRDMA_IOC_CREATE_SRQ, srq_init, pd, cq.h, srq_cases,
+		     ARRAY_SIZE(srq_cases));
 	CHECK_EQ(count_of(R_SRQ), 1, "failed CREATE_SRQs created nothing");
 
 	memset(&q, 0, sizeof(q));
@@ -1549,13 +1560,10 @@ void t_srq(void)
 
 /* ---------------------------------------------------------------- AH */
 
-static int ah_raw(int fd, struct xrdma_cmd_create_ah *m)
+static void ah_init(void *cmd, uint32_t pd)
 {
-	return ut_create(fd, XRDMA_IOC_CREATE_AH, m, NULL);
-}
+	struct xrdma_cmd_create_ah *m = cmd;
 
-static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
-{
 	memset(m, 0, sizeof(*m));
 	m->pd_handle = pd;
 	ah_attr_default(&m->attr);
@@ -1574,27 +1582,17 @@ static const struct arg_row ah_cases[] = {
 
 void t_ah(void)
 {
-	struct xrdma_cmd_create_ah m;
 	uint32_t pd, ah;
 	struct ctx c;
 	struct cq cq;
-	size_t i;
 
 	if (!ut_open_objs(&c, &pd, &cq, NULL))
 		return;
 	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
 	CHECK(ah != 0, "handle %u", ah);
 	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
-	for (i = 0; i < ARRAY_SIZE(ah_cases); i++) {
-		ah_init(&m, pd);
-		arg_set(&m, &ah_cases[i]);
-		CHECK_RC(ah_raw(c.fd, &m), ah_cases[i].err, "%s",
-			 ah_cases[i].name);
-	}
-	ah_init(&m, 0);
-	CHECK_RC(ah_raw(c.fd, &m), -ENOENT, "PD handle 0");
-	ah_init(&m, cq.h);
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	create_cases(c.fd, XRDMA_IOC_CREATE_AH, ah_init, pd, cq.h, ah_cases,
+		     ARRAY_SIZE(ah_cases));
 	CHECK_EQ(count_of(R_AH), 1, "failed CREATE_AHs created nothing");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY, "DESTROY PD of an AH");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_AH, ah), 0, "DESTROY AH");
