@@ -348,7 +348,95 @@ void t_ioctl(void)
 	ctx_close(&c);
 }
 
+/* ------------------------------------------------- argument cases */
+
+/*
+ * An argument case of a command: one field of @size bytes (4 or 1) set to
+ * @value
+ * plus, if @limit, the device attribute there (an offset in ut_dattr);
+ * @field2, if not 0, zeroed too.  One row, one check.
+ */
+struct arg_row {
+	const char *name;
+	size_t field, size, field2;
+	size_t limit;
+	uint32_t value;
+	int err;			/* 0 or -errno */
+};
+
+#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
+#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
+
+static void arg_set(void *cmd, const struct arg_row *r)
+{
+	uint32_t v = r->value;
+
+	if (r->limit)
+		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
+	if (r->size == sizeof(uint8_t))
+		*((uint8_t *)cmd + r->field) = (uint8_t)v;
+	else
+		memcpy((char *)cmd + r->field, &v, sizeof(v));
+	if (r->field2)
+		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
+}
+
+/*
+ * A create command's table rows on a valid command (init makes one on a
+ * PD), then a PD handle 0 and a CQ handle as the PD.
+ */
+static void create_cases(int fd, unsigned long cmd,
+			 void (*init)(void *m, uint32_t pd), uint32_t pd,
+			 uint32_t cq, const struct arg_row *rows, size_t n)
+{
+	union anycmd m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		init(&m, pd);
+		arg_set(&m, &rows[i]);
+		CHECK_RC(ut_create(fd, cmd, &m, NULL), rows[i].err, "%s",
+			 rows[i].name);
+	}
+	init(&m, 0);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -ENOENT, "PD handle 0");
+	init(&m, cq);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -EINVAL, "CQ handle as PD");
+}
+
+/* each row on command cmd, all zeros but the row's field: one check */
+static void cmd_cases(int fd, unsigned long cmd, const struct arg_row *rows,
+		      size_t n)
+{
+	union anycmd u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&u, 0, sizeof(u));
+		arg_set(&u, &rows[i]);
+		CHECK_RC(xio(fd, cmd, &u), rows[i].err, "%s", rows[i].name);
+	}
+}
+
 /* ------------------------------------------------------------- query */
+
+#define QDEV(f)	offsetof(struct xrdma_cmd_query_device, f)
+#define QPORT(f)	offsetof(struct xrdma_cmd_query_port, f)
+
+static const struct arg_row qdev_cases[] = {
+	{ "QUERY_DEVICE comp_mask 1", QDEV(comp_mask), 4, 0, 0, 1, -EINVAL },
+	{ "QUERY_DEVICE comp_mask 0x80000000", QDEV(comp_mask), 4, 0, 0,
+	  0x80000000, -EINVAL },
+	{ "QUERY_DEVICE reserved 1", QDEV(reserved), 4, 0, 0, 1, -EINVAL },
+};
+
+static const struct arg_row qport_cases[] = {
+	{ "QUERY_PORT 0", QPORT(port_num), 4, 0, 0, 0, -EINVAL },
+	{ "QUERY_PORT num_ports + 1", QPORT(port_num), 4, 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "QUERY_PORT 0xffffffff", QPORT(port_num), 4, 0, 0, 0xffffffff,
+	  -EINVAL },
+};
 
 void t_query(void)
 {
@@ -379,17 +467,8 @@ void t_query(void)
 	CHECK(qd.atomic_cap <= 2, "atomic_cap %u in 0..2", qd.atomic_cap);
 	CHECK(!memcmp(&qd, &ut_dattr, sizeof(qd)), "QUERY_DEVICE is stable");
 
-	memset(&qd, 0, sizeof(qd));
-	qd.comp_mask = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE comp_mask 1");
-	qd.comp_mask = 0x80000000;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE comp_mask 0x80000000");
-	memset(&qd, 0, sizeof(qd));
-	qd.reserved = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE reserved 1");
+	cmd_cases(c.fd, XRDMA_IOC_QUERY_DEVICE, qdev_cases,
+		  ARRAY_SIZE(qdev_cases));
 
 	for (p = 1; p <= ut_dattr.num_ports; p++) {
 		memset(&qp, 0, sizeof(qp));
@@ -409,14 +488,8 @@ void t_query(void)
 		      "port %u gid_tbl_len %u pkey_tbl_len %u", p,
 		      qp.gid_tbl_len, qp.pkey_tbl_len);
 	}
-	memset(&qp, 0, sizeof(qp));
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL, "QUERY_PORT 0");
-	qp.port_num = ut_dattr.num_ports + 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
-		 "QUERY_PORT num_ports + 1");
-	qp.port_num = 0xffffffff;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
-		 "QUERY_PORT 0xffffffff");
+	cmd_cases(c.fd, XRDMA_IOC_QUERY_PORT, qport_cases,
+		  ARRAY_SIZE(qport_cases));
 
 	memset(&qg, 0xa5, sizeof(qg));
 	qg.port_num = 1;
@@ -474,62 +547,6 @@ void t_pd(void)
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, h2), 0, "DESTROY PD 2");
 	CHECK_EQ(count_of(R_PD), 0, "debugfs counts 0 PDs");
 	ctx_close(&c);
-}
-
-/* ------------------------------------------------- argument cases */
-
-/*
- * An argument case of a command: one field of @size bytes (4 or 1) set to
- * @value
- * plus, if @limit, the device attribute there (an offset in ut_dattr);
- * @field2, if not 0, zeroed too.  One row, one check.
- */
-struct arg_row {
-	const char *name;
-	size_t field, size, field2;
-	size_t limit;
-	uint32_t value;
-	int err;			/* 0 or -errno */
-};
-
-#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
-#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
-
-static void arg_set(void *cmd, const struct arg_row *r)
-{
-	uint32_t v = r->value;
-
-	if (r->limit)
-		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
-	if (r->size == sizeof(uint8_t))
-		*((uint8_t *)cmd + r->field) = (uint8_t)v;
-	else
-		memcpy((char *)cmd + r->field, &v, sizeof(v));
-	if (r->field2)
-		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
-}
-
-/*
- * A create command's table rows on a valid command (init makes one on a
- * PD), then a PD handle 0 and a CQ handle as the PD.
- */
-static void create_cases(int fd, unsigned long cmd,
-			 void (*init)(void *m, uint32_t pd), uint32_t pd,
-			 uint32_t cq, const struct arg_row *rows, size_t n)
-{
-	union anycmd m;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		init(&m, pd);
-		arg_set(&m, &rows[i]);
-		CHECK_RC(ut_create(fd, cmd, &m, NULL), rows[i].err, "%s",
-			 rows[i].name);
-	}
-	init(&m, 0);
-	CHECK_RC(ut_create(fd, cmd, &m, NULL), -ENOENT, "PD handle 0");
-	init(&m, cq);
-	CHECK_RC(ut_create(fd, cmd, &m, NULL), -EINVAL, "CQ handle as PD");
 }
 
 /* ---------------------------------------------------------------- MR */
@@ -1807,6 +1824,13 @@ void t_sizes(void)
 
 /* --------------------------------------------------------------- fds */
 
+static const struct arg_row chan_cases[] = {
+	{ "CREATE_COMP_CHANNEL flags 1", offsetof(struct xrdma_cmd_fd, flags), 4,
+	  0, 0, 1, -EINVAL },
+	{ "CREATE_COMP_CHANNEL flags 0x80000000",
+	  offsetof(struct xrdma_cmd_fd, flags), 4, 0, 0, 0x80000000, -EINVAL },
+};
+
 void t_fds(void)
 {
 	struct xrdma_cmd_fd f;
@@ -1815,13 +1839,8 @@ void t_fds(void)
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.flags = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
-		 "CREATE_COMP_CHANNEL flags 1");
-	f.flags = 0x80000000;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
-		 "CREATE_COMP_CHANNEL flags 0x80000000");
+	cmd_cases(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, chan_cases,
+		  ARRAY_SIZE(chan_cases));
 	ch1 = new_channel(c.fd);
 	ch2 = new_channel(c.fd);
 	CHECK(ch1 >= 0 && ch2 >= 0 && ch1 != ch2,
