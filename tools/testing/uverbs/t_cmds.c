@@ -351,10 +351,9 @@ void t_ioctl(void)
 /* ------------------------------------------------- argument cases */
 
 /*
- * An argument case of a command: one field of @size bytes (4 or 1) set to
- * @value
- * plus, if @limit, the device attribute there (an offset in ut_dattr);
- * @field2, if not 0, zeroed too.  One row, one check.
+ * An argument case of a command: one field of @size bytes (4, 2 or 1) set
+ * to @value plus, if @limit, the device attribute there (an offset in
+ * ut_dattr); @field2, if not 0, zeroed too.  One row, one check.
  */
 struct arg_row {
 	const char *name;
@@ -375,6 +374,8 @@ static void arg_set(void *cmd, const struct arg_row *r)
 		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
 	if (r->size == sizeof(uint8_t))
 		*((uint8_t *)cmd + r->field) = (uint8_t)v;
+	else if (r->size == sizeof(uint16_t))
+		*(uint16_t *)((char *)cmd + r->field) = (uint16_t)v;
 	else
 		memcpy((char *)cmd + r->field, &v, sizeof(v));
 	if (r->field2)
@@ -1100,12 +1101,31 @@ static void t_qkey_controlled(int fd, uint32_t ud)
 	CHECK_RC(modify_qp(fd, ud, QPA_QKEY, &a), 0, "Q_Key back to 0x11111111");
 }
 
+#define QA(f)	offsetof(struct xrdma_uverbs_qp_attr, f)
+
+/* RC RESET -> INIT with one attribute out of range */
+static const struct arg_row rc_init_cases[] = {
+	{ "port 0", QA(port_num), 1, 0, 0, 0, -EINVAL },
+	{ "port num_ports + 1", QA(port_num), 1, 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "pkey_index 1", QA(pkey_index), 2, 0, 0, 1, -EINVAL },
+	{ "access flags 1 << 5", QA(qp_access_flags), 4, 0, 0, 1u << 5,
+	  -EINVAL },
+	{ "qp_state 7 (no such state)", QA(qp_state), 4, 0, 0, 7, -EINVAL },
+	{ "attr.reserved non-zero", QA(reserved[0]), 1, 0, 0, 1, -EINVAL },
+	{ "attr.cap.reserved non-zero", QA(cap.reserved), 4, 0, 0, 1,
+	  -EINVAL },
+	{ "attr.ah_attr.reserved non-zero", QA(ah_attr.reserved[0]), 1, 0, 0,
+	  1, -EINVAL },
+};
+
 static void t_qp_modify_rc(int fd, struct qp *qp)
 {
 	struct xrdma_cmd_modify_qp m;
 	struct xrdma_uverbs_qp_attr a;
 	struct xrdma_cmd_query_qp q;
 	char bad[256];
+	size_t i;
 	int ret;
 
 	/* RESET -> INIT, negative first: nothing may change */
@@ -1123,35 +1143,12 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 	       "attr_mask bit 21");
 	qp_neg(fd, qp, RC_INIT_MASK | 0x80000000u, &a, QPS_RESET,
 	       "attr_mask bit 31");
-	a.port_num = 0;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET, "port 0");
-	a.port_num = ut_dattr.num_ports + 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "port num_ports + 1");
-	rc_init_attr(&a);
-	a.pkey_index = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "pkey_index 1");
-	rc_init_attr(&a);
-	a.qp_access_flags = 1u << 5;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "access flags 1 << 5");
-	rc_init_attr(&a);
-	a.qp_state = 7;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "qp_state 7 (no such state)");
-	rc_init_attr(&a);
-	a.reserved[0] = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.reserved non-zero");
-	rc_init_attr(&a);
-	a.cap.reserved = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.cap.reserved non-zero");
-	rc_init_attr(&a);
-	a.ah_attr.reserved[0] = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.ah_attr.reserved non-zero");
+	for (i = 0; i < ARRAY_SIZE(rc_init_cases); i++) {
+		rc_init_attr(&a);
+		arg_set(&a, &rc_init_cases[i]);
+		qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+		       rc_init_cases[i].name);
+	}
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp->h;
 	m.attr_mask = RC_INIT_MASK;
