@@ -586,28 +586,34 @@ int res_wait_zero(int ms)
 	}
 }
 
+ssize_t ut_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, s, strlen(s));
+	if (w < 0)
+		w = -errno;
+	close(fd);
+	return w;
+}
+
 int td_inject(const char *fmt, ...)
 {
 	char path[256], cmd[128];
 	va_list ap;
 	ssize_t w;
-	int fd;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/xrdma_testdev/%s/inject",
 		 ut_devname);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, cmd, strlen(cmd));
-	if (w < 0) {
-		w = -errno;
-		close(fd);
+	w = ut_write_str(path, cmd);
+	if (w < 0)
 		return w;
-	}
-	close(fd);
 	return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
 }
 

@@ -188,6 +188,8 @@ int res_pid_lines(pid_t pid);		/* objects listed for pid, or -errno */
 void res_str(char *buf, size_t len);	/* "pd 0 cq 1 ..." for messages */
 /* wait up to ms for the total to reach zero; returns the last total */
 int res_wait_zero(int ms);
+/* writes s to the file at path: bytes written, or -errno */
+ssize_t ut_write_str(const char *path, const char *s);
 __printf(1, 2)
 int td_inject(const char *fmt, ...);	/* 0 or -errno */
 long meminfo_kb(const char *key);	/* -1 if absent */
