@@ -927,15 +927,14 @@ void t_cq(void)
 static void qp_init(struct xrdma_cmd_create_qp *m, uint32_t pd, uint32_t cq,
 		    uint32_t type)
 {
-	memset(m, 0, sizeof(*m));
-	m->pd_handle = pd;
-	m->send_cq_handle = cq;
-	m->recv_cq_handle = cq;
-	m->qp_type = type;
-	m->cap.max_send_wr = 8;
-	m->cap.max_recv_wr = 8;
-	m->cap.max_send_sge = 1;
-	m->cap.max_recv_sge = 1;
+	*m = (struct xrdma_cmd_create_qp) {
+		.pd_handle = pd,
+		.send_cq_handle = cq,
+		.recv_cq_handle = cq,
+		.qp_type = type,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
 }
 
 static int qp_raw(int fd, struct xrdma_cmd_create_qp *m, uint32_t *h)
