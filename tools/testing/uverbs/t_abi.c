@@ -18,31 +18,6 @@
 #include <unistd.h>
 #include "ut.h"
 
-struct abi_env {
-	struct ctx c;
-	uint32_t pd, srq;
-	struct cq cq;
-	struct qp qp;
-	void *mrbuf;
-	struct xrdma_testdev_ucontext_resp ctx_resp;
-};
-
-union abi_cmd {
-	struct xrdma_cmd_get_context gc;
-	struct xrdma_cmd_query_device qd;
-	struct xrdma_cmd_alloc_pd pd;
-	struct xrdma_cmd_reg_mr mr;
-	struct xrdma_cmd_create_cq cq;
-	struct xrdma_cmd_create_qp qp;
-	struct xrdma_cmd_modify_qp mqp;
-	struct xrdma_cmd_query_qp qqp;
-	struct xrdma_cmd_create_srq srq;
-	struct xrdma_cmd_modify_srq msrq;
-	struct xrdma_cmd_create_ah ah;
-	struct xrdma_cmd_fd fd;
-	struct xrdma_cmd_kick kick;
-};
-
 struct abi_row {
 	const char *cmd_name;
 	const char *field;
@@ -53,123 +28,7 @@ struct abi_row {
 		size_t width;	/* bytes: 1, 2 or 4 */
 	} f;
 	uint32_t bad;		/* a value this kernel does not know */
-	void (*prep)(struct abi_env *e, union abi_cmd *u);
-	void (*undo)(int fd, union abi_cmd *u);
 };
-
-static void p_gc(struct abi_env *e, union abi_cmd *u)
-{
-	u->gc.udata.out = (uintptr_t)&e->ctx_resp;
-	u->gc.udata.out_len = sizeof(e->ctx_resp);
-}
-
-static void p_none(struct abi_env *e, union abi_cmd *u)
-{
-	(void)e;
-	(void)u;
-}
-
-static void p_mr(struct abi_env *e, union abi_cmd *u)
-{
-	u->mr.pd_handle = e->pd;
-	u->mr.access = ACC_LW;
-	u->mr.addr = (uintptr_t)e->mrbuf;
-	u->mr.iova = (uintptr_t)e->mrbuf;
-	u->mr.length = ut_pagesz;
-}
-
-static void p_cq(struct abi_env *e, union abi_cmd *u)
-{
-	(void)e;
-	u->cq.cqe = 4;
-	u->cq.channel_fd = -1;
-}
-
-static void p_qp(struct abi_env *e, union abi_cmd *u)
-{
-	u->qp.pd_handle = e->pd;
-	u->qp.send_cq_handle = e->cq.h;
-	u->qp.recv_cq_handle = e->cq.h;
-	u->qp.qp_type = XRDMA_UVERBS_QPT_RC;
-	u->qp.cap.max_send_wr = 1;
-	u->qp.cap.max_recv_wr = 1;
-	u->qp.cap.max_send_sge = 1;
-	u->qp.cap.max_recv_sge = 1;
-}
-
-/* to RESET: valid from RESET */
-static void p_mqp(struct abi_env *e, union abi_cmd *u)
-{
-	u->mqp.qp_handle = e->qp.h;
-	u->mqp.attr_mask = XRDMA_UVERBS_QP_STATE;
-	u->mqp.attr.qp_state = XRDMA_UVERBS_QPS_RESET;
-}
-
-static void p_qqp(struct abi_env *e, union abi_cmd *u)
-{
-	u->qqp.qp_handle = e->qp.h;
-}
-
-static void p_srq(struct abi_env *e, union abi_cmd *u)
-{
-	u->srq.pd_handle = e->pd;
-	u->srq.max_wr = 4;
-	u->srq.max_sge = 1;
-}
-
-static void p_msrq(struct abi_env *e, union abi_cmd *u)
-{
-	u->msrq.srq_handle = e->srq;
-	u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
-	u->msrq.srq_limit = 1;
-}
-
-static void p_ah(struct abi_env *e, union abi_cmd *u)
-{
-	u->ah.pd_handle = e->pd;
-	ah_attr_default(&u->ah.attr);
-}
-
-static void p_kick(struct abi_env *e, union abi_cmd *u)
-{
-	u->kick.qp_handle = e->qp.h;
-}
-
-static void u_pd(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_PD, u->pd.pd_handle);
-}
-
-static void u_mr(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_MR, u->mr.mr_handle);
-}
-
-static void u_cq(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_CQ, u->cq.cq_handle);
-}
-
-static void u_qp(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_QP, u->qp.qp_handle);
-}
-
-static void u_srq(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_SRQ, u->srq.srq_handle);
-}
-
-static void u_ah(int fd, union abi_cmd *u)
-{
-	destroy(fd, XRDMA_OBJ_AH, u->ah.ah_handle);
-}
-
-static void u_fd(int fd, union abi_cmd *u)
-{
-	(void)fd;
-	close(u->fd.fd);
-}
 
 /* a __u32 field (flags, comp_mask, masks and reserved words all are) */
 #define F(type, member)	{ offsetof(type, member), 4 }
@@ -177,63 +36,61 @@ static void u_fd(int fd, union abi_cmd *u)
 
 static const struct abi_row rows[] = {
 	{ "GET_CONTEXT", "flags", XRDMA_IOC_GET_CONTEXT, UT_FD_NOCTX,
-	  F(struct xrdma_cmd_get_context, flags), BIT31, p_gc, NULL },
+	  F(struct xrdma_cmd_get_context, flags), BIT31 },
 	{ "GET_CONTEXT", "reserved", XRDMA_IOC_GET_CONTEXT, UT_FD_NOCTX,
-	  F(struct xrdma_cmd_get_context, reserved), 1, p_gc, NULL },
+	  F(struct xrdma_cmd_get_context, reserved), 1 },
 	{ "QUERY_DEVICE", "comp_mask bit 0", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
-	  F(struct xrdma_cmd_query_device, comp_mask), 1, p_none, NULL },
+	  F(struct xrdma_cmd_query_device, comp_mask), 1 },
 	{ "QUERY_DEVICE", "comp_mask bit 31", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
-	  F(struct xrdma_cmd_query_device, comp_mask), BIT31, p_none, NULL },
+	  F(struct xrdma_cmd_query_device, comp_mask), BIT31 },
 	{ "QUERY_DEVICE", "reserved", XRDMA_IOC_QUERY_DEVICE, UT_FD_CTX,
-	  F(struct xrdma_cmd_query_device, reserved), 1, p_none, NULL },
+	  F(struct xrdma_cmd_query_device, reserved), 1 },
 	{ "ALLOC_PD", "flags", XRDMA_IOC_ALLOC_PD, UT_FD_CTX,
-	  F(struct xrdma_cmd_alloc_pd, flags), BIT31, p_none, u_pd },
+	  F(struct xrdma_cmd_alloc_pd, flags), BIT31 },
 	{ "REG_MR", "access bit 31", XRDMA_IOC_REG_MR, UT_FD_CTX,
-	  F(struct xrdma_cmd_reg_mr, access), BIT31 | ACC_LW, p_mr, u_mr },
+	  F(struct xrdma_cmd_reg_mr, access), BIT31 | ACC_LW },
 	{ "REG_MR", "reserved", XRDMA_IOC_REG_MR, UT_FD_CTX,
-	  F(struct xrdma_cmd_reg_mr, reserved), 1, p_mr, u_mr },
+	  F(struct xrdma_cmd_reg_mr, reserved), 1 },
 	{ "CREATE_CQ", "flags", XRDMA_IOC_CREATE_CQ, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_cq, flags), BIT31, p_cq, u_cq },
+	  F(struct xrdma_cmd_create_cq, flags), BIT31 },
 	{ "CREATE_CQ", "reserved", XRDMA_IOC_CREATE_CQ, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_cq, reserved), 1, p_cq, u_cq },
+	  F(struct xrdma_cmd_create_cq, reserved), 1 },
 	{ "CREATE_QP", "flags", XRDMA_IOC_CREATE_QP, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_qp, flags), BIT31, p_qp, u_qp },
+	  F(struct xrdma_cmd_create_qp, flags), BIT31 },
 	{ "CREATE_QP", "cap.reserved", XRDMA_IOC_CREATE_QP, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_qp, cap.reserved), 1, p_qp, u_qp },
+	  F(struct xrdma_cmd_create_qp, cap.reserved), 1 },
 	{ "MODIFY_QP", "attr_mask bit 21", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_qp, attr_mask),
-	  XRDMA_UVERBS_QP_STATE | 1U << 21, p_mqp, NULL },
+	  XRDMA_UVERBS_QP_STATE | 1U << 21 },
 	{ "MODIFY_QP", "reserved", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
-	  F(struct xrdma_cmd_modify_qp, reserved), 1, p_mqp, NULL },
+	  F(struct xrdma_cmd_modify_qp, reserved), 1 },
 	{ "MODIFY_QP", "attr.cap.reserved", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
-	  F(struct xrdma_cmd_modify_qp, attr.cap.reserved), 1, p_mqp, NULL },
+	  F(struct xrdma_cmd_modify_qp, attr.cap.reserved), 1 },
 	{ "MODIFY_QP", "attr.ah_attr.reserved[1]", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
 	  { offsetof(struct xrdma_cmd_modify_qp, attr.ah_attr.reserved) + 1, 1 },
-	  1, p_mqp, NULL },
+	  1 },
 	{ "MODIFY_QP", "attr.reserved[3]", XRDMA_IOC_MODIFY_QP, UT_FD_CTX,
-	  { offsetof(struct xrdma_cmd_modify_qp, attr.reserved) + 3, 1 }, 1,
-	  p_mqp, NULL },
+	  { offsetof(struct xrdma_cmd_modify_qp, attr.reserved) + 3, 1 }, 1 },
 	{ "QUERY_QP", "attr_mask bit 31", XRDMA_IOC_QUERY_QP, UT_FD_CTX,
-	  F(struct xrdma_cmd_query_qp, attr_mask), BIT31, p_qqp, NULL },
+	  F(struct xrdma_cmd_query_qp, attr_mask), BIT31 },
 	{ "CREATE_SRQ", "reserved", XRDMA_IOC_CREATE_SRQ, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_srq, reserved), 1, p_srq, u_srq },
+	  F(struct xrdma_cmd_create_srq, reserved), 1 },
 	{ "MODIFY_SRQ", "attr_mask bit 31", XRDMA_IOC_MODIFY_SRQ, UT_FD_CTX,
 	  F(struct xrdma_cmd_modify_srq, attr_mask),
-	  XRDMA_UVERBS_SRQ_LIMIT | BIT31, p_msrq, NULL },
+	  XRDMA_UVERBS_SRQ_LIMIT | BIT31 },
 	{ "CREATE_AH", "reserved", XRDMA_IOC_CREATE_AH, UT_FD_CTX,
-	  F(struct xrdma_cmd_create_ah, reserved), 1, p_ah, u_ah },
+	  F(struct xrdma_cmd_create_ah, reserved), 1 },
 	{ "CREATE_AH", "attr.reserved[0]", XRDMA_IOC_CREATE_AH, UT_FD_CTX,
-	  { offsetof(struct xrdma_cmd_create_ah, attr.reserved), 1 }, 1,
-	  p_ah, u_ah },
+	  { offsetof(struct xrdma_cmd_create_ah, attr.reserved), 1 }, 1 },
 	{ "CREATE_COMP_CHANNEL", "flags", XRDMA_IOC_CREATE_COMP_CHANNEL,
-	  UT_FD_CTX, F(struct xrdma_cmd_fd, flags), BIT31, p_none, u_fd },
+	  UT_FD_CTX, F(struct xrdma_cmd_fd, flags), BIT31 },
 	{ "GET_ASYNC_FD", "flags", XRDMA_IOC_GET_ASYNC_FD, UT_FD_NEWCTX,
-	  F(struct xrdma_cmd_fd, flags), BIT31, p_none, u_fd },
+	  F(struct xrdma_cmd_fd, flags), BIT31 },
 	{ "KICK", "flags", XRDMA_IOC_KICK, UT_FD_CTX,
-	  F(struct xrdma_cmd_kick, flags), BIT31, p_kick, NULL },
+	  F(struct xrdma_cmd_kick, flags), BIT31 },
 };
 
-static void set_field(union abi_cmd *u, const struct abi_row *r, uint32_t v)
+static void set_field(union anycmd *u, const struct abi_row *r, uint32_t v)
 {
 	char *p = (char *)u + r->f.off;
 	uint16_t v16 = (uint16_t)v;
@@ -248,26 +105,26 @@ static void set_field(union abi_cmd *u, const struct abi_row *r, uint32_t v)
 }
 
 /* one call of row r's command, as prepared or with r->bad: 0 or -errno */
-static int abi_call(struct abi_env *e, const struct abi_row *r, bool bad)
+static int abi_call(struct ut_fix *e, const struct abi_row *r, bool bad)
 {
-	union abi_cmd u;
+	union anycmd u;
 	int fd = ut_row_fd(e->c.fd, r->fd), ret;
 
 	if (fd < 0)
 		return -1000;
 	memset(&u, 0, sizeof(u));
-	r->prep(e, &u);
+	ut_cmd_prep(e, fd, _IOC_NR(r->cmd), &u);
 	if (bad)
 		set_field(&u, r, r->bad);
 	ret = xio(fd, r->cmd, &u);
-	if (!ret && r->undo)
-		r->undo(fd, &u);
+	if (!ret)
+		ut_cmd_undo(fd, _IOC_NR(r->cmd), &u);
 	if (fd != e->c.fd)
 		close(fd);
 	return ret;
 }
 
-static void abi_convention(struct abi_env *e)
+static void abi_convention(struct ut_fix *e)
 {
 	size_t i;
 
@@ -282,7 +139,7 @@ static void abi_convention(struct abi_env *e)
 }
 
 /* 0x08 was RESIZE_CQ (struct of 32 bytes): now an unknown command */
-static void abi_reserved_numbers(struct abi_env *e)
+static void abi_reserved_numbers(struct ut_fix *e)
 {
 	char buf[64] = { 0 };
 	unsigned int nr;
@@ -305,27 +162,11 @@ static void abi_reserved_numbers(struct abi_env *e)
 
 void t_abi(void)
 {
-	struct abi_env e;
+	struct ut_fix e;
 
-	memset(&e, 0, sizeof(e));
-	if (!CHECK_RC(ctx_open(&e.c), 0, "context"))
+	if (!ut_fix_open(&e))
 		return;
-	e.mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
-	if (!e.mrbuf || alloc_pd(e.c.fd, &e.pd) ||
-	    create_cq(e.c.fd, 4, -1, 0, &e.cq) ||
-	    create_srq(e.c.fd, e.pd, 4, 1, 0, 0, &e.srq) ||
-	    create_qp(e.c.fd, e.pd, e.cq.h, e.cq.h, 0, XRDMA_UVERBS_QPT_RC, 0,
-		      &e.qp)) {
-		ut_fail("setup", "PD, CQ, SRQ, QP");
-		ctx_close(&e.c);
-		return;
-	}
 	abi_convention(&e);
 	abi_reserved_numbers(&e);
-	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
-	destroy(e.c.fd, XRDMA_OBJ_QP, e.qp.h);
-	destroy(e.c.fd, XRDMA_OBJ_SRQ, e.srq);
-	destroy(e.c.fd, XRDMA_OBJ_CQ, e.cq.h);
-	destroy(e.c.fd, XRDMA_OBJ_PD, e.pd);
-	ctx_close(&e.c);
+	ut_fix_close(&e);
 }

@@ -115,27 +115,6 @@ void t_sysfs(void)
 
 /* ----------------------------------------------------------- context */
 
-union anycmd {
-	struct xrdma_cmd_get_context gc;
-	struct xrdma_cmd_query_device qd;
-	struct xrdma_cmd_query_port qpo;
-	struct xrdma_cmd_query_gid qg;
-	struct xrdma_cmd_alloc_pd pd;
-	struct xrdma_cmd_destroy d;
-	struct xrdma_cmd_reg_mr mr;
-	struct xrdma_cmd_create_cq cq;
-	struct xrdma_cmd_create_qp qp;
-	struct xrdma_cmd_modify_qp mqp;
-	struct xrdma_cmd_query_qp qqp;
-	struct xrdma_cmd_create_srq srq;
-	struct xrdma_cmd_modify_srq msrq;
-	struct xrdma_cmd_query_srq qsrq;
-	struct xrdma_cmd_create_ah ah;
-	struct xrdma_cmd_fd fd;
-	struct xrdma_cmd_kick kick;
-	char raw[8192];
-};
-
 static const struct {
 	const char *name;
 	unsigned long cmd;
@@ -369,7 +348,96 @@ void t_ioctl(void)
 	ctx_close(&c);
 }
 
+/* ------------------------------------------------- argument cases */
+
+/*
+ * An argument case of a command: one field of @size bytes (4, 2 or 1) set
+ * to @value plus, if @limit, the device attribute there (an offset in
+ * ut_dattr); @field2, if not 0, zeroed too.  One row, one check.
+ */
+struct arg_row {
+	const char *name;
+	size_t field, size, field2;
+	size_t limit;
+	uint32_t value;
+	int err;			/* 0 or -errno */
+};
+
+#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
+#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
+
+static void arg_set(void *cmd, const struct arg_row *r)
+{
+	uint32_t v = r->value;
+
+	if (r->limit)
+		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
+	if (r->size == sizeof(uint8_t))
+		*((uint8_t *)cmd + r->field) = (uint8_t)v;
+	else if (r->size == sizeof(uint16_t))
+		*(uint16_t *)((char *)cmd + r->field) = (uint16_t)v;
+	else
+		memcpy((char *)cmd + r->field, &v, sizeof(v));
+	if (r->field2)
+		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
+}
+
+/*
+ * A create command's table rows on a valid command (init makes one on a
+ * PD), then a PD handle 0 and a CQ handle as the PD.
+ */
+static void create_cases(int fd, unsigned long cmd,
+			 void (*init)(void *m, uint32_t pd), uint32_t pd,
+			 uint32_t cq, const struct arg_row *rows, size_t n)
+{
+	union anycmd m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		init(&m, pd);
+		arg_set(&m, &rows[i]);
+		CHECK_RC(ut_create(fd, cmd, &m, NULL), rows[i].err, "%s",
+			 rows[i].name);
+	}
+	init(&m, 0);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -ENOENT, "PD handle 0");
+	init(&m, cq);
+	CHECK_RC(ut_create(fd, cmd, &m, NULL), -EINVAL, "CQ handle as PD");
+}
+
+/* each row on command cmd, all zeros but the row's field: one check */
+static void cmd_cases(int fd, unsigned long cmd, const struct arg_row *rows,
+		      size_t n)
+{
+	union anycmd u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&u, 0, sizeof(u));
+		arg_set(&u, &rows[i]);
+		CHECK_RC(xio(fd, cmd, &u), rows[i].err, "%s", rows[i].name);
+	}
+}
+
 /* ------------------------------------------------------------- query */
+
+#define QDEV(f)	offsetof(struct xrdma_cmd_query_device, f)
+#define QPORT(f)	offsetof(struct xrdma_cmd_query_port, f)
+
+static const struct arg_row qdev_cases[] = {
+	{ "QUERY_DEVICE comp_mask 1", QDEV(comp_mask), 4, 0, 0, 1, -EINVAL },
+	{ "QUERY_DEVICE comp_mask 0x80000000", QDEV(comp_mask), 4, 0, 0,
+	  0x80000000, -EINVAL },
+	{ "QUERY_DEVICE reserved 1", QDEV(reserved), 4, 0, 0, 1, -EINVAL },
+};
+
+static const struct arg_row qport_cases[] = {
+	{ "QUERY_PORT 0", QPORT(port_num), 4, 0, 0, 0, -EINVAL },
+	{ "QUERY_PORT num_ports + 1", QPORT(port_num), 4, 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "QUERY_PORT 0xffffffff", QPORT(port_num), 4, 0, 0, 0xffffffff,
+	  -EINVAL },
+};
 
 void t_query(void)
 {
@@ -400,17 +468,8 @@ void t_query(void)
 	CHECK(qd.atomic_cap <= 2, "atomic_cap %u in 0..2", qd.atomic_cap);
 	CHECK(!memcmp(&qd, &ut_dattr, sizeof(qd)), "QUERY_DEVICE is stable");
 
-	memset(&qd, 0, sizeof(qd));
-	qd.comp_mask = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE comp_mask 1");
-	qd.comp_mask = 0x80000000;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE comp_mask 0x80000000");
-	memset(&qd, 0, sizeof(qd));
-	qd.reserved = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_DEVICE, &qd), -EINVAL,
-		 "QUERY_DEVICE reserved 1");
+	cmd_cases(c.fd, XRDMA_IOC_QUERY_DEVICE, qdev_cases,
+		  ARRAY_SIZE(qdev_cases));
 
 	for (p = 1; p <= ut_dattr.num_ports; p++) {
 		memset(&qp, 0, sizeof(qp));
@@ -430,14 +489,8 @@ void t_query(void)
 		      "port %u gid_tbl_len %u pkey_tbl_len %u", p,
 		      qp.gid_tbl_len, qp.pkey_tbl_len);
 	}
-	memset(&qp, 0, sizeof(qp));
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL, "QUERY_PORT 0");
-	qp.port_num = ut_dattr.num_ports + 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
-		 "QUERY_PORT num_ports + 1");
-	qp.port_num = 0xffffffff;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_QUERY_PORT, &qp), -EINVAL,
-		 "QUERY_PORT 0xffffffff");
+	cmd_cases(c.fd, XRDMA_IOC_QUERY_PORT, qport_cases,
+		  ARRAY_SIZE(qport_cases));
 
 	memset(&qg, 0xa5, sizeof(qg));
 	qg.port_num = 1;
@@ -497,57 +550,19 @@ void t_pd(void)
 	ctx_close(&c);
 }
 
-/* ------------------------------------------------- argument cases */
-
-/*
- * An argument case of a command: one field of @size bytes (4 or 1) set to
- * @value
- * plus, if @limit, the device attribute there (an offset in ut_dattr);
- * @field2, if not 0, zeroed too.  One row, one check.
- */
-struct arg_row {
-	const char *name;
-	size_t field, size, field2;
-	size_t limit;
-	uint32_t value;
-	int err;			/* 0 or -errno */
-};
-
-#define QP_CAP(f)	offsetof(struct xrdma_cmd_create_qp, cap.f)
-#define DEV(f)		offsetof(struct xrdma_cmd_query_device, f)
-
-static void arg_set(void *cmd, const struct arg_row *r)
-{
-	uint32_t v = r->value;
-
-	if (r->limit)
-		v += *(const uint32_t *)((const char *)&ut_dattr + r->limit);
-	if (r->size == sizeof(uint8_t))
-		*((uint8_t *)cmd + r->field) = (uint8_t)v;
-	else
-		memcpy((char *)cmd + r->field, &v, sizeof(v));
-	if (r->field2)
-		memset((char *)cmd + r->field2, 0, sizeof(uint32_t));
-}
-
 /* ---------------------------------------------------------------- MR */
 
 static int mr_raw(int fd, uint32_t pd, uint64_t addr, uint64_t len,
 		  uint64_t iova, uint32_t access, uint32_t *h)
 {
-	struct xrdma_cmd_reg_mr m = { 0 };
-	int ret;
+	struct mr mr;
+	int ret = reg_mr(fd, pd, (const void *)(uintptr_t)addr, len, iova,
+			 access, &mr);
 
-	m.pd_handle = pd;
-	m.addr = addr;
-	m.length = len;
-	m.iova = iova;
-	m.access = access;
-	ret = xio(fd, XRDMA_IOC_REG_MR, &m);
 	if (h)
-		*h = ret ? 0 : m.mr_handle;
-	if (!ret && !h)
-		destroy(fd, XRDMA_OBJ_MR, m.mr_handle);
+		*h = mr.h;
+	else if (!ret)
+		destroy(fd, XRDMA_OBJ_MR, mr.h);
 	return ret;
 }
 
@@ -790,13 +805,7 @@ void t_mr(void)
 
 static int cq_raw(int fd, struct xrdma_cmd_create_cq *m, uint32_t *h)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_CQ, m);
-
-	if (h)
-		*h = ret ? 0 : m->cq_handle;
-	else if (!ret)
-		destroy(fd, XRDMA_OBJ_CQ, m->cq_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_CQ, m, h);
 }
 
 static void cq_init(struct xrdma_cmd_create_cq *m, uint32_t cqe)
@@ -918,26 +927,19 @@ void t_cq(void)
 static void qp_init(struct xrdma_cmd_create_qp *m, uint32_t pd, uint32_t cq,
 		    uint32_t type)
 {
-	memset(m, 0, sizeof(*m));
-	m->pd_handle = pd;
-	m->send_cq_handle = cq;
-	m->recv_cq_handle = cq;
-	m->qp_type = type;
-	m->cap.max_send_wr = 8;
-	m->cap.max_recv_wr = 8;
-	m->cap.max_send_sge = 1;
-	m->cap.max_recv_sge = 1;
+	*m = (struct xrdma_cmd_create_qp) {
+		.pd_handle = pd,
+		.send_cq_handle = cq,
+		.recv_cq_handle = cq,
+		.qp_type = type,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
 }
 
 static int qp_raw(int fd, struct xrdma_cmd_create_qp *m, uint32_t *h)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_QP, m);
-
-	if (h)
-		*h = ret ? 0 : m->qp_handle;
-	else if (!ret)
-		destroy(fd, XRDMA_OBJ_QP, m->qp_handle);
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_QP, m, h);
 }
 
 static uint32_t qp_state(int fd, uint32_t h)
@@ -1098,12 +1100,31 @@ static void t_qkey_controlled(int fd, uint32_t ud)
 	CHECK_RC(modify_qp(fd, ud, QPA_QKEY, &a), 0, "Q_Key back to 0x11111111");
 }
 
+#define QA(f)	offsetof(struct xrdma_uverbs_qp_attr, f)
+
+/* RC RESET -> INIT with one attribute out of range */
+static const struct arg_row rc_init_cases[] = {
+	{ "port 0", QA(port_num), 1, 0, 0, 0, -EINVAL },
+	{ "port num_ports + 1", QA(port_num), 1, 0, DEV(num_ports), 1,
+	  -EINVAL },
+	{ "pkey_index 1", QA(pkey_index), 2, 0, 0, 1, -EINVAL },
+	{ "access flags 1 << 5", QA(qp_access_flags), 4, 0, 0, 1u << 5,
+	  -EINVAL },
+	{ "qp_state 7 (no such state)", QA(qp_state), 4, 0, 0, 7, -EINVAL },
+	{ "attr.reserved non-zero", QA(reserved[0]), 1, 0, 0, 1, -EINVAL },
+	{ "attr.cap.reserved non-zero", QA(cap.reserved), 4, 0, 0, 1,
+	  -EINVAL },
+	{ "attr.ah_attr.reserved non-zero", QA(ah_attr.reserved[0]), 1, 0, 0,
+	  1, -EINVAL },
+};
+
 static void t_qp_modify_rc(int fd, struct qp *qp)
 {
 	struct xrdma_cmd_modify_qp m;
 	struct xrdma_uverbs_qp_attr a;
 	struct xrdma_cmd_query_qp q;
 	char bad[256];
+	size_t i;
 	int ret;
 
 	/* RESET -> INIT, negative first: nothing may change */
@@ -1121,35 +1142,12 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 	       "attr_mask bit 21");
 	qp_neg(fd, qp, RC_INIT_MASK | 0x80000000u, &a, QPS_RESET,
 	       "attr_mask bit 31");
-	a.port_num = 0;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET, "port 0");
-	a.port_num = ut_dattr.num_ports + 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "port num_ports + 1");
-	rc_init_attr(&a);
-	a.pkey_index = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "pkey_index 1");
-	rc_init_attr(&a);
-	a.qp_access_flags = 1u << 5;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "access flags 1 << 5");
-	rc_init_attr(&a);
-	a.qp_state = 7;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "qp_state 7 (no such state)");
-	rc_init_attr(&a);
-	a.reserved[0] = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.reserved non-zero");
-	rc_init_attr(&a);
-	a.cap.reserved = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.cap.reserved non-zero");
-	rc_init_attr(&a);
-	a.ah_attr.reserved[0] = 1;
-	qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
-	       "attr.ah_attr.reserved non-zero");
+	for (i = 0; i < ARRAY_SIZE(rc_init_cases); i++) {
+		rc_init_attr(&a);
+		arg_set(&a, &rc_init_cases[i]);
+		qp_neg(fd, qp, RC_INIT_MASK, &a, QPS_RESET,
+		       rc_init_cases[i].name);
+	}
 	memset(&m, 0, sizeof(m));
 	m.qp_handle = qp->h;
 	m.attr_mask = RC_INIT_MASK;
@@ -1451,17 +1449,10 @@ void t_qp(void)
 
 /* --------------------------------------------------------------- SRQ */
 
-static int srq_raw(int fd, struct xrdma_cmd_create_srq *m)
+static void srq_init(void *cmd, uint32_t pd)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_SRQ, m);
+	struct xrdma_cmd_create_srq *m = cmd;
 
-	if (!ret)
-		destroy(fd, XRDMA_OBJ_SRQ, m->srq_handle);
-	return ret;
-}
-
-static void srq_init(struct xrdma_cmd_create_srq *m, uint32_t pd)
-{
 	memset(m, 0, sizeof(*m));
 	m->pd_handle = pd;
 	m->max_wr = 16;
@@ -1489,15 +1480,10 @@ void t_srq(void)
 	uint32_t pd, srq, h;
 	struct ctx c;
 	struct cq cq;
-	size_t i;
 	int ret;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, NULL))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
-		ut_fail("setup", "PD, CQ");
-		return;
-	}
 	srq_init(&m, pd);
 	m.user_cookie = 77;
 	ret = xio(c.fd, XRDMA_IOC_CREATE_SRQ, &m);
@@ -1508,16 +1494,8 @@ void t_srq(void)
 	      m.max_sge);
 	CHECK_EQ(count_of(R_SRQ), 1, "debugfs counts 1 SRQ");
 
-	for (i = 0; i < ARRAY_SIZE(srq_cases); i++) {
-		srq_init(&m, pd);
-		arg_set(&m, &srq_cases[i]);
-		CHECK_RC(srq_raw(c.fd, &m), srq_cases[i].err, "%s",
-			 srq_cases[i].name);
-	}
-	srq_init(&m, 0);
-	CHECK_RC(srq_raw(c.fd, &m), -ENOENT, "PD handle 0");
-	srq_init(&m, cq.h);
-	CHECK_RC(srq_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	create_cases(c.fd, XRDMA_IOC_CREATE_SRQ, srq_init, pd, cq.h, srq_cases,
+		     ARRAY_SIZE(srq_cases));
 	CHECK_EQ(count_of(R_SRQ), 1, "failed CREATE_SRQs created nothing");
 
 	memset(&q, 0, sizeof(q));
@@ -1595,17 +1573,10 @@ void t_srq(void)
 
 /* ---------------------------------------------------------------- AH */
 
-static int ah_raw(int fd, struct xrdma_cmd_create_ah *m)
+static void ah_init(void *cmd, uint32_t pd)
 {
-	int ret = xio(fd, XRDMA_IOC_CREATE_AH, m);
+	struct xrdma_cmd_create_ah *m = cmd;
 
-	if (!ret)
-		destroy(fd, XRDMA_OBJ_AH, m->ah_handle);
-	return ret;
-}
-
-static void ah_init(struct xrdma_cmd_create_ah *m, uint32_t pd)
-{
 	memset(m, 0, sizeof(*m));
 	m->pd_handle = pd;
 	ah_attr_default(&m->attr);
@@ -1624,31 +1595,17 @@ static const struct arg_row ah_cases[] = {
 
 void t_ah(void)
 {
-	struct xrdma_cmd_create_ah m;
 	uint32_t pd, ah;
 	struct ctx c;
 	struct cq cq;
-	size_t i;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, NULL))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq)) {
-		ut_fail("setup", "PD, CQ");
-		return;
-	}
 	CHECK_RC(create_ah(c.fd, pd, 5, &ah), 0, "CREATE_AH");
 	CHECK(ah != 0, "handle %u", ah);
 	CHECK_EQ(count_of(R_AH), 1, "debugfs counts 1 AH");
-	for (i = 0; i < ARRAY_SIZE(ah_cases); i++) {
-		ah_init(&m, pd);
-		arg_set(&m, &ah_cases[i]);
-		CHECK_RC(ah_raw(c.fd, &m), ah_cases[i].err, "%s",
-			 ah_cases[i].name);
-	}
-	ah_init(&m, 0);
-	CHECK_RC(ah_raw(c.fd, &m), -ENOENT, "PD handle 0");
-	ah_init(&m, cq.h);
-	CHECK_RC(ah_raw(c.fd, &m), -EINVAL, "CQ handle as PD");
+	create_cases(c.fd, XRDMA_IOC_CREATE_AH, ah_init, pd, cq.h, ah_cases,
+		     ARRAY_SIZE(ah_cases));
 	CHECK_EQ(count_of(R_AH), 1, "failed CREATE_AHs created nothing");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EBUSY, "DESTROY PD of an AH");
 	CHECK_RC(destroy(c.fd, XRDMA_OBJ_AH, ah), 0, "DESTROY AH");
@@ -1671,13 +1628,8 @@ void t_destroy(void)
 	struct qp qp;
 	int i, j, ok;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, &qp))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
-	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
-		ut_fail("setup", "PD, CQ, QP");
-		return;
-	}
 	CHECK_RC(destroy(c.fd, 0, pd), -EINVAL, "type 0");
 	CHECK_RC(destroy(c.fd, 7, pd), -EINVAL, "type 7");
 	CHECK_RC(destroy(c.fd, 0xffffffff, pd), -EINVAL, "type 0xffffffff");
@@ -1764,224 +1716,41 @@ void t_destroy(void)
  * E2BIG; larger with a zero tail -> works; a page -> works; more than a
  * page -> E2BIG.
  */
-struct szenv {
-	struct ctx c;
-	uint32_t pd, qp, srq;
-	struct cq cq;
-	char *mrbuf;
-};
-
 struct szcmd {
 	const char *name;
 	unsigned int nr;
 	size_t size;
 	enum ut_fd fresh;
-	void (*prep)(struct szenv *e, int fd, union anycmd *u);
-	void (*undo)(int fd, union anycmd *u);	/* after success */
 };
-
-static void p_qdev(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void p_qport(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->qpo.port_num = 1;
-}
-
-static void p_qgid(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->qg.port_num = 1;
-}
-
-static void p_pd(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void u_pd(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_PD, u->pd.pd_handle);
-}
-
-static void p_destroy(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e;
-	u->d.type = XRDMA_OBJ_PD;
-	alloc_pd(fd, &u->d.handle);
-}
-
-static void u_destroy_fail(int fd, union anycmd *u)
-{
-	(void)fd; (void)u;
-}
-
-static void p_mr(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->mr.pd_handle = e->pd;
-	u->mr.addr = (uintptr_t)e->mrbuf;
-	u->mr.iova = (uintptr_t)e->mrbuf;
-	u->mr.length = ut_pagesz;
-	u->mr.access = ACC_LW;
-}
-
-static void u_mr(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_MR, u->mr.mr_handle);
-}
-
-static struct xrdma_testdev_create_cq_resp sz_cq_resp;
-static struct xrdma_testdev_ucontext_resp sz_ctx_resp;
-
-static void p_cq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->cq.cqe = 4;
-	u->cq.channel_fd = -1;
-	u->cq.udata.out = (uintptr_t)&sz_cq_resp;
-	u->cq.udata.out_len = sizeof(sz_cq_resp);
-}
-
-static void u_cq(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_CQ, u->cq.cq_handle);
-}
-
-static void p_qp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qp.pd_handle = e->pd;
-	u->qp.send_cq_handle = e->cq.h;
-	u->qp.recv_cq_handle = e->cq.h;
-	u->qp.qp_type = XRDMA_UVERBS_QPT_UD;
-	u->qp.cap.max_send_wr = 2;
-	u->qp.cap.max_send_sge = 1;
-}
-
-static void u_qp(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_QP, u->qp.qp_handle);
-}
-
-static void p_mqp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->mqp.qp_handle = e->qp;
-	u->mqp.attr_mask = QPA_STATE;
-	u->mqp.attr.qp_state = QPS_RESET;	/* RESET -> RESET */
-}
-
-static void p_qqp(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qqp.qp_handle = e->qp;
-}
-
-static void p_srq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->srq.pd_handle = e->pd;
-	u->srq.max_wr = 4;
-	u->srq.max_sge = 1;
-}
-
-static void u_srq(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_SRQ, u->srq.srq_handle);
-}
-
-static void p_msrq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->msrq.srq_handle = e->srq;
-	u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
-	u->msrq.srq_limit = 1;
-}
-
-static void p_qsrq(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->qsrq.srq_handle = e->srq;
-}
-
-static void p_ah(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)fd;
-	u->ah.pd_handle = e->pd;
-	ah_attr_default(&u->ah.attr);
-}
-
-static void u_ah(int fd, union anycmd *u)
-{
-	destroy(fd, XRDMA_OBJ_AH, u->ah.ah_handle);
-}
-
-static void p_none(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd; (void)u;
-}
-
-static void u_fd(int fd, union anycmd *u)
-{
-	(void)fd;
-	close(u->fd.fd);
-}
-
-static void p_gc(struct szenv *e, int fd, union anycmd *u)
-{
-	(void)e; (void)fd;
-	u->gc.udata.out = (uintptr_t)&sz_ctx_resp;
-	u->gc.udata.out_len = sizeof(sz_ctx_resp);
-}
 
 static const struct szcmd szcmds[] = {
 	{ "GET_CONTEXT", 0x00, sizeof(struct xrdma_cmd_get_context),
-	  UT_FD_NOCTX, p_gc, NULL },
+	  UT_FD_NOCTX },
 	{ "QUERY_DEVICE", 0x01, sizeof(struct xrdma_cmd_query_device),
-	  UT_FD_CTX, p_qdev, NULL },
-	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), UT_FD_CTX,
-	  p_qport, NULL },
-	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), UT_FD_CTX,
-	  p_qgid, NULL },
-	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), UT_FD_CTX,
-	  p_pd, u_pd },
-	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), UT_FD_CTX,
-	  p_destroy, u_destroy_fail },
-	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), UT_FD_CTX, p_mr,
-	  u_mr },
-	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), UT_FD_CTX,
-	  p_cq, u_cq },
-	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), UT_FD_CTX,
-	  p_qp, u_qp },
-	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), UT_FD_CTX,
-	  p_mqp, NULL },
-	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), UT_FD_CTX,
-	  p_qqp, NULL },
-	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), UT_FD_CTX,
-	  p_srq, u_srq },
-	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), UT_FD_CTX,
-	  p_msrq, NULL },
-	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), UT_FD_CTX,
-	  p_qsrq, NULL },
-	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), UT_FD_CTX,
-	  p_ah, u_ah },
-	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), UT_FD_CTX,
-	  p_none, u_fd },
-	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), UT_FD_NEWCTX,
-	  p_none, u_fd },
-	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX, p_none,
-	  NULL },
+	  UT_FD_CTX },
+	{ "QUERY_PORT", 0x02, sizeof(struct xrdma_cmd_query_port), UT_FD_CTX },
+	{ "QUERY_GID", 0x03, sizeof(struct xrdma_cmd_query_gid), UT_FD_CTX },
+	{ "ALLOC_PD", 0x04, sizeof(struct xrdma_cmd_alloc_pd), UT_FD_CTX },
+	{ "DESTROY", 0x05, sizeof(struct xrdma_cmd_destroy), UT_FD_CTX },
+	{ "REG_MR", 0x06, sizeof(struct xrdma_cmd_reg_mr), UT_FD_CTX },
+	{ "CREATE_CQ", 0x07, sizeof(struct xrdma_cmd_create_cq), UT_FD_CTX },
+	{ "CREATE_QP", 0x09, sizeof(struct xrdma_cmd_create_qp), UT_FD_CTX },
+	{ "MODIFY_QP", 0x0a, sizeof(struct xrdma_cmd_modify_qp), UT_FD_CTX },
+	{ "QUERY_QP", 0x0b, sizeof(struct xrdma_cmd_query_qp), UT_FD_CTX },
+	{ "CREATE_SRQ", 0x0c, sizeof(struct xrdma_cmd_create_srq), UT_FD_CTX },
+	{ "MODIFY_SRQ", 0x0d, sizeof(struct xrdma_cmd_modify_srq), UT_FD_CTX },
+	{ "QUERY_SRQ", 0x0e, sizeof(struct xrdma_cmd_query_srq), UT_FD_CTX },
+	{ "CREATE_AH", 0x0f, sizeof(struct xrdma_cmd_create_ah), UT_FD_CTX },
+	{ "CREATE_COMP_CHANNEL", 0x10, sizeof(struct xrdma_cmd_fd), UT_FD_CTX },
+	{ "GET_ASYNC_FD", 0x11, sizeof(struct xrdma_cmd_fd), UT_FD_NEWCTX },
+	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX },
 };
 
 /*
  * One call of command s with encoded size sz; a non-zero tail is written
  * to the last byte of sz when sz is larger than the structure.
  */
-static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
+static int sz_call(struct ut_fix *e, const struct szcmd *s, size_t sz,
 		   int tail, bool guard_check, bool *guard_ok)
 {
 	static union anycmd u;
@@ -1991,7 +1760,7 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 	memset(&u, 0, sizeof(u));
 	if (fd < 0)
 		return -1000;
-	s->prep(e, fd, &u);
+	ut_cmd_prep(e, fd, s->nr, &u);
 	if (sz > s->size)
 		memset(u.raw + s->size, 0, sz - s->size);
 	if (tail && sz > s->size)
@@ -2005,8 +1774,8 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 			if ((unsigned char)u.raw[sz + i] != 0x5a)
 				*guard_ok = false;
 	}
-	if (!ret && s->undo)
-		s->undo(fd, &u);
+	if (!ret)
+		ut_cmd_undo(fd, s->nr, &u);
 	if (ret && s->nr == 0x05)	/* DESTROY failed: remove the PD */
 		destroy(fd, XRDMA_OBJ_PD, u.d.handle);
 	if (s->fresh != UT_FD_CTX)
@@ -2016,26 +1785,13 @@ static int sz_call(struct szenv *e, const struct szcmd *s, size_t sz,
 
 void t_sizes(void)
 {
-	struct szenv e;
-	struct qp qp;
+	struct ut_fix e;
 	size_t i;
 	bool g;
 	int ret;
 
-	memset(&e, 0, sizeof(e));
-	if (!CHECK_RC(ctx_open(&e.c), 0, "context"))
+	if (!ut_fix_open(&e))
 		return;
-	e.mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
-	if (!e.mrbuf || alloc_pd(e.c.fd, &e.pd) ||
-	    create_cq(e.c.fd, 4, -1, 0, &e.cq) ||
-	    create_srq(e.c.fd, e.pd, 4, 1, 0, 0, &e.srq) ||
-	    create_qp(e.c.fd, e.pd, e.cq.h, e.cq.h, 0, XRDMA_UVERBS_QPT_RC, 0,
-		      &qp)) {
-		ut_fail("setup", "PD, CQ, SRQ, QP");
-		return;
-	}
-	e.qp = qp.h;
-
 	for (i = 0; i < ARRAY_SIZE(szcmds); i++) {
 		const struct szcmd *s = &szcmds[i];
 
@@ -2059,15 +1815,17 @@ void t_sizes(void)
 			 "%s size %ld (over a page), zero tail", s->name,
 			 ut_pagesz + 1);
 	}
-	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
-	destroy(e.c.fd, XRDMA_OBJ_QP, e.qp);
-	destroy(e.c.fd, XRDMA_OBJ_SRQ, e.srq);
-	destroy(e.c.fd, XRDMA_OBJ_CQ, e.cq.h);
-	destroy(e.c.fd, XRDMA_OBJ_PD, e.pd);
-	ctx_close(&e.c);
+	ut_fix_close(&e);
 }
 
 /* --------------------------------------------------------------- fds */
+
+static const struct arg_row chan_cases[] = {
+	{ "CREATE_COMP_CHANNEL flags 1", offsetof(struct xrdma_cmd_fd, flags), 4,
+	  0, 0, 1, -EINVAL },
+	{ "CREATE_COMP_CHANNEL flags 0x80000000",
+	  offsetof(struct xrdma_cmd_fd, flags), 4, 0, 0, 0x80000000, -EINVAL },
+};
 
 void t_fds(void)
 {
@@ -2077,13 +1835,8 @@ void t_fds(void)
 
 	if (!CHECK_RC(ctx_open(&c), 0, "context"))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.flags = 1;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
-		 "CREATE_COMP_CHANNEL flags 1");
-	f.flags = 0x80000000;
-	CHECK_RC(xio(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, &f), -EINVAL,
-		 "CREATE_COMP_CHANNEL flags 0x80000000");
+	cmd_cases(c.fd, XRDMA_IOC_CREATE_COMP_CHANNEL, chan_cases,
+		  ARRAY_SIZE(chan_cases));
 	ch1 = new_channel(c.fd);
 	ch2 = new_channel(c.fd);
 	CHECK(ch1 >= 0 && ch2 >= 0 && ch1 != ch2,
@@ -2122,13 +1875,8 @@ void t_kick(void)
 	struct cq cq;
 	uint32_t pd;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	if (!ut_open_objs(&c, &pd, &cq, &qp))
 		return;
-	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 4, -1, 0, &cq) ||
-	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0, &qp)) {
-		ut_fail("setup", "PD, CQ, QP");
-		return;
-	}
 	memset(&k, 0, sizeof(k));
 	CHECK_RC(xio(c.fd, XRDMA_IOC_KICK, &k), 0, "KICK the context (qp 0)");
 	k.qp_handle = qp.h;

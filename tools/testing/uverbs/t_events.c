@@ -295,6 +295,20 @@ static int drain(int fd)
 	return t;
 }
 
+/* opens *c and its async fd, non-blocking: the fd, or -1 (reported) */
+static int open_async(struct ctx *c)
+{
+	int as;
+
+	if (!CHECK_RC(ctx_open(c), 0, "context"))
+		return -1;
+	as = get_async_fd(c->fd);
+	if (!CHECK(as >= 0, "GET_ASYNC_FD (%s)", errname(as)))
+		return -1;
+	set_nonblock(as, true);
+	return as;
+}
+
 /* flood n port events and check nothing is lost silently */
 static void check_flood(int as, int as2, int n)
 {
@@ -358,12 +372,9 @@ void t_async(void)
 	int as, as2 = -1, n, r;
 	pid_t pid;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	as = open_async(&c);
+	if (as < 0)
 		return;
-	as = get_async_fd(c.fd);
-	if (!CHECK(as >= 0, "GET_ASYNC_FD (%s)", errname(as)))
-		return;
-	set_nonblock(as, true);
 	if (alloc_pd(c.fd, &pd) || create_cq(c.fd, 8, -1, 0xaaa1, &cq) ||
 	    create_qp(c.fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_RC, 0xbbb1, &qp)) {
 		ut_fail("setup", "PD, CQ, QP");
@@ -490,12 +501,9 @@ void t_fatal(void)
 	struct ctx c;
 	int as, n, i, fatal = -1;
 
-	if (!CHECK_RC(ctx_open(&c), 0, "context"))
+	as = open_async(&c);
+	if (as < 0)
 		return;
-	as = get_async_fd(c.fd);
-	if (!CHECK(as >= 0, "GET_ASYNC_FD (%s)", errname(as)))
-		return;
-	set_nonblock(as, true);
 	drain(as);
 	CHECK_RC(td_inject("fatal"), 0, "inject fatal");
 	n = collect(as, ev, sizeof(ev[0]), 16, 2000);

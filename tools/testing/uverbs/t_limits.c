@@ -85,19 +85,9 @@ static int become(uid_t uid, long memlock, long nofile)
 
 static int write_str(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
+	ssize_t n = ut_write_str(path, s);
 
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /* first line of a file, "" if unreadable */

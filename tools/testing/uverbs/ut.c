@@ -101,15 +101,16 @@ int alloc_pd(int fd, uint32_t *h)
 
 int create_cq(int fd, uint32_t cqe, int chan, uint64_t cookie, struct cq *cq)
 {
-	struct xrdma_cmd_create_cq c = { 0 };
+	struct xrdma_cmd_create_cq c = {
+		.user_cookie = cookie,
+		.cqe = cqe,
+		.channel_fd = chan,
+		.udata.out = (uintptr_t)&cq->resp,
+		.udata.out_len = sizeof(cq->resp),
+	};
 	int ret;
 
 	memset(cq, 0, sizeof(*cq));
-	c.user_cookie = cookie;
-	c.cqe = cqe;
-	c.channel_fd = chan;
-	c.udata.out = (uintptr_t)&cq->resp;
-	c.udata.out_len = sizeof(cq->resp);
 	ret = xio(fd, XRDMA_IOC_CREATE_CQ, &c);
 	if (!ret) {
 		cq->h = c.cq_handle;
@@ -121,17 +122,18 @@ int create_cq(int fd, uint32_t cqe, int chan, uint64_t cookie, struct cq *cq)
 int create_qp(int fd, uint32_t pd, uint32_t scq, uint32_t rcq, uint32_t srq,
 	      uint32_t type, uint64_t cookie, struct qp *qp)
 {
-	struct xrdma_cmd_create_qp c = { 0 };
+	struct xrdma_cmd_create_qp c = {
+		.user_cookie = cookie,
+		.pd_handle = pd,
+		.send_cq_handle = scq,
+		.recv_cq_handle = rcq,
+		.qp_type = type,
+		.cap.max_send_wr = 16,
+		.cap.max_send_sge = 1,
+	};
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	c.user_cookie = cookie;
-	c.pd_handle = pd;
-	c.send_cq_handle = scq;
-	c.recv_cq_handle = rcq;
-	c.qp_type = type;
-	c.cap.max_send_wr = 16;
-	c.cap.max_send_sge = 1;
 	if (srq) {
 		c.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
 		c.srq_handle = srq;
@@ -151,17 +153,12 @@ int create_qp(int fd, uint32_t pd, uint32_t scq, uint32_t rcq, uint32_t srq,
 int create_srq(int fd, uint32_t pd, uint32_t max_wr, uint32_t max_sge,
 	       uint32_t limit, uint64_t cookie, uint32_t *h)
 {
-	struct xrdma_cmd_create_srq c = { 0 };
-	int ret;
+	struct xrdma_cmd_create_srq c = {
+		.user_cookie = cookie, .pd_handle = pd,
+		.max_wr = max_wr, .max_sge = max_sge, .srq_limit = limit,
+	};
 
-	c.user_cookie = cookie;
-	c.pd_handle = pd;
-	c.max_wr = max_wr;
-	c.max_sge = max_sge;
-	c.srq_limit = limit;
-	ret = xio(fd, XRDMA_IOC_CREATE_SRQ, &c);
-	*h = ret ? 0 : c.srq_handle;
-	return ret;
+	return ut_create(fd, XRDMA_IOC_CREATE_SRQ, &c, h);
 }
 
 int reg_mr(int fd, uint32_t pd, const void *addr, uint64_t len, uint64_t iova,
@@ -196,6 +193,177 @@ void ah_attr_default(struct xrdma_uverbs_ah_attr *a)
 	a->sgid_index = 0;
 	a->port_num = 1;
 	a->dlid = ut_pattr.lid;
+}
+
+bool ut_fix_open(struct ut_fix *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!CHECK_RC(ctx_open(&f->c), 0, "context"))
+		return false;
+	f->mrbuf = map_pages(1, PROT_READ | PROT_WRITE);
+	if (!f->mrbuf || alloc_pd(f->c.fd, &f->pd) ||
+	    create_cq(f->c.fd, 4, -1, 0, &f->cq) ||
+	    create_srq(f->c.fd, f->pd, 4, 1, 0, 0, &f->srq) ||
+	    create_qp(f->c.fd, f->pd, f->cq.h, f->cq.h, 0, XRDMA_UVERBS_QPT_RC,
+		      0, &f->qp)) {
+		ut_fail("setup", "PD, CQ, SRQ, QP");
+		ctx_close(&f->c);
+		return false;
+	}
+	return true;
+}
+
+void ut_fix_close(struct ut_fix *f)
+{
+	CHECK_EQ(res_total(), 4, "only the fixture's 4 objects remain");
+	destroy(f->c.fd, XRDMA_OBJ_QP, f->qp.h);
+	destroy(f->c.fd, XRDMA_OBJ_SRQ, f->srq);
+	destroy(f->c.fd, XRDMA_OBJ_CQ, f->cq.h);
+	destroy(f->c.fd, XRDMA_OBJ_PD, f->pd);
+	ctx_close(&f->c);
+}
+
+void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union anycmd *u)
+{
+	static struct xrdma_testdev_create_cq_resp cq_resp;
+	static struct xrdma_testdev_ucontext_resp ctx_resp;
+
+	switch (nr) {
+	case _IOC_NR(XRDMA_IOC_GET_CONTEXT):
+		u->gc.udata.out = (uintptr_t)&ctx_resp;
+		u->gc.udata.out_len = sizeof(ctx_resp);
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_PORT):
+		u->qpo.port_num = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_GID):
+		u->qg.port_num = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_DESTROY):	/* of a PD made for it */
+		u->d.type = XRDMA_OBJ_PD;
+		alloc_pd(fd, &u->d.handle);
+		break;
+	case _IOC_NR(XRDMA_IOC_REG_MR):
+		u->mr.pd_handle = f->pd;
+		u->mr.addr = (uintptr_t)f->mrbuf;
+		u->mr.iova = (uintptr_t)f->mrbuf;
+		u->mr.length = ut_pagesz;
+		u->mr.access = ACC_LW;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_CQ):
+		u->cq.cqe = 4;
+		u->cq.channel_fd = -1;
+		u->cq.udata.out = (uintptr_t)&cq_resp;
+		u->cq.udata.out_len = sizeof(cq_resp);
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_QP):
+		u->qp.pd_handle = f->pd;
+		u->qp.send_cq_handle = f->cq.h;
+		u->qp.recv_cq_handle = f->cq.h;
+		u->qp.qp_type = XRDMA_UVERBS_QPT_RC;
+		u->qp.cap.max_send_wr = 1;
+		u->qp.cap.max_recv_wr = 1;
+		u->qp.cap.max_send_sge = 1;
+		u->qp.cap.max_recv_sge = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_MODIFY_QP):	/* RESET -> RESET */
+		u->mqp.qp_handle = f->qp.h;
+		u->mqp.attr_mask = XRDMA_UVERBS_QP_STATE;
+		u->mqp.attr.qp_state = XRDMA_UVERBS_QPS_RESET;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_QP):
+		u->qqp.qp_handle = f->qp.h;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_SRQ):
+		u->srq.pd_handle = f->pd;
+		u->srq.max_wr = 4;
+		u->srq.max_sge = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_MODIFY_SRQ):
+		u->msrq.srq_handle = f->srq;
+		u->msrq.attr_mask = XRDMA_UVERBS_SRQ_LIMIT;
+		u->msrq.srq_limit = 1;
+		break;
+	case _IOC_NR(XRDMA_IOC_QUERY_SRQ):
+		u->qsrq.srq_handle = f->srq;
+		break;
+	case _IOC_NR(XRDMA_IOC_CREATE_AH):
+		u->ah.pd_handle = f->pd;
+		ah_attr_default(&u->ah.attr);
+		break;
+	case _IOC_NR(XRDMA_IOC_KICK):
+		u->kick.qp_handle = f->qp.h;
+		break;
+	}
+}
+
+#define MADE(cmd, type, field)	\
+	{ _IOC_NR(XRDMA_IOC_##cmd), type, offsetof(union anycmd, field) }
+
+/* the commands that make an object: its type, where its handle is */
+static const struct {
+	unsigned int nr;
+	uint32_t type;
+	size_t off;
+} ut_made[] = {
+	MADE(ALLOC_PD, XRDMA_OBJ_PD, pd.pd_handle),
+	MADE(REG_MR, XRDMA_OBJ_MR, mr.mr_handle),
+	MADE(CREATE_CQ, XRDMA_OBJ_CQ, cq.cq_handle),
+	MADE(CREATE_QP, XRDMA_OBJ_QP, qp.qp_handle),
+	MADE(CREATE_SRQ, XRDMA_OBJ_SRQ, srq.srq_handle),
+	MADE(CREATE_AH, XRDMA_OBJ_AH, ah.ah_handle),
+};
+
+/* the object a successful command nr made: false if it makes none */
+static bool ut_made_obj(unsigned int nr, const void *m, uint32_t *type,
+			uint32_t *h)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ut_made); i++) {
+		if (ut_made[i].nr != nr)
+			continue;
+		*type = ut_made[i].type;
+		memcpy(h, (const char *)m + ut_made[i].off, sizeof(*h));
+		return true;
+	}
+	return false;
+}
+
+void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u)
+{
+	uint32_t type, h;
+
+	if (ut_made_obj(nr, u, &type, &h))
+		destroy(fd, type, h);
+	if (nr == _IOC_NR(XRDMA_IOC_CREATE_COMP_CHANNEL) ||
+	    nr == _IOC_NR(XRDMA_IOC_GET_ASYNC_FD))
+		close(u->fd.fd);
+}
+
+int ut_create(int fd, unsigned long cmd, void *m, uint32_t *h)
+{
+	int ret = xio(fd, cmd, m);
+	uint32_t type, made = 0;
+
+	if (!ret && ut_made_obj(_IOC_NR(cmd), m, &type, &made) && !h)
+		destroy(fd, type, made);
+	if (h)
+		*h = made;
+	return ret;
+}
+
+bool ut_open_objs(struct ctx *c, uint32_t *pd, struct cq *cq, struct qp *qp)
+{
+	if (!CHECK_RC(ctx_open(c), 0, "context"))
+		return false;
+	if (alloc_pd(c->fd, pd) || create_cq(c->fd, 4, -1, 0, cq) ||
+	    (qp && create_qp(c->fd, *pd, cq->h, cq->h, 0, XRDMA_UVERBS_QPT_RC,
+			     0, qp))) {
+		ut_fail("setup", qp ? "PD, CQ, QP" : "PD, CQ");
+		return false;
+	}
+	return true;
 }
 
 int create_ah(int fd, uint32_t pd, uint64_t cookie, uint32_t *h)
@@ -418,28 +586,34 @@ int res_wait_zero(int ms)
 	}
 }
 
+ssize_t ut_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, s, strlen(s));
+	if (w < 0)
+		w = -errno;
+	close(fd);
+	return w;
+}
+
 int td_inject(const char *fmt, ...)
 {
 	char path[256], cmd[128];
 	va_list ap;
 	ssize_t w;
-	int fd;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/xrdma_testdev/%s/inject",
 		 ut_devname);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, cmd, strlen(cmd));
-	if (w < 0) {
-		w = -errno;
-		close(fd);
+	w = ut_write_str(path, cmd);
+	if (w < 0)
 		return w;
-	}
-	close(fd);
 	return w == (ssize_t)strlen(cmd) ? 0 : -EIO;
 }
 

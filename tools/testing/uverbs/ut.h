@@ -119,6 +119,59 @@ int get_async_fd(int fd);		/* fd or -errno */
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q);
 int qp_to_rts(int fd, uint32_t qp, uint32_t type, uint32_t dest_qpn);
 
+/* any command's structure, and room past it (for the size checks) */
+union anycmd {
+	struct xrdma_cmd_get_context gc;
+	struct xrdma_cmd_query_device qd;
+	struct xrdma_cmd_query_port qpo;
+	struct xrdma_cmd_query_gid qg;
+	struct xrdma_cmd_alloc_pd pd;
+	struct xrdma_cmd_destroy d;
+	struct xrdma_cmd_reg_mr mr;
+	struct xrdma_cmd_create_cq cq;
+	struct xrdma_cmd_create_qp qp;
+	struct xrdma_cmd_modify_qp mqp;
+	struct xrdma_cmd_query_qp qqp;
+	struct xrdma_cmd_create_srq srq;
+	struct xrdma_cmd_modify_srq msrq;
+	struct xrdma_cmd_query_srq qsrq;
+	struct xrdma_cmd_create_ah ah;
+	struct xrdma_cmd_fd fd;
+	struct xrdma_cmd_kick kick;
+	char raw[8192];
+};
+
+/*
+ * The objects the table-driven subtests (abi, sizes) point every command
+ * at: a context with a PD, a CQ, an SRQ, an RC QP and a page for an MR.
+ */
+struct ut_fix {
+	struct ctx c;
+	uint32_t pd, srq;
+	struct cq cq;
+	struct qp qp;
+	void *mrbuf;
+};
+
+bool ut_fix_open(struct ut_fix *f);	/* false: failed (and reported) */
+/* checks that only the fixture's objects remain, then destroys them */
+void ut_fix_close(struct ut_fix *f);
+/* makes *u a valid command nr (_IOC_NR) on f's objects, sent to fd */
+void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr,
+		 union anycmd *u);
+/* removes what a successful command nr made (an object, an fd) */
+void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u);
+/*
+ * Issues create command cmd (m its structure): with h, the new handle goes
+ * to *h (0 on failure); without, the object made is destroyed at once.
+ */
+int ut_create(int fd, unsigned long cmd, void *m, uint32_t *h);
+/*
+ * Opens *c and makes a PD and a CQ of 4 (and, with qp, an RC QP on it);
+ * false: failed (and reported).
+ */
+bool ut_open_objs(struct ctx *c, uint32_t *pd, struct cq *cq, struct qp *qp);
+
 #define ACC_LW	XRDMA_UVERBS_ACCESS_LOCAL_WRITE
 #define ACC_RW	XRDMA_UVERBS_ACCESS_REMOTE_WRITE
 #define ACC_RR	XRDMA_UVERBS_ACCESS_REMOTE_READ
@@ -135,6 +188,8 @@ int res_pid_lines(pid_t pid);		/* objects listed for pid, or -errno */
 void res_str(char *buf, size_t len);	/* "pd 0 cq 1 ..." for messages */
 /* wait up to ms for the total to reach zero; returns the last total */
 int res_wait_zero(int ms);
+/* writes s to the file at path: bytes written, or -errno */
+ssize_t ut_write_str(const char *path, const char *s);
 __printf(1, 2)
 int td_inject(const char *fmt, ...);	/* 0 or -errno */
 long meminfo_kb(const char *key);	/* -1 if absent */
