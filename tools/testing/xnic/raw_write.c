@@ -886,31 +886,16 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
-	static const char usage[] =
-		"[-n IBDEV] [-c COUNTERS] [-v] [-l] [SUBTEST|GLOB...]";
+	const struct xt_opt opts[] = {
+		{ .c = 'n', .arg = "IBDEV", .str = &dev_name },
+		{ .c = 'c', .arg = "COUNTERS", .str = &ctr_path },
+		{ .c = 'v', .num = &verbose },
+	};
 	struct sigaction sa;
-	bool list = false;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt(argc, argv, "n:c:vl")) != -1) {
-		switch (opt) {
-		case 'n':
-			dev_name = optarg;
-			break;
-		case 'c':
-			ctr_path = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			return xt_usage(argv[0], usage);
-		}
-	}
-	ret = xt_start(&suite, list, argc - optind, argv + optind, "raw_write");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
+		      "raw_write");
 	if (ret >= 0)
 		return ret;
 	memset(&sa, 0, sizeof(sa));
@@ -922,6 +907,6 @@ int main(int argc, char **argv)
 		xt_note("no counters file %s", ctr_path);
 		ctr_path = NULL;
 	}
-	xt_run(&suite, argc - optind, argv + optind);
+	xt_run(&suite, argc, argv);
 	return xt_done();
 }

@@ -1319,36 +1319,19 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
-	static const char usage[] =
-		"[-n IBDEV] [-c COUNTERS] [-r READY_FILE] [-v] [-l] [SUBTEST|GLOB...]";
-	bool list = false;
-	int opt, ret;
+	const struct xt_opt opts[] = {
+		{ .c = 'n', .arg = "IBDEV", .str = &dev_name },
+		{ .c = 'c', .arg = "COUNTERS", .str = &ctr_path },
+		{ .c = 'r', .arg = "READY_FILE", .str = &ready_file },
+		{ .c = 'v', .num = &verbose },
+	};
+	int ret;
 
-	while ((opt = getopt(argc, argv, "n:c:r:vl")) != -1) {
-		switch (opt) {
-		case 'n':
-			dev_name = optarg;
-			break;
-		case 'c':
-			ctr_path = optarg;
-			break;
-		case 'r':
-			ready_file = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			return xt_usage(argv[0], usage);
-		}
-	}
-	ret = xt_start(&suite, list, argc - optind, argv + optind, "xnic_utest");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
+		      "xnic_utest");
 	if (ret >= 0)
 		return ret;
 	pagesz = sysconf(_SC_PAGESIZE);
-	xt_run(&suite, argc - optind, argv + optind);
+	xt_run(&suite, argc, argv);
 	return xt_done();
 }
