@@ -91,7 +91,7 @@
 #include <unistd.h>
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
-#include "xt.h"
+#include "xt_uverbs.h"
 
 #define INC(x)		__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
 #define PG		4096u
@@ -446,8 +446,8 @@ static void count_call(unsigned int nr, int ret)
 		INC(st->err[b][errno_bucket(ret)]);
 }
 
-/* a correct call: 0 or errno */
-static int xio(int fd, unsigned int nr, void *arg, size_t n)
+/* a correct call (counted): 0 or errno */
+static int pio(int fd, unsigned int nr, void *arg, size_t n)
 {
 	int ret;
 
@@ -626,7 +626,7 @@ static int pl_open(struct pctx *c, int dev)
 		return errno;
 	gc.udata.out = (__u64)(unsigned long)&c->u;
 	gc.udata.out_len = sizeof(c->u);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
 	if (!ret) {
 		c->db = mmap(NULL, XNIC_DB_PAGE_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_SHARED, c->fd, c->u.db_page_offset);
@@ -636,7 +636,7 @@ static int pl_open(struct pctx *c, int dev)
 		}
 	}
 	if (!ret)
-		ret = xio(c->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+		ret = pio(c->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret) {
 		close(c->fd);
 		c->fd = -1;
@@ -657,7 +657,7 @@ static int pl_mr(struct pctx *c, void *addr, size_t len, __u32 access,
 	r.addr = (__u64)(unsigned long)addr;
 	r.length = len;
 	r.iova = r.addr;
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_REG_MR), &r, sizeof(r));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_REG_MR), &r, sizeof(r));
 	if (ret)
 		return ret;
 	m->h = r.mr_handle;
@@ -676,7 +676,7 @@ static int pl_cq(struct pctx *c, struct pcq *cq, __u32 cqe)
 	r.channel_fd = -1;
 	r.udata.out = (__u64)(unsigned long)&cq->r;
 	r.udata.out_len = sizeof(cq->r);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_CQ), &r, sizeof(r));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_CQ), &r, sizeof(r));
 	if (ret)
 		return ret;
 	cq->h = r.cq_handle;
@@ -705,7 +705,7 @@ static int pl_qp(struct pctx *c, struct pcq *cq, struct pqp *qp, __u32 type)
 	r.cap.max_recv_sge = 2;
 	r.udata.out = (__u64)(unsigned long)&qp->r;
 	r.udata.out_len = sizeof(qp->r);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_QP), &r, sizeof(r));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_QP), &r, sizeof(r));
 	if (ret)
 		return ret;
 	qp->h = r.qp_handle;
@@ -726,7 +726,7 @@ static int modify(int fd, __u32 h, __u32 mask, struct xrdma_uverbs_qp_attr *a)
 	c.qp_handle = h;
 	c.attr_mask = mask;
 	c.attr = *a;
-	return xio(fd, _IOC_NR(XRDMA_IOC_MODIFY_QP), &c, sizeof(c));
+	return pio(fd, _IOC_NR(XRDMA_IOC_MODIFY_QP), &c, sizeof(c));
 }
 
 /*
@@ -828,7 +828,7 @@ static int kick(int fd, __u32 qp_handle)
 	struct xrdma_cmd_kick k = { .qp_handle = qp_handle };
 
 	INC(st->kicks);
-	return xio(fd, _IOC_NR(XRDMA_IOC_KICK), &k, sizeof(k));
+	return pio(fd, _IOC_NR(XRDMA_IOC_KICK), &k, sizeof(k));
 }
 
 /* a signaled RDMA WRITE, correctly posted */
@@ -889,9 +889,9 @@ static int query_dev(struct pctx *c)
 	struct fdev *d = &devs[c->dev];
 	int ret;
 
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_DEVICE), &q, sizeof(q));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_DEVICE), &q, sizeof(q));
 	if (!ret)
-		ret = xio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_GID), &g, sizeof(g));
+		ret = pio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_GID), &g, sizeof(g));
 	if (ret)
 		return ret;
 	memcpy(d->gid, g.gid, 16);
@@ -1253,7 +1253,7 @@ static int act_open(struct wk *w, int dev)
 	}
 	memcpy(&u, w->resp, sizeof(u));
 	memset(&pd, 0, sizeof(pd));
-	ret = xio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret)
 		goto fail_fd;
 
@@ -1592,32 +1592,14 @@ static const unsigned int cmd_weight[NR_CMDS] = {
 
 static void act_ioctl(struct wk *w)
 {
-	union {
-		struct xrdma_cmd_get_context gc;
-		struct xrdma_cmd_query_device qd;
-		struct xrdma_cmd_query_port qp;
-		struct xrdma_cmd_query_gid qg;
-		struct xrdma_cmd_alloc_pd pd;
-		struct xrdma_cmd_destroy d;
-		struct xrdma_cmd_reg_mr mr;
-		struct xrdma_cmd_create_cq cq;
-		struct xrdma_cmd_create_qp cqp;
-		struct xrdma_cmd_modify_qp mqp;
-		struct xrdma_cmd_query_qp qqp;
-		struct xrdma_cmd_create_srq srq;
-		struct xrdma_cmd_modify_srq msrq;
-		struct xrdma_cmd_query_srq qsrq;
-		struct xrdma_cmd_create_ah ah;
-		struct xrdma_cmd_fd fd;
-		struct xrdma_cmd_kick k;
-	} *u = (void *)w->cbuf;
+	union xt_cmd *u = (void *)w->cbuf;
 	static const size_t sizes[NR_CMDS] = {
-		sizeof(u->gc), sizeof(u->qd), sizeof(u->qp), sizeof(u->qg),
+		sizeof(u->gc), sizeof(u->qd), sizeof(u->qpo), sizeof(u->qg),
 		sizeof(u->pd), sizeof(u->d), sizeof(u->mr), sizeof(u->cq),
-		0, sizeof(u->cqp), sizeof(u->mqp),
+		0, sizeof(u->qp), sizeof(u->mqp),
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
-		sizeof(u->k),
+		sizeof(u->kick),
 	};
 	unsigned int nr, total = 0, x;
 	int c, ret, pristine, fd, low, dev;
@@ -1653,7 +1635,7 @@ static void act_ioctl(struct wk *w)
 			u->qd.reserved = hostile32(&w->r);
 		break;
 	case 0x02:
-		u->qp.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
+		u->qpo.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
 		break;
 	case 0x03:
 		u->qg.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
@@ -1700,27 +1682,27 @@ static void act_ioctl(struct wk *w)
 			 1);
 		break;
 	case 0x09:
-		u->cqp.user_cookie = rnd(&w->r);
-		u->cqp.pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
-		u->cqp.send_cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
-		u->cqp.recv_cq_handle = pct(&w->r, 50) ?
-			u->cqp.send_cq_handle : pick_handle(w, c, XRDMA_OBJ_CQ);
+		u->qp.user_cookie = rnd(&w->r);
+		u->qp.pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		u->qp.send_cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
+		u->qp.recv_cq_handle = pct(&w->r, 50) ?
+			u->qp.send_cq_handle : pick_handle(w, c, XRDMA_OBJ_CQ);
 		if (pct(&w->r, 20)) {
-			u->cqp.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
-			u->cqp.srq_handle = pick_handle(w, c, XRDMA_OBJ_SRQ);
+			u->qp.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
+			u->qp.srq_handle = pick_handle(w, c, XRDMA_OBJ_SRQ);
 		}
 		if (pct(&w->r, 20))
-			u->cqp.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
+			u->qp.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
 		if (hz(w, 4))
-			u->cqp.flags = hostile32(&w->r);
+			u->qp.flags = hostile32(&w->r);
 		if (hz(w, 3))
-			u->cqp.srq_handle = hostile32(&w->r);
+			u->qp.srq_handle = hostile32(&w->r);
 		x = rn(&w->r, 10);
-		u->cqp.qp_type = x < 6 ? XRDMA_UVERBS_QPT_RC : x < 8 ?
+		u->qp.qp_type = x < 6 ? XRDMA_UVERBS_QPT_RC : x < 8 ?
 				 XRDMA_UVERBS_QPT_UD : x < 9 ?
 				 XRDMA_UVERBS_QPT_UC : hostile32(&w->r);
-		caps(w, &u->cqp.cap, u->cqp.flags & XRDMA_UVERBS_CREATE_QP_SRQ);
-		fz_udata(w, &u->cqp.udata, sizeof(struct xnic_create_qp_resp),
+		caps(w, &u->qp.cap, u->qp.flags & XRDMA_UVERBS_CREATE_QP_SRQ);
+		fz_udata(w, &u->qp.udata, sizeof(struct xnic_create_qp_resp),
 			 1);
 		break;
 	case 0x0a:
@@ -1807,10 +1789,10 @@ static void act_ioctl(struct wk *w)
 			u->fd.flags = hostile32(&w->r);
 		break;
 	default:
-		u->k.qp_handle = pct(&w->r, 40) ? 0 :
+		u->kick.qp_handle = pct(&w->r, 40) ? 0 :
 				 pick_handle(w, c, XRDMA_OBJ_QP);
 		if (hz(w, 4))
-			u->k.flags = hostile32(&w->r);
+			u->kick.flags = hostile32(&w->r);
 		INC(st->kicks);
 		break;
 	}
@@ -1851,12 +1833,12 @@ static void act_ioctl(struct wk *w)
 				   sizeof(struct xnic_create_cq_resp)), 0);
 		break;
 	case 0x09:
-		record(c, XRDMA_OBJ_QP, u->cqp.qp_handle, u->cqp.pd_handle,
+		record(c, XRDMA_OBJ_QP, u->qp.qp_handle, u->qp.pd_handle,
 		       w->resp,
 		       sizeof(struct xnic_create_qp_resp),
-		       fz_udata_ok(&u->cqp.udata, w,
+		       fz_udata_ok(&u->qp.udata, w,
 				   sizeof(struct xnic_create_qp_resp)),
-		       (u->cqp.qpn & 0xffffff) | (u->cqp.qp_type << 24));
+		       (u->qp.qpn & 0xffffff) | (u->qp.qp_type << 24));
 		break;
 	case 0x0c:
 		record(c, XRDMA_OBJ_SRQ, u->srq.srq_handle, u->srq.pd_handle,
@@ -2812,7 +2794,7 @@ static void child_main(struct wk *w, struct kid_plan *p)
 	alarm(20);
 	w->r.s = p->seed;
 	/* the parent's fd: every command must fail with EPERM */
-	ret = xio(p->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	ret = pio(p->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret == EPERM)
 		INC(st->child_eperm);
 	else

@@ -22,6 +22,28 @@ static inline uint64_t uptr(const void *p)
 	return (uint64_t)(unsigned long)p;
 }
 
+/* the argument of any uverbs command */
+union xt_cmd {
+	struct xrdma_cmd_get_context gc;
+	struct xrdma_cmd_query_device qd;
+	struct xrdma_cmd_query_port qpo;
+	struct xrdma_cmd_query_gid qg;
+	struct xrdma_cmd_alloc_pd pd;
+	struct xrdma_cmd_destroy d;
+	struct xrdma_cmd_reg_mr mr;
+	struct xrdma_cmd_create_cq cq;
+	struct xrdma_cmd_create_qp qp;
+	struct xrdma_cmd_modify_qp mqp;
+	struct xrdma_cmd_query_qp qqp;
+	struct xrdma_cmd_create_srq srq;
+	struct xrdma_cmd_modify_srq msrq;
+	struct xrdma_cmd_query_srq qsrq;
+	struct xrdma_cmd_create_ah ah;
+	struct xrdma_cmd_fd fd;
+	struct xrdma_cmd_kick kick;
+	char raw[8192];		/* room for a larger argument than any */
+};
+
 /* MODIFY_QP: 0 or -errno */
 int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
 		 const struct xrdma_uverbs_qp_attr *a);

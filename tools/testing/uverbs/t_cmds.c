@@ -115,26 +115,8 @@ void t_sysfs(void)
 
 /* ----------------------------------------------------------- context */
 
-union anycmd {
-	struct xrdma_cmd_get_context gc;
-	struct xrdma_cmd_query_device qd;
-	struct xrdma_cmd_query_port qpo;
-	struct xrdma_cmd_query_gid qg;
-	struct xrdma_cmd_alloc_pd pd;
-	struct xrdma_cmd_destroy d;
-	struct xrdma_cmd_reg_mr mr;
-	struct xrdma_cmd_create_cq cq;
-	struct xrdma_cmd_create_qp qp;
-	struct xrdma_cmd_modify_qp mqp;
-	struct xrdma_cmd_query_qp qqp;
-	struct xrdma_cmd_create_srq srq;
-	struct xrdma_cmd_modify_srq msrq;
-	struct xrdma_cmd_query_srq qsrq;
-	struct xrdma_cmd_create_ah ah;
-	struct xrdma_cmd_fd fd;
-	struct xrdma_cmd_kick kick;
-	char raw[8192];
-};
+/* the argument of any command (xt_uverbs.h) */
+#define anycmd xt_cmd
 
 static const struct {
 	const char *name;
