@@ -613,6 +613,16 @@ struct pmr {
 	__u32 h, lkey, rkey;
 };
 
+/* a shared read-write mapping of the uverbs fd: 0, or errno and NULL */
+static int pl_map(int fd, size_t len, __u64 off, void **map)
+{
+	*map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (*map != MAP_FAILED)
+		return 0;
+	*map = NULL;
+	return errno;
+}
+
 static int pl_open(struct pctx *c, int dev)
 {
 	struct xrdma_cmd_get_context gc = { 0 };
@@ -627,14 +637,9 @@ static int pl_open(struct pctx *c, int dev)
 	gc.udata.out = (__u64)(unsigned long)&c->u;
 	gc.udata.out_len = sizeof(c->u);
 	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
-	if (!ret) {
-		c->db = mmap(NULL, XNIC_DB_PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_SHARED, c->fd, c->u.db_page_offset);
-		if (c->db == MAP_FAILED) {
-			ret = errno;
-			c->db = NULL;
-		}
-	}
+	if (!ret)
+		ret = pl_map(c->fd, XNIC_DB_PAGE_SIZE, c->u.db_page_offset,
+			     &c->db);
 	if (!ret)
 		ret = pio(c->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret) {
@@ -680,13 +685,7 @@ static int pl_cq(struct pctx *c, struct pcq *cq, __u32 cqe)
 	if (ret)
 		return ret;
 	cq->h = r.cq_handle;
-	cq->map = mmap(NULL, cq->r.mmap_size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED, c->fd, cq->r.mmap_offset);
-	if (cq->map == MAP_FAILED) {
-		cq->map = NULL;
-		return errno;
-	}
-	return 0;
+	return pl_map(c->fd, cq->r.mmap_size, cq->r.mmap_offset, &cq->map);
 }
 
 static int pl_qp(struct pctx *c, struct pcq *cq, struct pqp *qp, __u32 type)
@@ -710,13 +709,7 @@ static int pl_qp(struct pctx *c, struct pcq *cq, struct pqp *qp, __u32 type)
 		return ret;
 	qp->h = r.qp_handle;
 	qp->qpn = r.qpn;
-	qp->map = mmap(NULL, qp->r.mmap_size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED, c->fd, qp->r.mmap_offset);
-	if (qp->map == MAP_FAILED) {
-		qp->map = NULL;
-		return errno;
-	}
-	return 0;
+	return pl_map(c->fd, qp->r.mmap_size, qp->r.mmap_offset, &qp->map);
 }
 
 static int modify(int fd, __u32 h, __u32 mask, struct xrdma_uverbs_qp_attr *a)
@@ -3149,6 +3142,22 @@ static int resources_empty(const char *path, char *why, size_t len)
 	return empty;
 }
 
+/*
+ * the resources of device @d, given @tries tenths of a second to reach
+ * zero: 0, or 1 and a FAIL line "objects left @when"
+ */
+static int objects_left(int d, int tries, const char *when)
+{
+	char why[256];
+
+	while (tries-- && !resources_empty(devs[d].res, why, sizeof(why)))
+		usleep(100000);
+	if (!*why)
+		return 0;
+	out("FAIL: %s: objects left %s: %s", devs[d].name, when, why);
+	return 1;
+}
+
 /* a loopback RDMA WRITE on a fresh context: the device still works */
 static int sanity(int dev, char *why, size_t len)
 {
@@ -3530,16 +3539,7 @@ int main(int argc, char **argv)
 
 	for (d = 0; d < ndev && opt.checks; d++) {
 		/* leaks: the resources and the model's objects settle */
-		for (i = 0; i < 200; i++) {
-			if (resources_empty(devs[d].res, why, sizeof(why)))
-				break;
-			usleep(100000);
-		}
-		if (*why) {
-			out("FAIL: %s: objects left after the last close: %s",
-			    devs[d].name, why);
-			failed = 1;
-		}
+		failed |= objects_left(d, 200, "after the last close");
 		if (r0[d].n) {
 			for (i = 0; i < 200; i++) {
 				read_regs(devs[d].regs, &r1[d]);
@@ -3564,16 +3564,7 @@ int main(int argc, char **argv)
 			    devs[d].name, why);
 			failed = 1;
 		}
-		for (i = 0; i < 50; i++) {
-			if (resources_empty(devs[d].res, why, sizeof(why)))
-				break;
-			usleep(100000);
-		}
-		if (*why) {
-			out("FAIL: %s: objects left after the check: %s",
-			    devs[d].name, why);
-			failed = 1;
-		}
+		failed |= objects_left(d, 50, "after the check");
 	}
 	for (d = 0; d < ndev; d++) {
 		c1[d].n = 0;
