@@ -2013,6 +2013,28 @@ static void pick_span(struct wk *w, const struct keyinfo *k, __u64 *addr,
 			hostile64(&w->r);
 }
 
+/*
+ * a scatter element: a span of a key of @ctx and @pd (for an @atomic, in a
+ * clean action, the first 8 bytes of the key)
+ */
+static void pick_sge(struct wk *w, int ctx, __u32 pd, int atomic,
+		     struct xnic_sge *sge)
+{
+	struct keyinfo k;
+	__u64 addr;
+	__u32 len;
+
+	pick_key(w, ctx, pd, &k);
+	pick_span(w, &k, &addr, &len);
+	if (atomic && !w->hostile) {
+		len = 8;
+		addr = k.iova;
+	}
+	sge->addr = htole64(addr);
+	sge->length = htole32(len);
+	sge->lkey = htole32(k.lkey);
+}
+
 static const __u8 wqe_ops[] = {
 	XNIC_OP_RDMA_WRITE, XNIC_OP_RDMA_WRITE, XNIC_OP_RDMA_WRITE_WITH_IMM,
 	XNIC_OP_SEND, XNIC_OP_SEND, XNIC_OP_SEND_WITH_IMM, XNIC_OP_RDMA_READ,
@@ -2172,17 +2194,8 @@ static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 		if (hz(w, 5))
 			n = 0;
 		ctrl->num_sge = n;
-		for (i = 0; i < n && i < max_sge; i++) {
-			pick_key(w, ctx, q->pd, &k);
-			pick_span(w, &k, &addr, &len);
-			if (atomic && !w->hostile) {
-				len = 8;
-				addr = k.iova;
-			}
-			sge[i].addr = htole64(addr);
-			sge[i].length = htole32(len);
-			sge[i].lkey = htole32(k.lkey);
-		}
+		for (i = 0; i < n && i < max_sge; i++)
+			pick_sge(w, ctx, q->pd, atomic, &sge[i]);
 	}
 	if (hz(w, 5))
 		owner ^= 1;
@@ -2325,10 +2338,8 @@ static void act_recv(struct wk *w)
 	sigjmp_buf jb;
 	struct fobj *o;
 	struct xnic_qp_dbrec *rec;
-	struct keyinfo k;
-	__u32 log, shift, *pi, n, j, len, max_sge;
+	__u32 log, shift, *pi, n, j, max_sge;
 	__u8 *ring;
-	__u64 addr;
 	int i, srq = pct(&w->r, 30), locked;
 
 	i = pick_obj(w, srq ? XRDMA_OBJ_SRQ : XRDMA_OBJ_QP,
@@ -2383,13 +2394,8 @@ static void act_recv(struct wk *w)
 			h->num_sge = max_sge ? 1 + rn(&w->r, max_sge) : 0;
 			if (hz(w, 6))
 				h->num_sge = (__u8)hostile32(&w->r);
-			for (j = 0; j < h->num_sge && j < max_sge; j++) {
-				pick_key(w, o->ctx, o->pd, &k);
-				pick_span(w, &k, &addr, &len);
-				sge[j].addr = htole64(addr);
-				sge[j].length = htole32(len);
-				sge[j].lkey = htole32(k.lkey);
-			}
+			for (j = 0; j < h->num_sge && j < max_sge; j++)
+				pick_sge(w, o->ctx, o->pd, 0, &sge[j]);
 			if (hz(w, 4))
 				owner ^= 1;
 			__atomic_store_n(&h->owner, owner, __ATOMIC_RELEASE);
