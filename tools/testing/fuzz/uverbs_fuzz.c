@@ -1041,6 +1041,14 @@ static void obj_put(int i)
 	pthread_mutex_unlock(&W);
 }
 
+/* the end of an action on the rings of object @i: its plock if @locked */
+static void obj_unlock_put(int i, int locked)
+{
+	if (locked)
+		pthread_mutex_unlock(&objs[i].plock);
+	obj_put(i);
+}
+
 /*
  * Pick a random object (reservoir) matching @type (0: any kernel object,
  * -1: anything with a mapping), state @state (S_LIVE, or -1 for LIVE or
@@ -2409,9 +2417,7 @@ static void act_recv(struct wk *w)
 		INC(st->faults);
 	}
 	guard = NULL;
-	if (locked)
-		pthread_mutex_unlock(&o->plock);
-	obj_put(i);
+	obj_unlock_put(i, locked);
 }
 
 static unsigned int cqe_bucket(__u8 op)
@@ -2478,9 +2484,7 @@ static void act_poll(struct wk *w)
 		INC(st->faults);
 	}
 	guard = NULL;
-	if (locked)
-		pthread_mutex_unlock(&o->plock);
-	obj_put(i);
+	obj_unlock_put(i, locked);
 }
 
 static void act_garbage(struct wk *w)
