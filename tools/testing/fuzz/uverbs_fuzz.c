@@ -671,45 +671,50 @@ static int pl_mr(struct pctx *c, void *addr, size_t len, __u32 access,
 	return 0;
 }
 
+/*
+ * command @cmd (@r, @n bytes) creating a CQ or a QP, then the mapping of
+ * its rings that its driver data tells (*@off, *@size): 0 or errno
+ */
+static int pl_new(struct pctx *c, unsigned long cmd, void *r, size_t n,
+		  const __u64 *off, const __u32 *size, void **map)
+{
+	int ret = pio(c->fd, _IOC_NR(cmd), r, n);
+
+	return ret ? ret : pl_map(c->fd, *size, *off, map);
+}
+
 static int pl_cq(struct pctx *c, struct pcq *cq, __u32 cqe)
 {
-	struct xrdma_cmd_create_cq r = { 0 };
+	struct xrdma_cmd_create_cq r = {
+		.cqe = cqe, .channel_fd = -1,
+		.udata = { .out = uptr(&cq->r), .out_len = sizeof(cq->r) },
+	};
 	int ret;
 
 	memset(cq, 0, sizeof(*cq));
-	r.cqe = cqe;
-	r.channel_fd = -1;
-	r.udata.out = (__u64)(unsigned long)&cq->r;
-	r.udata.out_len = sizeof(cq->r);
-	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_CQ), &r, sizeof(r));
-	if (ret)
-		return ret;
+	ret = pl_new(c, XRDMA_IOC_CREATE_CQ, &r, sizeof(r), &cq->r.mmap_offset,
+		     &cq->r.mmap_size, &cq->map);
 	cq->h = r.cq_handle;
-	return pl_map(c->fd, cq->r.mmap_size, cq->r.mmap_offset, &cq->map);
+	return ret;
 }
 
 static int pl_qp(struct pctx *c, struct pcq *cq, struct pqp *qp, __u32 type)
 {
-	struct xrdma_cmd_create_qp r = { 0 };
+	struct xrdma_cmd_create_qp r = {
+		.pd_handle = c->pd, .qp_type = type,
+		.send_cq_handle = cq->h, .recv_cq_handle = cq->h,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 2, .max_recv_sge = 2 },
+		.udata = { .out = uptr(&qp->r), .out_len = sizeof(qp->r) },
+	};
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	r.pd_handle = c->pd;
-	r.send_cq_handle = cq->h;
-	r.recv_cq_handle = cq->h;
-	r.qp_type = type;
-	r.cap.max_send_wr = 16;
-	r.cap.max_recv_wr = 16;
-	r.cap.max_send_sge = 2;
-	r.cap.max_recv_sge = 2;
-	r.udata.out = (__u64)(unsigned long)&qp->r;
-	r.udata.out_len = sizeof(qp->r);
-	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_QP), &r, sizeof(r));
-	if (ret)
-		return ret;
+	ret = pl_new(c, XRDMA_IOC_CREATE_QP, &r, sizeof(r), &qp->r.mmap_offset,
+		     &qp->r.mmap_size, &qp->map);
 	qp->h = r.qp_handle;
 	qp->qpn = r.qpn;
-	return pl_map(c->fd, qp->r.mmap_size, qp->r.mmap_offset, &qp->map);
+	return ret;
 }
 
 static int modify(int fd, __u32 h, __u32 mask, struct xrdma_uverbs_qp_attr *a)
@@ -803,19 +808,6 @@ static int connect_qp(int fd, __u32 h, __u32 type, const __u8 *dgid,
 }
 
 /* set a QP's doorbell slot bits; return NEED_WAKEUP */
-static int ring_db(void *db, __u32 slot)
-{
-	struct xnic_db_page *d = db;
-
-	__atomic_fetch_or(&d->group[(slot / 64) % XNIC_DB_GROUP_WORDS],
-			  htole64(1ull << (slot % 64)), __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->summary[(slot / 4096) % XNIC_DB_SUMMARY_WORDS],
-			  htole64(1ull << ((slot / 64) % 64)), __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !!(le32toh(__atomic_load_n(&d->flags, __ATOMIC_ACQUIRE)) &
-		  XNIC_DB_NEED_WAKEUP);
-}
-
 static int kick(int fd, __u32 qp_handle)
 {
 	struct xrdma_cmd_kick k = { .qp_handle = qp_handle };
@@ -825,36 +817,21 @@ static int kick(int fd, __u32 qp_handle)
 }
 
 /* a signaled RDMA WRITE, correctly posted */
-static void pl_post_write(struct pctx *c, struct pqp *qp, __u64 src,
-			  __u32 lkey, __u64 dst, __u32 rkey, __u32 len,
-			  __u64 wr_id)
+static void pl_post_write(struct pctx *c, struct pqp *qp,
+			  const struct xt_write *wr)
 {
 	__u32 log = qp->r.sq_log_wqe, shift = qp->r.sq_wqe_shift;
 	__u8 *wqe = (__u8 *)qp->map + qp->r.sq_offset +
 		    ((size_t)(qp->sq_pi & ((1u << log) - 1)) << shift);
-	struct xnic_wqe_ctrl *ctrl = (void *)wqe;
-	struct xnic_wqe_remote *rem = (void *)(wqe + XNIC_WQE_REMOTE_OFF);
-	struct xnic_sge *sge = (void *)(wqe + XNIC_WQE_DATA_OFF);
 	struct xnic_qp_dbrec *rec = (void *)((__u8 *)qp->map +
 					     qp->r.dbrec_offset);
+	struct xnic_wqe_ctrl *ctrl = xt_wqe_write(wqe, (size_t)1 << shift, wr);
 
-	memset(wqe, 0, offsetof(struct xnic_wqe_ctrl, owner));
-	memset(wqe + offsetof(struct xnic_wqe_ctrl, owner) + 1, 0,
-	       ((size_t)1 << shift) - offsetof(struct xnic_wqe_ctrl, owner) - 1);
-	ctrl->opcode = XNIC_OP_RDMA_WRITE;
-	ctrl->flags = XNIC_WQE_SIGNALED;
-	ctrl->num_sge = 1;
-	ctrl->wr_id = htole64(wr_id);
-	rem->remote_addr = htole64(dst);
-	rem->rkey = htole32(rkey);
-	sge->addr = htole64(src);
-	sge->length = htole32(len);
-	sge->lkey = htole32(lkey);
 	__atomic_store_n(&ctrl->owner, (__u8)((qp->sq_pi >> log) & 1),
 			 __ATOMIC_RELEASE);
 	qp->sq_pi++;
 	__atomic_store_n(&rec->sq_pi, htole32(qp->sq_pi), __ATOMIC_RELEASE);
-	if (ring_db(c->db, qp->r.db_slot))
+	if (xt_db_ring(c->db, qp->r.db_slot))
 		kick(c->fd, 0);
 }
 
@@ -2245,7 +2222,7 @@ static void doorbell(struct wk *w, struct fobj *q, int fd, __u32 qh)
 	if (d >= 0) {
 		db = objs[d].map;
 		if (!hz(w, 5))
-			nw = ring_db(db, q->qr.db_slot);
+			nw = xt_db_ring(db, q->qr.db_slot);
 		if (hz(w, 6)) {
 			__u32 g = rn(&w->r, XNIC_DB_GROUP_WORDS);
 
@@ -2817,9 +2794,12 @@ static void child_main(struct wk *w, struct kid_plan *p)
 		   pct(&w->r, 70) ? p->qpn : qp.qpn, NULL);
 	for (i = 0; i < 8; i++) {
 		__u32 rkey = pct(&w->r, 50) ? p->rkey : p->rkey + rn(&w->r, 4) * 0x100;
+		const struct xt_write wr = {
+			.wr_id = i, .src = uptr(buf), .lkey = mr.lkey,
+			.dst = p->raddr, .rkey = rkey, .len = 1 + rn(&w->r, 4096),
+		};
 
-		pl_post_write(&c, &qp, (__u64)(unsigned long)buf, mr.lkey,
-			      p->raddr, rkey, 1 + rn(&w->r, 4096), i);
+		pl_post_write(&c, &qp, &wr);
 	}
 	if (pct(&w->r, 50))
 		_exit(0);	/* with the WRITEs in flight */
@@ -3212,8 +3192,10 @@ static int sanity(int dev, char *why, size_t len)
 			 strerror(ret));
 		goto out;
 	}
-	pl_post_write(&c, &qp, (__u64)(unsigned long)buf, src.lkey,
-		      (__u64)(unsigned long)(buf + PG), dst.rkey, PG, 42);
+	pl_post_write(&c, &qp, &(struct xt_write){
+		.wr_id = 42, .src = uptr(buf), .lkey = src.lkey,
+		.dst = uptr(buf + PG), .rkey = dst.rkey, .len = PG,
+	});
 	for (i = 0; i < 1000 && !got; i++) {
 		got = pl_poll(&cq, &e);
 		if (!got) {

@@ -573,13 +573,6 @@ static void sq_produce(struct uqp *qp, __u8 *wqe)
 	qp->sq_pi++;
 }
 
-static int need_wakeup(struct ctx *c)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !!(le32toh(__atomic_load_n(&c->db->flags, __ATOMIC_ACQUIRE)) &
-		  XNIC_DB_NEED_WAKEUP);
-}
-
 /*
  * Ring the doorbell for everything produced: the doorbell record, the
  * slot's group bit, the group's summary bit, then NEED_WAKEUP; kick if it
@@ -587,16 +580,11 @@ static int need_wakeup(struct ctx *c)
  */
 static int sq_ring(struct ctx *c, struct uqp *qp, int may_kick)
 {
-	__u32 slot = qp->r.db_slot;
 	int nw, ret;
 
 	__atomic_store_n(&qp->dbrec->sq_pi, htole32(qp->sq_pi),
 			 __ATOMIC_RELEASE);
-	__atomic_fetch_or(&c->db->group[slot / 64],
-			  htole64(1ull << (slot % 64)), __ATOMIC_RELEASE);
-	__atomic_fetch_or(&c->db->summary[slot / 4096],
-			  htole64(1ull << ((slot / 64) % 64)), __ATOMIC_RELEASE);
-	nw = need_wakeup(c);
+	nw = xt_db_ring(c->db, qp->r.db_slot);
 	if (nw && may_kick) {
 		ret = kick(c, 0);
 		if (ret)
@@ -1065,9 +1053,9 @@ static void t_wake(struct ctx *c, struct uqp *qp, struct xt_umr *m,
 
 	memset(m->buf + OFF_WDST - GUARD, CANARY, WRITE_LEN + 2 * GUARD);
 	fill(m->buf + OFF_WSRC, WRITE_LEN, seed);
-	for (i = 0; i < 300 && !need_wakeup(c); i++)
+	for (i = 0; i < 300 && !xt_need_wakeup(c->db); i++)
 		usleep(10000);
-	if (!xt_check(need_wakeup(c),
+	if (!xt_check(xt_need_wakeup(c->db),
 		      "the idle engine went to sleep: NEED_WAKEUP set within 3 s"))
 		return;
 	k0 = counter("kicks");
@@ -1208,7 +1196,7 @@ static void mode_remove(void)
 	 * Known bytes in each mapping: a CQE's owner, WQEs' wr_id, and the
 	 * doorbell page's flags once the idle engine has set NEED_WAKEUP.
 	 */
-	for (i = 0; i < 300 && !need_wakeup(c); i++)
+	for (i = 0; i < 300 && !xt_need_wakeup(c->db); i++)
 		usleep(10000);
 	b_cq = w.scq.ring[0].owner;
 	sq_wrid = w.a.sq + offsetof(struct xnic_wqe_ctrl, wr_id);
