@@ -634,8 +634,7 @@ static int pl_open(struct pctx *c, int dev)
 	c->fd = open(devs[dev].path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0)
 		return errno;
-	gc.udata.out = (__u64)(unsigned long)&c->u;
-	gc.udata.out_len = sizeof(c->u);
+	xt_udata_out(&gc.udata, &c->u, sizeof(c->u));
 	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
 	if (!ret)
 		ret = pl_map(c->fd, XNIC_DB_PAGE_SIZE, c->u.db_page_offset,

@@ -48,6 +48,14 @@ union xt_cmd {
 	char raw[8192];		/* room for a larger argument than any */
 };
 
+/* driver data: its response into @resp, @len bytes */
+static inline void xt_udata_out(struct xrdma_udata_desc *u, void *resp,
+				size_t len)
+{
+	u->out = uptr(resp);
+	u->out_len = len;
+}
+
 /* MODIFY_QP: 0 or -errno */
 int xt_modify_qp(int fd, uint32_t qp, uint32_t mask,
 		 const struct xrdma_uverbs_qp_attr *a);

@@ -126,8 +126,7 @@ static void dev_open(struct dev *d, const char *ibdev)
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		xt_bail(errno, "%s", path);
-	gc.udata.out = (__u64)(unsigned long)&d->uctx;
-	gc.udata.out_len = sizeof(d->uctx);
+	xt_udata_out(&gc.udata, &d->uctx, sizeof(d->uctx));
 	ret = xio(d->fd, XRDMA_IOC_GET_CONTEXT, &gc);
 	if (ret)
 		xt_bail(ret, "GET_CONTEXT");
@@ -166,8 +165,7 @@ static void cq_create(struct dev *d, struct cq *cq)
 
 	c.cqe = 16;
 	c.channel_fd = -1;
-	c.udata.out = (__u64)(unsigned long)&cq->resp;
-	c.udata.out_len = sizeof(cq->resp);
+	xt_udata_out(&c.udata, &cq->resp, sizeof(cq->resp));
 	ret = xio(d->fd, XRDMA_IOC_CREATE_CQ, &c);
 	if (ret)
 		xt_bail(ret, "CREATE_CQ");
@@ -205,8 +203,7 @@ static void qp_create(struct dev *d, struct cq *cq, struct qp *qp)
 	c.cap.max_recv_wr = 1;
 	c.cap.max_send_sge = 1;
 	c.cap.max_recv_sge = 1;
-	c.udata.out = (__u64)(unsigned long)r;
-	c.udata.out_len = sizeof(*r);
+	xt_udata_out(&c.udata, r, sizeof(*r));
 	ret = xio(d->fd, XRDMA_IOC_CREATE_QP, &c);
 	if (ret)
 		xt_bail(ret, "CREATE_QP");

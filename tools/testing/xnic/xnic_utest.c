@@ -173,6 +173,25 @@ static void map_refused(struct ctx *c, __u64 off, size_t len, int prot,
 		munmap(p, len);
 }
 
+/*
+ * the rings of @what (number @n) at @off, @len bytes, mapped after a
+ * mapping one page longer was refused
+ */
+static void *map_obj(struct ctx *c, __u64 off, __u32 len, const char *what,
+		     __u32 n)
+{
+	char name[64];
+	void *p;
+
+	snprintf(name, sizeof(name), "%s, one page too long", what);
+	map_refused(c, off, len + pagesz, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    EINVAL, name);
+	p = map_rw(c, off, len);
+	if (!p)
+		xt_bail(errno, "mmap of %s (%u)", what, n);
+	return p;
+}
+
 static int all_zero(const void *p, size_t len)
 {
 	const __u8 *b = p;
@@ -257,8 +276,7 @@ static void ctx_open(struct ctx *c, const char *ibdev)
 	if (c->fd < 0)
 		xt_bail(errno, "open %s", path);
 
-	gc.udata.out = uptr(&c->uctx);
-	gc.udata.out_len = sizeof(c->uctx);
+	xt_udata_out(&gc.udata, &c->uctx, sizeof(c->uctx));
 	ret = xio(c->fd, XRDMA_IOC_GET_CONTEXT, &gc);
 	if (ret)
 		xt_bail(ret, "GET_CONTEXT on %s", path);
@@ -326,8 +344,7 @@ static void cq_create(struct ctx *c, struct ucq *cq, __u32 cqe)
 	memset(cq, 0, sizeof(*cq));
 	cc.cqe = cqe;
 	cc.channel_fd = -1;
-	cc.udata.out = uptr(r);
-	cc.udata.out_len = sizeof(*r);
+	xt_udata_out(&cc.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_CQ, &cc);
 	if (ret)
 		xt_bail(ret, "CREATE_CQ of %u CQEs", cqe);
@@ -344,12 +361,7 @@ static void cq_create(struct ctx *c, struct ucq *cq, __u32 cqe)
 		      r->cqn, cqe, cc.cqe, r->log_cqe, r->dbrec_offset,
 		      r->mmap_size))
 		xt_bail(0, "CREATE_CQ response unusable");
-	map_refused(c, r->mmap_offset, r->mmap_size + pagesz,
-		    PROT_READ | PROT_WRITE, MAP_SHARED, EINVAL,
-		    "a CQ, one page too long");
-	cq->map = map_rw(c, r->mmap_offset, r->mmap_size);
-	if (!cq->map)
-		xt_bail(errno, "mmap of CQ %u", r->cqn);
+	cq->map = map_obj(c, r->mmap_offset, r->mmap_size, "a CQ", r->cqn);
 	cq->ring = cq->map;
 	cq->dbrec = (void *)((__u8 *)cq->map + r->dbrec_offset);
 	xt_check(all_zero(cq->map, r->mmap_size),
@@ -368,8 +380,7 @@ static void srq_create(struct ctx *c, struct usrq *s, __u32 max_wr,
 	cs.pd_handle = c->pd;
 	cs.max_wr = max_wr;
 	cs.max_sge = max_sge;
-	cs.udata.out = uptr(r);
-	cs.udata.out_len = sizeof(*r);
+	xt_udata_out(&cs.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_SRQ, &cs);
 	if (ret)
 		xt_bail(ret, "CREATE_SRQ");
@@ -388,12 +399,7 @@ static void srq_create(struct ctx *c, struct usrq *s, __u32 max_wr,
 		      r->log_wqe, 1u << r->wqe_shift, r->dbrec_offset,
 		      r->mmap_size))
 		xt_bail(0, "CREATE_SRQ response unusable");
-	map_refused(c, r->mmap_offset, r->mmap_size + pagesz,
-		    PROT_READ | PROT_WRITE, MAP_SHARED, EINVAL,
-		    "an SRQ, one page too long");
-	s->map = map_rw(c, r->mmap_offset, r->mmap_size);
-	if (!s->map)
-		xt_bail(errno, "mmap of SRQ %u", r->srqn);
+	s->map = map_obj(c, r->mmap_offset, r->mmap_size, "an SRQ", r->srqn);
 	s->rq.ring = s->map;
 	s->rq.log = r->log_wqe;
 	s->rq.shift = r->wqe_shift;
@@ -462,8 +468,7 @@ static void qp_create(struct ctx *c, struct uqp *qp, struct ucq *scq,
 	}
 	cq.qp_type = XRDMA_UVERBS_QPT_RC;
 	cq.cap = *want;
-	cq.udata.out = uptr(r);
-	cq.udata.out_len = sizeof(*r);
+	xt_udata_out(&cq.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_QP, &cq);
 	if (ret)
 		xt_bail(ret, "CREATE_QP %s", name);
