@@ -91,7 +91,7 @@
 #include <unistd.h>
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
-#include "xt.h"
+#include "xt_uverbs.h"
 
 #define INC(x)		__atomic_fetch_add(&(x), 1, __ATOMIC_RELAXED)
 #define PG		4096u
@@ -446,8 +446,8 @@ static void count_call(unsigned int nr, int ret)
 		INC(st->err[b][errno_bucket(ret)]);
 }
 
-/* a correct call: 0 or errno */
-static int xio(int fd, unsigned int nr, void *arg, size_t n)
+/* a correct call (counted): 0 or errno */
+static int pio(int fd, unsigned int nr, void *arg, size_t n)
 {
 	int ret;
 
@@ -613,6 +613,16 @@ struct pmr {
 	__u32 h, lkey, rkey;
 };
 
+/* a shared read-write mapping of the uverbs fd: 0, or errno and NULL */
+static int pl_map(int fd, size_t len, __u64 off, void **map)
+{
+	*map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+	if (*map != MAP_FAILED)
+		return 0;
+	*map = NULL;
+	return errno;
+}
+
 static int pl_open(struct pctx *c, int dev)
 {
 	struct xrdma_cmd_get_context gc = { 0 };
@@ -624,19 +634,13 @@ static int pl_open(struct pctx *c, int dev)
 	c->fd = open(devs[dev].path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0)
 		return errno;
-	gc.udata.out = (__u64)(unsigned long)&c->u;
-	gc.udata.out_len = sizeof(c->u);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
-	if (!ret) {
-		c->db = mmap(NULL, XNIC_DB_PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_SHARED, c->fd, c->u.db_page_offset);
-		if (c->db == MAP_FAILED) {
-			ret = errno;
-			c->db = NULL;
-		}
-	}
+	xt_udata_out(&gc.udata, &c->u, sizeof(c->u));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_GET_CONTEXT), &gc, sizeof(gc));
 	if (!ret)
-		ret = xio(c->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+		ret = pl_map(c->fd, XNIC_DB_PAGE_SIZE, c->u.db_page_offset,
+			     &c->db);
+	if (!ret)
+		ret = pio(c->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret) {
 		close(c->fd);
 		c->fd = -1;
@@ -657,7 +661,7 @@ static int pl_mr(struct pctx *c, void *addr, size_t len, __u32 access,
 	r.addr = (__u64)(unsigned long)addr;
 	r.length = len;
 	r.iova = r.addr;
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_REG_MR), &r, sizeof(r));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_REG_MR), &r, sizeof(r));
 	if (ret)
 		return ret;
 	m->h = r.mr_handle;
@@ -666,57 +670,50 @@ static int pl_mr(struct pctx *c, void *addr, size_t len, __u32 access,
 	return 0;
 }
 
+/*
+ * command @cmd (@r, @n bytes) creating a CQ or a QP, then the mapping of
+ * its rings that its driver data tells (*@off, *@size): 0 or errno
+ */
+static int pl_new(struct pctx *c, unsigned long cmd, void *r, size_t n,
+		  const __u64 *off, const __u32 *size, void **map)
+{
+	int ret = pio(c->fd, _IOC_NR(cmd), r, n);
+
+	return ret ? ret : pl_map(c->fd, *size, *off, map);
+}
+
 static int pl_cq(struct pctx *c, struct pcq *cq, __u32 cqe)
 {
-	struct xrdma_cmd_create_cq r = { 0 };
+	struct xrdma_cmd_create_cq r = {
+		.cqe = cqe, .channel_fd = -1,
+		.udata = { .out = uptr(&cq->r), .out_len = sizeof(cq->r) },
+	};
 	int ret;
 
 	memset(cq, 0, sizeof(*cq));
-	r.cqe = cqe;
-	r.channel_fd = -1;
-	r.udata.out = (__u64)(unsigned long)&cq->r;
-	r.udata.out_len = sizeof(cq->r);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_CQ), &r, sizeof(r));
-	if (ret)
-		return ret;
+	ret = pl_new(c, XRDMA_IOC_CREATE_CQ, &r, sizeof(r), &cq->r.mmap_offset,
+		     &cq->r.mmap_size, &cq->map);
 	cq->h = r.cq_handle;
-	cq->map = mmap(NULL, cq->r.mmap_size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED, c->fd, cq->r.mmap_offset);
-	if (cq->map == MAP_FAILED) {
-		cq->map = NULL;
-		return errno;
-	}
-	return 0;
+	return ret;
 }
 
 static int pl_qp(struct pctx *c, struct pcq *cq, struct pqp *qp, __u32 type)
 {
-	struct xrdma_cmd_create_qp r = { 0 };
+	struct xrdma_cmd_create_qp r = {
+		.pd_handle = c->pd, .qp_type = type,
+		.send_cq_handle = cq->h, .recv_cq_handle = cq->h,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 2, .max_recv_sge = 2 },
+		.udata = { .out = uptr(&qp->r), .out_len = sizeof(qp->r) },
+	};
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	r.pd_handle = c->pd;
-	r.send_cq_handle = cq->h;
-	r.recv_cq_handle = cq->h;
-	r.qp_type = type;
-	r.cap.max_send_wr = 16;
-	r.cap.max_recv_wr = 16;
-	r.cap.max_send_sge = 2;
-	r.cap.max_recv_sge = 2;
-	r.udata.out = (__u64)(unsigned long)&qp->r;
-	r.udata.out_len = sizeof(qp->r);
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_CREATE_QP), &r, sizeof(r));
-	if (ret)
-		return ret;
+	ret = pl_new(c, XRDMA_IOC_CREATE_QP, &r, sizeof(r), &qp->r.mmap_offset,
+		     &qp->r.mmap_size, &qp->map);
 	qp->h = r.qp_handle;
 	qp->qpn = r.qpn;
-	qp->map = mmap(NULL, qp->r.mmap_size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED, c->fd, qp->r.mmap_offset);
-	if (qp->map == MAP_FAILED) {
-		qp->map = NULL;
-		return errno;
-	}
-	return 0;
+	return ret;
 }
 
 static int modify(int fd, __u32 h, __u32 mask, struct xrdma_uverbs_qp_attr *a)
@@ -726,7 +723,7 @@ static int modify(int fd, __u32 h, __u32 mask, struct xrdma_uverbs_qp_attr *a)
 	c.qp_handle = h;
 	c.attr_mask = mask;
 	c.attr = *a;
-	return xio(fd, _IOC_NR(XRDMA_IOC_MODIFY_QP), &c, sizeof(c));
+	return pio(fd, _IOC_NR(XRDMA_IOC_MODIFY_QP), &c, sizeof(c));
 }
 
 /*
@@ -810,58 +807,30 @@ static int connect_qp(int fd, __u32 h, __u32 type, const __u8 *dgid,
 }
 
 /* set a QP's doorbell slot bits; return NEED_WAKEUP */
-static int ring_db(void *db, __u32 slot)
-{
-	struct xnic_db_page *d = db;
-
-	__atomic_fetch_or(&d->group[(slot / 64) % XNIC_DB_GROUP_WORDS],
-			  htole64(1ull << (slot % 64)), __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->summary[(slot / 4096) % XNIC_DB_SUMMARY_WORDS],
-			  htole64(1ull << ((slot / 64) % 64)), __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !!(le32toh(__atomic_load_n(&d->flags, __ATOMIC_ACQUIRE)) &
-		  XNIC_DB_NEED_WAKEUP);
-}
-
 static int kick(int fd, __u32 qp_handle)
 {
 	struct xrdma_cmd_kick k = { .qp_handle = qp_handle };
 
 	INC(st->kicks);
-	return xio(fd, _IOC_NR(XRDMA_IOC_KICK), &k, sizeof(k));
+	return pio(fd, _IOC_NR(XRDMA_IOC_KICK), &k, sizeof(k));
 }
 
 /* a signaled RDMA WRITE, correctly posted */
-static void pl_post_write(struct pctx *c, struct pqp *qp, __u64 src,
-			  __u32 lkey, __u64 dst, __u32 rkey, __u32 len,
-			  __u64 wr_id)
+static void pl_post_write(struct pctx *c, struct pqp *qp,
+			  const struct xt_write *wr)
 {
 	__u32 log = qp->r.sq_log_wqe, shift = qp->r.sq_wqe_shift;
 	__u8 *wqe = (__u8 *)qp->map + qp->r.sq_offset +
 		    ((size_t)(qp->sq_pi & ((1u << log) - 1)) << shift);
-	struct xnic_wqe_ctrl *ctrl = (void *)wqe;
-	struct xnic_wqe_remote *rem = (void *)(wqe + XNIC_WQE_REMOTE_OFF);
-	struct xnic_sge *sge = (void *)(wqe + XNIC_WQE_DATA_OFF);
 	struct xnic_qp_dbrec *rec = (void *)((__u8 *)qp->map +
 					     qp->r.dbrec_offset);
+	struct xnic_wqe_ctrl *ctrl = xt_wqe_write(wqe, (size_t)1 << shift, wr);
 
-	memset(wqe, 0, offsetof(struct xnic_wqe_ctrl, owner));
-	memset(wqe + offsetof(struct xnic_wqe_ctrl, owner) + 1, 0,
-	       ((size_t)1 << shift) - offsetof(struct xnic_wqe_ctrl, owner) - 1);
-	ctrl->opcode = XNIC_OP_RDMA_WRITE;
-	ctrl->flags = XNIC_WQE_SIGNALED;
-	ctrl->num_sge = 1;
-	ctrl->wr_id = htole64(wr_id);
-	rem->remote_addr = htole64(dst);
-	rem->rkey = htole32(rkey);
-	sge->addr = htole64(src);
-	sge->length = htole32(len);
-	sge->lkey = htole32(lkey);
 	__atomic_store_n(&ctrl->owner, (__u8)((qp->sq_pi >> log) & 1),
 			 __ATOMIC_RELEASE);
 	qp->sq_pi++;
 	__atomic_store_n(&rec->sq_pi, htole32(qp->sq_pi), __ATOMIC_RELEASE);
-	if (ring_db(c->db, qp->r.db_slot))
+	if (xt_db_ring(c->db, qp->r.db_slot))
 		kick(c->fd, 0);
 }
 
@@ -889,9 +858,9 @@ static int query_dev(struct pctx *c)
 	struct fdev *d = &devs[c->dev];
 	int ret;
 
-	ret = xio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_DEVICE), &q, sizeof(q));
+	ret = pio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_DEVICE), &q, sizeof(q));
 	if (!ret)
-		ret = xio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_GID), &g, sizeof(g));
+		ret = pio(c->fd, _IOC_NR(XRDMA_IOC_QUERY_GID), &g, sizeof(g));
 	if (ret)
 		return ret;
 	memcpy(d->gid, g.gid, 16);
@@ -1046,6 +1015,14 @@ static void obj_put(int i)
 	objs[i].refs--;
 	obj_settle(&objs[i]);
 	pthread_mutex_unlock(&W);
+}
+
+/* the end of an action on the rings of object @i: its plock if @locked */
+static void obj_unlock_put(int i, int locked)
+{
+	if (locked)
+		pthread_mutex_unlock(&objs[i].plock);
+	obj_put(i);
 }
 
 /*
@@ -1253,7 +1230,7 @@ static int act_open(struct wk *w, int dev)
 	}
 	memcpy(&u, w->resp, sizeof(u));
 	memset(&pd, 0, sizeof(pd));
-	ret = xio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret)
 		goto fail_fd;
 
@@ -1592,32 +1569,14 @@ static const unsigned int cmd_weight[NR_CMDS] = {
 
 static void act_ioctl(struct wk *w)
 {
-	union {
-		struct xrdma_cmd_get_context gc;
-		struct xrdma_cmd_query_device qd;
-		struct xrdma_cmd_query_port qp;
-		struct xrdma_cmd_query_gid qg;
-		struct xrdma_cmd_alloc_pd pd;
-		struct xrdma_cmd_destroy d;
-		struct xrdma_cmd_reg_mr mr;
-		struct xrdma_cmd_create_cq cq;
-		struct xrdma_cmd_create_qp cqp;
-		struct xrdma_cmd_modify_qp mqp;
-		struct xrdma_cmd_query_qp qqp;
-		struct xrdma_cmd_create_srq srq;
-		struct xrdma_cmd_modify_srq msrq;
-		struct xrdma_cmd_query_srq qsrq;
-		struct xrdma_cmd_create_ah ah;
-		struct xrdma_cmd_fd fd;
-		struct xrdma_cmd_kick k;
-	} *u = (void *)w->cbuf;
+	union xt_cmd *u = (void *)w->cbuf;
 	static const size_t sizes[NR_CMDS] = {
-		sizeof(u->gc), sizeof(u->qd), sizeof(u->qp), sizeof(u->qg),
+		sizeof(u->gc), sizeof(u->qd), sizeof(u->qpo), sizeof(u->qg),
 		sizeof(u->pd), sizeof(u->d), sizeof(u->mr), sizeof(u->cq),
-		0, sizeof(u->cqp), sizeof(u->mqp),
+		0, sizeof(u->qp), sizeof(u->mqp),
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
-		sizeof(u->k),
+		sizeof(u->kick),
 	};
 	unsigned int nr, total = 0, x;
 	int c, ret, pristine, fd, low, dev;
@@ -1653,7 +1612,7 @@ static void act_ioctl(struct wk *w)
 			u->qd.reserved = hostile32(&w->r);
 		break;
 	case 0x02:
-		u->qp.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
+		u->qpo.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
 		break;
 	case 0x03:
 		u->qg.port_num = !hz(w, 10) ? 1 : hostile32(&w->r);
@@ -1700,27 +1659,27 @@ static void act_ioctl(struct wk *w)
 			 1);
 		break;
 	case 0x09:
-		u->cqp.user_cookie = rnd(&w->r);
-		u->cqp.pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
-		u->cqp.send_cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
-		u->cqp.recv_cq_handle = pct(&w->r, 50) ?
-			u->cqp.send_cq_handle : pick_handle(w, c, XRDMA_OBJ_CQ);
+		u->qp.user_cookie = rnd(&w->r);
+		u->qp.pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		u->qp.send_cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
+		u->qp.recv_cq_handle = pct(&w->r, 50) ?
+			u->qp.send_cq_handle : pick_handle(w, c, XRDMA_OBJ_CQ);
 		if (pct(&w->r, 20)) {
-			u->cqp.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
-			u->cqp.srq_handle = pick_handle(w, c, XRDMA_OBJ_SRQ);
+			u->qp.flags = XRDMA_UVERBS_CREATE_QP_SRQ;
+			u->qp.srq_handle = pick_handle(w, c, XRDMA_OBJ_SRQ);
 		}
 		if (pct(&w->r, 20))
-			u->cqp.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
+			u->qp.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
 		if (hz(w, 4))
-			u->cqp.flags = hostile32(&w->r);
+			u->qp.flags = hostile32(&w->r);
 		if (hz(w, 3))
-			u->cqp.srq_handle = hostile32(&w->r);
+			u->qp.srq_handle = hostile32(&w->r);
 		x = rn(&w->r, 10);
-		u->cqp.qp_type = x < 6 ? XRDMA_UVERBS_QPT_RC : x < 8 ?
+		u->qp.qp_type = x < 6 ? XRDMA_UVERBS_QPT_RC : x < 8 ?
 				 XRDMA_UVERBS_QPT_UD : x < 9 ?
 				 XRDMA_UVERBS_QPT_UC : hostile32(&w->r);
-		caps(w, &u->cqp.cap, u->cqp.flags & XRDMA_UVERBS_CREATE_QP_SRQ);
-		fz_udata(w, &u->cqp.udata, sizeof(struct xnic_create_qp_resp),
+		caps(w, &u->qp.cap, u->qp.flags & XRDMA_UVERBS_CREATE_QP_SRQ);
+		fz_udata(w, &u->qp.udata, sizeof(struct xnic_create_qp_resp),
 			 1);
 		break;
 	case 0x0a:
@@ -1807,10 +1766,10 @@ static void act_ioctl(struct wk *w)
 			u->fd.flags = hostile32(&w->r);
 		break;
 	default:
-		u->k.qp_handle = pct(&w->r, 40) ? 0 :
+		u->kick.qp_handle = pct(&w->r, 40) ? 0 :
 				 pick_handle(w, c, XRDMA_OBJ_QP);
 		if (hz(w, 4))
-			u->k.flags = hostile32(&w->r);
+			u->kick.flags = hostile32(&w->r);
 		INC(st->kicks);
 		break;
 	}
@@ -1851,12 +1810,12 @@ static void act_ioctl(struct wk *w)
 				   sizeof(struct xnic_create_cq_resp)), 0);
 		break;
 	case 0x09:
-		record(c, XRDMA_OBJ_QP, u->cqp.qp_handle, u->cqp.pd_handle,
+		record(c, XRDMA_OBJ_QP, u->qp.qp_handle, u->qp.pd_handle,
 		       w->resp,
 		       sizeof(struct xnic_create_qp_resp),
-		       fz_udata_ok(&u->cqp.udata, w,
+		       fz_udata_ok(&u->qp.udata, w,
 				   sizeof(struct xnic_create_qp_resp)),
-		       (u->cqp.qpn & 0xffffff) | (u->cqp.qp_type << 24));
+		       (u->qp.qpn & 0xffffff) | (u->qp.qp_type << 24));
 		break;
 	case 0x0c:
 		record(c, XRDMA_OBJ_SRQ, u->srq.srq_handle, u->srq.pd_handle,
@@ -2038,6 +1997,28 @@ static void pick_span(struct wk *w, const struct keyinfo *k, __u64 *addr,
 			hostile64(&w->r);
 }
 
+/*
+ * a scatter element: a span of a key of @ctx and @pd (for an @atomic, in a
+ * clean action, the first 8 bytes of the key)
+ */
+static void pick_sge(struct wk *w, int ctx, __u32 pd, int atomic,
+		     struct xnic_sge *sge)
+{
+	struct keyinfo k;
+	__u64 addr;
+	__u32 len;
+
+	pick_key(w, ctx, pd, &k);
+	pick_span(w, &k, &addr, &len);
+	if (atomic && !w->hostile) {
+		len = 8;
+		addr = k.iova;
+	}
+	sge->addr = htole64(addr);
+	sge->length = htole32(len);
+	sge->lkey = htole32(k.lkey);
+}
+
 static const __u8 wqe_ops[] = {
 	XNIC_OP_RDMA_WRITE, XNIC_OP_RDMA_WRITE, XNIC_OP_RDMA_WRITE_WITH_IMM,
 	XNIC_OP_SEND, XNIC_OP_SEND, XNIC_OP_SEND_WITH_IMM, XNIC_OP_RDMA_READ,
@@ -2197,17 +2178,8 @@ static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 		if (hz(w, 5))
 			n = 0;
 		ctrl->num_sge = n;
-		for (i = 0; i < n && i < max_sge; i++) {
-			pick_key(w, ctx, q->pd, &k);
-			pick_span(w, &k, &addr, &len);
-			if (atomic && !w->hostile) {
-				len = 8;
-				addr = k.iova;
-			}
-			sge[i].addr = htole64(addr);
-			sge[i].length = htole32(len);
-			sge[i].lkey = htole32(k.lkey);
-		}
+		for (i = 0; i < n && i < max_sge; i++)
+			pick_sge(w, ctx, q->pd, atomic, &sge[i]);
 	}
 	if (hz(w, 5))
 		owner ^= 1;
@@ -2249,7 +2221,7 @@ static void doorbell(struct wk *w, struct fobj *q, int fd, __u32 qh)
 	if (d >= 0) {
 		db = objs[d].map;
 		if (!hz(w, 5))
-			nw = ring_db(db, q->qr.db_slot);
+			nw = xt_db_ring(db, q->qr.db_slot);
 		if (hz(w, 6)) {
 			__u32 g = rn(&w->r, XNIC_DB_GROUP_WORDS);
 
@@ -2350,10 +2322,8 @@ static void act_recv(struct wk *w)
 	sigjmp_buf jb;
 	struct fobj *o;
 	struct xnic_qp_dbrec *rec;
-	struct keyinfo k;
-	__u32 log, shift, *pi, n, j, len, max_sge;
+	__u32 log, shift, *pi, n, j, max_sge;
 	__u8 *ring;
-	__u64 addr;
 	int i, srq = pct(&w->r, 30), locked;
 
 	i = pick_obj(w, srq ? XRDMA_OBJ_SRQ : XRDMA_OBJ_QP,
@@ -2408,13 +2378,8 @@ static void act_recv(struct wk *w)
 			h->num_sge = max_sge ? 1 + rn(&w->r, max_sge) : 0;
 			if (hz(w, 6))
 				h->num_sge = (__u8)hostile32(&w->r);
-			for (j = 0; j < h->num_sge && j < max_sge; j++) {
-				pick_key(w, o->ctx, o->pd, &k);
-				pick_span(w, &k, &addr, &len);
-				sge[j].addr = htole64(addr);
-				sge[j].length = htole32(len);
-				sge[j].lkey = htole32(k.lkey);
-			}
+			for (j = 0; j < h->num_sge && j < max_sge; j++)
+				pick_sge(w, o->ctx, o->pd, 0, &sge[j]);
 			if (hz(w, 4))
 				owner ^= 1;
 			__atomic_store_n(&h->owner, owner, __ATOMIC_RELEASE);
@@ -2428,9 +2393,7 @@ static void act_recv(struct wk *w)
 		INC(st->faults);
 	}
 	guard = NULL;
-	if (locked)
-		pthread_mutex_unlock(&o->plock);
-	obj_put(i);
+	obj_unlock_put(i, locked);
 }
 
 static unsigned int cqe_bucket(__u8 op)
@@ -2497,9 +2460,7 @@ static void act_poll(struct wk *w)
 		INC(st->faults);
 	}
 	guard = NULL;
-	if (locked)
-		pthread_mutex_unlock(&o->plock);
-	obj_put(i);
+	obj_unlock_put(i, locked);
 }
 
 static void act_garbage(struct wk *w)
@@ -2812,7 +2773,7 @@ static void child_main(struct wk *w, struct kid_plan *p)
 	alarm(20);
 	w->r.s = p->seed;
 	/* the parent's fd: every command must fail with EPERM */
-	ret = xio(p->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	ret = pio(p->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
 	if (ret == EPERM)
 		INC(st->child_eperm);
 	else
@@ -2832,9 +2793,12 @@ static void child_main(struct wk *w, struct kid_plan *p)
 		   pct(&w->r, 70) ? p->qpn : qp.qpn, NULL);
 	for (i = 0; i < 8; i++) {
 		__u32 rkey = pct(&w->r, 50) ? p->rkey : p->rkey + rn(&w->r, 4) * 0x100;
+		const struct xt_write wr = {
+			.wr_id = i, .src = uptr(buf), .lkey = mr.lkey,
+			.dst = p->raddr, .rkey = rkey, .len = 1 + rn(&w->r, 4096),
+		};
 
-		pl_post_write(&c, &qp, (__u64)(unsigned long)buf, mr.lkey,
-			      p->raddr, rkey, 1 + rn(&w->r, 4096), i);
+		pl_post_write(&c, &qp, &wr);
 	}
 	if (pct(&w->r, 50))
 		_exit(0);	/* with the WRITEs in flight */
@@ -3167,6 +3131,22 @@ static int resources_empty(const char *path, char *why, size_t len)
 	return empty;
 }
 
+/*
+ * the resources of device @d, given @tries tenths of a second to reach
+ * zero: 0, or 1 and a FAIL line "objects left @when"
+ */
+static int objects_left(int d, int tries, const char *when)
+{
+	char why[256];
+
+	while (tries-- && !resources_empty(devs[d].res, why, sizeof(why)))
+		usleep(100000);
+	if (!*why)
+		return 0;
+	out("FAIL: %s: objects left %s: %s", devs[d].name, when, why);
+	return 1;
+}
+
 /* a loopback RDMA WRITE on a fresh context: the device still works */
 static int sanity(int dev, char *why, size_t len)
 {
@@ -3211,8 +3191,10 @@ static int sanity(int dev, char *why, size_t len)
 			 strerror(ret));
 		goto out;
 	}
-	pl_post_write(&c, &qp, (__u64)(unsigned long)buf, src.lkey,
-		      (__u64)(unsigned long)(buf + PG), dst.rkey, PG, 42);
+	pl_post_write(&c, &qp, &(struct xt_write){
+		.wr_id = 42, .src = uptr(buf), .lkey = src.lkey,
+		.dst = uptr(buf + PG), .rkey = dst.rkey, .len = PG,
+	});
 	for (i = 0; i < 1000 && !got; i++) {
 		got = pl_poll(&cq, &e);
 		if (!got) {
@@ -3548,16 +3530,7 @@ int main(int argc, char **argv)
 
 	for (d = 0; d < ndev && opt.checks; d++) {
 		/* leaks: the resources and the model's objects settle */
-		for (i = 0; i < 200; i++) {
-			if (resources_empty(devs[d].res, why, sizeof(why)))
-				break;
-			usleep(100000);
-		}
-		if (*why) {
-			out("FAIL: %s: objects left after the last close: %s",
-			    devs[d].name, why);
-			failed = 1;
-		}
+		failed |= objects_left(d, 200, "after the last close");
 		if (r0[d].n) {
 			for (i = 0; i < 200; i++) {
 				read_regs(devs[d].regs, &r1[d]);
@@ -3582,16 +3555,7 @@ int main(int argc, char **argv)
 			    devs[d].name, why);
 			failed = 1;
 		}
-		for (i = 0; i < 50; i++) {
-			if (resources_empty(devs[d].res, why, sizeof(why)))
-				break;
-			usleep(100000);
-		}
-		if (*why) {
-			out("FAIL: %s: objects left after the check: %s",
-			    devs[d].name, why);
-			failed = 1;
-		}
+		failed |= objects_left(d, 50, "after the check");
 	}
 	for (d = 0; d < ndev; d++) {
 		c1[d].n = 0;

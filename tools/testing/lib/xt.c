@@ -293,6 +293,67 @@ int xt_usage(const char *prog, const char *args)
 	return 2;
 }
 
+/* "[-n IBDEV] [-v] [-l] [SUBTEST|GLOB...]" on stderr: 2 */
+static int opts_usage(const struct xt_opt *o, size_t n, const char *prog)
+{
+	char buf[512];
+	size_t i, len = 0;
+
+	for (i = 0; i < n && len < sizeof(buf); i++) {
+		if (o[i].arg)
+			len += snprintf(buf + len, sizeof(buf) - len, "[-%c %s] ",
+					o[i].c, o[i].arg);
+		else
+			len += snprintf(buf + len, sizeof(buf) - len, "[-%c] ",
+					o[i].c);
+	}
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "[-l] [SUBTEST|GLOB...]");
+	return xt_usage(prog, buf);
+}
+
+/* apply option @o with argument @arg: false if its number is too small */
+static bool opt_set(const struct xt_opt *o, const char *arg)
+{
+	if (!o->arg)
+		*o->num = 1;
+	else if (o->str)
+		*o->str = arg;
+	else if (o->num)
+		*o->num = atoi(arg);
+	else
+		o->fn(arg);
+	return !o->num || *o->num >= o->min;
+}
+
+int xt_main(const struct xt_suite *s, const struct xt_opt *opts, size_t n,
+	    int *argc, char ***argv, const char *prog)
+{
+	char optstr[128];
+	bool list = false;
+	size_t i, k = 0;
+	int c;
+
+	for (i = 0; i < n && k + 4 < sizeof(optstr); i++) {
+		optstr[k++] = opts[i].c;
+		if (opts[i].arg)
+			optstr[k++] = ':';
+	}
+	memcpy(optstr + k, "l", 2);
+	while ((c = getopt(*argc, *argv, optstr)) != -1) {
+		for (i = 0; i < n; i++)
+			if (opts[i].c == c)
+				break;
+		if (c == 'l')
+			list = true;
+		else if (i == n || !opt_set(&opts[i], optarg))
+			return opts_usage(opts, n, (*argv)[0]);
+	}
+	*argc -= optind;
+	*argv += optind;
+	return xt_start(s, list, *argc, *argv, prog);
+}
+
 static bool selected(const struct xt_suite *s, const struct xt_subtest *t,
 		     int argc, char **argv)
 {

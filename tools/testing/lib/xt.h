@@ -128,6 +128,29 @@ int xt_usage(const char *prog, const char *args);
 /* run the subtests named by argv (none: every one not opt_in), in order */
 void xt_run(const struct xt_suite *s, int argc, char **argv);
 
+/*
+ * an option of a test program: with @arg, -C ARG sets *str = ARG, or
+ * *num = atoi(ARG) (at least @min, else a bad usage), or calls fn(ARG);
+ * with no @arg, -C sets *num = 1
+ */
+struct xt_opt {
+	char c;
+	const char *arg;	/* the argument's name in the usage, or NULL */
+	const char **str;
+	int *num;
+	int min;
+	void (*fn)(const char *arg);
+};
+
+/*
+ * the start of a test program's main(): parse the options @opts[@n] and
+ * -l (list the subtests), then xt_start(); -1 to go on with *argc and
+ * *argv the subtest names, or the exit status (2 and the usage on stderr
+ * for a bad option or -h)
+ */
+int xt_main(const struct xt_suite *s, const struct xt_opt *opts, size_t n,
+	    int *argc, char ***argv, const char *prog);
+
 /* ------------------------------------------------------------ verbs */
 
 /* IBV_QP_* attribute mask bits */

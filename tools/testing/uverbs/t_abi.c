@@ -90,7 +90,7 @@ static const struct abi_row rows[] = {
 	  F(struct xrdma_cmd_kick, flags), BIT31 },
 };
 
-static void set_field(union anycmd *u, const struct abi_row *r, uint32_t v)
+static void set_field(union xt_cmd *u, const struct abi_row *r, uint32_t v)
 {
 	char *p = (char *)u + r->f.off;
 	uint16_t v16 = (uint16_t)v;
@@ -107,7 +107,7 @@ static void set_field(union anycmd *u, const struct abi_row *r, uint32_t v)
 /* one call of row r's command, as prepared or with r->bad: 0 or -errno */
 static int abi_call(struct ut_fix *e, const struct abi_row *r, bool bad)
 {
-	union anycmd u;
+	union xt_cmd u;
 	int fd = ut_row_fd(e->c.fd, r->fd), ret;
 
 	if (fd < 0)

@@ -139,7 +139,7 @@ static const struct {
 };
 
 /* a plausible argument for cmd, as if a context existed */
-static void plausible(unsigned long cmd, union anycmd *u, void *buf)
+static void plausible(unsigned long cmd, union xt_cmd *u, void *buf)
 {
 	memset(u, 0, sizeof(*u));
 	switch (cmd) {
@@ -189,7 +189,7 @@ void t_context(void)
 	struct xrdma_testdev_ucontext_resp resp;
 	struct xrdma_cmd_get_context gc;
 	struct xrdma_cmd_query_device qd;
-	union anycmd u;
+	union xt_cmd u;
 	struct ctx c2;
 	void *buf = map_pages(1, PROT_READ | PROT_WRITE);
 	size_t i;
@@ -390,7 +390,7 @@ static void create_cases(int fd, unsigned long cmd,
 			 void (*init)(void *m, uint32_t pd), uint32_t pd,
 			 uint32_t cq, const struct arg_row *rows, size_t n)
 {
-	union anycmd m;
+	union xt_cmd m;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -409,7 +409,7 @@ static void create_cases(int fd, unsigned long cmd,
 static void cmd_cases(int fd, unsigned long cmd, const struct arg_row *rows,
 		      size_t n)
 {
-	union anycmd u;
+	union xt_cmd u;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -1753,7 +1753,7 @@ static const struct szcmd szcmds[] = {
 static int sz_call(struct ut_fix *e, const struct szcmd *s, size_t sz,
 		   int tail, bool guard_check, bool *guard_ok)
 {
-	static union anycmd u;
+	static union xt_cmd u;
 	int fd = ut_row_fd(e->c.fd, s->fresh), ret;
 	size_t i;
 

@@ -223,7 +223,7 @@ void ut_fix_close(struct ut_fix *f)
 	ctx_close(&f->c);
 }
 
-void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union anycmd *u)
+void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union xt_cmd *u)
 {
 	static struct xrdma_testdev_create_cq_resp cq_resp;
 	static struct xrdma_testdev_ucontext_resp ctx_resp;
@@ -298,7 +298,7 @@ void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union anycmd *u)
 }
 
 #define MADE(cmd, type, field)	\
-	{ _IOC_NR(XRDMA_IOC_##cmd), type, offsetof(union anycmd, field) }
+	{ _IOC_NR(XRDMA_IOC_##cmd), type, offsetof(union xt_cmd, field) }
 
 /* the commands that make an object: its type, where its handle is */
 static const struct {
@@ -330,7 +330,7 @@ static bool ut_made_obj(unsigned int nr, const void *m, uint32_t *type,
 	return false;
 }
 
-void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u)
+void ut_cmd_undo(int fd, unsigned int nr, union xt_cmd *u)
 {
 	uint32_t type, h;
 
@@ -778,34 +778,22 @@ static const struct xt_suite suite = {
 	.opt_in = "remove fatal lim*",
 };
 
+static void set_devname(const char *name)
+{
+	snprintf(ut_devname, sizeof(ut_devname), "%s", name);
+}
+
 int main(int argc, char **argv)
 {
-	static const char usage[] =
-		"[-d DEV] [-f FAILFILE] [-r READYFILE] [-l] [SUBTEST|GLOB...]";
-	bool list = false;
-	int opt, ret;
+	const struct xt_opt opts[] = {
+		{ .c = 'd', .arg = "DEV", .fn = set_devname },
+		{ .c = 'f', .arg = "FAILFILE", .fn = xt_fail_file },
+		{ .c = 'r', .arg = "READYFILE", .str = &ut_ready_file },
+	};
+	int ret;
 
-	while ((opt = getopt(argc, argv, "d:f:r:lh")) != -1) {
-		switch (opt) {
-		case 'd':
-			snprintf(ut_devname, sizeof(ut_devname), "%s", optarg);
-			break;
-		case 'f':
-			xt_fail_file(optarg);
-			break;
-		case 'r':
-			ut_ready_file = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			return xt_usage(argv[0], usage);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	ret = xt_start(&suite, list, argc, argv, "uverbs_test");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
+		      "uverbs_test");
 	if (ret >= 0)
 		return ret;
 	ut_pagesz = sysconf(_SC_PAGESIZE);

@@ -119,28 +119,6 @@ int get_async_fd(int fd);		/* fd or -errno */
 int query_qp(int fd, uint32_t qp, struct xrdma_cmd_query_qp *q);
 int qp_to_rts(int fd, uint32_t qp, uint32_t type, uint32_t dest_qpn);
 
-/* any command's structure, and room past it (for the size checks) */
-union anycmd {
-	struct xrdma_cmd_get_context gc;
-	struct xrdma_cmd_query_device qd;
-	struct xrdma_cmd_query_port qpo;
-	struct xrdma_cmd_query_gid qg;
-	struct xrdma_cmd_alloc_pd pd;
-	struct xrdma_cmd_destroy d;
-	struct xrdma_cmd_reg_mr mr;
-	struct xrdma_cmd_create_cq cq;
-	struct xrdma_cmd_create_qp qp;
-	struct xrdma_cmd_modify_qp mqp;
-	struct xrdma_cmd_query_qp qqp;
-	struct xrdma_cmd_create_srq srq;
-	struct xrdma_cmd_modify_srq msrq;
-	struct xrdma_cmd_query_srq qsrq;
-	struct xrdma_cmd_create_ah ah;
-	struct xrdma_cmd_fd fd;
-	struct xrdma_cmd_kick kick;
-	char raw[8192];
-};
-
 /*
  * The objects the table-driven subtests (abi, sizes) point every command
  * at: a context with a PD, a CQ, an SRQ, an RC QP and a page for an MR.
@@ -158,9 +136,9 @@ bool ut_fix_open(struct ut_fix *f);	/* false: failed (and reported) */
 void ut_fix_close(struct ut_fix *f);
 /* makes *u a valid command nr (_IOC_NR) on f's objects, sent to fd */
 void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr,
-		 union anycmd *u);
+		 union xt_cmd *u);
 /* removes what a successful command nr made (an object, an fd) */
-void ut_cmd_undo(int fd, unsigned int nr, union anycmd *u);
+void ut_cmd_undo(int fd, unsigned int nr, union xt_cmd *u);
 /*
  * Issues create command cmd (m its structure): with h, the new handle goes
  * to *h (0 on failure); without, the object made is destroyed at once.

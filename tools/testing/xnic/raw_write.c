@@ -126,8 +126,7 @@ static void dev_open(struct dev *d, const char *ibdev)
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		xt_bail(errno, "%s", path);
-	gc.udata.out = (__u64)(unsigned long)&d->uctx;
-	gc.udata.out_len = sizeof(d->uctx);
+	xt_udata_out(&gc.udata, &d->uctx, sizeof(d->uctx));
 	ret = xio(d->fd, XRDMA_IOC_GET_CONTEXT, &gc);
 	if (ret)
 		xt_bail(ret, "GET_CONTEXT");
@@ -166,8 +165,7 @@ static void cq_create(struct dev *d, struct cq *cq)
 
 	c.cqe = 16;
 	c.channel_fd = -1;
-	c.udata.out = (__u64)(unsigned long)&cq->resp;
-	c.udata.out_len = sizeof(cq->resp);
+	xt_udata_out(&c.udata, &cq->resp, sizeof(cq->resp));
 	ret = xio(d->fd, XRDMA_IOC_CREATE_CQ, &c);
 	if (ret)
 		xt_bail(ret, "CREATE_CQ");
@@ -205,8 +203,7 @@ static void qp_create(struct dev *d, struct cq *cq, struct qp *qp)
 	c.cap.max_recv_wr = 1;
 	c.cap.max_send_sge = 1;
 	c.cap.max_recv_sge = 1;
-	c.udata.out = (__u64)(unsigned long)r;
-	c.udata.out_len = sizeof(*r);
+	xt_udata_out(&c.udata, r, sizeof(*r));
 	ret = xio(d->fd, XRDMA_IOC_CREATE_QP, &c);
 	if (ret)
 		xt_bail(ret, "CREATE_QP");
@@ -302,47 +299,23 @@ static int post_write(struct dev *d, struct qp *qp, struct xt_umr *src,
 		      struct xt_umr *dst, __u32 off, __u32 len, __u64 wr_id)
 {
 	__u32 log = qp->resp.sq_log_wqe, shift = qp->resp.sq_wqe_shift;
-	__u32 pi = qp->sq_pi, slot = qp->resp.db_slot;
-	__u8 *wqe = qp->sq + ((size_t)(pi & ((1u << log) - 1)) << shift);
-	struct xnic_wqe_ctrl *ctrl = (void *)(wqe + XNIC_WQE_CTRL_OFF);
-	struct xnic_wqe_remote *rem = (void *)(wqe + XNIC_WQE_REMOTE_OFF);
-	struct xnic_sge *sge = (void *)(wqe + XNIC_WQE_DATA_OFF);
-	__u32 flags;
+	__u32 pi = qp->sq_pi;
+	const struct xt_write wr = {
+		.wr_id = wr_id, .len = len,
+		.src = uptr(src->buf + off), .lkey = src->lkey,
+		.dst = uptr(dst->buf + off), .rkey = dst->rkey,
+	};
+	struct xnic_wqe_ctrl *ctrl;
 
-	/* every byte but the owner, which still says "not valid" */
-	memset(wqe, 0, offsetof(struct xnic_wqe_ctrl, owner));
-	memset(wqe + offsetof(struct xnic_wqe_ctrl, owner) + 1, 0,
-	       ((size_t)1 << shift) - offsetof(struct xnic_wqe_ctrl, owner) - 1);
-	ctrl->opcode = XNIC_OP_RDMA_WRITE;
-	ctrl->flags = XNIC_WQE_SIGNALED;
-	ctrl->num_sge = 1;
-	ctrl->wr_id = htole64(wr_id);
-	rem->remote_addr = htole64((__u64)(unsigned long)(dst->buf + off));
-	rem->rkey = htole32(dst->rkey);
-	sge->addr = htole64((__u64)(unsigned long)(src->buf + off));
-	sge->length = htole32(len);
-	sge->lkey = htole32(src->lkey);
+	ctrl = xt_wqe_write(qp->sq + ((size_t)(pi & ((1u << log) - 1)) << shift),
+			    (size_t)1 << shift, &wr);
 	/* the owner byte last: the phase of this lap (first lap 0) */
 	__atomic_store_n(&ctrl->owner, (__u8)((pi >> log) & 1),
 			 __ATOMIC_RELEASE);
 	qp->sq_pi = pi + 1;
 	__atomic_store_n(&qp->dbrec->sq_pi, htole32(qp->sq_pi),
 			 __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->db->group[slot / 64],
-			  htole64(1ull << (slot % 64)), __ATOMIC_RELEASE);
-	__atomic_fetch_or(&d->db->summary[slot / 4096],
-			  htole64(1ull << ((slot / 64) % 64)),
-			  __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	flags = le32toh(__atomic_load_n(&d->db->flags, __ATOMIC_ACQUIRE));
-	return !!(flags & XNIC_DB_NEED_WAKEUP);
-}
-
-static int need_wakeup(struct dev *d)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !!(le32toh(__atomic_load_n(&d->db->flags, __ATOMIC_ACQUIRE)) &
-		  XNIC_DB_NEED_WAKEUP);
+	return xt_db_ring(d->db, qp->resp.db_slot);
 }
 
 /* one CQE if there is one: 1, else 0 */
@@ -552,7 +525,7 @@ static void *window_thread(void *arg)
 			w->kick_err = errno;
 	}
 	end = __rdtsc() + tsc_per_ms * AWAKE_WAIT_MS;
-	while (need_wakeup(w->d) && __rdtsc() < end)
+	while (xt_need_wakeup(w->d->db) && __rdtsc() < end)
 		_mm_pause();
 	/*
 	 * The measured post, with the engine awake: nothing but memory
@@ -706,9 +679,9 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 	memset(dst->buf, 0, MR_SIZE);
 	fill(src, 0x5000 + kick_handle);
 	/* idle long enough for the engine to go to sleep */
-	for (i = 0; i < 200 && !need_wakeup(d); i++)
+	for (i = 0; i < 200 && !xt_need_wakeup(d->db); i++)
 		usleep(10000);
-	if (!need_wakeup(d)) {
+	if (!xt_need_wakeup(d->db)) {
 		xt_check(0, "engine never set NEED_WAKEUP in 2 s of idleness");
 		return -1;
 	}
@@ -886,31 +859,16 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
-	static const char usage[] =
-		"[-n IBDEV] [-c COUNTERS] [-v] [-l] [SUBTEST|GLOB...]";
+	const struct xt_opt opts[] = {
+		{ .c = 'n', .arg = "IBDEV", .str = &dev_name },
+		{ .c = 'c', .arg = "COUNTERS", .str = &ctr_path },
+		{ .c = 'v', .num = &verbose },
+	};
 	struct sigaction sa;
-	bool list = false;
-	int opt, ret;
+	int ret;
 
-	while ((opt = getopt(argc, argv, "n:c:vl")) != -1) {
-		switch (opt) {
-		case 'n':
-			dev_name = optarg;
-			break;
-		case 'c':
-			ctr_path = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			return xt_usage(argv[0], usage);
-		}
-	}
-	ret = xt_start(&suite, list, argc - optind, argv + optind, "raw_write");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
+		      "raw_write");
 	if (ret >= 0)
 		return ret;
 	memset(&sa, 0, sizeof(sa));
@@ -922,6 +880,6 @@ int main(int argc, char **argv)
 		xt_note("no counters file %s", ctr_path);
 		ctr_path = NULL;
 	}
-	xt_run(&suite, argc - optind, argv + optind);
+	xt_run(&suite, argc, argv);
 	return xt_done();
 }

@@ -173,6 +173,25 @@ static void map_refused(struct ctx *c, __u64 off, size_t len, int prot,
 		munmap(p, len);
 }
 
+/*
+ * the rings of @what (number @n) at @off, @len bytes, mapped after a
+ * mapping one page longer was refused
+ */
+static void *map_obj(struct ctx *c, __u64 off, __u32 len, const char *what,
+		     __u32 n)
+{
+	char name[64];
+	void *p;
+
+	snprintf(name, sizeof(name), "%s, one page too long", what);
+	map_refused(c, off, len + pagesz, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    EINVAL, name);
+	p = map_rw(c, off, len);
+	if (!p)
+		xt_bail(errno, "mmap of %s (%u)", what, n);
+	return p;
+}
+
 static int all_zero(const void *p, size_t len)
 {
 	const __u8 *b = p;
@@ -257,8 +276,7 @@ static void ctx_open(struct ctx *c, const char *ibdev)
 	if (c->fd < 0)
 		xt_bail(errno, "open %s", path);
 
-	gc.udata.out = uptr(&c->uctx);
-	gc.udata.out_len = sizeof(c->uctx);
+	xt_udata_out(&gc.udata, &c->uctx, sizeof(c->uctx));
 	ret = xio(c->fd, XRDMA_IOC_GET_CONTEXT, &gc);
 	if (ret)
 		xt_bail(ret, "GET_CONTEXT on %s", path);
@@ -326,8 +344,7 @@ static void cq_create(struct ctx *c, struct ucq *cq, __u32 cqe)
 	memset(cq, 0, sizeof(*cq));
 	cc.cqe = cqe;
 	cc.channel_fd = -1;
-	cc.udata.out = uptr(r);
-	cc.udata.out_len = sizeof(*r);
+	xt_udata_out(&cc.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_CQ, &cc);
 	if (ret)
 		xt_bail(ret, "CREATE_CQ of %u CQEs", cqe);
@@ -344,12 +361,7 @@ static void cq_create(struct ctx *c, struct ucq *cq, __u32 cqe)
 		      r->cqn, cqe, cc.cqe, r->log_cqe, r->dbrec_offset,
 		      r->mmap_size))
 		xt_bail(0, "CREATE_CQ response unusable");
-	map_refused(c, r->mmap_offset, r->mmap_size + pagesz,
-		    PROT_READ | PROT_WRITE, MAP_SHARED, EINVAL,
-		    "a CQ, one page too long");
-	cq->map = map_rw(c, r->mmap_offset, r->mmap_size);
-	if (!cq->map)
-		xt_bail(errno, "mmap of CQ %u", r->cqn);
+	cq->map = map_obj(c, r->mmap_offset, r->mmap_size, "a CQ", r->cqn);
 	cq->ring = cq->map;
 	cq->dbrec = (void *)((__u8 *)cq->map + r->dbrec_offset);
 	xt_check(all_zero(cq->map, r->mmap_size),
@@ -368,8 +380,7 @@ static void srq_create(struct ctx *c, struct usrq *s, __u32 max_wr,
 	cs.pd_handle = c->pd;
 	cs.max_wr = max_wr;
 	cs.max_sge = max_sge;
-	cs.udata.out = uptr(r);
-	cs.udata.out_len = sizeof(*r);
+	xt_udata_out(&cs.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_SRQ, &cs);
 	if (ret)
 		xt_bail(ret, "CREATE_SRQ");
@@ -388,12 +399,7 @@ static void srq_create(struct ctx *c, struct usrq *s, __u32 max_wr,
 		      r->log_wqe, 1u << r->wqe_shift, r->dbrec_offset,
 		      r->mmap_size))
 		xt_bail(0, "CREATE_SRQ response unusable");
-	map_refused(c, r->mmap_offset, r->mmap_size + pagesz,
-		    PROT_READ | PROT_WRITE, MAP_SHARED, EINVAL,
-		    "an SRQ, one page too long");
-	s->map = map_rw(c, r->mmap_offset, r->mmap_size);
-	if (!s->map)
-		xt_bail(errno, "mmap of SRQ %u", r->srqn);
+	s->map = map_obj(c, r->mmap_offset, r->mmap_size, "an SRQ", r->srqn);
 	s->rq.ring = s->map;
 	s->rq.log = r->log_wqe;
 	s->rq.shift = r->wqe_shift;
@@ -462,8 +468,7 @@ static void qp_create(struct ctx *c, struct uqp *qp, struct ucq *scq,
 	}
 	cq.qp_type = XRDMA_UVERBS_QPT_RC;
 	cq.cap = *want;
-	cq.udata.out = uptr(r);
-	cq.udata.out_len = sizeof(*r);
+	xt_udata_out(&cq.udata, r, sizeof(*r));
 	ret = xio(c->fd, XRDMA_IOC_CREATE_QP, &cq);
 	if (ret)
 		xt_bail(ret, "CREATE_QP %s", name);
@@ -573,13 +578,6 @@ static void sq_produce(struct uqp *qp, __u8 *wqe)
 	qp->sq_pi++;
 }
 
-static int need_wakeup(struct ctx *c)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return !!(le32toh(__atomic_load_n(&c->db->flags, __ATOMIC_ACQUIRE)) &
-		  XNIC_DB_NEED_WAKEUP);
-}
-
 /*
  * Ring the doorbell for everything produced: the doorbell record, the
  * slot's group bit, the group's summary bit, then NEED_WAKEUP; kick if it
@@ -587,16 +585,11 @@ static int need_wakeup(struct ctx *c)
  */
 static int sq_ring(struct ctx *c, struct uqp *qp, int may_kick)
 {
-	__u32 slot = qp->r.db_slot;
 	int nw, ret;
 
 	__atomic_store_n(&qp->dbrec->sq_pi, htole32(qp->sq_pi),
 			 __ATOMIC_RELEASE);
-	__atomic_fetch_or(&c->db->group[slot / 64],
-			  htole64(1ull << (slot % 64)), __ATOMIC_RELEASE);
-	__atomic_fetch_or(&c->db->summary[slot / 4096],
-			  htole64(1ull << ((slot / 64) % 64)), __ATOMIC_RELEASE);
-	nw = need_wakeup(c);
+	nw = xt_db_ring(c->db, qp->r.db_slot);
 	if (nw && may_kick) {
 		ret = kick(c, 0);
 		if (ret)
@@ -1065,9 +1058,9 @@ static void t_wake(struct ctx *c, struct uqp *qp, struct xt_umr *m,
 
 	memset(m->buf + OFF_WDST - GUARD, CANARY, WRITE_LEN + 2 * GUARD);
 	fill(m->buf + OFF_WSRC, WRITE_LEN, seed);
-	for (i = 0; i < 300 && !need_wakeup(c); i++)
+	for (i = 0; i < 300 && !xt_need_wakeup(c->db); i++)
 		usleep(10000);
-	if (!xt_check(need_wakeup(c),
+	if (!xt_check(xt_need_wakeup(c->db),
 		      "the idle engine went to sleep: NEED_WAKEUP set within 3 s"))
 		return;
 	k0 = counter("kicks");
@@ -1208,7 +1201,7 @@ static void mode_remove(void)
 	 * Known bytes in each mapping: a CQE's owner, WQEs' wr_id, and the
 	 * doorbell page's flags once the idle engine has set NEED_WAKEUP.
 	 */
-	for (i = 0; i < 300 && !need_wakeup(c); i++)
+	for (i = 0; i < 300 && !xt_need_wakeup(c->db); i++)
 		usleep(10000);
 	b_cq = w.scq.ring[0].owner;
 	sq_wrid = w.a.sq + offsetof(struct xnic_wqe_ctrl, wr_id);
@@ -1319,36 +1312,19 @@ static const struct xt_suite suite = {
 
 int main(int argc, char **argv)
 {
-	static const char usage[] =
-		"[-n IBDEV] [-c COUNTERS] [-r READY_FILE] [-v] [-l] [SUBTEST|GLOB...]";
-	bool list = false;
-	int opt, ret;
+	const struct xt_opt opts[] = {
+		{ .c = 'n', .arg = "IBDEV", .str = &dev_name },
+		{ .c = 'c', .arg = "COUNTERS", .str = &ctr_path },
+		{ .c = 'r', .arg = "READY_FILE", .str = &ready_file },
+		{ .c = 'v', .num = &verbose },
+	};
+	int ret;
 
-	while ((opt = getopt(argc, argv, "n:c:r:vl")) != -1) {
-		switch (opt) {
-		case 'n':
-			dev_name = optarg;
-			break;
-		case 'c':
-			ctr_path = optarg;
-			break;
-		case 'r':
-			ready_file = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			return xt_usage(argv[0], usage);
-		}
-	}
-	ret = xt_start(&suite, list, argc - optind, argv + optind, "xnic_utest");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
+		      "xnic_utest");
 	if (ret >= 0)
 		return ret;
 	pagesz = sysconf(_SC_PAGESIZE);
-	xt_run(&suite, argc - optind, argv + optind);
+	xt_run(&suite, argc, argv);
 	return xt_done();
 }

@@ -2435,52 +2435,24 @@ static struct xt_suite suite = {
 	.teardown = sub_close,
 };
 
-static void help(void)
-{
-	fprintf(stderr, "%s\n",
-		"usage: xv_test [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v] [-l] [SUBTEST|GLOB...]");
-	exit(2);
-}
-
 int main(int argc, char **argv)
 {
-	unsigned int wd = 600;
-	bool list = false;
-	int c, ret;
+	int wd = 600, ret;
+	const struct xt_opt opts[] = {
+		{ .c = 'd', .arg = "IBDEV", .str = &dev_name },
+		{ .c = 'i', .arg = "ITERATIONS", .num = &iterations, .min = 1 },
+		{ .c = 't', .arg = "WAIT_MS", .num = &wait_ms, .min = 1 },
+		{ .c = 'w', .arg = "SECONDS", .num = &wd },
+		{ .c = 'v', .num = &verbose },
+	};
 
-	while ((c = getopt(argc, argv, "d:i:t:w:vl")) != -1) {
-		switch (c) {
-		case 'd':
-			dev_name = optarg;
-			break;
-		case 'i':
-			iterations = atoi(optarg);
-			break;
-		case 't':
-			wait_ms = atoi(optarg);
-			break;
-		case 'w':
-			wd = (unsigned int)atoi(optarg);
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'l':
-			list = true;
-			break;
-		default:
-			help();
-		}
-	}
-	if (iterations <= 0 || wait_ms <= 0)
-		help();
-	ret = xt_start(&suite, list, argc - optind, argv + optind, "xv_test");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv, "xv_test");
 	if (ret >= 0)
 		return ret;
 	signal(SIGALRM, on_alarm);
-	alarm(wd);
-	suite.timeout = (int)wd;
+	alarm((unsigned int)wd);
+	suite.timeout = wd;
 	show_library();
-	xt_run(&suite, argc - optind, argv + optind);
+	xt_run(&suite, argc, argv);
 	return xt_done();
 }
