@@ -78,6 +78,8 @@ KVER=$(cat /etc/xrdma/kver)
 export XRDMA_KO=/lib/modules/$KVER/extra
 export XRDMA_ROLE=$ROLE
 export XRDMA_VMS=$VMS
+# programs scale their own time limits alike (tools/testing/lib/xt.c)
+export XRDMA_TIMEOUT_SCALE=$SCALE
 # two-guest tests: guest a is 198.18.0.1, guest b 198.18.0.2
 if [ "$ROLE" = b ]; then
 	export XRDMA_IP=198.18.0.2 XRDMA_PEER_IP=198.18.0.1
