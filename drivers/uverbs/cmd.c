@@ -130,7 +130,13 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->vendor_id = a->vendor_id;
 	cmd->vendor_part_id = a->vendor_part_id;
 	cmd->hw_ver = a->hw_ver;
-	cmd->device_cap_flags = a->device_cap_flags & XRDMA_DEVICE_CAP_UAPI;
+	/*
+	 * Port events (the async event fd) and a QP's port in MODIFY_QP come
+	 * with every device, through the core and uverbs.
+	 */
+	cmd->device_cap_flags = (a->device_cap_flags & XRDMA_DEVICE_CAP_UAPI) |
+				XRDMA_DEVICE_PORT_ACTIVE_EVENT |
+				XRDMA_DEVICE_CHANGE_PHY_PORT;
 	cmd->max_qp = a->max_qp;
 	cmd->max_qp_wr = a->max_qp_wr;
 	cmd->max_sge = a->max_sge;

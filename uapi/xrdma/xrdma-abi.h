@@ -89,6 +89,10 @@ struct xrdma_cmd_query_device {
 #define XRDMA_DEVICE_CAP_SRQ_RESIZE		0x2U
 /* 0x4U is reserved: it was SQD, which no device reported */
 #define XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN		0x8U	/* RC receiver NAKs */
+/* port state changes reach the async event fd (every xrdma device) */
+#define XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT	0x10U
+/* MODIFY_QP may set a QP's port (every xrdma device) */
+#define XRDMA_DEVICE_CAP_CHANGE_PHY_PORT	0x20U
 
 /* atomic_cap, as IBV_ATOMIC_* */
 #define XRDMA_UVERBS_ATOMIC_NONE	0

@@ -33,16 +33,25 @@ static int xv_query_device_cmd(struct ibv_context *ctx,
  *    ibv_modify_srq(IBV_SRQ_MAX_WR) answers EOPNOTSUPP;
  *  - MEM_MGT_EXTENSIONS: fast registration is for kernel QPs only (no
  *    memory windows, no REG_MR work request on a user QP).
- * Port events and a QP's port in MODIFY_QP come with every xrdma device
- * (the core and uverbs), not from a device bit.
+ * Every other bit the kernel reports is passed on.
  */
+static const struct {
+	uint32_t kernel;
+	unsigned int ibv;
+} xv_cap_map[] = {
+	{ XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN, IBV_DEVICE_RC_RNR_NAK_GEN },
+	{ XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT, IBV_DEVICE_PORT_ACTIVE_EVENT },
+	{ XRDMA_DEVICE_CAP_CHANGE_PHY_PORT, IBV_DEVICE_CHANGE_PHY_PORT },
+};
+
 static unsigned int xv_device_cap_flags(uint32_t kernel)
 {
-	unsigned int f = IBV_DEVICE_PORT_ACTIVE_EVENT |
-			 IBV_DEVICE_CHANGE_PHY_PORT;
+	unsigned int f = 0;
+	size_t i;
 
-	if (kernel & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN)
-		f |= IBV_DEVICE_RC_RNR_NAK_GEN;
+	for (i = 0; i < ARRAY_SIZE(xv_cap_map); i++)
+		if (kernel & xv_cap_map[i].kernel)
+			f |= xv_cap_map[i].ibv;
 	return f;
 }
 

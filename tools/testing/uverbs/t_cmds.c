@@ -466,6 +466,19 @@ void t_query(void)
 	CHECK(memchr(qd.fw_ver, 0, sizeof(qd.fw_ver)),
 	      "fw_ver is NUL-terminated");
 	CHECK(qd.atomic_cap <= 2, "atomic_cap %u in 0..2", qd.atomic_cap);
+	CHECK((qd.device_cap_flags & (XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT |
+				      XRDMA_DEVICE_CAP_CHANGE_PHY_PORT)) ==
+	      (XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT |
+	       XRDMA_DEVICE_CAP_CHANGE_PHY_PORT),
+	      "device_cap_flags %#x: port events and port changes (every device)",
+	      qd.device_cap_flags);
+	CHECK(!(qd.device_cap_flags & ~(XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS |
+					XRDMA_DEVICE_CAP_SRQ_RESIZE |
+					XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN |
+					XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT |
+					XRDMA_DEVICE_CAP_CHANGE_PHY_PORT)),
+	      "device_cap_flags %#x: only bits the uapi defines",
+	      qd.device_cap_flags);
 	CHECK(!memcmp(&qd, &ut_dattr, sizeof(qd)), "QUERY_DEVICE is stable");
 
 	cmd_cases(c.fd, XRDMA_IOC_QUERY_DEVICE, qdev_cases,

@@ -2139,6 +2139,19 @@ static void ex_write(struct ibv_qp_ex *qx, uint64_t wr_id, unsigned int flags,
 /* device_cap_flags: the kernel's, less what user queues cannot do */
 static void xv_caps_check(void)
 {
+	static const struct {
+		const char *name;
+		uint32_t kernel;
+		unsigned int ibv;
+	} map[] = {
+		{ "RC_RNR_NAK_GEN", XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
+		  IBV_DEVICE_RC_RNR_NAK_GEN },
+		{ "PORT_ACTIVE_EVENT", XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT,
+		  IBV_DEVICE_PORT_ACTIVE_EVENT },
+		{ "CHANGE_PHY_PORT", XRDMA_DEVICE_CAP_CHANGE_PHY_PORT,
+		  IBV_DEVICE_CHANGE_PHY_PORT },
+	};
+	size_t i;
 	struct xrdma_cmd_query_device q = { 0 };
 	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 4, .max_sge = 1 } };
 	struct ibv_srq_attr a = { .max_wr = 2 };
@@ -2150,10 +2163,11 @@ static void xv_caps_check(void)
 		      !ibv_query_device(ctx, &d),
 		      "caps: QUERY_DEVICE and ibv_query_device"))
 		return;
-	xt_check(!(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN) ==
-		 !(d.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN),
-		 "caps: RC_RNR_NAK_GEN as the kernel says (kernel %#x, library %#x)",
-		 q.device_cap_flags, d.device_cap_flags);
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		xt_check(!(q.device_cap_flags & map[i].kernel) ==
+			 !(d.device_cap_flags & map[i].ibv),
+			 "caps: %s as the kernel says (kernel %#x, library %#x)",
+			 map[i].name, q.device_cap_flags, d.device_cap_flags);
 	xt_check(q.device_cap_flags & XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN,
 		 "caps: xnic's RC receiver generates RNR NAKs (kernel %#x)",
 		 q.device_cap_flags);
