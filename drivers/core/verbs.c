@@ -139,6 +139,46 @@ int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
 }
 EXPORT_SYMBOL_GPL(xrdma_query_gid);
 
+/**
+ * xrdma_set_gid - program one entry of a port's GID table (RoCE)
+ * @dev: device
+ * @port: port number, 1-based
+ * @index: GID index, below the port's gid_tbl_len
+ * @gid: the GID, or NULL to clear the entry
+ * @type: the entry's RoCE type
+ *
+ * May sleep.  Return: 0, -EOPNOTSUPP if the device's table is fixed,
+ * -EINVAL for a bad @port, @index or @type, or the driver's error.
+ */
+int xrdma_set_gid(struct xrdma_device *dev, u32 port, u32 index,
+		  const union xrdma_gid *gid, enum xrdma_gid_type type)
+{
+	if (!dev->ops->set_gid)
+		return -EOPNOTSUPP;
+	if (port < 1 || port > dev->num_ports ||
+	    index >= XRDMA_GID_TABLE_LEN ||
+	    (type != XRDMA_GID_TYPE_ROCE_V1 && type != XRDMA_GID_TYPE_ROCE_V2))
+		return -EINVAL;
+	return dev->ops->set_gid(dev, port, index, gid, type);
+}
+EXPORT_SYMBOL_GPL(xrdma_set_gid);
+
+/**
+ * xrdma_get_netdev - the Ethernet netdev of a port
+ * @dev: device
+ * @port: port number, 1-based
+ *
+ * Return: the netdev (no reference taken: it lives as long as @dev is
+ * registered), or NULL if the port has none.
+ */
+struct net_device *xrdma_get_netdev(struct xrdma_device *dev, u32 port)
+{
+	if (!dev->ops->get_netdev || port < 1 || port > dev->num_ports)
+		return NULL;
+	return dev->ops->get_netdev(dev, port);
+}
+EXPORT_SYMBOL_GPL(xrdma_get_netdev);
+
 /* ------------------------------------------------------------------ PD */
 
 /**
@@ -623,6 +663,7 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
  * @pd: protection domain
  * @attr: destination; port_num must be a valid port, sgid_index < GID
  *	  table length
+ * @flags: 0 or XRDMA_AH_NOSLEEP
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
  *
@@ -631,7 +672,7 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
  */
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
-				   const char *caller,
+				   u32 flags, const char *caller,
 				   struct xrdma_udata *udata)
 {
 	struct xrdma_device *dev = pd->device;
@@ -639,6 +680,9 @@ struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 	int ret;
 
 	if (!dev->ops->create_ah)
+		return ERR_PTR(-EOPNOTSUPP);
+	/* TODO(issue 13): XRDMA_AH_NOSLEEP allocation */
+	if (flags)
 		return ERR_PTR(-EOPNOTSUPP);
 	if (attr->port_num < 1 || attr->port_num > dev->num_ports ||
 	    attr->sgid_index >= XRDMA_GID_TABLE_LEN)

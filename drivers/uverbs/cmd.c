@@ -702,7 +702,7 @@ static int xrdma_cmd_create_ah(struct xrdma_cmd_ctx *c)
 		ret = PTR_ERR(uobj);
 		goto out;
 	}
-	ah = __xrdma_create_ah(pd_u->object, &attr, NULL, &udata);
+	ah = __xrdma_create_ah(pd_u->object, &attr, 0, NULL, &udata);
 	if (IS_ERR(ah)) {
 		xrdma_uobj_abort(uobj);
 		ret = PTR_ERR(ah);

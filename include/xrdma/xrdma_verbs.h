@@ -35,6 +35,7 @@ struct xrdma_mr;
 struct xrdma_ah;
 struct xrdma_umem;
 struct xrdma_ucontext;
+struct net_device;
 struct xrdma_mmap_entry;
 struct vm_area_struct;
 
@@ -224,6 +225,23 @@ union xrdma_gid {
 	} global;
 };
 
+/*
+ * RoCE GID types (a GID table entry's type): v1 carries the GRH right
+ * after the Ethernet header, v2 an IPv4 or IPv6 header and UDP.  A v2 GID
+ * that is an IPv4-mapped IPv6 address (::ffff:a.b.c.d) means IPv4.
+ */
+enum xrdma_gid_type {
+	XRDMA_GID_TYPE_ROCE_V1,
+	XRDMA_GID_TYPE_ROCE_V2,
+};
+
+/* The network header of a received RoCE packet (struct xrdma_wc). */
+enum xrdma_network_type {
+	XRDMA_NETWORK_ROCE_V1,
+	XRDMA_NETWORK_IPV4,
+	XRDMA_NETWORK_IPV6,
+};
+
 struct xrdma_port_attr {
 	enum xrdma_port_state state;
 	enum xrdma_mtu max_mtu;
@@ -337,10 +355,16 @@ struct xrdma_srq {
 };
 
 enum xrdma_qp_type {
+	/* kernel only: the port's general services QP (QPN 1), UD-like */
+	XRDMA_QPT_GSI = 1,
 	XRDMA_QPT_RC = XRDMA_UVERBS_QPT_RC,
 	XRDMA_QPT_UC = XRDMA_UVERBS_QPT_UC,
 	XRDMA_QPT_UD = XRDMA_UVERBS_QPT_UD,
 };
+
+/* The GSI QP's number and Q_Key (IBA 13.4.6, 15.1) */
+#define XRDMA_GSI_QPN		1
+#define XRDMA_GSI_QKEY		0x80010000U
 
 enum xrdma_qp_state {
 	XRDMA_QPS_RESET	= XRDMA_UVERBS_QPS_RESET,
@@ -353,7 +377,10 @@ enum xrdma_qp_state {
 	XRDMA_QPS_NUM,
 };
 
-/* A Q_Key with this bit set is controlled: set only with CAP_NET_RAW. */
+/*
+ * A Q_Key with this bit set is controlled: set only with CAP_NET_RAW.  In
+ * a UD work request's remote_qkey it means "send with the QP's Q_Key".
+ */
 #define XRDMA_QKEY_CONTROLLED	0x80000000U
 
 /* The InfiniBand verbs attribute mask, as uverbs passes it. */
@@ -707,6 +734,8 @@ enum xrdma_wc_flags {
 	XRDMA_WC_GRH		= 1 << 0,
 	XRDMA_WC_WITH_IMM	= 1 << 1,
 	XRDMA_WC_WITH_INVALIDATE = 1 << 2,
+	/* network_hdr_type is valid (UD and GSI receives on RoCE) */
+	XRDMA_WC_WITH_NETWORK_HDR_TYPE = 1 << 3,
 };
 
 struct xrdma_wc {
@@ -724,6 +753,7 @@ struct xrdma_wc {
 	u32 wc_flags;
 	u16 pkey_index;
 	u8 port_num;
+	u8 network_hdr_type;	/* enum xrdma_network_type */
 };
 
 enum xrdma_cq_notify_flags {
@@ -774,6 +804,15 @@ struct xrdma_device_ops {
 			  struct xrdma_port_attr *attr);
 	int (*query_gid)(struct xrdma_device *dev, u32 port, int index,
 			 union xrdma_gid *gid);
+	/*
+	 * RoCE (optional): program GID table entry @index of @port (@gid
+	 * NULL clears it; the core checked @port and @index); may sleep.
+	 * get_netdev returns the port's Ethernet netdev, which lives at
+	 * least as long as the device is registered (no reference taken).
+	 */
+	int (*set_gid)(struct xrdma_device *dev, u32 port, u32 index,
+		       const union xrdma_gid *gid, enum xrdma_gid_type type);
+	struct net_device *(*get_netdev)(struct xrdma_device *dev, u32 port);
 
 	int (*alloc_pd)(struct xrdma_pd *pd, struct xrdma_udata *udata);
 	void (*dealloc_pd)(struct xrdma_pd *pd);
@@ -826,6 +865,7 @@ struct xrdma_device_ops {
 	 */
 	int (*dereg_mr)(struct xrdma_mr *mr);
 
+	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
 	void (*destroy_ah)(struct xrdma_ah *ah);
 };
@@ -935,6 +975,9 @@ int xrdma_query_port(struct xrdma_device *dev, u32 port,
 		     struct xrdma_port_attr *attr);
 int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,
 		    union xrdma_gid *gid);
+int xrdma_set_gid(struct xrdma_device *dev, u32 port, u32 index,
+		  const union xrdma_gid *gid, enum xrdma_gid_type type);
+struct net_device *xrdma_get_netdev(struct xrdma_device *dev, u32 port);
 
 /*
  * The __xrdma_* creation functions take the owner: @caller, a kernel
@@ -1066,12 +1109,20 @@ static inline void xrdma_update_fast_reg_key(struct xrdma_mr *mr, u8 newkey)
 	mr->rkey = (mr->rkey & 0xffffff00) | newkey;
 }
 
+/*
+ * XRDMA_AH_NOSLEEP: create (and later destroy) the AH without sleeping,
+ * for callers in atomic context (ib_cm creates AHs under a spinlock).
+ */
+#define XRDMA_AH_NOSLEEP	BIT(0)
+
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
-				   const char *caller,
+				   u32 flags, const char *caller,
 				   struct xrdma_udata *udata);
 #define xrdma_create_ah(pd, attr)					\
-	__xrdma_create_ah(pd, attr, KBUILD_MODNAME, NULL)
+	__xrdma_create_ah(pd, attr, 0, KBUILD_MODNAME, NULL)
+#define xrdma_create_ah_flags(pd, attr, flags)				\
+	__xrdma_create_ah(pd, attr, flags, KBUILD_MODNAME, NULL)
 int xrdma_destroy_ah(struct xrdma_ah *ah);
 
 /* QP state machine (exposed for drivers and uverbs) */
