@@ -44,6 +44,7 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_resp.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_req.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_eth.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 
