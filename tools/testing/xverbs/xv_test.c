@@ -956,13 +956,15 @@ static void t_ud(void)
 		struct ibv_port_attr pa;
 		union ibv_gid g2;
 		struct ibv_ah *bad_ah;
+		bool q;
 
 		a2.grh.sgid_index = 9;
-		xt_check(!ibv_query_port(ctx, PORT, &pa) &&
-			 pa.gid_tbl_len == 16 &&
-			 !ibv_query_gid(ctx, PORT, 9, &g2) &&
+		memset(&pa, 0, sizeof(pa));
+		q = !ibv_query_port(ctx, PORT, &pa) &&
+		    !ibv_query_gid(ctx, PORT, 9, &g2);
+		xt_check(q && pa.gid_tbl_len == 16 &&
 			 xt_all_bytes((uint8_t *)&g2, 16, 0),
-			 "port: gid_tbl_len %u == 16, entry 9 empty (zero GID)",
+			 "port: gid_tbl_len %d == 16, entry 9 empty (zero GID)",
 			 pa.gid_tbl_len);
 		errno = 0;
 		bad_ah = ibv_create_ah(pd, &a2);
