@@ -232,7 +232,7 @@ t_nvme() {
 	wait_for 10 test -b "/dev/${ctrl}n1" || {
 		echo 1 >"/sys/class/nvme/$ctrl"/delete_controller
 		nvmet_down
-		bail "no "/dev/${ctrl}n1""
+		bail "no /dev/${ctrl}n1"
 	}
 	assert_eq "$(cat "/sys/class/nvme/$ctrl"/transport)" rdma "transport"
 	rdma res show qp link xnic0/1 >"$XRDMA_TMP/qps" 2>&1
