@@ -38,6 +38,7 @@
 #include "../drivers/hw/xnic/xnic_eq.c"
 #include "../drivers/hw/xnic/xnic_mem.c"
 #include "../drivers/hw/xnic/xnic_verbs.c"
+#include "../drivers/hw/xnic/xnic_eth.c"
 #include "../drivers/hw/xnic/sim/xnic_sim.h"
 
 /* xnic_dp.c kicks the device through the KICK register: count them */

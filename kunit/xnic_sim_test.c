@@ -12,12 +12,14 @@
  *                  scatter/gather lists over real pages, atomics
  *                  (xnic_sim_mem.c)
  *   xnic_sim_tbl   the two-level object tables (xnic_sim_tbl.c)
- *   xnic_sim_port  GIDs, the UD GRH, the cable parameter (xnic_sim_port.c)
+ *   xnic_sim_port  GIDs, the UD GRH, the cable parameter (xnic_sim_port.c),
+ *                  the Ethernet MAC, ring and index checks (xnic_sim_eth.c)
  * and the whole model:
  *   xnic_sim_dev   two cabled devices with their engine threads, driven
  *                  through their register window by a small driver in
  *                  this file: commands, the RC and UD data path, errors,
- *                  fuzzing with garbage in every ring and doorbell, and
+ *                  fuzzing with garbage in every ring and doorbell, the
+ *                  Ethernet function, and
  *                  reset/deregistration racing with remote operations
  *                  (memory is freed right after, so KASAN sees any late
  *                  access)
@@ -44,6 +46,7 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_resp.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_req.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_cmd.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_eth.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 
@@ -1043,9 +1046,43 @@ static void port_cable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_sim_parse_cable("1000-1", 8, p), -EINVAL);
 }
 
+/* The Ethernet function's MAC, ring and producer index checks. */
+static void port_eth(struct kunit *test)
+{
+	static const u8 want[6] = { 0x00, 0x58, 0x52, 0x00, 0x00, 0x01 };
+	u8 mac[6], gid[16];
+
+	/* the EUI-64 of the MAC is the GUID: link-local address = GID */
+	xnic_sim_eth_mac(XNIC_SIM_GUID_BASE | 1, mac);
+	KUNIT_EXPECT_MEMEQ(test, mac, want, 6);
+	xnic_sim_gid(XNIC_SIM_GUID_BASE | 1, gid);
+	KUNIT_EXPECT_EQ(test, gid[8], mac[0] ^ 2);
+	KUNIT_EXPECT_MEMEQ(test, gid + 9, mac + 1, 2);
+	KUNIT_EXPECT_EQ(test, gid[11], 0xff);
+	KUNIT_EXPECT_EQ(test, gid[12], 0xfe);
+	KUNIT_EXPECT_MEMEQ(test, gid + 13, mac + 3, 3);
+
+	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_ring_ok(0x1000, 1));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_ring_ok(0x1010, 12));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_ring_ok(0, 4));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_ring_ok(0x1008, 4));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_ring_ok(0x1000, 0));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_ring_ok(0x1000, 13));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_ring_ok(0x1000, U32_MAX));
+
+	/* at most one ring ahead, modulo 2^32 */
+	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_pi_ok(0, 0, 4));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_pi_ok(0, 16, 4));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_pi_ok(0, 17, 4));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_pi_ok(5, 4, 4));
+	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_pi_ok(U32_MAX - 3, 12, 4));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_pi_ok(U32_MAX - 3, 13, 4));
+}
+
 static struct kunit_case port_cases[] = {
 	KUNIT_CASE(port_gid_grh),
 	KUNIT_CASE(port_cable),
+	KUNIT_CASE(port_eth),
 	{}
 };
 
@@ -3016,6 +3053,209 @@ static void dev_db_hostile(struct kunit *test)
 	td_drain(cq, 1);
 }
 
+/* ------------------------------------------------------------------ */
+/* The Ethernet function of two cabled devices                         */
+
+#define TE_LOG		2	/* 4 descriptors */
+#define TE_BUF		256	/* bytes per buffer, one page per ring */
+
+struct te_ring {
+	struct xnic_eth_desc *desc;
+	u8 *buf;		/* 1 << TE_LOG buffers of TE_BUF bytes */
+	u64 buf_dma;
+	u32 pi;
+};
+
+struct te_port {
+	struct td_dev *d;
+	struct te_ring tx;
+	struct te_ring rx;
+};
+
+static void te_ring_init(struct kunit *test, struct te_port *p,
+			 struct te_ring *r, u32 base_lo)
+{
+	u64 dma;
+
+	r->desc = td_dma(test, sizeof(*r->desc) << TE_LOG, &dma);
+	r->buf = td_dma(test, TE_BUF << TE_LOG, &r->buf_dma);
+	r->pi = 0;
+	td_wr(p->d, base_lo, lower_32_bits(dma));
+	td_wr(p->d, base_lo + 4, upper_32_bits(dma));
+	td_wr(p->d, base_lo + 8, TE_LOG);
+}
+
+/* Post descriptor pi of @r: buffer (pi % size) with @len bytes. */
+static void te_post(struct te_port *p, struct te_ring *r, u32 len, u32 reg)
+{
+	u32 i = r->pi & ((1U << TE_LOG) - 1);
+
+	r->desc[i].addr = cpu_to_le64(r->buf_dma + i * TE_BUF);
+	r->desc[i].len = cpu_to_le32(len);
+	r->desc[i].status = 0;
+	r->pi++;
+	wmb();	/* the descriptor before the doorbell */
+	td_wr(p->d, reg, r->pi);
+}
+
+/* Wait for descriptor @idx of @r to be done; return its status. */
+static u8 te_wait(struct kunit *test, struct te_ring *r, u32 idx)
+{
+	struct xnic_eth_desc *e = &r->desc[idx & ((1U << TE_LOG) - 1)];
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	u8 st;
+
+	while (!((st = READ_ONCE(e->status)) & XNIC_ETH_DESC_DONE)) {
+		KUNIT_ASSERT_TRUE_MSG(test, time_before(jiffies, end),
+				      "descriptor %u not done", idx);
+		usleep_range(20, 100);
+	}
+	dma_rmb();
+	return st;
+}
+
+/* Wait for a counter of @eth to reach @n (the engine runs apart). */
+static void te_wait_ctr(struct kunit *test, const u64 *ctr, u64 n,
+			const char *what)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+
+	while (READ_ONCE(*ctr) < n) {
+		KUNIT_ASSERT_TRUE_MSG(test, time_before(jiffies, end),
+				      "%s: %llu, want %llu", what,
+				      READ_ONCE(*ctr), n);
+		usleep_range(20, 100);
+	}
+}
+
+/*
+ * Frames from device 0 land in device 1's RX ring, never in device 0's;
+ * the events come once per arm; lengths, producer indexes and ring
+ * registers are checked; no buffer, a small buffer or a disabled ring
+ * drops the frame (counted); reset forgets the rings.
+ */
+static void dev_eth(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct te_port p[2] = { { .d = &c->dev[0] }, { .d = &c->dev[1] } };
+	struct xnic_sim_eth *e0 = c->dev[0].sim->eth;
+	struct xnic_sim_eth *e1 = c->dev[1].sim->eth;
+	u32 on = XNIC_ETH_ST_TX_ON | XNIC_ETH_ST_RX_ON, i, ev_tx, ev_rx;
+	struct td_dev *d0 = p[0].d, *d1 = p[1].d;
+	u8 st;
+
+	/* identity: the MAC of GUID ...:01, cabled, 4114-byte frames */
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAC_HI), 0x0058U);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAC_LO), 0x52000001U);
+	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_MAC_LO), 0x52000002U);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_STATUS),
+			(u32)XNIC_ETH_ST_LINK);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAX_FRAME),
+			(u32)XNIC_SIM_ETH_MAX_FRAME);
+	/* a port other than 1 has no registers */
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH(2, XNIC_REG_ETH_MAC_LO)),
+			0U);
+
+	/* no ring: enabling is ignored; a misaligned one too */
+	td_wr(d0, XNIC_REG_ETH_CTRL, XNIC_ETH_CTRL_TX | XNIC_ETH_CTRL_RX);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_STATUS) & on, 0U);
+	for (i = 0; i < 2; i++) {
+		te_ring_init(test, &p[i], &p[i].tx, XNIC_REG_ETH_TX_BASE_LO);
+		te_ring_init(test, &p[i], &p[i].rx, XNIC_REG_ETH_RX_BASE_LO);
+	}
+	td_wr(d0, XNIC_REG_ETH_TX_BASE_LO,
+	      td_rd(d0, XNIC_REG_ETH_TX_BASE_LO) + 8);
+	td_wr(d0, XNIC_REG_ETH_CTRL, XNIC_ETH_CTRL_TX);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_STATUS) & on, 0U);
+	td_wr(d0, XNIC_REG_ETH_TX_BASE_LO, lower_32_bits(td_pa(p[0].tx.desc)));
+	for (i = 0; i < 2; i++) {
+		td_wr(p[i].d, XNIC_REG_ETH_CTRL,
+		      XNIC_ETH_CTRL_TX | XNIC_ETH_CTRL_RX);
+		KUNIT_ASSERT_EQ(test, td_rd(p[i].d, XNIC_REG_ETH_STATUS) & on,
+				on);
+	}
+	/* the ring registers are fixed while the ring is on */
+	td_wr(d0, XNIC_REG_ETH_TX_LOG_SIZE, 5);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_TX_LOG_SIZE), (u32)TE_LOG);
+
+	/* one frame 0 -> 1, buffers posted on both sides */
+	te_post(&p[0], &p[0].rx, TE_BUF, XNIC_REG_ETH_RX_PI);
+	te_post(&p[1], &p[1].rx, TE_BUF, XNIC_REG_ETH_RX_PI);
+	te_post(&p[1], &p[1].rx, TE_BUF, XNIC_REG_ETH_RX_PI);
+	ev_tx = td_ev(d0, XNIC_EQE_ETH_TX);
+	ev_rx = td_ev(d1, XNIC_EQE_ETH_RX);
+	td_wr(d0, XNIC_REG_ETH_ARM, XNIC_ETH_ARM_TX);
+	td_wr(d1, XNIC_REG_ETH_ARM, XNIC_ETH_ARM_RX);
+	for (i = 0; i < 100; i++)
+		p[0].tx.buf[i] = i ^ 0x5a;
+	te_post(&p[0], &p[0].tx, 100, XNIC_REG_ETH_TX_PI);
+	KUNIT_EXPECT_EQ(test, te_wait(test, &p[0].tx, 0), XNIC_ETH_DESC_DONE);
+	KUNIT_EXPECT_EQ(test, te_wait(test, &p[1].rx, 0), XNIC_ETH_DESC_DONE);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(p[1].rx.desc[0].len), 100U);
+	KUNIT_EXPECT_MEMEQ(test, p[1].rx.buf, p[0].tx.buf, 100);
+	KUNIT_EXPECT_TRUE(test, td_wait_ev(d0, XNIC_EQE_ETH_TX, ev_tx));
+	KUNIT_EXPECT_TRUE(test, td_wait_ev(d1, XNIC_EQE_ETH_RX, ev_rx));
+	KUNIT_EXPECT_EQ(test, c->dev[1].ev_data[XNIC_EQE_ETH_RX], 1U);
+	/* a port never receives its own frame */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p[0].rx.desc[0].status), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e0->rx_frames), 0ULL);
+
+	/* disarmed: the next frame posts no event */
+	te_post(&p[0], &p[0].tx, 60, XNIC_REG_ETH_TX_PI);
+	te_wait(test, &p[0].tx, 1);
+	te_wait(test, &p[1].rx, 1);
+	KUNIT_EXPECT_EQ(test, td_ev(d0, XNIC_EQE_ETH_TX), ev_tx + 1);
+	KUNIT_EXPECT_EQ(test, td_ev(d1, XNIC_EQE_ETH_RX), ev_rx + 1);
+
+	/* bad lengths: refused, not sent */
+	te_post(&p[0], &p[0].tx, XNIC_ETH_MIN_FRAME - 1, XNIC_REG_ETH_TX_PI);
+	st = te_wait(test, &p[0].tx, 2);
+	KUNIT_EXPECT_EQ(test, st, XNIC_ETH_DESC_DONE | XNIC_ETH_DESC_ERR);
+	te_post(&p[0], &p[0].tx, XNIC_SIM_ETH_MAX_FRAME + 1,
+		XNIC_REG_ETH_TX_PI);
+	st = te_wait(test, &p[0].tx, 3);
+	KUNIT_EXPECT_EQ(test, st, XNIC_ETH_DESC_DONE | XNIC_ETH_DESC_ERR);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e0->tx_errors), 2ULL);
+
+	/* a producer index more than a ring ahead is ignored */
+	td_wr(d0, XNIC_REG_ETH_TX_PI, p[0].tx.pi + (1U << TE_LOG) + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e0->tx_bad_pi), 1ULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e0->tx.pi), p[0].tx.pi);
+
+	/* no buffer left on device 1: dropped, counted on both sides */
+	te_post(&p[0], &p[0].tx, 80, XNIC_REG_ETH_TX_PI);
+	te_wait(test, &p[0].tx, 4);
+	te_wait_ctr(test, &e1->rx_drop_nobuf, 1, "rx_drop_nobuf");
+	te_wait_ctr(test, &e0->tx_drop_peer, 1, "tx_drop_peer");
+	/* a buffer too small: dropped, the buffer stays posted */
+	te_post(&p[1], &p[1].rx, 50, XNIC_REG_ETH_RX_PI);
+	te_post(&p[0], &p[0].tx, 80, XNIC_REG_ETH_TX_PI);
+	te_wait(test, &p[0].tx, 5);
+	te_wait_ctr(test, &e1->rx_drop_len, 1, "rx_drop_len");
+	KUNIT_EXPECT_EQ(test, READ_ONCE(p[1].rx.desc[2].status), 0);
+	te_post(&p[0], &p[0].tx, 50, XNIC_REG_ETH_TX_PI);
+	KUNIT_EXPECT_EQ(test, te_wait(test, &p[1].rx, 2), XNIC_ETH_DESC_DONE);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(p[1].rx.desc[2].len), 50U);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(e1->rx_frames), 3ULL);
+
+	/* RX off: the write returns with the ring off; frames dropped */
+	td_wr(d1, XNIC_REG_ETH_CTRL, XNIC_ETH_CTRL_TX);
+	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_STATUS) & on,
+			(u32)XNIC_ETH_ST_TX_ON);
+	te_post(&p[0], &p[0].tx, 70, XNIC_REG_ETH_TX_PI);
+	te_wait(test, &p[0].tx, 7);
+	te_wait_ctr(test, &e1->rx_drop_off, 1, "rx_drop_off");
+
+	/* reset forgets both rings and their registers */
+	td_reset(d1);
+	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_STATUS),
+			(u32)XNIC_ETH_ST_LINK);
+	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_RX_LOG_SIZE), 0U);
+	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_TX_BASE_LO), 0U);
+	td_wr(d0, XNIC_REG_ETH_CTRL, 0);
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_STATUS) & on, 0U);
+}
+
 static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_cmds),
 	KUNIT_CASE(dev_rc),
@@ -3029,6 +3269,7 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_kick_stall),
 	KUNIT_CASE(dev_pass_budget),
 	KUNIT_CASE(dev_db_hostile),
+	KUNIT_CASE(dev_eth),
 	{}
 };
 

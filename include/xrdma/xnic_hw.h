@@ -69,6 +69,42 @@ struct xnic_bus {
 #define XNIC_STATUS_ENABLED	BIT(1)
 #define XNIC_STATUS_FATAL	BIT(2)
 
+/*
+ * The Ethernet function (Documentation/xnic/ethernet.rst): one register
+ * block per port, port p's at XNIC_REG_ETH(p, reg); the rings hold
+ * struct xnic_eth_desc.
+ */
+#define XNIC_ETH_PORT_STRIDE	0x40
+#define XNIC_REG_ETH(port, reg)	((reg) + ((port) - 1) * XNIC_ETH_PORT_STRIDE)
+#define XNIC_REG_ETH_MAC_HI	0x100	/* RO: MAC bytes 0-1 (bits 15:0) */
+#define XNIC_REG_ETH_MAC_LO	0x104	/* RO: MAC bytes 2-5 */
+#define XNIC_REG_ETH_STATUS	0x108	/* RO: XNIC_ETH_ST_* */
+#define XNIC_REG_ETH_CTRL	0x10c	/* RW: XNIC_ETH_CTRL_* */
+#define XNIC_REG_ETH_TX_BASE_LO	0x110	/* RW: TX ring DMA address */
+#define XNIC_REG_ETH_TX_BASE_HI	0x114
+#define XNIC_REG_ETH_TX_LOG_SIZE 0x118	/* RW: log2 descriptors (1..12) */
+#define XNIC_REG_ETH_TX_PI	0x11c	/* WO: TX producer index doorbell */
+#define XNIC_REG_ETH_RX_BASE_LO	0x120	/* RW: RX ring DMA address */
+#define XNIC_REG_ETH_RX_BASE_HI	0x124
+#define XNIC_REG_ETH_RX_LOG_SIZE 0x128	/* RW: log2 descriptors (1..12) */
+#define XNIC_REG_ETH_RX_PI	0x12c	/* WO: RX producer index doorbell */
+#define XNIC_REG_ETH_ARM	0x130	/* WO: XNIC_ETH_ARM_* */
+#define XNIC_REG_ETH_MAX_FRAME	0x134	/* RO: largest frame, bytes */
+
+#define XNIC_ETH_ST_LINK	BIT(0)	/* the port is cabled */
+#define XNIC_ETH_ST_TX_ON	BIT(1)	/* the TX ring is in use */
+#define XNIC_ETH_ST_RX_ON	BIT(2)	/* the RX ring is in use */
+
+#define XNIC_ETH_CTRL_TX	BIT(0)	/* transmit from the TX ring */
+#define XNIC_ETH_CTRL_RX	BIT(1)	/* receive into the RX ring */
+
+#define XNIC_ETH_ARM_TX		BIT(0)	/* one ETH_TX event at the next TX */
+#define XNIC_ETH_ARM_RX		BIT(1)	/* one ETH_RX event at the next RX */
+
+#define XNIC_ETH_MIN_LOG	1
+#define XNIC_ETH_MAX_LOG	12
+#define XNIC_ETH_MIN_FRAME	14	/* an Ethernet header */
+
 /* ------------------------------------------------------------------ */
 /* Command queue                                                       */
 
@@ -347,6 +383,8 @@ enum xnic_eqe_type {
 	XNIC_EQE_PORT_CHANGE	= 0x08,	/* data: port, aux: enum xnic_port_state */
 	XNIC_EQE_DEVICE_FATAL	= 0x09,
 	XNIC_EQE_LAST_WQE	= 0x0a,	/* data: qpn */
+	XNIC_EQE_ETH_TX		= 0x0b,	/* data: port (armed TX done) */
+	XNIC_EQE_ETH_RX		= 0x0c,	/* data: port (armed RX done) */
 };
 
 struct xnic_eqe {
@@ -357,5 +395,26 @@ struct xnic_eqe {
 	__le32 aux;
 	__le32 reserved2;
 };
+
+/* ------------------------------------------------------------------ */
+/* Ethernet descriptors                                                */
+
+/*
+ * A TX or RX ring is 2^log_size descriptors of 16 bytes, 16-byte aligned.
+ * The driver writes @addr and @len (TX: the frame; RX: the buffer) with
+ * @status 0, then the producer index register.  The device consumes
+ * descriptors in order; it writes @len (RX: the frame's length) and then
+ * @status (XNIC_ETH_DESC_DONE, and ERR for a TX descriptor it refused)
+ * with release ordering.
+ */
+struct xnic_eth_desc {
+	__le64 addr;		/* DMA address of the frame or buffer */
+	__le32 len;
+	u8 status;		/* XNIC_ETH_DESC_*, written by the device */
+	u8 reserved[3];
+};
+
+#define XNIC_ETH_DESC_DONE	BIT(0)
+#define XNIC_ETH_DESC_ERR	BIT(1)	/* TX: bad length or address */
 
 #endif /* _XRDMA_XNIC_HW_H */

@@ -13,6 +13,7 @@
  *   xnic_dp.c     kernel data path: doorbells, post, CQE decoding, poll,
  *                 arm
  *   xnic_wqe.c    WQE encoding and sizes (no device access)
+ *   xnic_eth.c    the Ethernet function: a netdev per port
  */
 #ifndef _XNIC_H
 #define _XNIC_H
@@ -25,6 +26,7 @@
 #include <xrdma/xnic_hw.h>
 
 struct xrdma_umem;
+struct xnic_eth;
 
 #define XNIC_DRV_NAME		"xnic"
 #define XNIC_CMDQ_LOG		5	/* 32 command entries */
@@ -107,6 +109,7 @@ struct xnic_dev {
 	struct xarray srq_xa;		/* SRQN -> struct xnic_srq */
 
 	u32 port_state;			/* enum xrdma_port_state */
+	struct xnic_eth *eth[XRDMA_MAX_PORTS];	/* netdev of each port */
 
 	/*
 	 * Memory the device may still touch after a failed command, kept
@@ -389,5 +392,14 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 			const struct xrdma_send_wr *wr, u64 wqe_wr_id);
 void xnic_build_recv_wqe(void *wqe, const struct xrdma_recv_wr *wr,
 			 u64 wqe_wr_id);
+
+/* ------------------------------------------------------------------ */
+/* xnic_eth.c: the Ethernet function                                   */
+
+int xnic_eth_init(struct xnic_dev *xdev);
+void xnic_eth_fini(struct xnic_dev *xdev);
+void xnic_eth_event(struct xnic_dev *xdev, u32 port);
+void xnic_eth_link(struct xnic_dev *xdev, u32 port);
+struct net_device *xnic_eth_get_netdev(struct xrdma_device *dev, u32 port);
 
 #endif /* _XNIC_H */

@@ -94,10 +94,15 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 			state = XRDMA_PORT_DOWN;
 		}
 		WRITE_ONCE(xdev->port_state, state);
+		xnic_eth_link(xdev, data);
 		e.event = state == XRDMA_PORT_ACTIVE ?
 			  XRDMA_EVENT_PORT_ACTIVE : XRDMA_EVENT_PORT_ERR;
 		e.element.port_num = data;
 		xrdma_dispatch_event(&e);
+		break;
+	case XNIC_EQE_ETH_TX:
+	case XNIC_EQE_ETH_RX:
+		xnic_eth_event(xdev, data);
 		break;
 	case XNIC_EQE_DEVICE_FATAL:
 		dev_err(&xdev->pdev->dev, "device reported a fatal error\n");

@@ -2,8 +2,8 @@
 /*
  * xnic: the platform driver.  Device bring-up and teardown: reset, the
  * command and event queues (xnic_cmdq.c, xnic_eq.c) given to the device,
- * its capabilities, the kernel's doorbell page, registration with the
- * core; and the module.
+ * its capabilities, the kernel's doorbell page, the ports' netdevs
+ * (xnic_eth.c), registration with the core; and the module.
  */
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -280,10 +280,15 @@ static int xnic_probe(struct platform_device *pdev)
 	ret = xnic_hw_start(xdev);
 	if (ret)
 		goto err_stop;
+	/* the port's netdev lives longer than the registration */
+	ret = xnic_eth_init(xdev);
+	if (ret)
+		goto err_stop;
 
 	ret = xrdma_register_device(&xdev->ibdev, "xnic%d", &pdev->dev);
 	if (ret) {
 		dev_err(&pdev->dev, "xrdma_register_device: %d\n", ret);
+		xnic_eth_fini(xdev);
 		goto err_stop;
 	}
 	platform_set_drvdata(pdev, xdev);
@@ -308,6 +313,7 @@ static int xnic_remove(struct platform_device *pdev)
 
 	/* every object, kernel and user, is destroyed when this returns */
 	xrdma_unregister_device(&xdev->ibdev);
+	xnic_eth_fini(xdev);
 	xnic_free_kernel_db(xdev);
 	xnic_free_queues(xdev, xnic_hw_stop(xdev));
 	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));

@@ -1208,4 +1208,5 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.dereg_mr = xnic_dereg_mr,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
+	.get_netdev = xnic_eth_get_netdev,
 };

@@ -13,6 +13,8 @@
  *   xnic_sim_engine.c  the engine: thread, pass, sleep, doorbell scan,
  *                      a QP's turn on the active list, budgets, kick serve
  *   xnic_sim_cmd.c     command queue, object commands, reset
+ *   xnic_sim_eth.c     the port's Ethernet function: its registers, TX
+ *                      and RX rings, frames over the cable
  *   xnic_sim_req.c     transport, requester: fetch, decode and execute
  *                      send WQEs (RC, UC, UD); drives resp and comp
  *   xnic_sim_resp.c    transport, responder: which QP takes a request,
@@ -90,6 +92,8 @@
 #define XNIC_SIM_MAX_DB		1024
 
 #define XNIC_SIM_MAX_DEV	8
+/* Ethernet: largest frame, an MTU of 4096 with a VLAN tag */
+#define XNIC_SIM_ETH_MAX_FRAME	(4096 + 18)
 
 /* QUERY_CAPS limits */
 #define XNIC_SIM_MAX_QP		16384
@@ -349,6 +353,7 @@ static inline void *xnic_sim_tbl_get(const struct xnic_sim_tbl *t, u32 idx)
 }
 
 struct xnic_sim_dev;
+struct xnic_sim_eth;
 
 /**
  * struct xnic_sim_cq - a completion queue
@@ -581,6 +586,8 @@ struct xnic_sim_dev {
 	struct xnic_sim_db *db_list[XNIC_SIM_MAX_DB];
 	u32 n_db;
 
+	struct xnic_sim_eth *eth;	/* the port's Ethernet function */
+
 	struct xnic_sim_ctrs __percpu *ctr;
 	struct dentry *dbg;
 	struct xnic_sim_pdata pdata;
@@ -672,6 +679,18 @@ bool xnic_sim_budget_take(struct xnic_sim_budget *b,
 bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev);
 void xnic_sim_clear(struct xnic_sim_dev *dev);
 void xnic_sim_do_reset(struct xnic_sim_dev *dev);
+
+/* xnic_sim_eth.c: the Ethernet function */
+void xnic_sim_eth_mac(u64 guid, u8 mac[6]);
+bool xnic_sim_eth_ring_ok(u64 base, u32 log);
+bool xnic_sim_eth_pi_ok(u32 ci, u32 pi, u32 log);
+bool xnic_sim_eth_tx(struct xnic_sim_dev *dev);
+bool xnic_sim_eth_read32(struct xnic_sim_dev *dev, u32 reg, u32 *val);
+bool xnic_sim_eth_write32(struct xnic_sim_dev *dev, u32 reg, u32 val);
+void xnic_sim_eth_reset(struct xnic_sim_dev *dev);
+void xnic_sim_eth_debugfs(struct xnic_sim_dev *dev, struct dentry *dir);
+int xnic_sim_eth_alloc(struct xnic_sim_dev *dev);
+void xnic_sim_eth_free(struct xnic_sim_dev *dev);
 
 /* xnic_sim_req.c: the transport, requester */
 enum xnic_sim_res {

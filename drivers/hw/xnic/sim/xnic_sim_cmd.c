@@ -776,6 +776,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev)
 	dev->eq_pi = 0;
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
 	xnic_sim_clear(dev);
+	xnic_sim_eth_reset(dev);
 	spin_lock_irqsave(&dev->reg_lock, flags);
 	dev->cmdq_base = 0;
 	dev->cmdq_log = 0;

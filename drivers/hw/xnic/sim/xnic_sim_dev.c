@@ -157,7 +157,10 @@ static void xnic_sim_free_irq(struct xnic_bus *bus)
 static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
 {
 	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
+	u32 val;
 
+	if (xnic_sim_eth_read32(dev, reg, &val))
+		return val;
 	switch (reg) {
 	case XNIC_REG_ID:
 		return XNIC_ID;
@@ -264,6 +267,8 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 	struct xnic_sim_dev *dev = xnic_sim_bus_dev(bus);
 	unsigned long flags;
 
+	if (xnic_sim_eth_write32(dev, reg, val))
+		return;
 	switch (reg) {
 	case XNIC_REG_RESET:
 		if (val & 1)
@@ -403,6 +408,7 @@ void xnic_sim_dev_free(struct xnic_sim_dev *dev)
 	xnic_sim_tbl_destroy(&dev->cqs);
 	xnic_sim_tbl_destroy(&dev->srqs);
 	xnic_sim_tbl_destroy(&dev->mrs);
+	xnic_sim_eth_free(dev);
 	free_percpu(dev->ctr);
 	kfree(dev->scr);
 	kfree(dev);
@@ -438,7 +444,8 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	    xnic_sim_tbl_init(&dev->qps, XNIC_SIM_MAX_QP) ||
 	    xnic_sim_tbl_init(&dev->cqs, XNIC_SIM_MAX_CQ) ||
 	    xnic_sim_tbl_init(&dev->srqs, XNIC_SIM_MAX_SRQ) ||
-	    xnic_sim_tbl_init(&dev->mrs, XNIC_SIM_MAX_MR)) {
+	    xnic_sim_tbl_init(&dev->mrs, XNIC_SIM_MAX_MR) ||
+	    xnic_sim_eth_alloc(dev)) {
 		xnic_sim_dev_free(dev);
 		return NULL;
 	}
@@ -475,6 +482,7 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
 			    &xnic_sim_counters_fops);
 	debugfs_create_file("qps", 0400, dev->dbg, dev, &xnic_sim_qps_fops);
 	debugfs_create_file("regs", 0400, dev->dbg, dev, &xnic_sim_regs_fops);
+	xnic_sim_eth_debugfs(dev, dev->dbg);
 	return 0;
 }
 

@@ -597,6 +597,7 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
 		work |= xnic_sim_pass_data(dev, next, &b);
+		work |= xnic_sim_eth_tx(dev);
 	}
 	now = xnic_sim_now();
 	if (!list_empty(&dev->errq) && now - *last_sweep > XNIC_SIM_SWEEP_NS) {
