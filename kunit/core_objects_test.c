@@ -344,6 +344,154 @@ static void objects_ah_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
 }
 
+static struct xrdma_qp *gsi_create(struct xrdma_pd *pd, struct xrdma_cq *cq,
+				   u32 port, struct xrdma_udata *udata)
+{
+	struct xrdma_qp_init_attr qa = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = XRDMA_QPT_GSI,
+		.port_num = port,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	return __xrdma_create_qp(pd, &qa, udata ? NULL : "kunit", udata);
+}
+
+/* GSI QPs: QPN 1, one per port, kernel callers only. */
+static void objects_gsi_qp(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_alloc(test);
+	struct xrdma_device *dev = &fd->ibdev;
+	struct xrdma_qp *gsi1, *gsi2, *qp;
+	struct xrdma_udata udata = {};
+	struct xrdma_cq *cq;
+	struct xrdma_pd *pd;
+	int ret;
+
+	dev->num_ports = 2;
+	ret = xrdma_register_device(dev, "kgsi%d", NULL);
+	if (ret)
+		xrdma_dealloc_device(dev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	pd = xrdma_alloc_pd(dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	cq = fake_create_cq(test, dev);
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 0, NULL)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 3, NULL)), -EINVAL);
+	/* a process never gets one */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 1, &udata)), -EINVAL);
+
+	gsi1 = gsi_create(pd, cq, 1, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi1);
+	KUNIT_EXPECT_EQ(test, gsi1->qp_num, XRDMA_GSI_QPN);
+	KUNIT_EXPECT_EQ(test, gsi1->port_num, 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 1, NULL)), -EBUSY);
+	gsi2 = gsi_create(pd, cq, 2, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi2);
+	KUNIT_EXPECT_EQ(test, gsi2->qp_num, XRDMA_GSI_QPN);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 2, NULL)), -EBUSY);
+	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_QP), 2U);
+
+	/* lookups: port 1's under QPN 1, port 2's under its own number */
+	qp = xrdma_qp_get_by_num(dev, XRDMA_GSI_QPN);
+	KUNIT_EXPECT_PTR_EQ(test, qp, gsi1);
+	if (qp)
+		xrdma_qp_put(qp);
+	qp = xrdma_qp_get_by_num(dev, xrdma_gsi_res_id(2));
+	KUNIT_EXPECT_PTR_EQ(test, qp, gsi2);
+	if (qp)
+		xrdma_qp_put(qp);
+
+	/* ordinary QPs never get the GSI numbers */
+	qp = fake_create_qp(test, pd, cq, cq, XRDMA_QPT_UD);
+	KUNIT_EXPECT_GT(test, qp->qp_num, 1U);
+	KUNIT_EXPECT_LE(test, qp->qp_num, 0xffffffU);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(qp), 0);
+
+	/* the number is free again once the GSI QP is gone */
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(gsi1), 0);
+	KUNIT_EXPECT_NULL(test, xrdma_qp_get_by_num(dev, XRDMA_GSI_QPN));
+	gsi1 = gsi_create(pd, cq, 1, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi1);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(gsi1), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(gsi2), 0);
+
+	/* a failed driver create releases the number */
+	fd->fail_next_create = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(gsi_create(pd, cq, 1, NULL)), -ENOMEM);
+	gsi1 = gsi_create(pd, cq, 1, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, gsi1);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(gsi1), 0);
+
+	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_QP), 0U);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
+	fake_dev_destroy(fd);
+}
+
+/* XRDMA_AH_NOSLEEP: create and destroy under a spinlock, irqs off. */
+static void objects_ah_nosleep(struct kunit *test)
+{
+	struct fake_dev *fd = obj_dev(test);
+	struct xrdma_device *dev = &fd->ibdev;
+	struct xrdma_ah_attr aa = { .port_num = 1, .sgid_index = 1 };
+	struct xrdma_udata udata = {};
+	struct xrdma_ah *ah[4];
+	spinlock_t lock;	/* the caller's lock (ib_cm's) */
+	unsigned long flags;
+	struct xrdma_pd *pd;
+	int i;
+
+	spin_lock_init(&lock);
+	pd = xrdma_alloc_pd(dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(xrdma_create_ah_flags(pd, &aa, BIT(1))),
+			-EINVAL);
+	/* only kernel callers */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(__xrdma_create_ah(pd, &aa,
+							XRDMA_AH_NOSLEEP,
+							NULL, &udata)),
+			-EINVAL);
+	aa.sgid_index = XRDMA_GID_TABLE_LEN;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(xrdma_create_ah_flags(pd, &aa,
+							    XRDMA_AH_NOSLEEP)),
+			-EINVAL);
+	aa.sgid_index = 1;
+
+	/* under lockdep/might_sleep checking, any sleep here would splat */
+	spin_lock_irqsave(&lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ah); i++)
+		ah[i] = xrdma_create_ah_flags(pd, &aa, XRDMA_AH_NOSLEEP);
+	spin_unlock_irqrestore(&lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ah); i++) {
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah[i]);
+		KUNIT_EXPECT_EQ(test, ah[i]->attr.sgid_index, 1);
+	}
+	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_AH), 4U);
+	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), -EBUSY);
+	spin_lock_irqsave(&lock, flags);
+	for (i = 0; i < ARRAY_SIZE(ah); i++)
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah[i]), 0);
+	/* interrupts stay off for the caller: nothing re-enabled them */
+	KUNIT_EXPECT_TRUE(test, irqs_disabled());
+	spin_unlock_irqrestore(&lock, flags);
+	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_AH), 0U);
+
+	/* a failed driver create in atomic context releases everything */
+	fd->fail_next_create = -ENOMEM;
+	spin_lock_irqsave(&lock, flags);
+	ah[0] = xrdma_create_ah_flags(pd, &aa, XRDMA_AH_NOSLEEP);
+	spin_unlock_irqrestore(&lock, flags);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ah[0]), -ENOMEM);
+
+	/* a sleeping AH is destroyed the same way */
+	ah[0] = xrdma_create_ah(pd, &aa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah[0]);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah[0]), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
+}
+
 /* Object numbers are handed out cyclically: not reused right away. */
 static void objects_numbers_not_reused(struct kunit *test)
 {
@@ -499,6 +647,8 @@ static struct kunit_case objects_cases[] = {
 	KUNIT_CASE(objects_shared_cq),
 	KUNIT_CASE(objects_srq),
 	KUNIT_CASE(objects_ah_checks),
+	KUNIT_CASE(objects_ah_nosleep),
+	KUNIT_CASE(objects_gsi_qp),
 	KUNIT_CASE(objects_numbers_not_reused),
 	KUNIT_CASE(objects_data_path),
 	KUNIT_CASE(objects_destroy_waits_for_lookup),

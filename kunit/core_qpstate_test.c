@@ -23,6 +23,7 @@ struct spec_row {
 #define RC XRDMA_QPT_RC
 #define UC XRDMA_QPT_UC
 #define UD XRDMA_QPT_UD
+#define GSI XRDMA_QPT_GSI
 
 static const struct spec_row spec[] = {
 	/* Reset -> Init */
@@ -82,9 +83,22 @@ static const struct spec_row spec[] = {
 	/* SQE -> RTS: unreliable types only */
 	{ S(SQE), S(RTS), UC, 0, A(CUR_STATE) | A(ACCESS_FLAGS) },
 	{ S(SQE), S(RTS), UD, 0, A(CUR_STATE) | A(QKEY) },
+	/*
+	 * GSI (QP1), IBA 10.3.1: like UD, but its port is fixed when it is
+	 * created, so no transition takes one.
+	 */
+	{ S(RESET), S(INIT), GSI, A(PKEY_INDEX) | A(QKEY), 0 },
+	{ S(INIT), S(INIT), GSI, 0, A(PKEY_INDEX) | A(QKEY) },
+	{ S(INIT), S(RTR), GSI, 0, A(PKEY_INDEX) | A(QKEY) },
+	{ S(RTR), S(RTS), GSI, A(SQ_PSN), A(CUR_STATE) | A(QKEY) },
+	{ S(RTS), S(RTS), GSI, 0, A(CUR_STATE) | A(QKEY) },
+	{ S(RTS), S(SQD), GSI, 0, A(EN_SQD_ASYNC_NOTIFY) },
+	{ S(SQD), S(RTS), GSI, 0, A(CUR_STATE) | A(QKEY) },
+	{ S(SQD), S(SQD), GSI, 0, A(PKEY_INDEX) | A(QKEY) },
+	{ S(SQE), S(RTS), GSI, 0, A(CUR_STATE) | A(QKEY) },
 };
 
-static const enum xrdma_qp_type types[] = { RC, UC, UD };
+static const enum xrdma_qp_type types[] = { RC, UC, UD, GSI };
 
 /* Any state -> Reset and any state -> Error, with no attributes. */
 static const struct spec_row *spec_find(enum xrdma_qp_state from,
@@ -394,12 +408,64 @@ static void qpstate_attr_values(struct kunit *test)
 	fake_dev_destroy(fd);
 }
 
+/* A GSI QP through xrdma_modify_qp(): the transitions ib_mad makes. */
+static void qpstate_gsi_modify(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_create(test, "kqpg%d");
+	struct xrdma_qp_init_attr qa = {};
+	struct xrdma_qp_attr a = {};
+	struct xrdma_cq *cq;
+	struct xrdma_pd *pd;
+	struct xrdma_qp *qp;
+
+	pd = xrdma_alloc_pd(&fd->ibdev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+	cq = fake_create_cq(test, &fd->ibdev);
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.qp_type = GSI;
+	qa.port_num = 1;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qp = xrdma_create_qp(pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+
+	/* the port is the one it was created on: naming it is refused */
+	a.qp_state = S(INIT);
+	a.port_num = 1;
+	a.qkey = XRDMA_GSI_QKEY;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) | A(PORT) |
+					      A(PKEY_INDEX) | A(QKEY)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) |
+					      A(PKEY_INDEX)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) |
+					      A(PKEY_INDEX) | A(QKEY)), 0);
+	a.qp_state = S(RTR);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), 0);
+	a.qp_state = S(RTS);
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE)), -EINVAL);
+	a.sq_psn = 0;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) | A(SQ_PSN)),
+			0);
+	KUNIT_EXPECT_EQ(test, qp->state, S(RTS));
+	KUNIT_EXPECT_EQ(test, qp->port_num, 1);
+
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(qp), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_cq(cq), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
+	fake_dev_destroy(fd);
+}
+
 static struct kunit_case qpstate_cases[] = {
 	KUNIT_CASE(qpstate_table_exhaustive),
 	KUNIT_CASE(qpstate_bad_arguments),
 	KUNIT_CASE(qpstate_modify_qp),
 	KUNIT_CASE(qpstate_sqd_capability),
 	KUNIT_CASE(qpstate_attr_values),
+	KUNIT_CASE(qpstate_gsi_modify),
 	{}
 };
 

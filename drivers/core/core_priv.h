@@ -8,10 +8,13 @@
 void xrdma_res_init_tables(struct xrdma_device *dev);
 void xrdma_res_destroy_tables(struct xrdma_device *dev);
 int xrdma_res_reserve(struct xrdma_device *dev, struct xrdma_res *res,
-		      enum xrdma_res_type type, const char *caller);
+		      enum xrdma_res_type type, const char *caller, gfp_t gfp);
+int xrdma_res_reserve_id(struct xrdma_device *dev, struct xrdma_res *res,
+			 enum xrdma_res_type type, u32 id, const char *caller);
 void xrdma_res_commit(struct xrdma_res *res);
 void xrdma_res_abort(struct xrdma_res *res);
 void xrdma_res_remove(struct xrdma_res *res);
+void xrdma_res_remove_nowait(struct xrdma_res *res);
 struct xrdma_res *xrdma_res_get(struct xrdma_device *dev,
 				enum xrdma_res_type type, u32 id);
 void xrdma_res_put(struct xrdma_res *res);
@@ -32,6 +35,9 @@ bool xrdma_use_get(atomic_t *usecnt);
 void xrdma_use_put(atomic_t *usecnt);
 void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 		      enum xrdma_res_type type, const char *caller);
+void *xrdma_obj_alloc_id(struct xrdma_device *dev, size_t size,
+			 enum xrdma_res_type type, const char *caller,
+			 gfp_t gfp, u32 id);
 void xrdma_obj_abort(struct xrdma_res *res);
 void xrdma_obj_free(struct xrdma_res *res);
 

@@ -3,10 +3,13 @@
  * The QP state machine: which transitions are legal and which attributes
  * each transition requires or allows, per QP type, after the QP state table
  * of the InfiniBand Architecture Specification (vol. 1, 11.2.4.2 / 10.3).
+ * The GSI QP follows UD's rules except that its port is fixed at creation:
+ * Reset->Init takes the P_Key index and the Q_Key only, and no transition
+ * accepts a port.
  */
 #include "core_priv.h"
 
-enum { T_RC, T_UC, T_UD, T_NUM };
+enum { T_RC, T_UC, T_UD, T_GSI, T_NUM };
 
 struct qp_trans {
 	bool valid;
@@ -33,6 +36,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_ACCESS_FLAGS,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
 					 XRDMA_QP_QKEY,
+				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 			},
 		},
 		[XRDMA_QPS_ERR] = { .valid = true },
@@ -49,6 +53,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_ACCESS_FLAGS,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
 					 XRDMA_QP_QKEY,
+				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 			},
 		},
 		[XRDMA_QPS_RTR] = {
@@ -65,6 +70,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_RC] = PATH_OPT,
 				[T_UC] = PATH_OPT,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 			},
 		},
 	},
@@ -79,11 +85,13 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_MAX_QP_RD_ATOMIC,
 				[T_UC] = XRDMA_QP_SQ_PSN,
 				[T_UD] = XRDMA_QP_SQ_PSN,
+				[T_GSI] = XRDMA_QP_SQ_PSN,
 			},
 			.opt = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_GSI] = RTS_OPT_UD,
 			},
 		},
 	},
@@ -96,6 +104,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_GSI] = RTS_OPT_UD,
 			},
 		},
 		[XRDMA_QPS_SQD] = {
@@ -104,6 +113,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_RC] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 				[T_UC] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 				[T_UD] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+				[T_GSI] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 			},
 		},
 	},
@@ -116,6 +126,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
+				[T_GSI] = RTS_OPT_UD,
 			},
 		},
 		[XRDMA_QPS_SQD] = {
@@ -136,6 +147,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_PKEY_INDEX |
 					 XRDMA_QP_PATH_MIG_STATE,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 			},
 		},
 	},
@@ -149,6 +161,7 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UC] = XRDMA_QP_CUR_STATE |
 					 XRDMA_QP_ACCESS_FLAGS,
 				[T_UD] = XRDMA_QP_CUR_STATE | XRDMA_QP_QKEY,
+				[T_GSI] = XRDMA_QP_CUR_STATE | XRDMA_QP_QKEY,
 			},
 		},
 	},
@@ -167,6 +180,8 @@ static int qp_type_index(enum xrdma_qp_type type)
 		return T_UC;
 	case XRDMA_QPT_UD:
 		return T_UD;
+	case XRDMA_QPT_GSI:
+		return T_GSI;
 	default:
 		return -1;
 	}

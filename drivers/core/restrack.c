@@ -7,7 +7,12 @@
  * see; the driver's create callback runs with the number known; then
  * xrdma_res_commit() publishes the object or xrdma_res_abort() releases the
  * number.  xrdma_res_remove() unpublishes the object and waits until every
- * reference taken by a lookup is gone, so the caller may then tear it down.
+ * reference taken by a lookup is gone, so the caller may then tear it down;
+ * objects nobody looks up by number (AHs) use xrdma_res_remove_nowait().
+ *
+ * The table lock is taken with interrupts saved, never just disabled and
+ * re-enabled, so that AHs can be created and destroyed under a caller's
+ * spinlock (XRDMA_AH_NOSLEEP).
  */
 #include <linux/sched.h>
 #include <linux/pid.h>
@@ -48,47 +53,101 @@ static void xrdma_res_release(struct kref *ref)
 	complete(&res->done);
 }
 
+static void xrdma_res_init(struct xrdma_device *dev, struct xrdma_res *res,
+			   enum xrdma_res_type type)
+{
+	res->dev = dev;
+	res->type = type;
+	kref_init(&res->ref);
+	init_completion(&res->done);
+}
+
+static void xrdma_res_set_owner(struct xrdma_res *res, const char *caller)
+{
+	if (caller)
+		res->kern_name = caller;
+	else
+		res->pid = get_task_pid(current, PIDTYPE_TGID);
+}
+
 /**
  * xrdma_res_reserve - allocate an object number, invisible to lookups
  * @dev: device
  * @res: the object's tracking header
  * @type: object type
  * @caller: module name of a kernel owner, or NULL for the current process
+ * @gfp: GFP_KERNEL, or GFP_ATOMIC from atomic context
  *
  * Numbers are handed out cyclically, so a number is not reused until the
  * space wraps.  Return: 0 or -ENOSPC/-ENOMEM.
  */
 int xrdma_res_reserve(struct xrdma_device *dev, struct xrdma_res *res,
-		      enum xrdma_res_type type, const char *caller)
+		      enum xrdma_res_type type, const char *caller, gfp_t gfp)
+{
+	struct xarray *xa = &dev->res[type];
+	unsigned long flags;
+	int ret;
+
+	xrdma_res_init(dev, res, type);
+	if (gfpflags_allow_blocking(gfp)) {
+		ret = xa_alloc_cyclic_irq(xa, &res->id, XA_ZERO_ENTRY,
+					  res_limits[type], &dev->res_next[type],
+					  gfp);
+	} else {
+		xa_lock_irqsave(xa, flags);
+		ret = __xa_alloc_cyclic(xa, &res->id, XA_ZERO_ENTRY,
+					res_limits[type], &dev->res_next[type],
+					gfp);
+		xa_unlock_irqrestore(xa, flags);
+	}
+	if (ret < 0)
+		return ret;
+	xrdma_res_set_owner(res, caller);
+	return 0;
+}
+
+/**
+ * xrdma_res_reserve_id - reserve a given number, invisible to lookups
+ * @dev: device
+ * @res: the object's tracking header
+ * @type: object type
+ * @id: the number (outside the range xrdma_res_reserve() hands out)
+ * @caller: module name of a kernel owner, or NULL for the current process
+ *
+ * For the special QPs, whose numbers are fixed.  May sleep.
+ * Return: 0, -EBUSY if @id is taken, or -ENOMEM.
+ */
+int xrdma_res_reserve_id(struct xrdma_device *dev, struct xrdma_res *res,
+			 enum xrdma_res_type type, u32 id, const char *caller)
 {
 	int ret;
 
-	res->dev = dev;
-	res->type = type;
-	kref_init(&res->ref);
-	init_completion(&res->done);
-	ret = xa_alloc_cyclic_irq(&dev->res[type], &res->id, XA_ZERO_ENTRY,
-				  res_limits[type], &dev->res_next[type],
-				  GFP_KERNEL);
-	if (ret < 0)
+	xrdma_res_init(dev, res, type);
+	res->id = id;
+	/* a NULL entry inserted into an allocating xarray is a reservation */
+	ret = xa_insert_irq(&dev->res[type], id, NULL, GFP_KERNEL);
+	if (ret)
 		return ret;
-	if (caller)
-		res->kern_name = caller;
-	else
-		res->pid = get_task_pid(current, PIDTYPE_TGID);
+	xrdma_res_set_owner(res, caller);
 	return 0;
 }
 
 /**
  * xrdma_res_commit - make a reserved object visible to lookups
  * @res: a reserved object whose creation succeeded
+ *
+ * Callable from any context.
  */
 void xrdma_res_commit(struct xrdma_res *res)
 {
+	struct xarray *xa = &res->dev->res[res->type];
+	unsigned long flags;
 	void *old;
 
-	old = xa_store_irq(&res->dev->res[res->type], res->id, res, GFP_KERNEL);
-	/* the slot exists already: storing into it cannot fail */
+	xa_lock_irqsave(xa, flags);
+	/* the slot exists already: storing into it allocates nothing */
+	old = __xa_store(xa, res->id, res, GFP_ATOMIC);
+	xa_unlock_irqrestore(xa, flags);
 	WARN_ON(old);
 }
 
@@ -99,13 +158,25 @@ static void xrdma_res_release_owner(struct xrdma_res *res)
 	res->kern_name = NULL;
 }
 
+static void xrdma_res_erase(struct xrdma_res *res)
+{
+	struct xarray *xa = &res->dev->res[res->type];
+	unsigned long flags;
+
+	xa_lock_irqsave(xa, flags);
+	__xa_erase(xa, res->id);
+	xa_unlock_irqrestore(xa, flags);
+}
+
 /**
  * xrdma_res_abort - release the number of an object whose creation failed
  * @res: a reserved, never committed object
+ *
+ * Callable from any context for a kernel owner's object.
  */
 void xrdma_res_abort(struct xrdma_res *res)
 {
-	xa_erase_irq(&res->dev->res[res->type], res->id);
+	xrdma_res_erase(res);
 	xrdma_res_release_owner(res);
 }
 
@@ -117,9 +188,23 @@ void xrdma_res_abort(struct xrdma_res *res)
  */
 void xrdma_res_remove(struct xrdma_res *res)
 {
-	xa_erase_irq(&res->dev->res[res->type], res->id);
+	xrdma_res_erase(res);
 	kref_put(&res->ref, xrdma_res_release);
 	wait_for_completion(&res->done);
+	xrdma_res_release_owner(res);
+}
+
+/**
+ * xrdma_res_remove_nowait - unpublish an object nobody looks up by number
+ * @res: a committed object of a type no lookup function exists for (AH)
+ *
+ * Callable from any context for a kernel owner's object: there is no
+ * lookup reference to wait for.
+ */
+void xrdma_res_remove_nowait(struct xrdma_res *res)
+{
+	xrdma_res_erase(res);
+	WARN_ON(!kref_put(&res->ref, xrdma_res_release));
 	xrdma_res_release_owner(res);
 }
 

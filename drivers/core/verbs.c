@@ -28,13 +28,16 @@ static bool xrdma_use_kill(atomic_t *usecnt)
 }
 
 /*
- * Allocate a driver-sized object and reserve its number.  The device user
- * reference is taken here and dropped by xrdma_obj_free().  A process's
- * object (no @caller) is charged to its rdma cgroup and its uid's share
- * here too: -EAGAIN when either is used up.
+ * Allocate a driver-sized object and reserve its number: @id, or the next
+ * free one if @id is 0.  The device user reference is taken here and
+ * dropped by xrdma_obj_free().  A process's object (no @caller) is charged
+ * to its rdma cgroup and its uid's share here too: -EAGAIN when either is
+ * used up.  With a @gfp that does not block (kernel objects only, @id 0)
+ * nothing here sleeps.
  */
-void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
-		      enum xrdma_res_type type, const char *caller)
+void *xrdma_obj_alloc_id(struct xrdma_device *dev, size_t size,
+			 enum xrdma_res_type type, const char *caller,
+			 gfp_t gfp, u32 id)
 {
 	struct xrdma_res *res;
 	int ret;
@@ -42,7 +45,7 @@ void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 	if (!xrdma_device_try_get(dev))
 		return ERR_PTR(-ENODEV);
 	/* a process's object is charged to its memory cgroup */
-	res = kzalloc(size, caller ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
+	res = kzalloc(size, caller ? gfp : gfp | __GFP_ACCOUNT);
 	if (!res) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -53,7 +56,10 @@ void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 		if (ret)
 			goto err_free;
 	}
-	ret = xrdma_res_reserve(dev, res, type, caller);
+	if (id)
+		ret = xrdma_res_reserve_id(dev, res, type, id, caller);
+	else
+		ret = xrdma_res_reserve(dev, res, type, caller, gfp);
 	if (ret)
 		goto err_uncharge;
 	return res;
@@ -65,6 +71,12 @@ err_free:
 err_put:
 	xrdma_device_put(dev);
 	return ERR_PTR(ret);
+}
+
+void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
+		      enum xrdma_res_type type, const char *caller)
+{
+	return xrdma_obj_alloc_id(dev, size, type, caller, GFP_KERNEL, 0);
 }
 
 /* Undo xrdma_obj_alloc() for an object that was never committed. */
@@ -422,7 +434,8 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_srq);
 
 static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 				    struct xrdma_pd *pd,
-				    const struct xrdma_qp_init_attr *attr)
+				    const struct xrdma_qp_init_attr *attr,
+				    struct xrdma_udata *udata)
 {
 	const struct xrdma_device_attr *da = &dev->attr;
 	const struct xrdma_qp_cap *cap = &attr->cap;
@@ -431,6 +444,12 @@ static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 	case XRDMA_QPT_RC:
 	case XRDMA_QPT_UC:
 	case XRDMA_QPT_UD:
+		break;
+	case XRDMA_QPT_GSI:
+		/* kernel only, bound to its port for life */
+		if (udata || attr->port_num < 1 ||
+		    attr->port_num > dev->num_ports)
+			return -EINVAL;
 		break;
 	default:
 		return -EOPNOTSUPP;
@@ -487,7 +506,13 @@ static void xrdma_qp_put_deps(struct xrdma_cq *send_cq,
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
  *
- * Return: the QP (qp_num is its QPN) or an ERR_PTR.
+ * A GSI QP (kernel callers only, @attr->port_num its port for life) has
+ * qp_num XRDMA_GSI_QPN and is tracked under xrdma_gsi_res_id(port), so
+ * xrdma_qp_get_by_num(dev, XRDMA_GSI_QPN) finds port 1's; one per port.
+ *
+ * Return: the QP (qp_num is its QPN) or an ERR_PTR: -EOPNOTSUPP for an
+ * unknown type, -EINVAL for bad attributes (a GSI QP from userspace or on
+ * a bad port), -EBUSY if the port has a GSI QP already.
  */
 struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 				   struct xrdma_qp_init_attr *attr,
@@ -498,7 +523,7 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	struct xrdma_qp *qp;
 	int ret;
 
-	ret = xrdma_check_qp_init_attr(dev, pd, attr);
+	ret = xrdma_check_qp_init_attr(dev, pd, attr, udata);
 	if (ret)
 		return ERR_PTR(ret);
 	if (!xrdma_use_get(&pd->usecnt))
@@ -506,7 +531,10 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	ret = xrdma_qp_get_deps(attr);
 	if (ret)
 		goto err_pd;
-	qp = xrdma_obj_alloc(dev, dev->ops->size_qp, XRDMA_RES_QP, caller);
+	qp = xrdma_obj_alloc_id(dev, dev->ops->size_qp, XRDMA_RES_QP, caller,
+				GFP_KERNEL,
+				attr->qp_type == XRDMA_QPT_GSI ?
+				xrdma_gsi_res_id(attr->port_num) : 0);
 	if (IS_ERR(qp)) {
 		ret = PTR_ERR(qp);
 		goto err_deps;
@@ -519,7 +547,8 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	qp->event_handler = attr->event_handler;
 	qp->qp_context = attr->qp_context;
 	qp->qp_type = attr->qp_type;
-	qp->qp_num = qp->res.id;
+	qp->qp_num = attr->qp_type == XRDMA_QPT_GSI ? XRDMA_GSI_QPN :
+		     qp->res.id;
 	qp->port_num = attr->port_num;
 	qp->state = XRDMA_QPS_RESET;
 	mutex_init(&qp->state_lock);
@@ -663,12 +692,14 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
  * @pd: protection domain
  * @attr: destination; port_num must be a valid port, sgid_index < GID
  *	  table length
- * @flags: 0 or XRDMA_AH_NOSLEEP
+ * @flags: 0 or XRDMA_AH_NOSLEEP (kernel callers only: nothing here sleeps,
+ *	   allocations are GFP_ATOMIC)
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
  *
  * Return: the AH, or an ERR_PTR: -EOPNOTSUPP if the device has no AHs,
- * -EINVAL for a bad @attr, or another negative errno (allocation, driver).
+ * -EINVAL for a bad @attr or @flags, or another negative errno
+ * (allocation, driver).
  */
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
@@ -681,15 +712,18 @@ struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 
 	if (!dev->ops->create_ah)
 		return ERR_PTR(-EOPNOTSUPP);
-	/* TODO(issue 13): XRDMA_AH_NOSLEEP allocation */
-	if (flags)
-		return ERR_PTR(-EOPNOTSUPP);
+	if (flags & ~XRDMA_AH_NOSLEEP || (flags && udata))
+		return ERR_PTR(-EINVAL);
+	if (!(flags & XRDMA_AH_NOSLEEP))
+		might_sleep();
 	if (attr->port_num < 1 || attr->port_num > dev->num_ports ||
 	    attr->sgid_index >= XRDMA_GID_TABLE_LEN)
 		return ERR_PTR(-EINVAL);
 	if (!xrdma_use_get(&pd->usecnt))
 		return ERR_PTR(-EINVAL);
-	ah = xrdma_obj_alloc(dev, dev->ops->size_ah, XRDMA_RES_AH, caller);
+	ah = xrdma_obj_alloc_id(dev, dev->ops->size_ah, XRDMA_RES_AH, caller,
+				flags & XRDMA_AH_NOSLEEP ? GFP_ATOMIC :
+				GFP_KERNEL, 0);
 	if (IS_ERR(ah)) {
 		xrdma_use_put(&pd->usecnt);
 		return ah;
@@ -712,13 +746,17 @@ EXPORT_SYMBOL_GPL(__xrdma_create_ah);
  * xrdma_destroy_ah - destroy an address handle
  * @ah: the AH
  *
+ * Never sleeps for a kernel caller's AH: one created with
+ * XRDMA_AH_NOSLEEP may be destroyed in atomic context (AHs are never
+ * looked up by number, so there is nothing to wait for).
+ *
  * Return: 0.
  */
 int xrdma_destroy_ah(struct xrdma_ah *ah)
 {
 	struct xrdma_pd *pd = ah->pd;
 
-	xrdma_res_remove(&ah->res);
+	xrdma_res_remove_nowait(&ah->res);
 	ah->device->ops->destroy_ah(ah);
 	xrdma_obj_free(&ah->res);
 	xrdma_use_put(&pd->usecnt);

@@ -397,6 +397,9 @@ static int xrdma_cmd_create_qp(struct xrdma_cmd_ctx *c)
 		return -EINVAL;
 	if (!(cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ) && cmd->srq_handle)
 		return -EINVAL;
+	/* the GSI QP belongs to the kernel (ib_mad) */
+	if (cmd->qp_type == XRDMA_QPT_GSI)
+		return -EINVAL;
 	ret = xrdma_udata_init(c, &cmd->udata, &udata);
 	if (ret)
 		return ret;

@@ -366,6 +366,16 @@ enum xrdma_qp_type {
 #define XRDMA_GSI_QPN		1
 #define XRDMA_GSI_QKEY		0x80010000U
 
+/*
+ * Every port's GSI QP has qp_num XRDMA_GSI_QPN; the core tracks port p's
+ * under this number (port 1's is XRDMA_GSI_QPN itself, so a one-port
+ * device finds it with xrdma_qp_get_by_num(dev, XRDMA_GSI_QPN)).
+ */
+static inline u32 xrdma_gsi_res_id(u32 port)
+{
+	return XRDMA_GSI_QPN | (port - 1) << 24;
+}
+
 enum xrdma_qp_state {
 	XRDMA_QPS_RESET	= XRDMA_UVERBS_QPS_RESET,
 	XRDMA_QPS_INIT	= XRDMA_UVERBS_QPS_INIT,

@@ -1313,7 +1313,7 @@ void t_qp(void)
 	struct xrdma_uverbs_qp_attr a;
 	struct xrdma_cmd_query_qp q;
 	struct qp rc, ud, uc, sq;
-	uint32_t pd, srq, h, types[] = { 0, 1, 5, 0xffffffff };
+	uint32_t pd, srq, h, types[] = { 0, 5, 0xffffffff };
 	struct cq cq1, cq2, cq3;
 	struct ctx c;
 	size_t i;
@@ -1352,6 +1352,9 @@ void t_qp(void)
 		CHECK_RC(qp_raw(c.fd, &m, NULL), -EOPNOTSUPP, "qp_type %u",
 			 types[i]);
 	}
+	/* 1 is the kernel's GSI QP type: refused outright */
+	qp_init(&m, pd, cq1.h, 1);
+	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "qp_type 1 (GSI)");
 	qp_init(&m, pd, cq1.h, XRDMA_UVERBS_QPT_RC);
 	m.flags = 1u << 2;
 	CHECK_RC(qp_raw(c.fd, &m, NULL), -EINVAL, "flags 1 << 2");
