@@ -501,7 +501,9 @@ static int xib_send_wr_to_xrdma(const struct ib_qp *ibqp,
 	if (ibqp->qp_type == IB_QPT_UD || ibqp->qp_type == IB_QPT_GSI) {
 		const struct ib_ud_wr *uw = ud_wr(wr);
 
-		if (!uw->ah)
+		/* only sends are ib_ud_wrs: no other opcode on a datagram QP */
+		if ((wr->opcode != IB_WR_SEND &&
+		     wr->opcode != IB_WR_SEND_WITH_IMM) || !uw->ah)
 			return -EINVAL;
 		x->wr.ud.ah = to_xib_ah(uw->ah)->xah;
 		x->wr.ud.remote_qpn = uw->remote_qpn;
