@@ -130,6 +130,7 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_DEREG_MR	= 0x0c,
 	XNIC_CMD_ALLOC_DB	= 0x0d,
 	XNIC_CMD_FREE_DB	= 0x0e,
+	XNIC_CMD_SET_GID	= 0x0f,
 };
 
 enum xnic_cmd_status {
@@ -149,10 +150,13 @@ enum xnic_cmd_status {
  * and the device knows nothing of verbs.
  */
 enum xnic_qp_type {
+	XNIC_QPT_GSI		= 1,	/* QPN 1 only; UD semantics */
 	XNIC_QPT_RC		= 2,
 	XNIC_QPT_UC		= 3,
 	XNIC_QPT_UD		= 4,
 };
+
+#define XNIC_GSI_QPN		1	/* the GSI QP's number, on every port */
 
 enum xnic_qp_state {
 	XNIC_QPS_RESET		= 0,
@@ -283,7 +287,8 @@ struct xnic_cmd_modify_qp {
 	__le32 dest_qpn;
 	__le32 access;		/* XNIC_ACCESS_* */
 	u8 port_num;
-	u8 reserved[3];
+	u8 sgid_index;		/* AV: source GID table entry */
+	u8 reserved[2];
 	u8 dgid[16];		/* remote port's GID (AV) */
 };
 
@@ -344,6 +349,27 @@ struct xnic_cmd_alloc_db {
 	__le64 page_addr;	/* DMA, XNIC_DB_PAGE_SIZE, contiguous */
 };
 
+/*
+ * SET_GID: write entry @index of @port's GID table (valid = 0 clears it).
+ * After reset entry 0 holds fe80::<node GUID> type ROCE_V1 and entry 1 the
+ * same GID type ROCE_V2; the others are empty.
+ */
+#define XNIC_GID_TABLE_LEN	16
+
+enum xnic_gid_type {
+	XNIC_GID_TYPE_ROCE_V1	= 0,
+	XNIC_GID_TYPE_ROCE_V2	= 1,
+};
+
+struct xnic_cmd_set_gid {
+	__le32 port;		/* 1-based */
+	__le32 index;		/* < XNIC_GID_TABLE_LEN */
+	u8 gid[16];
+	u8 type;		/* enum xnic_gid_type */
+	u8 valid;		/* 1: set the entry, 0: clear it */
+	u8 reserved[2];
+};
+
 struct xnic_cmd {
 	struct xnic_cmd_hdr hdr;
 	union {
@@ -358,6 +384,7 @@ struct xnic_cmd {
 		struct xnic_cmd_reg_mr reg_mr;
 		struct xnic_cmd_dereg_mr dereg_mr;
 		struct xnic_cmd_alloc_db alloc_db;
+		struct xnic_cmd_set_gid set_gid;
 		u8 raw[112];
 	};
 };

@@ -71,7 +71,10 @@ struct xnic_wqe_ud {
 	__le32 qkey;
 	__u8 dgid[16];		/* the destination port's GID */
 	__u8 port_num;
-	__u8 reserved[7];
+	__u8 sgid_index;	/* source GID: entry of the port's table */
+	__u8 hop_limit;		/* GRH hop limit / IPv4 TTL */
+	__u8 traffic_class;	/* GRH traffic class / IPv4 TOS */
+	__u8 reserved[4];
 };
 
 struct xnic_wqe_fr {		/* REG_MR: fast registration */
@@ -150,6 +153,11 @@ struct xnic_rwqe {
 #define XNIC_CQE_GRH		0x1
 #define XNIC_CQE_WITH_IMM	0x2
 #define XNIC_CQE_WITH_INV	0x4
+/* with XNIC_CQE_GRH: the network header the receive buffer starts with */
+#define XNIC_CQE_NET_MASK	0x18
+#define XNIC_CQE_NET_ROCE_V1	0x00	/* a GRH */
+#define XNIC_CQE_NET_IPV4	0x08	/* 20 zero bytes, an IPv4 header */
+#define XNIC_CQE_NET_IPV6	0x10	/* a GRH (IPv6 header) */
 
 /* 32 bytes; valid when owner == phase of its lap (first lap: 1) */
 struct xnic_cqe {

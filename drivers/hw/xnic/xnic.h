@@ -111,6 +111,15 @@ struct xnic_dev {
 	u32 port_state;			/* enum xrdma_port_state */
 	struct xnic_eth *eth[XRDMA_MAX_PORTS];	/* netdev of each port */
 
+	/* port 1's GID table as programmed (SET_GID), xnic_verbs.c */
+	struct mutex gid_mutex;		/* serialises set_gid */
+	spinlock_t gid_lock;		/* the entries, for query_gid */
+	struct xnic_gid_entry {
+		union xrdma_gid gid;
+		u8 type;		/* enum xrdma_gid_type */
+		bool valid;
+	} gids[XRDMA_GID_TABLE_LEN];
+
 	/*
 	 * Memory the device may still touch after a failed command, kept
 	 * until the device is reset: queue memory (struct xnic_dmabuf) and
@@ -293,6 +302,9 @@ static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
 /* xnic_main.c: bring-up and teardown                                  */
 
 int xnic_hw_reset(struct xnic_dev *xdev);
+
+/* xnic_verbs.c: the GID table the device holds after reset */
+void xnic_gid_init(struct xnic_dev *xdev);
 
 /* ------------------------------------------------------------------ */
 /* xnic_cmdq.c: the command queue                                      */

@@ -343,8 +343,22 @@ static void xnic_cqe_to_wc(const struct xnic_cqe *cqe, struct xrdma_wc *wc)
 	wc->src_qp = le32_to_cpu(cqe->src_qp) & 0xffffff;
 	wc->wc_flags = 0;
 	wc->ex.imm_data = 0;
-	if (flags & XNIC_CQE_GRH)
-		wc->wc_flags |= XRDMA_WC_GRH;
+	wc->network_hdr_type = 0;
+	if (flags & XNIC_CQE_GRH) {
+		/* UD/GSI receives on RoCE: which header the buffer starts with */
+		wc->wc_flags |= XRDMA_WC_GRH | XRDMA_WC_WITH_NETWORK_HDR_TYPE;
+		switch (flags & XNIC_CQE_NET_MASK) {
+		case XNIC_CQE_NET_IPV4:
+			wc->network_hdr_type = XRDMA_NETWORK_IPV4;
+			break;
+		case XNIC_CQE_NET_IPV6:
+			wc->network_hdr_type = XRDMA_NETWORK_IPV6;
+			break;
+		default:
+			wc->network_hdr_type = XRDMA_NETWORK_ROCE_V1;
+			break;
+		}
+	}
 	if (flags & XNIC_CQE_WITH_IMM) {
 		wc->wc_flags |= XRDMA_WC_WITH_IMM;
 		wc->ex.imm_data = (__force __be32)cqe->imm_data;

@@ -236,6 +236,7 @@ static int xnic_hw_start(struct xnic_dev *xdev)
 		dev_err(&xdev->pdev->dev, "QUERY_CAPS: %d\n", ret);
 		return ret;
 	}
+	xnic_gid_init(xdev);
 	return xnic_alloc_kernel_db(xdev);
 }
 

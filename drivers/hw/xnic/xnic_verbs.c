@@ -32,6 +32,8 @@ static int xnic_qp_type_to_hw(enum xrdma_qp_type type)
 		return XNIC_QPT_UC;
 	case XRDMA_QPT_UD:
 		return XNIC_QPT_UD;
+	case XRDMA_QPT_GSI:
+		return XNIC_QPT_GSI;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -355,7 +357,7 @@ static int xnic_query_port(struct xrdma_device *dev, u32 port,
 	attr->max_mtu = mtu;
 	attr->active_mtu = mtu;
 	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
-	attr->gid_tbl_len = 1;
+	attr->gid_tbl_len = XRDMA_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1U << 31;
 	attr->lid = 0;
@@ -364,15 +366,89 @@ static int xnic_query_port(struct xrdma_device *dev, u32 port,
 	return 0;
 }
 
+/* The default GID, fe80::<node GUID>: entries 0 (v1) and 1 (v2). */
+static void xnic_default_gid(struct xnic_dev *xdev, union xrdma_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
+	gid->global.interface_id = xdev->ibdev.attr.node_guid;
+}
+
+/**
+ * xnic_gid_init - the driver's copy of the GID table after reset
+ * @xdev: device (node GUID known)
+ */
+void xnic_gid_init(struct xnic_dev *xdev)
+{
+	int i;
+
+	mutex_init(&xdev->gid_mutex);
+	spin_lock_init(&xdev->gid_lock);
+	for (i = 0; i < XRDMA_GID_TABLE_LEN; i++) {
+		memset(&xdev->gids[i], 0, sizeof(xdev->gids[i]));
+		if (i > 1)
+			continue;
+		xnic_default_gid(xdev, &xdev->gids[i].gid);
+		xdev->gids[i].type = i ? XRDMA_GID_TYPE_ROCE_V2 :
+				     XRDMA_GID_TYPE_ROCE_V1;
+		xdev->gids[i].valid = true;
+	}
+}
+
 static int xnic_query_gid(struct xrdma_device *dev, u32 port, int index,
 			  union xrdma_gid *gid)
 {
-	memset(gid, 0, sizeof(*gid));
-	if (index == 0) {
-		gid->global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-		gid->global.interface_id = dev->attr.node_guid;
-	}
+	struct xnic_dev *xdev = to_xdev(dev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&xdev->gid_lock, flags);
+	if (xdev->gids[index].valid)
+		*gid = xdev->gids[index].gid;
+	else
+		memset(gid, 0, sizeof(*gid));
+	spin_unlock_irqrestore(&xdev->gid_lock, flags);
 	return 0;
+}
+
+/*
+ * Program a GID table entry.  Clearing entry 0 or 1 (ib_core clears the
+ * whole table when it lets go of the device) restores the default there,
+ * so that userspace, which finds the default GID at index 0, keeps
+ * working.
+ */
+static int xnic_set_gid(struct xrdma_device *dev, u32 port, u32 index,
+			const union xrdma_gid *gid, enum xrdma_gid_type type)
+{
+	struct xnic_dev *xdev = to_xdev(dev);
+	struct xnic_cmd_set_gid c = {};
+	struct xnic_gid_entry e = {};
+	unsigned long flags;
+	int ret;
+
+	if (gid) {
+		e.gid = *gid;
+		e.type = type;
+		e.valid = true;
+	} else if (index <= 1) {
+		xnic_default_gid(xdev, &e.gid);
+		e.type = index ? XRDMA_GID_TYPE_ROCE_V2 : XRDMA_GID_TYPE_ROCE_V1;
+		e.valid = true;
+	}
+	c.port = cpu_to_le32(port);
+	c.index = cpu_to_le32(index);
+	memcpy(c.gid, e.gid.raw, sizeof(c.gid));
+	c.type = e.type == XRDMA_GID_TYPE_ROCE_V2 ? XNIC_GID_TYPE_ROCE_V2 :
+		 XNIC_GID_TYPE_ROCE_V1;
+	c.valid = e.valid;
+	mutex_lock(&xdev->gid_mutex);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_SET_GID, &c, sizeof(c), NULL, 0);
+	if (!ret) {
+		spin_lock_irqsave(&xdev->gid_lock, flags);
+		xdev->gids[index] = e;
+		spin_unlock_irqrestore(&xdev->gid_lock, flags);
+	}
+	mutex_unlock(&xdev->gid_mutex);
+	return ret;
 }
 
 static int xnic_alloc_pd(struct xrdma_pd *pd, struct xrdma_udata *udata)
@@ -387,8 +463,19 @@ static void xnic_dealloc_pd(struct xrdma_pd *pd)
 
 static int xnic_create_ah(struct xrdma_ah *ah, struct xrdma_udata *udata)
 {
-	/* the core keeps the attributes; UD WQEs carry the GID */
-	return 0;
+	struct xnic_dev *xdev = to_xdev(ah->device);
+	unsigned long flags;
+	bool valid;
+
+	/*
+	 * The core keeps the attributes; UD WQEs carry the GIDs.  The
+	 * source GID must be in the table now (if it goes away later, the
+	 * send completes with a local QP operation error).  Never sleeps.
+	 */
+	spin_lock_irqsave(&xdev->gid_lock, flags);
+	valid = xdev->gids[ah->attr.sgid_index].valid;
+	spin_unlock_irqrestore(&xdev->gid_lock, flags);
+	return valid ? 0 : -EINVAL;
 }
 
 static void xnic_destroy_ah(struct xrdma_ah *ah)
@@ -603,7 +690,9 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 					caps->max_sge);
 	}
 	xqp->cap = *cap;
-	xqp->sq_cfg.qp_type = qp->qp_type;
+	/* the GSI QP posts and completes as UD */
+	xqp->sq_cfg.qp_type = qp->qp_type == XRDMA_QPT_GSI ? XRDMA_QPT_UD :
+			      qp->qp_type;
 	xqp->sq_cfg.max_sge = cap->max_send_sge;
 	xqp->sq_cfg.max_inline = cap->max_inline_data;
 	xqp->sq_cfg.sig_all = xqp->sq_sig_all;
@@ -742,8 +831,10 @@ static int xnic_fill_modify_qp(struct xnic_cmd_modify_qp *cmd, u32 qpn,
 		cmd->port_num = attr->port_num;
 	else if (mask & XRDMA_QP_AV)
 		cmd->port_num = attr->ah_attr.port_num;
-	if (mask & XRDMA_QP_AV)
+	if (mask & XRDMA_QP_AV) {
 		memcpy(cmd->dgid, attr->ah_attr.dgid.raw, sizeof(cmd->dgid));
+		cmd->sgid_index = attr->ah_attr.sgid_index;
+	}
 	return 0;
 }
 
@@ -1184,6 +1275,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.kick = xnic_kick_op,
 	.query_port = xnic_query_port,
 	.query_gid = xnic_query_gid,
+	.set_gid = xnic_set_gid,
 	.alloc_pd = xnic_alloc_pd,
 	.dealloc_pd = xnic_dealloc_pd,
 	.create_cq = xnic_create_cq,

@@ -317,6 +317,9 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 		ud->qkey = cpu_to_le32(wr->wr.ud.remote_qkey);
 		memcpy(ud->dgid, ah->attr.dgid.raw, sizeof(ud->dgid));
 		ud->port_num = ah->attr.port_num;
+		ud->sgid_index = ah->attr.sgid_index;
+		ud->hop_limit = ah->attr.hop_limit;
+		ud->traffic_class = ah->attr.traffic_class;
 	}
 	return 0;
 }

@@ -139,6 +139,9 @@ static void xv_fill_ud(uint8_t *wqe, struct ibv_ah *ibah, uint32_t qpn,
 	ud->qkey = htole32(qkey);
 	memcpy(ud->dgid, ah->dgid, 16);
 	ud->port_num = ah->port_num;
+	ud->sgid_index = ah->sgid_index;
+	ud->hop_limit = ah->hop_limit;
+	ud->traffic_class = ah->traffic_class;
 }
 
 /* the next WQE of the SQ, zeroed, its control segment begun */

@@ -1120,6 +1120,11 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
 		goto err_free;
 	memcpy(ah->dgid, c.attr.dgid, 16);
 	ah->port_num = attr->port_num ? attr->port_num : 1;
+	if (attr->is_global) {
+		ah->sgid_index = attr->grh.sgid_index;
+		ah->hop_limit = attr->grh.hop_limit;
+		ah->traffic_class = attr->grh.traffic_class;
+	}
 	ah->ibah.context = pd->context;
 	ah->ibah.pd = pd;
 	ah->ibah.handle = c.ah_handle;

@@ -108,6 +108,9 @@ struct xv_ah {
 	struct ibv_ah ibah;
 	uint8_t dgid[16];
 	uint8_t port_num;
+	uint8_t sgid_index;	/* written into every UD WQE */
+	uint8_t hop_limit;
+	uint8_t traffic_class;
 };
 
 static inline struct xv_context *to_xctx(struct ibv_context *c)

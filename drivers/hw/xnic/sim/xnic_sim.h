@@ -176,6 +176,9 @@ static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
  * @dest_qpn: UD destination
  * @qkey: UD key
  * @dgid: UD destination port
+ * @sgid_index: UD source GID table entry
+ * @hop_limit: UD GRH hop limit / IPv4 TTL
+ * @tclass: UD GRH traffic class / IPv4 TOS
  * @fr: REG_MR fields (CPU order)
  * @sge: the SGEs, in the copy
  * @inline_data: the inline data, in the copy
@@ -194,6 +197,9 @@ struct xnic_sim_swqe {
 	u32 dest_qpn;
 	u32 qkey;
 	u8 dgid[16];
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 tclass;
 	struct {
 		u64 mtt_addr;
 		u64 iova;
@@ -477,6 +483,7 @@ struct xnic_sim_qp {
 	u32 dest_qpn;
 	u32 access;
 	u8 dgid[16];
+	u8 sgid_index;			/* AV */
 	struct xnic_sim_dev *rdev;	/* RC/UC: the remote port's device */
 
 	/* engine (E) */
@@ -530,12 +537,21 @@ struct xnic_sim_pdata {
  * Registers are under @reg_lock (written from any context); the engine
  * reads them with READ_ONCE.
  */
+struct xnic_sim_gid_entry {
+	u8 gid[16];
+	u8 type;			/* enum xnic_gid_type */
+	bool valid;
+};
+
 struct xnic_sim_dev {
 	int index;
 	struct platform_device *pdev;
 	struct xnic_sim_dev *peer;	/* cabled device, or NULL */
 	u64 guid;
-	u8 gid[16];
+	u8 gid[16];			/* the default GID (entries 0, 1) */
+	/* port 1's GID table (xnic_sim_port.c); any engine reads it */
+	spinlock_t gid_lock;
+	struct xnic_sim_gid_entry gids[XNIC_GID_TABLE_LEN];
 
 	/* registers */
 	spinlock_t reg_lock;
@@ -789,9 +805,21 @@ const char *xnic_sim_status_name(u8 status);
 
 bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
 
+/* UD semantics: UD QPs and the GSI QP */
+static inline bool xnic_sim_qpt_ud(u8 type)
+{
+	return type == XNIC_QPT_UD || type == XNIC_QPT_GSI;
+}
+
 /* xnic_sim_port.c: ports, cables, GID routing */
 void xnic_sim_gid(u64 guid, u8 gid[16]);
 void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen);
+u8 xnic_sim_net_hdr(u8 *hdr, const u8 *sgid, u8 sgid_type, const u8 *dgid,
+		    u32 paylen, u8 hop_limit, u8 tclass);
+void xnic_sim_gid_reset(struct xnic_sim_dev *dev);
+int xnic_sim_set_gid(struct xnic_sim_dev *dev, u32 port, u32 index,
+		     const u8 *gid, u8 type, bool valid);
+bool xnic_sim_sgid(struct xnic_sim_dev *dev, u8 index, u8 gid[16], u8 *type);
 int xnic_sim_parse_cable(const char *s, int ndev, int *peer);
 struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid);

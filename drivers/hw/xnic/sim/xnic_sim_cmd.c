@@ -144,7 +144,9 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	int err;
 
 	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
-	     in->qp_type != XNIC_QPT_UD) ||
+	     in->qp_type != XNIC_QPT_UD && in->qp_type != XNIC_QPT_GSI) ||
+	    /* QPN 1 is the GSI QP's, and only its */
+	    (in->qp_type == XNIC_QPT_GSI) != (qpn == XNIC_GSI_QPN) ||
 	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
 	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
@@ -290,6 +292,13 @@ static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	    ((mask & XNIC_QP_MOD_DEST_QPN) &&
 	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
 		return XNIC_CMD_BAD_PARAM;
+	/* the AV's source GID must be a valid entry of the port's table */
+	if (mask & XNIC_QP_MOD_AV) {
+		u8 sgid[16], type;
+
+		if (!xnic_sim_sgid(dev, in->sgid_index, sgid, &type))
+			return XNIC_CMD_BAD_PARAM;
+	}
 
 	if (mask & XNIC_QP_MOD_PATH_MTU)
 		qp->mtu = in->path_mtu;
@@ -319,6 +328,7 @@ static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		qp->port = in->port_num;
 	if (mask & XNIC_QP_MOD_AV) {
 		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
+		qp->sgid_index = in->sgid_index;
 		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
 	}
 	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
@@ -585,6 +595,18 @@ static u32 xnic_sim_cmd_free_db(struct xnic_sim_dev *dev, u32 idx)
 	return XNIC_CMD_OK;
 }
 
+static u32 xnic_sim_cmd_set_gid(struct xnic_sim_dev *dev,
+				const struct xnic_cmd_set_gid *in)
+{
+	if (in->valid > 1)
+		return XNIC_CMD_BAD_PARAM;
+	return xnic_sim_errno_status(xnic_sim_set_gid(dev,
+						      le32_to_cpu(in->port),
+						      le32_to_cpu(in->index),
+						      in->gid, in->type,
+						      in->valid));
+}
+
 /* ------------------------------------------------------------------ */
 /* The queue                                                           */
 
@@ -619,6 +641,8 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 		return xnic_sim_cmd_alloc_db(dev, &c->alloc_db);
 	case XNIC_CMD_FREE_DB:
 		return xnic_sim_cmd_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
+	case XNIC_CMD_SET_GID:
+		return xnic_sim_cmd_set_gid(dev, &c->set_gid);
 	default:
 		return XNIC_CMD_BAD_OPCODE;
 	}
@@ -777,6 +801,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev)
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
 	xnic_sim_clear(dev);
 	xnic_sim_eth_reset(dev);
+	xnic_sim_gid_reset(dev);
 	spin_lock_irqsave(&dev->reg_lock, flags);
 	dev->cmdq_base = 0;
 	dev->cmdq_log = 0;

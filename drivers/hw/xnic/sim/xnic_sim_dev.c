@@ -428,6 +428,8 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	dev->index = index;
 	dev->guid = XNIC_SIM_GUID_BASE | (index + 1);
 	xnic_sim_gid(dev->guid, dev->gid);
+	spin_lock_init(&dev->gid_lock);
+	xnic_sim_gid_reset(dev);
 	spin_lock_init(&dev->reg_lock);
 	spin_lock_init(&dev->irq_lock);
 	spin_lock_init(&dev->eq_lock);

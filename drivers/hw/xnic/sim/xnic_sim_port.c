@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic_sim: ports and cables.  Each device has one port, its GID made of
- * the node GUID; a port reaches itself and the port it is cabled to (the
- * cable module parameter), and nothing else: GID routing is here.  The
+ * xnic_sim: ports and cables.  Each device has one port with a GID table
+ * of XNIC_GID_TABLE_LEN entries (SET_GID; after reset the default GID made
+ * of the node GUID, as ROCE_V1 and ROCE_V2); a port reaches itself and the
+ * port it is cabled to (the cable module parameter), and nothing else:
+ * GID routing (by any valid table entry) and the network headers a UD
+ * receive starts with are here.  The
  * cabled peer's engine is the only other one that can reach a device's
  * objects, so waiting for it to leave its section is what makes freeing
  * them safe (xnic_sim_sect_sync()).
@@ -26,6 +29,19 @@ void xnic_sim_gid(u64 guid, u8 gid[16])
 	put_unaligned_be64(guid, gid + 8);
 }
 
+/* The IPv4 header checksum of a 20-byte header (checksum field zero). */
+static u16 xnic_sim_ip_csum(const u8 *ip)
+{
+	u32 sum = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		sum += get_unaligned_be16(ip + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (u16)~sum;
+}
+
 /**
  * xnic_sim_grh - build the 40-byte GRH a UD receive starts with
  * @grh: 40 bytes
@@ -45,19 +61,169 @@ void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen)
 	memcpy(grh + 24, dgid, 16);
 }
 
+/* Whether a GID is an IPv4-mapped IPv6 address (::ffff:a.b.c.d). */
+static bool xnic_sim_gid_v4mapped(const u8 *gid)
+{
+	static const u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(gid, prefix, sizeof(prefix));
+}
+
+/**
+ * xnic_sim_net_hdr - build the 40 bytes a UD/GSI receive buffer starts with
+ * @hdr: 40 bytes
+ * @sgid: the sender's GID (its table entry)
+ * @sgid_type: that entry's type (XNIC_GID_TYPE_*)
+ * @dgid: destination GID
+ * @paylen: payload bytes
+ * @hop_limit: hop limit (TTL)
+ * @tclass: traffic class (TOS)
+ *
+ * A ROCE_V1 entry, or a ROCE_V2 entry holding an IPv6 address: a GRH
+ * (IPv6 header: version 6, traffic class, payload length, next header
+ * 0x1b for v1 and 17 (UDP) for v2, hop limit, sgid, dgid).  A ROCE_V2
+ * entry holding an IPv4-mapped address: 20 zero bytes, then an IPv4
+ * header (ihl 5, total length = 20 + 8 (UDP) + payload, DF, protocol 17,
+ * header checksum) with the mapped addresses, as rxe does.
+ *
+ * Return: the CQE's network type, XNIC_CQE_NET_*.
+ */
+u8 xnic_sim_net_hdr(u8 *hdr, const u8 *sgid, u8 sgid_type, const u8 *dgid,
+		    u32 paylen, u8 hop_limit, u8 tclass)
+{
+	u8 *ip = hdr + 20;
+
+	if (sgid_type == XNIC_GID_TYPE_ROCE_V1 || !xnic_sim_gid_v4mapped(sgid)) {
+		xnic_sim_grh(hdr, sgid, dgid, paylen);
+		put_unaligned_be32(6U << 28 | (u32)tclass << 20, hdr);
+		hdr[7] = hop_limit;
+		if (sgid_type == XNIC_GID_TYPE_ROCE_V1)
+			return XNIC_CQE_NET_ROCE_V1;
+		hdr[6] = 17;
+		return XNIC_CQE_NET_IPV6;
+	}
+	memset(hdr, 0, 40);
+	ip[0] = 0x45;
+	ip[1] = tclass;
+	put_unaligned_be16((u16)(20 + 8 + paylen), ip + 2);
+	put_unaligned_be16(0x4000, ip + 6);	/* DF */
+	ip[8] = hop_limit;
+	ip[9] = 17;
+	memcpy(ip + 12, sgid + 12, 4);
+	memcpy(ip + 16, dgid + 12, 4);
+	put_unaligned_be16(xnic_sim_ip_csum(ip), ip + 10);
+	return XNIC_CQE_NET_IPV4;
+}
+
+/**
+ * xnic_sim_gid_reset - the GID table after reset
+ * @dev: device
+ *
+ * Entry 0: the default GID, type ROCE_V1; entry 1: the same, ROCE_V2;
+ * the others empty.
+ */
+void xnic_sim_gid_reset(struct xnic_sim_dev *dev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->gid_lock, flags);
+	memset(dev->gids, 0, sizeof(dev->gids));
+	memcpy(dev->gids[0].gid, dev->gid, 16);
+	dev->gids[0].type = XNIC_GID_TYPE_ROCE_V1;
+	dev->gids[0].valid = true;
+	memcpy(dev->gids[1].gid, dev->gid, 16);
+	dev->gids[1].type = XNIC_GID_TYPE_ROCE_V2;
+	dev->gids[1].valid = true;
+	spin_unlock_irqrestore(&dev->gid_lock, flags);
+}
+
+/**
+ * xnic_sim_set_gid - SET_GID: write or clear one table entry
+ * @dev: device
+ * @port: 1-based port
+ * @index: entry
+ * @gid: 16 bytes (ignored when clearing)
+ * @type: XNIC_GID_TYPE_*
+ * @valid: set (true) or clear the entry
+ *
+ * Return: 0, or -EINVAL for a bad port, index or type.
+ */
+int xnic_sim_set_gid(struct xnic_sim_dev *dev, u32 port, u32 index,
+		     const u8 *gid, u8 type, bool valid)
+{
+	struct xnic_sim_gid_entry *e;
+	unsigned long flags;
+
+	if (port != 1 || index >= XNIC_GID_TABLE_LEN ||
+	    (valid && type != XNIC_GID_TYPE_ROCE_V1 &&
+	     type != XNIC_GID_TYPE_ROCE_V2))
+		return -EINVAL;
+	e = &dev->gids[index];
+	spin_lock_irqsave(&dev->gid_lock, flags);
+	if (valid) {
+		memcpy(e->gid, gid, 16);
+		e->type = type;
+	} else {
+		memset(e->gid, 0, 16);
+		e->type = 0;
+	}
+	e->valid = valid;
+	spin_unlock_irqrestore(&dev->gid_lock, flags);
+	return 0;
+}
+
+/**
+ * xnic_sim_sgid - read a source GID table entry
+ * @dev: device
+ * @index: entry
+ * @gid: filled in
+ * @type: filled in
+ *
+ * Return: true if the entry exists and is valid.
+ */
+bool xnic_sim_sgid(struct xnic_sim_dev *dev, u8 index, u8 gid[16], u8 *type)
+{
+	unsigned long flags;
+	bool valid;
+
+	if (index >= XNIC_GID_TABLE_LEN)
+		return false;
+	spin_lock_irqsave(&dev->gid_lock, flags);
+	valid = dev->gids[index].valid;
+	memcpy(gid, dev->gids[index].gid, 16);
+	*type = dev->gids[index].type;
+	spin_unlock_irqrestore(&dev->gid_lock, flags);
+	return valid;
+}
+
+/* Whether @gid is a valid entry of @dev's table. */
+static bool xnic_sim_has_gid(struct xnic_sim_dev *dev, const u8 *gid)
+{
+	unsigned long flags;
+	bool found = false;
+	int i;
+
+	spin_lock_irqsave(&dev->gid_lock, flags);
+	for (i = 0; i < XNIC_GID_TABLE_LEN && !found; i++)
+		found = dev->gids[i].valid && !memcmp(dev->gids[i].gid, gid, 16);
+	spin_unlock_irqrestore(&dev->gid_lock, flags);
+	return found;
+}
+
 /**
  * xnic_sim_gid_dev - the device a GID reaches from a port
  * @dev: the sending device
  * @gid: destination GID
  *
- * A port reaches itself and the port it is cabled to.
+ * A port reaches itself and the port it is cabled to: the device whose
+ * GID table holds @gid, our own port first, then the peer's.
  */
 struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid)
 {
-	if (!memcmp(gid, dev->gid, sizeof(dev->gid)))
+	if (xnic_sim_has_gid(dev, gid))
 		return dev;
-	if (dev->peer && !memcmp(gid, dev->peer->gid, sizeof(dev->gid)))
+	if (dev->peer && xnic_sim_has_gid(dev->peer, gid))
 		return dev->peer;
 	return NULL;
 }

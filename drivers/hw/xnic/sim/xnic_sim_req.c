@@ -87,6 +87,9 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
 		w->qkey = le32_to_cpu(ud->qkey);
 		memcpy(w->dgid, ud->dgid, sizeof(w->dgid));
+		w->sgid_index = ud->sgid_index;
+		w->hop_limit = ud->hop_limit;
+		w->tclass = ud->traffic_class;
 	}
 	w->sge = buf + XNIC_WQE_DATA_OFF;
 	w->inline_data = buf + XNIC_WQE_DATA_OFF;
@@ -130,7 +133,7 @@ int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
 		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	case XNIC_OP_RDMA_WRITE:
 	case XNIC_OP_RDMA_WRITE_WITH_IMM:
-		return qp_type == XNIC_QPT_UD ? XNIC_CQE_LOC_QP_OP_ERR : 0;
+		return xnic_sim_qpt_ud(qp_type) ? XNIC_CQE_LOC_QP_OP_ERR : 0;
 	case XNIC_OP_RDMA_READ:
 	case XNIC_OP_ATOMIC_CMP_AND_SWP:
 	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
@@ -226,7 +229,7 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 	u32 n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
 	u32 rq_psn = READ_ONCE(rqp->rq_psn);
 
-	if (qp->type == XNIC_QPT_UD) {
+	if (xnic_sim_qpt_ud(qp->type)) {
 		/* no sequence: both just count packets */
 		WRITE_ONCE(rqp->rq_psn, (rq_psn + n) & 0xffffff);
 		qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
@@ -306,16 +309,22 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 {
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
-	bool ud = qp->type == XNIC_QPT_UD;
+	bool ud = xnic_sim_qpt_ud(qp->type);
 	bool inv = w->opcode == XNIC_OP_SEND_WITH_INV;
 	struct xnic_sim_mr *imr = NULL;
 	struct xnic_sim_dev *rdev;
 	struct xnic_sim_qp *rqp;
 	u32 nl, nr, ikey = 0;
 	u64 len, rlen, need;
-	u8 st, flags = 0;
+	u8 st, flags = 0, stype = 0;
+	u8 sgid[16];
 	int r;
 
+	/* UD: the source GID must be a valid entry of the port's table */
+	if (ud && !xnic_sim_sgid(dev, w->sgid_index, sgid, &stype)) {
+		*status = XNIC_CQE_LOC_QP_OP_ERR;
+		return XS_DONE;
+	}
 	st = xnic_sim_local_segs(dev, qp, 0, ud, &nl, &len);
 	if (st || (ud && len > XNIC_SIM_UD_MTU)) {
 		*status = st ? st : XNIC_CQE_LOC_LEN_ERR;
@@ -325,7 +334,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (ud) {
 		rdev = xnic_sim_gid_dev(dev, w->dgid);
 		rqp = rdev ? xnic_sim_tbl_get(&rdev->qps, w->dest_qpn) : NULL;
-		if (!rqp || rqp->type != XNIC_QPT_UD) {
+		if (!rqp || !xnic_sim_qpt_ud(rqp->type)) {
 			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
 			return XS_DONE;
 		}
@@ -390,11 +399,12 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	if (ud) {
-		xnic_sim_grh(s->grh, dev->gid, w->dgid, len);
+		flags |= XNIC_CQE_GRH |
+			 xnic_sim_net_hdr(s->grh, sgid, stype, w->dgid, len,
+					  w->hop_limit, w->tclass);
 		s->lseg[0].mr = NULL;
 		s->lseg[0].kaddr = s->grh;
 		s->lseg[0].len = XNIC_SIM_GRH_LEN;
-		flags |= XNIC_CQE_GRH;
 	}
 	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
 			  xnic_sim_may_sleep(dev))) {
