@@ -2,7 +2,7 @@
 # shellcheck shell=dash
 # XRDMA_TIMEOUT: 180
 # XRDMA_DEBIAN_MODULES: ib_core rdma_cm null_blk nvmet nvmet_rdma nvme_rdma
-# XRDMA_PROGRAMS: /usr/bin/rdma /usr/bin/ip
+# XRDMA_PROGRAMS: /usr/bin/rdma /usr/bin/ip /usr/bin/dd /usr/bin/cmp
 #
 # xrdma_ib (drivers/ib): xnic devices as ib_core devices, with Debian's
 # unmodified ib_core and ULPs (Documentation/core.rst, "xrdma_ib"):
@@ -17,9 +17,10 @@
 #           keeps working, no object left on it), then xnic first while
 #           ib_core and rdma_cm hold the ib device; every module unloads
 #   nvme    rdma_cm loopback smoke: nvmet-rdma listens on the xnic netdev's
-#           address, nvme-rdma connects through /dev/nvme-fabrics, a read
-#           and a write of the namespace (null_blk) complete, the ULPs'
-#           QPs are in "rdma res", disconnect, and the stack unloads
+#           address and exports a file, nvme-rdma connects through
+#           /dev/nvme-fabrics, 1 MiB of random data written and read back
+#           with direct I/O is the same, the ULPs' PDs and RC QPs are in
+#           "rdma res", disconnect, and the stack unloads
 # XRDMA_SUBTEST: sysfs 120
 # XRDMA_SUBTEST: gsi 120
 # XRDMA_SUBTEST: unload 180
@@ -199,13 +200,15 @@ nvmet_down() {
 t_nvme() {
 	ib_up
 	netdev_ip_up
-	[ -b /dev/nullb0 ] || bail "no /dev/nullb0 (null_blk)"
+	img=$XRDMA_TMP/ns.img
+	dd if=/dev/zero of="$img" bs=1M count=4 2>/dev/null || bail "$img"
 	grep -q " /sys/kernel/config " /proc/mounts ||
 		mount -t configfs none /sys/kernel/config || bail "configfs"
 	s=$NVMET/subsystems/xib
 	if ! { mkdir $s && echo 1 >$s/attr_allow_any_host &&
 		mkdir $s/namespaces/1 &&
-		echo -n /dev/nullb0 >$s/namespaces/1/device_path &&
+		echo -n "$img" >$s/namespaces/1/device_path &&
+		echo 1 >$s/namespaces/1/buffered_io &&
 		echo 1 >$s/namespaces/1/enable &&
 		mkdir $NVMET/ports/1 &&
 		echo rdma >$NVMET/ports/1/addr_trtype &&
@@ -236,21 +239,24 @@ t_nvme() {
 	}
 	assert_eq "$(cat "/sys/class/nvme/$ctrl"/transport)" rdma "transport"
 	rdma res show qp link xnic0/1 >"$XRDMA_TMP/qps" 2>&1
-	cat "$XRDMA_TMP/qps"
+	rdma res show pd dev xnic0 >"$XRDMA_TMP/pds" 2>&1
+	cat "$XRDMA_TMP/qps" "$XRDMA_TMP/pds"
 	ok=1
-	grep -q "type RC state RTS .*comm \[nvme_rdma\]" "$XRDMA_TMP/qps" ||
-		ok=0
-	grep -q "type RC state RTS .*comm \[nvmet_rdma\]" "$XRDMA_TMP/qps" ||
-		ok=0
-	dd if=/dev/urandom of="$XRDMA_TMP/pat" bs=4096 count=16 2>/dev/null
-	dd if="$XRDMA_TMP/pat" of="/dev/${ctrl}n1" bs=4096 count=16 conv=fsync \
-		2>/dev/null || ok=2
-	dd if="/dev/${ctrl}n1" of=/dev/null bs=4096 count=16 2>/dev/null || ok=3
+	# admin and I/O queue, each a QP pair (host and target)
+	[ "$(grep -c "type RC state RTS" "$XRDMA_TMP/qps")" -ge 4 ] || ok=0
+	grep -q "comm \[nvme_rdma\]" "$XRDMA_TMP/pds" || ok=0
+	grep -q "comm \[nvmet_rdma\]" "$XRDMA_TMP/pds" || ok=0
+	dd if=/dev/urandom of="$XRDMA_TMP/pat" bs=4096 count=256 2>/dev/null
+	/usr/bin/dd if="$XRDMA_TMP/pat" of="/dev/${ctrl}n1" bs=64k \
+		oflag=direct 2>/dev/null || ok=2
+	[ $ok != 1 ] || /usr/bin/dd if="/dev/${ctrl}n1" of="$XRDMA_TMP/back" \
+		bs=64k count=16 iflag=direct 2>/dev/null || ok=3
+	[ $ok != 1 ] || cmp "$XRDMA_TMP/pat" "$XRDMA_TMP/back" || ok=4
 	echo 1 >"/sys/class/nvme/$ctrl"/delete_controller
 	wait_for 20 test ! -e "/sys/class/nvme/$ctrl" ||
 		note "$ctrl still there after delete_controller"
 	nvmet_down
-	[ $ok = 1 ] || bail "nvme over xnic0 (0: QPs missing in rdma res, 2: write, 3: read): $ok"
+	[ $ok = 1 ] || bail "nvme over xnic0 (0: QPs/PDs missing in rdma res, 2: write, 3: read, 4: data differ): $ok"
 	for m in nvme_rdma nvmet_rdma; do
 		rmmod_timed $m || bail "rmmod $m"
 	done
