@@ -21,10 +21,14 @@
 #           /dev/nvme-fabrics, 1 MiB of random data written and read back
 #           with direct I/O is the same, the ULPs' PDs and RC QPs are in
 #           "rdma res", disconnect, and the stack unloads
+#   remove  rmmod xnic under a live NVMe-oF connection with writes running:
+#           rmmod completes, the writer ends, the controller goes away,
+#           everything unloads (no splat: the harness checks the console)
 # XRDMA_SUBTEST: sysfs 120
 # XRDMA_SUBTEST: gsi 120
 # XRDMA_SUBTEST: unload 180
 # XRDMA_SUBTEST: nvme 300
+# XRDMA_SUBTEST: remove 300
 
 ib=$(xko xrdma_ib) || exit 1
 IBD=/sys/class/infiniband/xnic0
@@ -197,7 +201,9 @@ nvmet_down() {
 	rmdir $NVMET/subsystems/xib 2>/dev/null
 }
 
-t_nvme() {
+# nvme_connect: nvmet-rdma exports a 4 MiB file at $IP on xnic0's netdev
+# and nvme-rdma connects to it; CTRL is the host's controller (nvmeN)
+nvme_connect() {
 	ib_up
 	netdev_ip_up
 	img=$XRDMA_TMP/ns.img
@@ -231,13 +237,18 @@ t_nvme() {
 	note "connected: $line"
 	inst=$(echo "$line" | sed -n 's/^instance=\([0-9]*\),.*/\1/p')
 	[ -n "$inst" ] || { nvmet_down; bail "no instance in '$line'"; }
-	ctrl=nvme$inst
-	wait_for 10 test -b "/dev/${ctrl}n1" || {
-		echo 1 >"/sys/class/nvme/$ctrl"/delete_controller
+	CTRL=nvme$inst
+	wait_for 10 test -b "/dev/${CTRL}n1" || {
+		echo 1 >"/sys/class/nvme/$CTRL"/delete_controller
 		nvmet_down
-		bail "no /dev/${ctrl}n1"
+		bail "no /dev/${CTRL}n1"
 	}
-	assert_eq "$(cat "/sys/class/nvme/$ctrl"/transport)" rdma "transport"
+	assert_eq "$(cat "/sys/class/nvme/$CTRL"/transport)" rdma "transport"
+}
+
+t_nvme() {
+	nvme_connect
+	ctrl=$CTRL
 	rdma res show qp link xnic0/1 >"$XRDMA_TMP/qps" 2>&1
 	rdma res show pd dev xnic0 >"$XRDMA_TMP/pds" 2>&1
 	cat "$XRDMA_TMP/qps" "$XRDMA_TMP/pds"
@@ -264,11 +275,51 @@ t_nvme() {
 	! module_loaded xrdma_ib || fail "xrdma_ib still loaded"
 }
 
+# the device goes away under a live NVMe-oF connection with I/O running:
+# rmmod xnic completes, ib_core's DEVICE_REMOVAL reaches nvme-rdma and
+# nvmet-rdma, whose own error handling ends the I/O with an error
+t_remove() {
+	nvme_connect
+	# writes over the whole namespace, again and again until one fails
+	(
+		n=0
+		while /usr/bin/dd if=/dev/zero of="/dev/${CTRL}n1" bs=64k count=64 \
+			oflag=direct 2>"$XRDMA_TMP/dd.out"; do
+			n=$((n + 1))
+		done
+		echo "$n passes, then: $(tail -n 1 "$XRDMA_TMP/dd.out")" \
+			>"$XRDMA_TMP/dd.res"
+	) &
+	ddpid=$!
+	sleep 1
+	rmmod_timed xnic || bail "rmmod xnic under a live nvme connection"
+	assert_absent $IBD
+	# the writer ends: its device went away
+	wait_for 60 sh -c "! kill -0 $ddpid 2>/dev/null" || {
+		kill -9 $ddpid
+		bail "I/O to /dev/${CTRL}n1 hangs after rmmod xnic"
+	}
+	wait $ddpid
+	note "writer: $(cat "$XRDMA_TMP/dd.res")"
+	# nvme-rdma's ib_client removed the controller with the device
+	wait_for 60 test ! -e "/sys/class/nvme/$CTRL" ||
+		bail "$CTRL still there 60 s after the device went away"
+	nvmet_down
+	for m in nvme_rdma nvmet_rdma xrdma_ib; do
+		rmmod_timed $m || bail "rmmod $m"
+	done
+	xnic_stack_down
+	for m in xrdma_ib xnic xnic_sim xrdma_uverbs xrdma_core; do
+		! module_loaded $m || fail "module $m still loaded"
+	done
+}
+
 case ${XRDMA_SUBTEST:-} in
 sysfs) t_sysfs ;;
 gsi) t_gsi ;;
 unload) t_unload ;;
 nvme) t_nvme ;;
+remove) t_remove ;;
 *) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
 esac
 exit 0
