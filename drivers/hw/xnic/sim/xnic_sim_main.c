@@ -42,6 +42,12 @@ static int xnic_sim_dev_add(struct xnic_sim_dev *dev)
 	pdev = platform_device_alloc(XNIC_PLATFORM_NAME, dev->index);
 	if (!pdev)
 		return -ENOMEM;
+	/*
+	 * The model's memory is the node's it runs on: a node makes the
+	 * platform device show numa_node in sysfs, which RDMA userspace and
+	 * ib_core's device/numa_node (xrdma_ib) expect.
+	 */
+	set_dev_node(&pdev->dev, numa_node_id());
 	ret = platform_device_add_data(pdev, &dev->pdata, sizeof(dev->pdata));
 	if (ret)
 		goto err;
