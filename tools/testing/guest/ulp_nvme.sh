@@ -165,7 +165,7 @@ teardown() {
 	[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
 	_rc=$(cat /sys/module/ib_core/refcnt 2>/dev/null || echo 0)
 	[ "$_rc" = 0 ] || {
-		echo "ib_core still in use (refcnt $_rc, holders: $(ls /sys/module/ib_core/holders | tr '\n' ' '))"
+		echo "ib_core still in use (refcnt $_rc, holders: $(cd /sys/module/ib_core/holders && echo *))"
 		lsmod
 	} >>"$XRDMA_TMP/errors"
 }

@@ -27,8 +27,9 @@
 #     IPv4-mapped GID (::ffff:198.18.0.1), then set ULP_TRANSPORT,
 #     ULP_IBDEV, ULP_NETDEV, ULP_IP, ULP_GID.
 # ulp_fabric_down
-#     Undoes ulp_fabric_up (what of it is there); 1 if something of it
-#     could not be removed (noted in $XRDMA_TMP/errors).
+#     Undoes ulp_fabric_up (what of it is there; rxe: also ib_uverbs,
+#     which rdma_rxe loads); 1 if something of it could not be removed
+#     (noted in $XRDMA_TMP/errors).  ib_core and the ULPs' modules stay.
 # ulp_wait SECONDS CMD...
 #     Runs CMD every 0.1 s until it succeeds (0) or SECONDS (scaled by
 #     XRDMA_TIMEOUT_SCALE) have passed (1).
@@ -165,7 +166,8 @@ ulp_fabric_down() {
 			{ /usr/bin/rdma link delete rxe0 ||
 			  echo "rdma link delete rxe0 failed" >>"$XRDMA_TMP/errors"; }
 		[ -d /sys/class/net/veth0 ] && /usr/bin/ip link delete veth0
-		ulp_rmmod rdma_rxe
+		# rdma_rxe brought ib_uverbs in
+		ulp_rmmod rdma_rxe ib_uverbs
 		;;
 	xnic)
 		[ -n "$ULP_NETDEV" ] && [ -d "/sys/class/net/$ULP_NETDEV" ] &&
