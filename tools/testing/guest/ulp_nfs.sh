@@ -67,11 +67,15 @@ server_up() {
 }
 
 server_down() {
-	rpc.nfsd 0 >/dev/null 2>&1 || echo "rpc.nfsd 0 failed" >>"$XRDMA_TMP/errors"
+	if [ "$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)" != 0 ]; then
+		rpc.nfsd 0 >/dev/null 2>&1 ||
+			echo "rpc.nfsd 0 failed" >>"$XRDMA_TMP/errors"
+	fi
 	exportfs -ua
 	if [ -n "$MOUNTD" ]; then
 		kill "$MOUNTD"
 		wait "$MOUNTD"
+		MOUNTD=
 	fi
 	grep -q ' /proc/fs/nfsd nfsd ' /proc/mounts && umount /proc/fs/nfsd
 	grep -q " $EXP tmpfs " /proc/mounts && umount "$EXP"
@@ -84,6 +88,20 @@ put() {
 		return 1
 	}
 }
+
+# every step copes with what is not there: the end of the test and, on
+# a failure, the exit trap
+cleanup() {
+	grep -q " $MNT nfs4 " /proc/mounts && umount "$MNT"
+	server_down
+	# shellcheck disable=SC2086 # a list
+	ulp_rmmod $ULP_MODS
+	ulp_fabric_down
+	# shellcheck disable=SC2086
+	left=$(ulp_loaded $ULP_MODS | tr '\n' ' ')
+	[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
+}
+trap 'cleanup >/dev/null 2>&1' EXIT
 
 ulp_fabric_up "$TR"
 server_up
@@ -128,20 +146,17 @@ note "$ULP_IBDEV traffic: $((t1 - t0)) $ULP_TRAFFIC_UNIT (at least $want)"
 [ $((t1 - t0)) -ge "$want" ] ||
 	fail "$ULP_IBDEV counters moved $((t1 - t0)) $ULP_TRAFFIC_UNIT, want >= $want: the data did not cross it"
 
-/usr/bin/rdma res show cm_id link "$ULP_IBDEV/1" >"$XRDMA_TMP/cmids" 2>&1
+# nfsd listens on the wildcard address (no device); the connection, a
+# cm_id on each side, is on the device under test
+/usr/bin/rdma res show cm_id >"$XRDMA_TMP/cmids" 2>&1
 sed 's/^/# /' "$XRDMA_TMP/cmids"
 grep -q 'state LISTEN .*comm \[rpcrdma\].*:20049' "$XRDMA_TMP/cmids" ||
-	fail "rdma res shows no rpcrdma listener on $ULP_IBDEV port 20049"
-n=$(grep -c 'state CONNECT .*comm \[rpcrdma\]' "$XRDMA_TMP/cmids")
+	fail "rdma res shows no rpcrdma listener on port 20049"
+n=$(grep "^link $ULP_IBDEV/1 " "$XRDMA_TMP/cmids" | grep -c 'state CONNECT .*comm \[rpcrdma\]')
 [ "$n" -ge 2 ] || fail "rdma res shows $n connected rpcrdma cm_ids on $ULP_IBDEV, want >= 2"
 rm -f "$XRDMA_TMP/pat" "$XRDMA_TMP/back"
 
 umount "$MNT" || fail "umount $MNT"
-server_down
-# shellcheck disable=SC2086 # a list
-ulp_rmmod $ULP_MODS
-ulp_fabric_down
-# shellcheck disable=SC2086
-left=$(ulp_loaded $ULP_MODS | tr '\n' ' ')
-[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
+trap - EXIT
+cleanup
 fail_on_errors

@@ -146,7 +146,9 @@ verify() {
 	rm -f "$_p" "$XRDMA_TMP/back"
 }
 
-# teardown: disconnect (if connected), target, modules, transport
+# teardown: disconnect (if connected), target, modules, transport; each
+# step copes with what is not there (the end of the test and, on a
+# failure, the exit trap)
 teardown() {
 	if ! no_nvme_ctrl; then
 		nvme disconnect -n "$NQN" >"$XRDMA_TMP/disc" 2>&1 ||
@@ -170,6 +172,7 @@ teardown() {
 	} >>"$XRDMA_TMP/errors"
 }
 
+trap 'teardown >/dev/null 2>&1' EXIT
 ulp_fabric_up "$TR"
 target_up
 connect
@@ -206,6 +209,7 @@ else
 		done
 	) &
 	reader=$!
+	trap 'kill $reader; teardown >/dev/null 2>&1' EXIT
 	sleep 1
 	kill -0 $reader 2>/dev/null || fail "the reader ended before the removal"
 	if [ "$TR" = rxe ]; then
@@ -231,9 +235,9 @@ else
 	}
 	# shellcheck disable=SC2016
 	ulp_wait 30 eval '! kill -0 $reader 2>/dev/null' || {
-		kill $reader
 		fail "the reader still runs 30 s after the device went"
 	}
+	trap 'teardown >/dev/null 2>&1' EXIT
 	refute test -b "$DEV1"
 	# the target's listener lost its device: reconnecting must fail
 	refute nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
@@ -241,5 +245,6 @@ else
 	ulp_wait 20 no_nvme_ctrl || fail "a controller appeared without a device"
 fi
 
+trap - EXIT
 teardown
 fail_on_errors
