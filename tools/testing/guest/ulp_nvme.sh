@@ -50,6 +50,8 @@ esac
 command -v nvme >/dev/null || fail "nvme-cli not shipped"
 
 target_up() {
+	# loaded before with other parameters (the test's header)?
+	! module_loaded null_blk || assert rmmod null_blk
 	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
 	assert modprobe nvmet
 	assert modprobe nvmet-rdma
