@@ -21,7 +21,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <linux/aio_abi.h>
 #include <linux/fs.h>
 #include <stdint.h>
@@ -39,11 +38,12 @@
 
 enum mode { M_RANDREAD, M_READ, M_WRITE };
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: blkbench -m randread|read|write [-b BYTES] [-q DEPTH] [-t SECS]\n"
-		"                [-S BYTES] [-n METRIC] PATH\n");
+		"usage: %s -m randread|read|write [-b BYTES] [-q DEPTH] [-t SECS]\n"
+		"          [-S BYTES] [-n METRIC] PATH\n",
+		program_invocation_short_name);
 	exit(2);
 }
 
@@ -61,19 +61,19 @@ static unsigned long long rnd(void)
 static unsigned long long parse_size(const char *s)
 {
 	unsigned long long v;
+	const char *sfx;
 	char *end;
 
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || end == s || *s == '-')
-		usage();
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+		bad_usage();
+	if (*end) {
+		sfx = strchr("kKmMgG", *end);
+		if (!sfx || end[1])
+			bad_usage();
+		v <<= 10 * (1 + (sfx - "kKmMgG") / 2);
 	}
-	if (*end)
-		usage();
 	return v;
 }
 
@@ -104,20 +104,20 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "write"))
 				mode = M_WRITE;
 			else
-				usage();
+				bad_usage();
 			break;
 		case 'b':
 			size = parse_size(optarg);
 			if (size < 512 || size > MAX_BS)
-				usage();
+				bad_usage();
 			bs = (unsigned int)size;
 			size = 0;
 			break;
 		case 'q':
-			depth = bench_num(optarg, 1, MAX_DEPTH, usage);
+			depth = bench_num(optarg, 1, MAX_DEPTH, bad_usage);
 			break;
 		case 't':
-			secs = bench_num(optarg, 1, 3600, usage);
+			secs = bench_num(optarg, 1, 3600, bad_usage);
 			break;
 		case 'S':
 			fsize = parse_size(optarg);
@@ -126,11 +126,11 @@ int main(int argc, char **argv)
 			metric = optarg;
 			break;
 		default:
-			usage();
+			bad_usage();
 		}
 	}
 	if (!have_mode || optind != argc - 1 || bs % 512)
-		usage();
+		bad_usage();
 	path = argv[optind];
 	if (!metric)
 		metric = mode == M_RANDREAD ? "randread" :
@@ -205,9 +205,10 @@ int main(int argc, char **argv)
 			struct iocb *done_cb = (struct iocb *)(uintptr_t)ev[i].obj;
 
 			if (ev[i].res != (int64_t)bs) {
-				fprintf(stderr, "blkbench: %s at %" PRId64 ": %s\n",
+				fprintf(stderr, "%s: %s at %lld: %s\n",
+					program_invocation_short_name,
 					mode == M_WRITE ? "write" : "read",
-					(int64_t)done_cb->aio_offset,
+					(long long)done_cb->aio_offset,
 					ev[i].res < 0 ? strerror((int)-ev[i].res) :
 					"short transfer");
 				return 1;
