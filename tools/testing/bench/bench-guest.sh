@@ -22,6 +22,8 @@
 
 MODE=${1:-full}
 RUNS=${2:-3}
+# what to run (BENCH_SETS, e.g. "ulp" to look at the ULP rows alone)
+SETS=${BENCH_SETS:-perftest ulp phys scale}
 TMP=${XRDMA_TMP:-/tmp}/bench.d
 mkdir -p "$TMP"
 
@@ -274,7 +276,10 @@ ulp_bb() {
 		>"$TMP/bb" 2>&1; then
 		_v=$(awk '$1 == "RESULT" { print $3 }' "$TMP/bb")
 		_u=$(awk '$1 == "RESULT" { print $4 }' "$TMP/bb")
-		[ -n "$_v" ] && out "BENCH $_s $_m $_r $_v $_u" && return 0
+		if [ -n "$_v" ]; then
+			out "BENCH $_s $_m $_r $_v $_u"
+			return 0
+		fi
 	fi
 	out "BENCH_FAIL $_s $_m $_r blkbench: $(tail -n 1 "$TMP/bb")"
 	return 1
@@ -319,27 +324,31 @@ ulps() {
 
 rxe_up || out "BENCH_FAIL rxe setup 0 rxe0 on veth0 did not come up"
 out "BENCH_INFO mode=$MODE runs=$RUNS cpus=$(nproc) kernel=$(uname -r)"
+want() { case " $SETS " in *" $1 "*) return 0 ;; esac; return 1; }
 r=1
-while [ $r -le "$RUNS" ]; do
+while want perftest && [ $r -le "$RUNS" ]; do
 	perftests rxe $r
 	perftests xnic $r
 	r=$((r + 1))
 done
-XNIC_ULP_WHY=$(xnic_ulp_net) || XNIC_ULP_WHY=${XNIC_ULP_WHY:-xnic0 setup failed}
-[ -z "$XNIC_ULP_WHY" ] || echo "# xnic ULP rows: $XNIC_ULP_WHY"
-if ulp_setup >"$TMP/ulp" 2>&1; then
-	ULP_OK=1
-else
-	sed 's/^/# ulp setup: /' "$TMP/ulp"
+if want ulp; then
+	XNIC_ULP_WHY=$(xnic_ulp_net) || XNIC_ULP_WHY=${XNIC_ULP_WHY:-xnic0 setup failed}
+	[ -z "$XNIC_ULP_WHY" ] || echo "# xnic ULP rows: $XNIC_ULP_WHY"
+	if ulp_setup >"$TMP/ulp" 2>&1; then
+		ULP_OK=1
+	else
+		sed 's/^/# ulp setup: /' "$TMP/ulp"
+	fi
+	r=1
+	while [ $r -le "$RUNS" ]; do
+		ulps rxe $r
+		ulps xnic $r
+		r=$((r + 1))
+	done
+	ulp_teardown >/dev/null 2>&1
 fi
-r=1
-while [ $r -le "$RUNS" ]; do
-	ulps rxe $r
-	ulps xnic $r
-	r=$((r + 1))
-done
-ulp_teardown >/dev/null 2>&1
-results phys 1 physlimit -r "$RUNS" $PHYS_FLAGS
+want phys && results phys 1 physlimit -r "$RUNS" $PHYS_FLAGS
+want scale || SCALE_QPS=
 for n in $SCALE_QPS; do
 	# shellcheck disable=SC2086
 	results xnic 1 xrdma-run xv_scale -d xnic0 -n "$n" -r "$RUNS" $SCALE_FLAGS
