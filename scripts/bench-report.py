@@ -131,13 +131,13 @@ def main():
     for i in info:
         out.append("  " + i)
     out.append("")
-    hdr = "%-16s %-26s %-5s %10s %10s %9s %9s  %-18s %s" % (
+    hdr = "%-16s %-26s %-5s %10s %10s %9s %9s  %-27s %s" % (
         "metric", "what", "unit", "rxe", "xnic", "xnic/rxe", "% limit",
         "target", "met")
     out.append(hdr)
     out.append("-" * len(hdr))
     for m, what, u, r, x, ratio, pct, tgt, met, n in rows:
-        out.append("%-16s %-26s %-5s %10s %10s %9s %9s  %-18s %s" % (
+        out.append("%-16s %-26s %-5s %10s %10s %9s %9s  %-27s %s" % (
             m, what, u, fmt(r), fmt(x), fmt(ratio), fmt(pct), tgt, met))
     out.append("")
     out.append("physical limits (guest)")
