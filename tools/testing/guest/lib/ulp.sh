@@ -21,7 +21,8 @@
 #     rxe:  crc32_generic and rdma_rxe, a veth pair veth0/veth1 (up),
 #           rxe0 on veth0 (rdma link add), 198.18.0.1/24 on veth0.
 #     xnic: xrdma_core, xrdma_uverbs, xnic_sim (1 device), xnic and
-#           xrdma_ib; the netdev of xnic0's port 1 with 198.18.0.1/24.
+#           xrdma_ib (rdma_rxe and ib_uverbs unloaded first); the netdev
+#           of xnic0's port 1 with 198.18.0.1/24.
 #           Fails the test (never skips) when xrdma_ib.ko was not built.
 #     Both wait until the port's GID table holds the address's
 #     IPv4-mapped GID (::ffff:198.18.0.1), then set ULP_TRANSPORT,
@@ -124,6 +125,9 @@ _ulp_up_xnic() {
 	has_ko xrdma_ib ||
 		fail "xrdma_ib.ko not built: ib_core cannot reach xnic (drivers/ib, issue 13)"
 	_uk=$(xko xrdma_ib) || exit 1
+	# only xnic carries RDMA here: no Soft-RoCE (the header loads it)
+	[ ! -d /sys/class/infiniband/rxe0 ] || fail "rxe0 exists"
+	ulp_rmmod rdma_rxe ib_uverbs
 	mount_debugfs
 	modprobe ib_core || fail "modprobe ib_core"
 	xnic_stack_up 1
