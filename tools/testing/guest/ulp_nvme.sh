@@ -189,8 +189,9 @@ if [ "$MODE" = data ]; then
 	note "$ULP_IBDEV traffic: $((t1 - t0)) $ULP_TRAFFIC_UNIT (at least $want)"
 	[ $((t1 - t0)) -ge "$want" ] ||
 		fail "$ULP_IBDEV counters moved $((t1 - t0)) $ULP_TRAFFIC_UNIT, want >= $want: the data did not cross it"
-	# the ULPs' connections: 3 queues (admin + 2 I/O) on each side at
-	# least, the host's and the target's cm_ids named after them
+	# the ULPs' connections: the admin queue and at least one I/O queue,
+	# an RC QP on each side of each; the host's and the target's cm_ids
+	# named after them
 	/usr/bin/rdma res show qp link "$ULP_IBDEV/1" >"$XRDMA_TMP/qps" 2>&1
 	/usr/bin/rdma res show cm_id link "$ULP_IBDEV/1" >"$XRDMA_TMP/cmids" 2>&1
 	sed 's/^/# /' "$XRDMA_TMP/qps" "$XRDMA_TMP/cmids"
