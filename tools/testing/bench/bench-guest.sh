@@ -22,8 +22,9 @@
 
 MODE=${1:-full}
 RUNS=${2:-3}
-# what to run (BENCH_SETS, e.g. "ulp" to look at the ULP rows alone)
-SETS=${BENCH_SETS:-perftest ulp phys scale}
+# what to run: BENCH_SETS, some of perftest ulp phys scale, separated by
+# spaces or commas (xrdma.env.BENCH_SETS=ulp,phys), default all
+SETS=$(echo "${BENCH_SETS:-perftest ulp phys scale}" | tr , ' ')
 TMP=${XRDMA_TMP:-/tmp}/bench.d
 mkdir -p "$TMP"
 
