@@ -33,7 +33,8 @@ PERF = [
     # the kernel's ULPs through ib_core (issue 13): fio-style direct I/O
     # (tools/testing/bench/blkbench) on NVMe-oF over null_blk, and on a
     # file of an NFS over RDMA mount
-    ("nvme_randread_4k", "NVMe-oF randread 4K QD32", "higher", None,
+    ("nvme_randread_4k", "NVMe-oF randread 4K QD32", "higher",
+     "nullb_randread_4k",
      ("ratio_min", 10.0)),
     ("nvme_read_1m", "NVMe-oF seq read 1 MiB", "higher", "memcpy_64m_MBps",
      [("ratio_min", 10.0), ("limit_min", 50.0)]),
@@ -49,6 +50,8 @@ PHYS = [
     ("memcpy_64m_MBps", "memcpy 64 MiB, one thread"),
     ("pingpong_oneway_us", "cache-line ping-pong, one way"),
     ("pingpong_rtt_us", "cache-line ping-pong, round trip"),
+    ("nullb_randread_4k", "null_blk 4 KiB randread QD32, local"),
+    ("nullb_read_1m", "null_blk 1 MiB read QD4, local"),
 ]
 
 

@@ -345,6 +345,11 @@ if want ulp; then
 	fi
 	r=1
 	while [ $r -le "$RUNS" ]; do
+		# the guest's block layer alone: the ceiling of the NVMe-oF rows
+		if [ -n "$ULP_OK" ]; then
+			ulp_bb phys nullb_randread_4k $r -m randread -b 4k -q 32 /dev/nullb0
+			ulp_bb phys nullb_read_1m $r -m read -b 1M -q 4 /dev/nullb0
+		fi
 		ulps rxe $r
 		ulps xnic $r
 		r=$((r + 1))
