@@ -21,7 +21,7 @@ KDIR ?= $(KDIR_DEFAULT)
 
 XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m \
 		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m \
-		CONFIG_XRDMA_XNIC_ULP_TEST=m
+		CONFIG_XRDMA_XNIC_ULP_TEST=m CONFIG_XRDMA_CMTEST=m
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 NEED_KDIR = @test -d "$(KDIR)" || { echo "no kernel build tree at KDIR='$(KDIR)':" \
 	"run 'make deps' (Debian's linux-headers-amd64) or give KDIR=" >&2; exit 1; }
