@@ -1100,8 +1100,10 @@ static void __exit ct_module_exit(void)
 	debugfs_remove_recursive(ct_dir);
 	flush_work(&ct_remove_work);
 	mutex_lock(&ct_lock);
-	ct_release("release", false);
+	if (ct_held)
+		ct_release("release", false);
 	mutex_unlock(&ct_lock);
+	/* no cm_id is left, so nothing queues it again */
 	flush_work(&ct_remove_work);
 	kfree(ct_results);
 }
