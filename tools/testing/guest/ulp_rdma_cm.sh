@@ -20,7 +20,7 @@
 #     and rdma res shows nothing of the module, and the device's resource
 #     summary equals the one before the module was loaded;
 #   - device removal: with a held connection the device goes away
-#     (rdma link delete rxe0 / rmmod xrdma_ib) in bounded time; every
+#     (rdma link delete rxe0 / rmmod xnic) in bounded time; every
 #     cm_id got DEVICE_REMOVAL and the module freed it all
 #     ("XRDMA_CASE device_removal PASS"); the module and the stack unload.
 
@@ -154,7 +154,7 @@ grep -q '^XRDMA_CASE hold PASS' "$D/results" ||
 	die "second hold: $(grep '^XRDMA_CASE' "$D/results")"
 case $XRDMA_SUBTEST in
 rxe) run_timed 60 $RDMA link delete rxe0 ;;
-xnic) run_timed 60 rmmod xrdma_ib ;;
+xnic) run_timed 60 rmmod xnic ;;
 esac
 rc=$?
 [ $rc = 0 ] || die "removing $ULP_IBDEV under a held connection: rc=$rc"

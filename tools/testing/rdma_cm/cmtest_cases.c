@@ -272,7 +272,10 @@ static void ct_case_reject(struct ct *t)
 	if (!CT_OK(t, got == ev, "client got %s status %d, want REJECTED",
 		   rdma_event_msg(got), c->status[got]))
 		return;
-	if (!CT_OK(t, !t->accept_err, "server rdma_reject: %d",
+	/* recorded after the handler's rdma_reject() returned */
+	if (!ct_wait_ev(t, &t->srv, BIT(RDMA_CM_EVENT_CONNECT_REQUEST), NULL,
+			"reject") ||
+	    !CT_OK(t, !t->accept_err, "server rdma_reject: %d",
 		   t->accept_err))
 		return;
 	if (!CT_OK(t, c->status[ev] == IB_CM_REJ_CONSUMER_DEFINED,
@@ -337,7 +340,7 @@ static void ct_case_peer_gone_qp(struct ct *t)
 	int ret;
 
 	t->retry_count = 3;
-	t->ack_timeout = 16;	/* 4.096 us << 16: about 0.27 s */
+	t->ack_timeout = 17;	/* 4.096 us << 17: about 0.5 s */
 	if (ct_establish(t) || !ct_send_check(t, c, s, 32, 11))
 		return;
 	ret = ib_modify_qp(s->id->qp, &a, IB_QP_STATE);
