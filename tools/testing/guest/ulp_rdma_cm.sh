@@ -164,9 +164,8 @@ line=$(grep '^XRDMA_CASE device_removal ' "$D/results")
 note "$line"
 case $line in *" PASS "*) ;; *) die "device_removal: $line" ;; esac
 [ ! -d "/sys/class/infiniband/$ULP_IBDEV" ] || die "$ULP_IBDEV still registered"
-echo release >"$D/run"
-grep -q '^XRDMA_CASE release FAIL no connection is held' "$D/results" ||
-	die "release after the removal: $(grep '^XRDMA_CASE' "$D/results")"
+echo release >"$D/run" 2>/dev/null &&
+	die "release accepted after the removal freed the connection"
 
 teardown
 if [ -s "$XRDMA_TMP/errors" ]; then

@@ -10,6 +10,7 @@
  *   cat /sys/kernel/debug/xrdma_cmtest/results         the last run's results
  *   echo hold > .../run      connect and stay connected (for "rdma res")
  *   echo release > .../run   disconnect and free what "hold" made
+ *                            (ENOENT if nothing is held)
  *
  * Every case reports one line "XRDMA_CASE <name> PASS|FAIL <detail>" in
  * results and in the kernel log; a case also fails if it leaves any object
@@ -946,11 +947,8 @@ static void ct_release(const char *name, bool removal)
 	static const int zero[CT_OBJ_MAX];
 	struct ct *t = ct_held;
 
-	if (!t) {
-		if (!removal)
-			ct_report(name, false, "no connection is held");
+	if (!t)
 		return;
-	}
 	if (removal && !ct_seen(&t->cli, RDMA_CM_EVENT_DEVICE_REMOVAL) &&
 	    !ct_seen(&t->srv, RDMA_CM_EVENT_DEVICE_REMOVAL) &&
 	    !ct_seen(&t->lis, RDMA_CM_EVENT_DEVICE_REMOVAL))
@@ -985,6 +983,7 @@ static int ct_run(const char *pattern)
 {
 	int pass = 0, fail = 0;
 	unsigned int i;
+	bool held;
 
 	mutex_lock(&ct_lock);
 	ct_results_len = 0;
@@ -995,9 +994,10 @@ static int ct_run(const char *pattern)
 		return 0;
 	}
 	if (!strcmp(pattern, "release")) {
+		held = ct_held;
 		ct_release("release", false);
 		mutex_unlock(&ct_lock);
-		return 0;
+		return held ? 0 : -ENOENT;
 	}
 	for (i = 0; i < ct_ncases; i++) {
 		if (strcmp(pattern, "all") && !glob_match(pattern,
