@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Helpers for the guest tests of the kernel's RDMA ULPs (NVMe-oF, NFS over
+# RDMA, SMB Direct, rdma_cm): one RDMA transport, either Soft-RoCE or xnic
+# through xrdma_ib, with an IPv4 address on its netdev.  A test sources it
+# after lib/xrdma_test.sh:
+#
+#     . /xrdma/tests/lib/ulp.sh
+#     ulp_fabric_up "$XRDMA_SUBTEST"     # rxe or xnic
+#     ... $ULP_IBDEV, $ULP_NETDEV, $ULP_IP ...
+#     ulp_fabric_down
+#
+# The test header must ship, besides its own modules and programs:
+#     # XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
+#     # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma
+# (busybox has applets named ip; the helpers call /usr/bin/ip and
+# /usr/bin/rdma by path).
+#
+# ulp_fabric_up rxe|xnic
+#     rxe:  crc32_generic and rdma_rxe, a veth pair veth0/veth1 (up),
+#           rxe0 on veth0 (rdma link add), 198.18.0.1/24 on veth0.
+#     xnic: xrdma_core, xrdma_uverbs, xnic_sim (1 device), xnic and
+#           xrdma_ib; the netdev of xnic0's port 1 with 198.18.0.1/24.
+#           Fails the test (never skips) when xrdma_ib.ko was not built.
+#     Both wait until the port's GID table holds the address's
+#     IPv4-mapped GID (::ffff:198.18.0.1), then set ULP_TRANSPORT,
+#     ULP_IBDEV, ULP_NETDEV, ULP_IP, ULP_GID.
+# ulp_fabric_down
+#     Undoes ulp_fabric_up (what of it is there); 1 if something of it
+#     could not be removed (noted in $XRDMA_TMP/errors).
+# ulp_wait SECONDS CMD...
+#     Runs CMD every 0.1 s until it succeeds (0) or SECONDS (scaled by
+#     XRDMA_TIMEOUT_SCALE) have passed (1).
+# ulp_traffic
+#     One number: the transport's data counter -- rxe: packets sent plus
+#     received by rxe0 (hw_counters); xnic: payload bytes of the RDMA
+#     operations xnic0 executed as requester (xnic_sim debugfs counters).
+#     ULP_TRAFFIC_UNIT says which (pkts or bytes).
+# ulp_traffic_min BYTES
+#     The least ulp_traffic must grow by when BYTES of payload crossed
+#     the transport (rxe: one packet per 4 KiB at most, xnic: BYTES).
+# ulp_counters
+#     The transport's counters, "name value" a line (for the log).
+# ulp_rmmod MOD...
+#     Unloads each loaded MOD in order (rmmod_timed); a failure goes to
+#     $XRDMA_TMP/errors.
+# ulp_loaded MOD...
+#     Prints those of MOD... that are loaded.
+
+ULP_IP=198.18.0.1
+ULP_PREFIX=24
+# ::ffff:198.18.0.1 as /sys/class/infiniband/*/ports/*/gids/* shows it
+ULP_GID=0000:0000:0000:0000:0000:ffff:c612:0001
+ULP_TRANSPORT=
+ULP_IBDEV=
+ULP_NETDEV=
+ULP_TRAFFIC_UNIT=
+# xnic_sim's counters of RDMA payload executed as requester
+ULP_XNIC_DATA_CTRS="tx_rdma_write_bytes tx_rdma_write_imm_bytes tx_send_bytes"
+ULP_XNIC_DATA_CTRS="$ULP_XNIC_DATA_CTRS tx_send_imm_bytes tx_send_inv_bytes tx_rdma_read_bytes"
+
+ulp_wait() {
+	_uw_lim=$(($1 * ${XRDMA_TIMEOUT_SCALE:-1} * 10))
+	shift
+	_uw_n=0
+	until "$@"; do
+		_uw_n=$((_uw_n + 1))
+		[ $_uw_n -le $_uw_lim ] || return 1
+		sleep 0.1
+	done
+}
+
+ulp_loaded() {
+	for _ul in "$@"; do
+		module_loaded "$_ul" && echo "$_ul"
+	done
+	return 0
+}
+
+ulp_rmmod() {
+	for _ur in "$@"; do
+		module_loaded "$_ur" || continue
+		rmmod_timed "$_ur" ||
+			echo "rmmod $_ur failed (rc=$?)" >>"$XRDMA_TMP/errors"
+	done
+}
+
+# _ulp_has_gid DEV: the port's GID table holds ULP_GID
+_ulp_has_gid() {
+	cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null |
+		grep -qx "$ULP_GID"
+}
+
+# _ulp_xnic_netdev DEV: the netdev of DEV's port 1 (ib_core's GID
+# attributes, else rdma link)
+_ulp_xnic_netdev() {
+	_un=$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/ndevs/0 2>/dev/null)
+	[ -n "$_un" ] ||
+		_un=$(/usr/bin/rdma link show "$1/1" 2>/dev/null |
+			sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	[ -n "$_un" ] && [ -d "/sys/class/net/$_un" ] || return 1
+	echo "$_un"
+}
+
+_ulp_up_rxe() {
+	modprobe crc32_generic || fail "modprobe crc32_generic"
+	modprobe rdma_rxe || fail "modprobe rdma_rxe"
+	/usr/bin/ip link add veth0 type veth peer name veth1 ||
+		fail "cannot create the veth pair"
+	ULP_NETDEV=veth0
+	/usr/bin/ip addr add "$ULP_IP/$ULP_PREFIX" dev veth0 ||
+		fail "ip addr add on veth0"
+	/usr/bin/ip link set veth0 up || fail "veth0 up"
+	/usr/bin/ip link set veth1 up || fail "veth1 up"
+	/usr/bin/rdma link add rxe0 type rxe netdev veth0 ||
+		fail "rdma link add rxe0 type rxe netdev veth0"
+	ULP_IBDEV=rxe0
+	ULP_TRAFFIC_UNIT=pkts
+}
+
+_ulp_up_xnic() {
+	has_ko xrdma_ib ||
+		fail "xrdma_ib.ko not built: ib_core cannot reach xnic (drivers/ib, issue 13)"
+	_uk=$(xko xrdma_ib) || exit 1
+	mount_debugfs
+	modprobe ib_core || fail "modprobe ib_core"
+	xnic_stack_up 1
+	insmod "$_uk" || {
+		xnic_stack_down
+		fail "insmod xrdma_ib"
+	}
+	ULP_IBDEV=xnic0
+	ULP_TRAFFIC_UNIT=bytes
+	ulp_wait 10 test -d /sys/class/infiniband/xnic0 ||
+		fail "xrdma_ib registered no ib_device xnic0"
+	ulp_wait 10 _ulp_xnic_netdev xnic0 >/dev/null ||
+		fail "xnic0 port 1 has no netdev (sysfs gid_attrs, rdma link)"
+	ULP_NETDEV=$(_ulp_xnic_netdev xnic0)
+	/usr/bin/ip addr add "$ULP_IP/$ULP_PREFIX" dev "$ULP_NETDEV" ||
+		fail "ip addr add on $ULP_NETDEV"
+	/usr/bin/ip link set "$ULP_NETDEV" up || fail "$ULP_NETDEV up"
+}
+
+ulp_fabric_up() {
+	ULP_TRANSPORT=$1
+	case $1 in
+	rxe) _ulp_up_rxe ;;
+	xnic) _ulp_up_xnic ;;
+	*) fail "ulp_fabric_up: unknown transport '$1' (rxe or xnic)" ;;
+	esac
+	ulp_wait 10 _ulp_has_gid "$ULP_IBDEV" || {
+		cat /sys/class/infiniband/"$ULP_IBDEV"/ports/1/gids/* 2>/dev/null |
+			grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$'
+		fail "$ULP_IBDEV: no GID for $ULP_IP on port 1 after 10 s"
+	}
+	note "fabric $1: ibdev $ULP_IBDEV netdev $ULP_NETDEV ip $ULP_IP"
+	export ULP_TRANSPORT ULP_IBDEV ULP_NETDEV ULP_IP ULP_GID ULP_TRAFFIC_UNIT
+}
+
+ulp_fabric_down() {
+	case $ULP_TRANSPORT in
+	rxe)
+		[ -d /sys/class/infiniband/rxe0 ] &&
+			{ /usr/bin/rdma link delete rxe0 ||
+			  echo "rdma link delete rxe0 failed" >>"$XRDMA_TMP/errors"; }
+		[ -d /sys/class/net/veth0 ] && /usr/bin/ip link delete veth0
+		ulp_rmmod rdma_rxe
+		;;
+	xnic)
+		[ -n "$ULP_NETDEV" ] && [ -d "/sys/class/net/$ULP_NETDEV" ] &&
+			/usr/bin/ip addr flush dev "$ULP_NETDEV"
+		ulp_rmmod xrdma_ib
+		xnic_stack_down 2>>"$XRDMA_TMP/errors"
+		;;
+	esac
+	[ -z "$(ulp_loaded rdma_rxe xrdma_ib xnic xnic_sim xrdma_uverbs xrdma_core)" ] || {
+		echo "still loaded: $(ulp_loaded rdma_rxe xrdma_ib xnic xnic_sim \
+			xrdma_uverbs xrdma_core | tr '\n' ' ')" >>"$XRDMA_TMP/errors"
+		return 1
+	}
+	[ ! -s "$XRDMA_TMP/errors" ]
+}
+
+ulp_counters() {
+	case $ULP_TRANSPORT in
+	rxe)
+		for _uc in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+			[ -f "$_uc" ] && echo "${_uc##*/} $(cat "$_uc")"
+		done
+		;;
+	xnic)
+		cat "$XRDMA_DEBUGFS"/xnic_sim/0/counters
+		;;
+	esac
+}
+
+ulp_traffic() {
+	case $ULP_TRANSPORT in
+	rxe)
+		ulp_counters | awk '$1 == "sent_pkts" || $1 == "rcvd_pkts" { s += $2 }
+			END { print s + 0 }'
+		;;
+	xnic)
+		ulp_counters | awk -v want="$ULP_XNIC_DATA_CTRS" '
+			BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
+			$1 in ok { s += $2 } END { print s + 0 }'
+		;;
+	*) echo 0 ;;
+	esac
+}
+
+ulp_traffic_min() {
+	case $ULP_TRANSPORT in
+	rxe) echo $(($1 / 4096)) ;;
+	*) echo "$1" ;;
+	esac
+}
