@@ -12,8 +12,9 @@
 #   scripts/smbdirect-modules.sh [KVER]     (default: the guest kernel,
 #                                            as scripts/guest-test.sh picks it)
 #
-# Output (stdout): the directory holding cifs.ko and ksmbd.ko.  Progress and
-# make's output go to stderr / DIR/build.log.  Idempotent: a second run finds
+# Output (stdout): the directory holding cifs.ko and ksmbd.ko (debug info
+# stripped; the build tree keeps the full ones).  Progress goes to stderr,
+# make's output to build.log in the cache directory.  Idempotent: a second run finds
 # the modules in the cache and builds nothing.
 #
 # How (each step needed because the headers package is not a source tree):
@@ -29,14 +30,21 @@
 #     selects the objects (smbdirect.o, transport_rdma.o); the same names
 #     in KCFLAGS (-D...) switch the #ifdefs, since Debian's autoconf.h has
 #     them unset
+#   - one fix in the copy, nothing else changed: 6.1.192's smb2_open()
+#     calls opinfo_put() on a NULL opinfo for every directory open (the
+#     share's root at mount time included), and its opinfo_put() lacks the
+#     NULL check upstream has: ksmbd oopses on the first mount.  The
+#     script adds that check (skipped when the source has it already).
 # The results depend on ib_core and rdma_cm, and cifs.ko on cifs_arc4 and
 # cifs_md4 (fs/smb/common): Debian's modules of KVER, whose symbol CRCs
 # are the Module.symvers we build against.
 #
 # Environment:
 #   XRDMA_CACHE   cache dir (default /var/cache/xrdma):
-#                 smbdirect-<KVER>-<pkgversion>/  the modules, build.log and
-#                         the build tree; .lock next to it serialises users
+#                 smbdirect-<KVER>-<pkgversion>-r<REV>/  modules/ (the
+#                         output),
+#                         build.log, src/ (the build tree); .lock next to
+#                         it serialises its users
 #   KDIR          kernel build dir (default /usr/src/linux-headers-KVER)
 #   JOBS          make -j (default nproc)
 set -euo pipefail
@@ -71,7 +79,10 @@ for t in gcc make; do
 	command -v "$t" >/dev/null || die "$t missing (run: make deps)"
 done
 
-OUT=$CACHE/smbdirect-$KVER-$PKGVER
+# the fixture's own revision: bump it when the build changes
+REV=2
+OUT=$CACHE/smbdirect-$KVER-$PKGVER-r$REV
+MODDIR=$OUT/modules
 DONE=$OUT/.xrdma-smbdirect-done
 MODS="cifs ksmbd"
 
@@ -86,11 +97,11 @@ fi
 if [ -f "$DONE" ] && [ "$DONE" -nt "$KDIR/Module.symvers" ]; then
 	ok=1
 	for m in $MODS; do
-		[ -s "$OUT/$m.ko" ] || ok=0
+		[ -s "$MODDIR/$m.ko" ] || ok=0
 	done
 	if [ "$ok" = 1 ]; then
-		log "cached in $OUT"
-		echo "$OUT"
+		log "cached in $MODDIR"
+		echo "$MODDIR"
 		exit 0
 	fi
 fi
@@ -120,7 +131,7 @@ if [ -n "$tree" ]; then
 	done
 else
 	log "extracting fs/smb, fs/internal.h, scripts/asn1_compiler.c from $TAR (a minute)"
-	top=$(tar -tf "$TAR" | head -n 1)
+	top=$(tar -tf "$TAR" | head -n 1 || true)
 	top=${top%%/*}
 	# shellcheck disable=SC2046 # the member names, one word each
 	tar -xf "$TAR" -C "$SRC" --strip-components=1 $(for p in $WANT; do echo "$top/$p"; done)
@@ -128,6 +139,17 @@ fi
 if [ ! -f "$SRC/fs/smb/client/smbdirect.c" ] ||
 	[ ! -f "$SRC/fs/smb/server/transport_rdma.c" ]; then
 	die "$PKG has no fs/smb/client/smbdirect.c or fs/smb/server/transport_rdma.c"
+fi
+
+# opinfo_put(NULL) from smb2_open() (see the head of this file)
+OPL=$SRC/fs/smb/server/oplock.c
+if ! grep -A2 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
+	grep 'if (!opinfo)' >/dev/null; then
+	log "fixing ksmbd's opinfo_put(NULL) oops (fs/smb/server/oplock.c)"
+	sed -i '/^void opinfo_put(struct oplock_info \*opinfo)$/,/^}/ s/^{$/{\n\tif (!opinfo)\n\t\treturn;\n/' "$OPL"
+	grep -A3 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
+		grep 'if (!opinfo)' >/dev/null ||
+		die "cannot add the NULL check to opinfo_put() in $OPL"
 fi
 
 log "compiling asn1_compiler"
@@ -159,12 +181,15 @@ log "building ksmbd.ko with SMB Direct"
 KCFLAGS_SMB=-DCONFIG_SMB_SERVER_SMBDIRECT kmake fs/smb/server \
 	CONFIG_SMB_SERVER=m CONFIG_SMB_SERVER_SMBDIRECT=y
 
-cp "$SRC/fs/smb/client/cifs.ko" "$SRC/fs/smb/server/ksmbd.ko" "$OUT/"
+mkdir -p "$MODDIR"
+for m in fs/smb/client/cifs fs/smb/server/ksmbd; do
+	strip --strip-debug -o "$MODDIR/${m##*/}.ko" "$SRC/$m.ko"
+done
 # the proof that SMB Direct is in: its entry points and RDMA dependencies
 for m in $MODS; do
-	vm=$(modinfo -F vermagic "$OUT/$m.ko" | awk '{print $1}')
+	vm=$(modinfo -F vermagic "$MODDIR/$m.ko" | awk '{print $1}')
 	[ "$vm" = "$KVER" ] || die "$m.ko has vermagic '$vm', want $KVER"
-	deps=$(modinfo -F depends "$OUT/$m.ko")
+	deps=$(modinfo -F depends "$MODDIR/$m.ko")
 	case ",$deps," in
 	*,rdma_cm,*) ;;
 	*) die "$m.ko does not depend on rdma_cm (depends: $deps): SMB Direct not built in" ;;
@@ -172,10 +197,10 @@ for m in $MODS; do
 	log "$m.ko: depends $deps"
 done
 # (grep without -q: nm must not die of SIGPIPE under pipefail)
-nm "$OUT/cifs.ko" | grep ' T smbd_get_connection$' >/dev/null ||
+nm "$MODDIR/cifs.ko" | grep ' T smbd_get_connection$' >/dev/null ||
 	die "cifs.ko lacks smbd_get_connection"
-nm "$OUT/ksmbd.ko" | grep ' T ksmbd_rdma_init$' >/dev/null ||
+nm "$MODDIR/ksmbd.ko" | grep ' T ksmbd_rdma_init$' >/dev/null ||
 	die "ksmbd.ko lacks ksmbd_rdma_init"
 touch "$DONE"
-log "built in $OUT ($(($(date +%s) - t0))s)"
-echo "$OUT"
+log "built in $MODDIR ($(($(date +%s) - t0))s)"
+echo "$MODDIR"
