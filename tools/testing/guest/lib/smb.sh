@@ -93,8 +93,10 @@ smb_server_up() {
 	smb3 encryption = no
 	map to guest = never
 	; 6.1.192's ksmbd dereferences a NULL oplock of a file (close,
-	; smb2_open) unless oplocks and leases are on: cifs asks for leases
-	smb2 leases = yes
+	; smb2_open) unless the file has one: oplocks on, and the client
+	; asks for oplocks rather than leases (nolease; its lease paths
+	; corrupted a list now and then)
+	smb2 leases = no
 [share]
 	path = $SMB_SHARE
 	read only = no
@@ -147,7 +149,7 @@ smb_mount() {
 		return 1
 	}
 	_so="rdma,vers=3.1.1,username=$SMB_USER,password=$SMB_PASS,cache=none"
-	_so="$_so,noserverino${2:+,$2}"
+	_so="$_so,noserverino,nolease${2:+,$2}"
 	mount.cifs "//$1/share" "$SMB_MNT" -o "$_so" >"$SMB_ROOT/mount.log" 2>&1 || {
 		cat "$SMB_ROOT/mount.log" >&2
 		tail -n 30 "$SMB_ROOT/mountd.log" "$SMB_ROOT/syslog" >&2
