@@ -41,10 +41,9 @@
 #
 # Environment:
 #   XRDMA_CACHE   cache dir (default /var/cache/xrdma):
-#                 smbdirect-<KVER>-<pkgversion>-r<REV>/  modules/ (the
-#                         output),
-#                         build.log, src/ (the build tree); .lock next to
-#                         it serialises its users
+#                 smbdirect-<KVER>-<pkgversion>-r<REV>/: modules/ (the
+#                         output), build.log, src/ (the build tree); the
+#                         .lock next to it serialises its users
 #   KDIR          kernel build dir (default /usr/src/linux-headers-KVER)
 #   JOBS          make -j (default nproc)
 set -euo pipefail

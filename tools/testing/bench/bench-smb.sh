@@ -33,6 +33,7 @@ fi
 _bsmb_out() {
 	echo "$*"
 	{ echo "$*" >&9; } 2>/dev/null
+	return 0
 }
 
 # _bsmb_rate LOG: MB/s (10^6 bytes per second) of GNU dd's summary line
