@@ -156,6 +156,7 @@ fi
 # failure fails "prepare:CMD", and the tests needing it fail in the guest)
 XA=()
 while read -r cmd gdir; do
+	if [ -z "$cmd" ] || [ -z "$gdir" ]; then continue; fi
 	t0=$(date +%s.%N)
 	plog=$OUT/prepare-$(basename "$cmd").log
 	if [ "$GUEST_KERNEL" = debug ]; then
@@ -171,7 +172,7 @@ while read -r cmd gdir; do
 		echo "prepare:$(basename "$cmd") FAIL see ${plog#"$XRDMA_ROOT"/}" | record
 	fi
 done < <(for t in "${VM1[@]}" "${VM2[@]}"; do
-	xrdma_test_field "${t##* }" PREPARE | xargs -n 2 echo
+	xrdma_test_field "${t##* }" PREPARE | xargs -r -n 2 echo
 done | sort -u)
 
 # --- initramfs with every test; the selection goes on the command line
