@@ -7,31 +7,41 @@
 # in this guest with both stacks up, the same perftest commands on Soft-RoCE
 # (rxe0 on veth0, GID index 1, the system's libibverbs with its rxe
 # provider) and on xnic0 (xrdma's libibverbs.so.1 through xrdma-run),
-# alternating the stacks (A B A B) RUNS times; then the physical limits
-# (physlimit) and the QP scale runs on xnic (xv_scale).
+# alternating the stacks (A B A B) RUNS times; then the kernel's ULPs
+# through ib_core on each stack, alternating too (ulps below: NVMe-oF on
+# null_blk and NFS over RDMA, measured by blkbench); then the physical
+# limits (physlimit) and the QP scale runs on xnic (xv_scale).
 #
 # Output: one line per measurement, on stdout and on the marker port
 #   BENCH <stack> <metric> <run> <value> <unit>
 # where stack is rxe, xnic or phys; a failed measurement prints
 #   BENCH_FAIL <stack> <metric> <run> <why>
-# The caller (a guest test) loads the modules; this script sets up rxe.
+# The caller (a guest test) loads the modules (for the ULP rows on xnic
+# also ib_core and xrdma_ib); this script sets up rxe, the xnic netdev's
+# address and the ULPs.
 
 MODE=${1:-full}
 RUNS=${2:-3}
+# what to run: BENCH_SETS, some of perftest ulp phys scale, separated by
+# spaces or commas (xrdma.env.BENCH_SETS=ulp,phys), default all
+SETS=$(echo "${BENCH_SETS:-perftest ulp phys scale}" | tr , ' ')
 TMP=${XRDMA_TMP:-/tmp}/bench.d
 mkdir -p "$TMP"
 
 if [ "$MODE" = smoke ]; then
 	LAT_N=50 BW64_N=200 BWBIG_N=20 SCALE_QPS="1 100" SCALE_FLAGS=-s
-	PHYS_FLAGS=-s
+	PHYS_FLAGS=-s ULP_SECS=2
 else
 	LAT_N=3000 BW64_N=20000 BWBIG_N=2000 SCALE_QPS="1 100 1000 10000"
-	SCALE_FLAGS="" PHYS_FLAGS=""
+	SCALE_FLAGS="" PHYS_FLAGS="" ULP_SECS=10
 fi
 
+# out LINE: on stdout and, when the runner left it open, the marker port;
+# always status 0 (pt_once ends with it: a closed fd 9 made every
+# measurement count as failed and taken six times)
 out() {
 	echo "$*"
-	{ echo "$*" >&9; } 2>/dev/null
+	{ echo "$*" >&9; } 2>/dev/null || :
 }
 
 # rxe0 on one end of a veth pair; its GID 1 is the IPv4 address's
@@ -146,15 +156,208 @@ results() {
 	done <"$TMP/res"
 }
 
+# --- the kernel's ULPs (issue 13): rxe0 has 198.18.0.1 (veth0), xnic0
+# 198.18.1.1 on its port's netdev (xrdma_ib).  One nvmet subsystem (a
+# null_blk namespace, not memory backed) with a port on each address,
+# connected from this guest over one stack at a time; nfsd listening for
+# RDMA on 20049 (every address), a tmpfs exported, mounted over one stack
+# at a time.
+NQN=nqn.2026-12.org.xrdma:bench
+CFS=/sys/kernel/config/nvmet
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:0b5e7c1a-9d14-4a8e-b0a4-5c3f2e6d7a81
+ULP_OK=
+
+ulp_ip() { [ "$1" = rxe ] && echo 198.18.0.1 || echo 198.18.1.1; }
+
+# wait_for SECONDS CMD...
+wait_for() {
+	_w=$(($1 * 10))
+	shift
+	until "$@"; do
+		_w=$((_w - 1))
+		[ $_w -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+has_gid() {
+	cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null | grep -qx "$2"
+}
+
+xnic_ulp_net() {
+	[ -d /sys/class/infiniband/xnic0 ] || {
+		echo "no ib_device xnic0 (xrdma_ib.ko not built or not loaded)"
+		return 1
+	}
+	_nd=$(cat /sys/class/infiniband/xnic0/ports/1/gid_attrs/ndevs/0 2>/dev/null)
+	[ -n "$_nd" ] || _nd=$(/usr/bin/rdma link show xnic0/1 2>/dev/null |
+		sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	[ -n "$_nd" ] || {
+		echo "xnic0 port 1 has no netdev"
+		return 1
+	}
+	if ! /usr/bin/ip addr add 198.18.1.1/24 dev "$_nd" ||
+		! /usr/bin/ip link set "$_nd" up; then
+		echo "cannot bring 198.18.1.1/24 up on $_nd"
+		return 1
+	fi
+	wait_for 10 has_gid xnic0 0000:0000:0000:0000:0000:ffff:c612:0101 || {
+		echo "xnic0: no GID for 198.18.1.1"
+		return 1
+	}
+}
+
+ulp_setup() {
+	# loaded before with other parameters (the test's header)?
+	! grep -q '^null_blk ' /proc/modules || rmmod null_blk || return 1
+	modprobe null_blk nr_devices=1 gb=16 || return 1
+	modprobe nvmet && modprobe nvmet-rdma && modprobe nvme-rdma || return 1
+	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+		mount -t configfs none /sys/kernel/config || return 1
+	wait_for 5 test -b /dev/nullb0 || return 1
+	mkdir "$CFS/subsystems/$NQN" &&
+		echo 1 >"$CFS/subsystems/$NQN/attr_allow_any_host" &&
+		mkdir "$CFS/subsystems/$NQN/namespaces/1" &&
+		echo /dev/nullb0 >"$CFS/subsystems/$NQN/namespaces/1/device_path" &&
+		echo 1 >"$CFS/subsystems/$NQN/namespaces/1/enable" || return 1
+	for _s in rxe xnic; do
+		_p=$CFS/ports/$([ $_s = rxe ] && echo 1 || echo 2)
+		mkdir "$_p" && echo rdma >"$_p/addr_trtype" &&
+			echo ipv4 >"$_p/addr_adrfam" &&
+			ulp_ip $_s >"$_p/addr_traddr" &&
+			echo 4420 >"$_p/addr_trsvcid" || return 1
+		# a port whose address has no RDMA device does not come up
+		ln -s "$CFS/subsystems/$NQN" "$_p/subsystems/$NQN" ||
+			echo "# nvmet: no port on $(ulp_ip $_s) ($_s)"
+	done
+	mkdir -p /srv/nfs /mnt/nfs /var/lib/nfs/nfsdcltrack /var/lib/nfs/v4recovery
+	mount -t tmpfs -o size=96m tmpfs /srv/nfs || return 1
+	mount -t nfsd nfsd /proc/fs/nfsd || return 1
+	: >/var/lib/nfs/etab
+	: >/var/lib/nfs/rmtab
+	echo "/srv/nfs *(rw,sync,no_root_squash,no_subtree_check,insecure,fsid=0)" \
+		>/etc/exports
+	exportfs -ra || return 1
+	rpc.mountd -F -N 2 -N 3 >"$TMP/mountd" 2>&1 &
+	MOUNTD=$!
+	rpc.nfsd -N 3 --rdma=20049 4 || return 1
+}
+
+ulp_teardown() {
+	umount /mnt/nfs 2>/dev/null
+	rpc.nfsd 0
+	exportfs -ua
+	[ -n "$MOUNTD" ] && kill "$MOUNTD" && wait "$MOUNTD"
+	umount /proc/fs/nfsd
+	umount /srv/nfs
+	nvme disconnect -n $NQN >/dev/null 2>&1
+	for _p in 1 2; do
+		rm -f "$CFS/ports/$_p/subsystems/$NQN"
+		rmdir "$CFS/ports/$_p"
+	done
+	echo 0 >"$CFS/subsystems/$NQN/namespaces/1/enable"
+	rmdir "$CFS/subsystems/$NQN/namespaces/1" "$CFS/subsystems/$NQN"
+	for _m in nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl auth_rpcgss \
+		fscache netfs nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet \
+		null_blk rdma_cm iw_cm ib_cm; do
+		grep -q "^$_m " /proc/modules && rmmod $_m
+	done
+}
+
+nvme_dev() {
+	for _b in /sys/block/nvme*n1; do
+		case ${_b##*/} in *c*) continue ;; esac
+		[ -b "/dev/${_b##*/}" ] && echo "/dev/${_b##*/}" && return 0
+	done
+	return 1
+}
+
+# ulp_bb STACK METRIC RUN BLKBENCH-ARGS...: one blkbench measurement
+ulp_bb() {
+	_s=$1 _m=$2 _r=$3
+	shift 3
+	if timeout $((ULP_SECS + 60)) blkbench -t $ULP_SECS -n "$_m" "$@" \
+		>"$TMP/bb" 2>&1; then
+		_v=$(awk '$1 == "RESULT" { print $3 }' "$TMP/bb")
+		_u=$(awk '$1 == "RESULT" { print $4 }' "$TMP/bb")
+		if [ -n "$_v" ]; then
+			out "BENCH $_s $_m $_r $_v $_u"
+			return 0
+		fi
+	fi
+	out "BENCH_FAIL $_s $_m $_r blkbench: $(tail -n 1 "$TMP/bb")"
+	return 1
+}
+
+# ulps STACK RUN: the NVMe-oF and NFS rows of STACK
+ulps() {
+	_s=$1 _r=$2
+	_ip=$(ulp_ip "$_s")
+	if [ -z "$ULP_OK" ] || { [ "$_s" = xnic ] && [ -n "$XNIC_ULP_WHY" ]; }; then
+		for _m in nvme_randread_4k nvme_read_1m nvme_write_1m nfs_read_1m \
+			nfs_write_1m; do
+			out "BENCH_FAIL $_s $_m $_r ${XNIC_ULP_WHY:-ULP setup failed}"
+		done
+		return 1
+	fi
+	if nvme connect -t rdma -a "$_ip" -s 4420 -n $NQN --hostnqn=$HOSTNQN \
+		>"$TMP/conn" 2>&1 && wait_for 20 nvme_dev; then
+		_d=$(nvme_dev)
+		ulp_bb "$_s" nvme_randread_4k "$_r" -m randread -b 4k -q 32 "$_d"
+		ulp_bb "$_s" nvme_read_1m "$_r" -m read -b 1M -q 4 "$_d"
+		ulp_bb "$_s" nvme_write_1m "$_r" -m write -b 1M -q 4 "$_d"
+	else
+		for _m in nvme_randread_4k nvme_read_1m nvme_write_1m; do
+			out "BENCH_FAIL $_s $_m $_r nvme connect to $_ip: $(tail -n 1 "$TMP/conn")"
+		done
+	fi
+	nvme disconnect -n $NQN >/dev/null 2>&1
+	wait_for 20 eval '! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1'
+	if mount.nfs4 "$_ip:/" /mnt/nfs -o proto=rdma,port=20049,vers=4.2 \
+		>"$TMP/mnt" 2>&1; then
+		ulp_bb "$_s" nfs_write_1m "$_r" -m write -b 1M -q 4 -S 64M /mnt/nfs/bench
+		ulp_bb "$_s" nfs_read_1m "$_r" -m read -b 1M -q 4 /mnt/nfs/bench
+		rm -f /mnt/nfs/bench
+		umount /mnt/nfs
+	else
+		for _m in nfs_read_1m nfs_write_1m; do
+			out "BENCH_FAIL $_s $_m $_r mount.nfs4 $_ip: $(tail -n 1 "$TMP/mnt")"
+		done
+	fi
+}
+
 rxe_up || out "BENCH_FAIL rxe setup 0 rxe0 on veth0 did not come up"
 out "BENCH_INFO mode=$MODE runs=$RUNS cpus=$(nproc) kernel=$(uname -r)"
+want() { case " $SETS " in *" $1 "*) return 0 ;; esac; return 1; }
 r=1
-while [ $r -le "$RUNS" ]; do
+while want perftest && [ $r -le "$RUNS" ]; do
 	perftests rxe $r
 	perftests xnic $r
 	r=$((r + 1))
 done
-results phys 1 physlimit -r "$RUNS" $PHYS_FLAGS
+if want ulp; then
+	XNIC_ULP_WHY=$(xnic_ulp_net) || XNIC_ULP_WHY=${XNIC_ULP_WHY:-xnic0 setup failed}
+	[ -z "$XNIC_ULP_WHY" ] || echo "# xnic ULP rows: $XNIC_ULP_WHY"
+	if ulp_setup >"$TMP/ulp" 2>&1; then
+		ULP_OK=1
+	else
+		sed 's/^/# ulp setup: /' "$TMP/ulp"
+	fi
+	r=1
+	while [ $r -le "$RUNS" ]; do
+		# the guest's block layer alone: the ceiling of the NVMe-oF rows
+		if [ -n "$ULP_OK" ]; then
+			ulp_bb phys nullb_randread_4k $r -m randread -b 4k -q 32 /dev/nullb0
+			ulp_bb phys nullb_read_1m $r -m read -b 1M -q 4 /dev/nullb0
+		fi
+		ulps rxe $r
+		ulps xnic $r
+		r=$((r + 1))
+	done
+	ulp_teardown >/dev/null 2>&1
+fi
+want phys && results phys 1 physlimit -r "$RUNS" $PHYS_FLAGS
+want scale || SCALE_QPS=
 for n in $SCALE_QPS; do
 	# shellcheck disable=SC2086
 	results xnic 1 xrdma-run xv_scale -d xnic0 -n "$n" -r "$RUNS" $SCALE_FLAGS

@@ -50,6 +50,8 @@ esac
 command -v nvme >/dev/null || fail "nvme-cli not shipped"
 
 target_up() {
+	# loaded before with other parameters (the test's header)?
+	! module_loaded null_blk || assert rmmod null_blk
 	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
 	assert modprobe nvmet
 	assert modprobe nvmet-rdma
@@ -146,7 +148,9 @@ verify() {
 	rm -f "$_p" "$XRDMA_TMP/back"
 }
 
-# teardown: disconnect (if connected), target, modules, transport
+# teardown: disconnect (if connected), target, modules, transport; each
+# step copes with what is not there (the end of the test and, on a
+# failure, the exit trap)
 teardown() {
 	if ! no_nvme_ctrl; then
 		nvme disconnect -n "$NQN" >"$XRDMA_TMP/disc" 2>&1 ||
@@ -165,11 +169,12 @@ teardown() {
 	[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
 	_rc=$(cat /sys/module/ib_core/refcnt 2>/dev/null || echo 0)
 	[ "$_rc" = 0 ] || {
-		echo "ib_core still in use (refcnt $_rc, holders: $(ls /sys/module/ib_core/holders | tr '\n' ' '))"
+		echo "ib_core still in use (refcnt $_rc, holders: $(cd /sys/module/ib_core/holders && echo *))"
 		lsmod
 	} >>"$XRDMA_TMP/errors"
 }
 
+trap 'teardown >/dev/null 2>&1' EXIT
 ulp_fabric_up "$TR"
 target_up
 connect
@@ -184,8 +189,9 @@ if [ "$MODE" = data ]; then
 	note "$ULP_IBDEV traffic: $((t1 - t0)) $ULP_TRAFFIC_UNIT (at least $want)"
 	[ $((t1 - t0)) -ge "$want" ] ||
 		fail "$ULP_IBDEV counters moved $((t1 - t0)) $ULP_TRAFFIC_UNIT, want >= $want: the data did not cross it"
-	# the ULPs' connections: 3 queues (admin + 2 I/O) on each side at
-	# least, the host's and the target's cm_ids named after them
+	# the ULPs' connections: the admin queue and at least one I/O queue,
+	# an RC QP on each side of each; the host's and the target's cm_ids
+	# named after them
 	/usr/bin/rdma res show qp link "$ULP_IBDEV/1" >"$XRDMA_TMP/qps" 2>&1
 	/usr/bin/rdma res show cm_id link "$ULP_IBDEV/1" >"$XRDMA_TMP/cmids" 2>&1
 	sed 's/^/# /' "$XRDMA_TMP/qps" "$XRDMA_TMP/cmids"
@@ -206,6 +212,7 @@ else
 		done
 	) &
 	reader=$!
+	trap 'kill $reader; teardown >/dev/null 2>&1' EXIT
 	sleep 1
 	kill -0 $reader 2>/dev/null || fail "the reader ended before the removal"
 	if [ "$TR" = rxe ]; then
@@ -231,9 +238,9 @@ else
 	}
 	# shellcheck disable=SC2016
 	ulp_wait 30 eval '! kill -0 $reader 2>/dev/null' || {
-		kill $reader
 		fail "the reader still runs 30 s after the device went"
 	}
+	trap 'teardown >/dev/null 2>&1' EXIT
 	refute test -b "$DEV1"
 	# the target's listener lost its device: reconnecting must fail
 	refute nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
@@ -241,5 +248,6 @@ else
 	ulp_wait 20 no_nvme_ctrl || fail "a controller appeared without a device"
 fi
 
+trap - EXIT
 teardown
 fail_on_errors

@@ -21,14 +21,16 @@
 #     rxe:  crc32_generic and rdma_rxe, a veth pair veth0/veth1 (up),
 #           rxe0 on veth0 (rdma link add), 198.18.0.1/24 on veth0.
 #     xnic: xrdma_core, xrdma_uverbs, xnic_sim (1 device), xnic and
-#           xrdma_ib; the netdev of xnic0's port 1 with 198.18.0.1/24.
+#           xrdma_ib (rdma_rxe and ib_uverbs unloaded first); the netdev
+#           of xnic0's port 1 with 198.18.0.1/24.
 #           Fails the test (never skips) when xrdma_ib.ko was not built.
 #     Both wait until the port's GID table holds the address's
 #     IPv4-mapped GID (::ffff:198.18.0.1), then set ULP_TRANSPORT,
 #     ULP_IBDEV, ULP_NETDEV, ULP_IP, ULP_GID.
 # ulp_fabric_down
-#     Undoes ulp_fabric_up (what of it is there); 1 if something of it
-#     could not be removed (noted in $XRDMA_TMP/errors).
+#     Undoes ulp_fabric_up (what of it is there; rxe: also ib_uverbs,
+#     which rdma_rxe loads); 1 if something of it could not be removed
+#     (noted in $XRDMA_TMP/errors).  ib_core and the ULPs' modules stay.
 # ulp_wait SECONDS CMD...
 #     Runs CMD every 0.1 s until it succeeds (0) or SECONDS (scaled by
 #     XRDMA_TIMEOUT_SCALE) have passed (1).
@@ -123,6 +125,9 @@ _ulp_up_xnic() {
 	has_ko xrdma_ib ||
 		fail "xrdma_ib.ko not built: ib_core cannot reach xnic (drivers/ib, issue 13)"
 	_uk=$(xko xrdma_ib) || exit 1
+	# only xnic carries RDMA here: no Soft-RoCE (the header loads it)
+	[ ! -d /sys/class/infiniband/rxe0 ] || fail "rxe0 exists"
+	ulp_rmmod rdma_rxe ib_uverbs
 	mount_debugfs
 	modprobe ib_core || fail "modprobe ib_core"
 	xnic_stack_up 1
@@ -165,7 +170,8 @@ ulp_fabric_down() {
 			{ /usr/bin/rdma link delete rxe0 ||
 			  echo "rdma link delete rxe0 failed" >>"$XRDMA_TMP/errors"; }
 		[ -d /sys/class/net/veth0 ] && /usr/bin/ip link delete veth0
-		ulp_rmmod rdma_rxe
+		# rdma_rxe brought ib_uverbs in
+		ulp_rmmod rdma_rxe ib_uverbs
 		;;
 	xnic)
 		[ -n "$ULP_NETDEV" ] && [ -d "/sys/class/net/$ULP_NETDEV" ] &&

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_TIMEOUT: 240
+# XRDMA_SUBTEST: rxe 240
+# XRDMA_SUBTEST: xnic 240
+# XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
+# XRDMA_DEBIAN_MODULES: nfsd nfsv4 rpcrdma
+# XRDMA_PROGRAMS: ip rdma dd cmp rpc.nfsd rpc.mountd exportfs mount.nfs4
+# XRDMA_FILES: /usr/sbin/nfsdcltrack:/sbin/nfsdcltrack
+# XRDMA_FILES: /etc/netconfig /etc/services /etc/protocols
+#
+# NFS over RDMA through the kernel's RDMA stack (lib/ulp.sh gives the
+# transport), with Debian's nfsd, nfsv4 and rpcrdma and the programs of
+# nfs-kernel-server / nfs-common: NFSv4 only (rpc.mountd -N 2 -N 3, no
+# rpcbind), rpc.nfsd listening for RDMA on port 20049, a tmpfs exported
+# as the NFSv4 root, mounted with mount.nfs4 -o proto=rdma,port=20049.
+# /sbin/nfsdcltrack is shipped: without it nfsd's client tracking makes
+# the first create wait out the grace period (~100 s).
+#
+# A random pattern written with O_DIRECT through the mount is on the
+# server's disk; one written on the server reads back with O_DIRECT
+# through the mount; the mount says proto=rdma; the transport's counters
+# moved by the data at least; rdma res shows rpcrdma's connection; then
+# unmount, stop, unload.
+#
+#   rxe, xnic   over Soft-RoCE / xnic (xrdma_ib)
+
+# shellcheck source=/dev/null # lib/ulp.sh, in the guest
+. /xrdma/tests/lib/ulp.sh
+
+TR=$XRDMA_SUBTEST
+case $TR in
+rxe | xnic) ;;
+*) fail "unknown subtest '$TR'" ;;
+esac
+EXP=/srv/nfs
+MNT=/mnt/nfs
+MIB=8
+ULP_MODS="nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl auth_rpcgss fscache
+netfs dns_resolver sunrpc rdma_cm iw_cm ib_cm"
+MOUNTD=
+
+for p in rpc.nfsd rpc.mountd exportfs mount.nfs4; do
+	command -v $p >/dev/null || fail "$p not shipped (nfs-kernel-server, nfs-common)"
+done
+[ -x /sbin/nfsdcltrack ] || fail "/sbin/nfsdcltrack not shipped"
+
+server_up() {
+	mkdir -p "$EXP" "$MNT" /var/lib/nfs/nfsdcltrack /var/lib/nfs/v4recovery
+	assert mount -t tmpfs -o size=64m tmpfs "$EXP"
+	grep -q ' /proc/fs/nfsd nfsd ' /proc/mounts ||
+		assert mount -t nfsd nfsd /proc/fs/nfsd
+	: >/var/lib/nfs/etab
+	: >/var/lib/nfs/rmtab
+	echo "$EXP *(rw,sync,no_root_squash,no_subtree_check,insecure,fsid=0)" \
+		>/etc/exports
+	exportfs -ra || fail "exportfs -ra"
+	rpc.mountd -F -N 2 -N 3 >"$XRDMA_TMP/mountd" 2>&1 &
+	MOUNTD=$!
+	rpc.nfsd -N 3 --rdma=20049 4 >"$XRDMA_TMP/nfsd" 2>&1 || {
+		cat "$XRDMA_TMP/nfsd"
+		fail "rpc.nfsd -N 3 --rdma=20049 failed"
+	}
+	note "nfsd versions: $(cat /proc/fs/nfsd/versions); ports: $(tr '\n' ' ' </proc/fs/nfsd/portlist)"
+	grep -q '^rdma 20049$' /proc/fs/nfsd/portlist ||
+		fail "nfsd does not listen for RDMA on 20049 ($ULP_IBDEV)"
+}
+
+server_down() {
+	if [ "$(cat /proc/fs/nfsd/threads 2>/dev/null || echo 0)" != 0 ]; then
+		rpc.nfsd 0 >/dev/null 2>&1 ||
+			echo "rpc.nfsd 0 failed" >>"$XRDMA_TMP/errors"
+	fi
+	exportfs -ua
+	if [ -n "$MOUNTD" ]; then
+		kill "$MOUNTD"
+		wait "$MOUNTD"
+		MOUNTD=
+	fi
+	grep -q ' /proc/fs/nfsd nfsd ' /proc/mounts && umount /proc/fs/nfsd
+	grep -q " $EXP tmpfs " /proc/mounts && umount "$EXP"
+}
+
+# put FILE DEST EXTRA: GNU dd FILE to DEST in 1 MiB blocks with EXTRA
+put() {
+	/usr/bin/dd if="$1" of="$2" bs=1M "$3" 2>"$XRDMA_TMP/dd" || {
+		cat "$XRDMA_TMP/dd"
+		return 1
+	}
+}
+
+# every step copes with what is not there: the end of the test and, on
+# a failure, the exit trap
+cleanup() {
+	grep -q " $MNT nfs4 " /proc/mounts && umount "$MNT"
+	server_down
+	# shellcheck disable=SC2086 # a list
+	ulp_rmmod $ULP_MODS
+	ulp_fabric_down
+	# shellcheck disable=SC2086
+	left=$(ulp_loaded $ULP_MODS | tr '\n' ' ')
+	[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
+}
+trap 'cleanup >/dev/null 2>&1' EXIT
+
+ulp_fabric_up "$TR"
+server_up
+
+# the first mount also waits for the server's grace period to end (with
+# nfsdcltrack, as soon as it knows no clients)
+mount.nfs4 "$ULP_IP:/" "$MNT" -o proto=rdma,port=20049,vers=4.2 \
+	>"$XRDMA_TMP/mount" 2>&1 || {
+	cat "$XRDMA_TMP/mount"
+	fail "mount.nfs4 $ULP_IP:/ -o proto=rdma,port=20049,vers=4.2 failed"
+}
+opts=$(awk -v m="$MNT" '$2 == m { print $3, $4 }' /proc/mounts)
+note "mounted: $opts"
+case $opts in
+nfs4\ *proto=rdma*) ;;
+*) fail "$MNT is not an NFS mount over RDMA: '$opts'" ;;
+esac
+case $opts in
+*vers=4.2*) ;;
+*) fail "$MNT is not NFSv4.2: '$opts'" ;;
+esac
+
+t0=$(ulp_traffic)
+/usr/bin/dd if=/dev/urandom of="$XRDMA_TMP/pat" bs=1M count=$MIB 2>/dev/null ||
+	fail "no pattern"
+# client -> server
+put "$XRDMA_TMP/pat" "$MNT/c2s" oflag=direct || fail "direct write to $MNT/c2s failed"
+/usr/bin/cmp "$XRDMA_TMP/pat" "$EXP/c2s" ||
+	fail "the server's file differs from what the client wrote"
+put "$MNT/c2s" "$XRDMA_TMP/back" iflag=direct || fail "direct read of $MNT/c2s failed"
+/usr/bin/cmp "$XRDMA_TMP/pat" "$XRDMA_TMP/back" ||
+	fail "$MNT/c2s reads back different data"
+# server -> client
+/usr/bin/dd if=/dev/urandom of="$EXP/s2c" bs=1M count=$MIB 2>/dev/null ||
+	fail "cannot write on the server"
+put "$MNT/s2c" "$XRDMA_TMP/back" iflag=direct || fail "direct read of $MNT/s2c failed"
+/usr/bin/cmp "$EXP/s2c" "$XRDMA_TMP/back" ||
+	fail "the client reads other data than the server's file holds"
+t1=$(ulp_traffic)
+want=$(ulp_traffic_min $((3 * MIB * 1048576)))
+note "$ULP_IBDEV traffic: $((t1 - t0)) $ULP_TRAFFIC_UNIT (at least $want)"
+[ $((t1 - t0)) -ge "$want" ] ||
+	fail "$ULP_IBDEV counters moved $((t1 - t0)) $ULP_TRAFFIC_UNIT, want >= $want: the data did not cross it"
+
+# nfsd listens on the wildcard address (no device); the connection, a
+# cm_id on each side, is on the device under test
+/usr/bin/rdma res show cm_id >"$XRDMA_TMP/cmids" 2>&1
+sed 's/^/# /' "$XRDMA_TMP/cmids"
+grep -q 'state LISTEN .*comm \[rpcrdma\].*:20049' "$XRDMA_TMP/cmids" ||
+	fail "rdma res shows no rpcrdma listener on port 20049"
+n=$(grep "^link $ULP_IBDEV/1 " "$XRDMA_TMP/cmids" | grep -c 'state CONNECT .*comm \[rpcrdma\]')
+[ "$n" -ge 2 ] || fail "rdma res shows $n connected rpcrdma cm_ids on $ULP_IBDEV, want >= 2"
+rm -f "$XRDMA_TMP/pat" "$XRDMA_TMP/back"
+
+umount "$MNT" || fail "umount $MNT"
+trap - EXIT
+cleanup
+fail_on_errors
