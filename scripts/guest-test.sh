@@ -151,6 +151,30 @@ if [ ${#VM1[@]} = 0 ] && [ ${#VM2[@]} = 0 ]; then
 	finish
 fi
 
+# --- fixtures the selected tests prepare on the host ("# XRDMA_PREPARE:
+# CMD GUESTDIR": CMD KVER prints a directory, shipped as GUESTDIR; a
+# failure fails "prepare:CMD", and the tests needing it fail in the guest)
+XA=()
+while read -r cmd gdir; do
+	if [ -z "$cmd" ] || [ -z "$gdir" ]; then continue; fi
+	t0=$(date +%s.%N)
+	plog=$OUT/prepare-$(basename "$cmd").log
+	if [ "$GUEST_KERNEL" = debug ]; then
+		hdir=$(KDIR=$XRDMA_DEBUGK_KDIR "$XRDMA_ROOT/$cmd" "$KVER" 2>"$plog" | tail -n 1)
+	else
+		hdir=$("$XRDMA_ROOT/$cmd" "$KVER" 2>"$plog" | tail -n 1)
+	fi
+	if [ -n "$hdir" ] && [ -d "$hdir" ]; then
+		XA+=(-x "$hdir:$gdir")
+		xrdma_log "prepared $gdir: $cmd ($(elapsed "$t0")s)"
+	else
+		tail -n 20 "$plog"
+		echo "prepare:$(basename "$cmd") FAIL see ${plog#"$XRDMA_ROOT"/}" | record
+	fi
+done < <(for t in "${VM1[@]}" "${VM2[@]}"; do
+	xrdma_test_field "${t##* }" PREPARE | xargs -r -n 2 echo
+done | sort -u)
+
 # --- initramfs with every test; the selection goes on the command line
 t0=$(date +%s.%N)
 TD=()
@@ -158,7 +182,7 @@ while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
 KA=()
 for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
 if ! "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
-	"${TD[@]}" "${KA[@]}" 2>"$OUT/mkinitramfs.log"; then
+	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"; then
 	cat "$OUT/mkinitramfs.log"
 	echo "initramfs FAIL mkinitramfs.sh failed" | record
 	finish

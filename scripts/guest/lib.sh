@@ -12,6 +12,7 @@
 #   # XRDMA_PROGRAMS: prog ...         host programs (or repo-relative
 #                                      paths) to ship with their libraries
 #   # XRDMA_SUBTEST: SUB [SECONDS]     one test NAME_SUB per line (below)
+#   # XRDMA_PREPARE: CMD GUESTDIR      host step before packing (guest-test.sh)
 
 XRDMA_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 XRDMA_ROOT=$(cd "$XRDMA_GUEST_DIR/../.." && pwd)

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The SMB Direct test fixture: cifs.ko (the SMB client) and ksmbd.ko (the
+# SMB server) of Debian's linux-source-6.1, built out of tree against
+# Debian's headers with SMB Direct on.  Debian 12 compiles it out
+# (CONFIG_CIFS_SMB_DIRECT and CONFIG_SMB_SERVER_SMBDIRECT unset), so the
+# stock modules cannot run over RDMA at all.  The modules are cached and
+# never installed: the guest test tools/testing/guest/ulp_smb.sh insmods
+# them by path in place of Debian's.  Nothing of the source is changed.
+#
+#   scripts/smbdirect-modules.sh [KVER]     (default: the guest kernel,
+#                                            as scripts/guest-test.sh picks it)
+#
+# Output (stdout): the directory holding cifs.ko and ksmbd.ko (debug info
+# stripped; the build tree keeps the full ones).  Progress goes to stderr,
+# make's output to build.log in the cache directory.  Idempotent: a second run finds
+# the modules in the cache and builds nothing.
+#
+# How (each step needed because the headers package is not a source tree):
+#   - fs/smb/{client,server,common}, fs/internal.h (ksmbd includes
+#     "../../internal.h") and scripts/asn1_compiler.c are taken from the
+#     extracted linux-source tree in the cache (scripts/kunit.sh's) or from
+#     /usr/src/linux-source-6.1.tar.xz; copied into a build dir of ours
+#   - the *.asn1.c/*.asn1.h files are generated beforehand by asn1_compiler
+#     compiled from that source: linux-kbuild-6.1 does not ship it, and
+#     kbuild's pattern rule for them, lacking its prerequisite, then keeps
+#     the generated files as they are
+#   - make M=... CONFIG_CIFS_SMB_DIRECT=y CONFIG_SMB_SERVER_SMBDIRECT=y
+#     selects the objects (smbdirect.o, transport_rdma.o); the same names
+#     in KCFLAGS (-D...) switch the #ifdefs, since Debian's autoconf.h has
+#     them unset
+#   - one fix in the copy, nothing else changed: 6.1.192's smb2_open()
+#     calls opinfo_put() on a NULL opinfo for every directory open (the
+#     share's root at mount time included), and its opinfo_put() lacks the
+#     NULL check upstream has: ksmbd oopses on the first mount.  The
+#     script adds that check (skipped when the source has it already).
+# The results depend on ib_core and rdma_cm, and cifs.ko on cifs_arc4 and
+# cifs_md4 (fs/smb/common): Debian's modules of KVER, whose symbol CRCs
+# are the Module.symvers we build against.
+#
+# Environment:
+#   XRDMA_CACHE   cache dir (default /var/cache/xrdma):
+#                 smbdirect-<KVER>-<pkgversion>-r<REV>/: modules/ (the
+#                         output), build.log, src/ (the build tree); the
+#                         .lock next to it serialises its users
+#   KDIR          kernel build dir (default /usr/src/linux-headers-KVER)
+#   JOBS          make -j (default nproc)
+set -euo pipefail
+
+CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
+JOBS=${JOBS:-$(nproc)}
+
+log() { echo "smbdirect-modules: $*" >&2; }
+die() {
+	log "error: $*"
+	exit 1
+}
+
+# the guest kernel: newest Debian kernel with headers (scripts/guest/lib.sh)
+guest_kver() {
+	# shellcheck source=scripts/guest/lib.sh
+	. "$(dirname "$0")/guest/lib.sh"
+	xrdma_kver
+}
+KVER=${1:-$(guest_kver)}
+KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
+[ -f "$KDIR/Module.symvers" ] ||
+	die "no $KDIR/Module.symvers (install linux-headers-$KVER: make deps)"
+
+# shellcheck disable=SC2012 # as scripts/kunit.sh
+TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+PKG=$(basename "$TAR" .tar.xz)
+PKGVER=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null || true)
+[ -n "$PKGVER" ] || die "package $PKG is not installed (run: make deps)"
+for t in gcc make; do
+	command -v "$t" >/dev/null || die "$t missing (run: make deps)"
+done
+
+# the fixture's own revision: bump it when the build changes
+REV=2
+OUT=$CACHE/smbdirect-$KVER-$PKGVER-r$REV
+MODDIR=$OUT/modules
+DONE=$OUT/.xrdma-smbdirect-done
+MODS="cifs ksmbd"
+
+mkdir -p "$CACHE"
+exec 9>"$OUT.lock"
+if ! flock -n 9; then
+	log "waiting for $OUT.lock (another build of these modules)..."
+	flock 9
+fi
+
+# cached: the modules are there and still match KVER's headers
+if [ -f "$DONE" ] && [ "$DONE" -nt "$KDIR/Module.symvers" ]; then
+	ok=1
+	for m in $MODS; do
+		[ -s "$MODDIR/$m.ko" ] || ok=0
+	done
+	if [ "$ok" = 1 ]; then
+		log "cached in $MODDIR"
+		echo "$MODDIR"
+		exit 0
+	fi
+fi
+
+t0=$(date +%s)
+rm -rf "$OUT"
+mkdir -p "$OUT"
+SRC=$OUT/src
+WANT="fs/smb fs/internal.h scripts/asn1_compiler.c include/linux/asn1.h
+	include/linux/asn1_ber_bytecode.h"
+
+# the source: an extracted tree of the same package in the cache (kunit.sh,
+# debug-kernel.sh; read only) or the tarball
+tree=""
+for d in "$CACHE/linux-$PKGVER" "$CACHE/debugk-src-$PKGVER"; do
+	if [ -f "$d/.xrdma-extracted" ]; then
+		tree=$d
+		break
+	fi
+done
+mkdir -p "$SRC"
+if [ -n "$tree" ]; then
+	log "copying fs/smb, fs/internal.h, scripts/asn1_compiler.c from $tree"
+	for p in $WANT; do
+		mkdir -p "$SRC/$(dirname "$p")"
+		cp -a "$tree/$p" "$SRC/$p"
+	done
+else
+	log "extracting fs/smb, fs/internal.h, scripts/asn1_compiler.c from $TAR (a minute)"
+	top=$(tar -tf "$TAR" | head -n 1 || true)
+	top=${top%%/*}
+	# shellcheck disable=SC2046 # the member names, one word each
+	tar -xf "$TAR" -C "$SRC" --strip-components=1 $(for p in $WANT; do echo "$top/$p"; done)
+fi
+if [ ! -f "$SRC/fs/smb/client/smbdirect.c" ] ||
+	[ ! -f "$SRC/fs/smb/server/transport_rdma.c" ]; then
+	die "$PKG has no fs/smb/client/smbdirect.c or fs/smb/server/transport_rdma.c"
+fi
+
+# opinfo_put(NULL) from smb2_open() (see the head of this file)
+OPL=$SRC/fs/smb/server/oplock.c
+if ! grep -A2 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
+	grep 'if (!opinfo)' >/dev/null; then
+	log "fixing ksmbd's opinfo_put(NULL) oops (fs/smb/server/oplock.c)"
+	sed -i '/^void opinfo_put(struct oplock_info \*opinfo)$/,/^}/ s/^{$/{\n\tif (!opinfo)\n\t\treturn;\n/' "$OPL"
+	grep -A3 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
+		grep 'if (!opinfo)' >/dev/null ||
+		die "cannot add the NULL check to opinfo_put() in $OPL"
+fi
+
+log "compiling asn1_compiler"
+ASN1C=$OUT/asn1_compiler
+gcc -O2 -I"$SRC/include" -o "$ASN1C" "$SRC/scripts/asn1_compiler.c" ||
+	die "cannot compile scripts/asn1_compiler.c"
+for a in "$SRC"/fs/smb/client/*.asn1 "$SRC"/fs/smb/server/*.asn1; do
+	log "generating ${a#"$SRC"/}.c/.h"
+	"$ASN1C" "$a" "$a.c" "$a.h" || die "asn1_compiler failed on $a"
+done
+
+# kmake DIR CONFIG=y...: one module directory, out of tree
+kmake() {
+	local dir=$1
+	shift
+	make -C "$KDIR" M="$SRC/$dir" -j"$JOBS" "$@" \
+		KCFLAGS="${KCFLAGS_SMB:-}" \
+		modules >>"$OUT/build.log" 2>&1 ||
+		{
+			tail -n 30 "$OUT/build.log" >&2
+			die "building $dir failed (log: $OUT/build.log)"
+		}
+}
+: >"$OUT/build.log"
+log "building cifs.ko with SMB Direct against $KDIR (log: $OUT/build.log; ~2 min)"
+KCFLAGS_SMB=-DCONFIG_CIFS_SMB_DIRECT kmake fs/smb/client \
+	CONFIG_CIFS=m CONFIG_CIFS_SMB_DIRECT=y
+log "building ksmbd.ko with SMB Direct"
+KCFLAGS_SMB=-DCONFIG_SMB_SERVER_SMBDIRECT kmake fs/smb/server \
+	CONFIG_SMB_SERVER=m CONFIG_SMB_SERVER_SMBDIRECT=y
+
+mkdir -p "$MODDIR"
+for m in fs/smb/client/cifs fs/smb/server/ksmbd; do
+	strip --strip-debug -o "$MODDIR/${m##*/}.ko" "$SRC/$m.ko"
+done
+# the proof that SMB Direct is in: its entry points and RDMA dependencies
+for m in $MODS; do
+	vm=$(modinfo -F vermagic "$MODDIR/$m.ko" | awk '{print $1}')
+	[ "$vm" = "$KVER" ] || die "$m.ko has vermagic '$vm', want $KVER"
+	deps=$(modinfo -F depends "$MODDIR/$m.ko")
+	case ",$deps," in
+	*,rdma_cm,*) ;;
+	*) die "$m.ko does not depend on rdma_cm (depends: $deps): SMB Direct not built in" ;;
+	esac
+	log "$m.ko: depends $deps"
+done
+# (grep without -q: nm must not die of SIGPIPE under pipefail)
+nm "$MODDIR/cifs.ko" | grep ' T smbd_get_connection$' >/dev/null ||
+	die "cifs.ko lacks smbd_get_connection"
+nm "$MODDIR/ksmbd.ko" | grep ' T ksmbd_rdma_init$' >/dev/null ||
+	die "ksmbd.ko lacks ksmbd_rdma_init"
+touch "$DONE"
+log "built in $MODDIR ($(($(date +%s) - t0))s)"
+echo "$MODDIR"
