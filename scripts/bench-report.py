@@ -44,6 +44,11 @@ PERF = [
      None),
     ("nfs_write_1m", "NFS/RDMA seq write 1 MiB", "higher", "memcpy_64m_MBps",
      None),
+    # SMB Direct (cifs -o rdma to ksmbd; tools/testing/bench/bench-smb.sh)
+    ("smb_write_1m", "SMB Direct seq write 1 MiB", "higher",
+     "memcpy_64m_MBps", None),
+    ("smb_read_1m", "SMB Direct seq read 1 MiB", "higher",
+     "memcpy_64m_MBps", None),
 ]
 PHYS = [
     ("memcpy_64k_MBps", "memcpy 64 KiB, one thread"),

@@ -289,13 +289,13 @@ ulp_bb() {
 	return 1
 }
 
-# ulps STACK RUN: the NVMe-oF and NFS rows of STACK
+# ulps STACK RUN: the NVMe-oF, NFS and SMB Direct rows of STACK
 ulps() {
 	_s=$1 _r=$2
 	_ip=$(ulp_ip "$_s")
 	if [ -z "$ULP_OK" ] || { [ "$_s" = xnic ] && [ -n "$XNIC_ULP_WHY" ]; }; then
 		for _m in nvme_randread_4k nvme_read_1m nvme_write_1m nfs_read_1m \
-			nfs_write_1m; do
+			nfs_write_1m smb_write_1m smb_read_1m; do
 			out "BENCH_FAIL $_s $_m $_r ${XNIC_ULP_WHY:-ULP setup failed}"
 		done
 		return 1
@@ -324,7 +324,20 @@ ulps() {
 			out "BENCH_FAIL $_s $_m $_r mount.nfs4 $_ip: $(tail -n 1 "$TMP/mnt")"
 		done
 	fi
+	# SMB Direct (tools/testing/bench/bench-smb.sh): 64 MiB, 8 in smoke mode
+	bench_smb "$_s" "$_r" "$([ "$MODE" = full ] && echo 64 || echo 8)"
 }
+
+# bench_smb: the SMB Direct rows (shipped by tools/testing/guest/bench.sh)
+if [ -f /usr/bin/bench-smb.sh ]; then
+	# shellcheck source=tools/testing/bench/bench-smb.sh
+	. /usr/bin/bench-smb.sh
+else
+	bench_smb() {
+		out "BENCH_FAIL $1 smb_write_1m $2 bench-smb.sh not shipped"
+		out "BENCH_FAIL $1 smb_read_1m $2 bench-smb.sh not shipped"
+	}
+fi
 
 rxe_up || out "BENCH_FAIL rxe setup 0 rxe0 on veth0 did not come up"
 out "BENCH_INFO mode=$MODE runs=$RUNS cpus=$(nproc) kernel=$(uname -r)"

@@ -9,6 +9,11 @@
 # XRDMA_PROGRAMS: ib_atomic_lat ib_write_bw ib_read_bw ib_send_bw
 # XRDMA_PROGRAMS: tools/testing/bench/blkbench nvme rpc.nfsd rpc.mountd exportfs
 # XRDMA_PROGRAMS: mount.nfs4
+# XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
+# XRDMA_DEBIAN_MODULES: rdma_cm cifs_arc4 cifs_md4 fscache dns_resolver
+# XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
+# XRDMA_PROGRAMS: dd cmp ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
+# XRDMA_PROGRAMS: tools/testing/smb/ksmbd_compat.so tools/testing/bench/bench-smb.sh
 # XRDMA_FILES: /etc/libibverbs.d/rxe.driver
 # XRDMA_FILES: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 # XRDMA_FILES: /usr/sbin/nfsdcltrack:/sbin/nfsdcltrack
