@@ -1054,13 +1054,13 @@ static void port_eth(struct kunit *test)
 
 	/* the EUI-64 of the MAC is the GUID: link-local address = GID */
 	xnic_sim_eth_mac(XNIC_SIM_GUID_BASE | 1, mac);
-	KUNIT_EXPECT_MEMEQ(test, mac, want, 6);
+	KUNIT_EXPECT_EQ(test, memcmp(mac, want, 6), 0);
 	xnic_sim_gid(XNIC_SIM_GUID_BASE | 1, gid);
 	KUNIT_EXPECT_EQ(test, gid[8], mac[0] ^ 2);
-	KUNIT_EXPECT_MEMEQ(test, gid + 9, mac + 1, 2);
+	KUNIT_EXPECT_EQ(test, memcmp(gid + 9, mac + 1, 2), 0);
 	KUNIT_EXPECT_EQ(test, gid[11], 0xff);
 	KUNIT_EXPECT_EQ(test, gid[12], 0xfe);
-	KUNIT_EXPECT_MEMEQ(test, gid + 13, mac + 3, 3);
+	KUNIT_EXPECT_EQ(test, memcmp(gid + 13, mac + 3, 3), 0);
 
 	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_ring_ok(0x1000, 1));
 	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_ring_ok(0x1010, 12));
@@ -3192,7 +3192,7 @@ static void dev_eth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, te_wait(test, &p[0].tx, 0), XNIC_ETH_DESC_DONE);
 	KUNIT_EXPECT_EQ(test, te_wait(test, &p[1].rx, 0), XNIC_ETH_DESC_DONE);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(p[1].rx.desc[0].len), 100U);
-	KUNIT_EXPECT_MEMEQ(test, p[1].rx.buf, p[0].tx.buf, 100);
+	KUNIT_EXPECT_EQ(test, memcmp(p[1].rx.buf, p[0].tx.buf, 100), 0);
 	KUNIT_EXPECT_TRUE(test, td_wait_ev(d0, XNIC_EQE_ETH_TX, ev_tx));
 	KUNIT_EXPECT_TRUE(test, td_wait_ev(d1, XNIC_EQE_ETH_RX, ev_rx));
 	KUNIT_EXPECT_EQ(test, c->dev[1].ev_data[XNIC_EQE_ETH_RX], 1U);

@@ -57,7 +57,9 @@
  * serve: xnic_sim_may_sleep()).
  *
  * Locks: qp->lock (responder state: state, receive queue), srq->lock,
- * cq->lock, dev->eq_lock, in that order; never two of a kind.  Register
+ * cq->lock, dev->eq_lock, in that order; never two of a kind.  The
+ * Ethernet function (xnic_sim_eth.c): a device's eth tx_lock, then its
+ * peer's eth rx_lock, then that device's eq_lock.  Register
  * writes take dev->reg_lock (irqsave); the interrupt handler runs under
  * dev->irq_lock.
  */
