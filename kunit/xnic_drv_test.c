@@ -302,6 +302,9 @@ static void wqe_ud(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		ah->attr.dgid.raw[i] = 0xf0 + i;
 	ah->attr.port_num = 1;
+	ah->attr.sgid_index = 5;
+	ah->attr.hop_limit = 64;
+	ah->attr.traffic_class = 0xb8;
 	cfg.qp_type = XRDMA_QPT_UD;
 	wr.wr.ud.ah = ah;
 	wr.wr.ud.remote_qpn = 0x123456;
@@ -311,6 +314,9 @@ static void wqe_ud(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(ud->qkey), 0x11111111U);
 	KUNIT_EXPECT_EQ(test, memcmp(ud->dgid, ah->attr.dgid.raw, 16), 0);
 	KUNIT_EXPECT_EQ(test, ud->port_num, 1);
+	KUNIT_EXPECT_EQ(test, ud->sgid_index, 5);
+	KUNIT_EXPECT_EQ(test, ud->hop_limit, 64);
+	KUNIT_EXPECT_EQ(test, ud->traffic_class, 0xb8);
 
 	/* UD: sends only, and an address handle is required */
 	wr.opcode = XRDMA_WR_RDMA_WRITE;
@@ -495,7 +501,10 @@ static void cqe_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, XRDMA_WC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, wc.byte_len, 4000U);
 	KUNIT_EXPECT_EQ(test, wc.src_qp, 0x654321U);
-	KUNIT_EXPECT_EQ(test, wc.wc_flags, (u32)(XRDMA_WC_GRH | XRDMA_WC_WITH_IMM));
+	KUNIT_EXPECT_EQ(test, wc.wc_flags,
+			(u32)(XRDMA_WC_GRH | XRDMA_WC_WITH_NETWORK_HDR_TYPE |
+			      XRDMA_WC_WITH_IMM));
+	KUNIT_EXPECT_EQ(test, wc.network_hdr_type, XRDMA_NETWORK_ROCE_V1);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data), 0xcafebabeU);
 	KUNIT_EXPECT_EQ(test, wc.port_num, 1);
 	KUNIT_EXPECT_EQ(test, wc.pkey_index, 0);
@@ -510,6 +519,16 @@ static void cqe_fields(struct kunit *test)
 	xnic_cqe_to_wc(&cqe, &wc);
 	KUNIT_EXPECT_EQ(test, wc.wc_flags, 0U);
 	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, 0U);
+
+	/* the network header type of a UD receive */
+	cqe.flags = XNIC_CQE_GRH | XNIC_CQE_NET_IPV4;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.wc_flags,
+			(u32)(XRDMA_WC_GRH | XRDMA_WC_WITH_NETWORK_HDR_TYPE));
+	KUNIT_EXPECT_EQ(test, wc.network_hdr_type, XRDMA_NETWORK_IPV4);
+	cqe.flags = XNIC_CQE_GRH | XNIC_CQE_NET_IPV6;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.network_hdr_type, XRDMA_NETWORK_IPV6);
 }
 
 static struct kunit_case cqe_cases[] = {
@@ -648,6 +667,7 @@ static void misc_modify_qp(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		attr.ah_attr.dgid.raw[i] = i + 1;
 	attr.ah_attr.port_num = 1;
+	attr.ah_attr.sgid_index = 3;
 	KUNIT_ASSERT_EQ(test, xnic_fill_modify_qp(&c, 9, &attr, mask), 0);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qpn), 9U);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.mask),
@@ -665,6 +685,7 @@ static void misc_modify_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.access),
 			(u32)XNIC_ACCESS_REMOTE_WRITE);
 	KUNIT_EXPECT_EQ(test, memcmp(c.dgid, attr.ah_attr.dgid.raw, 16), 0);
+	KUNIT_EXPECT_EQ(test, c.sgid_index, 3);
 	KUNIT_EXPECT_EQ(test, c.port_num, 1);
 	/* attributes outside the mask are not sent */
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(c.qkey), 0U);
@@ -813,6 +834,7 @@ static void codes_qp_type(struct kunit *test)
 		{ XRDMA_QPT_RC, XNIC_QPT_RC },
 		{ XRDMA_QPT_UC, XNIC_QPT_UC },
 		{ XRDMA_QPT_UD, XNIC_QPT_UD },
+		{ XRDMA_QPT_GSI, XNIC_QPT_GSI },
 	};
 	int i;
 

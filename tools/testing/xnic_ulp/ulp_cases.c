@@ -1071,6 +1071,151 @@ out:
 	kfree(msg);
 }
 
+/* ------------------------------------------------------------- GSI */
+
+/*
+ * The GSI QP (QP1) as ib_mad uses it: QPN 1, one per port, UD semantics;
+ * a work request's Q_Key with bit 31 set sends with the QP's own (the GSI
+ * Q_Key); a GID programmed with xrdma_set_gid() routes, and a RoCE v2
+ * IPv4 source entry gives an IPv4 header (network type IPV4).
+ */
+static void ut_case_gsi(struct ut *t)
+{
+	static const u8 ipa[4] = { 198, 51, 100, 1 }, ipb[4] = { 198, 51, 100, 2 };
+	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ut_qp_opts o = { .type = XRDMA_QPT_UD };
+	struct ut_qp_opts og = { .type = XRDMA_QPT_GSI };
+	struct xrdma_qp_init_attr ia = {};
+	union xrdma_gid ga = {}, gb = {}, q;
+	bool set_a = false, set_b = false;
+	struct ut_cq *ca, *cb;
+	struct ut_buf *lb = NULL, *rb = NULL;
+	struct xrdma_ah_attr aa = {};
+	struct xrdma_ah *ah = NULL;
+	struct ut_q *qa, *qg;
+	struct xrdma_qp *dup;
+	struct xrdma_wc wc;
+	struct ut_sgl rs;
+	size_t lens[1] = { 40 + 64 };
+	u8 *msg = NULL;
+	int ret;
+
+	ca = ut_cq_create(t, sa, 64);
+	cb = ut_cq_create(t, sb, 64);
+	if (!ca || !cb)
+		return;
+	qg = ut_qp_create(t, sb, cb, cb, NULL, &og);
+	if (!qg || !UT_OK(t, qg->qp->qp_num == XRDMA_GSI_QPN,
+			  "GSI QP number %u", qg->qp->qp_num))
+		return;
+	ia.send_cq = cb->cq;
+	ia.recv_cq = cb->cq;
+	ia.qp_type = XRDMA_QPT_GSI;
+	ia.port_num = 1;
+	ia.cap = qg->cap;
+	dup = xrdma_create_qp(sb->pd, &ia);
+	if (!UT_OK(t, PTR_ERR(dup) == -EBUSY,
+		   "a second GSI QP on the port: %ld, want -EBUSY",
+		   PTR_ERR(dup))) {
+		if (!IS_ERR(dup))
+			xrdma_destroy_qp(dup);
+		return;
+	}
+	qg->qkey = XRDMA_GSI_QKEY;
+	qa = ut_qp_create(t, sa, ca, ca, NULL, &o);
+	if (!qa)
+		return;
+	qa->qkey = XRDMA_GSI_QKEY;
+	if (ut_qp_connect(t, qg, NULL, 0, &og) ||
+	    ut_qp_connect(t, qa, NULL, 0, &o))
+		return;
+
+	/* IPv4-mapped RoCE v2 GIDs: index 3 on side a, 4 on side b */
+	ga.raw[10] = 0xff;
+	ga.raw[11] = 0xff;
+	gb = ga;
+	memcpy(ga.raw + 12, ipa, 4);
+	memcpy(gb.raw + 12, ipb, 4);
+	ret = xrdma_set_gid(sa->dev, 1, 3, &ga, XRDMA_GID_TYPE_ROCE_V2);
+	set_a = !ret;
+	if (!UT_OK(t, !ret, "set_gid %s 3: %d", sa->dev->name, ret))
+		goto out;
+	ret = xrdma_set_gid(sb->dev, 1, 4, &gb, XRDMA_GID_TYPE_ROCE_V2);
+	set_b = !ret;
+	if (!UT_OK(t, !ret, "set_gid %s 4: %d", sb->dev->name, ret) ||
+	    !UT_OK(t, !xrdma_query_gid(sb->dev, 1, 4, &q) &&
+		   !memcmp(&q, &gb, 16), "query_gid returns the set GID"))
+		goto out;
+
+	aa.dgid = gb;
+	aa.is_global = 1;
+	aa.port_num = 1;
+	aa.sgid_index = 3;
+	aa.hop_limit = 64;
+	ah = xrdma_create_ah_flags(sa->pd, &aa, XRDMA_AH_NOSLEEP);
+	lb = ut_buf_alloc(t, sa, 1024, false);
+	rb = ut_buf_alloc(t, sb, 1024, false);
+	msg = kmalloc(256, GFP_KERNEL);
+	if (!UT_OK(t, !IS_ERR(ah), "create_ah(NOSLEEP, sgid 3): %ld",
+		   PTR_ERR(ah)) || !lb || !rb || !UT_OK(t, msg, "no memory")) {
+		if (IS_ERR(ah))
+			ah = NULL;
+		goto out;
+	}
+	memset(rb->va, UT_CANARY, rb->size);
+	ut_buf_to_dev(rb);
+	ut_sgl_manual(&rs, rb, ut_lkey(sb), 0, lens, 1);
+	if (ut_post_recv_sgl(t, qg, 0xf00, &rs))
+		goto out;
+	/* a literal Q_Key the GSI QP does not have: dropped */
+	if (!ut_ud_send(t, qa, ah, XRDMA_GSI_QPN, 0x1234, lb, 64, 0xf1, false,
+			0xf10, "UD send to QP1 with a wrong qkey") ||
+	    !ut_quiet(t, qg->rcq, 100, "wrong qkey delivered to QP1"))
+		goto out;
+	/* bit 31: the sending QP's Q_Key, the GSI one, is used */
+	if (!ut_ud_send(t, qa, ah, XRDMA_GSI_QPN, XRDMA_QKEY_CONTROLLED, lb,
+			64, 0xf2, false, 0xf11, "UD send to QP1, QP's qkey") ||
+	    !ut_expect(t, qg, true, 0xf00, XRDMA_WC_SUCCESS, XRDMA_WC_RECV,
+		       &wc, "QP1 receive"))
+		goto out;
+	ut_buf_to_cpu(rb);
+	ut_sgl_gather(&rs, rb, msg);
+	if (!UT_OK(t, wc.byte_len == 40 + 64, "QP1: byte_len %u", wc.byte_len) ||
+	    !UT_OK(t, wc.src_qp == qa->qp->qp_num, "QP1: src_qp %u, want %u",
+		   wc.src_qp, qa->qp->qp_num) ||
+	    !UT_OK(t, wc.qp == qg->qp, "QP1: completion of another QP") ||
+	    !UT_OK(t, (wc.wc_flags & (XRDMA_WC_GRH |
+				      XRDMA_WC_WITH_NETWORK_HDR_TYPE)) ==
+		   (XRDMA_WC_GRH | XRDMA_WC_WITH_NETWORK_HDR_TYPE) &&
+		   wc.network_hdr_type == XRDMA_NETWORK_IPV4,
+		   "QP1: flags %#x network type %u, want GRH, IPv4",
+		   wc.wc_flags, wc.network_hdr_type) ||
+	    !UT_OK(t, msg[20] == 0x45 && msg[29] == 17 &&
+		   !memcmp(msg + 32, ipa, 4) && !memcmp(msg + 36, ipb, 4),
+		   "QP1: IPv4 header %*ph", 20, msg + 20) ||
+	    !UT_OK(t, ut_pat_check(msg + 40, 64, 0xf2, 0) < 0,
+		   "QP1: payload mismatch"))
+		goto out;
+	/* a GID no table holds any more reaches nobody */
+	ret = xrdma_set_gid(sb->dev, 1, 4, NULL, XRDMA_GID_TYPE_ROCE_V2);
+	set_b = ret != 0;
+	if (!UT_OK(t, !ret, "clear gid 4: %d", ret) ||
+	    ut_post_recv_sgl(t, qg, 0xf01, &rs) ||
+	    !ut_ud_send(t, qa, ah, XRDMA_GSI_QPN, XRDMA_QKEY_CONTROLLED, lb,
+			64, 0xf3, false, 0xf12, "UD send to a cleared GID") ||
+	    !ut_quiet(t, qg->rcq, 100, "a cleared GID delivered"))
+		goto out;
+	ut_note(t, "QP1: QPN 1, -EBUSY twice, qkey rule, set_gid routing, IPv4 header");
+out:
+	if (ah)
+		xrdma_destroy_ah(ah);
+	if (set_a)
+		xrdma_set_gid(sa->dev, 1, 3, NULL, XRDMA_GID_TYPE_ROCE_V2);
+	if (set_b)
+		xrdma_set_gid(sb->dev, 1, 4, NULL, XRDMA_GID_TYPE_ROCE_V2);
+	kfree(msg);
+}
+
 /* ---------------------------------------------------- local errors */
 
 /* a SEND whose SGE must fail with LOC_PROT_ERR on a fresh pair */
@@ -2170,6 +2315,7 @@ const struct ut_case ut_cases[] = {
 	UT_CASE(fence),
 	UT_CASE(ud),
 	UT_CASE(ud_qkey),
+	UT_CASE(gsi),
 	UT_CASE(srq),
 	UT_CASE(cq_notify),
 	UT_CASE(freg),

@@ -690,7 +690,8 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 		  u32 dest_qpn, const struct ut_qp_opts *o)
 {
 	const struct xrdma_device_attr *da = &q->side->attr;
-	bool ud = q->qp->qp_type == XRDMA_QPT_UD;
+	bool gsi = q->qp->qp_type == XRDMA_QPT_GSI;
+	bool ud = q->qp->qp_type == XRDMA_QPT_UD || gsi;
 	struct xrdma_qp_attr a;
 	int mask, ret;
 
@@ -698,7 +699,10 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 	a.qp_state = XRDMA_QPS_INIT;
 	a.pkey_index = 0;
 	a.port_num = 1;
-	mask = XRDMA_QP_STATE | XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT;
+	mask = XRDMA_QP_STATE | XRDMA_QP_PKEY_INDEX;
+	/* the GSI QP's port is the one it was created on */
+	if (!gsi)
+		mask |= XRDMA_QP_PORT;
 	if (ud) {
 		a.qkey = q->qkey;
 		mask |= XRDMA_QP_QKEY;

@@ -911,6 +911,69 @@ static void t_ud(void)
 	xt_check(ok && wc.imm_data == htobe32(2) && cq_empty(r.cq),
 		 "ud: wrong qkey dropped silently (sender ok), next message received (imm %u == 2)",
 		 be32toh(wc.imm_data));
+
+	/*
+	 * source GID index 1 (the port GID as RoCE v2, an IPv6 GID): the
+	 * GRH says UDP (next header 17), traffic class and hop limit are
+	 * the AH's, the source GID is entry 1's
+	 */
+	if (ah2)
+		destroyed(ibv_destroy_ah(ah2), "AH");
+	ah2 = NULL;
+	{
+		struct ibv_ah_attr a1 = aa;
+		union ibv_gid g1;
+		uint32_t vtf;
+
+		a1.grh.sgid_index = 1;
+		a1.grh.hop_limit = 33;
+		a1.grh.traffic_class = 0x48;
+		ah2 = ibv_create_ah(pd, &a1);
+		xt_check(ah2 && !ibv_query_gid(ctx, PORT, 1, &g1) &&
+			 !memcmp(&g1, &gid, 16),
+			 "ud: AH with sgid_index 1 (entry 1 = the port GID)");
+		rs = xt_sge(&rbuf, 2048, 1024);
+		memset(rbuf.p + 2048, 0xee, 1024);
+		ok = ah2 && !recv1(r.qp, 0xc6, &rs, 1) &&
+		     !ud_send(s.qp, ah2, r.qp->qp_num, QKEY, &ss, 0xd6, 3) &&
+		     poll_one(s.cq, &wc) &&
+		     wc_ok(&wc, 0xd6, IBV_WC_SEND, s.qp->qp_num) &&
+		     poll_one(r.cq, &wc) &&
+		     wc_ok(&wc, 0xc6, IBV_WC_RECV, r.qp->qp_num);
+		grh = (struct ibv_grh *)(rbuf.p + 2048);
+		vtf = be32toh(grh->version_tclass_flow);
+		xt_check(ok && (wc.wc_flags & IBV_WC_GRH) &&
+			 vtf >> 28 == 6 && ((vtf >> 20) & 0xff) == 0x48 &&
+			 grh->next_hdr == 17 && grh->hop_limit == 33 &&
+			 !memcmp(&grh->sgid, &gid, 16) &&
+			 !memcmp(&grh->dgid, &gid, 16),
+			 "ud recv via sgid_index 1: GRH next header %u == 17, hop limit %u == 33, tclass 0x%x == 0x48",
+			 grh->next_hdr, grh->hop_limit, (vtf >> 20) & 0xff);
+	}
+	/* an empty GID table entry cannot be a source: refused */
+	{
+		struct ibv_ah_attr a2 = aa;
+		struct ibv_port_attr pa;
+		union ibv_gid g2;
+		struct ibv_ah *bad_ah;
+		bool q;
+
+		a2.grh.sgid_index = 9;
+		memset(&pa, 0, sizeof(pa));
+		q = !ibv_query_port(ctx, PORT, &pa) &&
+		    !ibv_query_gid(ctx, PORT, 9, &g2);
+		xt_check(q && pa.gid_tbl_len == 16 &&
+			 xt_all_bytes((uint8_t *)&g2, 16, 0),
+			 "port: gid_tbl_len %d == 16, entry 9 empty (zero GID)",
+			 pa.gid_tbl_len);
+		errno = 0;
+		bad_ah = ibv_create_ah(pd, &a2);
+		xt_check(!bad_ah && errno == EINVAL,
+			 "ud: ibv_create_ah with an empty sgid_index: EINVAL (%s)",
+			 strerror(errno));
+		if (bad_ah)
+			destroyed(ibv_destroy_ah(bad_ah), "AH");
+	}
 out:
 	if (ah2)
 		destroyed(ibv_destroy_ah(ah2), "AH");

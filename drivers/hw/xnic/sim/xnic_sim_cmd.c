@@ -146,7 +146,8 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
 	     in->qp_type != XNIC_QPT_UD && in->qp_type != XNIC_QPT_GSI) ||
 	    /* QPN 1 is the GSI QP's, and only its */
-	    (in->qp_type == XNIC_QPT_GSI) != (qpn == XNIC_GSI_QPN) ||
+	    (in->qp_type == XNIC_QPT_GSI ? qpn != XNIC_GSI_QPN :
+	     qpn == XNIC_GSI_QPN) ||
 	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
 	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
