@@ -31,6 +31,8 @@
 # XRDMA_SUBTEST: nvme 300
 # XRDMA_SUBTEST: remove 300
 
+# not built against a kernel without ib_core (the debug guest kernel)
+require_ko xrdma_ib
 ib=$(xko xrdma_ib) || exit 1
 IBD=/sys/class/infiniband/xnic0
 IP=198.18.0.1
