@@ -16,8 +16,9 @@
 #   unload  unload in both orders: xrdma_ib first (the ib device goes, xnic
 #           keeps working, no object left on it), then xnic first while
 #           ib_core and rdma_cm hold the ib device; every module unloads
-#   nvme    rdma_cm loopback smoke: nvmet-rdma listens on the xnic netdev's
-#           address and exports a file, nvme-rdma connects through
+#   nvme    rdma_cm loopback smoke: nvmet-rdma (use_srq=1: its receives
+#           through SRQs) listens on the xnic netdev's address and exports
+#           a file, nvme-rdma connects through
 #           /dev/nvme-fabrics, 1 MiB of random data written and read back
 #           with direct I/O is the same, the ULPs' PDs and RC QPs are in
 #           "rdma res", disconnect, and the stack unloads
@@ -30,6 +31,8 @@
 # XRDMA_SUBTEST: nvme 300
 # XRDMA_SUBTEST: remove 300
 
+# not built against a kernel without ib_core (the debug guest kernel)
+require_ko xrdma_ib
 ib=$(xko xrdma_ib) || exit 1
 IBD=/sys/class/infiniband/xnic0
 IP=198.18.0.1
@@ -247,8 +250,17 @@ nvme_connect() {
 }
 
 t_nvme() {
+	# the target receives through SRQs (ULP path of the SRQ verbs)
+	{ rmmod nvmet_rdma && modprobe nvmet_rdma use_srq=1; } ||
+		fail "modprobe nvmet_rdma use_srq=1"
 	nvme_connect
 	ctrl=$CTRL
+	grep -q "^srq [1-9]" "$XRDMA_DEBUGFS/xrdma/xnic0/resources" || {
+		cat "$XRDMA_DEBUGFS/xrdma/xnic0/resources"
+		echo 1 >"/sys/class/nvme/$ctrl"/delete_controller
+		nvmet_down
+		bail "nvmet_rdma use_srq=1 made no SRQ on xnic0"
+	}
 	rdma res show qp link xnic0/1 >"$XRDMA_TMP/qps" 2>&1
 	rdma res show pd dev xnic0 >"$XRDMA_TMP/pds" 2>&1
 	cat "$XRDMA_TMP/qps" "$XRDMA_TMP/pds"
