@@ -169,6 +169,10 @@ field() { # FILE KEY DEFAULT
 	echo "${v:-$3}"
 }
 
+fields() { # FILE KEY: every line of a repeated header, joined
+	sed -n "s/^# XRDMA_$2:[[:space:]]*//p" "$1" | tr '\n' ' '
+}
+
 selected() { # NAME
 	_IFS=$IFS
 	IFS=,
@@ -209,7 +213,7 @@ run_test() {
 	else
 		export XRDMA_SUBTEST="$4"
 	fi
-	for m in $(field "$t" DEBIAN_MODULES ""); do
+	for m in $(fields "$t" DEBIAN_MODULES); do
 		modprobe "$m" || mark "XRDMA_NOTE failed to load Debian module $m"
 	done
 	export XRDMA_TEST="$name" XRDMA_TMP="/tmp/xrdma/$name"

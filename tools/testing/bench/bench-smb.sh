@@ -49,7 +49,7 @@ bench_smb() {
 	if ! smb_modules_up 2>"$_bt/err" || ! smb_server_up 2>>"$_bt/err" ||
 		! smb_mount 198.18.0.1 2>>"$_bt/err" || ! smb_is_rdma >/dev/null; then
 		_bsmb_out "BENCH_FAIL $_bs smb $_br setup: $(tail -n 1 "$_bt/err")"
-		smb_down >/dev/null 2>&1
+		SMB_KEEP_DEPS=1 smb_down >/dev/null 2>&1
 		return 1
 	fi
 	_bok=0
@@ -65,7 +65,8 @@ bench_smb() {
 			_bok=$((_bok + 1))
 	fi
 	rm -f "$SMB_MNT/bench"
-	smb_down 2>"$_bt/err" || _bok=0
+	# the other rows still need rdma_cm, and NFS dns_resolver
+	SMB_KEEP_DEPS=1 smb_down 2>"$_bt/err" || _bok=0
 	if [ $_bok != 2 ]; then
 		_bsmb_out "BENCH_FAIL $_bs smb $_br $(tail -n 1 "$_bt/w" "$_bt/r" "$_bt/err" | tr '\n' ' ')"
 		return 1

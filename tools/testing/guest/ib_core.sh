@@ -41,6 +41,10 @@ IP=198.18.0.1
 ib_down() {
 	module_loaded xrdma_ib && rmmod xrdma_ib
 	xnic_stack_down
+	# the ULPs the header loads: no later test finds them holding rdma_cm
+	for _m in nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk; do
+		! module_loaded $_m || rmmod $_m
+	done
 }
 
 bail() {
@@ -334,4 +338,5 @@ nvme) t_nvme ;;
 remove) t_remove ;;
 *) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
 esac
+ib_down
 exit 0

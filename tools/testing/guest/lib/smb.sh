@@ -32,8 +32,8 @@
 #     one counter of the SMB Direct connection (DebugData, hex -> decimal)
 # smb_down
 #     umount, stop ksmbd (ksmbd.control -s), rmmod cifs and ksmbd, the
-#     Debian modules smb_modules_up needed, the tmpfs; 1 when something
-#     stays (printed)
+#     Debian modules smb_modules_up needed (not with SMB_KEEP_DEPS=1), the
+#     tmpfs; 1 when something stays (printed)
 
 SMB_KO_DIR=/xrdma/smbdirect
 SMB_ROOT=${XRDMA_TMP:-/tmp}/smb
@@ -105,6 +105,8 @@ smb_server_up() {
 	store dos attributes = no
 	oplocks = yes
 EOF
+	# a user database of an earlier run in this boot: adduser refuses it
+	rm -f "$SMB_ETC/ksmbdpwd.db"
 	ksmbd.adduser -c "$SMB_ETC/ksmbd.conf" -i "$SMB_ETC/ksmbdpwd.db" \
 		-a "$SMB_USER" -p "$SMB_PASS" >"$SMB_ROOT/adduser.log" 2>&1 || {
 		cat "$SMB_ROOT/adduser.log" >&2
@@ -204,7 +206,11 @@ smb_down() {
 		module_loaded $_sm || continue
 		rmmod_timed $_sm || { _smb_err "rmmod $_sm failed"; _sbad=1; }
 	done
-	for _sm in $SMB_DEPS; do
+	# SMB_KEEP_DEPS=1 (the bench, whose other rows use rdma_cm and NFS):
+	# only cifs and ksmbd go
+	_sdeps=$SMB_DEPS
+	[ "${SMB_KEEP_DEPS:-0}" = 1 ] && _sdeps=""
+	for _sm in $_sdeps; do
 		module_loaded "$_sm" || continue
 		rmmod_timed "$_sm" || { _smb_err "rmmod $_sm failed"; _sbad=1; }
 	done
@@ -217,7 +223,7 @@ smb_down() {
 	done
 	grep -q " $SMB_SHARE tmpfs " /proc/mounts && umount "$SMB_SHARE"
 	[ -f "$SMB_ROOT/passwd.orig" ] && cp "$SMB_ROOT/passwd.orig" /etc/passwd
-	for _sm in cifs ksmbd $SMB_DEPS; do
+	for _sm in cifs ksmbd $_sdeps; do
 		module_loaded "$_sm" && { _smb_err "$_sm still loaded"; _sbad=1; }
 	done
 	return $_sbad
