@@ -1077,6 +1077,8 @@ static void port_eth(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_pi_ok(5, 4, 4));
 	KUNIT_EXPECT_TRUE(test, xnic_sim_eth_pi_ok(U32_MAX - 3, 12, 4));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_eth_pi_ok(U32_MAX - 3, 13, 4));
+}
+
 /* The RFC 1071 sum over a header: 0xffff when its checksum is right. */
 static u16 td_ip_sum(const u8 *ip)
 {
