@@ -52,17 +52,6 @@ bail() {
 	fail "$*"
 }
 
-# wait_for SECS CMD...: until CMD succeeds, up to SECS seconds
-wait_for() {
-	_w=$(($1 * 10))
-	shift
-	until "$@"; do
-		_w=$((_w - 1))
-		[ $_w -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 # xnic0's netdev (the xnic Ethernet function), empty if it has none
 xnic_netdev() {
 	_pd=$(readlink -f /sys/class/xrdma_device/xnic0/device)

@@ -62,16 +62,7 @@ ULP_TRAFFIC_UNIT=
 ULP_XNIC_DATA_CTRS="tx_rdma_write_bytes tx_rdma_write_imm_bytes tx_send_bytes"
 ULP_XNIC_DATA_CTRS="$ULP_XNIC_DATA_CTRS tx_send_imm_bytes tx_send_inv_bytes tx_rdma_read_bytes"
 
-ulp_wait() {
-	_uw_lim=$(($1 * ${XRDMA_TIMEOUT_SCALE:-1} * 10))
-	shift
-	_uw_n=0
-	until "$@"; do
-		_uw_n=$((_uw_n + 1))
-		[ $_uw_n -le $_uw_lim ] || return 1
-		sleep 0.1
-	done
-}
+ulp_wait() { wait_for "$@"; }
 
 ulp_loaded() {
 	for _ul in "$@"; do

@@ -203,6 +203,19 @@ fail_on_errors() {
 	fail "$(head -n 1 "$XRDMA_TMP/errors")"
 }
 
+# wait_for SECS CMD...: until CMD succeeds, up to SECS seconds (times
+# XRDMA_TIMEOUT_SCALE); 1 when it never did
+wait_for() {
+	_wf_lim=$(($1 * ${XRDMA_TIMEOUT_SCALE:-1} * 10))
+	shift
+	_wf_n=0
+	until "$@"; do
+		_wf_n=$((_wf_n + 1))
+		[ $_wf_n -le $_wf_lim ] || return 1
+		sleep 0.1
+	done
+}
+
 # wait_xrdma_dev NAME: up to 10 s for the xrdma device NAME to be
 # registered: its sysfs directory, and its debugfs one (made last; after
 # mount_debugfs)
