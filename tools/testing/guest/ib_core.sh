@@ -263,7 +263,7 @@ t_nvme() {
 	grep -q "comm \[nvme_rdma\]" "$XRDMA_TMP/pds" || ok=0
 	grep -q "comm \[nvmet_rdma\]" "$XRDMA_TMP/pds" || ok=0
 	dd if=/dev/urandom of="$XRDMA_TMP/pat" bs=4096 count=256 2>/dev/null
-	/usr/bin/dd if="$XRDMA_TMP/pat" of="/dev/${ctrl}n1" bs=64k \
+	/usr/bin/dd if="$XRDMA_TMP/pat" of="/dev/${ctrl}n1" bs=64k conv=nocreat \
 		oflag=direct 2>/dev/null || ok=2
 	[ $ok != 1 ] || /usr/bin/dd if="/dev/${ctrl}n1" of="$XRDMA_TMP/back" \
 		bs=64k count=16 iflag=direct 2>/dev/null || ok=3
@@ -288,8 +288,10 @@ t_remove() {
 	# writes over the whole namespace, again and again until one fails
 	(
 		n=0
-		while /usr/bin/dd if=/dev/zero of="/dev/${CTRL}n1" bs=64k count=64 \
-			oflag=direct 2>"$XRDMA_TMP/dd.out"; do
+		# conv=nocreat: once the node is gone, no regular file in its
+		# place (a later controller's namespace could not appear)
+		while /usr/bin/dd if=/dev/zero of="/dev/${CTRL}n1" bs=64k \
+			count=64 conv=nocreat oflag=direct 2>"$XRDMA_TMP/dd.out"; do
 			n=$((n + 1))
 		done
 		echo "$n passes, then: $(tail -n 1 "$XRDMA_TMP/dd.out")" \
@@ -306,6 +308,10 @@ t_remove() {
 	}
 	wait $ddpid
 	note "writer: $(cat "$XRDMA_TMP/dd.res")"
+	[ ! -f "/dev/${CTRL}n1" ] || {
+		rm -f "/dev/${CTRL}n1"
+		fail "the writer left a regular file /dev/${CTRL}n1"
+	}
 	# nvme-rdma's ib_client removed the controller with the device
 	wait_for 60 test ! -e "/sys/class/nvme/$CTRL" ||
 		bail "$CTRL still there 60 s after the device went away"

@@ -129,7 +129,8 @@ verify() {
 	[ -b "$2" ] && _d=iflag=direct
 	/usr/bin/dd if=/dev/urandom of="$_p" bs=1M count=$MIB 2>/dev/null ||
 		fail "no pattern"
-	/usr/bin/dd if="$_p" of="$1" bs=1M seek="$3" oflag=direct 2>"$XRDMA_TMP/dd" || {
+	/usr/bin/dd if="$_p" of="$1" bs=1M seek="$3" conv=nocreat,notrunc \
+		oflag=direct 2>"$XRDMA_TMP/dd" || {
 		cat "$XRDMA_TMP/dd"
 		fail "direct write to $1 failed"
 	}
