@@ -65,7 +65,8 @@ at_least() {
 	[ "$1" -ge "$2" ] || fail "$3: $1, want at least $2"
 }
 
-cleanup() {
+# the background traffic ends, the namespace goes
+traffic_down() {
 	for _p in $BG; do
 		kill "$_p" 2>/dev/null
 	done
@@ -74,6 +75,10 @@ cleanup() {
 	done
 	BG=""
 	$IP netns del $NS 2>/dev/null
+}
+
+cleanup() {
+	traffic_down
 	xnic_stack_down
 }
 
@@ -288,14 +293,7 @@ sub_remove() {
 	# the driver comes back
 	insmod "$(xko xnic)" || bail "insmod xnic again"
 	wait_xrdma_dev xnic1 || bail "xnic1 did not come back"
-	for _p in $BG; do
-		kill "$_p" 2>/dev/null
-	done
-	for _p in $BG; do
-		wait "$_p" 2>/dev/null
-	done
-	BG=""
-	$IP netns del $NS 2>/dev/null
+	traffic_down
 	pair_up
 	if [ $NETNS = 1 ]; then
 		ping -c 3 -W 5 $B || bail "ping after insmod xnic again"
