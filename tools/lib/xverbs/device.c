@@ -15,6 +15,25 @@
 
 /* ------------------------------------------------------------ devices */
 
+static const char *xv_sysfs_path = "/sys";
+
+static void xv_sysfs_path_init(void)
+{
+	const char *env = getuid() == geteuid() ? getenv("SYSFS_PATH") : NULL;
+	char *dup;
+	size_t len;
+
+	if (!env)
+		return;
+	dup = strndup(env, IBV_SYSFS_PATH_MAX);
+	if (!dup)
+		return;
+	len = strlen(dup);
+	while (len > 0 && dup[len - 1] == '/')
+		dup[--len] = 0;
+	xv_sysfs_path = dup;
+}
+
 static pthread_mutex_t xv_dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct xv_device *xv_devices;	/* never freed: contexts point here */
 
@@ -144,10 +163,17 @@ int ibv_get_device_index(struct ibv_device *device)
 	return ((struct xv_device *)device)->index;
 }
 
-int ibv_get_sysfs_path(char *buf, size_t size)
+/*
+ * rdma-core's: "/sys", or $SYSFS_PATH without trailing slashes when the
+ * caller is not set-uid.  Computed once; the string lives as long as the
+ * process.
+ */
+const char *ibv_get_sysfs_path(void)
 {
-	snprintf(buf, size, "/sys");
-	return 0;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, xv_sysfs_path_init);
+	return xv_sysfs_path;
 }
 
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,

@@ -141,7 +141,7 @@ struct ib_uverbs_ah_attr;
 struct ib_uverbs_qp_attr;
 struct ib_user_path_rec;
 struct ibv_sa_path_rec;
-int ibv_get_sysfs_path(char *buf, size_t size);
+const char *ibv_get_sysfs_path(void);
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size);
 int ibv_dontfork_range(void *base, size_t size);
