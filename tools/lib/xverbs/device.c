@@ -397,25 +397,33 @@ const char *ibv_get_sysfs_path(void)
 	return xv_sysfs_path;
 }
 
+/*
+ * rdma-core's: what "dir/file" holds, without its newline, terminated;
+ * -1 when it cannot be read or would not fit with its terminator.
+ */
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size)
 {
-	char path[512];
+	char *path;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, size);
 	close(fd);
 	if (n < 0)
 		return -1;
-	if (n > 0 && (size_t)n < size && buf[n - 1] == '\n')
+	if (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = 0;
 	else if ((size_t)n < size)
 		buf[n] = 0;
+	else
+		return -1;	/* no room for the terminator */
 	return (int)n;
 }
 
