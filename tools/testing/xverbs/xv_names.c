@@ -90,10 +90,12 @@ static struct ibv_device **list_once(bool do_open, struct ibv_device **prev,
 			snprintf(ptr, sizeof(ptr), " ptr=%s",
 				 j < n_prev ? "same" : "new");
 		}
-		printf("name=%s dev_name=%s dev_path=%s ibdev_path=%s index=%d guid=%04x:%04x:%04x:%04x node=%s%s%s\n",
+		printf("name=%s dev_name=%s dev_path=%s ibdev_path=%s ",
 		       ibv_get_device_name(d), d->dev_name, d->dev_path,
-		       d->ibdev_path, ibv_get_device_index(d),
-		       (unsigned int)(g >> 48), (unsigned int)(g >> 32 & 0xffff),
+		       d->ibdev_path);
+		printf("index=%d guid=%04x:%04x:%04x:%04x node=%s%s%s\n",
+		       ibv_get_device_index(d), (unsigned int)(g >> 48),
+		       (unsigned int)(g >> 32 & 0xffff),
 		       (unsigned int)(g >> 16 & 0xffff),
 		       (unsigned int)(g & 0xffff), node, op, ptr);
 	}
