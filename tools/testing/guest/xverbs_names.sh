@@ -22,7 +22,9 @@
 #           index the one "rdma dev" shows for xnic0
 #   rxe     the system's libibverbs lists rxe0 under its uverbsN with the
 #           index "rdma dev" shows, and none of ours; no dev_name and no
-#           index of the two lists collide
+#           index of the two lists collide; an rxe device named xnic0 (an
+#           ib_core device of our name with another node GUID) is not taken
+#           for ours
 #   relist  one process listing again and again: after xrdma_ib is
 #           loaded, the device is a new ibv_device (librdmacm compares
 #           pointers) with the new index, an unchanged listing gives the
@@ -145,6 +147,18 @@ expect "system library" "$sys" rxe0 "dev_name=$rxeuv" \
 	"node=char:$(devt "/dev/infiniband/$rxeuv")" open=ok
 ! grep -q 'name=xnic0 \|dev_name=xrdma_' "$sys" ||
 	err "the system's libibverbs lists an xrdma device"
+
+# --- an ib_core device of the same name that is not ours: rxe "xnic0"
+/usr/bin/rdma link add xnic0 type rxe netdev veth1 || bail "rdma link add xnic0 (rxe)"
+wait_for 10 test -d /sys/class/infiniband/xnic0 || bail "no rxe xnic0"
+[ "$(cat /sys/class/infiniband/xnic0/node_guid)" != "$guid" ] ||
+	bail "rxe xnic0 has our node GUID $guid"
+xrdma-run xv_names >"$out" 2>&1 || err "xv_names rc=$?"
+cat "$out"
+expect "rxe named xnic0" "$out" xnic0 dev_name=xrdma_uverbs0 "guid=$guid" \
+	ibdev_path=/sys/class/xrdma/uverbs0 index=-1
+/usr/bin/rdma link delete xnic0 || bail "rdma link delete xnic0 (rxe)"
+wait_for 10 test ! -e /sys/class/infiniband/xnic0 || bail "rxe xnic0 stays"
 
 # --- one process listing through the changes (a fifo drives it)
 mkfifo "$XRDMA_TMP/go" || bail "mkfifo"
