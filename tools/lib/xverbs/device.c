@@ -104,8 +104,8 @@ static bool xv_scan_one(const char *uvname, struct xv_found *f)
 	    uvname[len] || len >= (int)sizeof(f->uvname))
 		return false;
 	snprintf(dir, sizeof(dir), "%s/%s", XV_SYSFS_CLASS, uvname);
-	len = xv_read_attr(dir, "ibdev", buf, sizeof(buf));
-	if (len <= 0 || len >= (int)sizeof(f->name))
+	if (xv_read_attr(dir, "ibdev", buf, sizeof(buf)) <= 0 || !buf[0] ||
+	    strlen(buf) >= sizeof(f->name))
 		return false;
 	memset(f, 0, sizeof(*f));
 	f->devnum = devnum;
@@ -123,7 +123,10 @@ static bool xv_scan_one(const char *uvname, struct xv_found *f)
 	return true;
 }
 
-/* one RDMA_NLDEV_CMD_GET answer: the index into idx[] of the same device */
+/*
+ * One RDMA_NLDEV_CMD_GET message: its device's index goes to idx[i] of the
+ * device found with the same name and node GUID, if any.
+ */
 static void xv_nl_dev(const struct nlmsghdr *h, const struct xv_found *f,
 		      int n, int *idx)
 {
