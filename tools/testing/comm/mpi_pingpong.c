@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static const size_t sizes[] = { 1, 64, 4096, 16384, 65536, 1048576 };
 
 static unsigned char pattern(size_t size, int iter, size_t off)
@@ -70,14 +72,14 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	buf = malloc(sizes[sizeof(sizes) / sizeof(sizes[0]) - 1]);
+	buf = malloc(sizes[ARRAY_SIZE(sizes) - 1]);
 	if (!buf) {
 		fprintf(stderr, "mpi_pingpong: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 		return 1;
 	}
 
-	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		size_t size = sizes[s];
 		int it;
 
