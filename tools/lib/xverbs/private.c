@@ -89,7 +89,10 @@ void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
 int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
 		       unsigned int index, enum ibv_gid_type_sysfs *type)
 {
-	*type = IBV_GID_TYPE_SYSFS_ROCE_V2;
+	/* ib_core's type of the entry when it has the device, else v2 */
+	*type = xv_gid_type(context, port_num, (int)index) ==
+		IBV_GID_TYPE_ROCE_V1 ? IBV_GID_TYPE_SYSFS_IB_ROCE_V1 :
+				       IBV_GID_TYPE_SYSFS_ROCE_V2;
 	return 0;
 }
 

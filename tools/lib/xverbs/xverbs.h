@@ -157,6 +157,8 @@ void xv_set_ops(struct xv_context *xctx);
 struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
 int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 		 union ibv_gid *gid);
+enum ibv_gid_type xv_gid_type(struct ibv_context *ctx, uint8_t port,
+			      int index);
 
 /* dp.c: the data path */
 int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
