@@ -42,8 +42,8 @@
 #     use: xrdma's verbs go through /dev/infiniband/... of xrdma_uverbs).
 #
 # Subtests:
-#   rping          rping -V -v at 100 and 65536 bytes, a count each: every
-#                  ping echoed and verified
+#   rping          rping -V -v at 100 and 65535 bytes (its largest), a
+#                  count each: every ping echoed and verified
 #   ucmatose       4 connections x 20 messages each way (-c -C -S)
 #   udaddy         UD over rdma_cm: 2 "connections" x 20 messages
 #   rdma_server    rdma_server / rdma_client (rdma_create_ep, inline send)
@@ -58,9 +58,11 @@
 #   server_killed  an rping server killed (SIGKILL) during an endless
 #                  rping: the client sees the disconnect (or flush
 #                  errors) and exits
-#   exit_open      rping and ucmatose pairs killed with their
-#                  connections up: rdma res and xrdma's counts go back
-#                  to zero
+#   exit_open      processes killed with connections up: a persistent
+#                  rping server with three clients (the clients exit),
+#                  an rping client (the server exits), both ends at once;
+#                  each time rdma res and xrdma's counts go back to
+#                  what they were
 
 # shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
@@ -115,6 +117,19 @@ bounded() {
 listening() {
 	$RDMA res show cm_id 2>/dev/null | grep 'state LISTEN' |
 		grep -Eq ":$1( |\$)"
+}
+
+# tcp_listening PORT: a TCP socket listens on PORT
+tcp_listening() { netstat -ltn 2>/dev/null | grep -q ":$1 "; }
+
+# moved T0 BYTES: xnic's payload counters grew by BYTES since T0
+moved() { [ $(($(ulp_traffic) - $1)) -ge "$2" ]; }
+
+# rping_conns N: rdma res shows N connected cm_ids of rping's clients
+# (and as many of its server)
+rping_conns() {
+	[ "$($RDMA res show cm_id 2>/dev/null | grep 'comm rping' |
+		grep -c 'state CONNECT')" -ge $((2 * $1)) ]
 }
 
 # serve NAME PORT CMD...: the server CMD (xrdma-run) in the background,
@@ -243,7 +258,7 @@ rping)
 	# -V: the client compares what came back (server RDMA READ, then
 	# RDMA WRITE back) with what it sent; -v prints each ping, counted
 	# per ping 2 x SIZE of RDMA payload
-	for s in 100:50 65536:8; do
+	for s in 100:50 65535:8; do
 		size=${s%:*} count=${s#*:}
 		if pair "rping_$size" 7100 $((2 * size * count)) \
 			rping -s -a "$IP" -p 7100 -V -C "$count" -S "$size" -- \
@@ -264,9 +279,13 @@ ucmatose)
 	clean ucmatose
 	;;
 udaddy)
-	pair udaddy 7300 $((2 * 2 * 20 * 500)) \
-		udaddy -b "$IP" -p 7300 -c 2 -C 20 -S 500 -- \
-		udaddy -s "$IP" -p 7300 -c 2 -C 20 -S 500 &&
+	# udaddy's port is fixed (7174; its -p is the port space); the
+	# messages fit the path MTU (udaddy refuses larger ones).  udaddy
+	# counts completions without looking at their status: xnic's
+	# counters show the bytes were sent
+	pair udaddy 7174 $((2 * 2 * 20 * 500)) \
+		udaddy -b "$IP" -c 2 -C 20 -S 500 -- \
+		udaddy -s "$IP" -c 2 -C 20 -S 500 &&
 		expect_line udaddy "$T/udaddy.cli" '^return status 0$' 1
 	clean udaddy
 	;;
@@ -304,19 +323,220 @@ perftest)
 		size=${rest%:*} n=${rest#*:}
 		port=$((port + 1))
 		pair "$prog" $port $((size * n)) \
-			$prog -R -d xnic0 -F -s "$size" -n "$n" -p $port -- \
-			$prog -R -d xnic0 -F -s "$size" -n "$n" -p $port "$IP" &&
+			"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port -- \
+			"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port "$IP" &&
 			expect_line "$prog" "$T/$prog.cli" "$ROW"
 		clean "$prog"
 	done
 	;;
 qperf)
+	# the server is qperf without a test (it listens on TCP port -lp for
+	# the client's requests); -cm1 connects the RDMA tests through
+	# rdma_cm (without it qperf's RC QPs get an address vector without a
+	# GRH, which reaches nobody on RoCE).  Each test runs -t 2 seconds:
+	# qperf ignores -n in these two ("-n set but not used") and would
+	# run forever.  -vv prints the message counts the bytes over xnic
+	# are checked against, counted where they arrived (qperf's send
+	# counts include what was still queued at the end): 1 byte per
+	# rc_lat message received on either side, 64 KiB per
+	# rc_rdma_write_bw message received
+	xrdma-run qperf -lp 19800 >"$T/qperf.srv" 2>&1 &
+	SRV=$!
+	if wait_for 20 tcp_listening 19800; then
+		t0=$(ulp_traffic)
+		bounded 60 "$T/qperf.cli" qperf -lp 19800 -cm1 -t 2 -vv "$IP" \
+			rc_lat rc_rdma_write_bw
+		rc=$?
+		d=$(($(ulp_traffic) - t0))
+		lat=$(sed -n 's/^ *\(loc\|rem\)_recv_msgs *= *\([0-9,]*\) *$/\2/p' \
+			"$T/qperf.cli" | tr -d , | awk '{ s += $1 } END { print s + 0 }')
+		bw=$(sed -n 's/^ *recv_msgs *= *\([0-9,]*\) *$/\1/p' "$T/qperf.cli" | tr -d ,)
+		if [ $rc != 0 ]; then
+			err "qperf: client rc=$rc"
+			show "$T/qperf.cli" "$T/qperf.srv"
+		elif expect_line qperf "$T/qperf.cli" '^rc_lat:$' 1 &&
+			expect_line qperf "$T/qperf.cli" '^ +latency += +[0-9.]+ [mun]?s(ec)?$' 1 &&
+			expect_line qperf "$T/qperf.cli" '^rc_rdma_write_bw:$' 1 &&
+			expect_line qperf "$T/qperf.cli" '^ +bw += +[0-9.]+ [KMG]?B/sec$' 1; then
+			if [ -z "$lat" ] || [ -z "$bw" ] || [ "$lat" = 0 ] || [ "$bw" = 0 ]; then
+				err "qperf: no message counts (rc_lat '$lat', rc_rdma_write_bw '$bw')"
+				show "$T/qperf.cli"
+			elif [ $d -lt $((bw * 65536 + lat)) ]; then
+				err "qperf: xnic carried $d bytes, want at least $((bw * 65536 + lat))" \
+					"($lat + $bw x 64 KiB)"
+				show "$T/qperf.cli"
+			else
+				note "qperf: ok, $d bytes over xnic0 ($lat rc_lat messages, $bw x 64 KiB rc_rdma_write_bw)"
+				grep -E '^ +(latency|bw) +=' "$T/qperf.cli" | sed 's/^/# /'
+			fi
+		fi
+		kill -0 $SRV 2>/dev/null || err "qperf: the server is gone"
+	else
+		err "qperf: the server does not listen on TCP port 19800"
+	fi
+	kill $SRV 2>/dev/null
+	wait_exit $SRV 10 >/dev/null
+	clean qperf
 	;;
 no_listener)
+	# nobody listens on port 7700 of $IP: ib_cm answers the connect
+	# request with a REJ (invalid service ID); nobody has 198.18.0.2:
+	# address resolution (ARP) fails.  Each client exits non-zero with
+	# that event, in bounded time (a hang is 124)
+	for c in "rping_port REJECTED rping -c -a $IP -p 7700 -C 1" \
+		"ucmatose_port REJECTED ucmatose -s $IP -p 7700" \
+		"rstream_port rpoll|rconnect|refused rstream -s $IP -p 7700 -S 64 -C 1" \
+		"rping_addr ERROR|UNREACHABLE rping -c -a 198.18.0.2 -p 7700 -C 1" \
+		"ucmatose_addr ERROR|UNREACHABLE ucmatose -s 198.18.0.2 -p 7700"; do
+		# shellcheck disable=SC2086 # the case's words
+		set -- $c
+		name=$1 pat=$2
+		shift 2
+		bounded 30 "$T/$name.cli" "$@"
+		rc=$?
+		if [ $rc = 0 ] || [ $rc = 124 ]; then
+			err "$name: '$*' rc=$rc, want a failure without a hang"
+			show "$T/$name.cli"
+		elif expect_line "$name" "$T/$name.cli" "$pat"; then
+			note "$name: rc=$rc, $(grep -E "$pat" "$T/$name.cli" | head -n 1)"
+		fi
+		clean "$name"
+	done
 	;;
 server_killed)
+	# an endless transfer; once xnic carried some of it the server is
+	# killed (SIGKILL: its file descriptors close, the kernel destroys
+	# its cm_ids -- a DREQ to the peer -- and its QPs).  The client must
+	# see it (disconnect event, or completions in error) and exit
+	killed() {
+		_k_n=$1 _k_p=$2 _k_min=$3 _k_pat=$4 _k_cli=$5
+		shift 5
+		t0=$(ulp_traffic)
+		# shellcheck disable=SC2086 # the server command's words
+		serve "$_k_n" "$_k_p" "$@" || return 1
+		# shellcheck disable=SC2086 # the client command's words
+		xrdma-run $_k_cli >"$T/$_k_n.cli" 2>&1 &
+		cli=$!
+		if ! wait_for 30 moved "$t0" "$_k_min"; then
+			err "$_k_n: xnic carried no $_k_min bytes in 30 s"
+			kill -9 $cli $SRV 2>/dev/null
+			wait $cli
+			wait $SRV
+			show "$T/$_k_n.cli" "$T/$_k_n.srv"
+			return 1
+		fi
+		kill -0 $cli 2>/dev/null || err "$_k_n: the client ended early"
+		kill -9 $SRV
+		wait $SRV
+		wait_exit $cli 30
+		rc=$?
+		if [ $rc = 124 ]; then
+			err "$_k_n: the client did not exit within 30 s of the server's death"
+			show "$T/$_k_n.cli"
+		elif expect_line "$_k_n" "$T/$_k_n.cli" "$_k_pat"; then
+			note "$_k_n: client rc=$rc: $(grep -E "$_k_pat" "$T/$_k_n.cli" | head -n 1)"
+		fi
+		! grep -q 'data mismatch\|verification failed' "$T/$_k_n.cli" ||
+			err "$_k_n: the client saw wrong data"
+	}
+	killed rping 7800 $((20 * 2 * 4096)) \
+		'DISCONNECT EVENT|cq completion failed|wait for RDMA_' \
+		"rping -c -a $IP -p 7800 -S 4096 -V" \
+		rping -s -a "$IP" -p 7800 -S 4096 -V
+	clean rping
+	killed rstream 7801 $((2 * 1048576)) \
+		'rsend|rrecv|[Cc]onnection' \
+		"rstream -s $IP -p 7801 -S 65536 -C 1000000 -T v" \
+		rstream -b "$IP" -p 7801 -S 65536 -C 1000000 -T v
+	clean rstream
 	;;
 exit_open)
+	# processes exiting (SIGKILL) with their connections up: afterwards
+	# rdma res lists nothing of them and xnic0 holds none of their
+	# objects (clean), the survivors notice and exit.
+	# (1) a persistent rping server (-P) with three endless clients: the
+	# server is killed, every client exits
+	t0=$(ulp_traffic)
+	if serve rping_p 7950 rping -s -P -a "$IP" -p 7950 -S 1024 -V; then
+		clis=
+		for i in 1 2 3; do
+			xrdma-run rping -c -a "$IP" -p 7950 -S 1024 -V \
+				>"$T/rping_p$i.cli" 2>&1 &
+			clis="$clis $!"
+		done
+		if wait_for 30 rping_conns 3 && wait_for 30 moved "$t0" $((3 * 2 * 1024)); then
+			note "rping -P: $(user_res | grep -c 'comm rping') cm_ids of rping, $(xres | grep -c ' pid ') xrdma objects of processes"
+			xres | grep -q ' pid ' ||
+				err "rping_p: xrdma lists no object of the processes while connected"
+			kill -9 $SRV
+			wait $SRV
+			i=0
+			for c in $clis; do
+				i=$((i + 1))
+				wait_exit "$c" 30
+				rc=$?
+				if [ $rc = 124 ]; then
+					err "rping_p: client $i did not exit within 30 s of the server's death"
+					show "$T/rping_p$i.cli"
+				fi
+				! grep -q 'data mismatch' "$T/rping_p$i.cli" ||
+					err "rping_p: client $i saw wrong data"
+			done
+		else
+			err "rping_p: not 3 connections with data moving within 30 s"
+			user_res | head -n 10 >>"$T/errors"
+			# shellcheck disable=SC2086 # the clients' pids
+			kill -9 $SRV $clis 2>/dev/null
+			wait
+			show "$T/rping_p.srv" "$T/rping_p1.cli"
+		fi
+	fi
+	clean rping_p
+	# (2) an rping client killed mid-transfer: the server gets the
+	# disconnect and exits.  (rstream cannot be used here: a server
+	# blocked in rrecv never hears of a dead peer -- rsockets handles
+	# the DISCONNECTED event only for sockets still connecting, and its
+	# keepalive (-k) sent nothing in that state)
+	t0=$(ulp_traffic)
+	if serve rping_k 7951 rping -s -a "$IP" -p 7951 -S 4096 -V; then
+		xrdma-run rping -c -a "$IP" -p 7951 -S 4096 -V >"$T/rping_k.cli" 2>&1 &
+		cli=$!
+		if wait_for 30 moved "$t0" $((10 * 2 * 4096)); then
+			kill -9 $cli
+			wait $cli
+			wait_exit $SRV 30
+			rc=$?
+			if [ $rc = 124 ]; then
+				err "rping_k: the server did not exit within 30 s of the client's death"
+				show "$T/rping_k.srv"
+			elif expect_line rping_k "$T/rping_k.srv" \
+				'DISCONNECT EVENT|cq completion failed|wait for RDMA_'; then
+				note "rping_k: server rc=$rc: $(grep -E 'DISCONNECT|failed|wait for' "$T/rping_k.srv" | head -n 1)"
+			fi
+		else
+			err "rping_k: xnic carried no $((10 * 2 * 4096)) bytes in 30 s"
+			kill -9 $cli $SRV 2>/dev/null
+			wait
+			show "$T/rping_k.cli" "$T/rping_k.srv"
+		fi
+	fi
+	clean rping_k
+	# (3) both ends of an rping killed at once
+	t0=$(ulp_traffic)
+	if serve rping_b 7952 rping -s -a "$IP" -p 7952 -S 4096; then
+		xrdma-run rping -c -a "$IP" -p 7952 -S 4096 >"$T/rping_b.cli" 2>&1 &
+		cli=$!
+		if wait_for 30 moved "$t0" $((10 * 2 * 4096)); then
+			kill -9 $cli $SRV
+		else
+			err "rping_b: xnic carried no $((10 * 2 * 4096)) bytes in 30 s"
+			kill -9 $cli $SRV 2>/dev/null
+			show "$T/rping_b.cli" "$T/rping_b.srv"
+		fi
+		wait $cli
+		wait $SRV
+	fi
+	clean rping_b
 	;;
 *)
 	teardown
