@@ -29,7 +29,7 @@ NEED_KDIR = @test -d "$(KDIR)" || { echo "no kernel build tree at KDIR='$(KDIR)'
 # the library and the userspace test programs the guest tests run
 TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \
 	     tools/testing/bench tools/testing/xverbs tools/testing/isolation \
-	     tools/testing/fuzz
+	     tools/testing/fuzz tools/testing/comm
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo bench help fuzz

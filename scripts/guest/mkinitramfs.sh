@@ -20,7 +20,7 @@
 #       --show-depends); the guest can modprobe them.
 #   -b  further programs (names or paths) to ship with their ldd libraries.
 #   -x  further files or directories (host path, or host:guest), ELF
-#       files with their ldd libraries.
+#       files (and the *.so* files in directories) with their ldd libraries.
 # An OUT ending in .gz is gzip'ed; otherwise the cpio is left uncompressed,
 # which boots faster under TCG.
 # XRDMA_MODROOT=DIR: the kernel's modules are DIR/lib/modules/KVER instead of
@@ -93,11 +93,16 @@ twin_link() { # EXISTING TWIN
 	ln -s "$1" "$R$2"
 }
 copy_with_libs() { # SRC [DST]
-	local src=$1 dst=${2:-$1} lib
-	copy_one "$src" "$dst"
-	file -L "$src" | grep -q 'ELF.*dynamically linked\|ELF.*shared object' || return 0
-	ldd "$src" 2>/dev/null |
-		awk '/=>/ {print $3} !/=>/ && /^[ \t]*\// {print $1}' |
+	copy_one "$1" "${2:-$1}"
+	file -L "$1" | grep -q 'ELF.*dynamically linked\|ELF.*shared object' || return 0
+	copy_libs "$1"
+}
+copy_libs() { # ELF...: the shared libraries they load (one ldd for all)
+	local lib
+	# ldd names each file on a line of its own when given several;
+	# the libraries are the indented lines
+	ldd "$@" 2>/dev/null |
+		awk '/=>/ {print $3} !/=>/ && /^[ \t]+\// {print $1}' | sort -u |
 		while read -r lib; do
 			if [ -z "$lib" ] || [ ! -e "$lib" ]; then
 				continue
@@ -158,6 +163,10 @@ for x in $EXTRA; do
 	if [ -d "$src" ]; then
 		mkdir -p "$R$dst"
 		cp -a "$src"/. "$R$dst"/
+		# plugin directories (Open MPI's components, UCX's
+		# transports): the libraries their ELF files need
+		mapfile -d '' -t sos < <(find "$src" -type f -name '*.so*' -print0)
+		[ ${#sos[@]} = 0 ] || copy_libs "${sos[@]}"
 	else
 		copy_with_libs "$src" "$dst"
 	fi

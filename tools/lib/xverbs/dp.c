@@ -466,6 +466,29 @@ static unsigned int xv_wc_flags(uint8_t f)
 	return w;
 }
 
+/*
+ * wc.sl: xnic's ports are RoCE, where no SL travels with a message.  A
+ * UD receive says in it, as mlx5 does (bits 2:0 of its CQE's packet
+ * type), which network header the 40 bytes before the payload hold:
+ * 0 a GRH (RoCE v1), 1 an IPv6 header, 2 20 bytes and an IPv4 header
+ * (RoCE v2).  Verbs have no other field for it, and UCX's ud_verbs looks
+ * there for the destination address it checks; a 0 for IPv4 made it
+ * drop every message (rxe reports 0: UCX_UD_ETH_DGID_CHECK=n there).
+ */
+static uint8_t xv_wc_sl(uint8_t f)
+{
+	if (!(f & XNIC_CQE_GRH))
+		return 0;
+	switch (f & XNIC_CQE_NET_MASK) {
+	case XNIC_CQE_NET_IPV4:
+		return 2;
+	case XNIC_CQE_NET_IPV6:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void xv_cqe_to_wc(const struct xnic_cqe *e, uint64_t wr_id,
 			 struct ibv_wc *wc)
 {
@@ -484,7 +507,7 @@ static void xv_cqe_to_wc(const struct xnic_cqe *e, uint64_t wr_id,
 	wc->src_qp = le32toh(e->src_qp) & 0xffffff;
 	wc->pkey_index = 0;
 	wc->slid = 0;
-	wc->sl = 0;
+	wc->sl = xv_wc_sl(e->flags);
 	wc->dlid_path_bits = 0;
 }
 
@@ -665,6 +688,11 @@ static uint8_t xv_read_zero8(struct ibv_cq_ex *ex)
 	return 0;
 }
 
+static uint8_t xv_read_sl(struct ibv_cq_ex *ex)
+{
+	return xv_wc_sl(ex_cq(ex)->cur.flags);
+}
+
 static uint64_t xv_read_completion_ts(struct ibv_cq_ex *ex)
 {
 	return le32toh(ex_cq(ex)->cur.timestamp);
@@ -685,7 +713,7 @@ void xv_cq_ex_init(struct xv_cq *cq)
 	ex->read_src_qp = xv_read_src_qp;
 	ex->read_wc_flags = xv_read_wc_flags;
 	ex->read_slid = xv_read_zero32;
-	ex->read_sl = xv_read_zero8;
+	ex->read_sl = xv_read_sl;
 	ex->read_dlid_path_bits = xv_read_zero8;
 	ex->read_completion_ts = xv_read_completion_ts;
 }

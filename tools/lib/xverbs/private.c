@@ -12,10 +12,11 @@
  * ever be opened through xverbs.  Only ibv_query_gid_type() does real
  * work.
  *
- * The prototypes are copied from rdma-core v44 libibverbs/driver.h and
- * cmd_ioctl.h and must stay exact: a mismatch corrupts the caller's
- * arguments.  rdma-core's private headers are not installed, so the
- * private structures are only declared here; the stubs never look inside.
+ * The prototypes are rdma-core v44's (libibverbs/driver.h, cmd_ioctl.h,
+ * cmd_write.h), transcribed in ref/libibverbs-private.h, which the
+ * compiler checks each definition here against: a mismatch would corrupt
+ * the caller's arguments.  rdma-core's private structures are incomplete
+ * types there; the stubs never look inside.
  *
  * Semantics: verbs_register_driver_34() ignores the provider; pointer
  * returning calls return NULL with errno = EOPNOTSUPP; the int commands
@@ -24,80 +25,10 @@
  * ibv_read_ibdev_sysfs_file() return -1 with errno set, like rdma-core;
  * void calls do nothing.
  */
-#include <errno.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "xverbs.h"
 
-#include <infiniband/verbs.h>
-
-/* Stubs: most parameters are unused, and nothing here has a header. */
+/* Stubs: most parameters are unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-
-/* rdma-core driver.h / cmd_ioctl.h objects, opaque here */
-struct ibv_command_buffer;
-struct verbs_context_ops;
-struct verbs_counters;
-struct verbs_cq;
-struct verbs_device_ops;
-struct verbs_dm;
-struct verbs_flow_action;
-struct verbs_mr;
-struct verbs_qp;
-struct verbs_srq;
-struct verbs_sysfs_dev;
-struct verbs_xrcd;
-
-/* rdma-core kern-abi.h write() command layouts, opaque here */
-struct ibv_alloc_mw;
-struct ibv_alloc_pd;
-struct ibv_create_cq;
-struct ibv_create_cq_ex;
-struct ibv_create_qp;
-struct ibv_create_qp_ex;
-struct ibv_create_srq;
-struct ibv_create_wq;
-struct ibv_create_xsrq;
-struct ibv_get_context;
-struct ibv_modify_cq;
-struct ibv_modify_qp;
-struct ibv_modify_qp_ex;
-struct ibv_modify_srq;
-struct ibv_modify_wq;
-struct ibv_open_qp;
-struct ibv_open_xrcd;
-struct ibv_query_port;
-struct ibv_query_qp;
-struct ibv_query_srq;
-struct ibv_reg_mr;
-struct ibv_rereg_mr;
-struct ibv_resize_cq;
-
-/* Kernel uverbs response layouts (rdma/ib_user_verbs.h), opaque here */
-struct ib_uverbs_alloc_mw_resp;
-struct ib_uverbs_alloc_pd_resp;
-struct ib_uverbs_create_ah_resp;
-struct ib_uverbs_create_cq_resp;
-struct ib_uverbs_create_qp_resp;
-struct ib_uverbs_create_srq_resp;
-struct ib_uverbs_ex_create_cq_resp;
-struct ib_uverbs_ex_create_qp_resp;
-struct ib_uverbs_ex_create_rwq_ind_table_resp;
-struct ib_uverbs_ex_create_wq_resp;
-struct ib_uverbs_ex_modify_qp_resp;
-struct ib_uverbs_ex_query_device_resp;
-struct ib_uverbs_get_context_resp;
-struct ib_uverbs_open_xrcd_resp;
-struct ib_uverbs_reg_mr_resp;
-struct ib_uverbs_rereg_mr_resp;
-struct ib_uverbs_resize_cq_resp;
-
-/* driver.h: gid type as reported by sysfs (not public enum ibv_gid_type) */
-enum ibv_gid_type_sysfs {
-	IBV_GID_TYPE_SYSFS_IB_ROCE_V1 = 0,
-	IBV_GID_TYPE_SYSFS_ROCE_V2 = 1,
-};
 
 /* Data symbol ("DO", 1 byte) in rdma-core, not a function. */
 bool verbs_allow_disassociate_destroy;
@@ -158,7 +89,10 @@ void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt,
 int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
 		       unsigned int index, enum ibv_gid_type_sysfs *type)
 {
-	*type = IBV_GID_TYPE_SYSFS_ROCE_V2;
+	/* ib_core's type of the entry when it has the device, else v2 */
+	*type = xv_gid_type(context, port_num, (int)index) ==
+		IBV_GID_TYPE_ROCE_V1 ? IBV_GID_TYPE_SYSFS_IB_ROCE_V1 :
+				       IBV_GID_TYPE_SYSFS_ROCE_V2;
 	return 0;
 }
 

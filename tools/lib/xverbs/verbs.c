@@ -3,6 +3,7 @@
  * xverbs: the control path -- queries and object lifetimes, one uverbs
  * ioctl each, and the mappings of the queues the kernel hands out.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,42 @@ int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 	return ret;
 }
 
+/*
+ * The type of a GID table entry as ib_core's sysfs says it when xrdma_ib
+ * registered the device (ibdev_path is then ib_core's directory, whose
+ * indexes are ours), else -1: the library's own files have no types.
+ */
+static int xv_gid_type_sysfs(struct ibv_context *ctx, uint8_t port, int index)
+{
+	char path[IBV_SYSFS_PATH_MAX + 64], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/ports/%u/gid_attrs/types/%d",
+		 ctx->device->ibdev_path, port, index);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	if (!strncmp(buf, "IB/RoCE v1", 10))
+		return IBV_GID_TYPE_ROCE_V1;
+	if (!strncmp(buf, "RoCE v2", 7))
+		return IBV_GID_TYPE_ROCE_V2;
+	return -1;
+}
+
+/* the entry's type; RoCE v2 when ib_core does not say */
+enum ibv_gid_type xv_gid_type(struct ibv_context *ctx, uint8_t port,
+			      int index)
+{
+	int t = xv_gid_type_sysfs(ctx, port, index);
+
+	return t < 0 ? IBV_GID_TYPE_ROCE_V2 : (enum ibv_gid_type)t;
+}
+
 int ibv_query_gid(struct ibv_context *ctx, uint8_t port_num,
 		  int index, union ibv_gid *gid)
 {
@@ -224,7 +261,7 @@ int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port_num,
 		return ENODATA;
 	e.gid_index = gid_index;
 	e.port_num = port_num;
-	e.gid_type = IBV_GID_TYPE_ROCE_V2;
+	e.gid_type = xv_gid_type(ctx, (uint8_t)port_num, (int)gid_index);
 	e.ndev_ifindex = 0;
 	memcpy(entry, &e, sizeof(e));
 	return 0;
@@ -1145,13 +1182,69 @@ int ibv_destroy_ah(struct ibv_ah *ah)
 	return ret;
 }
 
+/*
+ * The index of GID raw of type on the port (of any type where ib_core
+ * does not say), or -1 (errno)
+ */
+static int xv_find_gid(struct ibv_context *ctx, uint8_t port,
+		       const uint8_t *raw, enum ibv_gid_type type)
+{
+	struct ibv_port_attr pa;
+	union ibv_gid gid;
+	int i, t, ret;
+
+	ret = xv_query_port_full(ctx, port, &pa);
+	for (i = 0; !ret && i < pa.gid_tbl_len; i++) {
+		ret = xv_query_gid(ctx, port, i, &gid);
+		if (ret || memcmp(gid.raw, raw, 16))
+			continue;
+		t = xv_gid_type_sysfs(ctx, port, i);
+		if (t < 0 || t == (int)type)
+			return i;
+	}
+	errno = ret ? ret : ENOENT;
+	return -1;
+}
+
+static void xv_ipv4_mapped(uint8_t *raw, uint32_t addr)
+{
+	memset(raw, 0, 10);
+	raw[10] = 0xff;
+	raw[11] = 0xff;
+	memcpy(raw + 12, &addr, 4);
+}
+
+/*
+ * The 40 bytes before a UD payload on RoCE: a GRH (RoCE v1, or v2 over
+ * IPv6), or 20 undefined bytes and an IPv4 header (v2 over IPv4).  An
+ * IPv6 version nibble can be a chance value of those 20 bytes: a valid
+ * IPv4 header checksum decides then, as in rdma-core.
+ */
+static bool xv_hdr_is_ipv4(const struct ibv_grh *grh, const uint8_t *ip4)
+{
+	uint32_t sum = 0;
+	int i;
+
+	if (be32toh(grh->version_tclass_flow) >> 28 != 6)
+		return (ip4[0] >> 4) == 4;
+	if (ip4[0] != 0x45)
+		return false;
+	for (i = 0; i < 20; i += 2)
+		sum += (uint32_t)ip4[i] << 8 | ip4[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
 int ibv_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num,
 			struct ibv_wc *wc, struct ibv_grh *grh,
 			struct ibv_ah_attr *ah_attr)
 {
-	struct ibv_port_attr pa;
-	union ibv_gid gid;
-	int i, ret;
+	const uint8_t *ip4 = (const uint8_t *)grh + 20;
+	enum ibv_gid_type type;
+	uint8_t ours[16];
+	uint32_t addr;
+	int i;
 
 	memset(ah_attr, 0, sizeof(*ah_attr));
 	ah_attr->dlid = wc->slid;
@@ -1161,23 +1254,45 @@ int ibv_init_ah_from_wc(struct ibv_context *ctx, uint8_t port_num,
 	if (!(wc->wc_flags & IBV_WC_GRH))
 		return 0;
 	ah_attr->is_global = 1;
-	ah_attr->grh.dgid = grh->sgid;
 	ah_attr->grh.flow_label = be32toh(grh->version_tclass_flow) & 0xfffff;
-	ah_attr->grh.hop_limit = 0xff;
-	ah_attr->grh.traffic_class =
-		(be32toh(grh->version_tclass_flow) >> 20) & 0xff;
-	/* the GID the message was sent to is ours: find its index */
-	ret = xv_query_port_full(ctx, port_num, &pa);
-	for (i = 0; !ret && i < pa.gid_tbl_len; i++) {
-		if (xv_query_gid(ctx, port_num, i, &gid))
-			break;
-		if (!memcmp(gid.raw, grh->dgid.raw, 16)) {
-			ah_attr->grh.sgid_index = (uint8_t)i;
-			return 0;
+	if (xv_hdr_is_ipv4(grh, ip4)) {
+		/* RoCE v2 over IPv4: the GIDs are the addresses, mapped */
+		memcpy(&addr, ip4 + 16, 4);		/* daddr */
+		if ((be32toh(addr) >> 28) == 0xe) {	/* multicast */
+			errno = EINVAL;
+			return -1;
 		}
+		xv_ipv4_mapped(ours, addr);
+		memcpy(&addr, ip4 + 12, 4);		/* saddr */
+		xv_ipv4_mapped(ah_attr->grh.dgid.raw, addr);
+		ah_attr->grh.hop_limit = ip4[8];	/* TTL */
+		ah_attr->grh.traffic_class = ip4[1];	/* TOS */
+		type = IBV_GID_TYPE_ROCE_V2;
+	} else {
+		if (grh->dgid.raw[0] == 0xff) {		/* multicast */
+			errno = EINVAL;
+			return -1;
+		}
+		if (grh->next_hdr == 17) {		/* UDP */
+			type = IBV_GID_TYPE_ROCE_V2;
+		} else if (grh->next_hdr == 0x1b) {	/* IB */
+			type = IBV_GID_TYPE_ROCE_V1;
+		} else {
+			errno = EPROTONOSUPPORT;
+			return -1;
+		}
+		memcpy(ours, grh->dgid.raw, 16);
+		ah_attr->grh.dgid = grh->sgid;
+		ah_attr->grh.hop_limit = grh->hop_limit;
+		ah_attr->grh.traffic_class =
+			(be32toh(grh->version_tclass_flow) >> 20) & 0xff;
 	}
-	errno = ret ? ret : ENOENT;
-	return -1;
+	/* the GID the message was sent to is ours: its index */
+	i = xv_find_gid(ctx, port_num, ours, type);
+	if (i < 0)
+		return -1;
+	ah_attr->grh.sgid_index = (uint8_t)i;
+	return 0;
 }
 
 struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,

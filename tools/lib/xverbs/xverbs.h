@@ -17,6 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
+/*
+ * rdma-core 44's declarations of the exported functions no public header
+ * declares (the Makefile also force-includes it into every object)
+ */
+#include "ref/libibverbs-private.h"
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
 
@@ -140,28 +145,6 @@ static inline struct xv_srq *to_xsrq(struct ibv_srq *srq)
 	return (struct xv_srq *)srq;
 }
 
-/*
- * Exported by libibverbs but declared in no public header of
- * libibverbs-dev (rdma-core's private driver.h and marshall.h).
- */
-struct ib_uverbs_ah_attr;
-struct ib_uverbs_qp_attr;
-struct ib_user_path_rec;
-struct ibv_sa_path_rec;
-const char *ibv_get_sysfs_path(void);
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
-			size_t size);
-int ibv_dontfork_range(void *base, size_t size);
-int ibv_dofork_range(void *base, size_t size);
-void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
-				struct ib_uverbs_ah_attr *src);
-void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
-				struct ib_uverbs_qp_attr *src);
-void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
-				 struct ib_user_path_rec *src);
-void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
-			       struct ibv_sa_path_rec *src);
-
 /* ioctl: 0 or a positive errno (errno is set as well) */
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
 int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
@@ -174,6 +157,8 @@ void xv_set_ops(struct xv_context *xctx);
 struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
 int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 		 union ibv_gid *gid);
+enum ibv_gid_type xv_gid_type(struct ibv_context *ctx, uint8_t port,
+			      int index);
 
 /* dp.c: the data path */
 int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
