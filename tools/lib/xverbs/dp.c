@@ -570,6 +570,14 @@ int xv_req_notify_cq(struct ibv_cq *ibcq, int solicited)
 	arm = cq->arm_sn << 2 |
 	      (solicited ? XNIC_CQ_ARM_SOLICITED : XNIC_CQ_ARM_NEXT);
 	XV_STORE(&cq->dbrec->arm, htole32(arm));
+	/*
+	 * The arm word before the caller's next look at the ring: the
+	 * device writes a CQE, then (smp_mb) reads the arm word; without a
+	 * full fence here the store could wait in the store buffer while
+	 * the caller's poll reads an empty ring, the device reads the old
+	 * arm word -- no completion seen, no event raised.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	pthread_spin_unlock(&cq->lock);
 	return 0;
 }
