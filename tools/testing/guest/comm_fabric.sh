@@ -21,11 +21,12 @@
 #          198.18.0.1, over Ethernet), xnic0-dgram (FI_EP_DGRAM) and,
 #          with ofi_rxm, xnic0 for FI_EP_RDM; the system's libibverbs
 #          knows no xnic (what finds it is ours)
-#   msg    fi_pingpong -e msg, -e rdm and -e dgram: server and client in
-#   rdm    this guest over xnic0, every size the tool runs ("-S all": up
-#   dgram  to 6 MiB, up to the 4 KiB MTU for dgram), data checked on both
-#          sides (-c); the payload crossed xnic (its counters), no object
-#          is left on the device
+#   msg    fi_pingpong -e msg, -e rdm (ofi_rxm, its tagged interface too)
+#   rdm    and -e dgram: server and client in this guest over xnic0, every
+#   dgram  size the tool runs ("-S all": up to 6 MiB, up to the 4 KiB MTU
+#          for dgram), data checked on both sides (-c); and -e rdm over
+#          ofi_rxd (RDM on the provider's datagrams) at 64 KiB; the payload
+#          crossed xnic (its counters), no object is left on the device
 #   cross  two xnic devices cabled to each other (xnic_sim ndev=2), both
 #          registered with ib_core, each netdev in its own network
 #          namespace (198.18.1.1 and 198.18.1.2); rping -V and fi_pingpong
@@ -34,7 +35,7 @@
 #          and received
 #
 # What libfabric needs on xnic, and why:
-#   FI_EP_MSG, FI_EP_DGRAM: nothing.
+#   FI_EP_MSG, FI_EP_DGRAM, FI_EP_RDM over ofi_rxd: nothing.
 #   FI_EP_RDM (verbs;ofi_rxm): FI_UNIVERSE_SIZE=256 (at most).  ofi_rxm
 #     opens one verbs CQ per endpoint of (msg rx size + msg tx size) x
 #     universe entries = (128 + 128) x 1024 by default = 262144, more
@@ -195,8 +196,9 @@ sub_info() {
 	fabric_down
 }
 
-# pingpong NAME ITERS MIN_BYTES SIZES -- ARGS...: fi_pair over xnic0, the
-# rows of SIZES, and xnic0's payload counters grew by MIN_BYTES
+# pingpong NAME ITERS MIN_BYTES SIZES -- ARGS...: fi_pair over xnic0
+# (ITERS round trips a size, data checked), the rows of SIZES, and
+# xnic0's payload counters grew by MIN_BYTES
 pingpong() {
 	_pn=$1 _pit=$2 _pmin=$3 _psz=
 	shift 3
@@ -207,7 +209,7 @@ pingpong() {
 	shift
 	_t0=$(ulp_traffic)
 	# shellcheck disable=SC2086 # the sizes are words
-	fi_pair "$_pn" "" "" "$ULP_IP" -I "$_pit" -c -S all "$@" &&
+	fi_pair "$_pn" "" "" "$ULP_IP" -I "$_pit" -c "$@" &&
 		fi_rows "$_pn" "$_pit" $_psz
 	grew "xnic0's payload ($_pn)" "$_t0" "$(ulp_traffic)" "$_pmin"
 }
@@ -215,23 +217,28 @@ pingpong() {
 sub_msg() {
 	fabric_up
 	# 5 round trips of 1 MiB alone are 10 MiB
-	pingpong msg 5 10485760 1 64 4k 64k 1m -- -p verbs -e msg
+	pingpong msg 5 10485760 1 64 4k 64k 1m -- -S all -p verbs -e msg
 	fabric_down
 }
 
 sub_rdm() {
 	fabric_up
 	export FI_UNIVERSE_SIZE=$RXM_UNIVERSE
-	pingpong rdm 5 10485760 1 64 4k 64k 1m -- -p "verbs;ofi_rxm" -e rdm
-	pingpong rdm_tagged 5 10485760 1 4k 1m -- -p "verbs;ofi_rxm" -e rdm \
-		-m tagged
+	pingpong rdm 5 10485760 1 64 4k 64k 1m -- -S all -p "verbs;ofi_rxm" \
+		-e rdm
+	pingpong rdm_tagged 5 10485760 1 4k 1m -- -S all -p "verbs;ofi_rxm" \
+		-e rdm -m tagged
+	# RDM over the verbs provider's datagrams (ofi_rxd): no universe
+	# needed (rxd's CQ is not sized by it); one size, segmented by rxd
+	unset FI_UNIVERSE_SIZE
+	pingpong rdm_rxd 5 655360 64k -- -S 65536 -p "verbs;ofi_rxd" -e rdm
 	fabric_down
 }
 
 sub_dgram() {
 	fabric_up
 	# UD: a datagram is at most the path MTU (4096)
-	pingpong dgram 5 40960 1 64 1k 4k -- -p verbs -e dgram
+	pingpong dgram 5 40960 1 64 1k 4k -- -S all -p verbs -e dgram
 	fabric_down
 }
 
