@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xrdma_uverbs: /dev/xrdma/uverbsN for every xrdma device.
+ * xrdma_uverbs: /dev/infiniband/xrdma_uverbsN for every xrdma device.
+ *
+ * The kernel device is uverbsN of class "xrdma" (/sys/class/xrdma/uverbsN);
+ * its node lives where programs look for uverbs nodes, /dev/infiniband,
+ * with a prefix that ib_uverbs' uverbsN and rdma_ucm's rdma_cm next to it
+ * never take (Documentation/userspace.rst, "Device names").
  *
  * The module is an xrdma client: a char device appears when a device is
  * registered.  When the device goes away while files are open, each file
@@ -27,7 +32,7 @@ static char *xrdma_uverbs_devnode(struct device *dev, umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;
-	return kasprintf(GFP_KERNEL, "xrdma/%s", dev_name(dev));
+	return kasprintf(GFP_KERNEL, "infiniband/xrdma_%s", dev_name(dev));
 }
 
 static struct class xrdma_uverbs_class = {
@@ -376,4 +381,4 @@ static void __exit xrdma_uverbs_exit(void)
 module_init(xrdma_uverbs_init);
 module_exit(xrdma_uverbs_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("xrdma user verbs: /dev/xrdma/uverbsN");
+MODULE_DESCRIPTION("xrdma user verbs: /dev/infiniband/xrdma_uverbsN");

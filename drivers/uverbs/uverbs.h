@@ -13,7 +13,7 @@
 #define XRDMA_UVERBS_MAX_DEVICES	64
 #define XRDMA_ASYNC_QUEUE_MAX		256
 
-/* One per xrdma device: the char device /dev/xrdma/uverbsN. */
+/* One per xrdma device: the char device /dev/infiniband/xrdma_uverbsN. */
 struct xrdma_uverbs_dev {
 	struct device dev;		/* memory lifetime, class "xrdma" */
 	struct cdev cdev;
@@ -66,7 +66,7 @@ struct xrdma_uobj {
 	u32 async_events_reported;
 };
 
-/* One per open file of /dev/xrdma/uverbsN. */
+/* One per open file of /dev/infiniband/xrdma_uverbsN. */
 struct xrdma_ufile {
 	struct kref ref;
 	struct xrdma_uverbs_dev *udev;

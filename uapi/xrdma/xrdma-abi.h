@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
 /*
- * xrdma user ABI: ioctls on /dev/xrdma/uverbsN.
+ * xrdma user ABI: ioctls on /dev/infiniband/xrdma_uverbsN.
  *
  * Every command is _IOWR(XRDMA_IOC_MAGIC, nr, struct xrdma_cmd_*): the
  * structure size encoded in the command number is the size userspace was

@@ -64,7 +64,7 @@ else
 fi
 
 section "character devices"
-devs=$(find /dev -name 'xrdma*' -o -path '/dev/xrdma/*' -o -path '/dev/infiniband/*' |
+devs=$(find /dev -name 'xrdma*' -o -path '/dev/infiniband/*' |
 	sort | xargs -r ls -ld)
 echo "${devs:-(none)}" | sed 's/^/  /'
 

@@ -2,7 +2,7 @@
 /*
  * xverbs: a drop-in libibverbs.so.1 for xrdma devices (xnic).
  *
- * The control path is the uverbs ioctls of /dev/xrdma/uverbsN
+ * The control path is the uverbs ioctls of /dev/infiniband/xrdma_uverbsN
  * (uapi/xrdma/xrdma-abi.h); the data path writes WQEs into the mapped
  * rings and reads CQEs from the mapped CQ (uapi/xrdma/xnic-abi.h,
  * Documentation/xnic/userspace.rst) with no system call, except the KICK
@@ -29,11 +29,18 @@
 #define xv_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+/*
+ * One per xrdma device as a device list found it (device.c; names in
+ * Documentation/userspace.rst, "Device names"): a device whose name, node
+ * GUID, ib_core index or ibdev_path changed is a new one, so that callers
+ * comparing ibv_device pointers (librdmacm) see the change.
+ */
 struct xv_device {
 	struct ibv_device ibdev;	/* first: the public pointer */
-	char devnode[64];		/* /dev/xrdma/uverbsN */
+	char devnode[64];		/* /dev/infiniband/xrdma_uverbsN */
 	uint64_t node_guid;		/* network byte order */
-	int index;			/* N of uverbsN */
+	int devnum;			/* N of uverbsN */
+	int ib_index;			/* ib_core's index of it, or -1 */
 	struct xv_device *next;		/* the process-wide list */
 };
 

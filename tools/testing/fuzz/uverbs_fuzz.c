@@ -362,7 +362,7 @@ static int discover(void)
 		if (xt_read_line(p, v, sizeof(v)))
 			continue;
 		d->guid = parse_guid(v);
-		snprintf(d->path, sizeof(d->path), "/dev/xrdma/%s",
+		snprintf(d->path, sizeof(d->path), "/dev/infiniband/xrdma_%s",
 			 strrchr(g.gl_pathv[i], '/') + 1);
 		/* 24 + 31 + 10 bytes at most */
 		strcpy(d->res, "/sys/kernel/debug/xrdma/");

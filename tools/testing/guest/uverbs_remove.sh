@@ -60,7 +60,7 @@ kill -0 "$pid" 2>/dev/null || fail "process $pid died during the removal"
 module_loaded xrdma_testdev && fail "xrdma_testdev still loaded"
 assert_absent "$XRDMA_DEBUGFS/xrdma/testdev0"
 assert_absent "/sys/class/xrdma/$uvdev"
-assert_absent "/dev/xrdma/$uvdev"
+assert_absent "/dev/infiniband/xrdma_$uvdev"
 
 kill -USR1 "$pid"
 wait $upid

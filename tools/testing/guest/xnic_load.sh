@@ -5,9 +5,9 @@
 #
 # The xnic driver with its device model: xrdma_core, xrdma_uverbs, xnic_sim
 # and xnic load; xnic0 registers (/sys/class/xrdma_device/xnic0, its
-# platform device bound to the driver "xnic", /dev/xrdma/uverbs0 with
-# driver=xnic and the model's node GUID); the model's debugfs files are
-# mode 0400; xnic.ko does not depend on
+# platform device bound to the driver "xnic", /dev/infiniband/xrdma_uverbs0
+# -- no /dev/xrdma -- with driver=xnic and the model's node GUID); the
+# model's debugfs files are mode 0400; xnic.ko does not depend on
 # xnic_sim.ko (its .modinfo "depends=", and xnic_sim's use count and
 # holders while the driver is bound).  xnic_utest then exercises the user
 # paths (tools/testing/xnic/xnic_utest.c, "paths" mode: context, doorbell,
@@ -72,7 +72,7 @@ utest() {
 unload_both() {
 	rmmod xnic || bail "$1: rmmod xnic"
 	[ ! -e /sys/class/xrdma_device/xnic0 ] || bail "$1: xnic0 left after rmmod xnic"
-	[ ! -e /dev/xrdma/uverbs0 ] || bail "$1: /dev/xrdma/uverbs0 left after rmmod xnic"
+	[ ! -e /dev/infiniband/xrdma_uverbs0 ] || bail "$1: /dev/infiniband/xrdma_uverbs0 left after rmmod xnic"
 	[ -d "$simdbg" ] || bail "$1: the model's debugfs went with the driver"
 	rmmod xnic_sim || bail "$1: rmmod xnic_sim"
 	[ ! -e /sys/bus/platform/devices/xnic.0 ] || bail "$1: platform device xnic.0 left"
@@ -98,7 +98,8 @@ load_all
 # --- registration
 uvdev=$(uverbs_of xnic0) || bail "no /sys/class/xrdma/uverbs*/ibdev says xnic0"
 [ "$uvdev" = uverbs0 ] || bail "xnic0 is $uvdev, want uverbs0"
-[ -c /dev/xrdma/uverbs0 ] || bail "/dev/xrdma/uverbs0 is not a character device"
+[ -c /dev/infiniband/xrdma_uverbs0 ] || bail "/dev/infiniband/xrdma_uverbs0 is not a character device"
+[ ! -e /dev/xrdma ] || bail "/dev/xrdma exists: the node's old place"
 for f in ibdev driver node_guid vendor_id vendor_part_id fw_ver num_ports; do
 	note "uverbs0/$f: $(cat "/sys/class/xrdma/uverbs0/$f")"
 done

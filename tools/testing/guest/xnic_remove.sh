@@ -96,7 +96,8 @@ if module_loaded xnic; then
 	bail "xnic still loaded"
 fi
 for p in /sys/class/xrdma_device/xnic0 /sys/class/xrdma_device/xnic1 \
-	/dev/xrdma/uverbs0 /dev/xrdma/uverbs1 "$XRDMA_DEBUGFS/xrdma/xnic0"; do
+	/dev/infiniband/xrdma_uverbs0 /dev/infiniband/xrdma_uverbs1 \
+	"$XRDMA_DEBUGFS/xrdma/xnic0"; do
 	[ ! -e "$p" ] || bail "$p left after rmmod xnic"
 done
 

@@ -30,8 +30,8 @@ out=$XRDMA_TMP/out
 
 # B must be able to open the device as an unprivileged user (the guest's
 # / is 0755: scripts/guest/mkinitramfs.sh)
-perm=$(stat -c %a /dev/xrdma/uverbs0 2>/dev/null)
-[ "$perm" = 666 ] || echo "/dev/xrdma/uverbs0 mode '$perm', not 666" >>"$XRDMA_TMP/errors"
+perm=$(stat -c %a /dev/infiniband/xrdma_uverbs0 2>/dev/null)
+[ "$perm" = 666 ] || echo "/dev/infiniband/xrdma_uverbs0 mode '$perm', not 666" >>"$XRDMA_TMP/errors"
 
 xrdma-run xv_isolation -d xnic0 -w 150 >"$out" 2>&1
 rc=$?

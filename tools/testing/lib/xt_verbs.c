@@ -26,7 +26,7 @@ struct ibv_context *xt_open_device(const char *name, char *node,
 			break;
 	if (i < n) {
 		if (node)
-			snprintf(node, len, "/dev/xrdma/%s", list[i]->dev_name);
+			snprintf(node, len, "/dev/infiniband/%s", list[i]->dev_name);
 		ctx = ibv_open_device(list[i]);
 	}
 	if (!ctx)

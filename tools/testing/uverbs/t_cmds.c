@@ -96,7 +96,7 @@ void t_sysfs(void)
 	ut_note("driver %s fw %s vendor 0x%x:%u", buf, ut_dattr.fw_ver,
 		ut_dattr.vendor_id, ut_dattr.vendor_part_id);
 
-	snprintf(want, sizeof(want), "/dev/xrdma/%s", ut_uvname);
+	snprintf(want, sizeof(want), "/dev/infiniband/xrdma_%s", ut_uvname);
 	ret = stat(want, &st) ? -errno : 0;
 	CHECK_RC(ret, 0, "device node %s exists", want);
 	if (!ret) {

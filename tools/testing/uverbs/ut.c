@@ -686,7 +686,7 @@ static const struct xt_subtest subtests[] = {
 	{ "abi", t_abi, 30, false, "extension convention, reserved numbers" },
 };
 
-/* /dev/xrdma/uverbsN of ut_devname, found through /sys/class/xrdma */
+/* /dev/infiniband/xrdma_uverbsN of ut_devname, found through /sys/class/xrdma */
 static int find_device(void)
 {
 	char path[512], buf[128];
@@ -711,7 +711,7 @@ static int find_device(void)
 			continue;
 		strcpy(ut_uvname, d->d_name);
 		closedir(dir);
-		snprintf(ut_devpath, sizeof(ut_devpath), "/dev/xrdma/%s",
+		snprintf(ut_devpath, sizeof(ut_devpath), "/dev/infiniband/xrdma_%s",
 			 ut_uvname);
 		if (access(ut_devpath, F_OK) == 0)
 			return 0;

@@ -56,7 +56,7 @@ static inline void wr64(void *p, uint64_t v)
 
 extern char ut_devname[64];		/* xrdma device, e.g. testdev0 */
 extern char ut_uvname[64];		/* uverbsN */
-extern char ut_devpath[256];		/* /dev/xrdma/uverbsN */
+extern char ut_devpath[256];		/* /dev/infiniband/xrdma_uverbsN */
 extern long ut_pagesz;
 /* filled once by main() from a first context */
 extern struct xrdma_cmd_query_device ut_dattr;

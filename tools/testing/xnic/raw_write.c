@@ -122,7 +122,7 @@ static void dev_open(struct dev *d, const char *ibdev)
 	ret = xt_find_uverbs(ibdev, name, sizeof(name));
 	if (ret)
 		xt_bail(ret, "find the uverbs device");
-	snprintf(path, sizeof(path), "/dev/xrdma/%s", name);
+	snprintf(path, sizeof(path), "/dev/infiniband/xrdma_%s", name);
 	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		xt_bail(errno, "%s", path);

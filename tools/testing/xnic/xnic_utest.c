@@ -271,7 +271,7 @@ static void ctx_open(struct ctx *c, const char *ibdev)
 	ret = xt_read_line(path, drv, sizeof(drv));
 	xt_check(!ret && !strcmp(drv, "xnic"), "%s: driver is '%s' (want xnic)",
 		 path, ret ? err_str(ret) : drv);
-	snprintf(path, sizeof(path), "/dev/xrdma/%s", c->name);
+	snprintf(path, sizeof(path), "/dev/infiniband/xrdma_%s", c->name);
 	c->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0)
 		xt_bail(errno, "open %s", path);
