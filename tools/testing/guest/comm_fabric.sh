@@ -3,7 +3,7 @@
 # XRDMA_TIMEOUT: 120
 # XRDMA_SUBTEST: info 60
 # XRDMA_SUBTEST: msg 120
-# XRDMA_SUBTEST: rdm 120
+# XRDMA_SUBTEST: rdm 150
 # XRDMA_SUBTEST: dgram 90
 # XRDMA_SUBTEST: cross 150
 # XRDMA_DEBIAN_MODULES: ib_core rdma_cm rdma_ucm
@@ -216,17 +216,17 @@ pingpong() {
 
 sub_msg() {
 	fabric_up
-	# 5 round trips of 1 MiB alone are 10 MiB
-	pingpong msg 5 10485760 1 64 4k 64k 1m -- -S all -p verbs -e msg
+	# 3 round trips of 1 MiB alone are 6 MiB
+	pingpong msg 3 6291456 1 64 4k 64k 1m -- -S all -p verbs -e msg
 	fabric_down
 }
 
 sub_rdm() {
 	fabric_up
 	export FI_UNIVERSE_SIZE=$RXM_UNIVERSE
-	pingpong rdm 5 10485760 1 64 4k 64k 1m -- -S all -p "verbs;ofi_rxm" \
+	pingpong rdm 3 6291456 1 64 4k 64k 1m -- -S all -p "verbs;ofi_rxm" \
 		-e rdm
-	pingpong rdm_tagged 5 10485760 1 4k 1m -- -S all -p "verbs;ofi_rxm" \
+	pingpong rdm_tagged 2 4194304 1 4k 1m -- -S all -p "verbs;ofi_rxm" \
 		-e rdm -m tagged
 	# RDM over the verbs provider's datagrams (ofi_rxd): no universe
 	# needed (rxd's CQ is not sized by it); one size, segmented by rxd
@@ -336,10 +336,10 @@ sub_cross() {
 
 	b0=$(dev_bytes 0)
 	b1=$(dev_bytes 1)
-	fi_pair cross_msg $NSA $NSB $XA -I 5 -c -S all -p verbs -e msg &&
-		fi_rows cross_msg 5 1 4k 1m
-	grew "xnic0's payload (fi_pingpong)" "$b0" "$(dev_bytes 0)" 10485760
-	grew "xnic1's payload (fi_pingpong)" "$b1" "$(dev_bytes 1)" 10485760
+	fi_pair cross_msg $NSA $NSB $XA -I 3 -c -S all -p verbs -e msg &&
+		fi_rows cross_msg 3 1 4k 1m
+	grew "xnic0's payload (fi_pingpong)" "$b0" "$(dev_bytes 0)" 6291456
+	grew "xnic1's payload (fi_pingpong)" "$b1" "$(dev_bytes 1)" 6291456
 	grep -E '^(tx|rx)_[a-z_]*bytes' "$XRDMA_DEBUGFS"/xnic_sim/[01]/counters |
 		grep -v ' 0$'
 	cross_down
