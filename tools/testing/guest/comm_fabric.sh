@@ -43,6 +43,16 @@
 #     with EINVAL and fi_enable() with -22.  256 x 256 = 65536 fits.
 #     (rxe's limit, 32767, needs 127.)  FI_OFI_RXM_MSG_TX_SIZE and
 #     FI_OFI_RXM_MSG_RX_SIZE are the other knobs of the same product.
+# Network namespaces: nothing either, in ib_core's default mode ("rdma
+# system": netns shared), where every RDMA device is reachable from every
+# namespace.  rdma_ucm makes the cm_id in the caller's namespace, resolves
+# the address there, and picks the device whose GID table holds the
+# address's GID for that netdev (ib_core follows the netdev into its
+# namespace); librdmacm then matches the device by node GUID and ib_core
+# index.  In exclusive mode a device must be moved with "rdma dev set DEV
+# netns NS", which ib_core refuses (EOPNOTSUPP) for xrdma_ib's devices
+# (no disassociate_ucontext): rdma_cm outside the initial namespace then
+# finds no device (rdma_bind_addr: ENODEV).
 
 # shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
