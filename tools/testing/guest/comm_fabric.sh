@@ -29,13 +29,16 @@
 #          crossed xnic (its counters), no object is left on the device
 #   cross  two xnic devices cabled to each other (xnic_sim ndev=2), both
 #          registered with ib_core, each netdev in its own network
-#          namespace (198.18.1.1 and 198.18.1.2); rping -V and fi_pingpong
-#          -e msg -c with the server in one namespace and the client in
-#          the other: each device's counters show the payload it sent
-#          and received
+#          namespace (198.18.1.1 and 198.18.1.2); rping -V, fi_pingpong
+#          -e msg -c and -e dgram -c with the server in one namespace and
+#          the client in the other: each device's counters show the
+#          payload it sent and received
 #
 # What libfabric needs on xnic, and why:
-#   FI_EP_MSG, FI_EP_DGRAM, FI_EP_RDM over ofi_rxd: nothing.
+#   FI_EP_MSG, FI_EP_DGRAM, FI_EP_RDM over ofi_rxd: nothing.  But a DGRAM
+#     (and ofi_rxd) domain is a device, not an address: with several
+#     xnic devices, name it (fi_pingpong -d xnic1-dgram, or
+#     FI_VERBS_DEVICE_NAME=xnic1), else every process takes the first.
 #   FI_EP_RDM (verbs;ofi_rxm): FI_UNIVERSE_SIZE=256 (at most).  ofi_rxm
 #     opens one verbs CQ per endpoint of (msg rx size + msg tx size) x
 #     universe entries = (128 + 128) x 1024 by default = 262144, more
@@ -101,17 +104,20 @@ listening() { inns "$1" netstat -ltn 2>/dev/null | grep -q ":$2 "; }
 # fi_pair NAME SRV_NS CLI_NS ADDR ARGS...: fi_pingpong ARGS as server in
 # SRV_NS, then as client of ADDR in CLI_NS (its own control port each
 # time); both exit 0.  Output in $XRDMA_TMP/NAME.srv and NAME.cli.
+# $SRV_ARGS and $CLI_ARGS: more arguments for one side only.
 fi_pair() {
 	_n=$1 _sns=$2 _cns=$3 _addr=$4
 	shift 4
 	port=$((port + 1))
-	inns "$_sns" timeout 60 xrdma-run fi_pingpong -B $port "$@" \
+	# shellcheck disable=SC2086 # SRV_ARGS are words
+	inns "$_sns" timeout 60 xrdma-run fi_pingpong -B $port ${SRV_ARGS:-} "$@" \
 		>"$XRDMA_TMP/$_n.srv" 2>&1 &
 	_sp=$!
 	wait_for 10 listening "$_sns" $port ||
 		err "$_n: the server does not listen on $port"
-	inns "$_cns" timeout 60 xrdma-run fi_pingpong -P $port "$@" "$_addr" \
-		>"$XRDMA_TMP/$_n.cli" 2>&1
+	# shellcheck disable=SC2086 # CLI_ARGS are words
+	inns "$_cns" timeout 60 xrdma-run fi_pingpong -P $port ${CLI_ARGS:-} "$@" \
+		"$_addr" >"$XRDMA_TMP/$_n.cli" 2>&1
 	_crc=$?
 	wait $_sp
 	_src=$?
@@ -350,6 +356,20 @@ sub_cross() {
 		fi_rows cross_msg 3 1 4k 1m
 	grew "xnic0's payload (fi_pingpong)" "$b0" "$(dev_bytes 0)" 6291456
 	grew "xnic1's payload (fi_pingpong)" "$b1" "$(dev_bytes 1)" 6291456
+
+	# UD: address handles with a GRH to the other device's GID 0.  The
+	# verbs provider's DGRAM domains come from the device list, not from
+	# an address: every process sees both devices (ib_core's shared
+	# mode, and xrdma's devices are in no namespace), and without -d
+	# both ends take the first, xnic0 (loopback: xnic1 would count
+	# nothing).  Each end names its device's domain.
+	b0=$(dev_bytes 0)
+	b1=$(dev_bytes 1)
+	SRV_ARGS="-d xnic0-dgram" CLI_ARGS="-d xnic1-dgram" \
+		fi_pair cross_dgram $NSA $NSB $XA -I 3 -c -S all -p verbs -e dgram &&
+		fi_rows cross_dgram 3 1 1k 4k
+	grew "xnic0's payload (dgram)" "$b0" "$(dev_bytes 0)" $((2 * 3 * 4096))
+	grew "xnic1's payload (dgram)" "$b1" "$(dev_bytes 1)" $((2 * 3 * 4096))
 	grep -E '^(tx|rx)_[a-z_]*bytes' "$XRDMA_DEBUGFS"/xnic_sim/[01]/counters |
 		grep -v ' 0$'
 	cross_down
