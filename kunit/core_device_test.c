@@ -50,6 +50,7 @@ static void device_register_invalid(struct kunit *test)
 {
 	static struct xrdma_device_ops bad_ops;
 	struct fake_dev *fd;
+	int ret;
 
 	fd = fake_dev_alloc(test);
 	fd->ibdev.num_ports = 0;
@@ -72,6 +73,39 @@ static void device_register_invalid(struct kunit *test)
 
 	/* too small a device structure */
 	KUNIT_EXPECT_NULL(test, _xrdma_alloc_device(8, &fake_ops));
+
+	/* a port the driver cannot report: its error, nothing registered */
+	fd = fake_dev_alloc(test);
+	fd->query_port_result = -EIO;
+	ret = xrdma_register_device(&fd->ibdev, "kbad%d", NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EIO);
+	if (!ret)
+		xrdma_unregister_device(&fd->ibdev);
+	xrdma_dealloc_device(&fd->ibdev);
+}
+
+/* Each port's link layer is read at registration, port by port. */
+static void device_link_layers(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_alloc(test);
+	struct xrdma_port_attr pa;
+	int ret;
+
+	fd->ibdev.num_ports = 3;
+	fd->ib_ports = BIT(2);
+	ret = xrdma_register_device(&fd->ibdev, "kll%d", NULL);
+	if (ret)
+		xrdma_dealloc_device(&fd->ibdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, fd->ibdev.port_link_layer[0],
+			XRDMA_LINK_LAYER_ETHERNET);
+	KUNIT_EXPECT_EQ(test, fd->ibdev.port_link_layer[1],
+			XRDMA_LINK_LAYER_INFINIBAND);
+	KUNIT_EXPECT_EQ(test, fd->ibdev.port_link_layer[2],
+			XRDMA_LINK_LAYER_ETHERNET);
+	KUNIT_EXPECT_EQ(test, xrdma_query_port(&fd->ibdev, 2, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.link_layer, XRDMA_LINK_LAYER_INFINIBAND);
+	fake_dev_destroy(fd);
 }
 
 struct test_client {
@@ -361,6 +395,7 @@ static void device_events(struct kunit *test)
 static struct kunit_case device_cases[] = {
 	KUNIT_CASE(device_register_names),
 	KUNIT_CASE(device_register_invalid),
+	KUNIT_CASE(device_link_layers),
 	KUNIT_CASE(device_clients),
 	KUNIT_CASE(device_unregister_with_client_objects),
 	KUNIT_CASE(device_unregister_waits_for_users),

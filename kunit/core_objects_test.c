@@ -213,7 +213,7 @@ static void objects_dependencies(struct kunit *test)
 	struct xrdma_device *dev = &obj_dev(test)->ibdev;
 	struct xrdma_srq_init_attr sa = { .attr = { .max_wr = 8,
 						    .max_sge = 1 } };
-	struct xrdma_ah_attr aa = { .port_num = 1 };
+	struct xrdma_ah_attr aa = { .port_num = 1, .is_global = 1 };
 	struct xrdma_qp_init_attr qa;
 	struct xrdma_cq *scq, *rcq;
 	struct xrdma_srq *srq;
@@ -327,11 +327,20 @@ static void objects_srq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
 }
 
+/* an AH create that must fail with @want; one made anyway is destroyed */
+static void expect_no_ah(struct kunit *test, struct xrdma_ah *ah, int want)
+{
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), want);
+	if (!IS_ERR(ah))
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah), 0);
+}
+
 static void objects_ah_checks(struct kunit *test)
 {
 	struct xrdma_device *dev = &obj_dev(test)->ibdev;
-	struct xrdma_ah_attr aa = { .port_num = 0 };
+	struct xrdma_ah_attr aa = { .port_num = 0, .is_global = 1 };
 	struct xrdma_pd *pd;
+	struct xrdma_ah *ah;
 
 	pd = xrdma_alloc_pd(dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
@@ -341,7 +350,60 @@ static void objects_ah_checks(struct kunit *test)
 	aa.port_num = 1;
 	aa.sgid_index = XRDMA_GID_TABLE_LEN;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(xrdma_create_ah(pd, &aa)), -EINVAL);
+	aa.sgid_index = 0;
+	/* the port is RoCE (Ethernet): without a GRH the AV reaches nobody */
+	aa.is_global = 0;
+	expect_no_ah(test, xrdma_create_ah(pd, &aa), -EINVAL);
+	expect_no_ah(test, xrdma_create_ah_flags(pd, &aa, XRDMA_AH_NOSLEEP),
+		     -EINVAL);
+	aa.is_global = 1;
+	ah = xrdma_create_ah(pd, &aa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	KUNIT_EXPECT_EQ(test, ah->attr.is_global, 1);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah), 0);
 	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
+}
+
+/*
+ * The GRH rule follows the AV's port: on an InfiniBand port (port 2 of
+ * this device) an AH without a GRH is fine, on the RoCE port 1 it is not.
+ */
+static void objects_ah_grh_per_port(struct kunit *test)
+{
+	struct xrdma_ah_attr aa = { .port_num = 1 };
+	struct xrdma_ah *ah;
+	struct fake_dev *fd;
+	struct xrdma_pd *pd;
+	int ret;
+
+	fd = fake_dev_alloc(test);
+	fd->ibdev.num_ports = 2;
+	fd->ib_ports = BIT(2);
+	ret = xrdma_register_device(&fd->ibdev, "kobjib%d", NULL);
+	if (ret)
+		xrdma_dealloc_device(&fd->ibdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	pd = xrdma_alloc_pd(&fd->ibdev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pd);
+
+	expect_no_ah(test, xrdma_create_ah(pd, &aa), -EINVAL);
+	aa.port_num = 2;
+	aa.dlid = 7;
+	ah = xrdma_create_ah(pd, &aa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+	KUNIT_EXPECT_EQ(test, ah->attr.dlid, 7);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah), 0);
+	/* with a GRH both ports take it */
+	aa.is_global = 1;
+	for (aa.port_num = 1; aa.port_num <= 2; aa.port_num++) {
+		ah = xrdma_create_ah(pd, &aa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ah);
+		KUNIT_EXPECT_EQ(test, xrdma_destroy_ah(ah), 0);
+	}
+	KUNIT_EXPECT_EQ(test, xrdma_dealloc_pd(pd), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fd->creates),
+			atomic_read(&fd->destroys));
+	fake_dev_destroy(fd);
 }
 
 static struct xrdma_qp *gsi_create(struct xrdma_pd *pd, struct xrdma_cq *cq,
@@ -435,7 +497,8 @@ static void objects_ah_nosleep(struct kunit *test)
 {
 	struct fake_dev *fd = obj_dev(test);
 	struct xrdma_device *dev = &fd->ibdev;
-	struct xrdma_ah_attr aa = { .port_num = 1, .sgid_index = 1 };
+	struct xrdma_ah_attr aa = { .port_num = 1, .sgid_index = 1,
+				    .is_global = 1 };
 	struct xrdma_udata udata = {};
 	struct xrdma_ah *ah[4];
 	spinlock_t lock;	/* the caller's lock (ib_cm's) */
@@ -647,6 +710,7 @@ static struct kunit_case objects_cases[] = {
 	KUNIT_CASE(objects_shared_cq),
 	KUNIT_CASE(objects_srq),
 	KUNIT_CASE(objects_ah_checks),
+	KUNIT_CASE(objects_ah_grh_per_port),
 	KUNIT_CASE(objects_ah_nosleep),
 	KUNIT_CASE(objects_gsi_qp),
 	KUNIT_CASE(objects_numbers_not_reused),

@@ -212,6 +212,7 @@ static void rc_to_rts(struct kunit *test, struct xrdma_qp *qp)
 	a.max_dest_rd_atomic = 4;
 	a.min_rnr_timer = 12;
 	a.ah_attr.port_num = 1;
+	a.ah_attr.is_global = 1;
 	KUNIT_ASSERT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) | A(AV) |
 					      A(PATH_MTU) | A(DEST_QPN) |
 					      A(RQ_PSN) |
@@ -405,6 +406,80 @@ static void qpstate_attr_values(struct kunit *test)
 	BAD(max_dest_rd_atomic, 17, A(MAX_DEST_RD_ATOMIC));
 	BAD(ah_attr.port_num, 0, A(AV));
 #undef BAD
+	/* an AV on the (RoCE) port 1 needs a GRH */
+	a.ah_attr.port_num = 1;
+	KUNIT_EXPECT_EQ(test, xrdma_check_qp_attr(dev, RC, &a, A(AV)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xrdma_check_qp_attr(dev, UC, &a, A(AV)), -EINVAL);
+	a.ah_attr.is_global = 1;
+	KUNIT_EXPECT_EQ(test, xrdma_check_qp_attr(dev, RC, &a, A(AV)), 0);
+	fake_dev_destroy(fd);
+}
+
+/* INIT->RTR of RC and UC with the AV's GRH flag 0, then 1; @port the AV's */
+static void rtr_grh_case(struct kunit *test, struct fake_qp_set *s,
+			 enum xrdma_qp_type type, u8 port, int want)
+{
+	int rtr = A(STATE) | A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) |
+		  (type == RC ? A(MAX_DEST_RD_ATOMIC) | A(MIN_RNR_TIMER) : 0);
+	struct xrdma_qp_attr a = {};
+	struct xrdma_qp *qp;
+	struct fake_qp *fqp;
+	int calls;
+
+	qp = fake_create_qp(test, s->pd, s->scq, s->rcq, type);
+	fqp = container_of(qp, struct fake_qp, ibqp);
+	a.qp_state = S(INIT);
+	a.port_num = port;
+	KUNIT_ASSERT_EQ(test, xrdma_modify_qp(qp, &a, A(STATE) | A(PORT) |
+					      A(PKEY_INDEX) |
+					      A(ACCESS_FLAGS)), 0);
+	calls = fqp->modify_calls;
+	a.qp_state = S(RTR);
+	a.path_mtu = XRDMA_MTU_1024;
+	a.dest_qp_num = 5;
+	a.min_rnr_timer = 12;
+	a.ah_attr.port_num = port;
+	a.ah_attr.dgid.raw[15] = 1;
+	a.ah_attr.is_global = 0;
+	KUNIT_EXPECT_EQ_MSG(test, xrdma_modify_qp(qp, &a, rtr), want,
+			    "type %d port %u, no GRH", type, port);
+	if (want) {
+		/* refused before the driver: the QP stays in INIT */
+		KUNIT_EXPECT_EQ(test, qp->state, S(INIT));
+		KUNIT_EXPECT_EQ(test, fqp->modify_calls, calls);
+		a.ah_attr.is_global = 1;
+		KUNIT_EXPECT_EQ(test, xrdma_modify_qp(qp, &a, rtr), 0);
+	}
+	KUNIT_EXPECT_EQ(test, qp->state, S(RTR));
+	KUNIT_EXPECT_EQ(test, fqp->modify_calls, calls + 1);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(qp), 0);
+}
+
+/*
+ * RTR of RC and UC: an address vector without a GRH is refused (-EINVAL,
+ * no change) on a RoCE port and taken on an InfiniBand one; the AV's port
+ * decides.  Port 1 of the device is Ethernet, port 2 InfiniBand.
+ */
+static void qpstate_rtr_needs_grh(struct kunit *test)
+{
+	struct fake_dev *fd = fake_dev_alloc(test);
+	struct fake_qp_set s;
+	int ret;
+
+	fd->ibdev.num_ports = 2;
+	fd->ib_ports = BIT(2);
+	ret = xrdma_register_device(&fd->ibdev, "kqpgrh%d", NULL);
+	if (ret)
+		xrdma_dealloc_device(&fd->ibdev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	fake_qp_set_create(test, &fd->ibdev, &s);
+
+	rtr_grh_case(test, &s, RC, 1, -EINVAL);
+	rtr_grh_case(test, &s, UC, 1, -EINVAL);
+	rtr_grh_case(test, &s, RC, 2, 0);
+	rtr_grh_case(test, &s, UC, 2, 0);
+
+	fake_qp_set_destroy(test, &s);
 	fake_dev_destroy(fd);
 }
 
@@ -465,6 +540,7 @@ static struct kunit_case qpstate_cases[] = {
 	KUNIT_CASE(qpstate_modify_qp),
 	KUNIT_CASE(qpstate_sqd_capability),
 	KUNIT_CASE(qpstate_attr_values),
+	KUNIT_CASE(qpstate_rtr_needs_grh),
 	KUNIT_CASE(qpstate_gsi_modify),
 	{}
 };

@@ -25,10 +25,16 @@ static void fake_destroyed(struct xrdma_device *dev)
 static int fake_query_port(struct xrdma_device *dev, u32 port,
 			   struct xrdma_port_attr *attr)
 {
+	struct fake_dev *fd = to_fake_dev(dev);
+
+	if (fd->query_port_result)
+		return fd->query_port_result;
 	attr->state = XRDMA_PORT_ACTIVE;
 	attr->max_mtu = XRDMA_MTU_4096;
 	attr->active_mtu = XRDMA_MTU_4096;
-	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
+	attr->link_layer = fd->ib_ports & BIT(port) ?
+			   XRDMA_LINK_LAYER_INFINIBAND :
+			   XRDMA_LINK_LAYER_ETHERNET;
 	attr->gid_tbl_len = XRDMA_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1 << 30;

@@ -52,6 +52,10 @@ struct fake_dev {
 	 * the device were reset)
 	 */
 	int dereg_mr_result;
+	/* ports (bit p for port p) whose link layer is InfiniBand, not Ethernet */
+	u32 ib_ports;
+	/* what query_port returns (0, or an errno registration must pass on) */
+	int query_port_result;
 	atomic_t creates;
 	atomic_t destroys;
 };

@@ -30,6 +30,10 @@ extern const char *const xrdma_res_type_names[XRDMA_RES_MAX];
 int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
 			const struct xrdma_qp_attr *attr, int mask);
 
+/* verbs.c: address vectors (AHs and QP paths) */
+int xrdma_check_ah_attr(struct xrdma_device *dev,
+			const struct xrdma_ah_attr *attr);
+
 /* verbs.c: use counts and object allocation, shared with mr.c */
 bool xrdma_use_get(atomic_t *usecnt);
 void xrdma_use_put(atomic_t *usecnt);

@@ -440,14 +440,36 @@ static int xrdma_validate_ops(const struct xrdma_device_ops *ops)
 	return 0;
 }
 
+/*
+ * A port's link layer never changes: read once here, it tells the core
+ * whether an address vector needs a GRH without asking the driver (AHs are
+ * created in atomic context too).
+ */
+static int xrdma_read_link_layers(struct xrdma_device *dev)
+{
+	struct xrdma_port_attr pa;
+	u32 port;
+	int ret;
+
+	for (port = 1; port <= dev->num_ports; port++) {
+		memset(&pa, 0, sizeof(pa));
+		ret = dev->ops->query_port(dev, port, &pa);
+		if (ret)
+			return ret;
+		dev->port_link_layer[port - 1] = pa.link_layer;
+	}
+	return 0;
+}
+
 /**
  * xrdma_register_device - make a device available to clients
  * @dev: allocated with xrdma_alloc_device(), attr and num_ports filled in
  * @name_fmt: name, or a format with one %d for the lowest free number
  * @parent: parent device in the driver model, may be NULL
  *
- * Every registered client's add callback runs before this returns.
- * Return: 0 or a negative errno.
+ * Every registered client's add callback runs before this returns.  Each
+ * port's link layer is read here (query_port), once.
+ * Return: 0 or a negative errno (also query_port's).
  */
 int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 			  struct device *parent)
@@ -460,6 +482,9 @@ int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 	if (!dev->num_ports || dev->num_ports > XRDMA_MAX_PORTS)
 		return -EINVAL;
 	ret = xrdma_validate_ops(dev->ops);
+	if (ret)
+		return ret;
+	ret = xrdma_read_link_layers(dev);
 	if (ret)
 		return ret;
 

@@ -264,10 +264,7 @@ int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
 		return -EINVAL;
 	if (mask & XRDMA_QP_PATH_MTU && xrdma_mtu_to_int(attr->path_mtu) < 0)
 		return -EINVAL;
-	if (mask & XRDMA_QP_AV &&
-	    (attr->ah_attr.port_num < 1 ||
-	     attr->ah_attr.port_num > dev->num_ports ||
-	     attr->ah_attr.sgid_index >= XRDMA_GID_TABLE_LEN))
+	if (mask & XRDMA_QP_AV && xrdma_check_ah_attr(dev, &attr->ah_attr))
 		return -EINVAL;
 	if (mask & XRDMA_QP_TIMEOUT && attr->timeout > 31)
 		return -EINVAL;

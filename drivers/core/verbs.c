@@ -578,7 +578,8 @@ EXPORT_SYMBOL_GPL(__xrdma_create_qp);
  *
  * The transition and the mask are checked against the InfiniBand QP state
  * table for @qp's type, and the values against the device's limits, before
- * the driver sees them; entering SQD also needs XRDMA_DEVICE_SQD.
+ * the driver sees them (an address vector as xrdma_check_ah_attr(): a GRH
+ * on a RoCE port); entering SQD also needs XRDMA_DEVICE_SQD.
  * Return: 0, or -EINVAL with no change made, or the driver's error.
  */
 int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
@@ -688,18 +689,43 @@ EXPORT_SYMBOL_GPL(xrdma_destroy_qp);
 /* ------------------------------------------------------------------ AH */
 
 /**
+ * xrdma_check_ah_attr - check an address vector (AH or a QP's path)
+ * @dev: device
+ * @attr: the address vector
+ *
+ * The port must exist and the source GID index lie in the GID table.  On a
+ * port whose link layer is Ethernet (RoCE) packets are routed by GID, so
+ * the address vector must carry a GRH (is_global): without one it names
+ * no destination.  As ib_core's rdma_check_ah_attr(), the port is the
+ * address vector's own.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int xrdma_check_ah_attr(struct xrdma_device *dev,
+			const struct xrdma_ah_attr *attr)
+{
+	if (attr->port_num < 1 || attr->port_num > dev->num_ports ||
+	    attr->sgid_index >= XRDMA_GID_TABLE_LEN)
+		return -EINVAL;
+	if (!attr->is_global && dev->port_link_layer[attr->port_num - 1] ==
+	    XRDMA_LINK_LAYER_ETHERNET)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * __xrdma_create_ah - create an address handle for UD sends
  * @pd: protection domain
  * @attr: destination; port_num must be a valid port, sgid_index < GID
- *	  table length
+ *	  table length, is_global set on a RoCE (Ethernet) port
  * @flags: 0 or XRDMA_AH_NOSLEEP (kernel callers only: nothing here sleeps,
  *	   allocations are GFP_ATOMIC)
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
  *
  * Return: the AH, or an ERR_PTR: -EOPNOTSUPP if the device has no AHs,
- * -EINVAL for a bad @attr or @flags, or another negative errno
- * (allocation, driver).
+ * -EINVAL for a bad @attr (xrdma_check_ah_attr()) or @flags, or another
+ * negative errno (allocation, driver).
  */
 struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 				   const struct xrdma_ah_attr *attr,
@@ -716,9 +742,9 @@ struct xrdma_ah *__xrdma_create_ah(struct xrdma_pd *pd,
 		return ERR_PTR(-EINVAL);
 	if (!(flags & XRDMA_AH_NOSLEEP))
 		might_sleep();
-	if (attr->port_num < 1 || attr->port_num > dev->num_ports ||
-	    attr->sgid_index >= XRDMA_GID_TABLE_LEN)
-		return ERR_PTR(-EINVAL);
+	ret = xrdma_check_ah_attr(dev, attr);
+	if (ret)
+		return ERR_PTR(ret);
 	if (!xrdma_use_get(&pd->usecnt))
 		return ERR_PTR(-EINVAL);
 	ah = xrdma_obj_alloc_id(dev, dev->ops->size_ah, XRDMA_RES_AH, caller,

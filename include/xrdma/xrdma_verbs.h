@@ -898,6 +898,8 @@ struct xrdma_device {
 	struct xrdma_device_attr attr;
 	u32 num_ports;
 	u32 index;
+	/* port p's link layer at [p - 1], read from the driver at registration */
+	enum xrdma_link_layer port_link_layer[XRDMA_MAX_PORTS];
 
 	/* registration: users hold a reference while they use the device */
 	enum xrdma_device_state state;

@@ -1092,7 +1092,6 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
 			     struct ibv_ah_attr *attr)
 {
 	struct xrdma_cmd_create_ah c = { 0 };
-	union ibv_gid gid;
 	struct xv_ah *ah;
 	int err;
 
@@ -1103,23 +1102,17 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
 	}
 	c.user_cookie = (uintptr_t)ah;
 	c.pd_handle = pd->handle;
-	xv_ah_to_uverbs(attr, &c.attr);
 	/*
-	 * xnic routes by GID (its link layer is Ethernet): an AH without
-	 * a GRH can only name a port of this device, by its LID.
+	 * Passed down as it is: the kernel refuses an AH without a GRH on a
+	 * RoCE (Ethernet) port, where it would name no destination (EINVAL,
+	 * as rdma-core's providers).
 	 */
-	if (!attr->is_global) {
-		err = xv_query_gid(pd->context, attr->port_num ?
-				   attr->port_num : 1, 0, &gid);
-		if (err)
-			goto err_free;
-		memcpy(c.attr.dgid, gid.raw, 16);
-	}
+	xv_ah_to_uverbs(attr, &c.attr);
 	err = xv_ioctl(pd->context, XRDMA_IOC_CREATE_AH, &c);
 	if (err)
 		goto err_free;
 	memcpy(ah->dgid, c.attr.dgid, 16);
-	ah->port_num = attr->port_num ? attr->port_num : 1;
+	ah->port_num = attr->port_num;
 	if (attr->is_global) {
 		ah->sgid_index = attr->grh.sgid_index;
 		ah->hop_limit = attr->grh.hop_limit;

@@ -13,7 +13,9 @@
 # ibv_wr_* API, the extended CQ with timestamps, data validation, several
 # sizes), and every perftest latency/bandwidth program, server and client
 # in this guest over one device.  Each must exit 0 with its result line;
-# the device holds no object afterwards.
+# the device holds no object afterwards.  Without -g a pingpong's address
+# vector has no GRH, which a RoCE port refuses (EINVAL): both sides must
+# fail at once, as on rxe.
 
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
 [ -f /usr/bin/libibverbs.so.1 ] || fail "xverbs' libibverbs.so.1 not shipped (not built?)"
@@ -78,6 +80,31 @@ pair() {
 	note "$_name: $(grep -E "$_pat" "$XRDMA_TMP/cli" | tail -n 1)"
 }
 
+# pair_refused NAME MESSAGE SERVER_CMD... -- CLIENT_ARGS...: like pair, but
+# the server must fail with MESSAGE on stderr and the client fail too,
+# both by themselves (not killed by the timeout, 124)
+pair_refused() {
+	_name=$1 _msg=$2
+	shift 2
+	_srv=
+	while [ "$1" != -- ]; do
+		_srv="$_srv $1"
+		shift
+	done
+	shift
+	pair_once "$@"
+	if [ "$_src" = 0 ] || [ "$_src" = 124 ] || [ "$_crc" = 0 ] ||
+	   [ "$_crc" = 124 ] || ! grep -q "$_msg" "$XRDMA_TMP/srv"; then
+		err "$_name: client rc=$_crc server rc=$_src, want both failed and the server saying '$_msg'"
+		echo "--- $_name client"
+		cat "$XRDMA_TMP/cli"
+		echo "--- $_name server"
+		cat "$XRDMA_TMP/srv"
+		return 1
+	fi
+	note "$_name: refused (server: $_msg; rc $_src, client rc $_crc)"
+}
+
 # pair_once CLIENT_ARGS...: one run of pair; 0 passed, 2 both sides
 # succeeded but the client printed inf/nan numbers, 1 failed
 pair_once() {
@@ -117,6 +144,11 @@ for size in 1 4096 65536 1048576; do
 done
 pair ud_pingpong "$PP" ibv_ud_pingpong -d xnic0 -g 0 -n 200 -s 1024 --
 pair srq_pingpong "$PP" ibv_srq_pingpong -d xnic0 -g 0 -n 100 -q 4 --
+# without -g: the peer by LID only, no GRH (RTR of RC, the AH of UD)
+pair_refused rc_pingpong_no_gid "Failed to modify QP to RTR" \
+	ibv_rc_pingpong -d xnic0 -n 10 --
+pair_refused ud_pingpong_no_gid "Failed to create AH" \
+	ibv_ud_pingpong -d xnic0 -n 10 -s 1024 --
 
 # perftest: the result row is "<bytes> <iterations> <numbers...>"
 BW='^[[:space:]]*[0-9]+([[:space:]]+[0-9.]+){4}'

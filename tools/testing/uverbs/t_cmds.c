@@ -1200,6 +1200,10 @@ static void t_qp_modify_rc(int fd, struct qp *qp)
 	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
 	       "ah_attr.sgid_index 16");
 	rc_rtr_attr(&a, qp->qpn);
+	a.ah_attr.is_global = 0;
+	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
+	       "ah_attr.is_global 0 on a RoCE port (no GRH)");
+	rc_rtr_attr(&a, qp->qpn);
 	a.min_rnr_timer = 32;
 	qp_neg(fd, qp, RC_RTR_MASK, &a, QPS_INIT,
 	       "min_rnr_timer 32");
@@ -1413,6 +1417,18 @@ void t_qp(void)
 	/* state machine */
 	t_qp_modify_rc(c.fd, &rc);
 
+	/* UC as RC: an address vector without a GRH on a RoCE port */
+	rc_init_attr(&a);
+	CHECK_RC(modify_qp(c.fd, uc.h, RC_INIT_MASK, &a), 0, "UC RESET -> INIT");
+	rc_rtr_attr(&a, rc.qpn);
+	a.ah_attr.is_global = 0;
+	CHECK_RC(modify_qp(c.fd, uc.h, QPA_STATE | QPA_AV | QPA_PATH_MTU |
+			   QPA_DEST_QPN | QPA_RQ_PSN, &a), -EINVAL,
+		 "UC INIT -> RTR, ah_attr.is_global 0 on a RoCE port (no GRH)");
+	CHECK_EQ(qp_state(c.fd, uc.h), QPS_INIT, "UC still INIT");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = QPS_RESET;
+	CHECK_RC(modify_qp(c.fd, uc.h, QPA_STATE, &a), 0, "UC INIT -> RESET");
 	CHECK_RC(qp_to_rts(c.fd, uc.h, XRDMA_UVERBS_QPT_UC, rc.qpn), 0,
 		 "UC RESET -> INIT -> RTR -> RTS");
 	CHECK_EQ(qp_state(c.fd, uc.h), QPS_RTS, "UC in RTS");
@@ -1605,6 +1621,8 @@ static const struct arg_row ah_cases[] = {
 	{ "port num_ports + 1", AH(attr.port_num), 1, 0, DEV(num_ports), 1,
 	  -EINVAL },
 	{ "sgid_index 16", AH(attr.sgid_index), 1, 0, 0, 16, -EINVAL },
+	{ "is_global 0 on a RoCE port (no GRH)", AH(attr.is_global), 1, 0, 0,
+	  0, -EINVAL },
 	{ "reserved 1", AH(reserved), 4, 0, 0, 1, -EINVAL },
 	{ "attr.reserved non-zero", AH(attr.reserved[1]), 1, 0, 0, 1, -EINVAL },
 };

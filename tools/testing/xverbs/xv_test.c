@@ -37,7 +37,9 @@
  *     posted), a full send queue (ENOMEM, room again after polling),
  *     REMOTE_WRITE/ATOMIC without LOCAL_WRITE (EINVAL), dealloc of a PD
  *     with an MR and destroy of a CQ with a QP (EBUSY, still usable),
- *     inline data longer than max_inline_data.
+ *     inline data longer than max_inline_data; an address vector
+ *     without a GRH on the RoCE port: ibv_create_ah NULL/EINVAL,
+ *     ibv_modify_qp to RTR (RC, UC) EINVAL with the QP left in INIT.
  *  5. ordering: 200 WRITEs of increasing values to one u64, unsignaled
  *     but the last (one CQE, the last value stays); WRITEs then a SEND:
  *     the data is visible when the receive CQE is.
@@ -1486,6 +1488,92 @@ static void t_api_objects(void)
 	ep_free(&e);
 }
 
+/*
+ * An address vector without a GRH on a RoCE port (link layer Ethernet)
+ * names no destination: ibv_create_ah is NULL with errno EINVAL, and
+ * ibv_modify_qp to RTR of RC and UC returns EINVAL and leaves the QP in
+ * INIT (as rdma-core's providers; before, the AH silently went to this
+ * port and an RC QP retried until "retries exceeded").  With the GRH both
+ * work.
+ */
+static void grh_rtr_case(enum ibv_qp_type type, const char *name,
+			 const struct ibv_port_attr *pa)
+{
+	struct ibv_qp_attr a;
+	struct xt_ep e;
+	int mask, ret;
+
+	if (!ep_new(&e, type, 16, 8, 8)) {
+		xt_check(false, "grh: %s QP", name);
+		return;
+	}
+	ret = qp_to_init(e.qp);
+	xt_check(!ret, "grh: %s RESET -> INIT: %d", name, ret);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = mtu;
+	a.dest_qp_num = e.qp->qp_num;
+	a.rq_psn = XT_PSN;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr.is_global = 0;
+	a.ah_attr.dlid = pa->lid;
+	a.ah_attr.port_num = PORT;
+	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+	       IBV_QP_RQ_PSN;
+	if (type == IBV_QPT_RC)
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	ret = ibv_modify_qp(e.qp, &a, mask);
+	xt_check(ret == EINVAL,
+		 "grh: %s INIT -> RTR, is_global 0: %d (EINVAL)", name, ret);
+	xt_check(qp_state(e.qp) == IBV_QPS_INIT,
+		 "grh: %s still INIT after the refused RTR (%d)", name,
+		 qp_state(e.qp));
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.sgid_index = GID_INDEX;
+	a.ah_attr.grh.hop_limit = 64;
+	ret = ibv_modify_qp(e.qp, &a, mask);
+	xt_check(ret == 0 && qp_state(e.qp) == IBV_QPS_RTR,
+		 "grh: %s INIT -> RTR with a GRH: %d, state %d (RTR)", name,
+		 ret, qp_state(e.qp));
+	ep_free(&e);
+}
+
+static void t_api_grh(void)
+{
+	struct ibv_ah_attr aa = { .port_num = PORT };
+	struct ibv_port_attr pa;
+	struct ibv_ah *ah;
+	int ret;
+
+	memset(&pa, 0, sizeof(pa));
+	ret = ibv_query_port(ctx, PORT, &pa);
+	if (!xt_check(!ret && pa.link_layer == IBV_LINK_LAYER_ETHERNET,
+		      "grh: port %d is RoCE (link layer %d == Ethernet): %d",
+		      PORT, pa.link_layer, ret))
+		return;
+	aa.dlid = pa.lid;
+	errno = 0;
+	ah = ibv_create_ah(pd, &aa);
+	xt_check(!ah && errno == EINVAL,
+		 "grh: ibv_create_ah, is_global 0: NULL, errno %d (EINVAL)",
+		 errno);
+	if (ah)
+		destroyed(ibv_destroy_ah(ah), "AH");
+	aa.is_global = 1;
+	aa.grh.dgid = gid;
+	aa.grh.sgid_index = GID_INDEX;
+	aa.grh.hop_limit = 64;
+	ah = ibv_create_ah(pd, &aa);
+	xt_check(ah, "grh: ibv_create_ah with a GRH: %s",
+		 ah ? "ok" : strerror(errno));
+	if (ah)
+		destroyed(ibv_destroy_ah(ah), "AH");
+	grh_rtr_case(IBV_QPT_RC, "RC", &pa);
+	grh_rtr_case(IBV_QPT_UC, "UC", &pa);
+}
+
 /* ------------------------------------------------------------ 5. order */
 
 static void t_order(void)
@@ -2495,6 +2583,7 @@ static const struct xt_subtest subtests[] = {
 	XT_SUBTEST(api_state, 0, "posting in the wrong QP state"),
 	XT_SUBTEST(api_limits, 0, "API errors: limits"),
 	XT_SUBTEST(api_objects, 0, "API errors: objects in use"),
+	XT_SUBTEST(api_grh, 0, "API errors: address vectors without a GRH"),
 	XT_SUBTEST(order, 0, "ordering"),
 	XT_SUBTEST(threads, 0, "threads posting and polling"),
 	XT_SUBTEST(channel, 0, "completion channel"),
