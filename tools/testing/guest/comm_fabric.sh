@@ -172,6 +172,10 @@ fabric_up() {
 # (ib_core's own, "kern ib_core" -- the MAD QPs -- stay while xrdma_ib
 # has the device registered)
 no_user_objects() {
+	[ -r "$XRDMA_DEBUGFS/xrdma/$1/resources" ] || {
+		err "no resources file of $1"
+		return
+	}
 	awk '$3 == "pid" { print "left on '"$1"': " $0; bad = 1 } END { exit bad }' \
 		"$XRDMA_DEBUGFS/xrdma/$1/resources" >>"$XRDMA_TMP/errors"
 }
