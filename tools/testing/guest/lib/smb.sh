@@ -181,10 +181,31 @@ smb_counter() {
 	echo $((0x$_sv))
 }
 
+# _smb_server_conns: ksmbd's rdma_cm ids that are not listeners, one a line
+_smb_server_conns() {
+	/usr/bin/rdma res show cm_id 2>/dev/null | grep 'comm \[ksmbd\]' |
+		grep -v 'state LISTEN'
+}
+
+_smb_no_server_conns() { [ -z "$(_smb_server_conns)" ]; }
+
 smb_down() {
 	_sbad=0
 	if grep -q " $SMB_MNT cifs " /proc/mounts; then
 		umount "$SMB_MNT" || { _smb_err "umount $SMB_MNT failed"; _sbad=1; }
+	fi
+	# ksmbd 6.1's stop_sessions (ksmbd.control -s) walks its list of
+	# connections and drops the list's lock around each one's shutdown:
+	# a connection ending meanwhile -- its client has just unmounted,
+	# and the server tears it down on its own -- is freed under the walk
+	# (a general protection fault in ksmbd_conn_transport_destroy, seen
+	# in the bench).  So the server stops only once its connections are
+	# gone: no rdma_cm id of ksmbd but its listeners (free_transport
+	# destroys a connection's id, then frees the connection).
+	if [ -e /sys/class/ksmbd-control/kill_server ] &&
+		! wait_for 10 _smb_no_server_conns; then
+		_smb_err "ksmbd still has connections 10 s after the umount: $(_smb_server_conns | tr '\n' ';')"
+		_sbad=1
 	fi
 	if [ -e /sys/class/ksmbd-control/kill_server ]; then
 		ksmbd.control -s >/dev/null 2>&1 ||
