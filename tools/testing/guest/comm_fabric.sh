@@ -60,12 +60,12 @@
 # shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
 
-IP=/usr/bin/ip
 RDMA=/usr/bin/rdma
-NSA=fabric_a
-NSB=fabric_b
-XA=198.18.1.1
-XB=198.18.1.2
+# the two-device case (lib/ulp.sh: ulp_cross_up): the server's namespace
+# and address (xnic0), the client's namespace (xnic1)
+NSA=$ULP_NSA
+NSB=$ULP_NSB
+XA=$ULP_XA
 # the largest FI_UNIVERSE_SIZE whose ofi_rxm CQ fits xnic's max_cqe
 RXM_UNIVERSE=256
 port=47600
@@ -80,26 +80,17 @@ err() { echo "$*" >>"$XRDMA_TMP/errors"; }
 # is librdmacm's kernel side (/dev/infiniband/rdma_cm).  The header loads
 # it, and with it ib_uverbs, which ulp_fabric_up unloads (xrdma_ib's
 # devices have no ib_uverbs node; only rdma_ucm needs its symbols)
-cm_modules_down() { ulp_rmmod rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm; }
+# (and rdma_rxe, if an earlier test left it: it holds ib_uverbs too)
+cm_modules_down() { ulp_rmmod rdma_ucm rdma_rxe ib_uverbs rdma_cm iw_cm ib_cm; }
 cm_modules_up() {
 	modprobe rdma_ucm || fail "modprobe rdma_ucm"
 	[ -c /dev/infiniband/rdma_cm ] || fail "no /dev/infiniband/rdma_cm"
 }
 
 # ---------------------------------------------------------------- pairs
-# inns NS CMD...: CMD in network namespace NS ("" for this one)
-inns() {
-	_ns=$1
-	shift
-	if [ -n "$_ns" ]; then
-		$IP netns exec "$_ns" "$@"
-	else
-		"$@"
-	fi
-}
 
 # listening NS PORT: a TCP socket listens on PORT in NS
-listening() { inns "$1" netstat -ltn 2>/dev/null | grep -q ":$2 "; }
+listening() { ulp_inns "$1" netstat -ltn 2>/dev/null | grep -q ":$2 "; }
 
 # fi_pair NAME SRV_NS CLI_NS ADDR ARGS...: fi_pingpong ARGS as server in
 # SRV_NS, then as client of ADDR in CLI_NS (its own control port each
@@ -110,13 +101,13 @@ fi_pair() {
 	shift 4
 	port=$((port + 1))
 	# shellcheck disable=SC2086 # SRV_ARGS are words
-	inns "$_sns" timeout 60 xrdma-run fi_pingpong -B $port ${SRV_ARGS:-} "$@" \
+	ulp_inns "$_sns" timeout 60 xrdma-run fi_pingpong -B $port ${SRV_ARGS:-} "$@" \
 		>"$XRDMA_TMP/$_n.srv" 2>&1 &
 	_sp=$!
 	wait_for 10 listening "$_sns" $port ||
 		err "$_n: the server does not listen on $port"
 	# shellcheck disable=SC2086 # CLI_ARGS are words
-	inns "$_cns" timeout 60 xrdma-run fi_pingpong -P $port ${CLI_ARGS:-} "$@" \
+	ulp_inns "$_cns" timeout 60 xrdma-run fi_pingpong -P $port ${CLI_ARGS:-} "$@" \
 		"$_addr" >"$XRDMA_TMP/$_n.cli" 2>&1
 	_crc=$?
 	wait $_sp
@@ -263,47 +254,17 @@ sub_dgram() {
 }
 
 # ---------------------------------------------------- two devices
-# dev_bytes I: payload bytes xnic_sim device I sent and received
-dev_bytes() {
-	awk '$1 ~ /^(tx|rx)_.*bytes$/ { s += $2 } END { print s + 0 }' \
-		"$XRDMA_DEBUGFS/xnic_sim/$1/counters"
-}
-
-# netdev_of IBDEV: the netdev of IBDEV's port 1 (ib_core's view)
-netdev_of() {
-	_nd=$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/ndevs/0 2>/dev/null)
-	[ -n "$_nd" ] || return 1
-	echo "$_nd"
-}
-
-# has_gid IBDEV HEX: IBDEV's port 1 GID table holds ::ffff:<HEX>
-has_gid() {
-	cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null |
-		grep -qx "0000:0000:0000:0000:0000:ffff:$2"
-}
-
-cross_down() {
-	$IP netns del $NSA 2>/dev/null
-	$IP netns del $NSB 2>/dev/null
-	cm_modules_down
-	ulp_rmmod xrdma_ib
-	xnic_stack_end xnic0 xnic1
-}
-
-cross_bail() {
-	cross_down
-	fail "$*"
-}
+# (lib/ulp.sh: ulp_cross_up, xnic0 at $XA in $NSA, xnic1 in $NSB)
 
 # rping_pair NAME SIZE COUNT: rping -V server in A, client in B
 rping_pair() {
-	inns $NSA timeout 60 xrdma-run rping -s -a $XA -V -C "$3" -S "$2" \
+	ulp_inns "$NSA" timeout 60 xrdma-run rping -s -a "$XA" -V -C "$3" -S "$2" \
 		>"$XRDMA_TMP/$1.srv" 2>&1 &
 	_sp=$!
 	# the server's cm_id listens (rdma res, ib_core's restrack)
 	wait_for 10 sh -c "$RDMA res show cm_id | grep -q 'state LISTEN.*$XA'" ||
 		err "$1: rping server does not listen on $XA"
-	inns $NSB timeout 60 xrdma-run rping -c -a $XA -V -C "$3" -S "$2" \
+	ulp_inns "$NSB" timeout 60 xrdma-run rping -c -a "$XA" -V -C "$3" -S "$2" \
 		>"$XRDMA_TMP/$1.cli" 2>&1
 	_crc=$?
 	wait $_sp
@@ -317,49 +278,21 @@ rping_pair() {
 }
 
 sub_cross() {
-	has_ko xrdma_ib ||
-		fail "xrdma_ib.ko not built: ib_core cannot reach xnic (drivers/ib)"
-	cm_modules_down
-	mount_debugfs
-	modprobe ib_core || fail "modprobe ib_core"
-	# xnic_sim ndev=2: xnic.0 and xnic.1 cabled to each other
-	xnic_stack_up 2
-	insmod "$(xko xrdma_ib)" || cross_bail "insmod xrdma_ib"
-	cm_modules_up
-	wait_for 10 netdev_of xnic0 >/dev/null || cross_bail "xnic0 has no netdev"
-	wait_for 10 netdev_of xnic1 >/dev/null || cross_bail "xnic1 has no netdev"
-	n0=$(netdev_of xnic0)
-	n1=$(netdev_of xnic1)
-	$IP netns add $NSA || cross_bail "ip netns add (no network namespaces?)"
-	$IP netns add $NSB || cross_bail "ip netns add $NSB"
-	$IP link set "$n0" netns $NSA || cross_bail "moving $n0 to $NSA"
-	$IP link set "$n1" netns $NSB || cross_bail "moving $n1 to $NSB"
-	$IP -n $NSA addr add $XA/24 dev "$n0" || cross_bail "address on $n0"
-	$IP -n $NSB addr add $XB/24 dev "$n1" || cross_bail "address on $n1"
-	for ns in $NSA $NSB; do
-		$IP -n "$ns" link set lo up
-	done
-	$IP -n $NSA link set "$n0" up || cross_bail "$n0 up"
-	$IP -n $NSB link set "$n1" up || cross_bail "$n1 up"
-	# ib_core follows the netdevs into their namespaces: the GIDs of
-	# the addresses (::ffff:198.18.1.1, .2)
-	wait_for 10 has_gid xnic0 c612:0101 || cross_bail "xnic0: no GID for $XA"
-	wait_for 10 has_gid xnic1 c612:0102 || cross_bail "xnic1: no GID for $XB"
-	note "xnic0/$n0 $XA in $NSA <-> xnic1/$n1 $XB in $NSB ($($RDMA system show))"
+	ulp_cross_up
 
-	b0=$(dev_bytes 0)
-	b1=$(dev_bytes 1)
+	b0=$(ulp_dev_bytes 0)
+	b1=$(ulp_dev_bytes 1)
 	rping_pair rping_64 64 20
 	rping_pair rping_64k 65000 10
-	grew "xnic0's payload (rping)" "$b0" "$(dev_bytes 0)" $((2 * 10 * 65000))
-	grew "xnic1's payload (rping)" "$b1" "$(dev_bytes 1)" $((2 * 10 * 65000))
+	grew "xnic0's payload (rping)" "$b0" "$(ulp_dev_bytes 0)" $((2 * 10 * 65000))
+	grew "xnic1's payload (rping)" "$b1" "$(ulp_dev_bytes 1)" $((2 * 10 * 65000))
 
-	b0=$(dev_bytes 0)
-	b1=$(dev_bytes 1)
-	fi_pair cross_msg $NSA $NSB $XA -I 3 -c -S all -p verbs -e msg &&
+	b0=$(ulp_dev_bytes 0)
+	b1=$(ulp_dev_bytes 1)
+	fi_pair cross_msg "$NSA" "$NSB" "$XA" -I 3 -c -S all -p verbs -e msg &&
 		fi_rows cross_msg 3 1 4k 1m
-	grew "xnic0's payload (fi_pingpong)" "$b0" "$(dev_bytes 0)" 6291456
-	grew "xnic1's payload (fi_pingpong)" "$b1" "$(dev_bytes 1)" 6291456
+	grew "xnic0's payload (fi_pingpong)" "$b0" "$(ulp_dev_bytes 0)" 6291456
+	grew "xnic1's payload (fi_pingpong)" "$b1" "$(ulp_dev_bytes 1)" 6291456
 
 	# UD: address handles with a GRH to the other device's GID 0.  The
 	# verbs provider's DGRAM domains come from the device list, not from
@@ -367,16 +300,16 @@ sub_cross() {
 	# mode, and xrdma's devices are in no namespace), and without -d
 	# both ends take the first, xnic0 (loopback: xnic1 would count
 	# nothing).  Each end names its device's domain.
-	b0=$(dev_bytes 0)
-	b1=$(dev_bytes 1)
+	b0=$(ulp_dev_bytes 0)
+	b1=$(ulp_dev_bytes 1)
 	SRV_ARGS="-d xnic0-dgram" CLI_ARGS="-d xnic1-dgram" \
-		fi_pair cross_dgram $NSA $NSB $XA -I 3 -c -S all -p verbs -e dgram &&
+		fi_pair cross_dgram "$NSA" "$NSB" "$XA" -I 3 -c -S all -p verbs -e dgram &&
 		fi_rows cross_dgram 3 1 1k 4k
-	grew "xnic0's payload (dgram)" "$b0" "$(dev_bytes 0)" $((2 * 3 * 4096))
-	grew "xnic1's payload (dgram)" "$b1" "$(dev_bytes 1)" $((2 * 3 * 4096))
+	grew "xnic0's payload (dgram)" "$b0" "$(ulp_dev_bytes 0)" $((2 * 3 * 4096))
+	grew "xnic1's payload (dgram)" "$b1" "$(ulp_dev_bytes 1)" $((2 * 3 * 4096))
 	grep -E '^(tx|rx)_[a-z_]*bytes' "$XRDMA_DEBUGFS"/xnic_sim/[01]/counters |
 		grep -v ' 0$'
-	cross_down
+	ulp_cross_down
 	fail_on_errors
 }
 

@@ -5,6 +5,7 @@
 # XRDMA_SUBTEST: uct 300
 # XRDMA_SUBTEST: ucp 300
 # XRDMA_SUBTEST: mpi 240
+# XRDMA_SUBTEST: cross 240
 # XRDMA_DEBIAN_MODULES: ib_core rdma_cm iw_cm ib_cm rdma_ucm
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma ucx_info ucx_perftest
@@ -41,6 +42,15 @@
 #   mpi   Open MPI's mpirun, two ranks of tools/testing/comm/mpi_pingpong
 #         (every byte checked) with pml ucx and UCX restricted to xnic's
 #         verbs transports and self (no shared memory, no TCP)
+#   cross two xnic devices cabled to each other (xnic_sim ndev=2), each
+#         netdev in its own network namespace (lib/ulp.sh: ulp_cross_up):
+#         ucx_perftest's UCP tag matching (eager and rendezvous) and put
+#         over rc_v, and tag matching over ud_v, the server on xnic0 in
+#         one namespace, the client on xnic1 in the other
+#         (UCX_NET_DEVICES on each side); both devices' payload counters
+#         grow by the bytes moved.  UCT tests cannot cross devices with
+#         ucx_perftest: its server takes the device from the client's
+#         parameters
 #
 # What xnic needs, and why (for Documentation/userspace.rst):
 #   - xrdma-run (xverbs' libibverbs.so.1 first on LD_LIBRARY_PATH), and
@@ -70,7 +80,7 @@
 . /xrdma/tests/lib/ulp.sh
 
 case $XRDMA_SUBTEST in
-info | uct | ucp | mpi) ;;
+info | uct | ucp | mpi | cross) ;;
 *) fail "unknown subtest '$XRDMA_SUBTEST'" ;;
 esac
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
@@ -80,29 +90,41 @@ command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
 err() { echo "$*" >>"$XRDMA_TMP/errors"; }
 out=$XRDMA_TMP/out
 
+DEV=xnic0:1
 # the runner loaded rdma_ucm (and with it ib_uverbs) for this test;
 # ulp_fabric_up wants ib_uverbs out first.  UCX opens librdmacm (its
 # "rdmacm" connection manager) in every process: with rdma_ucm, as on a
 # machine with rdma-core's udev rules, that goes through our library too.
-ulp_rmmod rdma_ucm
-ulp_fabric_up xnic
-DEV=xnic0:1
-modprobe rdma_ucm || {
-	ulp_fabric_down
-	fail "modprobe rdma_ucm"
-}
+if [ "$XRDMA_SUBTEST" = cross ]; then
+	ulp_cross_up
+else
+	ulp_rmmod rdma_ucm
+	ulp_fabric_up xnic
+	modprobe rdma_ucm || {
+		ulp_fabric_down
+		fail "modprobe rdma_ucm"
+	}
+fi
 
 # the node UCX opens: /dev/infiniband/<dev_name> of our library
 node=/dev/infiniband/xrdma_uverbs0
 [ -c "$node" ] || {
-	ulp_rmmod rdma_ucm ib_uverbs
-	ulp_fabric_down
+	if [ "$XRDMA_SUBTEST" = cross ]; then
+		ulp_cross_down
+	else
+		ulp_rmmod rdma_ucm ib_uverbs
+		ulp_fabric_down
+	fi
 	fail "$node is not a character device: $(ls -l /dev/infiniband 2>&1)"
 }
 
 finish() {
-	ulp_rmmod rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm
-	ulp_fabric_down || true
+	if [ "$XRDMA_SUBTEST" = cross ]; then
+		ulp_cross_down
+	else
+		ulp_rmmod rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm
+		ulp_fabric_down || true
+	fi
 	if [ -s "$XRDMA_TMP/errors" ]; then
 		cat "$XRDMA_TMP/errors"
 		fail "$(wc -l <"$XRDMA_TMP/errors") error(s)"
@@ -110,10 +132,16 @@ finish() {
 	exit 0
 }
 
-# ctr NAME: one of xnic_sim's counters of device 0
+# the xnic_sim devices whose counters ctr adds up
+CTR_DEVS=0
+# ctr NAME: the sum of one of xnic_sim's counters over $CTR_DEVS
 ctr() {
-	awk -v n="$1" '$1 == n { print $2; f = 1 } END { if (!f) print 0 }' \
-		"$XRDMA_DEBUGFS/xnic_sim/0/counters"
+	_cs=0
+	for _cd in $CTR_DEVS; do
+		_cs=$((_cs + $(awk -v n="$1" '$1 == n { v = $2 } END { print v + 0 }' \
+			"$XRDMA_DEBUGFS/xnic_sim/$_cd/counters")))
+	done
+	echo $_cs
 }
 
 # ctrs NAME...: the sum of those counters
@@ -131,7 +159,9 @@ port=13400
 # environment VAR=VALUE...; both exit 0, the client's "Final:" line
 # shows ITERS iterations, and the sum of the xnic counters COUNTERS
 # grew by at least MIN.  A failure is recorded in $XRDMA_TMP/errors
-# with both outputs.
+# with both outputs.  Set for the two-device case: SNS and CNS, the
+# server's and client's network namespaces; SENV and CENV, more of the
+# environment of one side; SADDR, the server's address.
 perf() {
 	_name=$1 _ctrs=$2 _min=$3 _iters=$4
 	shift 4
@@ -145,11 +175,11 @@ perf() {
 	# shellcheck disable=SC2086 # $_ctrs: counter names
 	_before=$(ctrs $_ctrs)
 	# shellcheck disable=SC2086 # word splitting of the environment is wanted
-	timeout 60 env $_env xrdma-run ucx_perftest -p $port "$@" \
-		>"$XRDMA_TMP/srv" 2>&1 &
+	ulp_inns "${SNS:-}" timeout 60 env $_env ${SENV:-} xrdma-run \
+		ucx_perftest -p $port "$@" >"$XRDMA_TMP/srv" 2>&1 &
 	_pid=$!
 	_i=0
-	while ! netstat -ltn 2>/dev/null | grep -q ":$port "; do
+	while ! ulp_inns "${SNS:-}" netstat -ltn 2>/dev/null | grep -q ":$port "; do
 		_i=$((_i + 1))
 		if [ $_i -gt 300 ] || ! kill -0 $_pid 2>/dev/null; then
 			break
@@ -157,8 +187,8 @@ perf() {
 		sleep 0.05
 	done
 	# shellcheck disable=SC2086
-	timeout 60 env $_env xrdma-run ucx_perftest -p $port "$@" 127.0.0.1 \
-		>"$XRDMA_TMP/cli" 2>&1
+	ulp_inns "${CNS:-}" timeout 60 env $_env ${CENV:-} xrdma-run \
+		ucx_perftest -p $port "$@" "${SADDR:-127.0.0.1}" >"$XRDMA_TMP/cli" 2>&1
 	_crc=$?
 	wait $_pid
 	_src=$?
@@ -323,6 +353,43 @@ mpi)
 		fi
 	done
 	hostname "$host"
+	;;
+cross)
+	# the server on xnic0 (in ULP_NSA, at ULP_XA), the client on xnic1
+	# (in ULP_NSB); requester counters of both devices, and each
+	# device's payload must grow: loopback on one device moves the
+	# other's nothing
+	SNS=$ULP_NSA CNS=$ULP_NSB SADDR=$ULP_XA CTR_DEVS="0 1"
+	SENV="UCX_NET_DEVICES=xnic0:1" CENV="UCX_NET_DEVICES=xnic1:1"
+	R="-n $N -w $W"
+	# cross NAME "COUNTERS" BYTES ENV... -- ARGS...: perf, and both
+	# devices moved at least BYTES of payload
+	cross() {
+		_xn=$1 _xc=$2 _xb=$3
+		shift 3
+		_x0=$(ulp_dev_bytes 0)
+		_x1=$(ulp_dev_bytes 1)
+		perf "$_xn" "$_xc" "$_xb" $N "$@" || return
+		moved "$_xn" 0 "$_x0" "$_xb"
+		moved "$_xn" 1 "$_x1" "$_xb"
+	}
+	# moved NAME I BEFORE BYTES: xnic_sim device I's payload grew by BYTES
+	moved() {
+		_xg=$(($(ulp_dev_bytes "$2") - $3))
+		[ $_xg -ge "$4" ] ||
+			err "$1: xnic$2 moved $_xg payload bytes, want >= $4"
+	}
+	# shellcheck disable=SC2086 # $R: options
+	{
+		cross rc_tag_eager "$SENDB" $((N * 4096)) UCX_TLS=rc_v \
+			UCX_RNDV_THRESH=inf -- -t tag_bw -s 4096 $R
+		cross rc_tag_rndv "$READB" $((N * 131072)) UCX_TLS=rc_v \
+			UCX_RNDV_THRESH=8192 -- -t tag_bw -s 131072 $R
+		cross rc_put "$WRITEB" $((N * 65536)) UCX_TLS=rc_v -- \
+			-t ucp_put_bw -s 65536 $R
+		cross ud_tag_eager "$SENDB" $((N * 4096)) UCX_TLS=ud_v \
+			UCX_RNDV_THRESH=inf -- -t tag_bw -s 4096 $R
+	}
 	;;
 esac
 finish

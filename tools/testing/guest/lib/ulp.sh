@@ -49,6 +49,23 @@
 #     $XRDMA_TMP/errors.
 # ulp_loaded MOD...
 #     Prints those of MOD... that are loaded.
+#
+# Two cabled xnic devices, the ends in two network namespaces (the cross
+# subtests of comm_fabric and comm_ucx; the header also ships rdma_ucm):
+# ulp_cross_up
+#     ib_core, xnic_sim ndev=2 (xnic0 and xnic1 cabled to each other),
+#     xrdma_ib, rdma_ucm (the rdma_cm modules and rdma_rxe unloaded
+#     first); xnic0's
+#     netdev moved to namespace $ULP_NSA with $ULP_XA/24, xnic1's to
+#     $ULP_NSB with $ULP_XB/24; waits for both addresses' GIDs.  Fails
+#     the test (after ulp_cross_down) when a step fails.
+# ulp_cross_down
+#     Undoes it; objects left on xnic0 or xnic1, or a module that stays,
+#     go to $XRDMA_TMP/errors.
+# ulp_inns NS CMD...
+#     CMD in network namespace NS ("" for this one).
+# ulp_dev_bytes I
+#     Payload bytes xnic_sim device I sent and received.
 
 ULP_IP=198.18.0.1
 ULP_PREFIX=24
@@ -212,4 +229,87 @@ ulp_traffic_min() {
 	rxe) echo $(($1 / 4096)) ;;
 	*) echo "$1" ;;
 	esac
+}
+
+# --------------------------------------------------------- two devices
+ULP_NSA=xrdma_a
+ULP_NSB=xrdma_b
+ULP_XA=198.18.1.1
+ULP_XB=198.18.1.2
+
+ulp_inns() {
+	_uns=$1
+	shift
+	if [ -n "$_uns" ]; then
+		/usr/bin/ip netns exec "$_uns" "$@"
+	else
+		"$@"
+	fi
+}
+
+ulp_dev_bytes() {
+	awk '$1 ~ /^(tx|rx)_.*bytes$/ { s += $2 } END { print s + 0 }' \
+		"$XRDMA_DEBUGFS/xnic_sim/$1/counters"
+}
+
+# _ulp_gid_of DEV HEX: DEV's port 1 GID table holds ::ffff:<HEX>
+_ulp_gid_of() {
+	cat /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null |
+		grep -qx "0000:0000:0000:0000:0000:ffff:$2"
+}
+
+ulp_cross_down() {
+	/usr/bin/ip netns del $ULP_NSA 2>/dev/null
+	/usr/bin/ip netns del $ULP_NSB 2>/dev/null
+	ulp_rmmod rdma_ucm ib_uverbs rdma_cm iw_cm ib_cm xrdma_ib
+	xnic_stack_end xnic0 xnic1
+}
+
+_ulp_cross_bail() {
+	ulp_cross_down
+	fail "$*"
+}
+
+ulp_cross_up() {
+	has_ko xrdma_ib ||
+		fail "xrdma_ib.ko not built: ib_core cannot reach xnic (drivers/ib)"
+	# the header's rdma_ucm holds ib_uverbs, and so does an rdma_rxe an
+	# earlier test left: rdma_ucm is loaded again after xrdma_ib
+	[ ! -d /sys/class/infiniband/rxe0 ] || fail "rxe0 exists"
+	ulp_rmmod rdma_ucm rdma_rxe ib_uverbs rdma_cm iw_cm ib_cm
+	mount_debugfs
+	modprobe ib_core || fail "modprobe ib_core"
+	xnic_stack_up 2
+	insmod "$(xko xrdma_ib)" || _ulp_cross_bail "insmod xrdma_ib"
+	modprobe rdma_ucm || _ulp_cross_bail "modprobe rdma_ucm"
+	[ -c /dev/infiniband/rdma_cm ] || _ulp_cross_bail "no /dev/infiniband/rdma_cm"
+	ulp_wait 10 _ulp_xnic_netdev xnic0 >/dev/null ||
+		_ulp_cross_bail "xnic0 has no netdev"
+	ulp_wait 10 _ulp_xnic_netdev xnic1 >/dev/null ||
+		_ulp_cross_bail "xnic1 has no netdev"
+	_uc0=$(_ulp_xnic_netdev xnic0)
+	_uc1=$(_ulp_xnic_netdev xnic1)
+	/usr/bin/ip netns add $ULP_NSA ||
+		_ulp_cross_bail "ip netns add (no network namespaces?)"
+	/usr/bin/ip netns add $ULP_NSB || _ulp_cross_bail "ip netns add $ULP_NSB"
+	/usr/bin/ip link set "$_uc0" netns $ULP_NSA ||
+		_ulp_cross_bail "moving $_uc0 to $ULP_NSA"
+	/usr/bin/ip link set "$_uc1" netns $ULP_NSB ||
+		_ulp_cross_bail "moving $_uc1 to $ULP_NSB"
+	/usr/bin/ip -n $ULP_NSA addr add $ULP_XA/24 dev "$_uc0" ||
+		_ulp_cross_bail "address on $_uc0"
+	/usr/bin/ip -n $ULP_NSB addr add $ULP_XB/24 dev "$_uc1" ||
+		_ulp_cross_bail "address on $_uc1"
+	for _uns in $ULP_NSA $ULP_NSB; do
+		/usr/bin/ip -n "$_uns" link set lo up
+	done
+	/usr/bin/ip -n $ULP_NSA link set "$_uc0" up || _ulp_cross_bail "$_uc0 up"
+	/usr/bin/ip -n $ULP_NSB link set "$_uc1" up || _ulp_cross_bail "$_uc1 up"
+	# ib_core follows the netdevs into their namespaces: the GIDs of
+	# the addresses (::ffff:198.18.1.1, .2)
+	ulp_wait 10 _ulp_gid_of xnic0 c612:0101 ||
+		_ulp_cross_bail "xnic0: no GID for $ULP_XA"
+	ulp_wait 10 _ulp_gid_of xnic1 c612:0102 ||
+		_ulp_cross_bail "xnic1: no GID for $ULP_XB"
+	note "xnic0/$_uc0 $ULP_XA in $ULP_NSA <-> xnic1/$_uc1 $ULP_XB in $ULP_NSB ($(/usr/bin/rdma system show))"
 }
