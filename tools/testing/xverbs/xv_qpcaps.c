@@ -18,6 +18,10 @@
  *             and send_ops_flags the QP type cannot use are EOPNOTSUPP; an
  *             unsupported QP type is EOPNOTSUPP
  *   send_ops  a QP created with SEND_OPS_FLAGS has the ibv_wr_* API
+ *   fill      the caps a QP at the limits reports hold: max_recv_wr
+ *             receives of max_recv_sge SGEs post, one more is ENOMEM;
+ *             max_send_wr unsignaled UD sends, of max_send_sge SGEs or
+ *             max_inline_data inline bytes, post, one more is ENOMEM
  *
  *   -d IBDEV  device (xnic0)   -s SEED  random seed (1)   -n N  QPs per
  *   type and API in the sweep (64)
@@ -30,6 +34,7 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 #include "xt.h"
+#include "xt_verbs.h"
 
 static const char *dev_name = "xnic0";
 static int seed = 1, per_combo = 64;
@@ -206,7 +211,7 @@ static void t_sweep(void)
 						    (int)rnd(1)))
 					bad++;
 			}
-			CHECK_EQ(bad, 0, "sweep: %s %s: %d QPs within the limits",
+			CHECK_EQ(bad, 0, "%s %s: %d QPs within the limits",
 				 api_name[api], type_name[types[t]], per_combo);
 		}
 	}
@@ -232,7 +237,7 @@ static void t_limits(void)
 		for (api = 0; api < API_N; api++) {
 			w = max;
 			CHECK(expect_created(api, types[t], &w, 1),
-			      "limits: %s %s: every cap at its limit",
+			      "%s %s: every cap at its limit",
 			      api_name[api], type_name[types[t]]);
 			for (k = 0; k < 5; k++) {
 				w = max;
@@ -247,7 +252,7 @@ static void t_limits(void)
 				if (!err)
 					ibv_destroy_qp(qp);
 				CHECK_RC(-err, -EINVAL,
-					 "limits: %s %s: cap %d beyond its limit",
+					 "%s %s: cap %d beyond its limit",
 					 api_name[api], type_name[types[t]], k);
 			}
 		}
@@ -318,29 +323,29 @@ static void t_comp_mask(void)
 		enum ibv_qp_type ty = types[t];
 		const char *tn = type_name[ty];
 
-		CHECK_RC(create_ex(ty, PD, 0, 0), 0, "comp_mask: %s PD", tn);
+		CHECK_RC(create_ex(ty, PD, 0, 0), 0, "%s PD", tn);
 		CHECK_RC(create_ex(ty, PD | IBV_QP_INIT_ATTR_CREATE_FLAGS, 0,
 				   0), 0,
-			 "comp_mask: %s PD|CREATE_FLAGS, no flag", tn);
+			 "%s PD|CREATE_FLAGS, no flag", tn);
 		CHECK_RC(create_ex(ty, PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 				   0, 0), 0,
-			 "comp_mask: %s PD|SEND_OPS_FLAGS, no opcode", tn);
+			 "%s PD|SEND_OPS_FLAGS, no opcode", tn);
 		CHECK_RC(create_ex(ty, PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
 				   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, 0,
 				   type_ops(ty)), 0,
-			 "comp_mask: %s PD|CREATE_FLAGS|SEND_OPS_FLAGS, every opcode of the type",
+			 "%s PD|CREATE_FLAGS|SEND_OPS_FLAGS, every opcode of the type",
 			 tn);
 		CHECK_RC(create_ex(ty, 0, 0, 0), -EINVAL,
-			 "comp_mask: %s without PD", tn);
+			 "%s without PD", tn);
 		for (i = 0; i < ARRAY_SIZE(bits); i++)
 			CHECK_RC(create_ex(ty, PD | bits[i].bit, 0, 0),
-				 -EOPNOTSUPP, "comp_mask: %s PD|%s", tn,
+				 -EOPNOTSUPP, "%s PD|%s", tn,
 				 bits[i].name);
 		for (i = 0; i < ARRAY_SIZE(flags); i++)
 			CHECK_RC(create_ex(ty, PD |
 					   IBV_QP_INIT_ATTR_CREATE_FLAGS,
 					   flags[i].flag, 0), -EOPNOTSUPP,
-				 "comp_mask: %s create flag %s", tn,
+				 "%s create flag %s", tn,
 				 flags[i].name);
 		for (i = 0; i < ARRAY_SIZE(ops); i++) {
 			bool ok = ops[i].op & type_ops(ty);
@@ -348,13 +353,13 @@ static void t_comp_mask(void)
 			CHECK_RC(create_ex(ty, PD |
 					   IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, 0,
 					   ops[i].op), ok ? 0 : -EOPNOTSUPP,
-				 "comp_mask: %s send op %s", tn, ops[i].name);
+				 "%s send op %s", tn, ops[i].name);
 		}
 	}
 	CHECK_RC(create_ex(IBV_QPT_RAW_PACKET, PD, 0, 0), -EOPNOTSUPP,
-		 "comp_mask: RAW_PACKET QP");
+		 "RAW_PACKET QP");
 	CHECK_RC(create_ex(IBV_QPT_XRC_SEND, PD, 0, 0), -EOPNOTSUPP,
-		 "comp_mask: XRC_SEND QP");
+		 "XRC_SEND QP");
 }
 
 static void t_send_ops(void)
@@ -379,27 +384,153 @@ static void t_send_ops(void)
 			       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		ax.send_ops_flags = type_ops(types[t]);
 		qp = ibv_create_qp_ex(ctx, &ax);
-		if (!CHECK(qp, "send_ops: %s created", type_name[types[t]]))
+		if (!CHECK(qp, "%s created", type_name[types[t]]))
 			continue;
 		qx = ibv_qp_to_qp_ex(qp);
-		if (CHECK(qx, "send_ops: %s ibv_qp_to_qp_ex",
+		if (CHECK(qx, "%s ibv_qp_to_qp_ex",
 			  type_name[types[t]])) {
 			CHECK(qx->wr_start && qx->wr_complete && qx->wr_send &&
 			      qx->wr_send_imm && qx->wr_set_sge,
-			      "send_ops: %s has the ibv_wr_* API",
+			      "%s has the ibv_wr_* API",
 			      type_name[types[t]]);
 			if (types[t] == IBV_QPT_UD)
 				CHECK(qx->wr_set_ud_addr,
-				      "send_ops: UD has wr_set_ud_addr");
+				      "UD has wr_set_ud_addr");
 			if (types[t] == IBV_QPT_RC)
 				CHECK(qx->wr_rdma_write && qx->wr_rdma_read &&
 				      qx->wr_atomic_cmp_swp &&
 				      qx->wr_atomic_fetch_add,
-				      "send_ops: RC has the RDMA and atomic wr_*");
+				      "RC has the RDMA and atomic wr_*");
 		}
 		CHECK_RC(ibv_destroy_qp(qp) ? -errno : 0, 0,
-			 "send_ops: %s destroyed", type_name[types[t]]);
+			 "%s destroyed", type_name[types[t]]);
 	}
+}
+
+/* post the QP's whole receive queue, then one more */
+static void fill_rq(struct ibv_qp *qp, const struct ibv_qp_cap *c,
+		    struct ibv_mr *mr)
+{
+	struct ibv_sge sg[c->max_recv_sge ? c->max_recv_sge : 1];
+	struct ibv_recv_wr wr, *bad;
+	uint32_t i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < c->max_recv_sge; i++) {
+		sg[i].addr = (uintptr_t)mr->addr + i;
+		sg[i].length = 1;
+		sg[i].lkey = mr->lkey;
+	}
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = sg;
+	wr.num_sge = (int)c->max_recv_sge;
+	for (n = 0; n < c->max_recv_wr && !ret; n++) {
+		wr.wr_id = n;
+		ret = ibv_post_recv(qp, &wr, &bad);
+	}
+	CHECK_RC(-ret, 0, "%u receives of %u SGEs posted", c->max_recv_wr,
+		 c->max_recv_sge);
+	CHECK_RC(-ibv_post_recv(qp, &wr, &bad), -ENOMEM,
+		 "one receive beyond max_recv_wr");
+}
+
+/* post the QP's whole send queue (UD to itself, unsignaled), one more */
+static void fill_sq(struct ibv_qp *qp, const struct ibv_qp_cap *c,
+		    struct ibv_mr *mr, struct ibv_ah *ah)
+{
+	struct ibv_sge sg[c->max_send_sge ? c->max_send_sge : 1];
+	struct ibv_sge isg = {
+		.addr = (uintptr_t)mr->addr, .length = c->max_inline_data,
+	};
+	struct ibv_send_wr wr, *bad;
+	uint32_t i, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < c->max_send_sge; i++) {
+		sg[i].addr = (uintptr_t)mr->addr + i;
+		sg[i].length = 1;
+		sg[i].lkey = mr->lkey;
+	}
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = IBV_WR_SEND;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = qp->qp_num;
+	wr.wr.ud.remote_qkey = 0x11111111;
+	for (n = 0; n < c->max_send_wr && !ret; n++) {
+		wr.wr_id = n;
+		if (n & 1) {
+			wr.sg_list = &isg;
+			wr.num_sge = 1;
+			wr.send_flags = IBV_SEND_INLINE;
+		} else {
+			wr.sg_list = sg;
+			wr.num_sge = (int)c->max_send_sge;
+			wr.send_flags = 0;
+		}
+		ret = ibv_post_send(qp, &wr, &bad);
+	}
+	CHECK_RC(-ret, 0,
+		 "%u sends of %u SGEs or %u inline bytes posted",
+		 c->max_send_wr, c->max_send_sge, c->max_inline_data);
+	CHECK_RC(-ibv_post_send(qp, &wr, &bad), -ENOMEM,
+		 "one send beyond max_send_wr");
+}
+
+static void t_fill(void)
+{
+	struct ibv_qp_init_attr a;
+	struct ibv_ah_attr ah_attr;
+	struct ibv_qp *rq_qp, *sq_qp;
+	union ibv_gid g;
+	struct ibv_ah *ah;
+	struct ibv_mr *mr;
+	static char buf[4096];
+
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		xt_bail(errno, "ibv_reg_mr");
+	memset(&a, 0, sizeof(a));
+	a.send_cq = cq;
+	a.recv_cq = cq;
+	a.qp_type = IBV_QPT_UD;
+	a.cap.max_send_wr = (uint32_t)da.max_qp_wr;
+	a.cap.max_recv_wr = (uint32_t)da.max_qp_wr;
+	a.cap.max_send_sge = (uint32_t)da.max_sge;
+	a.cap.max_recv_sge = (uint32_t)da.max_sge;
+	a.cap.max_inline_data = XV_INLINE;
+	rq_qp = ibv_create_qp(pd, &a);
+	if (!rq_qp)
+		xt_bail(errno, "UD QP at the limits");
+	if (xt_qp_init(rq_qp, 0x11111111))
+		xt_bail(errno, "UD QP to INIT");
+	fill_rq(rq_qp, &a.cap, mr);
+	CHECK_RC(ibv_destroy_qp(rq_qp) ? -errno : 0, 0,
+		 "QP with a full receive queue destroyed");
+
+	a.cap.max_send_wr = (uint32_t)da.max_qp_wr;
+	a.cap.max_recv_wr = 1;
+	a.cap.max_send_sge = (uint32_t)da.max_sge;
+	a.cap.max_recv_sge = 1;
+	a.cap.max_inline_data = XV_INLINE;
+	a.sq_sig_all = 0;
+	sq_qp = ibv_create_qp(pd, &a);
+	if (!sq_qp)
+		xt_bail(errno, "UD QP at the send limits");
+	if (xt_ud_rts(sq_qp, 0x11111111) || ibv_query_gid(ctx, 1, 0, &g))
+		xt_bail(errno, "UD QP to RTS");
+	memset(&ah_attr, 0, sizeof(ah_attr));
+	ah_attr.is_global = 1;
+	ah_attr.grh.dgid = g;
+	ah_attr.grh.hop_limit = 64;
+	ah_attr.port_num = 1;
+	ah = ibv_create_ah(pd, &ah_attr);
+	if (!ah)
+		xt_bail(errno, "ibv_create_ah");
+	fill_sq(sq_qp, &a.cap, mr, ah);
+	CHECK_RC(ibv_destroy_qp(sq_qp) ? -errno : 0, 0,
+		 "QP with a full send queue destroyed");
+	CHECK_RC(-ibv_destroy_ah(ah), 0, "AH destroyed");
+	CHECK_RC(-ibv_dereg_mr(mr), 0, "MR deregistered");
 }
 
 static bool setup(void)
@@ -436,6 +567,7 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(limits, 0, "every cap at its limit; one beyond is EINVAL"),
 	XT_SUBTEST(comp_mask, 0, "ibv_create_qp_ex's comp_mask and flags"),
 	XT_SUBTEST(send_ops, 0, "SEND_OPS_FLAGS gives the ibv_wr_* API"),
+	XT_SUBTEST(fill, 0, "the caps of a QP at the limits hold"),
 };
 
 static struct xt_suite suite = {
