@@ -779,24 +779,68 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 	return qp;
 }
 
-#define XV_SEND_OPS (IBV_QP_EX_WITH_RDMA_WRITE | \
-		     IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND | \
-		     IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ | \
-		     IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
-		     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
-		     IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND_WITH_INV)
+/*
+ * What ibv_create_qp_ex honours, as rdma-core's providers answer it:
+ * comp_mask PD, CREATE_FLAGS (no flag makes sense on xnic: no raw packet
+ * QPs, no multicast, no underlay QPN) and SEND_OPS_FLAGS with the opcodes
+ * the device runs on the QP's type (mlx5's lists less memory windows;
+ * SEND_WITH_INV on RC only, as the device checks it).  Anything else --
+ * XRCD, IND_TABLE, RX_HASH, MAX_TSO_HEADER, a create flag, an opcode the
+ * type cannot use -- is EOPNOTSUPP; no PD is EINVAL.
+ */
+#define XV_QP_COMP_MASK (IBV_QP_INIT_ATTR_PD | \
+			 IBV_QP_INIT_ATTR_CREATE_FLAGS | \
+			 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+#define XV_UD_SEND_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
+#define XV_UC_SEND_OPS (XV_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
+			IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
+			IBV_QP_EX_WITH_LOCAL_INV)
+#define XV_RC_SEND_OPS (XV_UC_SEND_OPS | IBV_QP_EX_WITH_RDMA_READ | \
+			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
+			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
+			IBV_QP_EX_WITH_SEND_WITH_INV)
+
+static uint64_t xv_send_ops(enum ibv_qp_type type)
+{
+	switch (type) {
+	case IBV_QPT_RC:
+		return XV_RC_SEND_OPS;
+	case IBV_QPT_UC:
+		return XV_UC_SEND_OPS;
+	case IBV_QPT_UD:
+		return XV_UD_SEND_OPS;
+	default:
+		return 0;
+	}
+}
+
+static int xv_check_qp_init_attr_ex(const struct ibv_qp_init_attr_ex *attr)
+{
+	if (attr->comp_mask & ~(uint32_t)XV_QP_COMP_MASK)
+		return EOPNOTSUPP;
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
+		return EOPNOTSUPP;
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	    attr->send_ops_flags & ~xv_send_ops(attr->qp_type))
+		return EOPNOTSUPP;
+	return 0;
+}
 
 static struct ibv_qp *xv_create_qp_ex(struct ibv_context *ctx,
 				      struct ibv_qp_init_attr_ex *attr)
 {
 	struct ibv_qp *ibqp;
+	int err = xv_check_qp_init_attr_ex(attr);
 
-	if (attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
-					  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
-	    !(attr->comp_mask & IBV_QP_INIT_ATTR_PD) ||
-	    ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	     attr->send_ops_flags & ~(uint64_t)XV_SEND_OPS)) {
-		errno = EOPNOTSUPP;
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	if (attr->pd->context != ctx) {
+		errno = EINVAL;
 		return NULL;
 	}
 	ibqp = xv_create_qp_common(ctx, attr);
