@@ -163,6 +163,7 @@ static void objects_qp_create_checks(struct kunit *test)
 	struct fake_dev *other = fake_dev_create(test, "kother%d");
 	struct xrdma_qp_init_attr qa;
 	struct xrdma_cq *cq, *ocq;
+	struct xrdma_qp *qp;
 	struct xrdma_pd *pd;
 
 	pd = xrdma_alloc_pd(dev, 0);
@@ -193,9 +194,26 @@ static void objects_qp_create_checks(struct kunit *test)
 	qa.qp_type = 7;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(xrdma_create_qp(pd, &qa)), -EOPNOTSUPP);
 	QA_RESET();
-	qa.cap.max_send_wr = 0;
-	qa.cap.max_recv_wr = 0;
+	qa.cap.max_send_wr = dev->attr.max_qp_wr;
+	qa.cap.max_recv_wr = dev->attr.max_qp_wr + 1;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(xrdma_create_qp(pd, &qa)), -EINVAL);
+	/* every cap at its limit, and every cap 0, are valid */
+	QA_RESET();
+	qa.cap = (struct xrdma_qp_cap){
+		.max_send_wr = dev->attr.max_qp_wr,
+		.max_recv_wr = dev->attr.max_qp_wr,
+		.max_send_sge = dev->attr.max_sge,
+		.max_recv_sge = dev->attr.max_sge,
+		.max_inline_data = dev->attr.max_inline_data,
+	};
+	qp = xrdma_create_qp(pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(qp), 0);
+	QA_RESET();
+	qa.cap = (struct xrdma_qp_cap){};
+	qp = xrdma_create_qp(pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(qp), 0);
 #undef QA_RESET
 	KUNIT_EXPECT_EQ(test, xrdma_res_count(dev, XRDMA_RES_QP), 0U);
 	/* nothing above kept a use of the CQ */

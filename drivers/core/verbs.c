@@ -463,10 +463,13 @@ static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 	    cap->max_send_sge > da->max_sge ||
 	    cap->max_inline_data > da->max_inline_data)
 		return -EINVAL;
+	/*
+	 * Within these limits any size is valid, 0 included (a QP with no
+	 * work requests to post is useless but legal, as ib_core and rxe
+	 * have it): the driver provides at least what was asked for.
+	 */
 	if (!attr->srq && (cap->max_recv_wr > da->max_qp_wr ||
 			   cap->max_recv_sge > da->max_sge))
-		return -EINVAL;
-	if (!cap->max_send_wr && (attr->srq || !cap->max_recv_wr))
 		return -EINVAL;
 	return 0;
 }

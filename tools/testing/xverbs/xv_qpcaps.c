@@ -12,8 +12,9 @@
  *             PD, PD|CREATE_FLAGS with no flag, PD|SEND_OPS_FLAGS with the
  *             type's opcodes): every one is created with at least the caps
  *             asked for, and ibv_query_qp reports what creation returned
- *   limits    every capability at the device's limit at once is created;
- *             one beyond a limit is EINVAL
+ *   limits    every capability at the device's limit at once is created,
+ *             and every capability 0 (as ib_core and rxe); one beyond a
+ *             limit is EINVAL
  *   comp_mask ibv_create_qp_ex: unsupported comp_mask bits, create flags,
  *             and send_ops_flags the QP type cannot use are EOPNOTSUPP; an
  *             unsupported QP type is EOPNOTSUPP
@@ -239,6 +240,10 @@ static void t_limits(void)
 			CHECK(expect_created(api, types[t], &w, 1),
 			      "%s %s: every cap at its limit",
 			      api_name[api], type_name[types[t]]);
+			memset(&w, 0, sizeof(w));
+			CHECK(expect_created(api, types[t], &w, 0),
+			      "%s %s: every cap 0", api_name[api],
+			      type_name[types[t]]);
 			for (k = 0; k < 5; k++) {
 				w = max;
 				switch (k) {
