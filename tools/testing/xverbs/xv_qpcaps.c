@@ -228,6 +228,14 @@ static void t_limits(void)
 		.max_inline_data = XV_INLINE,
 	};
 	struct ibv_qp_cap w, c;
+	uint32_t *const beyond[] = {
+		&w.max_send_wr, &w.max_recv_wr, &w.max_send_sge,
+		&w.max_recv_sge, &w.max_inline_data,
+	};
+	static const char *const beyond_name[] = {
+		"max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge",
+		"max_inline_data",
+	};
 	struct ibv_qp *qp;
 	size_t t;
 	int api, k, err;
@@ -246,19 +254,15 @@ static void t_limits(void)
 			      type_name[types[t]]);
 			for (k = 0; k < 5; k++) {
 				w = max;
-				switch (k) {
-				case 0: w.max_send_wr++; break;
-				case 1: w.max_recv_wr++; break;
-				case 2: w.max_send_sge++; break;
-				case 3: w.max_recv_sge++; break;
-				default: w.max_inline_data = 1U << 20; break;
-				}
+				/* inline beyond any WQE: 1 MiB */
+				*beyond[k] = k == 4 ? 1U << 20 : *beyond[k] + 1;
 				err = create(api, types[t], &w, 0, &qp, &c);
 				if (!err)
 					ibv_destroy_qp(qp);
 				CHECK_RC(-err, -EINVAL,
-					 "%s %s: cap %d beyond its limit",
-					 api_name[api], type_name[types[t]], k);
+					 "%s %s: %s beyond its limit",
+					 api_name[api], type_name[types[t]],
+					 beyond_name[k]);
 			}
 		}
 	}
