@@ -27,7 +27,7 @@ mount_debugfs
 xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+ASAN_OPTIONS=detect_leaks=1:halt_on_error=0:exitcode=99 \
 XVERBS_DIR="$XRDMA_TMP/asan" xrdma-run xv_badargs -d xnic0 \
 	>"$XRDMA_TMP/out" 2>&1
 rc=$?
