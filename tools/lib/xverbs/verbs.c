@@ -122,7 +122,16 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	/* CQE timestamps: a 32-bit microsecond clock */
 	a.completion_timestamp_mask = 0xffffffffULL;
 	a.hca_core_clock = 1000;	/* kHz */
-	a.raw_packet_caps = 0;
+	/*
+	 * What rdma-core's ibv_cmd_query_device_any() reports from the
+	 * kernel: the 64-bit flags include the 32 of orig_attr, and the port
+	 * count (below 256) is orig_attr's.  Everything else the device does
+	 * not have reads 0: max_dm_size, odp_caps, xrc_odp_caps, tso_caps,
+	 * rss_caps, max_wq_type_rq, packet_pacing_caps, raw_packet_caps,
+	 * tm_caps, cq_mod_caps, max_counters, pci_atomic_caps.
+	 */
+	a.device_cap_flags_ex = a.orig_attr.device_cap_flags;
+	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
 	return 0;
 }
@@ -267,12 +276,20 @@ int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port_num,
 	return 0;
 }
 
+/*
+ * rdma-core v44's query_gid_table_fb(): the valid entries of every port,
+ * in order; never a write at entries[max_entries] or beyond -- past
+ * max_entries an entry is read into a scratch one, and a valid one there
+ * is -EINVAL (more valid GIDs than the caller has room for; max_entries 0
+ * included).
+ */
 ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
 			     struct ibv_gid_entry *entries,
 			     size_t max_entries, uint32_t flags,
 			     size_t entry_size)
 {
 	struct xrdma_cmd_query_device q;
+	struct ibv_gid_entry scratch;
 	struct ibv_port_attr pa;
 	size_t n = 0;
 	uint32_t port;
@@ -288,17 +305,19 @@ ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
 		if (ret)
 			return -ret;
 		for (i = 0; i < pa.gid_tbl_len; i++) {
-			struct ibv_gid_entry *e;
+			struct ibv_gid_entry *e = &scratch;
 
-			e = (void *)((char *)entries + n * entry_size);
+			if (n < max_entries)
+				e = (void *)((char *)entries + n * entry_size);
 			ret = _ibv_query_gid_ex(ctx, port, (uint32_t)i, e, 0,
-						entry_size);
+						sizeof(*e));
 			if (ret == ENODATA)
 				continue;
 			if (ret)
 				return -ret;
-			if (++n == max_entries)
-				return (ssize_t)n;
+			if (n == max_entries)
+				return -EINVAL;
+			n++;
 		}
 	}
 	return (ssize_t)n;
@@ -973,7 +992,9 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		init_attr->sq_sig_all = (int)c.sq_sig_all;
 		xv_cap_to_ibv(&c.init_cap, &init_attr->cap);
 	}
-	qp->state = attr->qp_state;
+	/* as rdma-core: only a state the caller asked for is the QP's */
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
 	return 0;
 }
 
