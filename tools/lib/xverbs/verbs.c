@@ -136,6 +136,34 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	return 0;
 }
 
+/*
+ * ibv_query_rt_values_ex() as rdma-core v44's mlx5: EINVAL for a mask bit
+ * other than RAW_CLOCK; RAW_CLOCK reads the device clock the CQE
+ * timestamps count (QUERY_CLOCK: the xnic CLOCK register, 32-bit
+ * microseconds, hca_core_clock 1000 kHz) into raw_clock.tv_nsec, tv_sec 0;
+ * comp_mask says what was answered.
+ */
+static int xv_query_rt_values(struct ibv_context *ctx,
+			      struct ibv_values_ex *values)
+{
+	struct xrdma_cmd_query_clock q = { 0 };
+	uint32_t mask = 0;
+	int ret = 0;
+
+	if (values->comp_mask & ~(uint32_t)IBV_VALUES_MASK_RAW_CLOCK)
+		return EINVAL;
+	if (values->comp_mask & IBV_VALUES_MASK_RAW_CLOCK) {
+		ret = xv_ioctl(ctx, XRDMA_IOC_QUERY_CLOCK, &q);
+		if (!ret) {
+			values->raw_clock.tv_sec = 0;
+			values->raw_clock.tv_nsec = (long)q.clock;
+			mask |= IBV_VALUES_MASK_RAW_CLOCK;
+		}
+	}
+	values->comp_mask = mask;
+	return ret;
+}
+
 static int xv_query_port_full(struct ibv_context *ctx, uint8_t port_num,
 			      struct ibv_port_attr *a)
 {
@@ -1441,6 +1469,7 @@ void xv_set_ops(struct xv_context *xctx)
 	ops->post_srq_recv = xv_post_srq_recv;
 	v->query_port = xv_query_port_ex;
 	v->query_device_ex = xv_query_device_ex;
+	v->query_rt_values = xv_query_rt_values;
 	v->create_cq_ex = xv_create_cq_ex;
 	v->create_qp_ex = xv_create_qp_ex;
 }
