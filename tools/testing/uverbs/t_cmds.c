@@ -283,9 +283,9 @@ void t_ioctl(void)
 	memset(&qd, 0, sizeof(qd));
 	fd = dev_open();
 	if (CHECK(fd >= 0, "open")) {
-		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x13,
+		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x14,
 				       struct xrdma_cmd_kick), &qd),
-			 -ENOTTY, "unknown nr 0x13 before GET_CONTEXT");
+			 -ENOTTY, "unknown nr 0x14 before GET_CONTEXT");
 		CHECK_RC(xio(fd, _IOWR(0xe8, 0, struct xrdma_cmd_get_context),
 			     &qd), -ENOTTY, "wrong magic before GET_CONTEXT");
 		close(fd);

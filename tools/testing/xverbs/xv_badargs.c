@@ -241,6 +241,71 @@ static void case_device_ex(void)
 	free(p);
 }
 
+static uint64_t raw_now(struct ibv_values_ex *v)
+{
+	v->comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	if (ibv_query_rt_values_ex(ctx, v))
+		xt_bail(errno, "ibv_query_rt_values_ex");
+	return (uint64_t)v->raw_clock.tv_sec * 1000000000ULL +
+	       (uint64_t)v->raw_clock.tv_nsec;
+}
+
+/*
+ * A completion's timestamp is on the clock RAW_CLOCK reads: a flush
+ * completion made between two reads carries a time between them.
+ */
+static void case_rt_cqe(struct ibv_values_ex *v, uint64_t mask)
+{
+	struct ibv_cq_init_attr_ex ca = {
+		.cqe = 4, .wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP,
+	};
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_recv_wr wr = { .wr_id = 5 }, *bad;
+	struct ibv_poll_cq_attr pa = { 0 };
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	uint64_t t0, t1, ts = 0;
+	struct ibv_cq_ex *cq;
+	struct ibv_qp *qp;
+	int i, ret = ENOENT;
+
+	if (!pd)
+		xt_bail(errno, "ibv_alloc_pd");
+	cq = ibv_create_cq_ex(ctx, &ca);
+	if (!cq)
+		xt_bail(errno, "ibv_create_cq_ex with timestamps");
+	qa.send_cq = ibv_cq_ex_to_cq(cq);
+	qa.recv_cq = qa.send_cq;
+	qp = ibv_create_qp(pd, &qa);
+	if (!qp || xt_qp_init(qp, 0) || ibv_post_recv(qp, &wr, &bad))
+		xt_bail(errno, "an RC QP with a receive");
+	t0 = raw_now(v);
+	if (ibv_modify_qp(qp, &err, IBV_QP_STATE))
+		xt_bail(errno, "QP to ERR");
+	for (i = 0; i < 1000 && ret == ENOENT; i++) {
+		ret = ibv_start_poll(cq, &pa);
+		if (ret == ENOENT)
+			usleep(1000);
+	}
+	if (CHECK_RC(-ret, 0, "rt_values: the flush completion")) {
+		ts = ibv_wc_read_completion_ts(cq);
+		ibv_end_poll(cq);
+	}
+	t1 = raw_now(v);
+	if (!ret)
+		CHECK(((ts - t0) & mask) <= ((t1 - t0) & mask),
+		      "rt_values: CQE timestamp %llu between RAW_CLOCK %llu and %llu",
+		      (unsigned long long)ts, (unsigned long long)t0,
+		      (unsigned long long)t1);
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cq));
+	ibv_dealloc_pd(pd);
+}
+
 /* defect 5: the device clock, so that a timestamp converts to time */
 static void case_rt_values(void)
 {
@@ -287,6 +352,7 @@ static void case_rt_values(void)
 	CHECK(dev_ns >= 200000000LL && dev_ns <= host_ns + 1000000LL,
 	      "rt_values: device clock %lld ns over a %lld ns interval (slept 200 ms)",
 	      dev_ns, host_ns);
+	case_rt_cqe(v, mask);
 out:
 	free(v);
 }
@@ -378,14 +444,14 @@ static void case_device_list(void)
 	int *n = sent_alloc(sizeof(*n)), i;
 
 	l = ibv_get_device_list(n);
-	if (!CHECK(l != NULL, "get_device_list"))
+	if (!CHECK(l, "get_device_list"))
 		goto out;
 	for (i = 0; l[i]; i++)
 		;
 	CHECK_EQ(*n, i, "get_device_list: num_devices = the list's length");
 	ibv_free_device_list(l);
 	l = ibv_get_device_list(NULL);
-	CHECK(l != NULL, "get_device_list(NULL)");
+	CHECK(l, "get_device_list(NULL)");
 	if (l)
 		ibv_free_device_list(l);
 out:
