@@ -365,6 +365,7 @@ static void case_poll_cq(void)
 	struct ibv_recv_wr wr = { .wr_id = 77 }, *bad;
 	struct ibv_qp_init_attr *ia;
 	struct ibv_qp_attr *qattr;
+	struct ibv_ece *ece;
 	struct ibv_wc *wc;
 	struct xt_ep ep;
 	struct ibv_qp_cap cap = {
@@ -407,6 +408,12 @@ static void case_poll_cq(void)
 	CHECK_EQ(qattr->qp_state, IBV_QPS_ERR, "query_qp: state ERR");
 	free(qattr);
 	free(ia);
+	/* ECE: not supported (rdma-core's default op), nothing written */
+	ece = sent_alloc(sizeof(*ece));
+	CHECK_RC(-ibv_query_ece(ep.qp, ece), -EOPNOTSUPP, "query_ece");
+	CHECK(xt_all_bytes(ece, sizeof(*ece), SENT),
+	      "query_ece: nothing written");
+	free(ece);
 	ibv_destroy_qp(ep.qp);
 	ibv_destroy_cq(ep.cq);
 	ibv_dealloc_pd(pd);
