@@ -1878,6 +1878,28 @@ static struct td_ctx *td_ctx_up(struct kunit *test)
 }
 
 /* Commands: parameters, states, busy objects, limits, reset. */
+/*
+ * CLOCK: the microseconds of CQE timestamps (local_clock() / 1000, 32
+ * bits); a read lies between two reads of that clock around it.
+ */
+static void dev_clock(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	u32 a, r, b;
+
+	a = (u32)div_u64(local_clock(), NSEC_PER_USEC);
+	r = td_rd(d, XNIC_REG_CLOCK);
+	b = (u32)div_u64(local_clock(), NSEC_PER_USEC);
+	KUNIT_EXPECT_LE_MSG(test, r - a, b - a, "clock %u not in [%u, %u]",
+			    r, a, b);
+	/* read only: a write does not reset it; it runs on (>= 2 ms) */
+	td_wr(d, XNIC_REG_CLOCK, 0);
+	usleep_range(2000, 3000);
+	r = td_rd(d, XNIC_REG_CLOCK) - b;
+	KUNIT_EXPECT_GE(test, r, 2000U);
+}
+
 static void dev_cmds(struct kunit *test)
 {
 	struct td_ctx *c = td_ctx_up(test);
@@ -3579,6 +3601,7 @@ static void dev_eth(struct kunit *test)
 }
 
 static struct kunit_case dev_cases[] = {
+	KUNIT_CASE(dev_clock),
 	KUNIT_CASE(dev_cmds),
 	KUNIT_CASE(dev_rc),
 	KUNIT_CASE(dev_ud),

@@ -6,7 +6,7 @@
 # run tests (make check, kunit, guest-test, ...), not the builds.
 set -eu
 
-PKGS="build-essential make gcc bc flex bison libelf-dev libssl-dev dwarves rsync
+PKGS="build-essential make gcc libasan8 bc flex bison libelf-dev libssl-dev dwarves rsync
 kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox

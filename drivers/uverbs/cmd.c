@@ -26,6 +26,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_create_ah create_ah;
 	struct xrdma_cmd_fd fd;
 	struct xrdma_cmd_kick kick;
+	struct xrdma_cmd_query_clock query_clock;
 };
 
 struct xrdma_cmd_ctx {
@@ -795,6 +796,23 @@ static int xrdma_cmd_kick(struct xrdma_cmd_ctx *c)
 	return ret;
 }
 
+static int xrdma_cmd_query_clock(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_clock *cmd = &c->buf->query_clock;
+	u64 clock;
+	int ret;
+
+	if (cmd->comp_mask || cmd->reserved)
+		return -EINVAL;
+	if (!c->ibdev->ops->read_clock)
+		return -EOPNOTSUPP;
+	ret = c->ibdev->ops->read_clock(c->ibdev, &clock);
+	if (ret)
+		return ret;
+	cmd->clock = clock;
+	return 0;
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 struct xrdma_cmd_def {
@@ -863,6 +881,9 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	    XRDMA_CMD_FD_SIZE_VER0),
 	CMD(XRDMA_IOC_KICK, xrdma_cmd_kick, struct xrdma_cmd_kick,
 	    XRDMA_CMD_KICK_SIZE_VER0),
+	CMD(XRDMA_IOC_QUERY_CLOCK, xrdma_cmd_query_clock,
+	    struct xrdma_cmd_query_clock,
+	    XRDMA_CMD_QUERY_CLOCK_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

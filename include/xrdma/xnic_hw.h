@@ -52,6 +52,7 @@ struct xnic_bus {
 #define XNIC_REG_INTR_MASK	0x030	/* RW: 1 = interrupt masked */
 #define XNIC_REG_KICK		0x034	/* WO: wake the engine */
 #define XNIC_REG_ENABLE		0x038	/* RW: 1 = queues set up, go */
+#define XNIC_REG_CLOCK		0x03c	/* RO: device clock, us (CQE timestamps) */
 
 /* KICK value bits */
 #define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */

@@ -809,6 +809,11 @@ struct xrdma_device_ops {
 	void (*mmap_free)(struct xrdma_mmap_entry *entry);
 	/* wake the engine for a context (qp NULL) or one QP (optional) */
 	int (*kick)(struct xrdma_ucontext *uctx, struct xrdma_qp *qp);
+	/*
+	 * the device clock its completion timestamps count, in the same
+	 * units and width (optional; user ibv_query_rt_values_ex)
+	 */
+	int (*read_clock)(struct xrdma_device *dev, u64 *clock);
 
 	int (*query_port)(struct xrdma_device *dev, u32 port,
 			  struct xrdma_port_attr *attr);

@@ -432,6 +432,19 @@ struct xrdma_cmd_kick {
 
 #define XRDMA_CMD_KICK_SIZE_VER0	8
 
+/*
+ * The device clock its completion timestamps count (struct xnic_cqe's
+ * timestamp: microseconds, 32 bits, wrapping); EOPNOTSUPP for a device
+ * without one.
+ */
+struct xrdma_cmd_query_clock {
+	__u32 comp_mask;		/* in: 0 */
+	__u32 reserved;			/* in: 0 */
+	__aligned_u64 clock;		/* out */
+};
+
+#define XRDMA_CMD_QUERY_CLOCK_SIZE_VER0	16
+
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
 #define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
@@ -451,5 +464,6 @@ struct xrdma_cmd_kick {
 #define XRDMA_IOC_CREATE_COMP_CHANNEL _IOWR(XRDMA_IOC_MAGIC, 0x10, struct xrdma_cmd_fd)
 #define XRDMA_IOC_GET_ASYNC_FD	_IOWR(XRDMA_IOC_MAGIC, 0x11, struct xrdma_cmd_fd)
 #define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
+#define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
 
 #endif /* _UAPI_XRDMA_ABI_H */

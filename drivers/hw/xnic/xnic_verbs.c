@@ -340,6 +340,13 @@ static int xnic_kick_op(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
 	return 0;
 }
 
+/* the CLOCK register: the microseconds of CQE timestamps, 32 bits */
+static int xnic_read_clock_op(struct xrdma_device *dev, u64 *clock)
+{
+	*clock = xnic_rd(to_xdev(dev), XNIC_REG_CLOCK);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Port, GID, PD, AH                                                   */
 
@@ -1273,6 +1280,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.mmap = xnic_mmap,
 	.mmap_free = xnic_mmap_free,
 	.kick = xnic_kick_op,
+	.read_clock = xnic_read_clock_op,
 	.query_port = xnic_query_port,
 	.query_gid = xnic_query_gid,
 	.set_gid = xnic_set_gid,

@@ -15,6 +15,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/timekeeping.h>
 #include <xrdma/xrdma_verbs.h>
 #include <uapi/xrdma/xrdma-testdev-abi.h>
 
@@ -136,6 +137,13 @@ static void td_mmap_free(struct xrdma_mmap_entry *entry)
 static int td_kick(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
 {
 	atomic_inc(&to_td(uctx->device)->kicks);
+	return 0;
+}
+
+/* a 32-bit microsecond clock, as xnic's */
+static int td_read_clock(struct xrdma_device *dev, u64 *clock)
+{
+	*clock = (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
 	return 0;
 }
 
@@ -361,6 +369,7 @@ static const struct xrdma_device_ops td_ops = {
 	.mmap = td_mmap,
 	.mmap_free = td_mmap_free,
 	.kick = td_kick,
+	.read_clock = td_read_clock,
 	.query_port = td_query_port,
 	.query_gid = td_query_gid,
 	.alloc_pd = td_alloc_pd,

@@ -122,9 +122,46 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	/* CQE timestamps: a 32-bit microsecond clock */
 	a.completion_timestamp_mask = 0xffffffffULL;
 	a.hca_core_clock = 1000;	/* kHz */
-	a.raw_packet_caps = 0;
+	/*
+	 * What rdma-core's ibv_cmd_query_device_any() reports from the
+	 * kernel: the 64-bit flags include the 32 of orig_attr, and the port
+	 * count (below 256) is orig_attr's.  Everything else the device does
+	 * not have reads 0: max_dm_size, odp_caps, xrc_odp_caps, tso_caps,
+	 * rss_caps, max_wq_type_rq, packet_pacing_caps, raw_packet_caps,
+	 * tm_caps, cq_mod_caps, max_counters, pci_atomic_caps.
+	 */
+	a.device_cap_flags_ex = a.orig_attr.device_cap_flags;
+	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
 	return 0;
+}
+
+/*
+ * ibv_query_rt_values_ex() as rdma-core v44's mlx5: EINVAL for a mask bit
+ * other than RAW_CLOCK; RAW_CLOCK reads the device clock the CQE
+ * timestamps count (QUERY_CLOCK: the xnic CLOCK register, 32-bit
+ * microseconds, hca_core_clock 1000 kHz) into raw_clock.tv_nsec, tv_sec 0;
+ * comp_mask says what was answered.
+ */
+static int xv_query_rt_values(struct ibv_context *ctx,
+			      struct ibv_values_ex *values)
+{
+	struct xrdma_cmd_query_clock q = { 0 };
+	uint32_t mask = 0;
+	int ret = 0;
+
+	if (values->comp_mask & ~(uint32_t)IBV_VALUES_MASK_RAW_CLOCK)
+		return EINVAL;
+	if (values->comp_mask & IBV_VALUES_MASK_RAW_CLOCK) {
+		ret = xv_ioctl(ctx, XRDMA_IOC_QUERY_CLOCK, &q);
+		if (!ret) {
+			values->raw_clock.tv_sec = 0;
+			values->raw_clock.tv_nsec = (long)q.clock;
+			mask |= IBV_VALUES_MASK_RAW_CLOCK;
+		}
+	}
+	values->comp_mask = mask;
+	return ret;
 }
 
 static int xv_query_port_full(struct ibv_context *ctx, uint8_t port_num,
@@ -267,12 +304,20 @@ int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port_num,
 	return 0;
 }
 
+/*
+ * rdma-core v44's query_gid_table_fb(): the valid entries of every port,
+ * in order; never a write at entries[max_entries] or beyond -- past
+ * max_entries an entry is read into a scratch one, and a valid one there
+ * is -EINVAL (more valid GIDs than the caller has room for; max_entries 0
+ * included).
+ */
 ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
 			     struct ibv_gid_entry *entries,
 			     size_t max_entries, uint32_t flags,
 			     size_t entry_size)
 {
 	struct xrdma_cmd_query_device q;
+	struct ibv_gid_entry scratch;
 	struct ibv_port_attr pa;
 	size_t n = 0;
 	uint32_t port;
@@ -288,17 +333,19 @@ ssize_t _ibv_query_gid_table(struct ibv_context *ctx,
 		if (ret)
 			return -ret;
 		for (i = 0; i < pa.gid_tbl_len; i++) {
-			struct ibv_gid_entry *e;
+			struct ibv_gid_entry *e = &scratch;
 
-			e = (void *)((char *)entries + n * entry_size);
+			if (n < max_entries)
+				e = (void *)((char *)entries + n * entry_size);
 			ret = _ibv_query_gid_ex(ctx, port, (uint32_t)i, e, 0,
-						entry_size);
+						sizeof(*e));
 			if (ret == ENODATA)
 				continue;
 			if (ret)
 				return -ret;
-			if (++n == max_entries)
-				return (ssize_t)n;
+			if (n == max_entries)
+				return -EINVAL;
+			n++;
 		}
 	}
 	return (ssize_t)n;
@@ -1017,7 +1064,9 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		init_attr->sq_sig_all = (int)c.sq_sig_all;
 		xv_cap_to_ibv(&c.init_cap, &init_attr->cap);
 	}
-	qp->state = attr->qp_state;
+	/* as rdma-core: only a state the caller asked for is the QP's */
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
 	return 0;
 }
 
@@ -1464,6 +1513,7 @@ void xv_set_ops(struct xv_context *xctx)
 	ops->post_srq_recv = xv_post_srq_recv;
 	v->query_port = xv_query_port_ex;
 	v->query_device_ex = xv_query_device_ex;
+	v->query_rt_values = xv_query_rt_values;
 	v->create_cq_ex = xv_create_cq_ex;
 	v->create_qp_ex = xv_create_qp_ex;
 }

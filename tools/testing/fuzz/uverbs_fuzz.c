@@ -107,7 +107,7 @@
 #define MAX_CHAN	4
 #define MAX_KIDS	4
 #define ARENA_SIZE	(2u << 20)
-#define NR_CMDS		0x13		/* XRDMA_IOC_* numbers 0..0x12 */
+#define NR_CMDS		0x14		/* XRDMA_IOC_* numbers 0..0x13 */
 #define MAX_ERRNO	134
 #define N_WQE_OPS	17		/* 0..15, then "other" */
 #define N_CQE_OPS	11
@@ -187,7 +187,7 @@ static const char *const cmd_names[NR_CMDS + 1] = {
 	"DESTROY", "REG_MR", "CREATE_CQ", "(0x08 reserved)", "CREATE_QP",
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
-	"(bad number/magic/dir)",
+	"QUERY_CLOCK", "(bad number/magic/dir)",
 };
 
 static const char *const wqe_names[N_WQE_OPS] = {
@@ -1564,7 +1564,7 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 
 /* 0x08 has weight 0: reserved (it was RESIZE_CQ) */
 static const unsigned int cmd_weight[NR_CMDS] = {
-	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5,
+	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5, 1,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1576,7 +1576,7 @@ static void act_ioctl(struct wk *w)
 		0, sizeof(u->qp), sizeof(u->mqp),
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
-		sizeof(u->kick),
+		sizeof(u->kick), sizeof(struct xrdma_cmd_query_clock),
 	};
 	unsigned int nr, total = 0, x;
 	int c, ret, pristine, fd, low, dev;
@@ -1765,6 +1765,15 @@ static void act_ioctl(struct wk *w)
 		if (hz(w, 5))
 			u->fd.flags = hostile32(&w->r);
 		break;
+	case 0x13: {
+		struct xrdma_cmd_query_clock *qc = (void *)u;
+
+		if (hz(w, 4))
+			qc->comp_mask = hostile32(&w->r);
+		if (hz(w, 4))
+			qc->reserved = hostile32(&w->r);
+		break;
+	}
 	default:
 		u->kick.qp_handle = pct(&w->r, 40) ? 0 :
 				 pick_handle(w, c, XRDMA_OBJ_QP);

@@ -155,7 +155,7 @@ static void abi_reserved_numbers(struct ut_fix *e)
 			 "0x08 before GET_CONTEXT");
 		close(fd);
 	}
-	nr = _IOC_NR(XRDMA_IOC_KICK) + 1;
+	nr = _IOC_NR(XRDMA_IOC_QUERY_CLOCK) + 1;
 	CHECK_RC(xio(e->c.fd, IOC_SZ(nr, 8), buf), -ENOTTY,
 		 "the number after the last command (0x%x)", nr);
 }

@@ -667,6 +667,7 @@ static const struct xt_subtest subtests[] = {
 	{ "sizes", t_sizes, 60, false, "structure sizes of every command" },
 	{ "fds", t_fds, 30, false, "CREATE_COMP_CHANNEL, GET_ASYNC_FD" },
 	{ "kick", t_kick, 30, false, "KICK" },
+	{ "query_clock", t_query_clock, 30, false, "QUERY_CLOCK" },
 	{ "mmap", t_mmap, 30, false, "mmap of rings and doorbells" },
 	{ "fork", t_fork, 30, false, "fork: EPERM, no inherited mappings" },
 	{ "compchan", t_compchan, 30, false, "completion channels" },

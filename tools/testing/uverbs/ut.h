@@ -204,6 +204,7 @@ void t_destroy(void);
 void t_sizes(void);
 void t_fds(void);
 void t_kick(void);
+void t_query_clock(void);
 /* t_mmap.c */
 void t_mmap(void);
 void t_fork(void);
