@@ -249,3 +249,21 @@ void xt_watchdog_expired(const char *what)
 		_exit(3);
 	_exit(2);
 }
+
+void xt_show_library(void)
+{
+	char line[512], *p;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		p = strchr(line, '/');
+		if (p && strstr(p, "libibverbs")) {
+			p[strcspn(p, "\n")] = 0;
+			xt_note("libibverbs: %s", p);
+			break;
+		}
+	}
+	fclose(f);
+}

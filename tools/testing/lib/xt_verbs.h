@@ -104,4 +104,10 @@ bool xt_verbs_opt(int c, const char *arg, const char **dev, int *wait_ms,
  */
 void xt_watchdog_expired(const char *what);
 
+/*
+ * an xt_note of the libibverbs this process runs on (its path in
+ * /proc/self/maps): which library a guest test's program loaded
+ */
+void xt_show_library(void);
+
 #endif

@@ -465,25 +465,6 @@ out:
 	free(n);
 }
 
-/* which libibverbs this process runs on (the guest test checks it) */
-static void show_library(void)
-{
-	char line[512], *p;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (p && strstr(p, "libibverbs")) {
-			p[strcspn(p, "\n")] = 0;
-			xt_note("libibverbs: %s", p);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -519,7 +500,7 @@ int main(int argc, char **argv)
 		}
 	}
 	xt_init("xv_badargs", NULL);
-	show_library();
+	xt_show_library();
 	ctx = xt_open_device(dev, NULL, 0);
 	if (!ctx)
 		xt_bail(0, "open %s", dev);

@@ -2506,25 +2506,6 @@ out:
 
 /* ------------------------------------------------------------ main */
 
-/* which libibverbs.so.1 this process runs on (for the guest test) */
-static void show_library(void)
-{
-	char line[512], *p;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (p && strstr(p, "libibverbs.so")) {
-			p[strcspn(p, "\n")] = 0;
-			xt_note("libibverbs: %s", p);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 static bool open_device(void)
 {
 	struct ibv_port_attr pa;
@@ -2618,7 +2599,7 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	alarm((unsigned int)wd);
 	suite.timeout = wd;
-	show_library();
+	xt_show_library();
 	xt_run(&suite, argc, argv);
 	return xt_done();
 }
