@@ -344,10 +344,27 @@ perftest)
 		prog=${t%%:*} rest=${t#*:}
 		size=${rest%:*} n=${rest#*:}
 		port=$((port + 1))
-		pair "$prog" $port $((size * n)) \
-			"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port -- \
-			"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port "$IP" &&
+		# perftest turns cycles into microseconds with a clock rate
+		# it measures at start; under TCG that now and then fails and
+		# every number reads inf or -nan although each iteration ran
+		# (as in xverbs_tools): such a run is taken again, at most
+		# three times in all, and noted
+		for try in 1 2 3; do
+			port=$((port + 10))
+			pair "$prog" $port $((size * n)) \
+				"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port -- \
+				"$prog" -R -d xnic0 -F -s "$size" -n "$n" -p $port "$IP" ||
+				break
+			if [ $try -lt 3 ] && ! grep -Eq "$ROW" "$T/$prog.cli" &&
+				grep -Eq '^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+(inf|-?nan)' \
+					"$T/$prog.cli"; then
+				note "$prog: perftest's clock calibration failed (inf/nan), again"
+				clean "$prog"
+				continue
+			fi
 			expect_line "$prog" "$T/$prog.cli" "$ROW"
+			break
+		done
 		clean "$prog"
 	done
 	;;
