@@ -27,6 +27,8 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_fd fd;
 	struct xrdma_cmd_kick kick;
 	struct xrdma_cmd_query_clock query_clock;
+	struct xrdma_cmd_import_context import_context;
+	struct xrdma_cmd_query_object query_object;
 };
 
 struct xrdma_cmd_ctx {
@@ -107,6 +109,7 @@ static int xrdma_cmd_get_context(struct xrdma_cmd_ctx *c)
 		goto out;
 	}
 	ufile->async = async;
+	ufile->async_fds_allowed = 1;
 	ufile->event_handler.device = c->ibdev;
 	ufile->event_handler.handler = xrdma_dev_event_handler;
 	xrdma_register_event_handler(&ufile->event_handler);
@@ -308,8 +311,9 @@ static struct xrdma_ev_file *xrdma_get_channel(struct xrdma_ufile *ufile,
 	if (!f.file)
 		return ERR_PTR(-EBADF);
 	ev = f.file->private_data;
+	/* the caller's own: another process's CQ cookies are not ours */
 	if (f.file->f_op != &xrdma_comp_fops || ev->is_async ||
-	    ev->ufile != ufile)
+	    ev->ufile != ufile || ev->mm != current->mm)
 		ev = ERR_PTR(-EINVAL);
 	else
 		kref_get(&ev->ref);
@@ -755,20 +759,42 @@ static int xrdma_cmd_create_comp_channel(struct xrdma_cmd_ctx *c)
 	return ret;
 }
 
+/*
+ * The async event fd of the calling process's queue: the opener's, or an
+ * importer's; once per GET_CONTEXT or IMPORT_CONTEXT of the process.
+ */
 static int xrdma_cmd_get_async_fd(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_ufile *ufile = c->ufile;
+	unsigned int *given, allowed;
+	struct xrdma_ev_file *ev;
+	struct xrdma_uimport *imp;
 	int ret;
 
 	if (c->buf->fd.flags)
 		return -EINVAL;
 	mutex_lock(&ufile->ctx_mutex);
-	if (ufile->async_fd_given) {
+	if (current->mm == ufile->mm) {
+		ev = ufile->async;
+		given = &ufile->async_fds;
+		allowed = ufile->async_fds_allowed;
+	} else {
+		/* the dispatcher let us in: we are an importer */
+		imp = xrdma_ufile_import_find(ufile, current->mm);
+		if (!imp) {
+			mutex_unlock(&ufile->ctx_mutex);
+			return -EPERM;
+		}
+		ev = imp->async;
+		given = &imp->async_fds;
+		allowed = imp->async_fds_allowed;
+	}
+	if (*given >= allowed) {
 		ret = -EINVAL;
 	} else {
-		ret = xrdma_give_fd(c, ufile->async);
+		ret = xrdma_give_fd(c, ev);
 		if (!ret)
-			ufile->async_fd_given = true;
+			++*given;
 	}
 	mutex_unlock(&ufile->ctx_mutex);
 	return ret;
@@ -810,6 +836,122 @@ static int xrdma_cmd_query_clock(struct xrdma_cmd_ctx *c)
 	if (ret)
 		return ret;
 	cmd->clock = clock;
+	return 0;
+}
+
+/* ---------------------------------------------------------- sharing */
+
+/*
+ * IMPORT_CONTEXT: the calling process joins the file's context (the
+ * dispatcher lets any process holding the fd issue it).  The opener's own
+ * process gets one more GET_ASYNC_FD of its queue; another process gets an
+ * import entry with its own async queue, and one GET_ASYNC_FD per import.
+ */
+static int xrdma_cmd_import_context(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_import_context *cmd = &c->buf->import_context;
+	struct xrdma_ufile *ufile = c->ufile;
+	struct xrdma_uimport *imp;
+	struct xrdma_udata udata;
+	unsigned long flags;
+	int ret;
+
+	if (cmd->flags || cmd->reserved || !current->mm)
+		return -EINVAL;
+	if (!c->ibdev->ops->query_ucontext)
+		return -EOPNOTSUPP;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	mutex_lock(&ufile->ctx_mutex);
+	ret = c->ibdev->ops->query_ucontext(ufile->ucontext, &udata);
+	if (ret)
+		goto out;
+	cmd->abi_version = XRDMA_ABI_VERSION;
+	cmd->num_comp_vectors = 1;
+	if (current->mm == ufile->mm) {
+		ufile->async_fds_allowed++;
+		goto out;
+	}
+	imp = xrdma_ufile_import_find(ufile, current->mm);
+	if (imp) {
+		imp->async_fds_allowed++;
+		goto out;
+	}
+	if (ufile->nr_imports >= XRDMA_UVERBS_MAX_IMPORTS) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	imp = kzalloc(sizeof(*imp), GFP_KERNEL_ACCOUNT);
+	if (!imp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	imp->async = xrdma_ev_file_alloc(ufile, true);
+	if (!imp->async) {
+		kfree(imp);
+		ret = -ENOMEM;
+		goto out;
+	}
+	imp->mm = current->mm;
+	mmgrab(imp->mm);
+	imp->async_fds_allowed = 1;
+	spin_lock_irqsave(&ufile->imports_lock, flags);
+	list_add_tail(&imp->list, &ufile->imports);
+	spin_unlock_irqrestore(&ufile->imports_lock, flags);
+	ufile->nr_imports++;
+out:
+	mutex_unlock(&ufile->ctx_mutex);
+	return ret;
+}
+
+/* The handle of @pd in the file (0 if it has none: a kernel object). */
+static u32 xrdma_pd_handle(struct xrdma_ufile *ufile, struct xrdma_pd *pd)
+{
+	struct xrdma_uobj *uobj;
+	unsigned long index;
+	u32 handle = 0;
+
+	xa_lock(&ufile->handles);
+	xa_for_each(&ufile->handles, index, uobj) {
+		if (uobj->type == XRDMA_OBJ_PD && uobj->object == pd) {
+			handle = uobj->handle;
+			break;
+		}
+	}
+	xa_unlock(&ufile->handles);
+	return handle;
+}
+
+/* QUERY_OBJECT: a PD or an MR of the context by handle, for an import. */
+static int xrdma_cmd_query_object(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_query_object *cmd = &c->buf->query_object;
+	struct xrdma_uobj *uobj;
+	struct xrdma_mr *mr;
+	u32 type = cmd->type, handle = cmd->handle;
+
+	if (cmd->flags || cmd->pd_handle || cmd->iova || cmd->length ||
+	    cmd->lkey || cmd->rkey || cmd->access || cmd->reserved)
+		return -EINVAL;
+	if (type != XRDMA_OBJ_PD && type != XRDMA_OBJ_MR)
+		return -EINVAL;
+	uobj = xrdma_uobj_get(c->ufile, type, handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->type = type;
+	cmd->handle = handle;
+	if (type == XRDMA_OBJ_MR) {
+		mr = uobj->object;
+		cmd->pd_handle = xrdma_pd_handle(c->ufile, mr->pd);
+		cmd->iova = mr->iova;
+		cmd->length = mr->length;
+		cmd->lkey = mr->lkey;
+		cmd->rkey = mr->rkey;
+		cmd->access = mr->access;
+	}
+	xrdma_uobj_put(uobj);
 	return 0;
 }
 
@@ -884,6 +1026,12 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_QUERY_CLOCK, xrdma_cmd_query_clock,
 	    struct xrdma_cmd_query_clock,
 	    XRDMA_CMD_QUERY_CLOCK_SIZE_VER0),
+	CMD(XRDMA_IOC_IMPORT_CONTEXT, xrdma_cmd_import_context,
+	    struct xrdma_cmd_import_context,
+	    XRDMA_CMD_IMPORT_CONTEXT_SIZE_VER0),
+	CMD(XRDMA_IOC_QUERY_OBJECT, xrdma_cmd_query_object,
+	    struct xrdma_cmd_query_object,
+	    XRDMA_CMD_QUERY_OBJECT_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
@@ -910,7 +1058,8 @@ long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
 		return -EINVAL;
 	if (c.usize > PAGE_SIZE)
 		return -E2BIG;
-	if (current->mm != ufile->mm)
+	/* the opener, an importer, or one about to import */
+	if (nr != _IOC_NR(XRDMA_IOC_IMPORT_CONTEXT) && !xrdma_ufile_user(ufile))
 		return -EPERM;
 	c.ksize = def->size;
 

@@ -68,6 +68,7 @@ struct xrdma_ev_file *xrdma_ev_file_alloc(struct xrdma_ufile *ufile,
 	if (!is_async) {
 		kref_get(&ufile->ref);
 		ev->ufile = ufile;
+		ev->mm = current->mm;
 		mutex_lock(&ufile->channels_lock);
 		list_add_tail(&ev->ufile_list, &ufile->channels);
 		mutex_unlock(&ufile->channels_lock);
@@ -293,11 +294,14 @@ static u32 xrdma_event_to_uapi(enum xrdma_event_type t)
 	return XRDMA_UVERBS_EVENT_DEVICE_FATAL;
 }
 
-/* QP, CQ and SRQ events: ctx is the object's uobj. */
+/*
+ * QP, CQ and SRQ events: ctx is the object's uobj; they go to the queue of
+ * the process that created the object (its cookie is a pointer there).
+ */
 void xrdma_obj_event_handler(struct xrdma_event *e, void *ctx)
 {
 	struct xrdma_uobj *uobj = ctx;
-	struct xrdma_ev_file *ev = uobj->ufile->async;
+	struct xrdma_ev_file *ev = uobj->async;
 
 	if (ev)
 		xrdma_async_queue(ev, xrdma_event_to_uapi(e->event),
@@ -312,10 +316,17 @@ void xrdma_dev_event_handler(struct xrdma_event_handler *h,
 						 event_handler);
 	u64 element = e->event == XRDMA_EVENT_DEVICE_FATAL ? 0 :
 		      e->element.port_num;
+	u32 type = xrdma_event_to_uapi(e->event);
+	struct xrdma_uimport *imp;
+	unsigned long flags;
 
 	if (ufile->async)
-		xrdma_async_queue(ufile->async, xrdma_event_to_uapi(e->event),
-				  element, 0, NULL);
+		xrdma_async_queue(ufile->async, type, element, 0, NULL);
+	/* every process that imported the context sees them too */
+	spin_lock_irqsave(&ufile->imports_lock, flags);
+	list_for_each_entry(imp, &ufile->imports, list)
+		xrdma_async_queue(imp->async, type, element, 0, NULL);
+	spin_unlock_irqrestore(&ufile->imports_lock, flags);
 }
 
 static void xrdma_drop_list(struct xrdma_ev_file *ev, struct list_head *head)
@@ -339,8 +350,8 @@ void xrdma_uobj_drop_events(struct xrdma_uobj *uobj)
 {
 	if (uobj->channel)
 		xrdma_drop_list(uobj->channel, &uobj->comp_list);
-	if (uobj->ufile->async)
-		xrdma_drop_list(uobj->ufile->async, &uobj->async_list);
+	if (uobj->async)
+		xrdma_drop_list(uobj->async, &uobj->async_list);
 }
 
 /*

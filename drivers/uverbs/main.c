@@ -14,6 +14,13 @@
  * completion channel are marked gone (read -EIO once empty, poll EPOLLERR),
  * and later commands get -EIO; the files themselves live on until the
  * process closes them.
+ *
+ * A file is used by the process that opened it and by every process that
+ * imported its context (XRDMA_IOC_IMPORT_CONTEXT, ibv_import_device(): the
+ * fd was passed to it, or it is a child); other processes get -EPERM.
+ * Each importer has its own async event queue (the events of the objects
+ * it created, and every port and device event), so no process is handed
+ * another's object pointers.
  */
 #include <linux/module.h>
 #include <linux/sched/mm.h>
@@ -123,6 +130,66 @@ ATTRIBUTE_GROUPS(xrdma_uverbs);
 
 /* -------------------------------------------------------------- files */
 
+/* The import entry of @mm, or NULL. */
+struct xrdma_uimport *xrdma_ufile_import_find(struct xrdma_ufile *ufile,
+					      struct mm_struct *mm)
+{
+	struct xrdma_uimport *imp, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ufile->imports_lock, flags);
+	list_for_each_entry(imp, &ufile->imports, list) {
+		if (imp->mm == mm) {
+			found = imp;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&ufile->imports_lock, flags);
+	return found;
+}
+
+/* May the current process use the file: the opener or an importer. */
+bool xrdma_ufile_user(struct xrdma_ufile *ufile)
+{
+	return current->mm == ufile->mm ||
+	       xrdma_ufile_import_find(ufile, current->mm);
+}
+
+/*
+ * The async event queue of the current process (a user of the file, with
+ * a context), with a reference; NULL if it has none.
+ */
+struct xrdma_ev_file *xrdma_ufile_async_get(struct xrdma_ufile *ufile)
+{
+	struct xrdma_ev_file *ev = NULL;
+	struct xrdma_uimport *imp;
+
+	if (current->mm == ufile->mm) {
+		ev = ufile->async;
+	} else {
+		imp = xrdma_ufile_import_find(ufile, current->mm);
+		if (imp)
+			ev = imp->async;
+	}
+	if (ev)
+		kref_get(&ev->ref);
+	return ev;
+}
+
+/* Free the import entries; the file is closed: nobody looks them up. */
+static void xrdma_ufile_imports_free(struct xrdma_ufile *ufile)
+{
+	struct xrdma_uimport *imp, *tmp;
+
+	list_for_each_entry_safe(imp, tmp, &ufile->imports, list) {
+		list_del(&imp->list);
+		xrdma_ev_file_put(imp->async);
+		mmdrop(imp->mm);
+		kfree(imp);
+	}
+	ufile->nr_imports = 0;
+}
+
 static void xrdma_ufile_release(struct kref *ref)
 {
 	struct xrdma_ufile *ufile = container_of(ref, struct xrdma_ufile, ref);
@@ -147,6 +214,8 @@ void xrdma_ufile_put(struct xrdma_ufile *ufile)
  */
 static void xrdma_ufile_teardown(struct xrdma_ufile *ufile, bool dev_gone)
 {
+	struct xrdma_uimport *imp;
+
 	if (ufile->closed)
 		return;
 	ufile->closed = true;
@@ -158,6 +227,13 @@ static void xrdma_ufile_teardown(struct xrdma_ufile *ufile, bool dev_gone)
 					  XRDMA_UVERBS_EVENT_DEVICE_FATAL, 0, 0,
 					  NULL);
 			xrdma_ev_file_dev_gone(ufile->async);
+			/* no command runs: the list does not change */
+			list_for_each_entry(imp, &ufile->imports, list) {
+				xrdma_async_queue(imp->async,
+						  XRDMA_UVERBS_EVENT_DEVICE_FATAL,
+						  0, 0, NULL);
+				xrdma_ev_file_dev_gone(imp->async);
+			}
 		}
 	}
 	/*
@@ -190,6 +266,8 @@ static int xrdma_uverbs_open(struct inode *inode, struct file *filp)
 	ufile->next_handle = 1;
 	mutex_init(&ufile->channels_lock);
 	INIT_LIST_HEAD(&ufile->channels);
+	spin_lock_init(&ufile->imports_lock);
+	INIT_LIST_HEAD(&ufile->imports);
 
 	mutex_lock(&udev->files_lock);
 	if (udev->dead) {
@@ -225,6 +303,7 @@ static int xrdma_uverbs_close(struct inode *inode, struct file *filp)
 		xrdma_free_ucontext(ufile->ucontext);
 	if (ufile->async)
 		xrdma_ev_file_put(ufile->async);
+	xrdma_ufile_imports_free(ufile);
 	xrdma_ufile_put(ufile);
 	return 0;
 }
@@ -235,7 +314,7 @@ static int xrdma_uverbs_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct xrdma_ucontext *uctx;
 	int ret;
 
-	if (current->mm != ufile->mm)
+	if (!xrdma_ufile_user(ufile))
 		return -EPERM;
 	/*
 	 * No hw_rwsem here: we hold the mmap lock, and disassociation zaps

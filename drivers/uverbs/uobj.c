@@ -33,6 +33,8 @@ struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
 	INIT_LIST_HEAD(&uobj->comp_ev.list);
 	INIT_LIST_HEAD(&uobj->comp_ev.obj_list);
 	INIT_LIST_HEAD(&uobj->async_list);
+	/* events of the object go to its creator's process */
+	uobj->async = xrdma_ufile_async_get(ufile);
 	/*
 	 * Cyclic, not lowest free: a destroyed handle stays -ENOENT until the
 	 * counter wraps, instead of naming the next object at once.
@@ -41,6 +43,8 @@ struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,
 			      XA_LIMIT(1, INT_MAX), &ufile->next_handle,
 			      GFP_KERNEL);
 	if (ret < 0) {
+		if (uobj->async)
+			xrdma_ev_file_put(uobj->async);
 		kfree(uobj);
 		return ERR_PTR(ret);
 	}
@@ -55,6 +59,8 @@ void xrdma_uobj_commit(struct xrdma_uobj *uobj)
 void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 {
 	xa_erase(&uobj->ufile->handles, uobj->handle);
+	if (uobj->async)
+		xrdma_ev_file_put(uobj->async);
 	kfree(uobj);
 }
 
@@ -121,6 +127,8 @@ void xrdma_uobj_finish(struct xrdma_uobj *uobj, struct xrdma_cmd_destroy *resp)
 	}
 	if (uobj->channel)
 		xrdma_ev_file_put(uobj->channel);
+	if (uobj->async)
+		xrdma_ev_file_put(uobj->async);
 	xa_erase(&uobj->ufile->handles, uobj->handle);
 	kfree(uobj);
 }

@@ -12,6 +12,8 @@
 
 #define XRDMA_UVERBS_MAX_DEVICES	64
 #define XRDMA_ASYNC_QUEUE_MAX		256
+/* processes other than the opener that may import one file's context */
+#define XRDMA_UVERBS_MAX_IMPORTS	16
 
 /* One per xrdma device: the char device /dev/infiniband/xrdma_uverbsN. */
 struct xrdma_uverbs_dev {
@@ -36,6 +38,8 @@ struct xrdma_ev_file {
 	bool dev_gone;			/* disassociated: read -EIO when empty */
 	struct xrdma_ufile *ufile;	/* owner context (holds a ref) */
 	struct list_head ufile_list;	/* comp channel: in ufile->channels */
+	/* comp channel: the creator's mm (the file holds it grabbed) */
+	struct mm_struct *mm;
 };
 
 struct xrdma_ev_entry {
@@ -57,6 +61,8 @@ struct xrdma_uobj {
 	atomic_t usecnt;		/* >0 shared users, -1 being destroyed */
 	void *object;
 	u64 user_cookie;
+	/* the async queue of the creator's process (holds a ref), or NULL */
+	struct xrdma_ev_file *async;
 	struct xrdma_ev_file *channel;	/* CQ: completion channel or NULL */
 	struct list_head comp_list;	/* queued completion events */
 	/* CQ: its one completion event; at most one is ever queued */
@@ -79,14 +85,37 @@ struct xrdma_ufile {
 	struct mutex ctx_mutex;		/* GET_CONTEXT, GET_ASYNC_FD */
 	struct xrdma_ucontext *ucontext;
 	struct xrdma_ev_file *async;
-	bool async_fd_given;
+	/* GET_ASYNC_FD answers given / allowed (one per GET/IMPORT_CONTEXT) */
+	unsigned int async_fds, async_fds_allowed;
 	struct xrdma_event_handler event_handler;
+	/*
+	 * Processes that imported the context (IMPORT_CONTEXT): added under
+	 * ctx_mutex and imports_lock, freed only with the file; read under
+	 * imports_lock (any context: the event handlers).
+	 */
+	spinlock_t imports_lock;
+	struct list_head imports;
+	unsigned int nr_imports;
 	struct xarray handles;
 	u32 next_handle;		/* xa_alloc_cyclic(); handles' xa_lock */
 	/* completion channels alive (from alloc to release), to mark gone */
 	struct mutex channels_lock;
 	struct list_head channels;
 };
+
+/* A process other than the opener that imported the file's context. */
+struct xrdma_uimport {
+	struct list_head list;		/* in ufile->imports */
+	struct mm_struct *mm;		/* grabbed */
+	struct xrdma_ev_file *async;	/* its async event queue */
+	unsigned int async_fds, async_fds_allowed;
+};
+
+/* main.c */
+bool xrdma_ufile_user(struct xrdma_ufile *ufile);
+struct xrdma_uimport *xrdma_ufile_import_find(struct xrdma_ufile *ufile,
+					      struct mm_struct *mm);
+struct xrdma_ev_file *xrdma_ufile_async_get(struct xrdma_ufile *ufile);
 
 /* uobj.c */
 struct xrdma_uobj *xrdma_uobj_alloc(struct xrdma_ufile *ufile, u32 type,

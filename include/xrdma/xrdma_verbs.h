@@ -805,6 +805,12 @@ struct xrdma_device_ops {
 	int (*alloc_ucontext)(struct xrdma_ucontext *uctx,
 			      struct xrdma_udata *udata);
 	void (*dealloc_ucontext)(struct xrdma_ucontext *uctx);
+	/*
+	 * write alloc_ucontext's response again, for a process importing
+	 * the context (optional: without it imports are EOPNOTSUPP)
+	 */
+	int (*query_ucontext)(struct xrdma_ucontext *uctx,
+			      struct xrdma_udata *udata);
 	int (*mmap)(struct xrdma_ucontext *uctx, struct vm_area_struct *vma);
 	void (*mmap_free)(struct xrdma_mmap_entry *entry);
 	/* wake the engine for a context (qp NULL) or one QP (optional) */

@@ -445,6 +445,44 @@ struct xrdma_cmd_query_clock {
 
 #define XRDMA_CMD_QUERY_CLOCK_SIZE_VER0	16
 
+/*
+ * XRDMA_IOC_IMPORT_CONTEXT: a process other than the opener (one the fd
+ * was passed to, or a child) joins the file's context, as
+ * ibv_import_device() does; from then on it may issue every command and
+ * mmap on the fd.  Same layout as GET_CONTEXT; udata.out receives the
+ * driver's context response (what GET_CONTEXT's gave).  Each process has
+ * its own async event queue: one more GET_ASYNC_FD is allowed per import.
+ */
+struct xrdma_cmd_import_context {
+	__u32 flags;			/* in: 0 */
+	__u32 abi_version;		/* out: XRDMA_ABI_VERSION */
+	__u32 num_comp_vectors;		/* out */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_IMPORT_CONTEXT_SIZE_VER0	40
+
+/*
+ * XRDMA_IOC_QUERY_OBJECT: what a process needs to import an object of the
+ * context by handle (ibv_import_pd, ibv_import_mr).  PD: nothing beyond
+ * its existence; MR: its keys, iova, length, access and its PD's handle.
+ */
+struct xrdma_cmd_query_object {
+	__u32 type;			/* in: XRDMA_OBJ_PD or XRDMA_OBJ_MR */
+	__u32 handle;			/* in */
+	__u32 flags;			/* in: 0 */
+	__u32 pd_handle;		/* out, MR: its PD */
+	__aligned_u64 iova;		/* out, MR */
+	__aligned_u64 length;		/* out, MR */
+	__u32 lkey;			/* out, MR */
+	__u32 rkey;			/* out, MR */
+	__u32 access;			/* out, MR: XRDMA_UVERBS_ACCESS_* */
+	__u32 reserved;
+};
+
+#define XRDMA_CMD_QUERY_OBJECT_SIZE_VER0	48
+
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
 #define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
@@ -465,5 +503,7 @@ struct xrdma_cmd_query_clock {
 #define XRDMA_IOC_GET_ASYNC_FD	_IOWR(XRDMA_IOC_MAGIC, 0x11, struct xrdma_cmd_fd)
 #define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
 #define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
+#define XRDMA_IOC_IMPORT_CONTEXT _IOWR(XRDMA_IOC_MAGIC, 0x1a, struct xrdma_cmd_import_context)
+#define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -294,6 +294,23 @@ err_ida:
 	return ret;
 }
 
+/* what alloc_ucontext answered, for a process importing the context */
+static int xnic_query_ucontext(struct xrdma_ucontext *uctx,
+			       struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(uctx->device);
+	struct xnic_ucontext *xuc = to_xuctx(uctx);
+	struct xnic_ucontext_resp resp = {};
+
+	if (!xuc->db_entry)
+		return -EIO;
+	resp.db_page_offset = xrdma_mmap_entry_offset(xuc->db_entry);
+	resp.abi_version = XNIC_ABI_VERSION;
+	resp.max_sge = xdev->caps.max_sge;
+	resp.max_inline = xdev->caps.max_inline;
+	return xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
 static void xnic_dealloc_ucontext(struct xrdma_ucontext *uctx)
 {
 	struct xnic_dev *xdev = to_xdev(uctx->device);
@@ -1277,6 +1294,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.size_ucontext = XRDMA_OBJ_SIZE(struct xnic_ucontext, uctx),
 	.alloc_ucontext = xnic_alloc_ucontext,
 	.dealloc_ucontext = xnic_dealloc_ucontext,
+	.query_ucontext = xnic_query_ucontext,
 	.mmap = xnic_mmap,
 	.mmap_free = xnic_mmap_free,
 	.kick = xnic_kick_op,
