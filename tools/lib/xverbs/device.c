@@ -463,7 +463,12 @@ void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 	pthread_mutex_unlock(mutex);
 }
 
-static struct ibv_context *xv_open_fd(struct xv_device *dev, int fd)
+/*
+ * A context on the command fd @fd of @dev: a new one (GET_CONTEXT), or the
+ * fd's existing one joined by this process (@import: IMPORT_CONTEXT, whose
+ * structure is GET_CONTEXT's).  The fd is the context's on success only.
+ */
+struct ibv_context *xv_open_fd(struct xv_device *dev, int fd, bool import)
 {
 	struct xrdma_cmd_get_context gc = { 0 };
 	struct xrdma_cmd_fd afd = { 0 };
@@ -483,7 +488,11 @@ static struct ibv_context *xv_open_fd(struct xv_device *dev, int fd)
 	xctx->dev = dev;
 	gc.udata.out = (uintptr_t)&xctx->uresp;
 	gc.udata.out_len = sizeof(xctx->uresp);
-	errno = xv_ioctl(ctx, XRDMA_IOC_GET_CONTEXT, &gc);
+	_Static_assert(sizeof(struct xrdma_cmd_get_context) ==
+		       sizeof(struct xrdma_cmd_import_context),
+		       "IMPORT_CONTEXT has GET_CONTEXT's layout");
+	errno = xv_ioctl(ctx, import ? XRDMA_IOC_IMPORT_CONTEXT :
+			 XRDMA_IOC_GET_CONTEXT, &gc);
 	if (errno)
 		goto err_free;
 	if (gc.abi_version != XRDMA_ABI_VERSION ||
@@ -524,7 +533,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	fd = open(dev->devnode, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	ctx = xv_open_fd(dev, fd);
+	ctx = xv_open_fd(dev, fd, false);
 	if (!ctx) {
 		err = errno;
 		close(fd);

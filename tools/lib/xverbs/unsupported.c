@@ -65,27 +65,6 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 	return EOPNOTSUPP;
 }
 
-struct ibv_pd *ibv_import_pd(struct ibv_context *ctx,
-			     uint32_t pd_handle)
-{
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-void ibv_unimport_pd(struct ibv_pd *pd)
-{
-}
-
-struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
-{
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-void ibv_unimport_mr(struct ibv_mr *mr)
-{
-}
-
 struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
 			     uint32_t dm_handle)
 {
@@ -95,12 +74,6 @@ struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
 
 void ibv_unimport_dm(struct ibv_dm *dm)
 {
-}
-
-struct ibv_context *ibv_import_device(int cmd_fd)
-{
-	errno = EOPNOTSUPP;
-	return NULL;
 }
 
 int ibv_dontfork_range(void *base, size_t size)

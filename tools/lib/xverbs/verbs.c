@@ -383,33 +383,7 @@ int ibv_get_pkey_index(struct ibv_context *ctx, uint8_t port_num,
 
 /* ------------------------------------------------------------ PD, MR */
 
-struct ibv_pd *ibv_alloc_pd(struct ibv_context *ctx)
-{
-	struct xrdma_cmd_alloc_pd c = { 0 };
-	struct ibv_pd *pd = calloc(1, sizeof(*pd));
-
-	if (!pd) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	errno = xv_ioctl(ctx, XRDMA_IOC_ALLOC_PD, &c);
-	if (errno) {
-		free(pd);
-		return NULL;
-	}
-	pd->context = ctx;
-	pd->handle = c.pd_handle;
-	return pd;
-}
-
-int ibv_dealloc_pd(struct ibv_pd *pd)
-{
-	int ret = xv_destroy_obj(pd->context, XRDMA_OBJ_PD, pd->handle, NULL);
-
-	if (!ret)
-		free(pd);
-	return ret;
-}
+/* ibv_alloc_pd, ibv_dealloc_pd: share.c (PDs of every kind) */
 
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 				size_t length, uint64_t iova,
@@ -581,17 +555,29 @@ static struct ibv_cq_ex *xv_create_cq_ex(struct ibv_context *ctx,
 {
 	struct xv_cq *cq;
 
-	if (attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS ||
+	if (attr->comp_mask & ~(uint32_t)(IBV_CQ_INIT_ATTR_MASK_FLAGS |
+					  IBV_CQ_INIT_ATTR_MASK_PD) ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	     attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED) ||
 	    attr->wc_flags & ~(uint64_t)XV_WC_EX_FLAGS) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
+	/* as mlx5: MASK_PD needs a parent domain (of this context) */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
+	    (!xv_parent_domain(attr->parent_domain) ||
+	     attr->parent_domain->context != ctx)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	cq = xv_create_cq(ctx, (int)attr->cqe, attr->channel,
 			  (int)attr->comp_vector, attr->wc_flags);
 	if (!cq)
 		return NULL;
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) {
+		cq->parent_domain = attr->parent_domain;
+		xv_pd_get(cq->parent_domain);
+	}
 	cq->ex.cq_context = attr->cq_context;
 	xv_cq_ex_init(cq);
 	return &cq->ex;
@@ -618,6 +604,7 @@ int ibv_destroy_cq(struct ibv_cq *ibcq)
 	xv_wait_events(&ibcq->mutex, &ibcq->cond,
 		       &ibcq->async_events_completed, d.async_events_reported);
 	munmap(cq->map, cq->map_size);
+	xv_pd_put(cq->parent_domain);
 	pthread_spin_destroy(&cq->lock);
 	free(cq);
 	return 0;
@@ -683,7 +670,8 @@ static void xv_qp_remove(struct xv_context *xctx, struct xv_qp *qp)
 
 static int xv_wq_init(struct xv_wq *wq, void *map, uint32_t size,
 		      uint32_t off, uint32_t log, uint32_t shift,
-		      uint32_t max_wr, uint32_t max_sge)
+		      uint32_t max_wr, uint32_t max_sge, struct ibv_pd *pd,
+		      uint64_t wrid_type)
 {
 	if (log > 20 || shift > 16 ||
 	    (uint64_t)off + ((uint64_t)1 << (log + shift)) > size)
@@ -693,8 +681,8 @@ static int xv_wq_init(struct xv_wq *wq, void *map, uint32_t size,
 	wq->shift = shift;
 	wq->max_wr = max_wr;
 	wq->max_sge = max_sge;
-	wq->wrid = calloc((size_t)1 << log, sizeof(*wq->wrid));
-	return wq->wrid ? 0 : ENOMEM;
+	/* a parent domain's allocator, or calloc */
+	return xv_wrid_alloc(pd, wq, wrid_type);
 }
 
 static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
@@ -764,11 +752,12 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	qp->dbrec = (void *)((char *)qp->map + r.dbrec_offset);
 	err = xv_wq_init(&qp->sq, qp->map, r.mmap_size, r.sq_offset,
 			 r.sq_log_wqe, r.sq_wqe_shift, c.cap.max_send_wr,
-			 c.cap.max_send_sge);
+			 c.cap.max_send_sge, attr->pd, XV_RES_TYPE_SQ_WRID);
 	if (!err && !attr->srq)
 		err = xv_wq_init(&qp->rq, qp->map, r.mmap_size, r.rq_offset,
 				 r.rq_log_wqe, r.rq_wqe_shift,
-				 c.cap.max_recv_wr, c.cap.max_recv_sge);
+				 c.cap.max_recv_wr, c.cap.max_recv_sge,
+				 attr->pd, XV_RES_TYPE_RQ_WRID);
 	if (err)
 		goto err_unmap;
 	qp->db_slot = r.db_slot;
@@ -795,12 +784,13 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 		attr->cap.max_recv_wr = c.cap.max_recv_wr;
 		attr->cap.max_recv_sge = c.cap.max_recv_sge;
 	}
+	xv_pd_get(attr->pd);
 	xv_qp_insert(xctx, qp);
 	return ibqp;
 
 err_unmap:
-	free(qp->sq.wrid);
-	free(qp->rq.wrid);
+	xv_wrid_free(attr->pd, &qp->sq, XV_RES_TYPE_SQ_WRID);
+	xv_wrid_free(attr->pd, &qp->rq, XV_RES_TYPE_RQ_WRID);
 	munmap(qp->map, qp->map_size);
 err_destroy:
 	xv_destroy_obj(ctx, XRDMA_OBJ_QP, c.qp_handle, NULL);
@@ -1084,8 +1074,9 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	xv_wait_events(&ibqp->mutex, &ibqp->cond,
 		       &ibqp->events_completed, d.async_events_reported);
 	munmap(qp->map, qp->map_size);
-	free(qp->sq.wrid);
-	free(qp->rq.wrid);
+	xv_wrid_free(ibqp->pd, &qp->sq, XV_RES_TYPE_SQ_WRID);
+	xv_wrid_free(ibqp->pd, &qp->rq, XV_RES_TYPE_RQ_WRID);
+	xv_pd_put(ibqp->pd);
 	pthread_spin_destroy(&qp->sq_lock);
 	pthread_spin_destroy(&qp->rq_lock);
 	free(qp);
@@ -1142,7 +1133,8 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
 	srq->map_size = r.mmap_size;
 	srq->dbrec = (void *)((char *)srq->map + r.dbrec_offset);
 	err = xv_wq_init(&srq->rq, srq->map, r.mmap_size, 0, r.log_wqe,
-			 r.wqe_shift, c.max_wr, c.max_sge);
+			 r.wqe_shift, c.max_wr, c.max_sge, pd,
+			 XV_RES_TYPE_SRQ_WRID);
 	if (err) {
 		munmap(srq->map, srq->map_size);
 		goto err_destroy;
@@ -1157,6 +1149,7 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
 	pthread_cond_init(&srq->ibsrq.cond, NULL);
 	attr->attr.max_wr = c.max_wr;
 	attr->attr.max_sge = c.max_sge;
+	xv_pd_get(pd);
 	return &srq->ibsrq;
 
 err_destroy:
@@ -1210,7 +1203,8 @@ int ibv_destroy_srq(struct ibv_srq *ibsrq)
 	xv_wait_events(&ibsrq->mutex, &ibsrq->cond,
 		       &ibsrq->events_completed, d.async_events_reported);
 	munmap(srq->map, srq->map_size);
-	free(srq->rq.wrid);
+	xv_wrid_free(ibsrq->pd, &srq->rq, XV_RES_TYPE_SRQ_WRID);
+	xv_pd_put(ibsrq->pd);
 	pthread_spin_destroy(&srq->lock);
 	free(srq);
 	return 0;
@@ -1516,4 +1510,5 @@ void xv_set_ops(struct xv_context *xctx)
 	v->query_rt_values = xv_query_rt_values;
 	v->create_cq_ex = xv_create_cq_ex;
 	v->create_qp_ex = xv_create_qp_ex;
+	xv_share_set_ops(v);
 }

@@ -66,9 +66,37 @@ struct xv_wq {
 	uint32_t pi;			/* free running */
 	uint32_t ci;			/* first entry not known done */
 	uint64_t *wrid;			/* user wr_id per entry */
+	bool wrid_custom;		/* wrid from a parent domain's alloc */
 	uint32_t max_wr;		/* usable entries */
 	uint32_t max_sge;
 };
+
+/* share.c: thread domains and PDs of every kind */
+struct xv_td {
+	struct ibv_td ibtd;
+	int refcount;			/* 1 + parent domains (atomic) */
+};
+
+struct xv_pd {
+	struct ibv_pd ibpd;		/* first: the public pointer */
+	int refcount;			/* 1 + users (atomic): see share.c */
+	/* a parent domain: its protection domain (else NULL), TD, allocator */
+	struct xv_pd *protection;
+	struct xv_td *td;
+	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
+		       size_t alignment, uint64_t resource_type);
+	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
+		     uint64_t resource_type);
+	void *pd_context;
+};
+
+/*
+ * resource_type values the parent domain allocator is called with
+ * (Documentation/userspace.rst, "Parent and thread domains")
+ */
+#define XV_RES_TYPE_SQ_WRID	(((uint64_t)0x78 << 32) + 1)
+#define XV_RES_TYPE_RQ_WRID	(((uint64_t)0x78 << 32) + 2)
+#define XV_RES_TYPE_SRQ_WRID	(((uint64_t)0x78 << 32) + 3)
 
 struct xv_cq {
 	struct ibv_cq_ex ex;		/* starts with struct ibv_cq */
@@ -83,6 +111,7 @@ struct xv_cq {
 	uint64_t wc_flags;		/* IBV_WC_EX_WITH_* asked for */
 	struct xv_qp *last_qp;
 	struct xnic_cqe cur;		/* the extended poll's current CQE */
+	struct ibv_pd *parent_domain;	/* IBV_CQ_INIT_ATTR_MASK_PD, or NULL */
 };
 
 struct xv_srq {
@@ -159,6 +188,20 @@ int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 		 union ibv_gid *gid);
 enum ibv_gid_type xv_gid_type(struct ibv_context *ctx, uint8_t port,
 			      int index);
+
+/* share.c */
+static inline struct xv_pd *to_xpd(struct ibv_pd *pd)
+{
+	return (struct xv_pd *)pd;
+}
+
+struct ibv_context *xv_open_fd(struct xv_device *dev, int fd, bool import);
+void xv_share_set_ops(struct verbs_context *v);
+struct xv_pd *xv_parent_domain(struct ibv_pd *pd);
+void xv_pd_get(struct ibv_pd *pd);
+void xv_pd_put(struct ibv_pd *pd);
+int xv_wrid_alloc(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
+void xv_wrid_free(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 
 /* dp.c: the data path */
 int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
