@@ -2,6 +2,7 @@
 /*
  * xverbs: devices, contexts, events and the small helpers of libibverbs.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -488,7 +489,7 @@ struct ibv_context *xv_open_fd(struct xv_device *dev, int fd, bool import)
 	xctx->dev = dev;
 	gc.udata.out = (uintptr_t)&xctx->uresp;
 	gc.udata.out_len = sizeof(xctx->uresp);
-	_Static_assert(sizeof(struct xrdma_cmd_get_context) ==
+	static_assert(sizeof(struct xrdma_cmd_get_context) ==
 		       sizeof(struct xrdma_cmd_import_context),
 		       "IMPORT_CONTEXT has GET_CONTEXT's layout");
 	errno = xv_ioctl(ctx, import ? XRDMA_IOC_IMPORT_CONTEXT :

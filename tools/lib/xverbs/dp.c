@@ -260,7 +260,7 @@ int xv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	pthread_spin_lock(&qp->sq_lock);
+	xv_lock(&qp->sq_lock, qp->td);
 	start = qp->sq.pi;
 	for (; wr; wr = wr->next) {
 		ret = xv_qp_can_send(qp);
@@ -275,7 +275,7 @@ int xv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	}
 	if (qp->sq.pi != start)
 		xv_ring_sq(qp);
-	pthread_spin_unlock(&qp->sq_lock);
+	xv_unlock(&qp->sq_lock, qp->td);
 	return ret;
 }
 
@@ -316,7 +316,7 @@ int xv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		*bad = wr;
 		return EINVAL;
 	}
-	pthread_spin_lock(&qp->rq_lock);
+	xv_lock(&qp->rq_lock, qp->td);
 	start = qp->rq.pi;
 	for (; wr; wr = wr->next) {
 		if (ibqp->state == IBV_QPS_RESET)
@@ -334,7 +334,7 @@ int xv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	}
 	if (qp->rq.pi != start)
 		XV_STORE(&qp->dbrec->rq_pi, htole32(qp->rq.pi));
-	pthread_spin_unlock(&qp->rq_lock);
+	xv_unlock(&qp->rq_lock, qp->td);
 	return ret;
 }
 
@@ -345,7 +345,7 @@ int xv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	pthread_spin_lock(&srq->lock);
+	xv_lock(&srq->lock, srq->td);
 	start = srq->rq.pi;
 	for (; wr; wr = wr->next) {
 		if (srq->rq.pi - XV_LOAD(&srq->done) >= srq->rq.max_wr)
@@ -359,7 +359,7 @@ int xv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	}
 	if (srq->rq.pi != start)
 		XV_STORE(&srq->dbrec->rq_pi, htole32(srq->rq.pi));
-	pthread_spin_unlock(&srq->lock);
+	xv_unlock(&srq->lock, srq->td);
 	return ret;
 }
 
@@ -729,7 +729,7 @@ static void xv_wr_start(struct ibv_qp_ex *ex)
 {
 	struct xv_qp *qp = ex_qp(ex);
 
-	pthread_spin_lock(&qp->sq_lock);
+	xv_lock(&qp->sq_lock, qp->td);
 	qp->start_pi = qp->sq.pi;
 	qp->cur = NULL;
 	qp->wr_err = 0;
@@ -924,7 +924,7 @@ static void xv_wr_abort(struct ibv_qp_ex *ex)
 
 	qp->sq.pi = qp->start_pi;
 	qp->cur = NULL;
-	pthread_spin_unlock(&qp->sq_lock);
+	xv_unlock(&qp->sq_lock, qp->td);
 }
 
 static int xv_wr_complete(struct ibv_qp_ex *ex)
@@ -942,7 +942,7 @@ static int xv_wr_complete(struct ibv_qp_ex *ex)
 	if (qp->sq.pi != qp->start_pi)
 		xv_ring_sq(qp);
 	qp->cur = NULL;
-	pthread_spin_unlock(&qp->sq_lock);
+	xv_unlock(&qp->sq_lock, qp->td);
 	return 0;
 }
 

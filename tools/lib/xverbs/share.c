@@ -21,7 +21,6 @@
  * (dealloc EBUSY), a thread domain its parent domains (EBUSY), a parent
  * domain the QPs, SRQs and CQs created on it (EBUSY).
  */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,16 @@
 #include <sys/sysmacros.h>
 #include "xverbs.h"
 
-#define XV_ATOMIC(p)	((_Atomic int *)(p))
+/* the reference counts: int, atomic (mlx5's are atomic_int) */
+static int xv_ref_read(int *r)
+{
+	return __atomic_load_n(r, __ATOMIC_SEQ_CST);
+}
+
+static void xv_ref_add(int *r, int v)
+{
+	__atomic_add_fetch(r, v, __ATOMIC_SEQ_CST);
+}
 
 /* ------------------------------------------------------------ import */
 
@@ -114,7 +122,7 @@ void ibv_unimport_pd(struct ibv_pd *ibpd)
 {
 	struct xv_pd *pd = to_xpd(ibpd);
 
-	if (pd->protection || atomic_load(XV_ATOMIC(&pd->refcount)) > 1)
+	if (pd->protection || xv_ref_read(&pd->refcount) > 1)
 		return;
 	free(pd);
 }
@@ -186,13 +194,21 @@ struct xv_pd *xv_parent_domain(struct ibv_pd *pd)
 void xv_pd_get(struct ibv_pd *pd)
 {
 	if (xv_parent_domain(pd))
-		atomic_fetch_add(XV_ATOMIC(&to_xpd(pd)->refcount), 1);
+		xv_ref_add(&to_xpd(pd)->refcount, 1);
 }
 
 void xv_pd_put(struct ibv_pd *pd)
 {
 	if (xv_parent_domain(pd))
-		atomic_fetch_sub(XV_ATOMIC(&to_xpd(pd)->refcount), 1);
+		xv_ref_add(&to_xpd(pd)->refcount, -1);
+}
+
+/* a parent domain with a thread domain: its queues need no locks */
+bool xv_pd_single_threaded(struct ibv_pd *pd)
+{
+	struct xv_pd *par = xv_parent_domain(pd);
+
+	return par && par->td;
 }
 
 int ibv_dealloc_pd(struct ibv_pd *ibpd)
@@ -200,12 +216,12 @@ int ibv_dealloc_pd(struct ibv_pd *ibpd)
 	struct xv_pd *pd = to_xpd(ibpd);
 	int ret;
 
-	if (atomic_load(XV_ATOMIC(&pd->refcount)) > 1)
+	if (xv_ref_read(&pd->refcount) > 1)
 		return EBUSY;
 	if (pd->protection) {
-		atomic_fetch_sub(XV_ATOMIC(&pd->protection->refcount), 1);
+		xv_ref_add(&pd->protection->refcount, -1);
 		if (pd->td)
-			atomic_fetch_sub(XV_ATOMIC(&pd->td->refcount), 1);
+			xv_ref_add(&pd->td->refcount, -1);
 		free(pd);
 		return 0;
 	}
@@ -240,7 +256,7 @@ static int xv_dealloc_td(struct ibv_td *ibtd)
 {
 	struct xv_td *td = xv_container_of(ibtd, struct xv_td, ibtd);
 
-	if (atomic_load(XV_ATOMIC(&td->refcount)) > 1)
+	if (xv_ref_read(&td->refcount) > 1)
 		return EBUSY;
 	free(td);
 	return 0;
@@ -276,10 +292,10 @@ xv_alloc_parent_domain(struct ibv_context *ctx,
 	if (!pd)
 		return NULL;
 	pd->protection = prot;
-	atomic_fetch_add(XV_ATOMIC(&prot->refcount), 1);
+	xv_ref_add(&prot->refcount, 1);
 	if (attr->td) {
 		pd->td = xv_container_of(attr->td, struct xv_td, ibtd);
-		atomic_fetch_add(XV_ATOMIC(&pd->td->refcount), 1);
+		xv_ref_add(&pd->td->refcount, 1);
 	}
 	if (attr->comp_mask & IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS) {
 		pd->alloc = attr->alloc;

@@ -763,6 +763,7 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	qp->db_slot = r.db_slot;
 	qp->max_inline = c.cap.max_inline_data;
 	qp->sig_all = attr->sq_sig_all;
+	qp->td = xv_pd_single_threaded(attr->pd);
 	pthread_spin_init(&qp->sq_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&qp->rq_lock, PTHREAD_PROCESS_PRIVATE);
 	ibqp->context = ctx;
@@ -1140,6 +1141,7 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
 		goto err_destroy;
 	}
 	srq->srqn = r.srqn;
+	srq->td = xv_pd_single_threaded(pd);
 	pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
 	srq->ibsrq.context = ctx;
 	srq->ibsrq.srq_context = attr->srq_context;

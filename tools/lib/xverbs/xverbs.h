@@ -123,12 +123,14 @@ struct xv_srq {
 	struct xv_wq rq;
 	uint32_t done;			/* receives completed (atomic) */
 	uint32_t srqn;
+	bool td;			/* on a thread domain: no lock */
 };
 
 struct xv_qp {
 	struct ibv_qp_ex ex;		/* starts with struct ibv_qp */
 	bool is_ex;
 	bool sig_all;
+	bool td;			/* on a thread domain: no sq/rq lock */
 	pthread_spinlock_t sq_lock;
 	pthread_spinlock_t rq_lock;
 	void *map;
@@ -196,6 +198,24 @@ static inline struct xv_pd *to_xpd(struct ibv_pd *pd)
 }
 
 struct ibv_context *xv_open_fd(struct xv_device *dev, int fd, bool import);
+bool xv_pd_single_threaded(struct ibv_pd *pd);
+
+/*
+ * A work queue's lock on the data path: none for a queue created on a
+ * parent domain with a thread domain (the application serializes its use),
+ * as mlx5; CQs keep theirs.
+ */
+static inline void xv_lock(pthread_spinlock_t *lock, bool td)
+{
+	if (!td)
+		pthread_spin_lock(lock);
+}
+
+static inline void xv_unlock(pthread_spinlock_t *lock, bool td)
+{
+	if (!td)
+		pthread_spin_unlock(lock);
+}
 void xv_share_set_ops(struct verbs_context *v);
 struct xv_pd *xv_parent_domain(struct ibv_pd *pd);
 void xv_pd_get(struct ibv_pd *pd);

@@ -29,7 +29,8 @@
  *             IBV_CQ_INIT_ATTR_MASK_PD), an MR and an AH on a parent
  *             domain; the allocator gets the wr_id arrays (type, size,
  *             alignment, pd and pd_context checked) and frees each pointer
- *             it gave once; IBV_ALLOCATOR_USE_DEFAULT and a failing
+ *             it gave once; the thread domain's QP and SRQ (no locks)
+ *             post; IBV_ALLOCATOR_USE_DEFAULT and a failing
  *             allocator (ENOMEM, nothing left behind); data through a QP
  *             whose wr_ids live in the allocator's memory; EBUSY for a
  *             TD, PD or parent domain in use, as mlx5
@@ -951,8 +952,14 @@ static void t_domains(void)
 		};
 		struct ibv_ah *ah;
 
+		struct ibv_sge sge = xt_sge(&ba, 0, 64);
+		struct ibv_recv_wr rwr = { .wr_id = 5, .sg_list = &sge,
+					   .num_sge = 1 }, *rbad;
+
 		CHECK(srq && alog_count(&l, XV_RES(3), 8 * sizeof(uint64_t)) == 1,
 		      "an SRQ on the parent domain: its wr_id array allocated");
+		CHECK(srq && !ibv_post_srq_recv(srq, &rwr, &rbad),
+		      "a receive posted to the thread domain's SRQ");
 		CHECK(cq, "ibv_create_cq_ex with IBV_CQ_INIT_ATTR_MASK_PD");
 		ca.parent_domain = pd;
 		CHECK(!ibv_create_cq_ex(ctx, &ca) && errno == EINVAL,
