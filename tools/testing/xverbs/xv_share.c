@@ -18,8 +18,9 @@
  *             EINVAL to it; bad handles ENOENT, wrong types EINVAL, a
  *             handle of another context ENOENT, an MR of another PD
  *             EINVAL, reserved fields, flags and short structures EINVAL,
- *             one async fd per import; every object is gone after both
- *             processes end
+ *             one async fd per import; the importer's QP's async event
+ *             comes to its async fd, not the exporter's; every object is
+ *             gone after both processes end
  *   orphan    the exporter passes the fd and exits before the importer
  *             touches its MR: the importer still READs the exporter's data
  *             and WRITEs into its MR (the file holds the context); every
@@ -479,6 +480,28 @@ static void importer_import(int sock)
 		      "the SEND carried the exporter's data");
 	}
 
+	/*
+	 * An async event of our QP comes to our async fd: a WRITE with a bad
+	 * rkey moves the responder to ERR with IBV_EVENT_QP_ACCESS_ERR (its
+	 * element a pointer of ours); the exporter checks its fd has none.
+	 */
+	{
+		struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+		struct ibv_async_event ev = { 0 };
+
+		CHECK(!rdma_op(&p.a, IBV_WR_RDMA_WRITE, xt_sge(&mine, 0, 64),
+			       m.iova, mr->rkey ^ 0x80, 9),
+		      "an RDMA WRITE with a bad rkey fails");
+		xt_ok(poll(&pfd, 1, WAIT_MS) == 1 &&
+		      !ibv_get_async_event(ctx, &ev) &&
+		      ev.event_type == IBV_EVENT_QP_ACCESS_ERR &&
+		      ev.element.qp == p.b.qp, NULL,
+		      "our async fd has our responder's QP_ACCESS_ERR (got %d)",
+		      (int)ev.event_type);
+		if (ev.element.qp == p.b.qp)
+			ibv_ack_async_event(&ev);
+	}
+
 	pair_free(&p);
 	CHECK(!ibv_destroy_comp_channel(ch), "destroy the importer's channel");
 	ibv_unimport_mr(mr);
@@ -642,6 +665,13 @@ static void t_import(void)
 	CHECK_RC(send_fds(sv[0], fds, 2, &x.m, sizeof(x.m)), 0,
 		 "pass the command fd and the channel (SCM_RIGHTS)");
 	CHECK_RC(xread(sv[0], &ok, 1), 0, "the importer's WRITE is done");
+	{
+		/* the importer has had its QP's event: none came to us */
+		struct pollfd pfd = { .fd = x.ctx->async_fd, .events = POLLIN };
+
+		CHECK_EQ(poll(&pfd, 1, 0), 0,
+			 "the importer's QP event is not on the exporter's async fd");
+	}
 	xt_ok(xt_pat_check(x.buf.p, HALF, SEED_A) < 0, NULL,
 	      "the first half of the exporter's MR is untouched");
 	xt_ok(xt_pat_check(x.buf.p + HALF, HALF, SEED_B) < 0, NULL,
