@@ -492,12 +492,13 @@ static void importer_import(int sock)
 		CHECK(!rdma_op(&p.a, IBV_WR_RDMA_WRITE, xt_sge(&mine, 0, 64),
 			       m.iova, mr->rkey ^ 0x80, 9),
 		      "an RDMA WRITE with a bad rkey fails");
-		xt_ok(poll(&pfd, 1, WAIT_MS) == 1 &&
-		      !ibv_get_async_event(ctx, &ev) &&
-		      ev.event_type == IBV_EVENT_QP_ACCESS_ERR &&
+		bool got = poll(&pfd, 1, WAIT_MS) == 1 &&
+			   !ibv_get_async_event(ctx, &ev);
+
+		xt_ok(got && ev.event_type == IBV_EVENT_QP_ACCESS_ERR &&
 		      ev.element.qp == p.b.qp, NULL,
-		      "our async fd has our responder's QP_ACCESS_ERR (got %d)",
-		      (int)ev.event_type);
+		      "our async fd has our responder's QP_ACCESS_ERR (%s %d)",
+		      got ? "got" : "no event", (int)ev.event_type);
 		if (ev.element.qp == p.b.qp)
 			ibv_ack_async_event(&ev);
 	}
