@@ -503,14 +503,17 @@ static void importer_import(int sock)
 			ibv_ack_async_event(&ev);
 	}
 
+	/*
+	 * tell the exporter our WRITE is done and wait for its verdict, the
+	 * QP whose event we had still there (destroying it drops its events)
+	 */
+	CHECK_RC(xwrite(sock, &ok, 1), 0, "tell the exporter");
+	CHECK_RC(xread(sock, &ok, 1), 0, "the exporter's answer");
 	pair_free(&p);
 	CHECK(!ibv_destroy_comp_channel(ch), "destroy the importer's channel");
 	ibv_unimport_mr(mr);
 	CHECK(!xt_buf_free(&mine), "deregister the importer's buffer");
 	ibv_unimport_pd(pd);
-	/* tell the exporter our WRITE is done, then wait for its verdict */
-	CHECK_RC(xwrite(sock, &ok, 1), 0, "tell the exporter");
-	CHECK_RC(xread(sock, &ok, 1), 0, "the exporter's answer");
 	CHECK(!ibv_close_device(ctx), "ibv_close_device");
 }
 
