@@ -609,6 +609,8 @@ struct xnic_sim_dev {
 	struct xnic_sim_ctrs __percpu *ctr;
 	struct dentry *dbg;
 	struct xnic_sim_pdata pdata;
+	/* the latest CLOCK value handed out, in ns (xnic_sim_clock_us()) */
+	atomic64_t clock_ns;
 };
 
 /*
@@ -619,6 +621,29 @@ struct xnic_sim_dev {
 static inline u64 xnic_sim_now(void)
 {
 	return local_clock();
+}
+
+/*
+ * The device's CLOCK register and CQE timestamps, in microseconds (32 bits
+ * of it).  One clock for the device: local_clock() is per CPU and may run
+ * behind on another CPU, so the latest value handed out is kept and never
+ * undercut -- a CQE written after a CLOCK read is stamped no earlier.
+ */
+static inline u32 xnic_sim_clock_us(struct xnic_sim_dev *dev)
+{
+	s64 now = (s64)xnic_sim_now();
+	s64 last = atomic64_read(&dev->clock_ns);
+
+	while (now > last) {
+		s64 old = atomic64_cmpxchg(&dev->clock_ns, last, now);
+
+		if (old == last) {
+			last = now;
+			break;
+		}
+		last = old;
+	}
+	return (u32)div_u64((u64)last, NSEC_PER_USEC);
 }
 
 static inline void xnic_sim_count(struct xnic_sim_dev *dev,

@@ -135,8 +135,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 	c->status = info->status;
 	c->opcode = info->opcode;
 	c->flags = info->flags;
-	c->timestamp = cpu_to_le32((u32)div_u64(xnic_sim_now(),
-						NSEC_PER_USEC));
+	c->timestamp = cpu_to_le32(xnic_sim_clock_us(dev));
 	dma_wmb();	/* the body before the owner */
 	WRITE_ONCE(c->owner, xnic_sim_hw_owner(cq->pi, cq->log));
 	xnic_sim_unmap(c);

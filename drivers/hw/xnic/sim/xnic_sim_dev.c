@@ -186,7 +186,7 @@ static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
 		return READ_ONCE(dev->enable);
 	case XNIC_REG_CLOCK:
 		/* the clock of CQE timestamps (xnic_sim_cq.c) */
-		return (u32)div_u64(xnic_sim_now(), NSEC_PER_USEC);
+		return xnic_sim_clock_us(dev);
 	default:
 		return 0;	/* write-only and unknown registers */
 	}
