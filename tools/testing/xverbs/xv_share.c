@@ -25,6 +25,9 @@
  *             touches its MR: the importer still READs the exporter's data
  *             and WRITEs into its MR (the file holds the context); every
  *             object is gone once the importer ends
+ *   self      the opener imports its own context through dup(cmd_fd),
+ *             as rdma-core allows: the import has its own async fd, and
+ *             closing it leaves the first context working
  *   domains   ibv_alloc_td and ibv_alloc_parent_domain: errno of every bad
  *             argument; QPs, an SRQ, a CQ (ibv_create_cq_ex with
  *             IBV_CQ_INIT_ATTR_MASK_PD), an MR and an AH on a parent
@@ -760,6 +763,40 @@ static void t_orphan(void)
 	check_res_zero("after the importer, the last user, ended");
 }
 
+/* the opener imports its own context through a dup of its fd */
+static void t_self(void)
+{
+	struct ibv_context *ctx, *ctx2;
+	struct ibv_pd *pd, *ipd, *pd2;
+	int fd2;
+
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!ctx)
+		xt_bail(0, "open %s", dev_name);
+	pd = ibv_alloc_pd(ctx);
+	fd2 = dup(ctx->cmd_fd);
+	if (!pd || fd2 < 0)
+		xt_bail(errno, "a PD and a dup of the fd");
+	ctx2 = ibv_import_device(fd2);
+	if (!ctx2)
+		xt_bail(errno, "ibv_import_device(dup(cmd_fd)) in the opener");
+	CHECK(ctx2->async_fd >= 0 && ctx2->async_fd != ctx->async_fd,
+	      "the import has an async fd of its own");
+	ipd = ibv_import_pd(ctx2, pd->handle);
+	CHECK(ipd && ipd->handle == pd->handle, "ibv_import_pd in the opener");
+	if (ipd)
+		ibv_unimport_pd(ipd);
+	CHECK(!ibv_close_device(ctx2), "close the imported context");
+	CHECK(fcntl(fd2, F_GETFD) < 0 && errno == EBADF,
+	      "ibv_close_device closed the imported fd");
+	pd2 = ibv_alloc_pd(ctx);
+	CHECK(pd2, "the first context works on");
+	CHECK(pd2 && !ibv_dealloc_pd(pd2) && !ibv_dealloc_pd(pd),
+	      "its PDs deallocate");
+	ibv_close_device(ctx);
+	check_res_zero("after the self import");
+}
+
 /* ------------------------------------------------------------ domains */
 
 #define XV_RES(n)	(((uint64_t)0x78 << 32) + (n))
@@ -1058,6 +1095,7 @@ static void t_domains(void)
 static const struct xt_subtest tests[] = {
 	XT_SUBTEST(import, 120, "a second process imports device, PD, MR"),
 	XT_SUBTEST(orphan, 120, "the exporter exits first"),
+	XT_SUBTEST(self, 60, "the opener imports its own context (dup)"),
 	XT_SUBTEST(domains, 120, "thread and parent domains, the allocator"),
 };
 
