@@ -16,6 +16,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_alloc_pd alloc_pd;
 	struct xrdma_cmd_destroy destroy;
 	struct xrdma_cmd_reg_mr reg_mr;
+	struct xrdma_cmd_rereg_mr rereg_mr;
 	struct xrdma_cmd_create_cq create_cq;
 	struct xrdma_cmd_create_qp create_qp;
 	struct xrdma_cmd_modify_qp modify_qp;
@@ -296,6 +297,52 @@ static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 	ret = xrdma_create_done(c, uobj, mr);
 out:
 	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
+#define XRDMA_UVERBS_REREG_ALL (XRDMA_UVERBS_REREG_TRANS |		\
+				XRDMA_UVERBS_REREG_PD |		\
+				XRDMA_UVERBS_REREG_ACCESS)
+
+static int xrdma_cmd_rereg_mr(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_rereg_mr *cmd = &c->buf->rereg_mr;
+	struct xrdma_uobj *uobj, *pd_uobj = NULL;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (cmd->reserved)
+		return -EINVAL;
+	if (!cmd->flags)
+		return -EINVAL;
+	if (cmd->flags & ~XRDMA_UVERBS_REREG_ALL)
+		return -EOPNOTSUPP;
+	if ((cmd->flags & XRDMA_UVERBS_REREG_ACCESS) &&
+	    cmd->access & ~XRDMA_UVERBS_ACCESS_ALL)
+		return -EINVAL;
+	uobj = xrdma_uobj_get_write(c->ufile, XRDMA_OBJ_MR, cmd->mr_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	if (cmd->flags & XRDMA_UVERBS_REREG_PD) {
+		pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD,
+					 cmd->pd_handle);
+		if (IS_ERR(pd_uobj)) {
+			ret = PTR_ERR(pd_uobj);
+			goto out;
+		}
+	}
+	mr = uobj->object;
+	ret = xrdma_rereg_user_mr(mr, cmd->flags, cmd->addr, cmd->length,
+				  cmd->iova, cmd->access,
+				  pd_uobj ? pd_uobj->object : NULL);
+	if (!ret) {
+		cmd->lkey = mr->lkey;
+		cmd->rkey = mr->rkey;
+	}
+	if (pd_uobj)
+		xrdma_uobj_put(pd_uobj);
+out:
+	xrdma_uobj_put_write(uobj);
 	return ret;
 }
 
@@ -884,6 +931,9 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_QUERY_CLOCK, xrdma_cmd_query_clock,
 	    struct xrdma_cmd_query_clock,
 	    XRDMA_CMD_QUERY_CLOCK_SIZE_VER0),
+	CMD(XRDMA_IOC_REREG_MR, xrdma_cmd_rereg_mr,
+	    struct xrdma_cmd_rereg_mr,
+	    XRDMA_CMD_REREG_MR_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
