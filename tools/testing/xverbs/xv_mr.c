@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -207,8 +208,20 @@ static const char *st_name(int st)
 	return st < 0 ? "no completion" : ibv_wc_status_str(st);
 }
 
-#define CHECK_ST(got, want, ...)					\
-	xt_ok((got) == (want), st_name(got), __VA_ARGS__)
+/* a completion status (or -1) against the one wanted */
+__printf(3, 4)
+static bool check_st(int got, int want, const char *fmt, ...)
+{
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return xt_ok(got == want, st_name(got), "%s", name);
+}
+
+#define CHECK_ST check_st
 
 /* page-aligned anonymous memory, filled with pattern @seed */
 static uint8_t *area(size_t len, uint32_t seed)
@@ -469,8 +482,8 @@ static void t_combos(void)
 /* ------------------------------------------------------------ input */
 
 /* the MR still has @lk/@rk, @addr and works for READ */
-static void unchanged(struct ibv_mr *mr, uint32_t lk, uint32_t rk,
-		      void *addr, const char *what)
+static void still_same(struct ibv_mr *mr, uint32_t lk, uint32_t rk,
+		       void *addr, const char *what)
 {
 	uint8_t buf[64];
 
@@ -493,7 +506,7 @@ static void rereg_fails(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
 	xt_ok(ret == want_ret && errno == want_errno, xt_errname(errno),
 	      "input %s: %d, errno %s", what, want_ret,
 	      xt_errname(want_errno));
-	unchanged(mr, lk, rk, old, what);
+	still_same(mr, lk, rk, old, what);
 }
 
 static int rereg_ioctl(struct xrdma_cmd_rereg_mr *c, size_t size)
@@ -577,7 +590,7 @@ static void t_input(void)
 	c.pd_handle = mr->handle;
 	CHECK_RC(rereg_ioctl(&c, sizeof(c)), -EINVAL,
 		 "ioctl: an MR's handle as the PD");
-	unchanged(mr, mr->lkey, mr->rkey, a, "after the ioctls");
+	still_same(mr, mr->lkey, mr->rkey, a, "after the ioctls");
 	c.flags = XRDMA_UVERBS_REREG_ACCESS;
 	c.access = RWR;
 	c.pd_handle = 0;
