@@ -280,6 +280,58 @@ struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
 
 /**
+ * xrdma_reg_user_mr_dmabuf - register a range of a dmabuf
+ * @pd: protection domain
+ * @offset: first byte in the dmabuf
+ * @length: bytes
+ * @iova: address the MR is known by on the wire; same offset in the page
+ *	  as @offset
+ * @fd: the dmabuf's file descriptor in the current process
+ * @access: XRDMA_ACCESS_* flags
+ * @udata: driver data from uverbs
+ *
+ * The dmabuf stays attached to the device (see xrdma_umem_dmabuf_get())
+ * until the MR is deregistered; closing @fd does not end the MR.
+ *
+ * Return: the MR, or an ERR_PTR: -EOPNOTSUPP (the device has no dmabuf
+ * MRs), -EINVAL (bad rights, @iova's page offset, range outside the
+ * dmabuf, @fd not a dmabuf), -EBADF, or another negative errno.
+ */
+struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
+					  u64 length, u64 iova, int fd,
+					  u32 access,
+					  struct xrdma_udata *udata)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_umem *umem;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (!dev->ops->reg_user_mr_dmabuf || !dev->dma_device)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if ((offset & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
+	    iova + length < iova)
+		return ERR_PTR(-EINVAL);
+	umem = xrdma_umem_dmabuf_get(dev, offset, length, fd, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
+	if (IS_ERR(mr)) {
+		xrdma_umem_release(umem);
+		return mr;
+	}
+	mr->umem = umem;
+	mr->iova = iova;
+	mr->length = length;
+	return xrdma_mr_create_done(mr,
+				    dev->ops->reg_user_mr_dmabuf(mr, udata));
+}
+EXPORT_SYMBOL_GPL(xrdma_reg_user_mr_dmabuf);
+
+/**
  * xrdma_dereg_mr - deregister an MR
  * @mr: the MR
  *
@@ -361,7 +413,9 @@ int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 		return -EINVAL;
 	if (flags & ~XRDMA_MR_REREG_ALL)
 		return -EOPNOTSUPP;
-	if (mr->type != XRDMA_MR_TYPE_USER || !mr->umem)
+	/* a dmabuf MR cannot be re-registered, as rdma-core refuses it */
+	if (mr->type != XRDMA_MR_TYPE_USER || !mr->umem ||
+	    mr->umem->dmabuf_attach)
 		return -EINVAL;
 	if (!dev->ops->rereg_user_mr)
 		return -EOPNOTSUPP;

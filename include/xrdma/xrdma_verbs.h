@@ -917,6 +917,12 @@ struct xrdma_device_ops {
 	 * (the old registration is gone), and a later rereg or dereg works.
 	 */
 	int (*rereg_user_mr)(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr);
+	/*
+	 * reg_user_mr_dmabuf (optional): as reg_user_mr for mr->umem of a
+	 * dmabuf (xrdma_umem_dmabuf_get(): DMA-mapped by the core already)
+	 */
+	int (*reg_user_mr_dmabuf)(struct xrdma_mr *mr,
+				  struct xrdma_udata *udata);
 
 	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
@@ -941,6 +947,8 @@ struct xrdma_device {
 	struct xrdma_device_attr attr;
 	u32 num_ports;
 	u32 index;
+	/* the device that does DMA, for dmabuf attachments (NULL: no dmabuf MRs) */
+	struct device *dma_device;
 	/* port p's link layer at [p - 1], read from the driver at registration */
 	enum xrdma_link_layer port_link_layer[XRDMA_MAX_PORTS];
 
@@ -1192,6 +1200,10 @@ unsigned int xrdma_res_count(struct xrdma_device *dev,
 struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 				   u64 iova, u32 access,
 				   struct xrdma_udata *udata);
+struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
+					  u64 length, u64 iova, int fd,
+					  u32 access,
+					  struct xrdma_udata *udata);
 int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 			u64 length, u64 iova, u32 access,
 			struct xrdma_pd *pd);

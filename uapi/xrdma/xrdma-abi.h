@@ -217,6 +217,27 @@ struct xrdma_cmd_rereg_mr {
 
 #define XRDMA_CMD_REREG_MR_SIZE_VER0	56
 
+/*
+ * XRDMA_IOC_REG_DMABUF_MR: an MR over [offset, offset + length) of the
+ * dmabuf fd (the MR keeps the dmabuf attached; closing fd does not end
+ * it).  iova has offset's offset in the page.
+ */
+struct xrdma_cmd_reg_dmabuf_mr {
+	__u32 pd_handle;		/* in */
+	__u32 access;			/* in: XRDMA_UVERBS_ACCESS_* */
+	__aligned_u64 offset;		/* in: in the dmabuf */
+	__aligned_u64 length;		/* in */
+	__aligned_u64 iova;		/* in */
+	__s32 fd;			/* in: the dmabuf */
+	__u32 mr_handle;		/* out */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out */
+	__aligned_u64 reserved;		/* in: 0 */
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0	80
+
 struct xrdma_cmd_create_cq {
 	__aligned_u64 user_cookie;	/* in: returned in events */
 	__u32 cqe;			/* in; out: actual */
@@ -492,5 +513,6 @@ struct xrdma_cmd_query_clock {
 #define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
 #define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
 #define XRDMA_IOC_REREG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x16, struct xrdma_cmd_rereg_mr)
+#define XRDMA_IOC_REG_DMABUF_MR	_IOWR(XRDMA_IOC_MAGIC, 0x17, struct xrdma_cmd_reg_dmabuf_mr)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -1185,12 +1185,37 @@ static int xnic_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg,
 }
 
 /*
- * DMA-map @umem and build its MTT in @mtt (one entry per page).  Undo
- * with xnic_umem_unmap().
+ * The MTT of a dmabuf's range: the pages covering umem->address..+length
+ * of the dmabuf's DMA mapping (made by the core for our DMA device), whose
+ * segments must be whole pages.
+ */
+static int xnic_dmabuf_mtt(struct xrdma_umem *umem, __le64 *ent)
+{
+	u64 first = umem->address >> PAGE_SHIFT, pg = 0;
+	struct scatterlist *sg;
+	u32 n = 0;
+	int i;
+
+	for_each_sgtable_dma_sg(umem->dmabuf_sgt, sg, i) {
+		u64 addr = sg_dma_address(sg), len = sg_dma_len(sg), o;
+
+		if ((addr | len) & ~PAGE_MASK)
+			return -EINVAL;
+		for (o = 0; o < len && n < umem->npages; o += PAGE_SIZE, pg++)
+			if (pg >= first)
+				ent[n++] = cpu_to_le64(addr + o);
+	}
+	return n == umem->npages ? 0 : -EINVAL;
+}
+
+/*
+ * DMA-map @umem (a dmabuf's is mapped already) and build its MTT in @mtt
+ * (one entry per page).  Undo with xnic_umem_unmap().
  */
 static int xnic_umem_map(struct xnic_dev *xdev, struct xrdma_umem *umem,
 			 struct xnic_dmabuf *mtt)
 {
+	bool dmabuf = umem->dmabuf_attach;
 	struct scatterlist *sg;
 	__le64 *ent;
 	u32 n = 0;
@@ -1198,14 +1223,22 @@ static int xnic_umem_map(struct xnic_dev *xdev, struct xrdma_umem *umem,
 
 	if (!umem->npages || umem->npages > U32_MAX / sizeof(__le64))
 		return -EINVAL;
-	ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-			      XNIC_UMEM_DMA_ATTRS);
-	if (ret)
-		return ret;
+	if (!dmabuf) {
+		ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt,
+				      DMA_BIDIRECTIONAL, XNIC_UMEM_DMA_ATTRS);
+		if (ret)
+			return ret;
+	}
 	ret = xnic_dma_alloc(xdev, mtt, umem->npages * sizeof(__le64));
 	if (ret)
 		goto err_unmap;
 	ent = mtt->cpu;
+	if (dmabuf) {
+		ret = xnic_dmabuf_mtt(umem, ent);
+		if (!ret)
+			return 0;
+		goto err_mtt;
+	}
 	/* DMA address of every page; only the first segment starts inside */
 	for_each_sgtable_dma_sg(&umem->sgt, sg, i) {
 		u64 addr = ALIGN_DOWN(sg_dma_address(sg), PAGE_SIZE);
@@ -1217,10 +1250,12 @@ static int xnic_umem_map(struct xnic_dev *xdev, struct xrdma_umem *umem,
 	if (n == umem->npages)
 		return 0;
 	ret = -EINVAL;
+err_mtt:
 	xnic_dma_free(xdev, mtt, true);
 err_unmap:
-	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-			  XNIC_UMEM_DMA_ATTRS);
+	if (!dmabuf)
+		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt,
+				  DMA_BIDIRECTIONAL, XNIC_UMEM_DMA_ATTRS);
 	return ret;
 }
 
@@ -1235,15 +1270,17 @@ static bool xnic_umem_unmap(struct xnic_dev *xdev, struct xrdma_umem *umem,
 			    struct xnic_dmabuf *mtt, int ret)
 {
 	bool let_go = xnic_cmd_let_go(xdev, ret);
+	bool mapped = !umem->dmabuf_attach;
 
 	xnic_dma_free(xdev, mtt, let_go);
 	if (!let_go) {
 		/* the device may execute the REG_MR yet: keep the pages */
-		xnic_umem_keep(xdev, umem, true);
+		xnic_umem_keep(xdev, umem, mapped);
 		return false;
 	}
-	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-			  XNIC_UMEM_DMA_ATTRS);
+	if (mapped)
+		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
+				  XNIC_UMEM_DMA_ATTRS);
 	return true;
 }
 
@@ -1262,7 +1299,8 @@ static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	xmr->page_shift = PAGE_SHIFT;
 	ret = xnic_reg_mr_cmd(xdev, mr, 0);
 	if (!ret) {
-		xmr->sgt_mapped = true;
+		/* a dmabuf's mapping is the core's */
+		xmr->sgt_mapped = !umem->dmabuf_attach;
 		return 0;
 	}
 	if (!xnic_umem_unmap(xdev, umem, &xmr->mtt, ret))
@@ -1418,6 +1456,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.reg_user_mr = xnic_reg_user_mr,
 	.dereg_mr = xnic_dereg_mr,
 	.rereg_user_mr = xnic_rereg_user_mr,
+	.reg_user_mr_dmabuf = xnic_reg_user_mr,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
 	.get_netdev = xnic_eth_get_netdev,

@@ -1,11 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xverbs: re-registration of MRs (ibv_rereg_mr), with rdma-core 44's
- * checks and return codes (libibverbs/verbs.c, the mlx5 provider's
- * rereg_mr).  See Documentation/userspace.rst, "Re-registering MRs".
+ * xverbs: re-registration of MRs (ibv_rereg_mr) and dmabuf MRs
+ * (ibv_reg_dmabuf_mr), with rdma-core 44's checks and return codes
+ * (libibverbs/verbs.c, the mlx5 provider's rereg_mr and reg_dmabuf_mr).
+ * See Documentation/userspace.rst, "Re-registering MRs and dmabuf MRs".
  */
 #include <errno.h>
+#include <stdlib.h>
 #include "xverbs.h"
+
+/* the kernel checks the rights (EINVAL), as ib_core's for mlx5 */
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				 size_t length, uint64_t iova, int fd,
+				 int access)
+{
+	struct xrdma_cmd_reg_dmabuf_mr c = { 0 };
+	struct ibv_mr *mr = calloc(1, sizeof(*mr));
+
+	if (!mr) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c.pd_handle = pd->handle;
+	/* optional access bits may be ignored, as the verbs allow */
+	c.access = (uint32_t)access & ~(uint32_t)IBV_ACCESS_OPTIONAL_RANGE;
+	c.offset = offset;
+	c.length = length;
+	c.iova = iova;
+	c.fd = fd;
+	errno = xv_ioctl(pd->context, XRDMA_IOC_REG_DMABUF_MR, &c);
+	if (errno) {
+		free(mr);
+		return NULL;
+	}
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = (void *)(uintptr_t)offset;	/* as rdma-core */
+	mr->length = length;
+	mr->handle = c.mr_handle;
+	mr->lkey = c.lkey;
+	mr->rkey = c.rkey;
+	return mr;
+}
 
 /*
  * Return: 0, or one of enum ibv_rereg_mr_err_code with errno set:
