@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # XRDMA_TIMEOUT: 400
+# XRDMA_DEBIAN_MODULES: vgem
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run tools/testing/xverbs/xv_mr
 #
-# ibv_rereg_mr through xrdma's libibverbs.so.1 on xnic0
+# ibv_rereg_mr and ibv_reg_dmabuf_mr through xrdma's libibverbs.so.1 on xnic0
 # (tools/testing/xverbs/xv_mr.c): every combination of
 # CHANGE_TRANSLATION, CHANGE_PD and CHANGE_ACCESS with the data read and
 # written through the new keys and refused through the old ones, bad input
 # with rdma-core's return codes and errno, the REREG_MR ioctl's negative
-# cases, RDMA WRITEs in flight during a rereg, concurrent rereg, VmPin.
+# cases, RDMA WRITEs in flight during a rereg, concurrent rereg, VmPin;
+# an MR over a vgem dmabuf (vgem and drm ship with the test) with READ,
+# WRITE, SEND and RECV checked through the dmabuf's mapping, and its bad
+# input.
 # The device holds no object afterwards and the modules unload.
 
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xv_mr: ibv_rereg_mr as rdma-core 44 and the verbs define it, through
- * xrdma's libibverbs.so.1 on an xnic device (guest test xverbs_mr).  Built
+ * xv_mr: ibv_rereg_mr and ibv_reg_dmabuf_mr as rdma-core 44 and the verbs
+ * define them, through xrdma's libibverbs.so.1 on an xnic device (guest
+ * test xverbs_mr).  Built
  * against the system's <infiniband/verbs.h>; every remote access goes
  * through a fresh loopback RC pair on the PD it is made from (an access
  * error moves a pair to ERR).
@@ -30,10 +31,18 @@
  *             is EBUSY; the MR works afterwards
  *   pinned    VmPin follows the MR's pages through re-registration and
  *             returns to where it was after dereg
+ *   dmabuf    an MR over part of a vgem dmabuf (DRM dumb buffer, PRIME
+ *             export; needs vgem loaded): READ, WRITE, SEND from and RECV
+ *             into it, data checked through the dmabuf's own mapping,
+ *             nothing outside the range touched, the MR working after the
+ *             fd is closed, rereg refused; bad fd, non-dmabuf fd, ranges
+ *             outside the dmabuf, iova page offset, rights = errno; the
+ *             REG_DMABUF_MR ioctl's negative cases
  *
  *   -d IBDEV  device (xnic0)   -t WAIT_MS  completion wait (5000)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -767,6 +776,286 @@ static void t_pinned(void)
 	munmap(b, 4 * PG);
 }
 
+/* ------------------------------------------------------------ dmabuf */
+
+/*
+ * DRM's ioctls for a dumb buffer exported as a dmabuf (the kernel's
+ * include/uapi/drm: a stable ABI; the host has no libdrm headers)
+ */
+struct xv_drm_version {
+	int major, minor, patchlevel;
+	size_t name_len;
+	char *name;
+	size_t date_len;
+	char *date;
+	size_t desc_len;
+	char *desc;
+};
+
+struct xv_drm_create_dumb {
+	uint32_t height, width, bpp, flags;
+	uint32_t handle, pitch;
+	uint64_t size;
+};
+
+struct xv_drm_prime_handle {
+	uint32_t handle, flags;
+	int32_t fd;
+};
+
+#define XV_DRM_VERSION		_IOWR('d', 0x00, struct xv_drm_version)
+#define XV_DRM_PRIME_HANDLE_TO_FD _IOWR('d', 0x2d, struct xv_drm_prime_handle)
+#define XV_DRM_CREATE_DUMB	_IOWR('d', 0xb2, struct xv_drm_create_dumb)
+
+/* an fd of vgem's /dev/dri/cardN, or -1 after a note */
+static int vgem_open(void)
+{
+	char path[32], name[16];
+	int i, fd;
+
+	for (i = 0; i < 16; i++) {
+		struct xv_drm_version v = { .name = name,
+					    .name_len = sizeof(name) - 1 };
+
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!ioctl(fd, XV_DRM_VERSION, &v) && !strcmp(name, "vgem"))
+			return fd;
+		close(fd);
+	}
+	xt_note("no vgem device in /dev/dri (modprobe vgem)");
+	return -1;
+}
+
+/* a dmabuf fd of @npages pages from vgem, or -1 */
+static int vgem_dmabuf(int card, uint32_t npages)
+{
+	struct xv_drm_create_dumb d = {
+		.height = npages, .width = (uint32_t)(PG / 4), .bpp = 32,
+	};
+	struct xv_drm_prime_handle h = { .flags = O_CLOEXEC | O_RDWR };
+
+	if (ioctl(card, XV_DRM_CREATE_DUMB, &d)) {
+		xt_note("DRM_IOCTL_MODE_CREATE_DUMB: %s", strerror(errno));
+		return -1;
+	}
+	if (d.size < npages * PG) {
+		xt_note("dumb buffer of %llu bytes", (unsigned long long)d.size);
+		return -1;
+	}
+	h.handle = d.handle;
+	if (ioctl(card, XV_DRM_PRIME_HANDLE_TO_FD, &h)) {
+		xt_note("DRM_IOCTL_PRIME_HANDLE_TO_FD: %s", strerror(errno));
+		return -1;
+	}
+	return h.fd;
+}
+
+static void dmabuf_fails(uint64_t off, size_t len, uint64_t iova, int fd,
+			 int access, int want, const char *what)
+{
+	struct ibv_mr *mr;
+
+	errno = 0;
+	mr = ibv_reg_dmabuf_mr(pd0, off, len, iova, fd, access);
+	xt_ok(!mr && errno == want, mr ? "registered" : xt_errname(errno),
+	      "dmabuf: %s is %s", what, xt_errname(want));
+	if (mr)
+		ibv_dereg_mr(mr);
+}
+
+#define DB_PAGES	8
+#define DB_OFF		(PG + 100)
+#define DB_LEN		(5 * PG)
+#define DB_IOVA		(0x7000000000ULL + 100)
+
+/* a SEND from a fresh pair into the MR (a receive SGE in it) */
+static int recv_into(struct ibv_mr *mr, uint64_t iova, uint32_t len,
+		     uint32_t seed)
+{
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND, .num_sge = 1 };
+	struct ibv_recv_wr rwr = { .wr_id = 9, .num_sge = 1 }, *rbad;
+	struct ibv_sge rs = { .addr = iova, .length = len, .lkey = mr->lkey };
+	struct ibv_sge s;
+	struct ibv_wc wc;
+	struct pair p;
+	int st;
+
+	if (!pair_new(&p, pd0))
+		return -1;
+	xt_pat_fill(p.l.p, len, seed);
+	s = xt_sge(&p.l, 0, len);
+	wr.sg_list = &s;
+	rwr.sg_list = &rs;
+	if (ibv_post_recv(p.b.qp, &rwr, &rbad)) {
+		pair_free(&p);
+		return -1;
+	}
+	st = post_wait(p.a.qp, p.a.cq, &wr);
+	if (st == IBV_WC_SUCCESS &&
+	    (!xt_poll_one(p.b.cq, &wc, wait_ms) || wc.wr_id != 9))
+		st = -1;
+	else if (st == IBV_WC_SUCCESS)
+		st = wc.status;
+	pair_free(&p);
+	return st;
+}
+
+static void t_dmabuf(void)
+{
+	int card = vgem_open(), fd, nfd, pfd[2];
+	struct xrdma_cmd_reg_dmabuf_mr c;
+	uint8_t *map, buf[4096];
+	struct ibv_mr *mr;
+	uint32_t rk;
+
+	if (!xt_check(card >= 0, "dmabuf: vgem's card"))
+		return;
+	fd = vgem_dmabuf(card, DB_PAGES);
+	if (!xt_check(fd >= 0, "dmabuf: a %d-page dmabuf from vgem", DB_PAGES))
+		return;
+	map = mmap(NULL, DB_PAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	if (!xt_check(map != MAP_FAILED, "dmabuf: mmap of the dmabuf"))
+		return;
+	xt_pat_fill(map, DB_PAGES * PG, 80);
+
+	mr = ibv_reg_dmabuf_mr(pd0, DB_OFF, DB_LEN, DB_IOVA, fd, RWR);
+	if (!xt_check(mr, "dmabuf: ibv_reg_dmabuf_mr (%s)",
+		      mr ? "0" : xt_errname(errno)))
+		goto out;
+	CHECK(mr->addr == (void *)(uintptr_t)DB_OFF && mr->length == DB_LEN &&
+	      mr->pd == pd0 && mr->context == ctx,
+	      "dmabuf: addr is the offset (as rdma-core), length, pd");
+	CHECK_ST(probe_read(pd0, (void *)(uintptr_t)DB_IOVA, mr->rkey, 4096,
+			    buf), IBV_WC_SUCCESS, "dmabuf: READ from it");
+	CHECK(!memcmp(buf, map + DB_OFF, 4096), "dmabuf: READ's data");
+	CHECK_ST(probe_read(pd0, (void *)(uintptr_t)(DB_IOVA + DB_LEN - 4096),
+			    mr->rkey, 4096, buf), IBV_WC_SUCCESS,
+		 "dmabuf: READ of its last bytes");
+	CHECK(!memcmp(buf, map + DB_OFF + DB_LEN - 4096, 4096),
+	      "dmabuf: last bytes' data");
+	CHECK_ST(probe_write(pd0, (void *)(uintptr_t)(DB_IOVA + 1000),
+			     mr->rkey, 9000, 81), IBV_WC_SUCCESS,
+		 "dmabuf: WRITE into it");
+	CHECK(xt_pat_check(map + DB_OFF + 1000, 9000, 81) < 0,
+	      "dmabuf: WRITE's data in the dmabuf's memory");
+	CHECK_ST(probe_send(pd0, map + DB_OFF + 2 * PG, mr->lkey, 64),
+		 IBV_WC_LOC_PROT_ERR,
+		 "dmabuf: an SGE at the mapping's address (not the iova)");
+	CHECK_ST(recv_into(mr, DB_IOVA + 3 * PG, 5000, 82), IBV_WC_SUCCESS,
+		 "dmabuf: RECV into it");
+	CHECK(xt_pat_check(map + DB_OFF + 3 * PG, 5000, 82) < 0,
+	      "dmabuf: RECV's data in the dmabuf's memory");
+	CHECK_ST(probe_write(pd0, (void *)(uintptr_t)(DB_IOVA + DB_LEN - 10),
+			     mr->rkey, 20, 83), IBV_WC_REM_ACCESS_ERR,
+		 "dmabuf: WRITE past its end");
+	CHECK(pat_from(map, DB_OFF + DB_LEN, DB_PAGES * PG, 80) < 0 &&
+	      pat_from(map, 0, DB_OFF, 80) < 0,
+	      "dmabuf: nothing written outside the MR's range");
+
+	/* SEND from it: a local SGE by iova */
+	{
+		struct ibv_send_wr wr = { .opcode = IBV_WR_SEND, .num_sge = 1 };
+		struct ibv_recv_wr rwr = { .num_sge = 1 }, *rbad;
+		struct ibv_sge s = { .addr = DB_IOVA + 2 * PG, .length = 3000,
+				     .lkey = mr->lkey }, rs;
+		struct ibv_wc wc;
+		struct pair p;
+
+		if (pair_new(&p, pd0)) {
+			rs = xt_sge(&p.l, 0, 3000);
+			rwr.sg_list = &rs;
+			wr.sg_list = &s;
+			CHECK(!ibv_post_recv(p.b.qp, &rwr, &rbad) &&
+			      post_wait(p.a.qp, p.a.cq, &wr) == IBV_WC_SUCCESS &&
+			      xt_poll_one(p.b.cq, &wc, wait_ms) &&
+			      wc.status == IBV_WC_SUCCESS &&
+			      !memcmp(p.l.p, map + DB_OFF + 2 * PG, 3000),
+			      "dmabuf: SEND from it, data received");
+			pair_free(&p);
+		}
+	}
+
+	rk = mr->rkey;
+	errno = 0;
+	CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+			   IBV_ACCESS_LOCAL_WRITE) == IBV_REREG_MR_ERR_CMD &&
+	      errno == EINVAL && mr->rkey == rk,
+	      "dmabuf: rereg of a dmabuf MR is EINVAL, keys kept");
+	CHECK(!close(fd), "dmabuf: close the dmabuf fd");
+	fd = -1;
+	CHECK_ST(probe_write(pd0, (void *)(uintptr_t)DB_IOVA, mr->rkey, 500,
+			     84), IBV_WC_SUCCESS,
+		 "dmabuf: WRITE after the fd is closed");
+	CHECK(xt_pat_check(map + DB_OFF, 500, 84) < 0,
+	      "dmabuf: its data (the MR holds the dmabuf)");
+	CHECK_RC(ibv_dereg_mr(mr), 0, "dmabuf: dereg");
+
+	/* bad input */
+	fd = vgem_dmabuf(card, 2);
+	if (!xt_check(fd >= 0, "dmabuf: a 2-page dmabuf"))
+		goto out;
+	dmabuf_fails(0, PG, 0, -1, RWR, EBADF, "fd -1");
+	nfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	dmabuf_fails(0, PG, 0, nfd, RWR, EINVAL, "/dev/null's fd");
+	if (!pipe(pfd)) {
+		dmabuf_fails(0, PG, 0, pfd[0], RWR, EINVAL, "a pipe");
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	close(nfd);
+	dmabuf_fails(0, PG, 0, nfd, RWR, EBADF, "a closed fd");
+	dmabuf_fails(0, 2 * PG + 1, 0, fd, RWR, EINVAL,
+		     "one byte more than the dmabuf");
+	dmabuf_fails(PG + 1, PG, 1, fd, RWR, EINVAL,
+		     "a range ending past the dmabuf");
+	dmabuf_fails(2 * PG, 1, 0, fd, RWR, EINVAL, "offset at its end");
+	dmabuf_fails(0, 0, 0, fd, RWR, EINVAL, "length 0");
+	dmabuf_fails(UINT64_MAX - 10, 100, UINT64_MAX - 10, fd, RWR, EINVAL,
+		     "an offset wrapping");
+	dmabuf_fails(100, PG, 200, fd, RWR, EINVAL,
+		     "an iova with another page offset");
+	dmabuf_fails(0, PG, 0, fd, IBV_ACCESS_REMOTE_WRITE, EINVAL,
+		     "REMOTE_WRITE without LOCAL_WRITE");
+	dmabuf_fails(0, PG, 0, fd, IBV_ACCESS_LOCAL_WRITE |
+		     IBV_ACCESS_ON_DEMAND, EINVAL, "an unknown access bit");
+	mr = ibv_reg_dmabuf_mr(pd0, 0, 2 * PG, 0, fd, 0);
+	CHECK(mr, "dmabuf: the whole dmabuf, no rights, iova 0");
+	if (mr)
+		CHECK_RC(ibv_dereg_mr(mr), 0, "dmabuf: dereg");
+
+	memset(&c, 0, sizeof(c));
+	c.pd_handle = pd0->handle;
+	c.length = PG;
+	c.fd = fd;
+	c.reserved = 1;
+	CHECK_RC(ioctl(ctx->cmd_fd, XRDMA_IOC_REG_DMABUF_MR, &c) ? -errno : 0,
+		 -EINVAL, "dmabuf ioctl: reserved set");
+	c.reserved = 0;
+	c.pd_handle = 0x7fffff00;
+	CHECK_RC(ioctl(ctx->cmd_fd, XRDMA_IOC_REG_DMABUF_MR, &c) ? -errno : 0,
+		 -ENOENT, "dmabuf ioctl: bad PD handle");
+	c.pd_handle = pd0->handle;
+	c.access = 0x100;
+	CHECK_RC(ioctl(ctx->cmd_fd, XRDMA_IOC_REG_DMABUF_MR, &c) ? -errno : 0,
+		 -EINVAL, "dmabuf ioctl: unknown access bit");
+	c.access = 0;
+	CHECK_RC(ioctl(ctx->cmd_fd,
+		       _IOC(_IOC_READ | _IOC_WRITE, XRDMA_IOC_MAGIC,
+			    _IOC_NR(XRDMA_IOC_REG_DMABUF_MR),
+			    XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0 - 8), &c) ?
+		 -errno : 0, -EINVAL, "dmabuf ioctl: short size");
+out:
+	if (fd >= 0)
+		close(fd);
+	munmap(map, DB_PAGES * PG);
+	close(card);
+}
+
 /* ------------------------------------------------------------ main */
 
 static bool sub_open(void)
@@ -802,6 +1091,7 @@ static const struct xt_subtest subtests[] = {
 	XT_SUBTEST(inflight, 0, "WRITEs in flight while the range changes"),
 	XT_SUBTEST(threads, 0, "concurrent rereg of one MR"),
 	XT_SUBTEST(pinned, 0, "VmPin through rereg"),
+	XT_SUBTEST(dmabuf, 0, "ibv_reg_dmabuf_mr over a vgem dmabuf"),
 };
 
 static struct xt_suite suite = {
