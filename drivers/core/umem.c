@@ -154,6 +154,7 @@ err_mmdrop:
 }
 EXPORT_SYMBOL_GPL(xrdma_umem_get);
 
+#if IS_ENABLED(CONFIG_DMA_SHARED_BUFFER)
 static void xrdma_umem_dmabuf_put(struct xrdma_umem *umem)
 {
 	struct dma_buf_attachment *attach = umem->dmabuf_attach;
@@ -183,7 +184,8 @@ static void xrdma_umem_dmabuf_put(struct xrdma_umem *umem)
  * memory where it is (pinned) all that time.  Nothing is counted in
  * pinned_vm: the memory is the exporter's, not the process's.
  *
- * Return: the umem or an ERR_PTR: -EOPNOTSUPP (no DMA device), -EINVAL
+ * Return: the umem or an ERR_PTR: -EOPNOTSUPP (no DMA device, or a
+ * kernel without CONFIG_DMA_SHARED_BUFFER), -EINVAL
  * (bad flags; zero, overflowing or too long range; range beyond the
  * dmabuf; @fd not a dmabuf), -EBADF (@fd not open), -ENOMEM, or the
  * exporter's error.
@@ -252,6 +254,18 @@ err_put:
 	dma_buf_put(dmabuf);
 	return ERR_PTR(ret);
 }
+#else /* a kernel without dmabufs (e.g. a KUnit kernel) */
+static void xrdma_umem_dmabuf_put(struct xrdma_umem *umem)
+{
+}
+
+struct xrdma_umem *xrdma_umem_dmabuf_get(struct xrdma_device *dev,
+					 u64 offset, u64 length, int fd,
+					 u32 access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#endif
 EXPORT_SYMBOL_GPL(xrdma_umem_dmabuf_get);
 
 /**
@@ -277,4 +291,6 @@ void xrdma_umem_release(struct xrdma_umem *umem)
 }
 EXPORT_SYMBOL_GPL(xrdma_umem_release);
 
+#if IS_ENABLED(CONFIG_DMA_SHARED_BUFFER)
 MODULE_IMPORT_NS(DMA_BUF);
+#endif
