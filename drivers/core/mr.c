@@ -280,6 +280,58 @@ struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
 
 /**
+ * xrdma_reg_user_mr_dmabuf - register a range of a dmabuf
+ * @pd: protection domain
+ * @offset: first byte in the dmabuf
+ * @length: bytes
+ * @iova: address the MR is known by on the wire; same offset in the page
+ *	  as @offset
+ * @fd: the dmabuf's file descriptor in the current process
+ * @access: XRDMA_ACCESS_* flags
+ * @udata: driver data from uverbs
+ *
+ * The dmabuf stays attached to the device (see xrdma_umem_dmabuf_get())
+ * until the MR is deregistered; closing @fd does not end the MR.
+ *
+ * Return: the MR, or an ERR_PTR: -EOPNOTSUPP (the device has no dmabuf
+ * MRs), -EINVAL (bad rights, @iova's page offset, range outside the
+ * dmabuf, @fd not a dmabuf), -EBADF, or another negative errno.
+ */
+struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
+					  u64 length, u64 iova, int fd,
+					  u32 access,
+					  struct xrdma_udata *udata)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_umem *umem;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (!dev->ops->reg_user_mr_dmabuf || !dev->dma_device)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if ((offset & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
+	    iova + length < iova)
+		return ERR_PTR(-EINVAL);
+	umem = xrdma_umem_dmabuf_get(dev, offset, length, fd, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
+	if (IS_ERR(mr)) {
+		xrdma_umem_release(umem);
+		return mr;
+	}
+	mr->umem = umem;
+	mr->iova = iova;
+	mr->length = length;
+	return xrdma_mr_create_done(mr,
+				    dev->ops->reg_user_mr_dmabuf(mr, udata));
+}
+EXPORT_SYMBOL_GPL(xrdma_reg_user_mr_dmabuf);
+
+/**
  * xrdma_dereg_mr - deregister an MR
  * @mr: the MR
  *
@@ -311,3 +363,125 @@ int xrdma_dereg_mr(struct xrdma_mr *mr)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xrdma_dereg_mr);
+
+static bool xrdma_mr_access_writable(u32 access)
+{
+	return access & (XRDMA_ACCESS_LOCAL_WRITE | XRDMA_ACCESS_REMOTE_WRITE |
+			 XRDMA_ACCESS_REMOTE_ATOMIC);
+}
+
+/**
+ * xrdma_rereg_user_mr - re-register a user MR in place
+ * @mr: a user MR of the current process, not in use by another call
+ * @flags: XRDMA_MR_REREG_* that change (at least one)
+ * @start: with XRDMA_MR_REREG_TRANS, the new user virtual address
+ * @length: with XRDMA_MR_REREG_TRANS, the new length
+ * @iova: with XRDMA_MR_REREG_TRANS, the new wire address (same offset in
+ *	  the page as @start)
+ * @access: with XRDMA_MR_REREG_ACCESS, the new XRDMA_ACCESS_* rights
+ * @pd: with XRDMA_MR_REREG_PD, the new PD (of the same device)
+ *
+ * Everything that can fail for lack of memory or bad input fails before
+ * the device is asked: new pages are pinned first (the old range again
+ * when new rights need writable pages the old pin did not make).  On
+ * success the MR has new keys (its index and a new tag, as fast-reg MRs
+ * on re-registration): the old keys no longer reach it, and operations
+ * that found the MR by an old key are over before the call returns.
+ *
+ * Return: 0, or a negative errno: -EINVAL (no flag, not a user MR, bad
+ * rights or addresses), -EOPNOTSUPP (unknown flag, no driver support),
+ * -EFAULT/-ENOMEM (pinning), or the driver's error (-EBUSY e.g. while
+ * memory windows are bound); @mr is unchanged then, though it may reach
+ * no memory (see rereg_user_mr in struct xrdma_device_ops).
+ */
+int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
+			u64 length, u64 iova, u32 access,
+			struct xrdma_pd *pd)
+{
+	struct xrdma_device *dev = mr->device;
+	struct xrdma_umem *old;
+	struct xrdma_mr_rereg rr = {
+		.flags = flags,
+		.pd = mr->pd,
+		.access = mr->access,
+		.iova = mr->iova,
+		.length = mr->length,
+	};
+	int ret;
+
+	if (!flags)
+		return -EINVAL;
+	if (flags & ~XRDMA_MR_REREG_ALL)
+		return -EOPNOTSUPP;
+	/* a dmabuf MR cannot be re-registered, as rdma-core refuses it */
+	if (mr->type != XRDMA_MR_TYPE_USER || !mr->umem ||
+	    mr->umem->dmabuf_attach)
+		return -EINVAL;
+	if (!dev->ops->rereg_user_mr)
+		return -EOPNOTSUPP;
+	if (flags & XRDMA_MR_REREG_ACCESS) {
+		ret = xrdma_check_mr_access(access);
+		if (ret)
+			return ret;
+		rr.access = access;
+	}
+	if (flags & XRDMA_MR_REREG_TRANS) {
+		if ((start & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
+		    iova + length < iova)
+			return -EINVAL;
+		rr.iova = iova;
+		rr.length = length;
+	} else if (xrdma_mr_access_writable(rr.access) &&
+		   !mr->umem->writable) {
+		/* the pages were pinned read-only: pin them for write */
+		flags |= XRDMA_MR_REREG_TRANS;
+		start = mr->umem->address;
+	}
+	if ((flags & XRDMA_MR_REREG_PD) && pd == mr->pd)
+		flags &= ~XRDMA_MR_REREG_PD;
+	if (flags & XRDMA_MR_REREG_PD) {
+		if (pd->device != dev)
+			return -EINVAL;
+		if (!xrdma_use_get(&pd->usecnt))
+			return -EINVAL;
+		rr.pd = pd;
+	}
+	if (flags & XRDMA_MR_REREG_TRANS) {
+		rr.umem = xrdma_umem_get(dev, start, rr.length, rr.access);
+		if (IS_ERR(rr.umem)) {
+			ret = PTR_ERR(rr.umem);
+			rr.umem = NULL;
+			goto err;
+		}
+	}
+	rr.flags = flags;
+	rr.key = xrdma_mr_next_key(mr->lkey);
+	ret = dev->ops->rereg_user_mr(mr, &rr);
+	if (ret)
+		goto err;
+
+	if (flags & XRDMA_MR_REREG_PD) {
+		xrdma_use_put(&mr->pd->usecnt);
+		mr->pd = rr.pd;
+	}
+	old = NULL;
+	if (rr.umem) {
+		old = mr->umem;
+		mr->umem = rr.umem;
+	}
+	mr->access = rr.access;
+	mr->iova = rr.iova;
+	mr->length = rr.length;
+	WRITE_ONCE(mr->lkey, rr.key);
+	WRITE_ONCE(mr->rkey, rr.key);
+	xrdma_umem_release(old);
+	return 0;
+
+err:
+	/* NULL if the driver kept the pages for its device */
+	xrdma_umem_release(rr.umem);
+	if (flags & XRDMA_MR_REREG_PD)
+		xrdma_use_put(&pd->usecnt);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_rereg_user_mr);

@@ -2,8 +2,12 @@
 /*
  * Pinning of user memory for MRs: FOLL_LONGTERM pins, accounted in
  * mm->pinned_vm against RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), and both
- * released on deregistration or when the owner goes away.
+ * released on deregistration or when the owner goes away.  dmabuf MRs:
+ * a static attachment of the dmabuf to the device's DMA device, mapped
+ * for as long as the MR exists.
  */
+#include <linux/dma-buf.h>
+#include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -150,6 +154,120 @@ err_mmdrop:
 }
 EXPORT_SYMBOL_GPL(xrdma_umem_get);
 
+#if IS_ENABLED(CONFIG_DMA_SHARED_BUFFER)
+static void xrdma_umem_dmabuf_put(struct xrdma_umem *umem)
+{
+	struct dma_buf_attachment *attach = umem->dmabuf_attach;
+	struct dma_buf *dmabuf = attach->dmabuf;
+	bool dynamic = dma_buf_is_dynamic(dmabuf);
+
+	if (dynamic)
+		dma_resv_lock(dmabuf->resv, NULL);
+	dma_buf_unmap_attachment(attach, umem->dmabuf_sgt, DMA_BIDIRECTIONAL);
+	if (dynamic)
+		dma_resv_unlock(dmabuf->resv);
+	dma_buf_detach(dmabuf, attach);
+	dma_buf_put(dmabuf);
+	kfree(umem);
+}
+
+/**
+ * xrdma_umem_dmabuf_get - attach a dmabuf's range for a device
+ * @dev: device the memory is registered with; its dma_device is attached
+ * @offset: first byte in the dmabuf
+ * @length: bytes
+ * @fd: the dmabuf's file descriptor in the current process
+ * @access: XRDMA_ACCESS_* flags
+ *
+ * The dmabuf is attached and mapped for @dev->dma_device until
+ * xrdma_umem_release(); a static attachment, so the exporter keeps the
+ * memory where it is (pinned) all that time.  Nothing is counted in
+ * pinned_vm: the memory is the exporter's, not the process's.
+ *
+ * Return: the umem or an ERR_PTR: -EOPNOTSUPP (no DMA device, or a
+ * kernel without CONFIG_DMA_SHARED_BUFFER), -EINVAL
+ * (bad flags; zero, overflowing or too long range; range beyond the
+ * dmabuf; @fd not a dmabuf), -EBADF (@fd not open), -ENOMEM, or the
+ * exporter's error.
+ */
+struct xrdma_umem *xrdma_umem_dmabuf_get(struct xrdma_device *dev,
+					 u64 offset, u64 length, int fd,
+					 u32 access)
+{
+	struct dma_buf_attachment *attach;
+	struct xrdma_umem *umem;
+	struct dma_buf *dmabuf;
+	struct sg_table *sgt;
+	bool dynamic;
+	int ret;
+
+	if (!dev->dma_device)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!length || offset + length < offset ||
+	    PAGE_ALIGN(offset + length) < offset + length ||
+	    length > dev->attr.max_mr_size)
+		return ERR_PTR(-EINVAL);
+	dmabuf = dma_buf_get(fd);
+	if (IS_ERR(dmabuf))
+		return ERR_CAST(dmabuf);
+	if (offset + length > dmabuf->size) {
+		ret = -EINVAL;
+		goto err_put;
+	}
+	umem = kzalloc(sizeof(*umem), GFP_KERNEL_ACCOUNT);
+	if (!umem) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	umem->address = offset;
+	umem->length = length;
+	umem->npages = xrdma_umem_num_pages(offset, length);
+	umem->writable = xrdma_access_writable(access);
+
+	attach = dma_buf_attach(dmabuf, dev->dma_device);
+	if (IS_ERR(attach)) {
+		ret = PTR_ERR(attach);
+		goto err_free;
+	}
+	dynamic = dma_buf_is_dynamic(dmabuf);
+	if (dynamic)
+		dma_resv_lock(dmabuf->resv, NULL);
+	sgt = dma_buf_map_attachment(attach, DMA_BIDIRECTIONAL);
+	if (dynamic)
+		dma_resv_unlock(dmabuf->resv);
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto err_detach;
+	}
+	umem->dmabuf_attach = attach;
+	umem->dmabuf_sgt = sgt;
+	return umem;
+
+err_detach:
+	dma_buf_detach(dmabuf, attach);
+err_free:
+	kfree(umem);
+err_put:
+	dma_buf_put(dmabuf);
+	return ERR_PTR(ret);
+}
+#else /* a kernel without dmabufs (e.g. a KUnit kernel) */
+static void xrdma_umem_dmabuf_put(struct xrdma_umem *umem)
+{
+}
+
+struct xrdma_umem *xrdma_umem_dmabuf_get(struct xrdma_device *dev,
+					 u64 offset, u64 length, int fd,
+					 u32 access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#endif
+EXPORT_SYMBOL_GPL(xrdma_umem_dmabuf_get);
+
 /**
  * xrdma_umem_release - unpin and unaccount a umem
  * @umem: from xrdma_umem_get(), may be NULL
@@ -160,6 +278,10 @@ void xrdma_umem_release(struct xrdma_umem *umem)
 {
 	if (!umem)
 		return;
+	if (umem->dmabuf_attach) {
+		xrdma_umem_dmabuf_put(umem);
+		return;
+	}
 	sg_free_table(&umem->sgt);
 	unpin_user_pages_dirty_lock(umem->pages, umem->npages, umem->writable);
 	kvfree(umem->pages);
@@ -168,3 +290,7 @@ void xrdma_umem_release(struct xrdma_umem *umem)
 	kfree(umem);
 }
 EXPORT_SYMBOL_GPL(xrdma_umem_release);
+
+#if IS_ENABLED(CONFIG_DMA_SHARED_BUFFER)
+MODULE_IMPORT_NS(DMA_BUF);
+#endif

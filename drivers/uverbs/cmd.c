@@ -16,6 +16,8 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_alloc_pd alloc_pd;
 	struct xrdma_cmd_destroy destroy;
 	struct xrdma_cmd_reg_mr reg_mr;
+	struct xrdma_cmd_rereg_mr rereg_mr;
+	struct xrdma_cmd_reg_dmabuf_mr reg_dmabuf_mr;
 	struct xrdma_cmd_create_cq create_cq;
 	struct xrdma_cmd_create_qp create_qp;
 	struct xrdma_cmd_modify_qp modify_qp;
@@ -299,6 +301,90 @@ static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 	ret = xrdma_create_done(c, uobj, mr);
 out:
 	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
+static int xrdma_cmd_reg_dmabuf_mr(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_reg_dmabuf_mr *cmd = &c->buf->reg_dmabuf_mr;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj, *pd_uobj;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (cmd->access & ~XRDMA_UVERBS_ACCESS_ALL || cmd->reserved)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_uobj))
+		return PTR_ERR(pd_uobj);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_MR, 0);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	mr = xrdma_reg_user_mr_dmabuf(pd_uobj->object, cmd->offset,
+				      cmd->length, cmd->iova, cmd->fd,
+				      cmd->access, &udata);
+	if (IS_ERR(mr)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(mr);
+		goto out;
+	}
+	cmd->mr_handle = uobj->handle;
+	cmd->lkey = mr->lkey;
+	cmd->rkey = mr->rkey;
+	ret = xrdma_create_done(c, uobj, mr);
+out:
+	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
+#define XRDMA_UVERBS_REREG_ALL (XRDMA_UVERBS_REREG_TRANS |		\
+				XRDMA_UVERBS_REREG_PD |		\
+				XRDMA_UVERBS_REREG_ACCESS)
+
+static int xrdma_cmd_rereg_mr(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_rereg_mr *cmd = &c->buf->rereg_mr;
+	struct xrdma_uobj *uobj, *pd_uobj = NULL;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (cmd->reserved)
+		return -EINVAL;
+	if (!cmd->flags)
+		return -EINVAL;
+	if (cmd->flags & ~XRDMA_UVERBS_REREG_ALL)
+		return -EOPNOTSUPP;
+	if ((cmd->flags & XRDMA_UVERBS_REREG_ACCESS) &&
+	    cmd->access & ~XRDMA_UVERBS_ACCESS_ALL)
+		return -EINVAL;
+	uobj = xrdma_uobj_get_write(c->ufile, XRDMA_OBJ_MR, cmd->mr_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	if (cmd->flags & XRDMA_UVERBS_REREG_PD) {
+		pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD,
+					 cmd->pd_handle);
+		if (IS_ERR(pd_uobj)) {
+			ret = PTR_ERR(pd_uobj);
+			goto out;
+		}
+	}
+	mr = uobj->object;
+	ret = xrdma_rereg_user_mr(mr, cmd->flags, cmd->addr, cmd->length,
+				  cmd->iova, cmd->access,
+				  pd_uobj ? pd_uobj->object : NULL);
+	if (!ret) {
+		cmd->lkey = mr->lkey;
+		cmd->rkey = mr->rkey;
+	}
+	if (pd_uobj)
+		xrdma_uobj_put(pd_uobj);
+out:
+	xrdma_uobj_put_write(uobj);
 	return ret;
 }
 
@@ -1032,6 +1118,12 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_QUERY_OBJECT, xrdma_cmd_query_object,
 	    struct xrdma_cmd_query_object,
 	    XRDMA_CMD_QUERY_OBJECT_SIZE_VER0),
+	CMD(XRDMA_IOC_REREG_MR, xrdma_cmd_rereg_mr,
+	    struct xrdma_cmd_rereg_mr,
+	    XRDMA_CMD_REREG_MR_SIZE_VER0),
+	CMD(XRDMA_IOC_REG_DMABUF_MR, xrdma_cmd_reg_dmabuf_mr,
+	    struct xrdma_cmd_reg_dmabuf_mr,
+	    XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

@@ -95,6 +95,40 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj)
 	atomic_dec(&uobj->usecnt);
 }
 
+/**
+ * xrdma_uobj_get_write - look up a handle and hold its object exclusively
+ * @ufile: the file
+ * @type: expected XRDMA_OBJ_* type
+ * @handle: from userspace
+ *
+ * For a command that changes the object (rereg): no other command uses
+ * or destroys it until xrdma_uobj_put_write().
+ *
+ * Return: the uobj, or ERR_PTR: -ENOENT (no such handle in this file),
+ * -EINVAL (another type), -EBUSY (in use by another command).
+ */
+struct xrdma_uobj *xrdma_uobj_get_write(struct xrdma_ufile *ufile, u32 type,
+					u32 handle)
+{
+	struct xrdma_uobj *uobj;
+
+	xa_lock(&ufile->handles);
+	uobj = xa_load(&ufile->handles, handle);
+	if (!uobj)
+		uobj = ERR_PTR(-ENOENT);
+	else if (uobj->type != type)
+		uobj = ERR_PTR(-EINVAL);
+	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
+		uobj = ERR_PTR(-EBUSY);
+	xa_unlock(&ufile->handles);
+	return uobj;
+}
+
+void xrdma_uobj_put_write(struct xrdma_uobj *uobj)
+{
+	atomic_set_release(&uobj->usecnt, 0);
+}
+
 int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 {
 	switch (uobj->type) {

@@ -125,6 +125,9 @@ void xrdma_uobj_abort(struct xrdma_uobj *uobj);
 struct xrdma_uobj *xrdma_uobj_get(struct xrdma_ufile *ufile, u32 type,
 				  u32 handle);
 void xrdma_uobj_put(struct xrdma_uobj *uobj);
+struct xrdma_uobj *xrdma_uobj_get_write(struct xrdma_ufile *ufile, u32 type,
+					u32 handle);
+void xrdma_uobj_put_write(struct xrdma_uobj *uobj);
 int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
 		       struct xrdma_cmd_destroy *resp);
 void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile);

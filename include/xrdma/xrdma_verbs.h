@@ -542,6 +542,36 @@ struct xrdma_mr {
 	void *uobject;
 };
 
+/* what xrdma_rereg_user_mr() changes, as IB_MR_REREG_* */
+enum xrdma_mr_rereg_flags {
+	XRDMA_MR_REREG_TRANS	= XRDMA_UVERBS_REREG_TRANS,
+	XRDMA_MR_REREG_PD	= XRDMA_UVERBS_REREG_PD,
+	XRDMA_MR_REREG_ACCESS	= XRDMA_UVERBS_REREG_ACCESS,
+	XRDMA_MR_REREG_ALL	= (1 << 3) - 1,
+};
+
+/**
+ * struct xrdma_mr_rereg - the state a re-registered user MR moves to
+ * @flags: XRDMA_MR_REREG_* that change
+ * @key: the new lkey and rkey (same index, new tag)
+ * @pd: the MR's PD after the call (the old one if it does not change)
+ * @access: XRDMA_ACCESS_* after the call
+ * @iova: address on the wire after the call
+ * @length: bytes after the call
+ * @umem: new pages, or NULL if the MR keeps its pages; a driver that
+ *	  fails and must keep them for its device takes them over (sets it
+ *	  to NULL, as dereg_mr does with mr->umem)
+ */
+struct xrdma_mr_rereg {
+	u32 flags;
+	u32 key;
+	struct xrdma_pd *pd;
+	u32 access;
+	u64 iova;
+	u64 length;
+	struct xrdma_umem *umem;
+};
+
 struct xrdma_ah {
 	struct xrdma_res res;		/* must be first */
 	struct xrdma_device *device;
@@ -885,6 +915,20 @@ struct xrdma_device_ops {
 	 * reg_user_mr that fails may take over mr->umem the same way.
 	 */
 	int (*dereg_mr)(struct xrdma_mr *mr);
+	/*
+	 * rereg_user_mr (optional) moves a user MR to what @rr says; see
+	 * struct xrdma_mr_rereg.  0: the device has the MR under rr->key;
+	 * the core then updates @mr and releases the umem @rr replaced.  An
+	 * error leaves @mr's fields alone; the MR may then reach no memory
+	 * (the old registration is gone), and a later rereg or dereg works.
+	 */
+	int (*rereg_user_mr)(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr);
+	/*
+	 * reg_user_mr_dmabuf (optional): as reg_user_mr for mr->umem of a
+	 * dmabuf (xrdma_umem_dmabuf_get(): DMA-mapped by the core already)
+	 */
+	int (*reg_user_mr_dmabuf)(struct xrdma_mr *mr,
+				  struct xrdma_udata *udata);
 
 	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
@@ -909,6 +953,8 @@ struct xrdma_device {
 	struct xrdma_device_attr attr;
 	u32 num_ports;
 	u32 index;
+	/* the device that does DMA, for dmabuf attachments (NULL: no dmabuf MRs) */
+	struct device *dma_device;
 	/* port p's link layer at [p - 1], read from the driver at registration */
 	enum xrdma_link_layer port_link_layer[XRDMA_MAX_PORTS];
 
@@ -1160,5 +1206,12 @@ unsigned int xrdma_res_count(struct xrdma_device *dev,
 struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 				   u64 iova, u32 access,
 				   struct xrdma_udata *udata);
+struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
+					  u64 length, u64 iova, int fd,
+					  u32 access,
+					  struct xrdma_udata *udata);
+int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
+			u64 length, u64 iova, u32 access,
+			struct xrdma_pd *pd);
 
 #endif /* _XRDMA_VERBS_H */

@@ -191,6 +191,53 @@ struct xrdma_cmd_reg_mr {
 
 #define XRDMA_CMD_REG_MR_SIZE_VER0	72
 
+/* XRDMA_IOC_REREG_MR: what changes, as IB_MR_REREG_* */
+#define XRDMA_UVERBS_REREG_TRANS	0x1U
+#define XRDMA_UVERBS_REREG_PD		0x2U
+#define XRDMA_UVERBS_REREG_ACCESS	0x4U
+
+/*
+ * Re-registers the MR in place: its handle stays, its keys change (same
+ * index, new tag) on every success.  The fields of what does not change
+ * are ignored (addr, length, iova without REREG_TRANS; pd_handle without
+ * REREG_PD; access without REREG_ACCESS).  See Documentation/uverbs.rst.
+ */
+struct xrdma_cmd_rereg_mr {
+	__u32 mr_handle;		/* in */
+	__u32 flags;			/* in: XRDMA_UVERBS_REREG_* */
+	__aligned_u64 addr;		/* in, REREG_TRANS */
+	__aligned_u64 length;		/* in, REREG_TRANS */
+	__aligned_u64 iova;		/* in, REREG_TRANS */
+	__u32 pd_handle;		/* in, REREG_PD */
+	__u32 access;			/* in, REREG_ACCESS */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out */
+	__aligned_u64 reserved;		/* in: 0 */
+};
+
+#define XRDMA_CMD_REREG_MR_SIZE_VER0	56
+
+/*
+ * XRDMA_IOC_REG_DMABUF_MR: an MR over [offset, offset + length) of the
+ * dmabuf fd (the MR keeps the dmabuf attached; closing fd does not end
+ * it).  iova has offset's offset in the page.
+ */
+struct xrdma_cmd_reg_dmabuf_mr {
+	__u32 pd_handle;		/* in */
+	__u32 access;			/* in: XRDMA_UVERBS_ACCESS_* */
+	__aligned_u64 offset;		/* in: in the dmabuf */
+	__aligned_u64 length;		/* in */
+	__aligned_u64 iova;		/* in */
+	__s32 fd;			/* in: the dmabuf */
+	__u32 mr_handle;		/* out */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out */
+	__aligned_u64 reserved;		/* in: 0 */
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0	80
+
 struct xrdma_cmd_create_cq {
 	__aligned_u64 user_cookie;	/* in: returned in events */
 	__u32 cqe;			/* in; out: actual */
@@ -505,5 +552,7 @@ struct xrdma_cmd_query_object {
 #define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
 #define XRDMA_IOC_IMPORT_CONTEXT _IOWR(XRDMA_IOC_MAGIC, 0x1a, struct xrdma_cmd_import_context)
 #define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
+#define XRDMA_IOC_REREG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x16, struct xrdma_cmd_rereg_mr)
+#define XRDMA_IOC_REG_DMABUF_MR	_IOWR(XRDMA_IOC_MAGIC, 0x17, struct xrdma_cmd_reg_dmabuf_mr)
 
 #endif /* _UAPI_XRDMA_ABI_H */

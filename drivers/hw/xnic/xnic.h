@@ -234,6 +234,7 @@ struct xnic_mr {
 	u32 npages;			/* entries in use */
 	u8 page_shift;
 	bool sgt_mapped;
+	bool in_device;			/* the device has it under lkey */
 };
 
 struct xnic_ah {

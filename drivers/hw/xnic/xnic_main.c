@@ -286,6 +286,7 @@ static int xnic_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_stop;
 
+	xdev->ibdev.dma_device = xdev->dma_dev;
 	ret = xrdma_register_device(&xdev->ibdev, "xnic%d", &pdev->dev);
 	if (ret) {
 		dev_err(&pdev->dev, "xrdma_register_device: %d\n", ret);

@@ -1125,22 +1125,32 @@ static void xnic_destroy_srq(struct xrdma_srq *srq)
 /* ------------------------------------------------------------------ */
 /* MR                                                                  */
 
+static void xnic_reg_mr_fill(struct xrdma_mr *mr, struct xnic_cmd_reg_mr *c,
+			     u32 flags)
+{
+	struct xnic_mr *xmr = to_xmr(mr);
+
+	c->key = cpu_to_le32(mr->lkey);
+	c->pdn = cpu_to_le32(mr->pd->res.id);
+	c->access = cpu_to_le32(xnic_access_to_hw(mr->access));
+	c->flags = cpu_to_le32(flags);
+	c->iova = cpu_to_le64(mr->iova);
+	c->length = cpu_to_le64(mr->length);
+	c->mtt_addr = cpu_to_le64(xmr->mtt.cpu ? xmr->mtt.dma : 0);
+	c->npages = cpu_to_le32(xmr->npages);
+	c->page_shift = xmr->page_shift;
+}
+
 static int xnic_reg_mr_cmd(struct xnic_dev *xdev, struct xrdma_mr *mr,
 			   u32 flags)
 {
-	struct xnic_mr *xmr = to_xmr(mr);
 	struct xnic_cmd_reg_mr c = {};
+	int ret;
 
-	c.key = cpu_to_le32(mr->lkey);
-	c.pdn = cpu_to_le32(mr->pd->res.id);
-	c.access = cpu_to_le32(xnic_access_to_hw(mr->access));
-	c.flags = cpu_to_le32(flags);
-	c.iova = cpu_to_le64(mr->iova);
-	c.length = cpu_to_le64(mr->length);
-	c.mtt_addr = cpu_to_le64(xmr->mtt.cpu ? xmr->mtt.dma : 0);
-	c.npages = cpu_to_le32(xmr->npages);
-	c.page_shift = xmr->page_shift;
-	return xnic_cmd_exec(xdev, XNIC_CMD_REG_MR, &c, sizeof(c), NULL, 0);
+	xnic_reg_mr_fill(mr, &c, flags);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_REG_MR, &c, sizeof(c), NULL, 0);
+	to_xmr(mr)->in_device = !ret;
+	return ret;
 }
 
 static int xnic_get_dma_mr(struct xrdma_mr *mr)
@@ -1191,61 +1201,198 @@ static int xnic_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg,
 	return xrdma_sg_to_pages(mr, sg, sg_nents, sg_offset, xnic_set_page);
 }
 
-static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
+/*
+ * The MTT of a dmabuf's range: the pages covering umem->address..+length
+ * of the dmabuf's DMA mapping (made by the core for our DMA device), whose
+ * segments must be whole pages.
+ */
+static int xnic_dmabuf_mtt(struct xrdma_umem *umem, __le64 *ent)
 {
-	struct xnic_dev *xdev = to_xdev(mr->device);
-	struct xnic_mr *xmr = to_xmr(mr);
-	struct xrdma_umem *umem = mr->umem;
+	u64 first = umem->address >> PAGE_SHIFT, pg = 0;
 	struct scatterlist *sg;
-	__le64 *mtt;
+	u32 n = 0;
+	int i;
+
+	for_each_sgtable_dma_sg(umem->dmabuf_sgt, sg, i) {
+		u64 addr = sg_dma_address(sg), len = sg_dma_len(sg), o;
+
+		if ((addr | len) & ~PAGE_MASK)
+			return -EINVAL;
+		for (o = 0; o < len && n < umem->npages; o += PAGE_SIZE, pg++)
+			if (pg >= first)
+				ent[n++] = cpu_to_le64(addr + o);
+	}
+	return n == umem->npages ? 0 : -EINVAL;
+}
+
+/*
+ * DMA-map @umem (a dmabuf's is mapped already) and build its MTT in @mtt
+ * (one entry per page).  Undo with xnic_umem_unmap().
+ */
+static int xnic_umem_map(struct xnic_dev *xdev, struct xrdma_umem *umem,
+			 struct xnic_dmabuf *mtt)
+{
+	bool dmabuf = umem->dmabuf_attach;
+	struct scatterlist *sg;
+	__le64 *ent;
 	u32 n = 0;
 	int ret, i;
 
 	if (!umem->npages || umem->npages > U32_MAX / sizeof(__le64))
 		return -EINVAL;
-	ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-			      XNIC_UMEM_DMA_ATTRS);
-	if (ret)
-		return ret;
-	xmr->sgt_mapped = true;
-	ret = xnic_dma_alloc(xdev, &xmr->mtt, umem->npages * sizeof(__le64));
+	if (!dmabuf) {
+		ret = dma_map_sgtable(xdev->dma_dev, &umem->sgt,
+				      DMA_BIDIRECTIONAL, XNIC_UMEM_DMA_ATTRS);
+		if (ret)
+			return ret;
+	}
+	ret = xnic_dma_alloc(xdev, mtt, umem->npages * sizeof(__le64));
 	if (ret)
 		goto err_unmap;
-	mtt = xmr->mtt.cpu;
+	ent = mtt->cpu;
+	if (dmabuf) {
+		ret = xnic_dmabuf_mtt(umem, ent);
+		if (!ret)
+			return 0;
+		goto err_mtt;
+	}
 	/* DMA address of every page; only the first segment starts inside */
 	for_each_sgtable_dma_sg(&umem->sgt, sg, i) {
 		u64 addr = ALIGN_DOWN(sg_dma_address(sg), PAGE_SIZE);
 		u64 end = sg_dma_address(sg) + sg_dma_len(sg);
 
 		for (; addr < end && n < umem->npages; addr += PAGE_SIZE)
-			mtt[n++] = cpu_to_le64(addr);
+			ent[n++] = cpu_to_le64(addr);
 	}
-	if (n != umem->npages) {
-		ret = -EINVAL;
-		goto err_mtt;
+	if (n == umem->npages)
+		return 0;
+	ret = -EINVAL;
+err_mtt:
+	xnic_dma_free(xdev, mtt, true);
+err_unmap:
+	if (!dmabuf)
+		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt,
+				  DMA_BIDIRECTIONAL, XNIC_UMEM_DMA_ATTRS);
+	return ret;
+}
+
+/*
+ * Undo xnic_umem_map() after a command that failed with @ret: if the
+ * device may still execute it, keep the pages and the MTT for it.
+ *
+ * Return: true if @umem was released to the caller, false if it was
+ * taken over (xnic_umem_keep()).
+ */
+static bool xnic_umem_unmap(struct xnic_dev *xdev, struct xrdma_umem *umem,
+			    struct xnic_dmabuf *mtt, int ret)
+{
+	bool let_go = xnic_cmd_let_go(xdev, ret);
+	bool mapped = !umem->dmabuf_attach;
+
+	xnic_dma_free(xdev, mtt, let_go);
+	if (!let_go) {
+		/* the device may execute the REG_MR yet: keep the pages */
+		xnic_umem_keep(xdev, umem, mapped);
+		return false;
 	}
-	xmr->mtt_max = n;
-	xmr->npages = n;
+	if (mapped)
+		dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
+				  XNIC_UMEM_DMA_ATTRS);
+	return true;
+}
+
+static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+	struct xnic_mr *xmr = to_xmr(mr);
+	struct xrdma_umem *umem = mr->umem;
+	int ret;
+
+	ret = xnic_umem_map(xdev, umem, &xmr->mtt);
+	if (ret)
+		return ret;
+	xmr->mtt_max = umem->npages;
+	xmr->npages = umem->npages;
 	xmr->page_shift = PAGE_SHIFT;
 	ret = xnic_reg_mr_cmd(xdev, mr, 0);
-	if (ret)
-		goto err_mtt;
-	return 0;
-
-err_mtt:
-	xnic_dma_free(xdev, &xmr->mtt, xnic_cmd_let_go(xdev, ret));
-	if (!xnic_cmd_let_go(xdev, ret)) {
-		/* the device may execute the REG_MR yet: keep the pages */
-		xnic_umem_keep(xdev, umem, true);
+	if (!ret) {
+		/* a dmabuf's mapping is the core's */
+		xmr->sgt_mapped = !umem->dmabuf_attach;
+		return 0;
+	}
+	if (!xnic_umem_unmap(xdev, umem, &xmr->mtt, ret))
 		mr->umem = NULL;
-		xmr->sgt_mapped = false;
+	return ret;
+}
+
+/*
+ * Re-registration: DEREG_MR of the old key, then REG_MR of the new one
+ * (same index).  Between the two no key reaches the MR: an operation
+ * that looks it up then fails with an access error, as after a dereg;
+ * one that found it under the old key completed before DEREG_MR did.
+ * If DEREG_MR fails nothing changed; if REG_MR fails the MR stays out of
+ * the device (in_device false) until a later rereg registers it again,
+ * and dereg has no command to send.
+ */
+static int xnic_rereg_user_mr(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr)
+{
+	struct xnic_dev *xdev = to_xdev(mr->device);
+	struct xnic_mr *xmr = to_xmr(mr);
+	struct xnic_dmabuf mtt = {};
+	struct xnic_cmd_reg_mr c = {};
+	int ret;
+
+	if (rr->umem) {
+		ret = xnic_umem_map(xdev, rr->umem, &mtt);
+		if (ret)
+			return ret;
+	}
+	if (xmr->in_device) {
+		struct xnic_cmd_dereg_mr d = { .key = cpu_to_le32(mr->lkey) };
+
+		ret = xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &d, sizeof(d),
+				    NULL, 0);
+		if (ret) {
+			/* the device never saw the new MTT */
+			if (rr->umem)
+				xnic_umem_unmap(xdev, rr->umem, &mtt, 0);
+			return ret;
+		}
+		xmr->in_device = false;
+	}
+	xnic_reg_mr_fill(mr, &c, 0);
+	c.key = cpu_to_le32(rr->key);
+	c.pdn = cpu_to_le32(rr->pd->res.id);
+	c.access = cpu_to_le32(xnic_access_to_hw(rr->access));
+	c.iova = cpu_to_le64(rr->iova);
+	c.length = cpu_to_le64(rr->length);
+	if (rr->umem) {
+		c.mtt_addr = cpu_to_le64(mtt.dma);
+		c.npages = cpu_to_le32(rr->umem->npages);
+		c.page_shift = PAGE_SHIFT;
+	}
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_REG_MR, &c, sizeof(c), NULL, 0);
+	if (ret) {
+		dev_warn(&xdev->pdev->dev, "rereg: REG_MR 0x%x: %d\n",
+			 rr->key, ret);
+		if (rr->umem && !xnic_umem_unmap(xdev, rr->umem, &mtt, ret))
+			rr->umem = NULL;
 		return ret;
 	}
-err_unmap:
-	dma_unmap_sgtable(xdev->dma_dev, &umem->sgt, DMA_BIDIRECTIONAL,
-			  XNIC_UMEM_DMA_ATTRS);
-	xmr->sgt_mapped = false;
-	return ret;
+	xmr->in_device = true;
+	if (rr->umem) {
+		/* DEREG_MR succeeded: the device let go of the old pages */
+		xnic_dma_free(xdev, &xmr->mtt, true);
+		if (xmr->sgt_mapped)
+			dma_unmap_sgtable(xdev->dma_dev, &mr->umem->sgt,
+					  DMA_BIDIRECTIONAL,
+					  XNIC_UMEM_DMA_ATTRS);
+		xmr->mtt = mtt;
+		xmr->mtt_max = rr->umem->npages;
+		xmr->npages = rr->umem->npages;
+		xmr->sgt_mapped = true;
+	}
+	return 0;
 }
 
 /*
@@ -1261,7 +1408,9 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	bool let_go;
 	int ret;
 
-	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c, sizeof(c), NULL, 0);
+	/* not in the device after a failed rereg */
+	ret = xmr->in_device ? xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c,
+					     sizeof(c), NULL, 0) : 0;
 	if (ret)
 		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
 	let_go = xnic_cmd_let_go(xdev, ret);
@@ -1324,6 +1473,8 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.map_mr_sg = xnic_map_mr_sg,
 	.reg_user_mr = xnic_reg_user_mr,
 	.dereg_mr = xnic_dereg_mr,
+	.rereg_user_mr = xnic_rereg_user_mr,
+	.reg_user_mr_dmabuf = xnic_reg_user_mr,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
 	.get_netdev = xnic_eth_get_netdev,

@@ -12,21 +12,6 @@
 /* the parameters are the prototypes' */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
-				 size_t length, uint64_t iova,
-				 int fd, int access)
-{
-	errno = EOPNOTSUPP;
-	return NULL;
-}
-
-int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
-		 void *addr, size_t length, int access)
-{
-	errno = EOPNOTSUPP;
-	return IBV_REREG_MR_ERR_INPUT;
-}
-
 int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 {
 	/* the ring is mapped: a resize would move it under the poller */

@@ -107,7 +107,7 @@
 #define MAX_CHAN	4
 #define MAX_KIDS	4
 #define ARENA_SIZE	(2u << 20)
-#define NR_CMDS		0x14		/* XRDMA_IOC_* numbers 0..0x13 */
+#define NR_CMDS		0x18		/* XRDMA_IOC_* numbers 0..0x17 */
 #define MAX_ERRNO	134
 #define N_WQE_OPS	17		/* 0..15, then "other" */
 #define N_CQE_OPS	11
@@ -187,7 +187,8 @@ static const char *const cmd_names[NR_CMDS + 1] = {
 	"DESTROY", "REG_MR", "CREATE_CQ", "(0x08 reserved)", "CREATE_QP",
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
-	"QUERY_CLOCK", "(bad number/magic/dir)",
+	"QUERY_CLOCK", "(0x14)", "(0x15)", "REREG_MR", "REG_DMABUF_MR",
+	"(bad number/magic/dir)",
 };
 
 static const char *const wqe_names[N_WQE_OPS] = {
@@ -1520,6 +1521,28 @@ static void fill_mr(int c, __u32 handle, __u64 iova, __u64 len, __u32 lkey,
 	pthread_mutex_unlock(&W);
 }
 
+/* a REREG_MR that succeeded: the MR's new keys, range and rights */
+static void rereg_done(int c, const struct xrdma_cmd_rereg_mr *rr)
+{
+	struct fobj *o;
+
+	pthread_mutex_lock(&W);
+	o = find_obj(c, XRDMA_OBJ_MR, rr->mr_handle);
+	if (o) {
+		if (rr->flags & XRDMA_UVERBS_REREG_TRANS) {
+			o->iova = rr->iova;
+			o->len = rr->length;
+		}
+		if (rr->flags & XRDMA_UVERBS_REREG_ACCESS)
+			o->access = rr->access;
+		if (rr->flags & XRDMA_UVERBS_REREG_PD)
+			o->pd = rr->pd_handle;
+		o->lkey = rr->lkey;
+		o->rkey = rr->rkey;
+	}
+	pthread_mutex_unlock(&W);
+}
+
 static void caps(struct wk *w, struct xrdma_uverbs_qp_cap *cap, int srq)
 {
 	cap->max_send_wr = 1 + rn(&w->r, 32);
@@ -1562,9 +1585,10 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 		a->flow_label = hostile32(&w->r);
 }
 
-/* 0x08 has weight 0: reserved (it was RESIZE_CQ) */
+/* 0x08 has weight 0: reserved (it was RESIZE_CQ); so have numbers unused */
 static const unsigned int cmd_weight[NR_CMDS] = {
 	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5, 1,
+	[0x16] = 3, [0x17] = 1,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1577,6 +1601,8 @@ static void act_ioctl(struct wk *w)
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
 		sizeof(u->kick), sizeof(struct xrdma_cmd_query_clock),
+		[0x16] = sizeof(struct xrdma_cmd_rereg_mr),
+		[0x17] = sizeof(struct xrdma_cmd_reg_dmabuf_mr),
 	};
 	unsigned int nr, total = 0, x;
 	int c, ret, pristine, fd, low, dev;
@@ -1765,6 +1791,40 @@ static void act_ioctl(struct wk *w)
 		if (hz(w, 5))
 			u->fd.flags = hostile32(&w->r);
 		break;
+	case 0x16: {
+		struct xrdma_cmd_rereg_mr *rr = (void *)u;
+
+		rr->mr_handle = pick_handle(w, c, XRDMA_OBJ_MR);
+		rr->flags = 1 + rn(&w->r, 7);
+		if (hz(w, 5))
+			rr->flags = hostile32(&w->r);
+		rr->pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		rr->access = w->hostile ? rn(&w->r, 16) : 0xf;
+		if (hz(w, 5))
+			rr->access = hostile32(&w->r);
+		if (hz(w, 3))
+			rr->reserved = rnd(&w->r);
+		pick_mr_range(w, c, &addr, &len, &iova);
+		rr->addr = addr;
+		rr->length = len;
+		rr->iova = iova;
+		break;
+	}
+	case 0x17: {
+		struct xrdma_cmd_reg_dmabuf_mr *dm = (void *)u;
+
+		/* no dmabuf here: fds of every other kind, and none */
+		dm->pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		dm->access = w->hostile ? rn(&w->r, 16) : 0xf;
+		dm->fd = pct(&w->r, 50) ? fd : (int)hostile32(&w->r);
+		dm->offset = rnd(&w->r) & (hz(w, 3) ? ~0ULL : 0xffff);
+		dm->length = 1 + rn(&w->r, 1 << 20);
+		dm->iova = dm->offset;
+		if (hz(w, 3))
+			dm->reserved = rnd(&w->r);
+		fz_udata(w, &dm->udata, 0, 1);
+		break;
+	}
 	case 0x13: {
 		struct xrdma_cmd_query_clock *qc = (void *)u;
 
@@ -1806,6 +1866,9 @@ static void act_ioctl(struct wk *w)
 				obj_gone(o);
 		}
 		pthread_mutex_unlock(&W);
+		break;
+	case 0x16:
+		rereg_done(c, (void *)u);
 		break;
 	case 0x06:
 		record(c, XRDMA_OBJ_MR, u->mr.mr_handle, u->mr.pd_handle, NULL, 0, 0, 0);
