@@ -204,6 +204,20 @@ struct xrdma_cmd_create_cq {
 
 #define XRDMA_CMD_CREATE_CQ_SIZE_VER0	56
 
+/*
+ * XRDMA_IOC_RESIZE_CQ: the CQ holds at least cqe entries afterwards
+ * (1..max_cqe; -EINVAL below the completions it holds now).
+ */
+struct xrdma_cmd_resize_cq {
+	__u32 cq_handle;		/* in */
+	__u32 cqe;			/* in; out: actual */
+	__u32 flags;			/* in: 0 */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_RESIZE_CQ_SIZE_VER0	40
+
 /* QP types, as IBV_QPT_* */
 #define XRDMA_UVERBS_QPT_RC	2
 #define XRDMA_UVERBS_QPT_UC	3
@@ -465,5 +479,6 @@ struct xrdma_cmd_query_clock {
 #define XRDMA_IOC_GET_ASYNC_FD	_IOWR(XRDMA_IOC_MAGIC, 0x11, struct xrdma_cmd_fd)
 #define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
 #define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
+#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x15, struct xrdma_cmd_resize_cq)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -367,9 +367,9 @@ struct xnic_sim_eth;
  * struct xnic_sim_cq - a completion queue
  * @dev: owner
  * @cqn: number
- * @log: log2 of the ring size
- * @ring: DMA address of the ring
- * @dbrec: DMA address of the xnic_cq_dbrec
+ * @log: log2 of the ring size, under @lock
+ * @ring: DMA address of the ring, under @lock (RESIZE_CQ moves it)
+ * @dbrec: DMA address of the xnic_cq_dbrec, under @lock
  * @flags: XNIC_CQ_F_*
  * @users: QPs using it (owner's engine)
  * @lock: serialises writers (any engine)
@@ -396,10 +396,10 @@ struct xnic_sim_cq {
  * @dev: owner
  * @srqn: number
  * @pdn: its protection domain (receive buffers are checked against it)
- * @log: log2 of the ring size
+ * @log: log2 of the ring size, under @lock (RESIZE_SRQ changes it)
  * @shift: log2 of the WQE size
- * @ring: DMA address of the ring
- * @dbrec: DMA address of its xnic_qp_dbrec (rq_pi)
+ * @ring: DMA address of the ring, under @lock
+ * @dbrec: DMA address of its xnic_qp_dbrec (rq_pi), under @lock
  * @users: QPs attached (owner's engine)
  * @lock: serialises consumers (any engine)
  * @ci: consumer index, under @lock

@@ -123,11 +123,12 @@ int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
 		};
 		return xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
 	}
+	spin_lock(&srq->lock);
+	/* RESIZE_SRQ moves the ring and record under the lock */
 	q = (struct xnic_sim_rq) {
 		.ring = srq->ring, .dbrec = srq->dbrec,
 		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
 	};
-	spin_lock(&srq->lock);
 	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
 	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
 		srq->limit = 0;
