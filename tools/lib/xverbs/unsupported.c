@@ -27,12 +27,6 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
 	return IBV_REREG_MR_ERR_INPUT;
 }
 
-int ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	/* the ring is mapped: a resize would move it under the poller */
-	return EOPNOTSUPP;
-}
-
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	errno = EOPNOTSUPP;
