@@ -137,6 +137,8 @@ struct ut_case {
 };
 
 extern const struct ut_case ut_cases[];
+/* ulp_resize.c */
+void ut_case_cq_resize(struct ut *t);
 extern const unsigned int ut_ncases;
 
 /* results */

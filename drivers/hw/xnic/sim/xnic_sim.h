@@ -732,6 +732,8 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);
 int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp);
 u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
 		      u32 *nseg, u64 *len);
+int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
+			u64 dbrec);
 void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
 		       u32 len);
@@ -801,6 +803,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
 u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
+int xnic_sim_cq_resize(struct xnic_sim_cq *cq, u32 log, u64 ring, u64 dbrec);
 const char *xnic_sim_status_name(u8 status);
 
 #define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */

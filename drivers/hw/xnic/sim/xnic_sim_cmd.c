@@ -127,22 +127,14 @@ static u32 xnic_sim_cmd_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 	return XNIC_CMD_OK;
 }
 
-/*
- * RESIZE_CQ: under the CQ's writer lock, so no CQE is written between the
- * copy and the switch.  Entry k of the new ring, for the free-running
- * index i = ci + k: a copy of CQE i when i is before the producer index,
- * else an owner that reads as invalid for i.
- */
 static u32 xnic_sim_cmd_resize_cq(struct xnic_sim_dev *dev,
 				  const struct xnic_cmd_resize_cq *in)
 {
 	struct xnic_sim_cq *cq = xnic_sim_tbl_get(&dev->cqs,
 						  le32_to_cpu(in->cqn));
-	u32 log = le32_to_cpu(in->log_cqe), k, n, ci, status = XNIC_CMD_OK;
+	u32 log = le32_to_cpu(in->log_cqe);
 	u64 ring = le64_to_cpu(in->ring_addr);
 	u64 dbrec = le64_to_cpu(in->dbrec_addr);
-	struct xnic_cq_dbrec rec;
-	struct xnic_cqe e;
 
 	if (in->reserved || in->reserved2 || log > XNIC_SIM_MAX_LOG_CQE ||
 	    !xnic_sim_addr_ok(ring, sizeof(struct xnic_cqe) << log,
@@ -151,42 +143,8 @@ static u32 xnic_sim_cmd_resize_cq(struct xnic_sim_dev *dev,
 		return XNIC_CMD_BAD_PARAM;
 	if (!cq)
 		return XNIC_CMD_BAD_INDEX;
-	spin_lock(&cq->lock);
-	if (cq->overrun || !xnic_sim_dma_read(cq->dbrec, &rec, sizeof(rec))) {
-		status = XNIC_CMD_BAD_STATE;
-		goto out;
-	}
-	ci = le32_to_cpu(rec.ci);
-	n = cq->pi - ci;
-	if (n > (1U << log) || n > (1U << cq->log)) {
-		status = XNIC_CMD_BAD_STATE;
-		goto out;
-	}
-	for (k = 0; k < (1U << log); k++) {
-		u32 i = ci + k;
-		u64 to = ring + (u64)(i & ((1U << log) - 1)) * sizeof(e);
-		u8 owner = xnic_sim_hw_owner(i, log);
-
-		if (k < n) {
-			if (!xnic_sim_dma_read(cq->ring + (u64)(i &
-					       ((1U << cq->log) - 1)) *
-					       sizeof(e), &e, sizeof(e)))
-				memset(&e, 0, sizeof(e));
-			e.owner = owner;
-			xnic_sim_dma_write(to, &e, sizeof(e));
-		} else {
-			owner ^= 1;
-			xnic_sim_dma_write(to + offsetof(struct xnic_cqe, owner),
-					   &owner, 1);
-		}
-	}
-	xnic_sim_dma_write(dbrec, &rec, sizeof(rec));
-	cq->ring = ring;
-	cq->dbrec = dbrec;
-	cq->log = log;
-out:
-	spin_unlock(&cq->lock);
-	return status;
+	return xnic_sim_cq_resize(cq, log, ring, dbrec) ? XNIC_CMD_BAD_STATE :
+							   XNIC_CMD_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -496,11 +454,6 @@ static u32 xnic_sim_cmd_modify_srq(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
-/*
- * RESIZE_SRQ: under the SRQ's consumer lock.  The posted WQEs (consumer
- * index to the old record's rq_pi) move to the same free-running indexes
- * of the new ring, with the owner of the new size.
- */
 static u32 xnic_sim_cmd_resize_srq(struct xnic_sim_dev *dev,
 				   const struct xnic_cmd_resize_srq *in)
 {
@@ -508,52 +461,22 @@ static u32 xnic_sim_cmd_resize_srq(struct xnic_sim_dev *dev,
 						    le32_to_cpu(in->srqn));
 	u64 ring = le64_to_cpu(in->ring_addr);
 	u64 dbrec = le64_to_cpu(in->dbrec_addr);
-	u32 status = XNIC_CMD_OK, log = in->log_wqe, i, n, pi;
-	struct xnic_qp_dbrec rec;
-	u8 *wqe;
+	int ret;
 
 	if (in->reserved[0] || in->reserved[1] || in->reserved[2] ||
-	    log > XNIC_SIM_MAX_LOG_WQE ||
+	    in->log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8))
 		return XNIC_CMD_BAD_PARAM;
 	if (!srq)
 		return XNIC_CMD_BAD_INDEX;
-	/* the size is the owner's: only the engine changes it */
-	if (log <= srq->log ||
-	    !xnic_sim_addr_ok(ring, 1ULL << (log + srq->shift), 8))
+	/* the size is the owner's: only its engine changes it */
+	if (in->log_wqe <= srq->log ||
+	    !xnic_sim_addr_ok(ring, 1ULL << (in->log_wqe + srq->shift), 8))
 		return XNIC_CMD_BAD_PARAM;
-	wqe = kmalloc(1U << srq->shift, GFP_KERNEL);
-	if (!wqe)
+	ret = xnic_sim_srq_resize(srq, in->log_wqe, ring, dbrec);
+	if (ret == -ENOMEM)
 		return XNIC_CMD_NO_RESOURCES;
-	spin_lock(&srq->lock);
-	if (!xnic_sim_dma_read(srq->dbrec, &rec, sizeof(rec))) {
-		status = XNIC_CMD_BAD_STATE;
-		goto out;
-	}
-	pi = le32_to_cpu(rec.rq_pi);
-	n = pi - srq->ci;
-	if (n > (1U << srq->log)) {
-		status = XNIC_CMD_BAD_STATE;
-		goto out;
-	}
-	for (i = srq->ci; i != pi; i++) {
-		u64 from = srq->ring + ((u64)(i & ((1U << srq->log) - 1)) <<
-					srq->shift);
-		u64 to = ring + ((u64)(i & ((1U << log) - 1)) << srq->shift);
-
-		if (!xnic_sim_dma_read(from, wqe, 1U << srq->shift))
-			memset(wqe, 0, 1U << srq->shift);
-		((struct xnic_rwqe *)wqe)->owner = (i >> log) & 1;
-		xnic_sim_dma_write(to, wqe, 1U << srq->shift);
-	}
-	xnic_sim_dma_write(dbrec, &rec, sizeof(rec));
-	srq->ring = ring;
-	srq->dbrec = dbrec;
-	srq->log = log;
-out:
-	spin_unlock(&srq->lock);
-	kfree(wqe);
-	return status;
+	return ret ? XNIC_CMD_BAD_STATE : XNIC_CMD_OK;
 }
 
 static u32 xnic_sim_cmd_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
