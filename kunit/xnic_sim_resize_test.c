@@ -245,7 +245,7 @@ static void xr_rpost(u8 *ring, u32 log, u32 i)
 					       XR_SHIFT));
 
 	memset(w, 0, 1U << XR_SHIFT);
-	w->wr_id = cpu_to_le64(1000 + i);
+	w->wr_id = cpu_to_le64(1000ULL + i);
 	w->owner = (i >> log) & 1;
 }
 

@@ -1158,6 +1158,7 @@ static int xnic_srq_move(struct xnic_srq *xsrq, u32 log,
 	struct xrdma_mmap_entry *entry = NULL;
 	struct xnic_ubuf *ubuf = NULL;
 	struct xnic_dmabuf kbuf = {};
+	unsigned long flags;
 	dma_addr_t dma;
 	void *cpu;
 	int ret;
@@ -1188,13 +1189,13 @@ static int xnic_srq_move(struct xnic_srq *xsrq, u32 log,
 	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_RESIZE_SRQ, &c, sizeof(c), NULL, 0);
 	if (!ret) {
-		spin_lock(&xsrq->lock);
+		spin_lock_irqsave(&xsrq->lock, flags);
 		swap(xsrq->ubuf, ubuf);
 		swap(xsrq->entry, entry);
 		xsrq->ring = cpu;
 		xsrq->dbrec = cpu + ring_bytes;
 		xsrq->log_size = log;
-		spin_unlock(&xsrq->lock);
+		spin_unlock_irqrestore(&xsrq->lock, flags);
 	}
 	/* the old memory on success, the new one on failure */
 	xnic_queue_free(xdev, &kbuf, &ubuf, &entry, xnic_cmd_let_go(xdev, ret));
