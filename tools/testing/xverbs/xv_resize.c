@@ -24,6 +24,8 @@
  *               flight: none lost, max_wr receives post and one more is
  *               ENOMEM; shrinking, 0, beyond max_srq_wr, a limit above
  *               max_wr are EINVAL and change nothing; SRQ_RESIZE reported
+ *   exit_dirty  (only when named) resize a CQ and an SRQ, then exit
+ *               without destroying anything
  *
  *   -d IBDEV  device (xnic0)   -n N  messages per traffic test (2000)
  */
@@ -665,6 +667,35 @@ static void t_srq_grow(void)
 	CHECK_RC(-ibv_destroy_srq(srq), 0, "SRQ destroyed");
 }
 
+/* ------------------------------------------------------------ exit */
+
+/*
+ * Opt-in: resize a CQ (with completions in it) and an SRQ, then exit
+ * without destroying anything; the guest test checks that the device
+ * holds no object afterwards (old and new rings, mappings, records).
+ */
+static void t_exit_dirty(void)
+{
+	struct ibv_srq_init_attr sa = {
+		.attr = { .max_wr = WINDOW, .max_sge = 1 },
+	};
+	struct ibv_srq_attr a = { .max_wr = 4 * WINDOW };
+	struct ibv_srq *srq = ibv_create_srq(pd, &sa);
+	struct rig r;
+	int bad = 0;
+
+	if (!srq)
+		xt_bail(errno, "ibv_create_srq");
+	rig_new(&r, srq, NULL);
+	traffic(&r, 64, resize_both, &bad);
+	CHECK_EQ(ibv_modify_srq(srq, &a, IBV_SRQ_MAX_WR), 0, "SRQ grown");
+	eight_waiting(&r, 64);
+	CHECK(resize(r.bcq, 1024), "B's CQ resized with 8 waiting");
+	/* the subtest's child ends here, its context still open */
+	fflush(NULL);
+	_exit(0);
+}
+
 /* ------------------------------------------------------------ main */
 
 static bool setup(void)
@@ -691,10 +722,12 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(cq_shrink, 0, "completions waiting: below is EINVAL"),
 	XT_SUBTEST(cq_args, 0, "bad sizes and a bad RESIZE_CQ ioctl"),
 	XT_SUBTEST(srq_grow, 0, "an SRQ grows with receives posted"),
+	XT_SUBTEST(exit_dirty, 0, "resize, then exit without cleaning up"),
 };
 
 static struct xt_suite suite = {
 	.tests = tests, .n = ARRAY_SIZE(tests), .timeout = 300,
+	.opt_in = "exit_dirty",
 	.setup = setup, .teardown = teardown,
 };
 
