@@ -307,6 +307,30 @@ int xrdma_destroy_cq(struct xrdma_cq *cq)
 }
 EXPORT_SYMBOL_GPL(xrdma_destroy_cq);
 
+/**
+ * __xrdma_resize_cq - resize a completion queue
+ * @cq: the CQ
+ * @cqe: entries it must hold at least (1..max_cqe)
+ * @udata: the user's driver data, NULL for a kernel CQ
+ *
+ * The completions in the CQ stay, in order; cq->cqe becomes the real
+ * size.  Not concurrent with the CQ's destruction.  May sleep.
+ *
+ * Return: 0, -EINVAL for a bad @cqe or one below the completions the CQ
+ * holds, -EOPNOTSUPP if the driver cannot resize CQs, or its error.
+ */
+int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe, struct xrdma_udata *udata)
+{
+	struct xrdma_device *dev = cq->device;
+
+	if (!cqe || cqe > dev->attr.max_cqe)
+		return -EINVAL;
+	if (!dev->ops->resize_cq)
+		return -EOPNOTSUPP;
+	return dev->ops->resize_cq(cq, cqe, udata);
+}
+EXPORT_SYMBOL_GPL(__xrdma_resize_cq);
+
 /* ----------------------------------------------------------------- SRQ */
 
 static int xrdma_check_srq_attr(struct xrdma_device *dev,

@@ -84,6 +84,20 @@ static int xib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *ia,
 	return 0;
 }
 
+/* ib_resize_cq(): kernel CQs only (xrdma_ib has no user contexts) */
+static int xib_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct xrdma_cq *xcq = to_xib_cq(ibcq)->xcq;
+	int ret;
+
+	if (cqe <= 0 || udata)
+		return -EINVAL;
+	ret = xrdma_resize_cq(xcq, cqe);
+	if (!ret)
+		ibcq->cqe = READ_ONCE(xcq->cqe);
+	return ret;
+}
+
 static int xib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	return xrdma_destroy_cq(to_xib_cq(ibcq)->xcq);
@@ -790,6 +804,7 @@ const struct ib_device_ops xib_verbs_ops = {
 	.destroy_cq = xib_destroy_cq,
 	.poll_cq = xib_poll_cq,
 	.req_notify_cq = xib_req_notify_cq,
+	.resize_cq = xib_resize_cq,
 	.create_qp = xib_create_qp,
 	.modify_qp = xib_modify_qp,
 	.query_qp = xib_query_qp,

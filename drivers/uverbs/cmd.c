@@ -19,6 +19,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_rereg_mr rereg_mr;
 	struct xrdma_cmd_reg_dmabuf_mr reg_dmabuf_mr;
 	struct xrdma_cmd_create_cq create_cq;
+	struct xrdma_cmd_resize_cq resize_cq;
 	struct xrdma_cmd_create_qp create_qp;
 	struct xrdma_cmd_modify_qp modify_qp;
 	struct xrdma_cmd_query_qp query_qp;
@@ -450,6 +451,30 @@ static int xrdma_cmd_create_cq(struct xrdma_cmd_ctx *c)
 	cmd->cq_handle = uobj->handle;
 	cmd->cqe = cq->cqe;
 	return xrdma_create_done(c, uobj, cq);
+}
+
+static int xrdma_cmd_resize_cq(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_resize_cq *cmd = &c->buf->resize_cq;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj;
+	struct xrdma_cq *cq;
+	int ret;
+
+	if (cmd->flags || cmd->reserved)
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->cq_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	cq = uobj->object;
+	ret = __xrdma_resize_cq(cq, cmd->cqe, &udata);
+	if (!ret)
+		cmd->cqe = READ_ONCE(cq->cqe);
+	xrdma_uobj_put(uobj);
+	return ret;
 }
 
 static void xrdma_cap_from_user(struct xrdma_qp_cap *k,
@@ -1124,6 +1149,9 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_REG_DMABUF_MR, xrdma_cmd_reg_dmabuf_mr,
 	    struct xrdma_cmd_reg_dmabuf_mr,
 	    XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0),
+	CMD(XRDMA_IOC_RESIZE_CQ, xrdma_cmd_resize_cq,
+	    struct xrdma_cmd_resize_cq,
+	    XRDMA_CMD_RESIZE_CQ_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

@@ -132,6 +132,8 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_ALLOC_DB	= 0x0d,
 	XNIC_CMD_FREE_DB	= 0x0e,
 	XNIC_CMD_SET_GID	= 0x0f,
+	XNIC_CMD_RESIZE_CQ	= 0x12,
+	XNIC_CMD_RESIZE_SRQ	= 0x13,
 };
 
 enum xnic_cmd_status {
@@ -243,6 +245,25 @@ struct xnic_cmd_create_cq {
 
 #define XNIC_CQ_F_EVENTS	BIT(0)	/* raise completion events */
 
+/*
+ * RESIZE_CQ: the CQ moves to a new ring and doorbell record.  Atomically
+ * with respect to its CQE writes, the device copies the CQEs from the old
+ * record's ci to its producer index into the new ring at the same
+ * free-running indexes (owners of the new size), writes the owner of the
+ * new ring's other entries so they read as invalid, copies the old record
+ * into the new one and uses only the new ring and record from then on.
+ * BAD_STATE when 2^log_cqe cannot hold the CQEs between ci and the
+ * producer index, or the CQ overran.
+ */
+struct xnic_cmd_resize_cq {
+	__le32 cqn;
+	__le32 log_cqe;		/* new ring of 2^log_cqe xnic_cqe */
+	__le64 ring_addr;	/* DMA, physically contiguous */
+	__le64 dbrec_addr;	/* DMA of the new xnic_cq_dbrec */
+	__le32 reserved;
+	__le32 reserved2;
+};
+
 struct xnic_cmd_obj {	/* DESTROY_CQ, DESTROY_QP, DESTROY_SRQ, QUERY_QP */
 	__le32 index;
 	__le32 reserved;
@@ -318,6 +339,22 @@ struct xnic_cmd_modify_srq {
 };
 
 /*
+ * RESIZE_SRQ: the SRQ moves to a larger ring (same WQE size) and a new
+ * doorbell record.  Atomically with respect to its consumers, the device
+ * copies the WQEs between its consumer index and the old record's rq_pi
+ * into the new ring at the same free-running indexes (owners of the new
+ * size), copies the old record into the new one and uses only the new
+ * ring and record from then on.  BAD_PARAM unless log_wqe grows.
+ */
+struct xnic_cmd_resize_srq {
+	__le32 srqn;
+	u8 log_wqe;		/* new ring of 2^log_wqe WQEs */
+	u8 reserved[3];
+	__le64 ring_addr;
+	__le64 dbrec_addr;
+};
+
+/*
  * REG_MR: index = key >> 8.  XNIC_MR_F_ALL covers every DMA address (DMA
  * MR, no MTT); XNIC_MR_F_FREG reserves an MTT of npages for fast
  * registration, invalid until a REG_MR WQE.
@@ -382,6 +419,8 @@ struct xnic_cmd {
 		struct xnic_cmd_query_qp_out query_qp;
 		struct xnic_cmd_create_srq create_srq;
 		struct xnic_cmd_modify_srq modify_srq;
+		struct xnic_cmd_resize_cq resize_cq;
+		struct xnic_cmd_resize_srq resize_srq;
 		struct xnic_cmd_reg_mr reg_mr;
 		struct xnic_cmd_dereg_mr dereg_mr;
 		struct xnic_cmd_alloc_db alloc_db;

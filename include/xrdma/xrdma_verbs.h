@@ -875,6 +875,14 @@ struct xrdma_device_ops {
 	int (*poll_cq)(struct xrdma_cq *cq, int num_entries,
 		       struct xrdma_wc *wc);
 	int (*req_notify_cq)(struct xrdma_cq *cq, u32 flags);
+	/*
+	 * optional: move the CQ to a ring of at least @cqe entries (the core
+	 * checked 1..max_cqe) with no completion lost, duplicated or
+	 * reordered; sets cq->cqe.  -EINVAL when the new size cannot hold
+	 * the completions the CQ holds.  May sleep.
+	 */
+	int (*resize_cq)(struct xrdma_cq *cq, u32 cqe,
+			 struct xrdma_udata *udata);
 
 	int (*create_qp)(struct xrdma_qp *qp,
 			 struct xrdma_qp_init_attr *attr,
@@ -1071,6 +1079,9 @@ struct xrdma_cq *__xrdma_create_cq(struct xrdma_device *dev,
 #define xrdma_create_cq(dev, ch, eh, ctx, attr)				\
 	__xrdma_create_cq(dev, ch, eh, ctx, attr, KBUILD_MODNAME, NULL)
 int xrdma_destroy_cq(struct xrdma_cq *cq);
+int __xrdma_resize_cq(struct xrdma_cq *cq, u32 cqe,
+		      struct xrdma_udata *udata);
+#define xrdma_resize_cq(cq, cqe)	__xrdma_resize_cq(cq, cqe, NULL)
 
 static inline int xrdma_poll_cq(struct xrdma_cq *cq, int num_entries,
 				struct xrdma_wc *wc)

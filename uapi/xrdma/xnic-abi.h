@@ -244,6 +244,20 @@ struct xnic_create_cq_resp {
 };
 
 /*
+ * RESIZE_CQ out: the CQ's new mapping, as CREATE_CQ's (the ring, then the
+ * doorbell record, which moved with it: the consumer index and arm word
+ * are carried over); mmap_size 0 when the ring kept its size and
+ * nothing moved.  The old mapping is no longer written by the device.
+ */
+struct xnic_resize_cq_resp {
+	__aligned_u64 mmap_offset;
+	__u32 mmap_size;
+	__u32 log_cqe;
+	__u32 dbrec_offset;		/* within the mapping */
+	__u32 reserved;
+};
+
+/*
  * CREATE_QP out: one mapping holding the SQ (2^sq_log_wqe entries of
  * 2^sq_wqe_shift bytes), the RQ, and the xnic_qp_dbrec.
  */
@@ -270,6 +284,20 @@ struct xnic_create_srq_resp {
 	__u32 dbrec_offset;
 	__u32 srqn;
 	__u32 reserved;
+};
+
+/*
+ * MODIFY_SRQ out (optional, out_len 0 for none): with
+ * XRDMA_UVERBS_SRQ_MAX_WR, the SRQ's new max_wr and, when its ring grew,
+ * the new mapping as CREATE_SRQ's (the posted WQEs and rq_pi carried
+ * over; the WQE size is unchanged); mmap_size 0 when nothing moved.
+ */
+struct xnic_modify_srq_resp {
+	__aligned_u64 mmap_offset;
+	__u32 mmap_size;
+	__u32 log_wqe;
+	__u32 dbrec_offset;
+	__u32 max_wr;
 };
 
 /* MR access flags in WQEs and commands: as IBV_ACCESS_* */

@@ -251,6 +251,20 @@ struct xrdma_cmd_create_cq {
 
 #define XRDMA_CMD_CREATE_CQ_SIZE_VER0	56
 
+/*
+ * XRDMA_IOC_RESIZE_CQ: the CQ holds at least cqe entries afterwards
+ * (1..max_cqe; -EINVAL below the completions it holds now).
+ */
+struct xrdma_cmd_resize_cq {
+	__u32 cq_handle;		/* in */
+	__u32 cqe;			/* in; out: actual */
+	__u32 flags;			/* in: 0 */
+	__u32 reserved;
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_RESIZE_CQ_SIZE_VER0	40
+
 /* QP types, as IBV_QPT_* */
 #define XRDMA_UVERBS_QPT_RC	2
 #define XRDMA_UVERBS_QPT_UC	3
@@ -554,5 +568,6 @@ struct xrdma_cmd_query_object {
 #define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
 #define XRDMA_IOC_REREG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x16, struct xrdma_cmd_rereg_mr)
 #define XRDMA_IOC_REG_DMABUF_MR	_IOWR(XRDMA_IOC_MAGIC, 0x17, struct xrdma_cmd_reg_dmabuf_mr)
+#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x15, struct xrdma_cmd_resize_cq)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -161,8 +161,11 @@ struct xnic_qp;
 struct xnic_cq {
 	struct xrdma_cq ibcq;		/* must be first */
 	spinlock_t lock;		/* poll and arm of a kernel CQ */
+	struct mutex resize_mutex;	/* resize, and cleaning while one runs */
 	struct xnic_cqe *ring;
 	struct xnic_cq_dbrec *dbrec;
+	/* a kernel CQ's record during RESIZE_CQ (under lock): no polling */
+	struct xnic_cq_dbrec *next_dbrec;
 	u32 log_cqe;
 	u32 ci;
 	u32 arm_sn;
@@ -212,6 +215,7 @@ struct xnic_qp {
 struct xnic_srq {
 	struct xrdma_srq ibsrq;		/* must be first */
 	spinlock_t lock;		/* posting */
+	struct mutex modify_mutex;	/* MODIFY_SRQ and RESIZE_SRQ */
 	void *ring;
 	u32 log_size;
 	u32 wqe_shift;

@@ -449,6 +449,9 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc)
 	if (unlikely(xcq->ubuf || xcq->entry))
 		return -EINVAL;
 	spin_lock_irqsave(&xcq->lock, flags);
+	/* the device moves the CQEs: none is taken until the driver follows */
+	if (unlikely(xcq->next_dbrec))
+		num_entries = 0;
 	ci = xcq->ci;
 	while (n < num_entries) {
 		struct xnic_cqe *cqe = xnic_cqe_at(xcq, ci);
@@ -501,6 +504,9 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 		sn = 1;
 	xcq->arm_sn = sn;
 	WRITE_ONCE(xcq->dbrec->arm, cpu_to_le32(sn << 2 | cond));
+	/* either record may be the device's during a resize: arm both */
+	if (unlikely(xcq->next_dbrec))
+		WRITE_ONCE(xcq->next_dbrec->arm, cpu_to_le32(sn << 2 | cond));
 	if (flags & XRDMA_CQ_REPORT_MISSED_EVENTS) {
 		/* the arm word is visible before we look at the ring */
 		mb();
@@ -519,15 +525,18 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
  * @srq: the QP's SRQ, credited for the receive completions dropped
  *
  * Also a barrier: a poll_cq that found the QP has finished with it.
+ * Sleeps (waits for a resize of the CQ, whose copy would miss it).
  */
 void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq)
 {
-	u32 n, i, size = 1U << xcq->log_cqe;
 	unsigned long flags;
+	u32 n, i, size;
 
 	if (xcq->ubuf || xcq->entry)
 		return;
+	mutex_lock(&xcq->resize_mutex);
 	spin_lock_irqsave(&xcq->lock, flags);
+	size = 1U << xcq->log_cqe;
 	for (n = 0, i = xcq->ci; n < size; n++, i++) {
 		struct xnic_cqe *cqe = xnic_cqe_at(xcq, i);
 
@@ -546,6 +555,7 @@ void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq)
 	}
 	xcq->last_qp = NULL;
 	spin_unlock_irqrestore(&xcq->lock, flags);
+	mutex_unlock(&xcq->resize_mutex);
 }
 
 /**

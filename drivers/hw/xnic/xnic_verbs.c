@@ -526,6 +526,7 @@ static int xnic_create_cq(struct xrdma_cq *cq,
 	ring_bytes = sizeof(struct xnic_cqe) << log;
 	total = ring_bytes + sizeof(struct xnic_cq_dbrec);
 	spin_lock_init(&xcq->lock);
+	mutex_init(&xcq->resize_mutex);
 	ret = xnic_queue_alloc(xdev, udata, total, &xcq->buf, &xcq->ubuf,
 			       &cpu, &dma);
 	if (ret)
@@ -569,6 +570,94 @@ static int xnic_create_cq(struct xrdma_cq *cq,
 err_free:
 	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
 			xnic_cmd_let_go(xdev, ret));
+	return ret;
+}
+
+/*
+ * Resize: a new ring and record (a new mapping for a user CQ), RESIZE_CQ
+ * moves the CQEs and the record into them (commands.rst), then the old
+ * memory goes.  A user CQ's library holds its CQ lock throughout, so its
+ * ci is in the record; a kernel CQ takes no CQE while the command runs
+ * (next_dbrec set), and an arm goes to both records.
+ */
+static int xnic_resize_cq(struct xrdma_cq *cq, u32 cqe,
+			  struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(cq->device);
+	struct xnic_cq *xcq = to_xcq(cq);
+	struct xnic_resize_cq_resp resp = {};
+	struct xnic_cmd_resize_cq c = {};
+	struct xnic_dmabuf kbuf = {};
+	struct xnic_ubuf *ubuf = NULL;
+	struct xrdma_mmap_entry *entry = NULL;
+	bool user = xcq->ubuf || xcq->entry;
+	u32 log, ring_bytes;
+	unsigned long flags;
+	dma_addr_t dma;
+	void *cpu;
+	int ret;
+
+	if (user != !!udata || (udata && udata->outlen < sizeof(resp)))
+		return -EINVAL;
+	log = max_t(u32, xnic_log_entries(cqe), XNIC_MIN_LOG_CQE);
+	ring_bytes = sizeof(struct xnic_cqe) << log;
+	mutex_lock(&xcq->resize_mutex);
+	if (log == xcq->log_cqe) {
+		resp.log_cqe = log;
+		ret = udata ? xrdma_copy_to_udata(udata, &resp, sizeof(resp)) :
+			      0;
+		goto out;
+	}
+	ret = xnic_queue_alloc(xdev, udata,
+			       ring_bytes + sizeof(struct xnic_cq_dbrec),
+			       &kbuf, &ubuf, &cpu, &dma);
+	if (ret)
+		goto out;
+	if (udata) {
+		ret = xnic_queue_publish(udata, &ubuf, &entry);
+		if (ret)
+			goto out;
+		resp.mmap_offset = xrdma_mmap_entry_offset(entry);
+		resp.mmap_size = ubuf->buf.size;
+		resp.log_cqe = log;
+		resp.dbrec_offset = ring_bytes;
+		/* before the switch: afterwards there is no way back */
+		ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+		if (ret) {
+			xnic_queue_free(xdev, &kbuf, &ubuf, &entry, true);
+			goto out;
+		}
+	} else {
+		spin_lock_irqsave(&xcq->lock, flags);
+		xcq->next_dbrec = cpu + ring_bytes;
+		xcq->next_dbrec->arm = xcq->dbrec->arm;
+		spin_unlock_irqrestore(&xcq->lock, flags);
+	}
+
+	c.cqn = cpu_to_le32(cq->res.id);
+	c.log_cqe = cpu_to_le32(log);
+	c.ring_addr = cpu_to_le64(dma);
+	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_RESIZE_CQ, &c, sizeof(c), NULL, 0);
+
+	spin_lock_irqsave(&xcq->lock, flags);
+	xcq->next_dbrec = NULL;
+	if (!ret) {
+		swap(xcq->buf, kbuf);
+		swap(xcq->ubuf, ubuf);
+		swap(xcq->entry, entry);
+		xcq->ring = cpu;
+		xcq->dbrec = cpu + ring_bytes;
+		xcq->log_cqe = log;
+		xcq->last_qp = NULL;
+	}
+	spin_unlock_irqrestore(&xcq->lock, flags);
+	/* the old memory on success, the new one on failure */
+	xnic_queue_free(xdev, &kbuf, &ubuf, &entry, xnic_cmd_let_go(xdev, ret));
+out:
+	if (!ret)
+		WRITE_ONCE(cq->cqe, min(1U << xcq->log_cqe, xdev->caps.max_cqe));
+	mutex_unlock(&xcq->resize_mutex);
 	return ret;
 }
 
@@ -1005,6 +1094,7 @@ static int xnic_create_srq(struct xrdma_srq *srq,
 	ring_bytes = 1U << (log + shift);
 	total = ring_bytes + sizeof(struct xnic_qp_dbrec);
 	spin_lock_init(&xsrq->lock);
+	mutex_init(&xsrq->modify_mutex);
 	atomic_set(&xsrq->done, 0);
 	xsrq->kernel = !udata;
 	ret = xnic_queue_alloc(xdev, udata, total, &xsrq->buf, &xsrq->ubuf,
@@ -1069,34 +1159,121 @@ err_free:
 	return ret;
 }
 
+/*
+ * Grow a user SRQ's ring to 2^@log WQEs: a new mapping, RESIZE_SRQ moves
+ * the posted WQEs and the record (commands.rst), the old memory goes.
+ * The library holds its SRQ lock, so nothing is posted meanwhile.
+ * Kernel SRQs grow within their ring only: their posts cannot wait.
+ */
+static int xnic_srq_move(struct xnic_srq *xsrq, u32 log,
+			 struct xrdma_udata *udata,
+			 struct xnic_modify_srq_resp *resp)
+{
+	struct xnic_dev *xdev = to_xdev(xsrq->ibsrq.device);
+	u32 ring_bytes = 1U << (log + xsrq->wqe_shift);
+	struct xnic_cmd_resize_srq c = {};
+	struct xrdma_mmap_entry *entry = NULL;
+	struct xnic_ubuf *ubuf = NULL;
+	struct xnic_dmabuf kbuf = {};
+	unsigned long flags;
+	dma_addr_t dma;
+	void *cpu;
+	int ret;
+
+	if (xsrq->kernel || !udata || udata->outlen < sizeof(*resp))
+		return -EINVAL;
+	ret = xnic_queue_alloc(xdev, udata,
+			       ring_bytes + sizeof(struct xnic_qp_dbrec),
+			       &kbuf, &ubuf, &cpu, &dma);
+	if (ret)
+		return ret;
+	ret = xnic_queue_publish(udata, &ubuf, &entry);
+	if (ret)
+		return ret;
+	resp->mmap_offset = xrdma_mmap_entry_offset(entry);
+	resp->mmap_size = ubuf->buf.size;
+	resp->log_wqe = log;
+	resp->dbrec_offset = ring_bytes;
+	/* before the switch: afterwards there is no way back */
+	ret = xrdma_copy_to_udata(udata, resp, sizeof(*resp));
+	if (ret) {
+		xnic_queue_free(xdev, &kbuf, &ubuf, &entry, true);
+		return ret;
+	}
+	c.srqn = cpu_to_le32(xsrq->ibsrq.res.id);
+	c.log_wqe = log;
+	c.ring_addr = cpu_to_le64(dma);
+	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_RESIZE_SRQ, &c, sizeof(c), NULL, 0);
+	if (!ret) {
+		spin_lock_irqsave(&xsrq->lock, flags);
+		swap(xsrq->ubuf, ubuf);
+		swap(xsrq->entry, entry);
+		xsrq->ring = cpu;
+		xsrq->dbrec = cpu + ring_bytes;
+		xsrq->log_size = log;
+		spin_unlock_irqrestore(&xsrq->lock, flags);
+	}
+	/* the old memory on success, the new one on failure */
+	xnic_queue_free(xdev, &kbuf, &ubuf, &entry, xnic_cmd_let_go(xdev, ret));
+	return ret;
+}
+
 static int xnic_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
 			   u32 mask, struct xrdma_udata *udata)
 {
 	struct xnic_dev *xdev = to_xdev(srq->device);
 	struct xnic_srq *xsrq = to_xsrq(srq);
+	struct xnic_modify_srq_resp resp = {};
 	struct xnic_cmd_modify_srq c = {};
-	u32 max_wr = xsrq->max_wr;
-	int ret;
+	u32 max_wr, log;
+	int ret = 0;
 
-	/* resizing works within the ring's capacity */
+	mutex_lock(&xsrq->modify_mutex);
+	max_wr = xsrq->max_wr;
 	if (mask & XRDMA_SRQ_MAX_WR) {
-		if (attr->max_wr > (1U << xsrq->log_size))
-			return -EINVAL;
+		/* grow only: the verbs do not shrink an SRQ */
+		if (attr->max_wr < max_wr) {
+			ret = -EINVAL;
+			goto out;
+		}
 		max_wr = attr->max_wr;
 	}
+	if (mask & XRDMA_SRQ_LIMIT && attr->srq_limit > max_wr) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (mask & XRDMA_SRQ_MAX_WR) {
+		log = xnic_log_entries(max_wr);
+		if (log > xsrq->log_size) {
+			ret = xnic_srq_move(xsrq, log, udata, &resp);
+			if (ret)
+				goto out;
+		} else if (udata && udata->outlen) {
+			resp.log_wqe = xsrq->log_size;
+		}
+		/* the ring's capacity, as create reports it */
+		max_wr = min(1U << xsrq->log_size, xdev->caps.max_srq_wr);
+		WRITE_ONCE(xsrq->max_wr, max_wr);
+		resp.max_wr = max_wr;
+		if (udata && udata->outlen) {
+			ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+			if (ret)
+				goto out;
+		}
+	}
 	if (mask & XRDMA_SRQ_LIMIT) {
-		if (attr->srq_limit > max_wr)
-			return -EINVAL;
 		c.srqn = cpu_to_le32(srq->res.id);
 		c.limit = cpu_to_le32(attr->srq_limit);
 		ret = xnic_cmd_exec(xdev, XNIC_CMD_MODIFY_SRQ, &c, sizeof(c),
 				    NULL, 0);
 		if (ret)
-			return ret;
+			goto out;
 		WRITE_ONCE(xsrq->limit, attr->srq_limit);
 	}
-	WRITE_ONCE(xsrq->max_wr, max_wr);
-	return 0;
+out:
+	mutex_unlock(&xsrq->modify_mutex);
+	return ret;
 }
 
 static int xnic_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
@@ -1457,6 +1634,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.destroy_cq = xnic_destroy_cq,
 	.poll_cq = xnic_poll_cq,
 	.req_notify_cq = xnic_req_notify_cq,
+	.resize_cq = xnic_resize_cq,
 	.create_qp = xnic_create_qp,
 	.modify_qp = xnic_modify_qp,
 	.query_qp = xnic_query_qp,

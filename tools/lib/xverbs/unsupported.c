@@ -12,12 +12,6 @@
 /* the parameters are the prototypes' */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-int ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	/* the ring is mapped: a resize would move it under the poller */
-	return EOPNOTSUPP;
-}
-
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	errno = EOPNOTSUPP;

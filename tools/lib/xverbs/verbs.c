@@ -30,8 +30,6 @@ static int xv_query_device_cmd(struct ibv_context *ctx,
 /*
  * The device's capabilities as the kernel reports them, less what this
  * library cannot offer on user queues:
- *  - SRQ_RESIZE: a user SRQ's ring is mapped and sized at creation, so
- *    ibv_modify_srq(IBV_SRQ_MAX_WR) answers EOPNOTSUPP;
  *  - MEM_MGT_EXTENSIONS: fast registration is for kernel QPs only (no
  *    memory windows, no REG_MR work request on a user QP).
  * Every other bit the kernel reports is passed on.
@@ -40,6 +38,7 @@ static const struct {
 	uint32_t kernel;
 	unsigned int ibv;
 } xv_cap_map[] = {
+	{ XRDMA_DEVICE_CAP_SRQ_RESIZE, IBV_DEVICE_SRQ_RESIZE },	/* resize.c */
 	{ XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN, IBV_DEVICE_RC_RNR_NAK_GEN },
 	{ XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT, IBV_DEVICE_PORT_ACTIVE_EVENT },
 	{ XRDMA_DEVICE_CAP_CHANGE_PHY_PORT, IBV_DEVICE_CHANGE_PHY_PORT },
@@ -457,7 +456,7 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 
 /* ------------------------------------------------------------ CQ */
 
-static void *xv_map(struct ibv_context *ctx, uint64_t offset, size_t size)
+void *xv_map(struct ibv_context *ctx, uint64_t offset, size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       ctx->cmd_fd, (off_t)offset);
@@ -1160,24 +1159,6 @@ err_free:
 	free(srq);
 	errno = err;
 	return NULL;
-}
-
-int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
-		   int attr_mask)
-{
-	struct xrdma_cmd_modify_srq c = { 0 };
-
-	if ((unsigned int)attr_mask & ~(unsigned int)(IBV_SRQ_MAX_WR |
-						      IBV_SRQ_LIMIT))
-		return EINVAL;
-	/* the ring is mapped and sized at creation */
-	if (attr_mask & IBV_SRQ_MAX_WR)
-		return EOPNOTSUPP;
-	c.srq_handle = srq->handle;
-	c.attr_mask = (uint32_t)attr_mask;
-	c.max_wr = attr->max_wr;
-	c.srq_limit = attr->srq_limit;
-	return xv_ioctl(srq->context, XRDMA_IOC_MODIFY_SRQ, &c);
 }
 
 int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)

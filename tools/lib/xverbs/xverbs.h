@@ -184,6 +184,7 @@ void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 		    uint32_t *completed, uint32_t want);
 
 /* verbs.c */
+void *xv_map(struct ibv_context *ctx, uint64_t offset, size_t size);
 void xv_set_ops(struct xv_context *xctx);
 struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
 int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,

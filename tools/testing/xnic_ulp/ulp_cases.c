@@ -2318,6 +2318,7 @@ const struct ut_case ut_cases[] = {
 	UT_CASE(gsi),
 	UT_CASE(srq),
 	UT_CASE(cq_notify),
+	UT_CASE(cq_resize),
 	UT_CASE(freg),
 	UT_CASE(send_inv),
 	UT_CASE(rnr_recover),

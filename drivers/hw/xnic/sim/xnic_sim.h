@@ -367,9 +367,9 @@ struct xnic_sim_eth;
  * struct xnic_sim_cq - a completion queue
  * @dev: owner
  * @cqn: number
- * @log: log2 of the ring size
- * @ring: DMA address of the ring
- * @dbrec: DMA address of the xnic_cq_dbrec
+ * @log: log2 of the ring size, under @lock
+ * @ring: DMA address of the ring, under @lock (RESIZE_CQ moves it)
+ * @dbrec: DMA address of the xnic_cq_dbrec, under @lock
  * @flags: XNIC_CQ_F_*
  * @users: QPs using it (owner's engine)
  * @lock: serialises writers (any engine)
@@ -396,10 +396,10 @@ struct xnic_sim_cq {
  * @dev: owner
  * @srqn: number
  * @pdn: its protection domain (receive buffers are checked against it)
- * @log: log2 of the ring size
+ * @log: log2 of the ring size, under @lock (RESIZE_SRQ changes it)
  * @shift: log2 of the WQE size
- * @ring: DMA address of the ring
- * @dbrec: DMA address of its xnic_qp_dbrec (rq_pi)
+ * @ring: DMA address of the ring, under @lock
+ * @dbrec: DMA address of its xnic_qp_dbrec (rq_pi), under @lock
  * @users: QPs attached (owner's engine)
  * @lock: serialises consumers (any engine)
  * @ci: consumer index, under @lock
@@ -757,6 +757,8 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);
 int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp);
 u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
 		      u32 *nseg, u64 *len);
+int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
+			u64 dbrec);
 void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
 		       u32 len);
@@ -826,6 +828,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux);
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status);
 u8 xnic_sim_cqe_opcode(u8 wqe_opcode);
+int xnic_sim_cq_resize(struct xnic_sim_cq *cq, u32 log, u64 ring, u64 dbrec);
 const char *xnic_sim_status_name(u8 status);
 
 #define XNIC_SIM_ARM_NONE	U32_MAX	/* served sn before the first arm */

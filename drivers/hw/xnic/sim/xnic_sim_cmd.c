@@ -127,6 +127,26 @@ static u32 xnic_sim_cmd_destroy_cq(struct xnic_sim_dev *dev, u32 cqn)
 	return XNIC_CMD_OK;
 }
 
+static u32 xnic_sim_cmd_resize_cq(struct xnic_sim_dev *dev,
+				  const struct xnic_cmd_resize_cq *in)
+{
+	struct xnic_sim_cq *cq = xnic_sim_tbl_get(&dev->cqs,
+						  le32_to_cpu(in->cqn));
+	u32 log = le32_to_cpu(in->log_cqe);
+	u64 ring = le64_to_cpu(in->ring_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+
+	if (in->reserved || in->reserved2 || log > XNIC_SIM_MAX_LOG_CQE ||
+	    !xnic_sim_addr_ok(ring, sizeof(struct xnic_cqe) << log,
+			      sizeof(struct xnic_cqe)) ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_cq_dbrec), 8))
+		return XNIC_CMD_BAD_PARAM;
+	if (!cq)
+		return XNIC_CMD_BAD_INDEX;
+	return xnic_sim_cq_resize(cq, log, ring, dbrec) ? XNIC_CMD_BAD_STATE :
+							   XNIC_CMD_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Queue pairs                                                         */
 
@@ -434,6 +454,31 @@ static u32 xnic_sim_cmd_modify_srq(struct xnic_sim_dev *dev,
 	return XNIC_CMD_OK;
 }
 
+static u32 xnic_sim_cmd_resize_srq(struct xnic_sim_dev *dev,
+				   const struct xnic_cmd_resize_srq *in)
+{
+	struct xnic_sim_srq *srq = xnic_sim_tbl_get(&dev->srqs,
+						    le32_to_cpu(in->srqn));
+	u64 ring = le64_to_cpu(in->ring_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	int ret;
+
+	if (in->reserved[0] || in->reserved[1] || in->reserved[2] ||
+	    in->log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8))
+		return XNIC_CMD_BAD_PARAM;
+	if (!srq)
+		return XNIC_CMD_BAD_INDEX;
+	/* the size is the owner's: only its engine changes it */
+	if (in->log_wqe <= srq->log ||
+	    !xnic_sim_addr_ok(ring, 1ULL << (in->log_wqe + srq->shift), 8))
+		return XNIC_CMD_BAD_PARAM;
+	ret = xnic_sim_srq_resize(srq, in->log_wqe, ring, dbrec);
+	if (ret == -ENOMEM)
+		return XNIC_CMD_NO_RESOURCES;
+	return ret ? XNIC_CMD_BAD_STATE : XNIC_CMD_OK;
+}
+
 static u32 xnic_sim_cmd_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
@@ -634,6 +679,10 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 		return xnic_sim_cmd_modify_srq(dev, &c->modify_srq);
 	case XNIC_CMD_DESTROY_SRQ:
 		return xnic_sim_cmd_destroy_srq(dev, le32_to_cpu(c->obj.index));
+	case XNIC_CMD_RESIZE_CQ:
+		return xnic_sim_cmd_resize_cq(dev, &c->resize_cq);
+	case XNIC_CMD_RESIZE_SRQ:
+		return xnic_sim_cmd_resize_srq(dev, &c->resize_srq);
 	case XNIC_CMD_REG_MR:
 		return xnic_sim_cmd_reg_mr(dev, &c->reg_mr);
 	case XNIC_CMD_DEREG_MR:

@@ -160,6 +160,67 @@ overrun:
 }
 
 /**
+ * xnic_sim_cq_resize - move a CQ to a new ring and record (RESIZE_CQ)
+ * @cq: the CQ
+ * @log: log2 of the new ring's size
+ * @ring: DMA address of the new ring (checked by the caller)
+ * @dbrec: DMA address of the new doorbell record
+ *
+ * Under the CQ's writer lock, so no CQE is written between the copy and
+ * the switch.  Entry k of the new ring, for the free-running index i =
+ * ci + k: a copy of CQE i with the owner of the new size when i is before
+ * the producer index, else an owner that reads as invalid for i.  The
+ * record (ci, arm) is copied; pi and the served arm_sn stay.
+ *
+ * Return: 0, -ENOSPC if the new ring cannot hold the CQEs from ci on (or
+ * ci is impossible), -EIO for an overrun CQ or an unreadable record.
+ */
+int xnic_sim_cq_resize(struct xnic_sim_cq *cq, u32 log, u64 ring, u64 dbrec)
+{
+	struct xnic_cq_dbrec rec;
+	struct xnic_cqe e;
+	u32 k, n, ci;
+	int ret = 0;
+
+	spin_lock(&cq->lock);
+	if (cq->overrun || !xnic_sim_dma_read(cq->dbrec, &rec, sizeof(rec))) {
+		ret = -EIO;
+		goto out;
+	}
+	ci = le32_to_cpu(rec.ci);
+	n = cq->pi - ci;
+	if (n > (1U << log) || n > (1U << cq->log)) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	for (k = 0; k < (1U << log); k++) {
+		u32 i = ci + k;
+		u64 to = ring + (u64)(i & ((1U << log) - 1)) * sizeof(e);
+		u8 owner = xnic_sim_hw_owner(i, log);
+
+		if (k < n) {
+			if (!xnic_sim_dma_read(cq->ring + (u64)(i &
+					       ((1U << cq->log) - 1)) *
+					       sizeof(e), &e, sizeof(e)))
+				memset(&e, 0, sizeof(e));
+			e.owner = owner;
+			xnic_sim_dma_write(to, &e, sizeof(e));
+		} else {
+			owner ^= 1;
+			xnic_sim_dma_write(to + offsetof(struct xnic_cqe, owner),
+					   &owner, 1);
+		}
+	}
+	xnic_sim_dma_write(dbrec, &rec, sizeof(rec));
+	cq->ring = ring;
+	cq->dbrec = dbrec;
+	cq->log = log;
+out:
+	spin_unlock(&cq->lock);
+	return ret;
+}
+
+/**
  * xnic_sim_arm_fire - does a new CQE raise the completion event?
  * @arm: the CQ doorbell record's arm word (CPU order)
  * @served: the last arm_sn served; updated when the event fires

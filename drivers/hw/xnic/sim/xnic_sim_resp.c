@@ -8,6 +8,7 @@
  * request (ERR and a NAK status for the requester).
  */
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include "xnic_sim.h"
 
 /*
@@ -123,17 +124,74 @@ int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
 		};
 		return xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
 	}
+	spin_lock(&srq->lock);
+	/* RESIZE_SRQ moves the ring and record under the lock */
 	q = (struct xnic_sim_rq) {
 		.ring = srq->ring, .dbrec = srq->dbrec,
 		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
 	};
-	spin_lock(&srq->lock);
 	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
 	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
 		srq->limit = 0;
 		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_LIMIT, srq->srqn, 0);
 	}
 	spin_unlock(&srq->lock);
+	return ret;
+}
+
+/**
+ * xnic_sim_srq_resize - move an SRQ to a larger ring and record (RESIZE_SRQ)
+ * @srq: the SRQ
+ * @log: log2 of the new ring's size, larger than the current one
+ * @ring: DMA address of the new ring (checked by the caller)
+ * @dbrec: DMA address of the new doorbell record
+ *
+ * Under the SRQ's consumer lock: the WQEs from the consumer index to the
+ * old record's rq_pi move to the same free-running indexes of the new
+ * ring, with the owner of the new size; the record is copied.  Sleeps
+ * (a WQE-sized bounce buffer).
+ *
+ * Return: 0, -ENOMEM, or -EIO for an impossible rq_pi or an unreadable
+ * record.
+ */
+int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
+			u64 dbrec)
+{
+	u32 size = 1U << srq->shift, i, pi;
+	struct xnic_qp_dbrec rec;
+	int ret = 0;
+	u8 *wqe;
+
+	wqe = kmalloc(size, GFP_KERNEL);
+	if (!wqe)
+		return -ENOMEM;
+	spin_lock(&srq->lock);
+	if (!xnic_sim_dma_read(srq->dbrec, &rec, sizeof(rec))) {
+		ret = -EIO;
+		goto out;
+	}
+	pi = le32_to_cpu(rec.rq_pi);
+	if (pi - srq->ci > (1U << srq->log)) {
+		ret = -EIO;
+		goto out;
+	}
+	for (i = srq->ci; i != pi; i++) {
+		u64 from = srq->ring + ((u64)(i & ((1U << srq->log) - 1)) <<
+					srq->shift);
+		u64 to = ring + ((u64)(i & ((1U << log) - 1)) << srq->shift);
+
+		if (!xnic_sim_dma_read(from, wqe, size))
+			memset(wqe, 0, size);
+		((struct xnic_rwqe *)wqe)->owner = (i >> log) & 1;
+		xnic_sim_dma_write(to, wqe, size);
+	}
+	xnic_sim_dma_write(dbrec, &rec, sizeof(rec));
+	srq->ring = ring;
+	srq->dbrec = dbrec;
+	srq->log = log;
+out:
+	spin_unlock(&srq->lock);
+	kfree(wqe);
 	return ret;
 }
 
