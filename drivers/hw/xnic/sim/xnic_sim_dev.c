@@ -45,6 +45,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
 	[XS_CTR_tx_reg_mr] = "tx_reg_mr",
 	[XS_CTR_tx_nop] = "tx_nop",
+	[XS_CTR_tx_mcast] = "tx_mcast",
 	[XS_CTR_rx_send] = "rx_send",
 	[XS_CTR_rx_send_bytes] = "rx_send_bytes",
 	[XS_CTR_rx_write] = "rx_write",
@@ -52,6 +53,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_rx_read] = "rx_read",
 	[XS_CTR_rx_read_bytes] = "rx_read_bytes",
 	[XS_CTR_rx_atomic] = "rx_atomic",
+	[XS_CTR_rx_mcast] = "rx_mcast",
 	[XS_CTR_err_loc_len] = "err_loc_len",
 	[XS_CTR_err_loc_qp_op] = "err_loc_qp_op",
 	[XS_CTR_err_loc_prot] = "err_loc_prot",
@@ -67,6 +69,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_ud_drop_qkey] = "ud_drop_qkey",
 	[XS_CTR_ud_drop_noqp] = "ud_drop_noqp",
 	[XS_CTR_ud_drop_norecv] = "ud_drop_norecv",
+	[XS_CTR_ud_drop_nomcg] = "ud_drop_nomcg",
 	[XS_CTR_uc_drops] = "uc_drops",
 	[XS_CTR_psn_mismatch] = "psn_mismatch",
 	[XS_CTR_rx_drop_bad_src] = "rx_drop_bad_src",
@@ -433,6 +436,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	xnic_sim_gid(dev->guid, dev->gid);
 	spin_lock_init(&dev->gid_lock);
 	xnic_sim_gid_reset(dev);
+	spin_lock_init(&dev->mcg_lock);
 	spin_lock_init(&dev->reg_lock);
 	spin_lock_init(&dev->irq_lock);
 	spin_lock_init(&dev->eq_lock);
