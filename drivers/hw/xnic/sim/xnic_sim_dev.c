@@ -401,6 +401,25 @@ static int xnic_sim_regs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnic_sim_regs);
 
+/* The multicast groups: "groups N attached N", then "GID QPN..." each. */
+static int xnic_sim_mcast_show(struct seq_file *m, void *v)
+{
+	struct xnic_sim_dev *dev = m->private;
+	u32 i, j;
+
+	spin_lock(&dev->mcg_lock);
+	seq_printf(m, "groups %u attached %u\n", dev->n_mcg, dev->n_mcg_att);
+	for (i = 0; i < dev->n_mcg; i++) {
+		seq_printf(m, "%pI6", dev->mcg[i].gid);
+		for (j = 0; j < dev->mcg[i].nqp; j++)
+			seq_printf(m, " %u", dev->mcg[i].qpn[j]);
+		seq_putc(m, '\n');
+	}
+	spin_unlock(&dev->mcg_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnic_sim_mcast);
+
 /* ------------------------------------------------------------------ */
 /* Devices                                                             */
 
@@ -491,6 +510,7 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
 			    &xnic_sim_counters_fops);
 	debugfs_create_file("qps", 0400, dev->dbg, dev, &xnic_sim_qps_fops);
 	debugfs_create_file("regs", 0400, dev->dbg, dev, &xnic_sim_regs_fops);
+	debugfs_create_file("mcast", 0400, dev->dbg, dev, &xnic_sim_mcast_fops);
 	xnic_sim_eth_debugfs(dev, dev->dbg);
 	return 0;
 }
