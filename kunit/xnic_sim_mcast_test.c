@@ -32,6 +32,7 @@
 
 static const u8 mt_g6[16] = { 0xff, 0x0e, [15] = 0x42 };
 static const u8 mt_g4[16] = { [10] = 0xff, [11] = 0xff, 239, 1, 2, 3 };
+static const u8 mt_none[16] = { 0xff, 0x0e, 9 };	/* a group nobody has */
 
 /* ------------------------------------------------------------ table */
 
@@ -393,8 +394,7 @@ static void mcast_send(struct kunit *test)
 	mt_send(e, s, XNIC_MCAST_QPN, e->d[1]->gid, MT_QKEY);
 	mt_got(e, b, s, mt_g6, 2, "multicast QPN, unicast GID");
 	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 1ULL);
-	mt_send(e, s, XNIC_MCAST_QPN, (const u8[16]){ 0xff, 0x0e, 9 },
-		MT_QKEY);
+	mt_send(e, s, XNIC_MCAST_QPN, mt_none, MT_QKEY);
 	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 2ULL);
 
 	/* detached, and removed with its QP: no more copies */

@@ -266,8 +266,9 @@ static bool expect(struct member *m, const struct member *s,
 			    p[GRH_LEN + 1] == pattern(tag, j, 1))
 				msg = j;
 		if (msg < 0 || seen[msg]) {
-			ok = xt_fail(NULL, "%s: %s: payload of completion %d is no message or a second copy",
-				     what, m->name, i);
+			ok = xt_fail(NULL, "%s: %s: completion %d: %s", what,
+				     m->name, i,
+				     msg < 0 ? "not a message" : "a second copy");
 			continue;
 		}
 		seen[msg] = true;
@@ -563,7 +564,7 @@ static void t_limits(void)
 
 	/* attachments in all: nqp QPs in as many groups as it takes */
 	if ((long)ngrp * nqp <= ntot) {
-		xt_note("max_total_mcast_qp_attach %d is not below %d groups of %d QPs: not reachable",
+		xt_note("max_total_mcast_qp_attach %d: not below %d groups of %d QPs",
 			ntot, ngrp, nqp);
 	} else {
 		for (i = n = 0; i < ntot; i++) {
