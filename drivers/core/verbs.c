@@ -579,6 +579,7 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	qp->port_num = attr->port_num;
 	qp->state = XRDMA_QPS_RESET;
 	mutex_init(&qp->state_lock);
+	INIT_LIST_HEAD(&qp->mcast_list);
 	ret = dev->ops->create_qp(qp, attr, udata);
 	if (ret) {
 		mutex_destroy(&qp->state_lock);
@@ -689,11 +690,165 @@ void xrdma_qp_set_error(struct xrdma_qp *qp)
 }
 EXPORT_SYMBOL_GPL(xrdma_qp_set_error);
 
+/* ----------------------------------------------------------- multicast */
+
+/* A multicast group a QP is attached to (qp->mcast_list). */
+struct xrdma_mcast {
+	struct list_head node;
+	union xrdma_gid gid;
+};
+
+/**
+ * xrdma_gid_is_mcast - whether a GID names a multicast group
+ * @gid: the GID
+ *
+ * An IPv6 multicast address (ff00::/8), or an IPv4-mapped IPv4 multicast
+ * address (::ffff:224.0.0.0/100), as ib_core's rdma_is_multicast_addr().
+ */
+bool xrdma_gid_is_mcast(const union xrdma_gid *gid)
+{
+	static const u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return gid->raw[0] == 0xff ||
+	       (!memcmp(gid->raw, v4mapped, sizeof(v4mapped)) &&
+		(gid->raw[12] & 0xf0) == 0xe0);
+}
+EXPORT_SYMBOL_GPL(xrdma_gid_is_mcast);
+
+/*
+ * The multicast LID rule of ib_core's is_valid_mcast_lid(): on a device
+ * with an Ethernet (RoCE) port the LID is ignored; on InfiniBand it must
+ * be a multicast LID (0xc000..0xfffe).
+ */
+static bool xrdma_mcast_lid_ok(struct xrdma_device *dev, u16 lid)
+{
+	u32 p;
+
+	for (p = 0; p < dev->num_ports; p++)
+		if (dev->port_link_layer[p] == XRDMA_LINK_LAYER_ETHERNET)
+			return true;
+	return lid >= 0xc000 && lid != 0xffff;
+}
+
+static struct xrdma_mcast *xrdma_mcast_find(struct xrdma_qp *qp,
+					    const union xrdma_gid *gid)
+{
+	struct xrdma_mcast *m;
+
+	list_for_each_entry(m, &qp->mcast_list, node)
+		if (!memcmp(m->gid.raw, gid->raw, sizeof(gid->raw)))
+			return m;
+	return NULL;
+}
+
+static int xrdma_mcast_check(struct xrdma_qp *qp, const union xrdma_gid *gid,
+			     u16 lid)
+{
+	if (!qp->device->ops->attach_mcast || !qp->device->ops->detach_mcast)
+		return -EOPNOTSUPP;
+	if (qp->qp_type != XRDMA_QPT_UD || !xrdma_gid_is_mcast(gid) ||
+	    !xrdma_mcast_lid_ok(qp->device, lid))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * xrdma_attach_mcast - attach a UD QP to a multicast group
+ * @qp: a UD QP
+ * @gid: the group (xrdma_gid_is_mcast())
+ * @lid: its LID (ignored on RoCE)
+ *
+ * A UD send to the group (dest QPN XRDMA_MCAST_QPN, the group's GID)
+ * then reaches @qp, one copy however often it was attached.
+ *
+ * Return: 0 (also when attached already), -EOPNOTSUPP for a device
+ * without multicast, -EINVAL for another QP type, a GID that is not
+ * multicast or a bad LID, -ENOMEM (or the driver's error) beyond the
+ * device's limits (max_mcast_grp, max_mcast_qp_attach,
+ * max_total_mcast_qp_attach).
+ */
+int xrdma_attach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
+		       u16 lid)
+{
+	struct xrdma_mcast *m;
+	int ret;
+
+	ret = xrdma_mcast_check(qp, gid, lid);
+	if (ret)
+		return ret;
+	mutex_lock(&qp->state_lock);
+	if (xrdma_mcast_find(qp, gid))
+		goto out;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	m->gid = *gid;
+	ret = qp->device->ops->attach_mcast(qp, gid);
+	if (ret)
+		kfree(m);
+	else
+		list_add_tail(&m->node, &qp->mcast_list);
+out:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_attach_mcast);
+
+/**
+ * xrdma_detach_mcast - detach a UD QP from a multicast group
+ * @qp: the QP
+ * @gid: the group
+ * @lid: its LID (ignored on RoCE)
+ *
+ * Return: 0, -EINVAL if @qp is not attached to @gid (or as
+ * xrdma_attach_mcast()), or the driver's error (the QP stays attached).
+ */
+int xrdma_detach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
+		       u16 lid)
+{
+	struct xrdma_mcast *m;
+	int ret;
+
+	ret = xrdma_mcast_check(qp, gid, lid);
+	if (ret)
+		return ret;
+	mutex_lock(&qp->state_lock);
+	m = xrdma_mcast_find(qp, gid);
+	if (!m) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = qp->device->ops->detach_mcast(qp, gid);
+	if (!ret) {
+		list_del(&m->node);
+		kfree(m);
+	}
+out:
+	mutex_unlock(&qp->state_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(xrdma_detach_mcast);
+
+/* A QP being destroyed leaves its groups (as uverbs does in ib_core). */
+static void xrdma_qp_detach_all(struct xrdma_qp *qp)
+{
+	struct xrdma_mcast *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &qp->mcast_list, node) {
+		qp->device->ops->detach_mcast(qp, &m->gid);
+		list_del(&m->node);
+		kfree(m);
+	}
+}
+
 /**
  * xrdma_destroy_qp - destroy a queue pair
  * @qp: the QP
  *
  * Waits until no driver lookup (xrdma_qp_get_by_num()) still uses @qp.
+ * Detaches it from every multicast group first.
  *
  * Return: 0.
  */
@@ -704,6 +859,7 @@ int xrdma_destroy_qp(struct xrdma_qp *qp)
 	struct xrdma_pd *pd = qp->pd;
 
 	xrdma_res_remove(&qp->res);
+	xrdma_qp_detach_all(qp);
 	qp->device->ops->destroy_qp(qp);
 	mutex_destroy(&qp->state_lock);
 	xrdma_obj_free(&qp->res);

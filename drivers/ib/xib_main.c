@@ -71,6 +71,9 @@ static int xib_query_device(struct ib_device *ibdev,
 	ia->max_srq_sge = xa.max_srq_sge;
 	ia->max_fast_reg_page_list_len = xa.max_fast_reg_page_list_len;
 	ia->max_pkeys = 1;
+	ia->max_mcast_grp = xa.max_mcast_grp;
+	ia->max_mcast_qp_attach = xa.max_mcast_qp_attach;
+	ia->max_total_mcast_qp_attach = xa.max_total_mcast_qp_attach;
 	ia->local_ca_ack_delay = 15;
 	/* rdma_rw: plain RDMA READ/WRITE, never MR-based reads on RoCE */
 	ia->max_sgl_rd = 0;

@@ -797,6 +797,25 @@ static int xib_destroy_ah(struct ib_ah *ibah, u32 flags)
 	return xrdma_destroy_ah(to_xib_ah(ibah)->xah);
 }
 
+/* ------------------------------------------------------------ multicast */
+
+/* ib_core checked the QP type, the GID and the LID; so does xrdma_core. */
+static int xib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	union xrdma_gid xg;
+
+	memcpy(xg.raw, gid->raw, sizeof(xg.raw));
+	return xrdma_attach_mcast(to_xib_qp(ibqp)->xqp, &xg, lid);
+}
+
+static int xib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	union xrdma_gid xg;
+
+	memcpy(xg.raw, gid->raw, sizeof(xg.raw));
+	return xrdma_detach_mcast(to_xib_qp(ibqp)->xqp, &xg, lid);
+}
+
 const struct ib_device_ops xib_verbs_ops = {
 	.alloc_pd = xib_alloc_pd,
 	.dealloc_pd = xib_dealloc_pd,
@@ -824,6 +843,8 @@ const struct ib_device_ops xib_verbs_ops = {
 	.create_ah = xib_create_ah,
 	.query_ah = xib_query_ah,
 	.destroy_ah = xib_destroy_ah,
+	.attach_mcast = xib_attach_mcast,
+	.detach_mcast = xib_detach_mcast,
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, xib_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, xib_cq, ibcq),

@@ -32,6 +32,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_query_clock query_clock;
 	struct xrdma_cmd_import_context import_context;
 	struct xrdma_cmd_query_object query_object;
+	struct xrdma_cmd_mcast mcast;
 };
 
 struct xrdma_cmd_ctx {
@@ -163,6 +164,9 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->atomic_cap = a->atomic_cap;
 	cmd->num_ports = c->ibdev->num_ports;
 	memcpy(cmd->fw_ver, a->fw_ver, sizeof(cmd->fw_ver));
+	cmd->max_mcast_grp = a->max_mcast_grp;
+	cmd->max_mcast_qp_attach = a->max_mcast_qp_attach;
+	cmd->max_total_mcast_qp_attach = a->max_total_mcast_qp_attach;
 	return 0;
 }
 
@@ -1064,6 +1068,36 @@ static int xrdma_cmd_query_object(struct xrdma_cmd_ctx *c)
 	}
 	xrdma_uobj_put(uobj);
 	return 0;
+/* ATTACH_MCAST, DETACH_MCAST: the core keeps the QP's groups. */
+static int xrdma_cmd_mcast(struct xrdma_cmd_ctx *c, bool attach)
+{
+	struct xrdma_cmd_mcast *cmd = &c->buf->mcast;
+	union xrdma_gid gid;
+	struct xrdma_uobj *uobj;
+	int ret;
+
+	if (cmd->reserved)
+		return -EINVAL;
+	memcpy(gid.raw, cmd->gid, sizeof(gid.raw));
+	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, cmd->qp_handle);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	if (attach)
+		ret = xrdma_attach_mcast(uobj->object, &gid, cmd->lid);
+	else
+		ret = xrdma_detach_mcast(uobj->object, &gid, cmd->lid);
+	xrdma_uobj_put(uobj);
+	return ret;
+}
+
+static int xrdma_cmd_attach_mcast(struct xrdma_cmd_ctx *c)
+{
+	return xrdma_cmd_mcast(c, true);
+}
+
+static int xrdma_cmd_detach_mcast(struct xrdma_cmd_ctx *c)
+{
+	return xrdma_cmd_mcast(c, false);
 }
 
 /* ---------------------------------------------------------- dispatch */
@@ -1152,6 +1186,10 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_RESIZE_CQ, xrdma_cmd_resize_cq,
 	    struct xrdma_cmd_resize_cq,
 	    XRDMA_CMD_RESIZE_CQ_SIZE_VER0),
+	CMD(XRDMA_IOC_ATTACH_MCAST, xrdma_cmd_attach_mcast,
+	    struct xrdma_cmd_mcast, XRDMA_CMD_MCAST_SIZE_VER0),
+	CMD(XRDMA_IOC_DETACH_MCAST, xrdma_cmd_detach_mcast,
+	    struct xrdma_cmd_mcast, XRDMA_CMD_MCAST_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

@@ -134,6 +134,8 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_SET_GID	= 0x0f,
 	XNIC_CMD_RESIZE_CQ	= 0x12,
 	XNIC_CMD_RESIZE_SRQ	= 0x13,
+	XNIC_CMD_ATTACH_MCAST	= 0x14,
+	XNIC_CMD_DETACH_MCAST	= 0x15,
 };
 
 enum xnic_cmd_status {
@@ -408,6 +410,24 @@ struct xnic_cmd_set_gid {
 	u8 reserved[2];
 };
 
+/*
+ * ATTACH_MCAST, DETACH_MCAST: a UD QP joins or leaves the multicast group
+ * @gid of its port (Documentation/xnic/commands.rst).  The device holds
+ * XNIC_MCG_MAX groups per port, XNIC_MCG_MAX_QP QPs per group and
+ * XNIC_MCG_MAX_ATTACH attachments in all; a UD send to dest_qpn
+ * XNIC_MCAST_QPN with a group's GID reaches every QP attached to it.
+ */
+#define XNIC_MCG_MAX		64
+#define XNIC_MCG_MAX_QP		8
+#define XNIC_MCG_MAX_ATTACH	256
+#define XNIC_MCAST_QPN		0xffffff
+
+struct xnic_cmd_mcast {
+	__le32 qpn;
+	__le32 reserved;
+	u8 gid[16];		/* ff00::/8, or ::ffff:224.0.0.0/100 */
+};
+
 struct xnic_cmd {
 	struct xnic_cmd_hdr hdr;
 	union {
@@ -425,6 +445,7 @@ struct xnic_cmd {
 		struct xnic_cmd_dereg_mr dereg_mr;
 		struct xnic_cmd_alloc_db alloc_db;
 		struct xnic_cmd_set_gid set_gid;
+		struct xnic_cmd_mcast mcast;
 		u8 raw[112];
 	};
 };

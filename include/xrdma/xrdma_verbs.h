@@ -188,6 +188,10 @@ struct xrdma_device_attr {
 	u32 max_fast_reg_page_list_len;
 	enum xrdma_atomic_cap atomic_cap;
 	u32 max_ucontext;	/* user contexts the device can hold; 0: any */
+	/* UD multicast (0: none): groups, QPs per group, attachments */
+	u32 max_mcast_grp;
+	u32 max_mcast_qp_attach;
+	u32 max_total_mcast_qp_attach;
 };
 
 enum xrdma_port_state {
@@ -517,6 +521,8 @@ struct xrdma_qp {
 	/* core state, serialised by state_lock; drivers read it lock-free */
 	struct mutex state_lock;
 	enum xrdma_qp_state state;
+	/* multicast groups attached (struct xrdma_mcast), under state_lock */
+	struct list_head mcast_list;
 	void *uobject;
 };
 
@@ -941,6 +947,14 @@ struct xrdma_device_ops {
 	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
 	void (*destroy_ah)(struct xrdma_ah *ah);
+
+	/*
+	 * UD multicast (optional): the core checked the QP type and the GID
+	 * and calls attach once per QP and group, detach only for a group
+	 * attached (also when the QP is destroyed, before destroy_qp).
+	 */
+	int (*attach_mcast)(struct xrdma_qp *qp, const union xrdma_gid *gid);
+	int (*detach_mcast)(struct xrdma_qp *qp, const union xrdma_gid *gid);
 };
 
 #define XRDMA_OBJ_SIZE(drv_struct, member)				\
@@ -1123,6 +1137,14 @@ int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
 		   struct xrdma_qp_init_attr *init_attr);
 int xrdma_destroy_qp(struct xrdma_qp *qp);
+
+/* UD multicast: a send to dest QPN XRDMA_MCAST_QPN and a group's GID */
+#define XRDMA_MCAST_QPN		0xffffff
+bool xrdma_gid_is_mcast(const union xrdma_gid *gid);
+int xrdma_attach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
+		       u16 lid);
+int xrdma_detach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
+		       u16 lid);
 
 static inline int xrdma_post_send(struct xrdma_qp *qp,
 				  const struct xrdma_send_wr *wr,

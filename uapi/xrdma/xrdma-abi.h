@@ -80,9 +80,15 @@ struct xrdma_cmd_query_device {
 	__u32 atomic_cap;		/* XRDMA_UVERBS_ATOMIC_* */
 	__u32 num_ports;
 	char fw_ver[32];
+	/* since VER1: UD multicast limits (0: no multicast) */
+	__u32 max_mcast_grp;		/* groups per port */
+	__u32 max_mcast_qp_attach;	/* QPs per group */
+	__u32 max_total_mcast_qp_attach;	/* attachments in all */
+	__u32 reserved2;
 };
 
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER1	168
 
 /* device_cap_flags: what the device (kernel driver) can do */
 #define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U	/* kernel QPs' fast-reg */
@@ -543,6 +549,19 @@ struct xrdma_cmd_query_object {
 };
 
 #define XRDMA_CMD_QUERY_OBJECT_SIZE_VER0	48
+ * XRDMA_IOC_ATTACH_MCAST, XRDMA_IOC_DETACH_MCAST: a UD QP joins or leaves
+ * a multicast group (gid: ff00::/8 or IPv4-mapped 224.0.0.0/4; lid is
+ * ignored on RoCE).  Attaching again is 0; detaching a group the QP is
+ * not attached to is EINVAL; destroying a QP detaches it.
+ */
+struct xrdma_cmd_mcast {
+	__u8 gid[16];			/* in */
+	__u32 qp_handle;		/* in */
+	__u16 lid;			/* in */
+	__u16 reserved;			/* in: 0 */
+};
+
+#define XRDMA_CMD_MCAST_SIZE_VER0	24
 
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
@@ -569,5 +588,7 @@ struct xrdma_cmd_query_object {
 #define XRDMA_IOC_REREG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x16, struct xrdma_cmd_rereg_mr)
 #define XRDMA_IOC_REG_DMABUF_MR	_IOWR(XRDMA_IOC_MAGIC, 0x17, struct xrdma_cmd_reg_dmabuf_mr)
 #define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x15, struct xrdma_cmd_resize_cq)
+#define XRDMA_IOC_ATTACH_MCAST	_IOWR(XRDMA_IOC_MAGIC, 0x18, struct xrdma_cmd_mcast)
+#define XRDMA_IOC_DETACH_MCAST	_IOWR(XRDMA_IOC_MAGIC, 0x19, struct xrdma_cmd_mcast)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -120,6 +120,10 @@ static void xnic_fill_device_attr(struct xrdma_device_attr *attr,
 	attr->max_ah = 1U << 24;
 	attr->max_fast_reg_page_list_len = caps->max_fast_reg_pages;
 	attr->atomic_cap = XRDMA_ATOMIC_HCA;
+	/* the multicast group table's size is fixed by the PRM */
+	attr->max_mcast_grp = XNIC_MCG_MAX;
+	attr->max_mcast_qp_attach = XNIC_MCG_MAX_QP;
+	attr->max_total_mcast_qp_attach = XNIC_MCG_MAX_ATTACH;
 	/* a context holds a doorbell page; index 0 is the kernel's */
 	attr->max_ucontext = XNIC_MAX_DB_INDEX - 1;
 }

@@ -1608,6 +1608,30 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* Multicast                                                           */
+
+static int xnic_mcast_cmd(struct xrdma_qp *qp, const union xrdma_gid *gid,
+			  u8 opcode)
+{
+	struct xnic_cmd_mcast c = { .qpn = cpu_to_le32(qp->qp_num) };
+
+	memcpy(c.gid, gid->raw, sizeof(c.gid));
+	return xnic_cmd_exec(to_xdev(qp->device), opcode, &c, sizeof(c),
+			     NULL, 0);
+}
+
+/* The device's NO_RESOURCES (a table full) is ENOMEM, as ib_core has it. */
+static int xnic_attach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid)
+{
+	return xnic_mcast_cmd(qp, gid, XNIC_CMD_ATTACH_MCAST);
+}
+
+static int xnic_detach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid)
+{
+	return xnic_mcast_cmd(qp, gid, XNIC_CMD_DETACH_MCAST);
+}
+
 const struct xrdma_device_ops xnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = XNIC_DRV_NAME,
@@ -1655,5 +1679,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.reg_user_mr_dmabuf = xnic_reg_user_mr,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
+	.attach_mcast = xnic_attach_mcast,
+	.detach_mcast = xnic_detach_mcast,
 	.get_netdev = xnic_eth_get_netdev,
 };

@@ -428,7 +428,7 @@ int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 	return stub_errno();
 }
 
-/* AH and multicast commands */
+/* AH commands (multicast: mcast.c) */
 
 int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 		      struct ibv_ah_attr *attr,
@@ -438,18 +438,6 @@ int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah,
 }
 
 int ibv_cmd_destroy_ah(struct ibv_ah *ah)
-{
-	return stub_errno();
-}
-
-int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid)
-{
-	return stub_errno();
-}
-
-int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-			 uint16_t lid)
 {
 	return stub_errno();
 }

@@ -32,18 +32,6 @@ int ibv_resolve_eth_l2_from_gid(struct ibv_context *ctx,
 	return EOPNOTSUPP;
 }
 
-int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
-{
-	return EOPNOTSUPP;
-}
-
-int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
-{
-	return EOPNOTSUPP;
-}
-
 struct ibv_dm *ibv_import_dm(struct ibv_context *ctx,
 			     uint32_t dm_handle)
 {

@@ -85,6 +85,9 @@ static void xv_fill_device_attr(const struct xrdma_cmd_query_device *q,
 	a->max_srq = (int)q->max_srq;
 	a->max_srq_wr = (int)q->max_srq_wr;
 	a->max_srq_sge = (int)q->max_srq_sge;
+	a->max_mcast_grp = (int)q->max_mcast_grp;
+	a->max_mcast_qp_attach = (int)q->max_mcast_qp_attach;
+	a->max_total_mcast_qp_attach = (int)q->max_total_mcast_qp_attach;
 	a->max_pkeys = 1;
 	a->local_ca_ack_delay = 15;
 	a->phys_port_cnt = (uint8_t)q->num_ports;

@@ -107,7 +107,7 @@
 #define MAX_CHAN	4
 #define MAX_KIDS	4
 #define ARENA_SIZE	(2u << 20)
-#define NR_CMDS		0x18		/* XRDMA_IOC_* numbers 0..0x17 */
+#define NR_CMDS		0x1a		/* XRDMA_IOC_* numbers 0..0x19 */
 #define MAX_ERRNO	134
 #define N_WQE_OPS	17		/* 0..15, then "other" */
 #define N_CQE_OPS	11
@@ -188,7 +188,7 @@ static const char *const cmd_names[NR_CMDS + 1] = {
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
 	"QUERY_CLOCK", "(0x14)", "(0x15)", "REREG_MR", "REG_DMABUF_MR",
-	"(bad number/magic/dir)",
+	"ATTACH_MCAST", "DETACH_MCAST", "(bad number/magic/dir)",
 };
 
 static const char *const wqe_names[N_WQE_OPS] = {
@@ -1588,7 +1588,7 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 /* 0x08 has weight 0: reserved (it was RESIZE_CQ); so have numbers unused */
 static const unsigned int cmd_weight[NR_CMDS] = {
 	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5, 1,
-	[0x16] = 3, [0x17] = 1,
+	[0x16] = 3, [0x17] = 1, [0x18] = 3, [0x19] = 2,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1603,6 +1603,8 @@ static void act_ioctl(struct wk *w)
 		sizeof(u->kick), sizeof(struct xrdma_cmd_query_clock),
 		[0x16] = sizeof(struct xrdma_cmd_rereg_mr),
 		[0x17] = sizeof(struct xrdma_cmd_reg_dmabuf_mr),
+		[0x18] = sizeof(struct xrdma_cmd_mcast),
+		[0x19] = sizeof(struct xrdma_cmd_mcast),
 	};
 	unsigned int nr, total = 0, x;
 	int c, ret, pristine, fd, low, dev;
@@ -1832,6 +1834,24 @@ static void act_ioctl(struct wk *w)
 			qc->comp_mask = hostile32(&w->r);
 		if (hz(w, 4))
 			qc->reserved = hostile32(&w->r);
+		break;
+	}
+	case 0x18:
+	case 0x19: {
+		/* a UD QP or another object; mostly a multicast GID */
+		struct xrdma_cmd_mcast *mc = (void *)u;
+
+		mc->qp_handle = pick_handle(w, c, XRDMA_OBJ_QP);
+		if (pct(&w->r, 70)) {
+			mc->gid[0] = 0xff;
+			mc->gid[15] = rn(&w->r, 4);
+		} else {
+			for (x = 0; x < sizeof(mc->gid); x++)
+				mc->gid[x] = rn(&w->r, 256);
+		}
+		mc->lid = rn(&w->r, 65536);
+		if (hz(w, 4))
+			mc->reserved = 1;
 		break;
 	}
 	default:

@@ -24,8 +24,8 @@
  *                      and RNR waits
  *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing
  *   xnic_sim_cq.c      completion and event queue writers
- *   xnic_sim_port.c    ports and cables: GIDs, GID routing, the cable
- *                      parameter, the peer's sections
+ *   xnic_sim_port.c    ports and cables: GIDs, GID routing, multicast
+ *                      groups, the cable parameter, the peer's sections
  *   xnic_sim_tbl.c     object tables (number -> object)
  *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
  *                      (xnic_sim_mem.h)
@@ -57,7 +57,8 @@
  * serve: xnic_sim_may_sleep()).
  *
  * Locks: qp->lock (responder state: state, receive queue), srq->lock,
- * cq->lock, dev->eq_lock, in that order; never two of a kind.  The
+ * cq->lock, dev->eq_lock, in that order; never two of a kind.  A device's
+ * mcg_lock (its multicast groups) is a leaf: nothing is taken under it.  The
  * Ethernet function (xnic_sim_eth.c): a device's eth tx_lock, then its
  * peer's eth rx_lock, then that device's eq_lock.  Register
  * writes take dev->reg_lock (irqsave); the interrupt handler runs under
@@ -264,6 +265,7 @@ enum xnic_sim_ctr {
 	XS_CTR_tx_send_inv_bytes,
 	XS_CTR_tx_reg_mr,
 	XS_CTR_tx_nop,
+	XS_CTR_tx_mcast,
 	XS_CTR_rx_send,
 	XS_CTR_rx_send_bytes,
 	XS_CTR_rx_write,
@@ -271,6 +273,7 @@ enum xnic_sim_ctr {
 	XS_CTR_rx_read,
 	XS_CTR_rx_read_bytes,
 	XS_CTR_rx_atomic,
+	XS_CTR_rx_mcast,
 	XS_CTR_err_loc_len,
 	XS_CTR_err_loc_qp_op,
 	XS_CTR_err_loc_prot,
@@ -286,6 +289,7 @@ enum xnic_sim_ctr {
 	XS_CTR_ud_drop_qkey,
 	XS_CTR_ud_drop_noqp,
 	XS_CTR_ud_drop_norecv,
+	XS_CTR_ud_drop_nomcg,
 	XS_CTR_uc_drops,
 	XS_CTR_psn_mismatch,
 	XS_CTR_rx_drop_bad_src,
@@ -534,6 +538,18 @@ struct xnic_sim_pdata {
 };
 
 /**
+ * struct xnic_sim_mcg - a multicast group of the port (xnic_sim_port.c)
+ * @gid: its GID
+ * @nqp: QPs attached
+ * @qpn: their numbers, @nqp of them
+ */
+struct xnic_sim_mcg {
+	u8 gid[16];
+	u32 nqp;
+	u32 qpn[XNIC_MCG_MAX_QP];
+};
+
+/**
  * struct xnic_sim_dev - one device
  *
  * Registers are under @reg_lock (written from any context); the engine
@@ -554,6 +570,15 @@ struct xnic_sim_dev {
 	/* port 1's GID table (xnic_sim_port.c); any engine reads it */
 	spinlock_t gid_lock;
 	struct xnic_sim_gid_entry gids[XNIC_GID_TABLE_LEN];
+	/*
+	 * port 1's multicast groups: changed by the owner's commands, read
+	 * by any engine (a UD send to a group), all under mcg_lock;
+	 * mcg[0 .. n_mcg) are in use, n_mcg_att attachments in all
+	 */
+	spinlock_t mcg_lock;
+	u32 n_mcg;
+	u32 n_mcg_att;
+	struct xnic_sim_mcg mcg[XNIC_MCG_MAX];
 
 	/* registers */
 	spinlock_t reg_lock;
@@ -855,6 +880,13 @@ struct xnic_sim_dev *xnic_sim_gid_dev(struct xnic_sim_dev *dev,
 				      const u8 *gid);
 u32 xnic_sim_mtu_bytes(u8 mtu);
 void xnic_sim_sect_sync(struct xnic_sim_dev *dev);
+bool xnic_sim_gid_mcast(const u8 *gid);
+int xnic_sim_mcg_attach(struct xnic_sim_dev *dev, u32 qpn, const u8 *gid);
+int xnic_sim_mcg_detach(struct xnic_sim_dev *dev, u32 qpn, const u8 *gid);
+void xnic_sim_mcg_detach_qp(struct xnic_sim_dev *dev, u32 qpn);
+u32 xnic_sim_mcg_members(struct xnic_sim_dev *dev, const u8 *gid,
+			 u32 qpn[XNIC_MCG_MAX_QP]);
+void xnic_sim_mcg_reset(struct xnic_sim_dev *dev);
 
 /* xnic_sim_tbl.c (above), xnic_sim_mem.c (xnic_sim_mem.h) */
 

@@ -273,6 +273,7 @@ static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	spin_unlock(&qp->lock);
 	xnic_sim_tbl_erase(&dev->qps, qpn, &empty);
 	xnic_sim_qp_unlink(dev, qp);
+	xnic_sim_mcg_detach_qp(dev, qpn);
 	xnic_sim_sect_sync(dev);
 	xnic_sim_tbl_free_chunk(empty);
 	qp->scq->users--;
@@ -653,6 +654,25 @@ static u32 xnic_sim_cmd_set_gid(struct xnic_sim_dev *dev,
 						      in->valid));
 }
 
+/* ATTACH_MCAST, DETACH_MCAST: a UD QP of this device and a group GID. */
+static u32 xnic_sim_cmd_mcast(struct xnic_sim_dev *dev,
+			      const struct xnic_cmd_mcast *in, bool attach)
+{
+	u32 qpn = le32_to_cpu(in->qpn);
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
+
+	if (in->reserved)
+		return XNIC_CMD_BAD_PARAM;
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	if (qp->type != XNIC_QPT_UD || !xnic_sim_gid_mcast(in->gid))
+		return XNIC_CMD_BAD_PARAM;
+	if (attach)
+		return xnic_sim_errno_status(xnic_sim_mcg_attach(dev, qpn,
+								 in->gid));
+	return xnic_sim_errno_status(xnic_sim_mcg_detach(dev, qpn, in->gid));
+}
+
 /* ------------------------------------------------------------------ */
 /* The queue                                                           */
 
@@ -693,6 +713,10 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 		return xnic_sim_cmd_free_db(dev, le32_to_cpu(c->alloc_db.db_index));
 	case XNIC_CMD_SET_GID:
 		return xnic_sim_cmd_set_gid(dev, &c->set_gid);
+	case XNIC_CMD_ATTACH_MCAST:
+		return xnic_sim_cmd_mcast(dev, &c->mcast, true);
+	case XNIC_CMD_DETACH_MCAST:
+		return xnic_sim_cmd_mcast(dev, &c->mcast, false);
 	default:
 		return XNIC_CMD_BAD_OPCODE;
 	}
@@ -817,6 +841,7 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 	}
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);
+	xnic_sim_mcg_reset(dev);
 	for (i = 0; i < ARRAY_SIZE(tbl); i++)
 		old[i] = xnic_sim_tbl_take(tbl[i]);
 	xnic_sim_sect_sync(dev);

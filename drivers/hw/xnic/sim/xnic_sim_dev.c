@@ -45,6 +45,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
 	[XS_CTR_tx_reg_mr] = "tx_reg_mr",
 	[XS_CTR_tx_nop] = "tx_nop",
+	[XS_CTR_tx_mcast] = "tx_mcast",
 	[XS_CTR_rx_send] = "rx_send",
 	[XS_CTR_rx_send_bytes] = "rx_send_bytes",
 	[XS_CTR_rx_write] = "rx_write",
@@ -52,6 +53,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_rx_read] = "rx_read",
 	[XS_CTR_rx_read_bytes] = "rx_read_bytes",
 	[XS_CTR_rx_atomic] = "rx_atomic",
+	[XS_CTR_rx_mcast] = "rx_mcast",
 	[XS_CTR_err_loc_len] = "err_loc_len",
 	[XS_CTR_err_loc_qp_op] = "err_loc_qp_op",
 	[XS_CTR_err_loc_prot] = "err_loc_prot",
@@ -67,6 +69,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_ud_drop_qkey] = "ud_drop_qkey",
 	[XS_CTR_ud_drop_noqp] = "ud_drop_noqp",
 	[XS_CTR_ud_drop_norecv] = "ud_drop_norecv",
+	[XS_CTR_ud_drop_nomcg] = "ud_drop_nomcg",
 	[XS_CTR_uc_drops] = "uc_drops",
 	[XS_CTR_psn_mismatch] = "psn_mismatch",
 	[XS_CTR_rx_drop_bad_src] = "rx_drop_bad_src",
@@ -398,6 +401,25 @@ static int xnic_sim_regs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnic_sim_regs);
 
+/* The multicast groups: "groups N attached N", then "GID QPN..." each. */
+static int xnic_sim_mcast_show(struct seq_file *m, void *v)
+{
+	struct xnic_sim_dev *dev = m->private;
+	u32 i, j;
+
+	spin_lock(&dev->mcg_lock);
+	seq_printf(m, "groups %u attached %u\n", dev->n_mcg, dev->n_mcg_att);
+	for (i = 0; i < dev->n_mcg; i++) {
+		seq_printf(m, "%pI6", dev->mcg[i].gid);
+		for (j = 0; j < dev->mcg[i].nqp; j++)
+			seq_printf(m, " %u", dev->mcg[i].qpn[j]);
+		seq_putc(m, '\n');
+	}
+	spin_unlock(&dev->mcg_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnic_sim_mcast);
+
 /* ------------------------------------------------------------------ */
 /* Devices                                                             */
 
@@ -433,6 +455,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	xnic_sim_gid(dev->guid, dev->gid);
 	spin_lock_init(&dev->gid_lock);
 	xnic_sim_gid_reset(dev);
+	spin_lock_init(&dev->mcg_lock);
 	spin_lock_init(&dev->reg_lock);
 	spin_lock_init(&dev->irq_lock);
 	spin_lock_init(&dev->eq_lock);
@@ -487,6 +510,7 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
 			    &xnic_sim_counters_fops);
 	debugfs_create_file("qps", 0400, dev->dbg, dev, &xnic_sim_qps_fops);
 	debugfs_create_file("regs", 0400, dev->dbg, dev, &xnic_sim_regs_fops);
+	debugfs_create_file("mcast", 0400, dev->dbg, dev, &xnic_sim_mcast_fops);
 	xnic_sim_eth_debugfs(dev, dev->dbg);
 	return 0;
 }

@@ -320,3 +320,178 @@ void xnic_sim_sect_sync(struct xnic_sim_dev *dev)
 	}
 	smp_mb();	/* the peer's accesses before our frees */
 }
+
+/* ------------------------------------------------------------------ */
+/* Multicast groups                                                    */
+
+/**
+ * xnic_sim_gid_mcast - whether a GID names a multicast group
+ * @gid: 16 bytes
+ *
+ * An IPv6 multicast address (ff00::/8) or an IPv4-mapped one
+ * (::ffff:224.0.0.0/100), as rdma_cm makes them.
+ */
+bool xnic_sim_gid_mcast(const u8 *gid)
+{
+	return gid[0] == 0xff ||
+	       (xnic_sim_gid_v4mapped(gid) && (gid[12] & 0xf0) == 0xe0);
+}
+
+/* The group of @gid, or NULL; under mcg_lock. */
+static struct xnic_sim_mcg *xnic_sim_mcg_find(struct xnic_sim_dev *dev,
+					      const u8 *gid)
+{
+	u32 i;
+
+	for (i = 0; i < dev->n_mcg; i++)
+		if (!memcmp(dev->mcg[i].gid, gid, 16))
+			return &dev->mcg[i];
+	return NULL;
+}
+
+/* Index of @qpn in @g, or -1; under mcg_lock. */
+static int xnic_sim_mcg_pos(const struct xnic_sim_mcg *g, u32 qpn)
+{
+	u32 i;
+
+	for (i = 0; i < g->nqp; i++)
+		if (g->qpn[i] == qpn)
+			return i;
+	return -1;
+}
+
+/* Take member @pos out of @g, and @g out of the table once empty. */
+static void xnic_sim_mcg_remove(struct xnic_sim_dev *dev,
+				struct xnic_sim_mcg *g, u32 pos)
+{
+	g->qpn[pos] = g->qpn[--g->nqp];
+	dev->n_mcg_att--;
+	if (!g->nqp) {
+		*g = dev->mcg[--dev->n_mcg];
+		memset(&dev->mcg[dev->n_mcg], 0, sizeof(*g));
+	}
+}
+
+/**
+ * xnic_sim_mcg_attach - ATTACH_MCAST: QP @qpn joins group @gid
+ * @dev: device (its engine)
+ * @qpn: a UD QP of @dev (checked by the caller)
+ * @gid: the group
+ *
+ * A QP attached already stays attached once (success).
+ * Return: 0, -EINVAL for a GID that is not multicast, -ENOSPC when the
+ * group holds XNIC_MCG_MAX_QP QPs, the table XNIC_MCG_MAX groups or the
+ * device XNIC_MCG_MAX_ATTACH attachments.
+ */
+int xnic_sim_mcg_attach(struct xnic_sim_dev *dev, u32 qpn, const u8 *gid)
+{
+	struct xnic_sim_mcg *g;
+	int ret = 0;
+
+	if (!xnic_sim_gid_mcast(gid))
+		return -EINVAL;
+	spin_lock(&dev->mcg_lock);
+	g = xnic_sim_mcg_find(dev, gid);
+	if (g && xnic_sim_mcg_pos(g, qpn) >= 0)
+		goto out;
+	if ((g && g->nqp == XNIC_MCG_MAX_QP) ||
+	    (!g && dev->n_mcg == XNIC_MCG_MAX) ||
+	    dev->n_mcg_att == XNIC_MCG_MAX_ATTACH) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	if (!g) {
+		g = &dev->mcg[dev->n_mcg++];
+		memcpy(g->gid, gid, 16);
+	}
+	g->qpn[g->nqp++] = qpn;
+	dev->n_mcg_att++;
+out:
+	spin_unlock(&dev->mcg_lock);
+	return ret;
+}
+
+/**
+ * xnic_sim_mcg_detach - DETACH_MCAST: QP @qpn leaves group @gid
+ * @dev: device (its engine)
+ * @qpn: the QP
+ * @gid: the group
+ *
+ * Return: 0, or -EINVAL if @qpn is not attached to @gid.
+ */
+int xnic_sim_mcg_detach(struct xnic_sim_dev *dev, u32 qpn, const u8 *gid)
+{
+	struct xnic_sim_mcg *g;
+	int pos = -1;
+
+	spin_lock(&dev->mcg_lock);
+	g = xnic_sim_mcg_find(dev, gid);
+	if (g)
+		pos = xnic_sim_mcg_pos(g, qpn);
+	if (pos >= 0)
+		xnic_sim_mcg_remove(dev, g, pos);
+	spin_unlock(&dev->mcg_lock);
+	return pos >= 0 ? 0 : -EINVAL;
+}
+
+/**
+ * xnic_sim_mcg_detach_qp - take a QP out of every group (DESTROY_QP)
+ * @dev: device (its engine)
+ * @qpn: the QP
+ */
+void xnic_sim_mcg_detach_qp(struct xnic_sim_dev *dev, u32 qpn)
+{
+	u32 i = 0;
+	int pos;
+
+	spin_lock(&dev->mcg_lock);
+	while (i < dev->n_mcg) {
+		pos = xnic_sim_mcg_pos(&dev->mcg[i], qpn);
+		if (pos < 0) {
+			i++;
+			continue;
+		}
+		/* an emptied group is replaced by the last: look again */
+		xnic_sim_mcg_remove(dev, &dev->mcg[i], pos);
+	}
+	spin_unlock(&dev->mcg_lock);
+}
+
+/**
+ * xnic_sim_mcg_members - the QPs of a group, as they are now
+ * @dev: device (any engine)
+ * @gid: the group
+ * @qpn: filled with their numbers
+ *
+ * A copy: a QP detached after the copy may still get the message in
+ * flight; the caller looks each QP up in the table (inside its section),
+ * so a destroyed one is not reached.  Return: how many (0: no group).
+ */
+u32 xnic_sim_mcg_members(struct xnic_sim_dev *dev, const u8 *gid,
+			 u32 qpn[XNIC_MCG_MAX_QP])
+{
+	struct xnic_sim_mcg *g;
+	u32 n = 0;
+
+	spin_lock(&dev->mcg_lock);
+	g = xnic_sim_mcg_find(dev, gid);
+	if (g) {
+		n = g->nqp;
+		memcpy(qpn, g->qpn, n * sizeof(*qpn));
+	}
+	spin_unlock(&dev->mcg_lock);
+	return n;
+}
+
+/**
+ * xnic_sim_mcg_reset - no groups (reset, or a device being cleared)
+ * @dev: device (its engine, or none running)
+ */
+void xnic_sim_mcg_reset(struct xnic_sim_dev *dev)
+{
+	spin_lock(&dev->mcg_lock);
+	dev->n_mcg = 0;
+	dev->n_mcg_att = 0;
+	memset(dev->mcg, 0, sizeof(dev->mcg));
+	spin_unlock(&dev->mcg_lock);
+}

@@ -303,6 +303,144 @@ static u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
 	return wr_qkey & BIT(31) ? READ_ONCE(qp->qkey) : wr_qkey;
 }
 
+/*
+ * One copy of a UD message to @rqp, a QP of @rdev: @nl local segments
+ * of @len bytes from segment 1 on (segment 0 is the network header in
+ * scratch).  UD is unreliable: a QP that cannot take it (not UD, not
+ * receiving, another Q_Key, no receive posted) drops it, counted; a bad
+ * receive WQE or buffer fails the receiving QP only.  Return: whether
+ * the copy was delivered.
+ */
+static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     struct xnic_sim_dev *rdev, struct xnic_sim_qp *rqp,
+			     u32 nl, u64 len, u8 flags)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	u64 need = len + XNIC_SIM_GRH_LEN, rlen;
+	u8 st, unused;
+	u32 nr;
+	int r;
+
+	if (!xnic_sim_qpt_ud(rqp->type)) {
+		xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+		return false;
+	}
+	spin_lock(&rqp->lock);
+	if (!xnic_sim_qp_can_recv(rqp->state)) {
+		spin_unlock(&rqp->lock);
+		xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+		return false;
+	}
+	if (READ_ONCE(rqp->qkey) != xnic_sim_ud_qkey(qp, s->w.qkey)) {
+		spin_unlock(&rqp->lock);
+		xnic_sim_count(dev, XS_CTR_ud_drop_qkey, 1);
+		return false;
+	}
+	r = xnic_sim_rq_take(dev, rqp);
+	spin_unlock(&rqp->lock);
+	if (!r) {
+		xnic_sim_count(dev, XS_CTR_ud_drop_norecv, 1);
+		return false;
+	}
+	xnic_sim_psn(qp, rqp, len);
+	if (r < 0) {
+		xnic_sim_bad_rwqe(dev, qp, rqp, &unused);
+		return false;
+	}
+	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	if (st) {
+		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return false;
+	}
+	if (rlen < need) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		return false;
+	}
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
+			  xnic_sim_may_sleep(dev))) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return false;
+	}
+	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, need);
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(need, &rqp->rx_bytes);
+	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
+	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
+	return true;
+}
+
+/*
+ * A UD SEND or SEND_WITH_IMM of @len bytes in @nl local segments (from
+ * segment 1 on), from source GID @sgid of type @stype: to one QP, or to
+ * a multicast group (dest_qpn XNIC_MCAST_QPN and a multicast GID): one
+ * copy to every QP attached to the group on every port the sender
+ * reaches, its own and the cabled one (the sender's QP too, if
+ * attached).  The sender's work request succeeds either way.
+ */
+static int xnic_sim_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			    u32 nl, u64 len, const u8 *sgid, u8 stype)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	struct xnic_sim_dev *rdev[2] = { dev, dev->peer };
+	u32 qpn[XNIC_MCG_MAX_QP], sq_psn, mtu, n, i, j, found = 0;
+	struct xnic_sim_qp *rqp;
+	u8 flags;
+
+	flags = XNIC_CQE_GRH |
+		xnic_sim_net_hdr(s->grh, sgid, stype, w->dgid, len,
+				 w->hop_limit, w->tclass);
+	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
+		flags |= XNIC_CQE_WITH_IMM;
+	s->lseg[0].mr = NULL;
+	s->lseg[0].kaddr = s->grh;
+	s->lseg[0].len = XNIC_SIM_GRH_LEN;
+
+	if (w->dest_qpn != XNIC_MCAST_QPN) {
+		rdev[0] = xnic_sim_gid_dev(dev, w->dgid);
+		rqp = rdev[0] ? xnic_sim_tbl_get(&rdev[0]->qps, w->dest_qpn) :
+				NULL;
+		if (!rqp) {
+			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+			return XS_DONE;
+		}
+		xnic_sim_ud_copy(dev, qp, rdev[0], rqp, nl, len, flags);
+		return XS_DONE;
+	}
+
+	xnic_sim_count(dev, XS_CTR_tx_mcast, 1);
+	if (!xnic_sim_gid_mcast(w->dgid)) {
+		xnic_sim_count(dev, XS_CTR_ud_drop_nomcg, 1);
+		return XS_DONE;
+	}
+	/* the message's packets once, whatever the number of copies */
+	sq_psn = qp->sq_psn;
+	for (i = 0; i < ARRAY_SIZE(rdev) && rdev[i]; i++) {
+		n = xnic_sim_mcg_members(rdev[i], w->dgid, qpn);
+		found += n;
+		for (j = 0; j < n; j++) {
+			rqp = xnic_sim_tbl_get(&rdev[i]->qps, qpn[j]);
+			if (!rqp)
+				continue;
+			qp->sq_psn = sq_psn;
+			if (xnic_sim_ud_copy(dev, qp, rdev[i], rqp, nl, len,
+					     flags))
+				xnic_sim_count(rdev[i], XS_CTR_rx_mcast, 1);
+		}
+	}
+	if (!found)
+		xnic_sim_count(dev, XS_CTR_ud_drop_nomcg, 1);
+	mtu = xnic_sim_mtu_bytes(qp->mtu);
+	n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
+	qp->sq_psn = (sq_psn + n) & 0xffffff;
+	return XS_DONE;
+}
+
 /* SEND, SEND_WITH_IMM, SEND_WITH_INV (RC, UC, UD). */
 static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			    u8 *status, u32 *byte_len)
@@ -315,7 +453,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_dev *rdev;
 	struct xnic_sim_qp *rqp;
 	u32 nl, nr, ikey = 0;
-	u64 len, rlen, need;
+	u64 len, rlen;
 	u8 st, flags = 0, stype = 0;
 	u8 sgid[16];
 	int r;
@@ -331,33 +469,17 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	if (ud) {
-		rdev = xnic_sim_gid_dev(dev, w->dgid);
-		rqp = rdev ? xnic_sim_tbl_get(&rdev->qps, w->dest_qpn) : NULL;
-		if (!rqp || !xnic_sim_qpt_ud(rqp->type)) {
-			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
-			return XS_DONE;
-		}
-	} else {
-		rqp = xnic_sim_rc_peer(qp);
-		if (!rqp)
-			return xnic_sim_no_answer(qp, status);
-		rdev = rqp->dev;
-	}
+	if (ud)
+		return xnic_sim_ud_send(dev, qp, nl, len, sgid, stype);
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	rdev = rqp->dev;
 
 	spin_lock(&rqp->lock);
 	if (!xnic_sim_qp_can_recv(rqp->state)) {
 		spin_unlock(&rqp->lock);
-		if (ud) {
-			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
-			return XS_DONE;
-		}
 		return xnic_sim_no_answer(qp, status);
-	}
-	if (ud && READ_ONCE(rqp->qkey) != xnic_sim_ud_qkey(qp, w->qkey)) {
-		spin_unlock(&rqp->lock);
-		xnic_sim_count(dev, XS_CTR_ud_drop_qkey, 1);
-		return XS_DONE;
 	}
 	if (inv) {
 		ikey = le32_to_cpu(w->imm);
@@ -370,13 +492,8 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	r = xnic_sim_rq_take(dev, rqp);
 	spin_unlock(&rqp->lock);
-	if (!r) {
-		if (ud) {
-			xnic_sim_count(dev, XS_CTR_ud_drop_norecv, 1);
-			return XS_DONE;
-		}
+	if (!r)
 		return xnic_sim_rnr(qp, rqp, status);
-	}
 	xnic_sim_psn(qp, rqp, len);
 	if (r < 0)
 		return xnic_sim_bad_rwqe(dev, qp, rqp, status);
@@ -389,8 +506,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
-	need = len + (ud ? XNIC_SIM_GRH_LEN : 0);
-	if (rlen < need) {
+	if (rlen < len) {
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
@@ -398,15 +514,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XS_DONE;
 	}
-	if (ud) {
-		flags |= XNIC_CQE_GRH |
-			 xnic_sim_net_hdr(s->grh, sgid, stype, w->dgid, len,
-					  w->hop_limit, w->tclass);
-		s->lseg[0].mr = NULL;
-		s->lseg[0].kaddr = s->grh;
-		s->lseg[0].len = XNIC_SIM_GRH_LEN;
-	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, len,
 			  xnic_sim_may_sleep(dev))) {
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
@@ -421,11 +529,11 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
 		flags |= XNIC_CQE_WITH_IMM;
-	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, need);
+	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
 	atomic64_inc(&rqp->rx_ops);
-	atomic64_add(need, &rqp->rx_bytes);
+	atomic64_add(len, &rqp->rx_bytes);
 	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
+	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, len);
 	return XS_DONE;
 }
 
