@@ -27,6 +27,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_fd fd;
 	struct xrdma_cmd_kick kick;
 	struct xrdma_cmd_query_clock query_clock;
+	struct xrdma_cmd_alloc_mw alloc_mw;
 };
 
 struct xrdma_cmd_ctx {
@@ -252,7 +253,7 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_destroy *cmd = &c->buf->destroy;
 
-	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_AH)
+	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_MW)
 		return -EINVAL;
 	return xrdma_uobj_destroy(c->ufile, cmd->type, cmd->handle, cmd);
 }
@@ -260,7 +261,8 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 #define XRDMA_UVERBS_ACCESS_ALL (XRDMA_UVERBS_ACCESS_LOCAL_WRITE |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_WRITE |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_READ |	\
-				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC)
+				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC |	\
+				 XRDMA_UVERBS_ACCESS_MW_BIND)
 
 static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 {
@@ -294,6 +296,43 @@ static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 	cmd->lkey = mr->lkey;
 	cmd->rkey = mr->rkey;
 	ret = xrdma_create_done(c, uobj, mr);
+out:
+	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
+static int xrdma_cmd_alloc_mw(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_alloc_mw *cmd = &c->buf->alloc_mw;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj, *pd_uobj;
+	struct xrdma_mw *mw;
+	int ret;
+
+	if (cmd->reserved[0] || cmd->reserved[1] ||
+	    (cmd->type != XRDMA_UVERBS_MW_TYPE_1 &&
+	     cmd->type != XRDMA_UVERBS_MW_TYPE_2))
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_uobj))
+		return PTR_ERR(pd_uobj);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_MW, 0);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	mw = __xrdma_alloc_mw(pd_uobj->object, cmd->type, &udata, NULL);
+	if (IS_ERR(mw)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(mw);
+		goto out;
+	}
+	cmd->mw_handle = uobj->handle;
+	cmd->rkey = mw->rkey;
+	ret = xrdma_create_done(c, uobj, mw);
 out:
 	xrdma_uobj_put(pd_uobj);
 	return ret;
@@ -884,6 +923,9 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_QUERY_CLOCK, xrdma_cmd_query_clock,
 	    struct xrdma_cmd_query_clock,
 	    XRDMA_CMD_QUERY_CLOCK_SIZE_VER0),
+	CMD(XRDMA_IOC_ALLOC_MW, xrdma_cmd_alloc_mw,
+	    struct xrdma_cmd_alloc_mw,
+	    XRDMA_CMD_ALLOC_MW_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

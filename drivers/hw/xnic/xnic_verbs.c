@@ -1116,7 +1116,9 @@ static int xnic_reg_mr_cmd(struct xnic_dev *xdev, struct xrdma_mr *mr,
 
 	c.key = cpu_to_le32(mr->lkey);
 	c.pdn = cpu_to_le32(mr->pd->res.id);
-	c.access = cpu_to_le32(xnic_access_to_hw(mr->access));
+	c.access = cpu_to_le32(xnic_access_to_hw(mr->access) |
+			       (mr->access & XRDMA_ACCESS_MW_BIND ?
+				XNIC_ACCESS_MW_BIND : 0));
 	c.flags = cpu_to_le32(flags);
 	c.iova = cpu_to_le64(mr->iova);
 	c.length = cpu_to_le64(mr->length);
@@ -1233,8 +1235,9 @@ err_unmap:
 
 /*
  * Return: 0 when the device let go of the MR (the core unpins its pages),
- * or -EBUSY when it may still use it: then a user MR's pages are kept
- * until the device is reset (xnic_umem_keep()).
+ * -EAGAIN when the device refused because memory windows are bound to it
+ * (nothing changed), or -EBUSY when it may still use it: then a user
+ * MR's pages are kept until the device is reset (xnic_umem_keep()).
  */
 static int xnic_dereg_mr(struct xrdma_mr *mr)
 {
@@ -1245,6 +1248,8 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	int ret;
 
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c, sizeof(c), NULL, 0);
+	if (ret == -EBUSY)	/* XNIC_CMD_BUSY: windows are bound */
+		return -EAGAIN;
 	if (ret)
 		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
 	let_go = xnic_cmd_let_go(xdev, ret);
@@ -1265,6 +1270,38 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	return 0;
 }
 
+/* Memory windows: entries of the device's key table (ALLOC_MW). */
+static int xnic_alloc_mw(struct xrdma_mw *mw, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(mw->device);
+	struct xnic_cmd_alloc_mw c = {
+		.key = cpu_to_le32(mw->rkey),
+		.pdn = cpu_to_le32(mw->pd->res.id),
+		.type = mw->type == XRDMA_MW_TYPE_1 ? XNIC_MW_TYPE_1 :
+						      XNIC_MW_TYPE_2,
+	};
+
+	return xnic_cmd_exec(xdev, XNIC_CMD_ALLOC_MW, &c, sizeof(c), NULL, 0);
+}
+
+/*
+ * A window holds no memory of its own: whatever DEALLOC_MW answers, there
+ * is nothing to keep for the device (the MR it may be bound to is the
+ * MR's business).
+ */
+static int xnic_dealloc_mw(struct xrdma_mw *mw)
+{
+	struct xnic_dev *xdev = to_xdev(mw->device);
+	struct xnic_cmd_dereg_mr c = { .key = cpu_to_le32(mw->rkey) };
+	int ret;
+
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEALLOC_MW, &c, sizeof(c), NULL, 0);
+	if (ret)
+		dev_warn(&xdev->pdev->dev, "DEALLOC_MW 0x%x: %d\n", mw->rkey,
+			 ret);
+	return 0;
+}
+
 const struct xrdma_device_ops xnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = XNIC_DRV_NAME,
@@ -1274,6 +1311,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.size_srq = XRDMA_OBJ_SIZE(struct xnic_srq, ibsrq),
 	.size_mr = XRDMA_OBJ_SIZE(struct xnic_mr, ibmr),
 	.size_ah = XRDMA_OBJ_SIZE(struct xnic_ah, ibah),
+	.size_mw = XRDMA_OBJ_SIZE(struct xnic_mw, ibmw),
 	.size_ucontext = XRDMA_OBJ_SIZE(struct xnic_ucontext, uctx),
 	.alloc_ucontext = xnic_alloc_ucontext,
 	.dealloc_ucontext = xnic_dealloc_ucontext,
@@ -1306,6 +1344,8 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.map_mr_sg = xnic_map_mr_sg,
 	.reg_user_mr = xnic_reg_user_mr,
 	.dereg_mr = xnic_dereg_mr,
+	.alloc_mw = xnic_alloc_mw,
+	.dealloc_mw = xnic_dealloc_mw,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
 	.get_netdev = xnic_eth_get_netdev,
