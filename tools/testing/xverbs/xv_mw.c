@@ -294,6 +294,7 @@ static void t_caps(void)
 /* type 2B: data through every opcode, bounds, rights */
 static void t_type2(void)
 {
+	int st;
 	uint64_t win = 0, *cell;
 	struct ibv_mw *mw;
 	struct pair p;
@@ -333,8 +334,8 @@ static void t_type2(void)
 	CHECK_EQ(write_at(&p, p.rb.mr->rkey, xt_va(&p.rb, 0), 8),
 		 IBV_WC_SUCCESS, "the MR's own rkey still works");
 	/* one byte past the window's end: the responder refuses */
-	want_rem_access(write_at(&p, mw->rkey, win + WIN_LEN - 8, 16),
-			"WRITE crossing the window's end");
+	st = write_at(&p, mw->rkey, win + WIN_LEN - 8, 16);
+	want_rem_access(st, "WRITE crossing the window's end");
 out:
 	/* the window first: its MR deregisters only once it is unbound */
 	mw_free(mw);
@@ -366,14 +367,15 @@ static void t_rights(void)
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct ibv_mw *mw = mw_new(pd, IBV_MW_TYPE_2);
 		struct pair p;
+		uint64_t at;
 
 		pair_new(&p, ACC_MR);
+		at = xt_va(&p.rb, WIN_OFF) + c[i].off;
+
 		if (CHECK_EQ(bind2_win(&p, mw, c[i].access), IBV_WC_SUCCESS,
 			     "%s: bound", c[i].what))
-			want_rem_access(rdma(&p, c[i].op, 0, 8, mw->rkey,
-						 xt_va(&p.rb, WIN_OFF) +
-						 c[i].off, 1, 0),
-					c[i].what);
+			want_rem_access(rdma(&p, c[i].op, 0, 8, mw->rkey, at,
+					     1, 0), c[i].what);
 		mw_free(mw);
 		pair_free(&p);
 	}
@@ -382,6 +384,7 @@ static void t_rights(void)
 /* LOCAL_INV of a window, a rebind with a new tag, the stale tag */
 static void t_local_inv(void)
 {
+	int st;
 	struct ibv_send_wr wr = {
 		.wr_id = 9, .opcode = IBV_WR_LOCAL_INV,
 		.send_flags = IBV_SEND_SIGNALED,
@@ -413,8 +416,8 @@ static void t_local_inv(void)
 		mw->rkey = ibv_inc_rkey(old);
 		CHECK_EQ(write_at(&q, mw->rkey, xt_va(&q.rb, 0), 64),
 			 IBV_WC_SUCCESS, "WRITE with the new tag");
-		want_rem_access(write_at(&q, old, xt_va(&q.rb, 0), 64),
-				"WRITE with the old tag");
+		st = write_at(&q, old, xt_va(&q.rb, 0), 64);
+		want_rem_access(st, "WRITE with the old tag");
 	}
 out:
 	mw_free(mw);
@@ -425,6 +428,7 @@ out:
 /* LOCAL_INV then remote access; SEND_WITH_INV then remote access */
 static void t_invalidated(void)
 {
+	int st;
 	struct ibv_send_wr wr = {
 		.wr_id = 9, .opcode = IBV_WR_LOCAL_INV,
 		.send_flags = IBV_SEND_SIGNALED,
@@ -442,9 +446,8 @@ static void t_invalidated(void)
 			 "post LOCAL_INV");
 		CHECK_EQ(wait_wc(&p.b, IBV_WC_LOCAL_INV, NULL), IBV_WC_SUCCESS,
 			 "LOCAL_INV of the window");
-		want_rem_access(write_at(&p, mw->rkey,
-					     xt_va(&p.rb, WIN_OFF), 8),
-				"WRITE through a locally invalidated window");
+		st = write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8);
+		want_rem_access(st, "WRITE through a locally invalidated window");
 	}
 	pair_free(&p);
 
@@ -469,8 +472,8 @@ static void t_invalidated(void)
 		      wc.invalidated_rkey == mw->rkey,
 		      "the receive names the invalidated rkey (flags %#x)",
 		      wc.wc_flags);
-	want_rem_access(write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8),
-			"WRITE through a remotely invalidated window");
+	st = write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8);
+	want_rem_access(st, "WRITE through a remotely invalidated window");
 out:
 	/* the window first: its MR deregisters only once it is unbound */
 	mw_free(mw);
@@ -539,21 +542,21 @@ static void t_bind_errors(void)
 /* remote access that must fail: unbound, another QP of the PD */
 static void t_remote_errors(void)
 {
+	int st;
 	struct ibv_mw *mw = mw_new(pd, IBV_MW_TYPE_2);
 	struct pair p, q;
 
 	pair_new(&p, ACC_MR);
-	want_rem_access(write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8),
-			"WRITE through an unbound window");
+	st = write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8);
+	want_rem_access(st, "WRITE through an unbound window");
 	pair_free(&p);
 
 	pair_new(&p, ACC_MR);
 	pair_new(&q, ACC_MR);
 	if (CHECK_EQ(bind2_win(&p, mw, ACC_WIN), IBV_WC_SUCCESS, "bound")) {
 		/* q.b is another QP of the same PD: a type 2 window is p.b's */
-		want_rem_access(write_at(&q, mw->rkey,
-					     xt_va(&p.rb, WIN_OFF), 8),
-				"WRITE through another QP than the window's");
+		st = write_at(&q, mw->rkey, xt_va(&p.rb, WIN_OFF), 8);
+		want_rem_access(st, "WRITE through another QP than the window's");
 		CHECK_EQ(write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 8),
 			 IBV_WC_SUCCESS, "the window's own QP still works");
 	}
@@ -571,6 +574,7 @@ static void t_remote_errors(void)
 /* zero based windows: addresses from 0 */
 static void t_zero_based(void)
 {
+	int st;
 	struct ibv_mw *mw = mw_new(pd, IBV_MW_TYPE_2);
 	uint32_t rkey = ibv_inc_rkey(mw->rkey);
 	struct pair p;
@@ -590,8 +594,8 @@ static void t_zero_based(void)
 	CHECK_EQ(rdma(&p, IBV_WR_RDMA_READ, 0, 64, rkey, WIN_LEN - 64, 0, 0),
 		 IBV_WC_SUCCESS, "READ of the window's last 64 bytes");
 	CHECK(xt_pat_check(p.la.p, 64, 6) < 0, "the data read is right");
-	want_rem_access(write_at(&p, rkey, WIN_LEN - 8, 16),
-			"WRITE past the zero based window");
+	st = write_at(&p, rkey, WIN_LEN - 8, 16);
+	want_rem_access(st, "WRITE past the zero based window");
 out:
 	/* the window first: its MR deregisters only once it is unbound */
 	mw_free(mw);
@@ -601,6 +605,7 @@ out:
 /* type 1: ibv_bind_mw, any QP of the PD, rebind, unbind */
 static void t_type1(void)
 {
+	int st;
 	struct ibv_mw *mw = mw_new(pd, IBV_MW_TYPE_1);
 	struct ibv_mw_bind mb = {
 		.wr_id = 3, .send_flags = IBV_SEND_SIGNALED,
@@ -636,8 +641,8 @@ static void t_type1(void)
 	if (CHECK_RC(-ibv_bind_mw(p.b.qp, mw, &mb), 0, "rebind") &&
 	    CHECK_EQ(wait_wc(&p.b, IBV_WC_BIND_MW, NULL), IBV_WC_SUCCESS,
 		     "type 1 rebound")) {
-		want_rem_access(write_at(&q, old, xt_va(&p.rb, 0), 8),
-				"WRITE with the tag before the rebind");
+		st = write_at(&q, old, xt_va(&p.rb, 0), 8);
+		want_rem_access(st, "WRITE with the tag before the rebind");
 		CHECK_EQ(write_at(&p, mw->rkey, xt_va(&p.rb, 0), 64),
 			 IBV_WC_SUCCESS, "WRITE in the new range");
 		/* unbind (length 0, no MR) */
@@ -649,8 +654,8 @@ static void t_type1(void)
 		CHECK_RC(-ibv_dereg_mr(p.rb.mr), 0,
 			 "its MR deregisters once the window is unbound");
 		p.rb.mr = NULL;
-		want_rem_access(write_at(&p, old, xt_va(&p.rb, 0), 8),
-				"WRITE through the unbound type 1 window");
+		st = write_at(&p, old, xt_va(&p.rb, 0), 8);
+		want_rem_access(st, "WRITE through the unbound type 1 window");
 	}
 out:
 	mw_free(mw);

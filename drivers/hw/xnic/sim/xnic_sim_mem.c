@@ -233,7 +233,8 @@ u8 xnic_sim_bind_check(const struct xnic_sim_mr *mw,
 			return XNIC_CQE_MW_BIND_ERR;
 		if (!b->length)
 			return 0;
-	} else if (smp_load_acquire(&mw->state) != XNIC_SIM_MW_FREE ||
+	} else if (/* pairs with the invalidator's release of FREE */
+		   smp_load_acquire(&mw->state) != XNIC_SIM_MW_FREE ||
 		   !b->length) {
 		return XNIC_CQE_MW_BIND_ERR;
 	}
@@ -276,6 +277,7 @@ int xnic_sim_mw_check(const struct xnic_sim_mr *mw, u32 key, u32 pdn,
 	const struct xnic_sim_mr *p;
 	u64 iova, length, m;
 
+	/* the fields after VALID: pairs with the binder's release */
 	if (!mw->mw_type || smp_load_acquire(&mw->state) != XNIC_SIM_MW_VALID)
 		return -EACCES;
 	if (READ_ONCE(mw->key) != key || mw->pdn != pdn ||

@@ -677,6 +677,7 @@ static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
 	}
 	WRITE_ONCE(mw->key, b->mw_key);
 	if (!b->length) {
+		/* the new key before FREE: pairs with readers' acquire */
 		smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
 		return XS_DONE;
 	}
@@ -688,6 +689,7 @@ static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
 		   (b->flags & XNIC_BIND_F_ZERO_BASED) ? 0 : b->addr);
 	WRITE_ONCE(mw->length, b->length);
 	WRITE_ONCE(mw->qpn, qp->qpn);
+	/* every field before VALID: pairs with xnic_sim_mw_check()'s acquire */
 	smp_store_release(&mw->state, XNIC_SIM_MW_VALID);
 	return XS_DONE;
 }

@@ -241,8 +241,10 @@ const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
 bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
 			       const struct xnic_sim_qp *rqp)
 {
-	return mw->mw_type == XNIC_MW_TYPE_2 &&
-	       smp_load_acquire(&mw->state) == XNIC_SIM_MW_VALID &&
+	if (mw->mw_type != XNIC_MW_TYPE_2)
+		return false;
+	/* the QP after VALID: pairs with the binder's release */
+	return smp_load_acquire(&mw->state) == XNIC_SIM_MW_VALID &&
 	       READ_ONCE(mw->qpn) == rqp->qpn;
 }
 
@@ -266,6 +268,7 @@ bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
 	if (sync)
 		xnic_sim_sect_sync(dev);
 	atomic_dec(&mw->parent->binds);
+	/* unbound before a binder may take it: pairs with its acquire */
 	smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
 	return true;
 }
