@@ -390,6 +390,9 @@ static void xt_device(struct kunit *test)
 		XT(XRDMA_DEVICE_CHANGE_PHY_PORT, IB_DEVICE_CHANGE_PHY_PORT),
 		/* kernel-only SQD bit: ib_core has no such capability */
 		XT(XRDMA_DEVICE_SQD, 0),
+		/* xrdma_ib has no alloc_mw: windows are not offered */
+		XT(XRDMA_DEVICE_MEM_WINDOW, 0),
+		XT(XRDMA_DEVICE_MEM_WINDOW_TYPE_2B, 0),
 	};
 
 	xt_check_enum(test, "xib_event_to_ib", xib_event_to_ib, events,

@@ -67,6 +67,8 @@ static u32 xrdma_ulim_max(struct xrdma_device *dev, enum xrdma_ulim type)
 		return a->max_mr;
 	case XRDMA_ULIM_AH:
 		return a->max_ah;
+	case XRDMA_ULIM_MW:
+		return a->max_mw;
 	case XRDMA_ULIM_UCONTEXT:
 		return a->max_ucontext;
 	default:
@@ -435,7 +437,9 @@ static int xrdma_validate_ops(const struct xrdma_device_ops *ops)
 	    ops->size_qp < sizeof(struct xrdma_qp) ||
 	    ops->size_mr < sizeof(struct xrdma_mr) ||
 	    (ops->create_srq && ops->size_srq < sizeof(struct xrdma_srq)) ||
-	    (ops->create_ah && ops->size_ah < sizeof(struct xrdma_ah)))
+	    (ops->create_ah && ops->size_ah < sizeof(struct xrdma_ah)) ||
+	    (!ops->alloc_mw != !ops->dealloc_mw) ||
+	    (ops->alloc_mw && ops->size_mw < sizeof(struct xrdma_mw)))
 		return -EINVAL;
 	return 0;
 }

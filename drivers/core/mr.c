@@ -335,21 +335,25 @@ EXPORT_SYMBOL_GPL(xrdma_reg_user_mr_dmabuf);
  * xrdma_dereg_mr - deregister an MR
  * @mr: the MR
  *
- * Waits until no lookup by key still uses @mr, then has the driver
- * deregister it.  User pages are unpinned only once the device let go of
+ * Has the driver deregister it, then waits until no lookup by key still
+ * uses @mr.  User pages are unpinned only once the device let go of
  * them: if the driver reports that the device may still reach them (its
  * command failed or timed out), the driver keeps them until the device is
- * reset.  The MR is gone either way.
+ * reset.  The MR is gone either way, unless memory windows are bound to
+ * it: then the device refuses and nothing changes (as rxe refuses).
  *
- * Return: 0.
+ * Return: 0, or -EBUSY while memory windows are bound to @mr.
  */
 int xrdma_dereg_mr(struct xrdma_mr *mr)
 {
 	struct xrdma_pd *pd = mr->pd;
 	int ret;
 
-	xrdma_res_remove(&mr->res);
+	/* lookups by key only read the core's MR: they may overlap this */
 	ret = mr->device->ops->dereg_mr(mr);
+	if (ret == -EAGAIN)
+		return -EBUSY;
+	xrdma_res_remove(&mr->res);
 	if (ret && mr->umem) {
 		/* never unpin what the device may still use: leak it */
 		dev_err(&mr->device->dev,
@@ -485,3 +489,72 @@ err:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(xrdma_rereg_user_mr);
+
+/**
+ * __xrdma_alloc_mw - a memory window
+ * @pd: protection domain
+ * @type: XRDMA_MW_TYPE_1, or XRDMA_MW_TYPE_2 (type 2B)
+ * @udata: driver data from uverbs, NULL for a kernel caller
+ * @caller: owner's module name (NULL: the current process)
+ *
+ * The window is unbound; its rkey's index (in the upper half of the key
+ * index space, the MRs' being the lower one) stays for its life.
+ *
+ * Return: the window, or an ERR_PTR: -EOPNOTSUPP (the device has no
+ * windows, or not of @type), -EINVAL, or another negative errno.
+ */
+struct xrdma_mw *__xrdma_alloc_mw(struct xrdma_pd *pd, enum xrdma_mw_type type,
+				  struct xrdma_udata *udata,
+				  const char *caller)
+{
+	struct xrdma_device *dev = pd->device;
+	u32 caps = dev->attr.device_cap_flags;
+	struct xrdma_mw *mw;
+	int ret;
+
+	if (type != XRDMA_MW_TYPE_1 && type != XRDMA_MW_TYPE_2)
+		return ERR_PTR(-EINVAL);
+	if (!dev->ops->alloc_mw || !(caps & XRDMA_DEVICE_MEM_WINDOW) ||
+	    (type == XRDMA_MW_TYPE_2 &&
+	     !(caps & XRDMA_DEVICE_MEM_WINDOW_TYPE_2B)))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!xrdma_use_get(&pd->usecnt))
+		return ERR_PTR(-EINVAL);
+	mw = xrdma_obj_alloc(dev, dev->ops->size_mw, XRDMA_RES_MW, caller);
+	if (IS_ERR(mw)) {
+		xrdma_use_put(&pd->usecnt);
+		return mw;
+	}
+	mw->device = dev;
+	mw->pd = pd;
+	mw->type = type;
+	mw->rkey = xrdma_mr_make_key(dev, XRDMA_MW_INDEX_BASE | mw->res.id);
+	ret = dev->ops->alloc_mw(mw, udata);
+	if (ret) {
+		xrdma_obj_abort(&mw->res);
+		xrdma_use_put(&pd->usecnt);
+		return ERR_PTR(ret);
+	}
+	xrdma_res_commit(&mw->res);
+	return mw;
+}
+EXPORT_SYMBOL_GPL(__xrdma_alloc_mw);
+
+/**
+ * xrdma_dealloc_mw - free a memory window
+ * @mw: the window; a bound one is unbound first (its MR may then be
+ *	deregistered)
+ *
+ * Return: 0.
+ */
+int xrdma_dealloc_mw(struct xrdma_mw *mw)
+{
+	struct xrdma_pd *pd = mw->pd;
+
+	xrdma_res_remove(&mw->res);
+	mw->device->ops->dealloc_mw(mw);
+	xrdma_obj_free(&mw->res);
+	xrdma_use_put(&pd->usecnt);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_dealloc_mw);

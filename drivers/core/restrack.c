@@ -24,7 +24,9 @@ static const struct xa_limit res_limits[XRDMA_RES_MAX] = {
 	[XRDMA_RES_CQ]	= XA_LIMIT(1, 0xffffff),
 	[XRDMA_RES_QP]	= XA_LIMIT(2, 0xffffff),
 	[XRDMA_RES_SRQ]	= XA_LIMIT(1, 0xffffff),
-	[XRDMA_RES_MR]	= XA_LIMIT(1, 0xffffff),
+	/* MRs and windows share the key space: half of it each */
+	[XRDMA_RES_MR]	= XA_LIMIT(1, XRDMA_MW_INDEX_BASE - 1),
+	[XRDMA_RES_MW]	= XA_LIMIT(1, XRDMA_MW_INDEX_BASE - 1),
 	[XRDMA_RES_AH]	= XA_LIMIT(1, 0xffffff),
 };
 

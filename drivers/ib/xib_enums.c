@@ -374,6 +374,9 @@ s64 xib_device_cap_to_ib(u32 caps)
 	};
 	s64 r;
 
-	r = xib_bits(t, ARRAY_SIZE(t), caps & ~XRDMA_DEVICE_SQD, false);
+	/* xrdma_ib does not offer memory windows to ib_core (no alloc_mw) */
+	caps &= ~(XRDMA_DEVICE_SQD | XRDMA_DEVICE_MEM_WINDOW |
+		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B);
+	r = xib_bits(t, ARRAY_SIZE(t), caps, false);
 	return r;
 }

@@ -33,6 +33,7 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_import_context import_context;
 	struct xrdma_cmd_query_object query_object;
 	struct xrdma_cmd_mcast mcast;
+	struct xrdma_cmd_alloc_mw alloc_mw;
 };
 
 struct xrdma_cmd_ctx {
@@ -262,7 +263,7 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_destroy *cmd = &c->buf->destroy;
 
-	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_AH)
+	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_MW)
 		return -EINVAL;
 	return xrdma_uobj_destroy(c->ufile, cmd->type, cmd->handle, cmd);
 }
@@ -270,7 +271,8 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 #define XRDMA_UVERBS_ACCESS_ALL (XRDMA_UVERBS_ACCESS_LOCAL_WRITE |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_WRITE |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_READ |	\
-				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC)
+				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC |	\
+				 XRDMA_UVERBS_ACCESS_MW_BIND)
 
 static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 {
@@ -390,6 +392,43 @@ static int xrdma_cmd_rereg_mr(struct xrdma_cmd_ctx *c)
 		xrdma_uobj_put(pd_uobj);
 out:
 	xrdma_uobj_put_write(uobj);
+	return ret;
+}
+
+static int xrdma_cmd_alloc_mw(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_alloc_mw *cmd = &c->buf->alloc_mw;
+	struct xrdma_udata udata;
+	struct xrdma_uobj *uobj, *pd_uobj;
+	struct xrdma_mw *mw;
+	int ret;
+
+	if (cmd->reserved[0] || cmd->reserved[1] ||
+	    (cmd->type != XRDMA_UVERBS_MW_TYPE_1 &&
+	     cmd->type != XRDMA_UVERBS_MW_TYPE_2))
+		return -EINVAL;
+	ret = xrdma_udata_init(c, &cmd->udata, &udata);
+	if (ret)
+		return ret;
+	pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_uobj))
+		return PTR_ERR(pd_uobj);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_MW, 0);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	mw = __xrdma_alloc_mw(pd_uobj->object, cmd->type, &udata, NULL);
+	if (IS_ERR(mw)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(mw);
+		goto out;
+	}
+	cmd->mw_handle = uobj->handle;
+	cmd->rkey = mw->rkey;
+	ret = xrdma_create_done(c, uobj, mw);
+out:
+	xrdma_uobj_put(pd_uobj);
 	return ret;
 }
 
@@ -1171,6 +1210,9 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	CMD(XRDMA_IOC_QUERY_CLOCK, xrdma_cmd_query_clock,
 	    struct xrdma_cmd_query_clock,
 	    XRDMA_CMD_QUERY_CLOCK_SIZE_VER0),
+	CMD(XRDMA_IOC_ALLOC_MW, xrdma_cmd_alloc_mw,
+	    struct xrdma_cmd_alloc_mw,
+	    XRDMA_CMD_ALLOC_MW_SIZE_VER0),
 	CMD(XRDMA_IOC_IMPORT_CONTEXT, xrdma_cmd_import_context,
 	    struct xrdma_cmd_import_context,
 	    XRDMA_CMD_IMPORT_CONTEXT_SIZE_VER0),

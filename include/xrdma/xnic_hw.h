@@ -132,6 +132,8 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_ALLOC_DB	= 0x0d,
 	XNIC_CMD_FREE_DB	= 0x0e,
 	XNIC_CMD_SET_GID	= 0x0f,
+	XNIC_CMD_ALLOC_MW	= 0x10,
+	XNIC_CMD_DEALLOC_MW	= 0x11,
 	XNIC_CMD_RESIZE_CQ	= 0x12,
 	XNIC_CMD_RESIZE_SRQ	= 0x13,
 	XNIC_CMD_ATTACH_MCAST	= 0x14,
@@ -234,6 +236,7 @@ struct xnic_cmd_query_caps_out {
 	__le32 port_state;	/* enum xnic_port_state, port 1 */
 	__le32 port_mtu;	/* enum xnic_mtu */
 	u8 fw_ver[16];
+	__le32 max_mw;		/* memory windows (0: none) */
 };
 
 struct xnic_cmd_create_cq {
@@ -382,6 +385,23 @@ struct xnic_cmd_dereg_mr {
 	__le32 reserved;
 };
 
+/*
+ * ALLOC_MW: a memory window at index key >> 8 of the key table (the MRs'
+ * table: one key space), unbound.  DEALLOC_MW: @key names it (its current
+ * tag is not checked); a bound window is unbound first.
+ */
+enum xnic_mw_type {
+	XNIC_MW_TYPE_1		= 1,
+	XNIC_MW_TYPE_2		= 2,	/* type 2B */
+};
+
+struct xnic_cmd_alloc_mw {
+	__le32 key;
+	__le32 pdn;
+	u8 type;		/* enum xnic_mw_type */
+	u8 reserved[7];
+};
+
 /* ALLOC_DB: a doorbell page (struct xnic_db_page) the device polls. */
 struct xnic_cmd_alloc_db {
 	__le32 db_index;	/* chosen by the driver, < 1024 */
@@ -443,6 +463,7 @@ struct xnic_cmd {
 		struct xnic_cmd_resize_srq resize_srq;
 		struct xnic_cmd_reg_mr reg_mr;
 		struct xnic_cmd_dereg_mr dereg_mr;
+		struct xnic_cmd_alloc_mw alloc_mw;
 		struct xnic_cmd_alloc_db alloc_db;
 		struct xnic_cmd_set_gid set_gid;
 		struct xnic_cmd_mcast mcast;

@@ -101,6 +101,7 @@ enum xrdma_res_type {
 	XRDMA_RES_SRQ,
 	XRDMA_RES_MR,
 	XRDMA_RES_AH,
+	XRDMA_RES_MW,
 	XRDMA_RES_MAX,
 };
 
@@ -152,6 +153,9 @@ enum xrdma_device_cap_flags {
 	/* set by uverbs for every device, not by drivers */
 	XRDMA_DEVICE_PORT_ACTIVE_EVENT	= XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT,
 	XRDMA_DEVICE_CHANGE_PHY_PORT	= XRDMA_DEVICE_CAP_CHANGE_PHY_PORT,
+	/* memory windows: alloc_mw, dealloc_mw and the BIND_MW WQE */
+	XRDMA_DEVICE_MEM_WINDOW		= XRDMA_DEVICE_CAP_MEM_WINDOW,
+	XRDMA_DEVICE_MEM_WINDOW_TYPE_2B	= XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B,
 	/* kernel only (not reported to userspace): supports SQ drain */
 	XRDMA_DEVICE_SQD		= 1 << 16,
 };
@@ -159,7 +163,9 @@ enum xrdma_device_cap_flags {
 /* the device_cap_flags QUERY_DEVICE reports */
 #define XRDMA_DEVICE_CAP_UAPI	(XRDMA_DEVICE_MEM_MGT_EXTENSIONS |	\
 				 XRDMA_DEVICE_SRQ_RESIZE |		\
-				 XRDMA_DEVICE_RC_RNR_NAK_GEN)
+				 XRDMA_DEVICE_RC_RNR_NAK_GEN |		\
+				 XRDMA_DEVICE_MEM_WINDOW |		\
+				 XRDMA_DEVICE_MEM_WINDOW_TYPE_2B)
 
 struct xrdma_device_attr {
 	char fw_ver[XRDMA_FW_VER_LEN];
@@ -178,6 +184,7 @@ struct xrdma_device_attr {
 	u32 max_cq;
 	u32 max_cqe;
 	u32 max_mr;
+	u32 max_mw;		/* memory windows, with XRDMA_DEVICE_MEM_WINDOW */
 	u32 max_pd;
 	u32 max_qp_rd_atom;
 	u32 max_qp_init_rd_atom;
@@ -428,7 +435,7 @@ enum xrdma_access_flags {
 	XRDMA_ACCESS_REMOTE_WRITE	= XRDMA_UVERBS_ACCESS_REMOTE_WRITE,
 	XRDMA_ACCESS_REMOTE_READ	= XRDMA_UVERBS_ACCESS_REMOTE_READ,
 	XRDMA_ACCESS_REMOTE_ATOMIC	= XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC,
-	XRDMA_ACCESS_MW_BIND		= 1 << 4,	/* kernel only */
+	XRDMA_ACCESS_MW_BIND		= XRDMA_UVERBS_ACCESS_MW_BIND,
 	XRDMA_ACCESS_ALL		= (1 << 5) - 1,
 };
 
@@ -576,6 +583,28 @@ struct xrdma_mr_rereg {
 	u64 iova;
 	u64 length;
 	struct xrdma_umem *umem;
+};
+
+/*
+ * A memory window.  Its rkey is an index of the key space MRs use (the
+ * core gives windows the upper half of the 24-bit index space, MRs the
+ * lower half) and a tag; a bind gives it a new tag, and the window's
+ * current rkey is known to whoever posted the bind, not to the core.
+ */
+enum xrdma_mw_type {
+	XRDMA_MW_TYPE_1		= XRDMA_UVERBS_MW_TYPE_1,
+	XRDMA_MW_TYPE_2		= XRDMA_UVERBS_MW_TYPE_2,
+};
+
+#define XRDMA_MW_INDEX_BASE	0x800000U
+
+struct xrdma_mw {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	struct xrdma_pd *pd;
+	enum xrdma_mw_type type;
+	u32 rkey;			/* at allocation */
+	void *uobject;
 };
 
 struct xrdma_ah {
@@ -829,6 +858,7 @@ struct xrdma_device_ops {
 	const char *driver_name;
 
 	size_t size_pd, size_cq, size_qp, size_srq, size_mr, size_ah;
+	size_t size_mw;
 	size_t size_ucontext;
 
 	/*
@@ -943,6 +973,12 @@ struct xrdma_device_ops {
 	 */
 	int (*reg_user_mr_dmabuf)(struct xrdma_mr *mr,
 				  struct xrdma_udata *udata);
+	 * Memory windows (optional, with XRDMA_DEVICE_MEM_WINDOW).  mw->rkey
+	 * is set by the core.  dereg_mr returns -EAGAIN, changing nothing,
+	 * when the device refuses because windows are bound to the MR.
+	 */
+	int (*alloc_mw)(struct xrdma_mw *mw, struct xrdma_udata *udata);
+	int (*dealloc_mw)(struct xrdma_mw *mw);
 
 	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);
@@ -1199,6 +1235,12 @@ int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
 		      int (*set_page)(struct xrdma_mr *mr, u64 addr));
 int xrdma_dereg_mr(struct xrdma_mr *mr);
 u32 xrdma_mr_next_key(u32 key);
+struct xrdma_mw *__xrdma_alloc_mw(struct xrdma_pd *pd, enum xrdma_mw_type type,
+				  struct xrdma_udata *udata,
+				  const char *caller);
+#define xrdma_alloc_mw(pd, type) \
+	__xrdma_alloc_mw(pd, type, NULL, KBUILD_MODNAME)
+int xrdma_dealloc_mw(struct xrdma_mw *mw);
 
 /**
  * xrdma_update_fast_reg_key - set the variant byte of a fast-reg MR's keys

@@ -29,6 +29,7 @@
 #define XNIC_OP_LOCAL_INV		0x07
 #define XNIC_OP_SEND_WITH_INV		0x08
 #define XNIC_OP_REG_MR			0x09	/* kernel QPs only */
+#define XNIC_OP_BIND_MW			0x0a
 #define XNIC_OP_NOP			0x0f
 
 /* ctrl.flags */
@@ -88,6 +89,18 @@ struct xnic_wqe_fr {		/* REG_MR: fast registration */
 	__u8 reserved[3];
 };
 
+struct xnic_wqe_bind {		/* BIND_MW */
+	__le64 addr;		/* first byte, an address of the MR */
+	__le64 length;		/* bytes; 0 unbinds a type 1 window */
+	__le32 mr_key;		/* lkey of the MR */
+	__le32 mw_key;		/* the window's new key: its index, new tag */
+	__le32 access;		/* XNIC_ACCESS_REMOTE_* */
+	__u8 flags;		/* XNIC_BIND_F_* */
+	__u8 reserved[3];
+};
+
+#define XNIC_BIND_F_ZERO_BASED	0x1	/* the window's addresses start at 0 */
+
 struct xnic_sge {
 	__le64 addr;
 	__le32 length;
@@ -96,7 +109,8 @@ struct xnic_sge {
 
 /*
  * A send WQE is 2^sq_wqe_shift bytes (>= 128): ctrl at 0, remote at 32,
- * atomic at 48, ud at 64 (or fr at 32 for REG_MR), then at 96 either
+ * atomic at 48, ud at 64 (or fr at 32 for REG_MR, bind at 32 for
+ * BIND_MW), then at 96 either
  * num_sge SGEs or inline_len bytes of data.
  */
 #define XNIC_WQE_CTRL_OFF	0
@@ -104,6 +118,7 @@ struct xnic_sge {
 #define XNIC_WQE_ATOMIC_OFF	48
 #define XNIC_WQE_UD_OFF		64
 #define XNIC_WQE_FR_OFF		32
+#define XNIC_WQE_BIND_OFF	32
 #define XNIC_WQE_DATA_OFF	96
 #define XNIC_SQ_WQE_MIN_SHIFT	7
 
@@ -129,6 +144,7 @@ struct xnic_rwqe {
 #define XNIC_CQE_LOC_QP_OP_ERR		2
 #define XNIC_CQE_LOC_PROT_ERR		4
 #define XNIC_CQE_WR_FLUSH_ERR		5
+#define XNIC_CQE_MW_BIND_ERR		6
 #define XNIC_CQE_BAD_RESP_ERR		7
 #define XNIC_CQE_LOC_ACCESS_ERR		8
 #define XNIC_CQE_REM_INV_REQ_ERR	9
@@ -144,6 +160,7 @@ struct xnic_rwqe {
 #define XNIC_CQE_OP_RDMA_READ		2
 #define XNIC_CQE_OP_COMP_SWAP		3
 #define XNIC_CQE_OP_FETCH_ADD		4
+#define XNIC_CQE_OP_BIND_MW		5
 #define XNIC_CQE_OP_LOCAL_INV		6
 #define XNIC_CQE_OP_REG_MR		7
 #define XNIC_CQE_OP_RECV		128
@@ -305,5 +322,6 @@ struct xnic_modify_srq_resp {
 #define XNIC_ACCESS_REMOTE_WRITE	0x2
 #define XNIC_ACCESS_REMOTE_READ		0x4
 #define XNIC_ACCESS_REMOTE_ATOMIC	0x8
+#define XNIC_ACCESS_MW_BIND		0x10	/* MRs: windows may be bound */
 
 #endif /* _UAPI_XRDMA_XNIC_ABI_H */

@@ -99,6 +99,9 @@ struct xrdma_cmd_query_device {
 #define XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT	0x10U
 /* MODIFY_QP may set a QP's port (every xrdma device) */
 #define XRDMA_DEVICE_CAP_CHANGE_PHY_PORT	0x20U
+/* memory windows: type 1 (ALLOC_MW); with TYPE_2B type 2B too */
+#define XRDMA_DEVICE_CAP_MEM_WINDOW		0x40U
+#define XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B	0x80U
 
 /* atomic_cap, as IBV_ATOMIC_* */
 #define XRDMA_UVERBS_ATOMIC_NONE	0
@@ -165,6 +168,7 @@ struct xrdma_cmd_alloc_pd {
 #define XRDMA_OBJ_SRQ	4
 #define XRDMA_OBJ_MR	5
 #define XRDMA_OBJ_AH	6
+#define XRDMA_OBJ_MW	7
 
 struct xrdma_cmd_destroy {
 	__u32 type;			/* in: XRDMA_OBJ_* */
@@ -181,6 +185,7 @@ struct xrdma_cmd_destroy {
 #define XRDMA_UVERBS_ACCESS_REMOTE_WRITE	0x2U
 #define XRDMA_UVERBS_ACCESS_REMOTE_READ	0x4U
 #define XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC	0x8U
+#define XRDMA_UVERBS_ACCESS_MW_BIND		0x10U	/* MRs only */
 
 struct xrdma_cmd_reg_mr {
 	__u32 pd_handle;		/* in */
@@ -243,6 +248,23 @@ struct xrdma_cmd_reg_dmabuf_mr {
 };
 
 #define XRDMA_CMD_REG_DMABUF_MR_SIZE_VER0	80
+/*
+ * XRDMA_IOC_ALLOC_MW: a memory window of a PD, unbound.  Its rkey's index
+ * stays; binds change its tag.  Windows are destroyed with XRDMA_OBJ_MW.
+ */
+#define XRDMA_UVERBS_MW_TYPE_1	1
+#define XRDMA_UVERBS_MW_TYPE_2	2	/* type 2B */
+
+struct xrdma_cmd_alloc_mw {
+	__u32 pd_handle;		/* in */
+	__u32 type;			/* in: XRDMA_UVERBS_MW_TYPE_* */
+	__u32 mw_handle;		/* out */
+	__u32 rkey;			/* out */
+	__u32 reserved[2];		/* in: 0 */
+	struct xrdma_udata_desc udata;
+};
+
+#define XRDMA_CMD_ALLOC_MW_SIZE_VER0	48
 
 struct xrdma_cmd_create_cq {
 	__aligned_u64 user_cookie;	/* in: returned in events */
@@ -583,12 +605,13 @@ struct xrdma_cmd_mcast {
 #define XRDMA_IOC_GET_ASYNC_FD	_IOWR(XRDMA_IOC_MAGIC, 0x11, struct xrdma_cmd_fd)
 #define XRDMA_IOC_KICK		_IOWR(XRDMA_IOC_MAGIC, 0x12, struct xrdma_cmd_kick)
 #define XRDMA_IOC_QUERY_CLOCK	_IOWR(XRDMA_IOC_MAGIC, 0x13, struct xrdma_cmd_query_clock)
-#define XRDMA_IOC_IMPORT_CONTEXT _IOWR(XRDMA_IOC_MAGIC, 0x1a, struct xrdma_cmd_import_context)
-#define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
+#define XRDMA_IOC_ALLOC_MW	_IOWR(XRDMA_IOC_MAGIC, 0x14, struct xrdma_cmd_alloc_mw)
+#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x15, struct xrdma_cmd_resize_cq)
 #define XRDMA_IOC_REREG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x16, struct xrdma_cmd_rereg_mr)
 #define XRDMA_IOC_REG_DMABUF_MR	_IOWR(XRDMA_IOC_MAGIC, 0x17, struct xrdma_cmd_reg_dmabuf_mr)
-#define XRDMA_IOC_RESIZE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x15, struct xrdma_cmd_resize_cq)
 #define XRDMA_IOC_ATTACH_MCAST	_IOWR(XRDMA_IOC_MAGIC, 0x18, struct xrdma_cmd_mcast)
 #define XRDMA_IOC_DETACH_MCAST	_IOWR(XRDMA_IOC_MAGIC, 0x19, struct xrdma_cmd_mcast)
+#define XRDMA_IOC_IMPORT_CONTEXT _IOWR(XRDMA_IOC_MAGIC, 0x1a, struct xrdma_cmd_import_context)
+#define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -56,6 +56,7 @@ struct xnic_caps {
 	u32 max_srq_wr;
 	u32 max_rd_atom;
 	u32 max_fast_reg_pages;
+	u32 max_mw;
 	u32 num_ports;
 	u32 port_state;			/* enum xnic_port_state */
 	u32 port_mtu;			/* enum xnic_mtu */
@@ -243,6 +244,10 @@ struct xnic_mr {
 
 struct xnic_ah {
 	struct xrdma_ah ibah;		/* must be first */
+};
+
+struct xnic_mw {
+	struct xrdma_mw ibmw;		/* must be first */
 };
 
 static inline struct xnic_cq *to_xcq(struct xrdma_cq *cq)

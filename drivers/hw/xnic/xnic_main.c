@@ -58,6 +58,7 @@ static void xnic_caps_from_hw(struct xnic_caps *caps,
 	caps->max_srq_wr = le32_to_cpu(out->max_srq_wr);
 	caps->max_rd_atom = le32_to_cpu(out->max_rd_atom);
 	caps->max_fast_reg_pages = le32_to_cpu(out->max_fast_reg_pages);
+	caps->max_mw = le32_to_cpu(out->max_mw);
 	caps->num_ports = le32_to_cpu(out->num_ports);
 	caps->port_state = le32_to_cpu(out->port_state);
 	caps->port_mtu = le32_to_cpu(out->port_mtu);
@@ -73,7 +74,9 @@ static void xnic_caps_from_hw(struct xnic_caps *caps,
 	caps->max_qp = min(caps->max_qp, 1U << 24);
 	caps->max_cq = min(caps->max_cq, 1U << 24);
 	caps->max_srq = min(caps->max_srq, 1U << 24);
-	caps->max_mr = min(caps->max_mr, 1U << 24);
+	/* the core gives MRs and windows half of the key space each */
+	caps->max_mr = min(caps->max_mr, XRDMA_MW_INDEX_BASE - 1);
+	caps->max_mw = min(caps->max_mw, XRDMA_MW_INDEX_BASE - 1);
 	caps->max_fast_reg_pages = min(caps->max_fast_reg_pages, 1U << 16);
 }
 
@@ -103,6 +106,10 @@ static void xnic_fill_device_attr(struct xrdma_device_attr *attr,
 	attr->device_cap_flags = XRDMA_DEVICE_MEM_MGT_EXTENSIONS |
 				 XRDMA_DEVICE_SRQ_RESIZE |
 				 XRDMA_DEVICE_RC_RNR_NAK_GEN;
+	if (caps->max_mw)
+		attr->device_cap_flags |= XRDMA_DEVICE_MEM_WINDOW |
+					  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B;
+	attr->max_mw = caps->max_mw;
 	attr->max_qp = caps->max_qp;
 	attr->max_qp_wr = caps->max_qp_wr;
 	attr->max_sge = caps->max_sge;

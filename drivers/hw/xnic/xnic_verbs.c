@@ -1302,6 +1302,13 @@ static void xnic_destroy_srq(struct xrdma_srq *srq)
 /* ------------------------------------------------------------------ */
 /* MR                                                                  */
 
+/* An MR's rights in the device: the remote ones and MW_BIND. */
+static u32 xnic_mr_access_to_hw(u32 access)
+{
+	return xnic_access_to_hw(access) |
+	       (access & XRDMA_ACCESS_MW_BIND ? XNIC_ACCESS_MW_BIND : 0);
+}
+
 static void xnic_reg_mr_fill(struct xrdma_mr *mr, struct xnic_cmd_reg_mr *c,
 			     u32 flags)
 {
@@ -1309,7 +1316,7 @@ static void xnic_reg_mr_fill(struct xrdma_mr *mr, struct xnic_cmd_reg_mr *c,
 
 	c->key = cpu_to_le32(mr->lkey);
 	c->pdn = cpu_to_le32(mr->pd->res.id);
-	c->access = cpu_to_le32(xnic_access_to_hw(mr->access));
+	c->access = cpu_to_le32(xnic_mr_access_to_hw(mr->access));
 	c->flags = cpu_to_le32(flags);
 	c->iova = cpu_to_le64(mr->iova);
 	c->length = cpu_to_le64(mr->length);
@@ -1540,7 +1547,7 @@ static int xnic_rereg_user_mr(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr)
 	xnic_reg_mr_fill(mr, &c, 0);
 	c.key = cpu_to_le32(rr->key);
 	c.pdn = cpu_to_le32(rr->pd->res.id);
-	c.access = cpu_to_le32(xnic_access_to_hw(rr->access));
+	c.access = cpu_to_le32(xnic_mr_access_to_hw(rr->access));
 	c.iova = cpu_to_le64(rr->iova);
 	c.length = cpu_to_le64(rr->length);
 	if (rr->umem) {
@@ -1574,8 +1581,9 @@ static int xnic_rereg_user_mr(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr)
 
 /*
  * Return: 0 when the device let go of the MR (the core unpins its pages),
- * or -EBUSY when it may still use it: then a user MR's pages are kept
- * until the device is reset (xnic_umem_keep()).
+ * -EAGAIN when the device refused because memory windows are bound to it
+ * (nothing changed), or -EBUSY when it may still use it: then a user
+ * MR's pages are kept until the device is reset (xnic_umem_keep()).
  */
 static int xnic_dereg_mr(struct xrdma_mr *mr)
 {
@@ -1588,6 +1596,8 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 	/* not in the device after a failed rereg */
 	ret = xmr->in_device ? xnic_cmd_exec(xdev, XNIC_CMD_DEREG_MR, &c,
 					     sizeof(c), NULL, 0) : 0;
+	if (ret == -EBUSY)	/* XNIC_CMD_BUSY: windows are bound */
+		return -EAGAIN;
 	if (ret)
 		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
 	let_go = xnic_cmd_let_go(xdev, ret);
@@ -1632,6 +1642,38 @@ static int xnic_detach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid)
 	return xnic_mcast_cmd(qp, gid, XNIC_CMD_DETACH_MCAST);
 }
 
+/* Memory windows: entries of the device's key table (ALLOC_MW). */
+static int xnic_alloc_mw(struct xrdma_mw *mw, struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(mw->device);
+	struct xnic_cmd_alloc_mw c = {
+		.key = cpu_to_le32(mw->rkey),
+		.pdn = cpu_to_le32(mw->pd->res.id),
+		.type = mw->type == XRDMA_MW_TYPE_1 ? XNIC_MW_TYPE_1 :
+						      XNIC_MW_TYPE_2,
+	};
+
+	return xnic_cmd_exec(xdev, XNIC_CMD_ALLOC_MW, &c, sizeof(c), NULL, 0);
+}
+
+/*
+ * A window holds no memory of its own: whatever DEALLOC_MW answers, there
+ * is nothing to keep for the device (the MR it may be bound to is the
+ * MR's business).
+ */
+static int xnic_dealloc_mw(struct xrdma_mw *mw)
+{
+	struct xnic_dev *xdev = to_xdev(mw->device);
+	struct xnic_cmd_dereg_mr c = { .key = cpu_to_le32(mw->rkey) };
+	int ret;
+
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_DEALLOC_MW, &c, sizeof(c), NULL, 0);
+	if (ret)
+		dev_warn(&xdev->pdev->dev, "DEALLOC_MW 0x%x: %d\n", mw->rkey,
+			 ret);
+	return 0;
+}
+
 const struct xrdma_device_ops xnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = XNIC_DRV_NAME,
@@ -1641,6 +1683,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.size_srq = XRDMA_OBJ_SIZE(struct xnic_srq, ibsrq),
 	.size_mr = XRDMA_OBJ_SIZE(struct xnic_mr, ibmr),
 	.size_ah = XRDMA_OBJ_SIZE(struct xnic_ah, ibah),
+	.size_mw = XRDMA_OBJ_SIZE(struct xnic_mw, ibmw),
 	.size_ucontext = XRDMA_OBJ_SIZE(struct xnic_ucontext, uctx),
 	.alloc_ucontext = xnic_alloc_ucontext,
 	.dealloc_ucontext = xnic_dealloc_ucontext,
@@ -1677,6 +1720,8 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.dereg_mr = xnic_dereg_mr,
 	.rereg_user_mr = xnic_rereg_user_mr,
 	.reg_user_mr_dmabuf = xnic_reg_user_mr,
+	.alloc_mw = xnic_alloc_mw,
+	.dealloc_mw = xnic_dealloc_mw,
 	.create_ah = xnic_create_ah,
 	.destroy_ah = xnic_destroy_ah,
 	.attach_mcast = xnic_attach_mcast,

@@ -27,7 +27,7 @@ static const uint8_t xv_opcode[] = {
 	[IBV_WR_ATOMIC_CMP_AND_SWP] = XNIC_OP_ATOMIC_CMP_AND_SWP,
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = XNIC_OP_ATOMIC_FETCH_AND_ADD,
 	[IBV_WR_LOCAL_INV] = XNIC_OP_LOCAL_INV,
-	[IBV_WR_BIND_MW] = 0xff,
+	[IBV_WR_BIND_MW] = XNIC_OP_BIND_MW,
 	[IBV_WR_SEND_WITH_INV] = XNIC_OP_SEND_WITH_INV,
 };
 
@@ -165,6 +165,35 @@ static uint8_t *xv_sq_begin(struct xv_qp *qp, uint8_t op,
 	return wqe;
 }
 
+/*
+ * The bind segment of a BIND_MW WQE.  What the library cannot express is
+ * EINVAL (no MR with a length, rights other than remote ones and zero
+ * based); everything else -- the window's and the MR's PD, the MR's
+ * MW_BIND access and range, a type 2 window already bound -- the device
+ * checks (IBV_WC_MW_BIND_ERR), as on mlx5.
+ */
+static int xv_fill_bind(uint8_t *wqe, struct ibv_mw *mw, uint32_t rkey,
+			const struct ibv_mw_bind_info *info)
+{
+	const unsigned int rights = IBV_ACCESS_REMOTE_WRITE |
+				    IBV_ACCESS_REMOTE_READ |
+				    IBV_ACCESS_REMOTE_ATOMIC;
+	struct xnic_wqe_bind *b = (void *)(wqe + XNIC_WQE_BIND_OFF);
+
+	if (!mw || !info || (!info->mr && info->length) ||
+	    (info->mw_access_flags & ~(rights | IBV_ACCESS_ZERO_BASED)) ||
+	    (rkey >> 8) != (mw->rkey >> 8))
+		return EINVAL;
+	b->addr = htole64(info->addr);
+	b->length = htole64(info->length);
+	b->mr_key = htole32(info->mr && info->length ? info->mr->lkey : 0);
+	b->mw_key = htole32(rkey);
+	b->access = htole32(info->mw_access_flags & rights);
+	if (info->mw_access_flags & IBV_ACCESS_ZERO_BASED)
+		b->flags = XNIC_BIND_F_ZERO_BASED;
+	return 0;
+}
+
 /* hand the WQE at @idx to the device: its owner byte, last */
 static void xv_sq_commit(struct xv_qp *qp, uint32_t idx)
 {
@@ -206,6 +235,10 @@ static int xv_build_send(struct xv_qp *qp, struct ibv_send_wr *wr)
 	if (type == IBV_QPT_UD && op != XNIC_OP_SEND &&
 	    op != XNIC_OP_SEND_WITH_IMM)
 		return EINVAL;
+	/* type 1 windows are bound by ibv_bind_mw only */
+	if (op == XNIC_OP_BIND_MW &&
+	    (!wr->bind_mw.mw || wr->bind_mw.mw->type != IBV_MW_TYPE_2))
+		return EINVAL;
 	if (type == IBV_QPT_UD && !wr->wr.ud.ah)
 		return EINVAL;
 	wqe = xv_sq_begin(qp, op, wr->send_flags |
@@ -244,6 +277,9 @@ static int xv_build_send(struct xv_qp *qp, struct ibv_send_wr *wr)
 			   wr->wr.ud.remote_qkey);
 	if (op == XNIC_OP_LOCAL_INV)
 		ret = 0;
+	else if (op == XNIC_OP_BIND_MW)
+		ret = xv_fill_bind(wqe, wr->bind_mw.mw, wr->bind_mw.rkey,
+				   &wr->bind_mw.bind_info);
 	else if ((wr->send_flags & IBV_SEND_INLINE) &&
 		 op != XNIC_OP_RDMA_READ && op != XNIC_OP_ATOMIC_CMP_AND_SWP &&
 		 op != XNIC_OP_ATOMIC_FETCH_AND_ADD)
@@ -276,6 +312,33 @@ int xv_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	if (qp->sq.pi != start)
 		xv_ring_sq(qp);
 	xv_unlock(&qp->sq_lock, qp->td);
+	return ret;
+}
+
+/* ibv_bind_mw (mw.c): a type 1 window's BIND_MW on @ibqp */
+int xv_post_bind(struct ibv_qp *ibqp, struct ibv_mw *mw, uint32_t rkey,
+		 const struct ibv_mw_bind_info *info, uint64_t wr_id,
+		 unsigned int send_flags)
+{
+	struct xv_qp *qp = to_xqp(ibqp);
+	uint8_t *wqe;
+	int ret;
+
+	if (ibqp->qp_type != IBV_QPT_RC && ibqp->qp_type != IBV_QPT_UC)
+		return EINVAL;
+	pthread_spin_lock(&qp->sq_lock);
+	ret = xv_qp_can_send(qp);
+	if (!ret) {
+		wqe = xv_sq_begin(qp, XNIC_OP_BIND_MW, send_flags |
+				  (qp->sig_all ? IBV_SEND_SIGNALED : 0), wr_id);
+		ret = xv_fill_bind(wqe, mw, rkey, info);
+	}
+	if (!ret) {
+		xv_sq_commit(qp, qp->sq.pi);
+		qp->sq.pi++;
+		xv_ring_sq(qp);
+	}
+	pthread_spin_unlock(&qp->sq_lock);
 	return ret;
 }
 
@@ -422,6 +485,7 @@ static enum ibv_wc_status xv_status(uint8_t s)
 	case XNIC_CQE_LOC_QP_OP_ERR:
 	case XNIC_CQE_LOC_PROT_ERR:
 	case XNIC_CQE_WR_FLUSH_ERR:
+	case XNIC_CQE_MW_BIND_ERR:
 	case XNIC_CQE_BAD_RESP_ERR:
 	case XNIC_CQE_LOC_ACCESS_ERR:
 	case XNIC_CQE_REM_INV_REQ_ERR:
@@ -444,6 +508,7 @@ static enum ibv_wc_opcode xv_wc_opcode(uint8_t op)
 	case XNIC_CQE_OP_RDMA_READ:
 	case XNIC_CQE_OP_COMP_SWAP:
 	case XNIC_CQE_OP_FETCH_ADD:
+	case XNIC_CQE_OP_BIND_MW:
 	case XNIC_CQE_OP_LOCAL_INV:
 	case XNIC_CQE_OP_RECV:
 	case XNIC_CQE_OP_RECV_RDMA_WITH_IMM:
@@ -852,6 +917,27 @@ static void xv_wr_local_inv(struct ibv_qp_ex *ex, uint32_t rkey)
 		((struct xnic_wqe_ctrl *)wqe)->imm_data = htole32(rkey);
 }
 
+static void xv_wr_bind_mw(struct ibv_qp_ex *ex, struct ibv_mw *mw,
+			  uint32_t rkey, const struct ibv_mw_bind_info *info)
+{
+	struct xv_qp *qp = ex_qp(ex);
+	uint8_t *wqe;
+	int ret;
+
+	if (!mw || mw->type != IBV_MW_TYPE_2) {
+		if (!qp->wr_err)
+			qp->wr_err = EINVAL;
+		qp->cur = NULL;
+		return;
+	}
+	wqe = xv_wr_new(qp, XNIC_OP_BIND_MW);
+	if (!wqe)
+		return;
+	ret = xv_fill_bind(wqe, mw, rkey, info);
+	if (ret)
+		qp->wr_err = ret;
+}
+
 static void xv_wr_set_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah,
 			      uint32_t qpn, uint32_t qkey)
 {
@@ -954,6 +1040,7 @@ void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops)
 	qp->is_ex = true;
 	ex->wr_atomic_cmp_swp = xv_wr_atomic_cmp_swp;
 	ex->wr_atomic_fetch_add = xv_wr_atomic_fetch_add;
+	ex->wr_bind_mw = xv_wr_bind_mw;
 	ex->wr_local_inv = xv_wr_local_inv;
 	ex->wr_rdma_read = xv_wr_rdma_read;
 	ex->wr_rdma_write = xv_wr_rdma_write;

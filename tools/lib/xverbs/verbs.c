@@ -31,8 +31,9 @@ static int xv_query_device_cmd(struct ibv_context *ctx,
  * The device's capabilities as the kernel reports them, less what this
  * library cannot offer on user queues:
  *  - MEM_MGT_EXTENSIONS: fast registration is for kernel QPs only (no
- *    memory windows, no REG_MR work request on a user QP).
- * Every other bit the kernel reports is passed on.
+ *    REG_MR work request on a user QP).
+ * Every other bit the kernel reports is passed on (memory windows:
+ * mw.c).
  */
 static const struct {
 	uint32_t kernel;
@@ -42,6 +43,8 @@ static const struct {
 	{ XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN, IBV_DEVICE_RC_RNR_NAK_GEN },
 	{ XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT, IBV_DEVICE_PORT_ACTIVE_EVENT },
 	{ XRDMA_DEVICE_CAP_CHANGE_PHY_PORT, IBV_DEVICE_CHANGE_PHY_PORT },
+	{ XRDMA_DEVICE_CAP_MEM_WINDOW, IBV_DEVICE_MEM_WINDOW },
+	{ XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B, IBV_DEVICE_MEM_WINDOW_TYPE_2B },
 };
 
 static unsigned int xv_device_cap_flags(uint32_t kernel)
@@ -76,6 +79,9 @@ static void xv_fill_device_attr(const struct xrdma_cmd_query_device *q,
 	a->max_cq = (int)q->max_cq;
 	a->max_cqe = (int)q->max_cqe;
 	a->max_mr = (int)q->max_mr;
+	/* windows have a key space of their own as large as the MRs' */
+	if (q->device_cap_flags & XRDMA_DEVICE_CAP_MEM_WINDOW)
+		a->max_mw = (int)q->max_mr;
 	a->max_pd = (int)q->max_pd;
 	a->max_qp_rd_atom = (int)q->max_qp_rd_atom;
 	a->max_qp_init_rd_atom = (int)q->max_qp_init_rd_atom;
@@ -399,7 +405,8 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 	if (access & ~(unsigned int)(IBV_ACCESS_LOCAL_WRITE |
 				     IBV_ACCESS_REMOTE_WRITE |
 				     IBV_ACCESS_REMOTE_READ |
-				     IBV_ACCESS_REMOTE_ATOMIC)) {
+				     IBV_ACCESS_REMOTE_ATOMIC |
+				     IBV_ACCESS_MW_BIND)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -823,8 +830,8 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
  * What ibv_create_qp_ex honours, as rdma-core's providers answer it:
  * comp_mask PD, CREATE_FLAGS (no flag makes sense on xnic: no raw packet
  * QPs, no multicast, no underlay QPN) and SEND_OPS_FLAGS with the opcodes
- * the device runs on the QP's type (mlx5's lists less memory windows;
- * SEND_WITH_INV on RC only, as the device checks it).  Anything else --
+ * the device runs on the QP's type (mlx5's lists; SEND_WITH_INV on RC
+ * only, as the device checks it; BIND_MW on RC and UC, as rxe).  Anything else --
  * XRCD, IND_TABLE, RX_HASH, MAX_TSO_HEADER, a create flag, an opcode the
  * type cannot use -- is EOPNOTSUPP; no PD is EINVAL.
  */
@@ -834,7 +841,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 #define XV_UD_SEND_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define XV_UC_SEND_OPS (XV_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
 			IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
-			IBV_QP_EX_WITH_LOCAL_INV)
+			IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
 #define XV_RC_SEND_OPS (XV_UC_SEND_OPS | IBV_QP_EX_WITH_RDMA_READ | \
 			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
 			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
@@ -1497,4 +1504,6 @@ void xv_set_ops(struct xv_context *xctx)
 	v->create_cq_ex = xv_create_cq_ex;
 	v->create_qp_ex = xv_create_qp_ex;
 	xv_share_set_ops(v);
+	/* a device without windows answers ALLOC_MW with EOPNOTSUPP */
+	xv_set_mw_ops(ops);
 }

@@ -236,5 +236,11 @@ int xv_req_notify_cq(struct ibv_cq *cq, int solicited);
 void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct ibv_srq *srq);
 void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
 void xv_cq_ex_init(struct xv_cq *cq);
+int xv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey,
+		 const struct ibv_mw_bind_info *info, uint64_t wr_id,
+		 unsigned int send_flags);
+
+/* mw.c: memory windows */
+void xv_set_mw_ops(struct ibv_context_ops *ops);
 
 #endif /* XVERBS_H */

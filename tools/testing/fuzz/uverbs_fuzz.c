@@ -187,7 +187,7 @@ static const char *const cmd_names[NR_CMDS + 1] = {
 	"DESTROY", "REG_MR", "CREATE_CQ", "(0x08 reserved)", "CREATE_QP",
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
-	"QUERY_CLOCK", "(0x14)", "(0x15)", "REREG_MR", "REG_DMABUF_MR",
+	"QUERY_CLOCK", "ALLOC_MW", "(0x15)", "REREG_MR", "REG_DMABUF_MR",
 	"ATTACH_MCAST", "DETACH_MCAST", "(bad number/magic/dir)",
 };
 
@@ -1005,7 +1005,7 @@ static void obj_gone(struct fobj *o)
 	if (o->state != S_LIVE)
 		return;
 	o->state = S_GONE;
-	if (o->type <= XRDMA_OBJ_AH)
+	if (o->type <= XRDMA_OBJ_MW)
 		push_stale(o->type, o->handle);
 	obj_settle(o);
 }
@@ -1045,7 +1045,7 @@ static int pick_locked(struct wk *w, int type, int state, int ctx,
 			continue;
 		if (type > 0 && o->type != type)
 			continue;
-		if (!type && o->type > XRDMA_OBJ_AH)
+		if (!type && o->type > XRDMA_OBJ_MW)
 			continue;
 		if (ctx >= 0 && o->ctx != ctx)
 			continue;
@@ -1588,7 +1588,7 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 /* 0x08 has weight 0: reserved (it was RESIZE_CQ); so have numbers unused */
 static const unsigned int cmd_weight[NR_CMDS] = {
 	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5, 1,
-	[0x16] = 3, [0x17] = 1, [0x18] = 3, [0x19] = 2,
+	[0x14] = 3, [0x16] = 3, [0x17] = 1, [0x18] = 3, [0x19] = 2,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1601,6 +1601,7 @@ static void act_ioctl(struct wk *w)
 		sizeof(u->qqp), sizeof(u->srq), sizeof(u->msrq),
 		sizeof(u->qsrq), sizeof(u->ah), sizeof(u->fd), sizeof(u->fd),
 		sizeof(u->kick), sizeof(struct xrdma_cmd_query_clock),
+		[0x14] = sizeof(struct xrdma_cmd_alloc_mw),
 		[0x16] = sizeof(struct xrdma_cmd_rereg_mr),
 		[0x17] = sizeof(struct xrdma_cmd_reg_dmabuf_mr),
 		[0x18] = sizeof(struct xrdma_cmd_mcast),
@@ -1625,7 +1626,7 @@ static void act_ioctl(struct wk *w)
 		x -= cmd_weight[nr];
 	/* creating with few slots left: destroy instead */
 	if (low && (nr == 4 || nr == 6 || nr == 7 || nr == 9 || nr == 12 ||
-		    nr == 15))
+		    nr == 15 || nr == 0x14))
 		nr = _IOC_NR(XRDMA_IOC_DESTROY);
 	memset(u, 0, 2 * PG);
 
@@ -1652,7 +1653,7 @@ static void act_ioctl(struct wk *w)
 		fz_udata(w, &u->pd.udata, 0, 1);
 		break;
 	case 0x05:
-		u->d.type = 1 + rn(&w->r, XRDMA_OBJ_AH);
+		u->d.type = 1 + rn(&w->r, XRDMA_OBJ_MW);
 		if (hz(w, 5))
 			u->d.type = hostile32(&w->r);
 		u->d.handle = pick_handle(w, c, u->d.type);
@@ -1854,6 +1855,18 @@ static void act_ioctl(struct wk *w)
 			mc->reserved = 1;
 		break;
 	}
+	case 0x14: {
+		struct xrdma_cmd_alloc_mw *am = (void *)u;
+
+		am->pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		am->type = 1 + rn(&w->r, 2);
+		if (hz(w, 5))
+			am->type = hostile32(&w->r);
+		if (hz(w, 5))
+			am->reserved[rn(&w->r, 2)] = 1;
+		fz_udata(w, &am->udata, 0, 1);
+		break;
+	}
 	default:
 		u->kick.qp_handle = pct(&w->r, 40) ? 0 :
 				 pick_handle(w, c, XRDMA_OBJ_QP);
@@ -1890,6 +1903,13 @@ static void act_ioctl(struct wk *w)
 	case 0x16:
 		rereg_done(c, (void *)u);
 		break;
+	case 0x14: {
+		struct xrdma_cmd_alloc_mw *am = (void *)u;
+
+		record(c, XRDMA_OBJ_MW, am->mw_handle, am->pd_handle, NULL, 0,
+		       0, 0);
+		break;
+	}
 	case 0x06:
 		record(c, XRDMA_OBJ_MR, u->mr.mr_handle, u->mr.pd_handle, NULL, 0, 0, 0);
 		fill_mr(c, u->mr.mr_handle, u->mr.iova, u->mr.length,

@@ -283,9 +283,9 @@ void t_ioctl(void)
 	memset(&qd, 0, sizeof(qd));
 	fd = dev_open();
 	if (CHECK(fd >= 0, "open")) {
-		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x14,
+		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x1f,
 				       struct xrdma_cmd_kick), &qd),
-			 -ENOTTY, "unknown nr 0x14 before GET_CONTEXT");
+			 -ENOTTY, "unknown nr 0x1f before GET_CONTEXT");
 		CHECK_RC(xio(fd, _IOWR(0xe8, 0, struct xrdma_cmd_get_context),
 			     &qd), -ENOTTY, "wrong magic before GET_CONTEXT");
 		close(fd);
@@ -297,8 +297,8 @@ void t_ioctl(void)
 		     &qd), -ENOTTY, "magic 0xe8");
 	CHECK_RC(xio(c.fd, _IOWR(0, 0x01, struct xrdma_cmd_query_device), &qd),
 		 -ENOTTY, "magic 0");
-	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x14, struct xrdma_cmd_kick),
-		     &qd), -ENOTTY, "nr 0x14 (one past QUERY_CLOCK)");
+	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x1f, struct xrdma_cmd_kick),
+		     &qd), -ENOTTY, "nr 0x1f (reserved, no command yet)");
 	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x40, struct xrdma_cmd_kick),
 		     &qd), -ENOTTY, "nr 0x40");
 	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0xff, struct xrdma_cmd_kick),
@@ -1784,6 +1784,7 @@ static const struct szcmd szcmds[] = {
 	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX },
 	{ "QUERY_CLOCK", 0x13, sizeof(struct xrdma_cmd_query_clock),
 	  UT_FD_CTX },
+	{ "ALLOC_MW", 0x14, sizeof(struct xrdma_cmd_alloc_mw), UT_FD_CTX },
 };
 
 /*

@@ -55,15 +55,15 @@ static const char *const type_name[] = {
 };
 
 /*
- * the opcodes xnic runs on each type (as mlx5's lists, less memory windows;
- * SEND_WITH_INV on RC only, the device's rule)
+ * the opcodes xnic runs on each type (as mlx5's lists; SEND_WITH_INV on RC
+ * only, the device's rule; BIND_MW on RC and UC, as rxe)
  */
 static uint64_t type_ops(enum ibv_qp_type t)
 {
 	uint64_t uc = IBV_QP_EX_WITH_RDMA_WRITE |
 		      IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
 		      IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
-		      IBV_QP_EX_WITH_LOCAL_INV;
+		      IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW;
 
 	switch (t) {
 	case IBV_QPT_RC:

@@ -102,6 +102,7 @@
 #define XNIC_SIM_MAX_QP		16384
 #define XNIC_SIM_MAX_CQ		16384
 #define XNIC_SIM_MAX_MR		65536
+#define XNIC_SIM_MAX_MW		65536	/* windows: the same key table */
 #define XNIC_SIM_MAX_SRQ	1024
 #define XNIC_SIM_MAX_MR_SIZE	BIT_ULL(40)
 #define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
@@ -183,6 +184,7 @@ static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
  * @hop_limit: UD GRH hop limit / IPv4 TTL
  * @tclass: UD GRH traffic class / IPv4 TOS
  * @fr: REG_MR fields (CPU order)
+ * @bind: BIND_MW fields (CPU order)
  * @sge: the SGEs, in the copy
  * @inline_data: the inline data, in the copy
  */
@@ -212,6 +214,7 @@ struct xnic_sim_swqe {
 		u32 npages;
 		u8 page_shift;
 	} fr;
+	struct xnic_sim_bind bind;
 	const struct xnic_sge *sge;
 	const u8 *inline_data;
 };
@@ -264,6 +267,7 @@ enum xnic_sim_ctr {
 	XS_CTR_tx_send_inv,
 	XS_CTR_tx_send_inv_bytes,
 	XS_CTR_tx_reg_mr,
+	XS_CTR_tx_bind_mw,
 	XS_CTR_tx_nop,
 	XS_CTR_tx_mcast,
 	XS_CTR_rx_send,
@@ -277,6 +281,7 @@ enum xnic_sim_ctr {
 	XS_CTR_err_loc_len,
 	XS_CTR_err_loc_qp_op,
 	XS_CTR_err_loc_prot,
+	XS_CTR_err_mw_bind,
 	XS_CTR_err_flush,
 	XS_CTR_err_rem_inv_req,
 	XS_CTR_err_rem_access,
@@ -787,8 +792,13 @@ int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
 void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
 		       u32 len);
-struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey, u64 addr,
-				  u64 len, u32 right);
+bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
+			       const struct xnic_sim_qp *rqp);
+bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
+			    bool sync);
+const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
+					u64 addr, u64 len, u32 right,
+					u64 *maddr);
 bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status);
 int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status);

@@ -71,6 +71,7 @@ static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 	o->port_state = cpu_to_le32(XNIC_PORT_ACTIVE);
 	o->port_mtu = cpu_to_le32(XNIC_MTU_4096);
 	strscpy(o->fw_ver, "xnic_sim 1.0", sizeof(o->fw_ver));
+	o->max_mw = cpu_to_le32(XNIC_SIM_MAX_MW);
 	return XNIC_CMD_OK;
 }
 
@@ -517,7 +518,7 @@ static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 
 	if (flags & ~(XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
 	    flags == (XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
-	    access & ~XNIC_SIM_ACCESS_ALL)
+	    access & ~(XNIC_SIM_ACCESS_ALL | XNIC_ACCESS_MW_BIND))
 		return XNIC_CMD_BAD_PARAM;
 	if ((flags & XNIC_MR_F_ALL) && access & ~XNIC_ACCESS_LOCAL_WRITE)
 		return XNIC_CMD_BAD_PARAM;
@@ -575,15 +576,63 @@ bad:
 static u32 xnic_sim_cmd_dereg_mr(struct xnic_sim_dev *dev, u32 key)
 {
 	struct xnic_sim_tbl_chunk *empty = NULL;
-	struct xnic_sim_mr *mr = xnic_sim_tbl_erase(&dev->mrs, key >> 8,
-						    &empty);
+	struct xnic_sim_mr *mr = xnic_sim_tbl_get(&dev->mrs, key >> 8);
 
-	if (!mr)
+	if (!mr || mr->mw_type)
 		return XNIC_CMD_BAD_INDEX;
+	/* windows are bound only by this engine: no new one can appear */
+	if (atomic_read(&mr->binds))
+		return XNIC_CMD_BUSY;
+	xnic_sim_tbl_erase(&dev->mrs, key >> 8, &empty);
 	/* operations of the peer that found it are over after this */
 	xnic_sim_sect_sync(dev);
 	xnic_sim_tbl_free_chunk(empty);
 	xnic_sim_mr_free(mr);
+	return XNIC_CMD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory windows                                                      */
+
+static u32 xnic_sim_cmd_alloc_mw(struct xnic_sim_dev *dev,
+				 const struct xnic_cmd_alloc_mw *in)
+{
+	u32 key = le32_to_cpu(in->key);
+	struct xnic_sim_mr *mw;
+	int err;
+
+	if ((in->type != XNIC_MW_TYPE_1 && in->type != XNIC_MW_TYPE_2) ||
+	    memchr_inv(in->reserved, 0, sizeof(in->reserved)))
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->mrs, key >> 8))
+		return XNIC_CMD_BAD_INDEX;
+	mw = kzalloc(sizeof(*mw), GFP_KERNEL);
+	if (!mw)
+		return XNIC_CMD_NO_RESOURCES;
+	mw->key = key;
+	mw->pdn = le32_to_cpu(in->pdn);
+	mw->mw_type = in->type;
+	mw->state = XNIC_SIM_MW_FREE;
+	err = xnic_sim_tbl_insert(&dev->mrs, key >> 8, mw);
+	if (err)
+		kfree(mw);
+	return xnic_sim_errno_status(err);
+}
+
+static u32 xnic_sim_cmd_dealloc_mw(struct xnic_sim_dev *dev, u32 key)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_mr *mw = xnic_sim_tbl_get(&dev->mrs, key >> 8);
+
+	if (!mw || !mw->mw_type)
+		return XNIC_CMD_BAD_INDEX;
+	xnic_sim_tbl_erase(&dev->mrs, key >> 8, &empty);
+	/* no engine uses it or invalidates it any more after this */
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	if (mw->state == XNIC_SIM_MW_VALID)
+		atomic_dec(&mw->parent->binds);
+	kfree(mw);
 	return XNIC_CMD_OK;
 }
 
@@ -707,6 +756,10 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 		return xnic_sim_cmd_reg_mr(dev, &c->reg_mr);
 	case XNIC_CMD_DEREG_MR:
 		return xnic_sim_cmd_dereg_mr(dev, le32_to_cpu(c->dereg_mr.key));
+	case XNIC_CMD_ALLOC_MW:
+		return xnic_sim_cmd_alloc_mw(dev, &c->alloc_mw);
+	case XNIC_CMD_DEALLOC_MW:
+		return xnic_sim_cmd_dealloc_mw(dev, le32_to_cpu(c->dereg_mr.key));
 	case XNIC_CMD_ALLOC_DB:
 		return xnic_sim_cmd_alloc_db(dev, &c->alloc_db);
 	case XNIC_CMD_FREE_DB:

@@ -24,6 +24,7 @@ static const u8 xnic_sim_tx_ctr[][2] = {
 	[XNIC_OP_SEND_WITH_INV] = { XS_CTR_tx_send_inv,
 				    XS_CTR_tx_send_inv_bytes },
 	[XNIC_OP_REG_MR] = { XS_CTR_tx_reg_mr, 0 },
+	[XNIC_OP_BIND_MW] = { XS_CTR_tx_bind_mw, 0 },
 	[XNIC_OP_NOP] = { XS_CTR_tx_nop, 0 },
 };
 

@@ -73,6 +73,7 @@ void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
 		[XNIC_CQE_LOC_LEN_ERR] = XS_CTR_err_loc_len,
 		[XNIC_CQE_LOC_QP_OP_ERR] = XS_CTR_err_loc_qp_op,
 		[XNIC_CQE_LOC_PROT_ERR] = XS_CTR_err_loc_prot,
+		[XNIC_CQE_MW_BIND_ERR] = XS_CTR_err_mw_bind,
 		[XNIC_CQE_WR_FLUSH_ERR] = XS_CTR_err_flush,
 		[XNIC_CQE_REM_INV_REQ_ERR] = XS_CTR_err_rem_inv_req,
 		[XNIC_CQE_REM_ACCESS_ERR] = XS_CTR_err_rem_access,
@@ -263,6 +264,8 @@ u8 xnic_sim_cqe_opcode(u8 wqe_opcode)
 		return XNIC_CQE_OP_LOCAL_INV;
 	case XNIC_OP_REG_MR:
 		return XNIC_CQE_OP_REG_MR;
+	case XNIC_OP_BIND_MW:
+		return XNIC_CQE_OP_BIND_MW;
 	default:
 		return XNIC_CQE_OP_SEND;
 	}
@@ -280,6 +283,7 @@ const char *xnic_sim_status_name(u8 status)
 	case XNIC_CQE_LOC_QP_OP_ERR:	return "loc_qp_op_err";
 	case XNIC_CQE_LOC_PROT_ERR:	return "loc_prot_err";
 	case XNIC_CQE_WR_FLUSH_ERR:	return "wr_flush_err";
+	case XNIC_CQE_MW_BIND_ERR:	return "mw_bind_err";
 	case XNIC_CQE_BAD_RESP_ERR:	return "bad_resp_err";
 	case XNIC_CQE_LOC_ACCESS_ERR:	return "loc_access_err";
 	case XNIC_CQE_REM_INV_REQ_ERR:	return "rem_inv_req_err";

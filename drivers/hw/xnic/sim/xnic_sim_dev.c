@@ -44,6 +44,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_tx_send_inv] = "tx_send_inv",
 	[XS_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
 	[XS_CTR_tx_reg_mr] = "tx_reg_mr",
+	[XS_CTR_tx_bind_mw] = "tx_bind_mw",
 	[XS_CTR_tx_nop] = "tx_nop",
 	[XS_CTR_tx_mcast] = "tx_mcast",
 	[XS_CTR_rx_send] = "rx_send",
@@ -57,6 +58,7 @@ static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
 	[XS_CTR_err_loc_len] = "err_loc_len",
 	[XS_CTR_err_loc_qp_op] = "err_loc_qp_op",
 	[XS_CTR_err_loc_prot] = "err_loc_prot",
+	[XS_CTR_err_mw_bind] = "err_mw_bind",
 	[XS_CTR_err_flush] = "err_flush",
 	[XS_CTR_err_rem_inv_req] = "err_rem_inv_req",
 	[XS_CTR_err_rem_access] = "err_rem_access",
@@ -472,7 +474,8 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	    xnic_sim_tbl_init(&dev->qps, XNIC_SIM_MAX_QP) ||
 	    xnic_sim_tbl_init(&dev->cqs, XNIC_SIM_MAX_CQ) ||
 	    xnic_sim_tbl_init(&dev->srqs, XNIC_SIM_MAX_SRQ) ||
-	    xnic_sim_tbl_init(&dev->mrs, XNIC_SIM_MAX_MR) ||
+	    xnic_sim_tbl_init(&dev->mrs,
+			      XNIC_SIM_MAX_MR + XNIC_SIM_MAX_MW) ||
 	    xnic_sim_eth_alloc(dev)) {
 		xnic_sim_dev_free(dev);
 		return NULL;

@@ -174,6 +174,7 @@ int xnic_sim_mtt_check(const u64 *mtt, u32 n, u8 page_shift)
  * @need: XNIC_ACCESS_* rights required
  * @remote: access by a remote requester (DMA MRs never allow it)
  *
+ * A memory window's key is no MR's (xnic_sim_mw_check() checks those).
  * Return: 0, or -EACCES.
  */
 int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
@@ -181,8 +182,8 @@ int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
 {
 	u64 iova, length;
 
-	if (!mr || READ_ONCE(mr->key) != key || !READ_ONCE(mr->valid) ||
-	    mr->pdn != pdn)
+	if (!mr || mr->mw_type || READ_ONCE(mr->key) != key ||
+	    !READ_ONCE(mr->valid) || mr->pdn != pdn)
 		return -EACCES;
 	if ((READ_ONCE(mr->access) & need) != need)
 		return -EACCES;
@@ -192,6 +193,110 @@ int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
 	length = READ_ONCE(mr->length);
 	if (addr < iova || len > length || addr - iova > length - len)
 		return -EACCES;
+	return 0;
+}
+
+#define XNIC_SIM_MW_RIGHTS	(XNIC_ACCESS_REMOTE_WRITE | \
+				 XNIC_ACCESS_REMOTE_READ | \
+				 XNIC_ACCESS_REMOTE_ATOMIC)
+
+/**
+ * xnic_sim_bind_check - may this BIND_MW bind this window to this MR?
+ * @mw: the entry at the new key's index, or NULL
+ * @mr: the entry at the MR key's index, or NULL
+ * @pdn: the binding QP's protection domain
+ * @b: the work request
+ *
+ * The window must be one, of the QP's PD, and for type 2 unbound; a type 1
+ * window may be rebound, and a length of 0 unbinds it (no MR is then
+ * looked at); a type 2 window needs a length.  Zero-based windows are
+ * type 2 only.  The MR must be a registered MR (not a window, not a DMA
+ * or fast-reg MR) of the same PD, with the key given, MW_BIND access,
+ * local write if the window grants remote write or atomic, and the range
+ * [@b->addr, @b->addr + @b->length) inside it.
+ *
+ * Return: 0 or XNIC_CQE_MW_BIND_ERR.
+ */
+u8 xnic_sim_bind_check(const struct xnic_sim_mr *mw,
+		       const struct xnic_sim_mr *mr, u32 pdn,
+		       const struct xnic_sim_bind *b)
+{
+	u64 iova, length;
+
+	if (!mw || !mw->mw_type || mw->pdn != pdn)
+		return XNIC_CQE_MW_BIND_ERR;
+	if ((b->access & ~XNIC_SIM_MW_RIGHTS) ||
+	    (b->flags & ~XNIC_BIND_F_ZERO_BASED))
+		return XNIC_CQE_MW_BIND_ERR;
+	if (mw->mw_type == XNIC_MW_TYPE_1) {
+		if (b->flags & XNIC_BIND_F_ZERO_BASED)
+			return XNIC_CQE_MW_BIND_ERR;
+		if (!b->length)
+			return 0;
+	} else if (/* pairs with the invalidator's release of FREE */
+		   smp_load_acquire(&mw->state) != XNIC_SIM_MW_FREE ||
+		   !b->length) {
+		return XNIC_CQE_MW_BIND_ERR;
+	}
+	if (!mr || mr->mw_type || READ_ONCE(mr->key) != b->mr_key ||
+	    !READ_ONCE(mr->valid) || mr->flags || mr->pdn != pdn)
+		return XNIC_CQE_MW_BIND_ERR;
+	if (!(mr->access & XNIC_ACCESS_MW_BIND))
+		return XNIC_CQE_MW_BIND_ERR;
+	if ((b->access & (XNIC_ACCESS_REMOTE_WRITE |
+			  XNIC_ACCESS_REMOTE_ATOMIC)) &&
+	    !(mr->access & XNIC_ACCESS_LOCAL_WRITE))
+		return XNIC_CQE_MW_BIND_ERR;
+	iova = READ_ONCE(mr->iova);
+	length = READ_ONCE(mr->length);
+	if (b->addr < iova || b->length > length ||
+	    b->addr - iova > length - b->length)
+		return XNIC_CQE_MW_BIND_ERR;
+	return 0;
+}
+
+/**
+ * xnic_sim_mw_check - may [addr, addr + len) be used through a window?
+ * @mw: the window found at the key's index
+ * @key: the whole key
+ * @pdn: the responder QP's protection domain
+ * @qpn: the responder QP (a type 2 window serves only the QP it is bound
+ *	 to)
+ * @addr: first byte, in the window's addresses
+ * @len: bytes
+ * @need: XNIC_ACCESS_REMOTE_* rights required
+ * @mr: the MR the window is bound to
+ * @maddr: @addr translated to an address of @mr
+ *
+ * Return: 0, or -EACCES.
+ */
+int xnic_sim_mw_check(const struct xnic_sim_mr *mw, u32 key, u32 pdn,
+		      u32 qpn, u64 addr, u64 len, u32 need,
+		      const struct xnic_sim_mr **mr, u64 *maddr)
+{
+	const struct xnic_sim_mr *p;
+	u64 iova, length, m;
+
+	/* the fields after VALID: pairs with the binder's release */
+	if (!mw->mw_type || smp_load_acquire(&mw->state) != XNIC_SIM_MW_VALID)
+		return -EACCES;
+	if (READ_ONCE(mw->key) != key || mw->pdn != pdn ||
+	    (mw->mw_type == XNIC_MW_TYPE_2 && READ_ONCE(mw->qpn) != qpn))
+		return -EACCES;
+	if (!need || (READ_ONCE(mw->access) & need) != need)
+		return -EACCES;
+	iova = READ_ONCE(mw->iova);
+	length = READ_ONCE(mw->length);
+	if (addr < iova || len > length || addr - iova > length - len)
+		return -EACCES;
+	p = READ_ONCE(mw->parent);
+	m = READ_ONCE(mw->base) + (addr - iova);
+	/* the MR cannot change while bound; checked all the same */
+	if (!p || xnic_sim_mr_check(p, READ_ONCE(p->key), pdn, m, len, 0,
+				    true))
+		return -EACCES;
+	*mr = p;
+	*maddr = m;
 	return 0;
 }
 

@@ -49,10 +49,27 @@ static inline void xnic_sim_unmap(void *p)
  * @iova: first byte's address
  * @length: bytes
  * @mtt: DMA address of each page (the device's copy)
+ * @binds: an MR's bound windows (DEREG_MR refuses while there are any)
+ * @mw_type: 0 for an MR; a window's enum xnic_mw_type
+ * @state: a window's XNIC_SIM_MW_* (acquire/release)
+ * @qpn: a bound type 2 window's QP
+ * @parent: a bound window's MR
+ * @base: the MR address of a bound window's first byte
  *
  * Fast registration changes a valid MR in place; readers take each field
  * once and bound every MTT index by @max_pages, so a racing reader at
  * worst sees a mix of the two registrations' pages.
+ *
+ * A memory window is an entry of the same table (one key space): @key,
+ * @pdn, @access (remote rights), @iova (its first address: @base, or 0
+ * when zero based) and @length describe the bound range.  Its fields
+ * change only while @state is not VALID: a binder takes the window from
+ * FREE (or, type 1, from VALID after waiting for readers) to BINDING,
+ * writes them and releases VALID; an invalidator takes it from VALID to
+ * INVALIDATING, drops the MR's @binds and releases FREE.  A reader
+ * checks VALID (acquire) and then reads the fields; @parent stays set
+ * after invalidation, and the MR it names is freed only after the
+ * engines' sections that could have read it are over.
  */
 struct xnic_sim_mr {
 	u32 key;
@@ -66,6 +83,36 @@ struct xnic_sim_mr {
 	u64 iova;
 	u64 length;
 	u64 *mtt;
+	atomic_t binds;
+	u8 mw_type;
+	u32 state;
+	u32 qpn;
+	struct xnic_sim_mr *parent;
+	u64 base;
+};
+
+/* memory window states */
+#define XNIC_SIM_MW_FREE		0	/* unbound */
+#define XNIC_SIM_MW_BINDING		1	/* being bound */
+#define XNIC_SIM_MW_VALID		2	/* bound */
+#define XNIC_SIM_MW_INVALIDATING	3	/* being unbound */
+
+/**
+ * struct xnic_sim_bind - a decoded BIND_MW work request
+ * @addr: first byte, an address of the MR
+ * @length: bytes
+ * @mr_key: the MR's key
+ * @mw_key: the window's new key
+ * @access: XNIC_ACCESS_REMOTE_* rights
+ * @flags: XNIC_BIND_F_*
+ */
+struct xnic_sim_bind {
+	u64 addr;
+	u64 length;
+	u32 mr_key;
+	u32 mw_key;
+	u32 access;
+	u8 flags;
 };
 
 int xnic_sim_mr_params_ok(u64 iova, u64 length, u32 npages, u8 page_shift,
@@ -75,6 +122,12 @@ int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
 		      u64 addr, u64 len, u32 need, bool remote);
 int xnic_sim_mr_xlate(const struct xnic_sim_mr *mr, u64 addr, u64 *dma,
 		      u64 *contig);
+u8 xnic_sim_bind_check(const struct xnic_sim_mr *mw,
+		       const struct xnic_sim_mr *mr, u32 pdn,
+		       const struct xnic_sim_bind *b);
+int xnic_sim_mw_check(const struct xnic_sim_mr *mw, u32 key, u32 pdn,
+		      u32 qpn, u64 addr, u64 len, u32 need,
+		      const struct xnic_sim_mr **mr, u64 *maddr);
 
 /**
  * struct xnic_sim_seg - a piece of a scatter/gather list, checked

@@ -63,6 +63,7 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
 	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
 	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
+	const struct xnic_wqe_bind *bd = buf + XNIC_WQE_BIND_OFF;
 
 	w->opcode = c->opcode;
 	w->flags = c->flags;
@@ -79,6 +80,13 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 		w->fr.access = le32_to_cpu(fr->access);
 		w->fr.npages = le32_to_cpu(fr->npages);
 		w->fr.page_shift = fr->page_shift;
+	} else if (c->opcode == XNIC_OP_BIND_MW) {
+		w->bind.addr = le64_to_cpu(bd->addr);
+		w->bind.length = le64_to_cpu(bd->length);
+		w->bind.mr_key = le32_to_cpu(bd->mr_key);
+		w->bind.mw_key = le32_to_cpu(bd->mw_key);
+		w->bind.access = le32_to_cpu(bd->access);
+		w->bind.flags = bd->flags;
 	} else {
 		w->remote_addr = le64_to_cpu(r->remote_addr);
 		w->rkey = le32_to_cpu(r->rkey);
@@ -133,6 +141,8 @@ int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
 		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	case XNIC_OP_RDMA_WRITE:
 	case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		return xnic_sim_qpt_ud(qp_type) ? XNIC_CQE_LOC_QP_OP_ERR : 0;
+	case XNIC_OP_BIND_MW:
 		return xnic_sim_qpt_ud(qp_type) ? XNIC_CQE_LOC_QP_OP_ERR : 0;
 	case XNIC_OP_RDMA_READ:
 	case XNIC_OP_ATOMIC_CMP_AND_SWP:
@@ -485,7 +495,9 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		ikey = le32_to_cpu(w->imm);
 		imr = xnic_sim_tbl_get(&rdev->mrs, ikey >> 8);
 		if (!imr || READ_ONCE(imr->key) != ikey ||
-		    imr->pdn != rqp->pdn || !(imr->flags & XNIC_MR_F_FREG)) {
+		    imr->pdn != rqp->pdn ||
+		    (imr->mw_type ? !xnic_sim_mw_remote_inv_ok(imr, rqp) :
+		     !(imr->flags & XNIC_MR_F_FREG))) {
 			spin_unlock(&rqp->lock);
 			return xnic_sim_rem_access(qp, rqp, status);
 		}
@@ -524,7 +536,11 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	if (inv) {
-		WRITE_ONCE(imr->valid, false);
+		/* a window: another invalidation may have come first */
+		if (imr->mw_type)
+			xnic_sim_mw_invalidate(rdev, imr, false);
+		else
+			WRITE_ONCE(imr->valid, false);
 		flags |= XNIC_CQE_WITH_INV;
 	}
 	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
@@ -544,9 +560,9 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
 	bool imm = w->opcode == XNIC_OP_RDMA_WRITE_WITH_IMM;
-	struct xnic_sim_mr *mr = NULL;
+	const struct xnic_sim_mr *mr = NULL;
 	struct xnic_sim_qp *rqp;
-	u64 len;
+	u64 len, maddr = 0;
 	u32 nl;
 	u8 st;
 	int r;
@@ -562,7 +578,7 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return xnic_sim_no_answer(qp, status);
 	if (len) {
 		mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
-				   XNIC_ACCESS_REMOTE_WRITE);
+				   XNIC_ACCESS_REMOTE_WRITE, &maddr);
 		if (!mr)
 			return xnic_sim_rem_access(qp, rqp, status);
 	}
@@ -584,7 +600,7 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_psn(qp, rqp, len);
 	if (len) {
 		s->rseg[0].mr = mr;
-		s->rseg[0].addr = w->remote_addr;
+		s->rseg[0].addr = maddr;
 		s->rseg[0].len = len;
 		if (xnic_sim_copy(s->rseg, 1, s->lseg, nl, len,
 				  xnic_sim_may_sleep(dev))) {
@@ -623,9 +639,9 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 {
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
-	struct xnic_sim_mr *mr;
+	const struct xnic_sim_mr *mr;
 	struct xnic_sim_qp *rqp;
-	u64 len;
+	u64 len, maddr;
 	u32 nl;
 	u8 st;
 
@@ -645,11 +661,11 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
 		return XS_DONE;
 	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
-			   XNIC_ACCESS_REMOTE_READ);
+			   XNIC_ACCESS_REMOTE_READ, &maddr);
 	if (!mr)
 		return xnic_sim_rem_access(qp, rqp, status);
 	s->rseg[0].mr = mr;
-	s->rseg[0].addr = w->remote_addr;
+	s->rseg[0].addr = maddr;
 	s->rseg[0].len = len;
 	if (xnic_sim_copy(s->lseg, nl, s->rseg, 1, len,
 			  xnic_sim_may_sleep(dev))) {
@@ -671,9 +687,9 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
 	struct xnic_sim_seg src = { .kaddr = &s->atomic_orig, .len = 8 };
-	struct xnic_sim_mr *mr;
+	const struct xnic_sim_mr *mr;
 	struct xnic_sim_qp *rqp;
-	u64 len, orig;
+	u64 len, orig, maddr;
 	u32 nl;
 	u8 st;
 
@@ -700,9 +716,9 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 		return XS_DONE;
 	}
 	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, 8,
-			   XNIC_ACCESS_REMOTE_ATOMIC);
+			   XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
 	if (!mr ||
-	    xnic_sim_atomic(mr, w->remote_addr,
+	    xnic_sim_atomic(mr, maddr,
 			    w->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP,
 			    w->compare_add, w->swap, &orig))
 		return xnic_sim_rem_access(qp, rqp, status);
@@ -723,6 +739,14 @@ static int xnic_sim_do_local_inv(struct xnic_sim_dev *dev,
 	u32 key = le32_to_cpu(dev->scr->w.imm);
 	struct xnic_sim_mr *mr = xnic_sim_tbl_get(&dev->mrs, key >> 8);
 
+	if (mr && mr->mw_type) {
+		/* a type 2 window of the QP's PD, bound */
+		if (mr->mw_type != XNIC_MW_TYPE_2 ||
+		    READ_ONCE(mr->key) != key || mr->pdn != qp->pdn ||
+		    !xnic_sim_mw_invalidate(dev, mr, true))
+			*status = XNIC_CQE_LOC_PROT_ERR;
+		return XS_DONE;
+	}
 	if (!mr || READ_ONCE(mr->key) != key || mr->pdn != qp->pdn ||
 	    !(mr->flags & XNIC_MR_F_FREG)) {
 		*status = XNIC_CQE_LOC_PROT_ERR;
@@ -731,6 +755,50 @@ static int xnic_sim_do_local_inv(struct xnic_sim_dev *dev,
 	WRITE_ONCE(mr->valid, false);
 	/* an operation of the peer that passed the check is over */
 	xnic_sim_sect_sync(dev);
+	return XS_DONE;
+}
+
+/*
+ * BIND_MW: bind a window of the QP's PD to a range of an MR
+ * (xnic_sim_bind_check()), or unbind a type 1 window (length 0).  A type
+ * 2 window serves only this QP afterwards.  Rebinding a bound type 1
+ * window waits until the peer's operations through it are over.
+ */
+static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, u8 *status)
+{
+	const struct xnic_sim_bind *b = &dev->scr->w.bind;
+	struct xnic_sim_mr *mw = xnic_sim_tbl_get(&dev->mrs, b->mw_key >> 8);
+	struct xnic_sim_mr *mr = NULL;
+	u32 prev;
+
+	if (b->length)
+		mr = xnic_sim_tbl_get(&dev->mrs, b->mr_key >> 8);
+	*status = xnic_sim_bind_check(mw, mr, qp->pdn, b);
+	if (*status)
+		return XS_DONE;
+	/* only this engine binds; a peer only takes VALID to INVALIDATING */
+	prev = xchg(&mw->state, XNIC_SIM_MW_BINDING);
+	if (prev == XNIC_SIM_MW_VALID) {
+		xnic_sim_sect_sync(dev);
+		atomic_dec(&mw->parent->binds);
+	}
+	WRITE_ONCE(mw->key, b->mw_key);
+	if (!b->length) {
+		/* the new key before FREE: pairs with readers' acquire */
+		smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
+		return XS_DONE;
+	}
+	atomic_inc(&mr->binds);
+	WRITE_ONCE(mw->parent, mr);
+	WRITE_ONCE(mw->access, b->access);
+	WRITE_ONCE(mw->base, b->addr);
+	WRITE_ONCE(mw->iova,
+		   (b->flags & XNIC_BIND_F_ZERO_BASED) ? 0 : b->addr);
+	WRITE_ONCE(mw->length, b->length);
+	WRITE_ONCE(mw->qpn, qp->qpn);
+	/* every field before VALID: pairs with xnic_sim_mw_check()'s acquire */
+	smp_store_release(&mw->state, XNIC_SIM_MW_VALID);
 	return XS_DONE;
 }
 
@@ -800,6 +868,8 @@ int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return xnic_sim_do_local_inv(dev, qp, status);
 	case XNIC_OP_REG_MR:
 		return xnic_sim_do_reg_mr(dev, qp, status);
+	case XNIC_OP_BIND_MW:
+		return xnic_sim_do_bind_mw(dev, qp, status);
 	}
 
 	/* remote: the responder's objects are used inside a section */

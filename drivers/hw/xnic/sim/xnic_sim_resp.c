@@ -263,18 +263,72 @@ void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
 }
 
-/* Check a remote key for [remote_addr, + len) with QP and MR rights. */
-struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey, u64 addr,
-				  u64 len, u32 right)
+/*
+ * Check a remote key for [addr, + len) with QP and MR (or window) rights.
+ * Return: the MR to access, @maddr set to the address in it (a window's
+ * addresses translated to its MR's), or NULL.
+ */
+const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
+					u64 addr, u64 len, u32 right,
+					u64 *maddr)
 {
-	struct xnic_sim_mr *mr;
+	const struct xnic_sim_mr *mr, *bound;
 
 	if (!(READ_ONCE(rqp->access) & right))
 		return NULL;
 	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
+	if (mr && mr->mw_type) {
+		if (xnic_sim_mw_check(mr, rkey, rqp->pdn, rqp->qpn, addr, len,
+				      right, &bound, maddr))
+			return NULL;
+		return bound;
+	}
 	if (xnic_sim_mr_check(mr, rkey, rqp->pdn, addr, len, right, true))
 		return NULL;
+	*maddr = addr;
 	return mr;
+}
+
+/**
+ * xnic_sim_mw_remote_inv_ok - may a SEND_WITH_INV invalidate this window?
+ * @mw: a window of the responder's device (key and PD checked)
+ * @rqp: the responder QP
+ *
+ * Only a bound type 2 window, through the QP it is bound to.
+ */
+bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
+			       const struct xnic_sim_qp *rqp)
+{
+	if (mw->mw_type != XNIC_MW_TYPE_2)
+		return false;
+	/* the QP after VALID: pairs with the binder's release */
+	return smp_load_acquire(&mw->state) == XNIC_SIM_MW_VALID &&
+	       READ_ONCE(mw->qpn) == rqp->qpn;
+}
+
+/**
+ * xnic_sim_mw_invalidate - unbind a bound window
+ * @dev: the device whose engine runs this (not necessarily the window's)
+ * @mw: the window
+ * @sync: wait for the peer's operations through it (the window's own
+ *	  engine invalidating; a peer's engine invalidating is the peer)
+ *
+ * The window's own engine cannot free the MR while it is executing an
+ * operation, so a remote invalidation need not wait.
+ * Return: whether this call invalidated it (false: it was not bound).
+ */
+bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
+			    bool sync)
+{
+	if (cmpxchg(&mw->state, XNIC_SIM_MW_VALID,
+		    XNIC_SIM_MW_INVALIDATING) != XNIC_SIM_MW_VALID)
+		return false;
+	if (sync)
+		xnic_sim_sect_sync(dev);
+	atomic_dec(&mw->parent->binds);
+	/* unbound before a binder may take it: pairs with its acquire */
+	smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
+	return true;
 }
 
 /*
