@@ -1107,6 +1107,8 @@ static int xrdma_cmd_query_object(struct xrdma_cmd_ctx *c)
 	}
 	xrdma_uobj_put(uobj);
 	return 0;
+}
+
 /* ATTACH_MCAST, DETACH_MCAST: the core keeps the QP's groups. */
 static int xrdma_cmd_mcast(struct xrdma_cmd_ctx *c, bool attach)
 {

@@ -973,6 +973,7 @@ struct xrdma_device_ops {
 	 */
 	int (*reg_user_mr_dmabuf)(struct xrdma_mr *mr,
 				  struct xrdma_udata *udata);
+	/*
 	 * Memory windows (optional, with XRDMA_DEVICE_MEM_WINDOW).  mw->rkey
 	 * is set by the core.  dereg_mr returns -EAGAIN, changing nothing,
 	 * when the device refuses because windows are bound to the MR.

@@ -571,6 +571,8 @@ struct xrdma_cmd_query_object {
 };
 
 #define XRDMA_CMD_QUERY_OBJECT_SIZE_VER0	48
+
+/*
  * XRDMA_IOC_ATTACH_MCAST, XRDMA_IOC_DETACH_MCAST: a UD QP joins or leaves
  * a multicast group (gid: ff00::/8 or IPv4-mapped 224.0.0.0/4; lid is
  * ignored on RoCE).  Attaching again is 0; detaching a group the QP is
