@@ -617,10 +617,12 @@ static void t_input(void)
 /* ------------------------------------------------------------ inflight */
 
 #define NWR	64
+/* each WRITE a whole LBUF, so that some may still run during the rereg */
+#define WSZ	LBUF
 
 static void t_inflight(void)
 {
-	uint8_t *a = area(NWR * PG, 50), *b = area(NWR * PG, 0);
+	uint8_t *a = area(NWR * WSZ, 50), *b = area(NWR * WSZ, 0);
 	struct ibv_send_wr wr[NWR], *bad;
 	struct ibv_sge s[NWR];
 	struct ibv_wc wc[NWR];
@@ -628,20 +630,20 @@ static void t_inflight(void)
 	struct ibv_mr *mr;
 	struct pair p;
 
-	memset(b, 0, NWR * PG);
-	mr = ibv_reg_mr(pd0, a, NWR * PG, RWR);
+	memset(b, 0, NWR * WSZ);
+	mr = ibv_reg_mr(pd0, a, NWR * WSZ, RWR);
 	if (!mr || !pair_new(&p, pd0))
 		xt_bail(errno, "setup");
 	xt_pat_fill(p.l.p, LBUF, 51);
 	memset(wr, 0, sizeof(wr));
 	for (i = 0; i < NWR; i++) {
-		s[i] = xt_sge(&p.l, 0, PG);
+		s[i] = xt_sge(&p.l, 0, WSZ);
 		wr[i].wr_id = i;
 		wr[i].sg_list = &s[i];
 		wr[i].num_sge = 1;
 		wr[i].opcode = IBV_WR_RDMA_WRITE;
 		wr[i].send_flags = IBV_SEND_SIGNALED;
-		wr[i].wr.rdma.remote_addr = (uintptr_t)a + (size_t)i * PG;
+		wr[i].wr.rdma.remote_addr = (uintptr_t)a + (size_t)i * WSZ;
 		wr[i].wr.rdma.rkey = mr->rkey;
 		wr[i].next = i + 1 < NWR ? &wr[i + 1] : NULL;
 	}
@@ -649,7 +651,7 @@ static void t_inflight(void)
 		      "inflight: post %d WRITEs", NWR))
 		goto out;
 	ret = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, b,
-			   NWR * PG, 0);
+			   NWR * WSZ, 0);
 	CHECK_RC(ret, 0, "inflight: rereg while they run");
 	n = xt_poll_n(p.a.cq, wc, NWR, wait_ms * 2);
 	for (i = 0; i < n; i++) {
@@ -667,10 +669,10 @@ static void t_inflight(void)
 	      "inflight: every WRITE completed once (%d of %d; %d ok, %d errors)",
 	      n, NWR, ok, err);
 	xt_note("inflight: %d WRITEs before the rereg, %d after", ok, err);
-	CHECK(xt_all_bytes(b, NWR * PG, 0),
+	CHECK(xt_all_bytes(b, NWR * WSZ, 0),
 	      "inflight: none reached the new range");
 	for (i = 0; i < ok; i++)
-		if (xt_pat_check(a + (size_t)i * PG, PG, 51) >= 0)
+		if (xt_pat_check(a + (size_t)i * WSZ, WSZ, 51) >= 0)
 			break;
 	CHECK(i == ok, "inflight: the successful ones wrote the old range");
 	CHECK_ST(probe_write(pd0, b + PG, mr->rkey, 100, 52), IBV_WC_SUCCESS,
@@ -678,8 +680,8 @@ static void t_inflight(void)
 out:
 	pair_free(&p);
 	CHECK_RC(ibv_dereg_mr(mr), 0, "inflight: dereg");
-	munmap(a, NWR * PG);
-	munmap(b, NWR * PG);
+	munmap(a, NWR * WSZ);
+	munmap(b, NWR * WSZ);
 }
 
 /* ------------------------------------------------------------ threads */
