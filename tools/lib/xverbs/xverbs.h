@@ -217,6 +217,7 @@ static inline void xv_unlock(pthread_spinlock_t *lock, bool td)
 	if (!td)
 		pthread_spin_unlock(lock);
 }
+
 void xv_share_set_ops(struct verbs_context *v);
 struct xv_pd *xv_parent_domain(struct ibv_pd *pd);
 void xv_pd_get(struct ibv_pd *pd);
