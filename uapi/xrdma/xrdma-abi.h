@@ -595,7 +595,7 @@ struct xrdma_cmd_mcast {
 #define XRDMA_IOC_DESTROY	_IOWR(XRDMA_IOC_MAGIC, 0x05, struct xrdma_cmd_destroy)
 #define XRDMA_IOC_REG_MR	_IOWR(XRDMA_IOC_MAGIC, 0x06, struct xrdma_cmd_reg_mr)
 #define XRDMA_IOC_CREATE_CQ	_IOWR(XRDMA_IOC_MAGIC, 0x07, struct xrdma_cmd_create_cq)
-/* 0x08 is reserved: it was RESIZE_CQ, removed until a device resizes CQs */
+/* 0x08 is reserved: it was an early RESIZE_CQ; today's is 0x15 */
 #define XRDMA_IOC_CREATE_QP	_IOWR(XRDMA_IOC_MAGIC, 0x09, struct xrdma_cmd_create_qp)
 #define XRDMA_IOC_MODIFY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0a, struct xrdma_cmd_modify_qp)
 #define XRDMA_IOC_QUERY_QP	_IOWR(XRDMA_IOC_MAGIC, 0x0b, struct xrdma_cmd_query_qp)
