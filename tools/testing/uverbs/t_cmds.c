@@ -1752,7 +1752,8 @@ void t_destroy(void)
  * For every command: the exact size works and the kernel writes nothing
  * past it; smaller than v1 -> EINVAL; larger with a non-zero tail ->
  * E2BIG; larger with a zero tail -> works; a page -> works; more than a
- * page -> E2BIG.
+ * page -> E2BIG.  A structure that grew since v1 (sz_ver1()): v1's size
+ * works too and nothing past it is written.
  */
 struct szcmd {
 	const char *name;
@@ -1760,6 +1761,14 @@ struct szcmd {
 	size_t size;
 	enum ut_fd fresh;
 };
+
+/* a command's first published size (_SIZE_VER0) where it grew since */
+static size_t sz_ver1(const struct szcmd *s)
+{
+	if (s->nr == _IOC_NR(XRDMA_IOC_QUERY_DEVICE))
+		return XRDMA_CMD_QUERY_DEVICE_SIZE_VER0;
+	return s->size;
+}
 
 static const struct szcmd szcmds[] = {
 	{ "GET_CONTEXT", 0x00, sizeof(struct xrdma_cmd_get_context),
@@ -1835,12 +1844,19 @@ void t_sizes(void)
 		return;
 	for (i = 0; i < ARRAY_SIZE(szcmds); i++) {
 		const struct szcmd *s = &szcmds[i];
+		size_t v1 = sz_ver1(s);
 
 		ret = sz_call(&e, s, s->size, 0, true, &g);
 		CHECK_RC(ret, 0, "%s with its own size %zu", s->name, s->size);
 		CHECK(g, "%s wrote nothing past %zu bytes", s->name, s->size);
-		CHECK_RC(sz_call(&e, s, s->size - 4, 0, false, NULL), -EINVAL,
-			 "%s size %zu (4 short)", s->name, s->size - 4);
+		if (v1 < s->size) {
+			ret = sz_call(&e, s, v1, 0, true, &g);
+			CHECK_RC(ret, 0, "%s with its first size %zu", s->name,
+				 v1);
+			CHECK(g, "%s wrote nothing past %zu bytes", s->name, v1);
+		}
+		CHECK_RC(sz_call(&e, s, v1 - 4, 0, false, NULL), -EINVAL,
+			 "%s size %zu (4 short)", s->name, v1 - 4);
 		CHECK_RC(sz_call(&e, s, 0, 0, false, NULL), -EINVAL,
 			 "%s size 0", s->name);
 		CHECK_RC(sz_call(&e, s, s->size + 8, 0, false, NULL), 0,
