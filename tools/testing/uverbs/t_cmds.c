@@ -1793,7 +1793,6 @@ static const struct szcmd szcmds[] = {
 	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX },
 	{ "QUERY_CLOCK", 0x13, sizeof(struct xrdma_cmd_query_clock),
 	  UT_FD_CTX },
-	{ "ALLOC_MW", 0x14, sizeof(struct xrdma_cmd_alloc_mw), UT_FD_CTX },
 };
 
 /*
