@@ -1064,6 +1064,7 @@ static int dp_init(struct kunit *test)
 	d->cq = dp_zalloc(test, sizeof(*d->cq));
 	d->cq->ibcq.device = &d->xdev->ibdev;
 	spin_lock_init(&d->cq->lock);
+	mutex_init(&d->cq->resize_mutex);
 	d->cq->log_cqe = DP_CQ_LOG;
 	d->cq->ring = dp_zalloc(test, sizeof(struct xnic_cqe) << DP_CQ_LOG);
 	d->cq->dbrec = dp_zalloc(test, sizeof(*d->cq->dbrec));
