@@ -104,6 +104,8 @@ int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 		return xrdma_dereg_mr(uobj->object);
 	case XRDMA_OBJ_AH:
 		return xrdma_destroy_ah(uobj->object);
+	case XRDMA_OBJ_DM:
+		return xrdma_free_dm(uobj->object);
 	}
 	return -EINVAL;
 }
@@ -169,7 +171,8 @@ int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
 void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile)
 {
 	static const u32 order[] = { XRDMA_OBJ_QP, XRDMA_OBJ_SRQ, XRDMA_OBJ_CQ,
-				     XRDMA_OBJ_MR, XRDMA_OBJ_AH, XRDMA_OBJ_PD };
+				     XRDMA_OBJ_MR, XRDMA_OBJ_AH, XRDMA_OBJ_PD,
+				     XRDMA_OBJ_DM };
 	struct xrdma_uobj *uobj;
 	unsigned long index;
 	int i;

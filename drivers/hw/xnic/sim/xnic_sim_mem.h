@@ -66,6 +66,7 @@ struct xnic_sim_mr {
 	u64 iova;
 	u64 length;
 	u64 *mtt;
+	u64 dm_dma;			/* XNIC_MR_F_DM: bus address of iova */
 };
 
 int xnic_sim_mr_params_ok(u64 iova, u64 length, u32 npages, u8 page_shift,
