@@ -19,9 +19,10 @@
  *	   process at dm->mmap_offset), NULL for kernel callers
  *
  * Return: the DM, or an ERR_PTR: -EOPNOTSUPP if the device has none,
- * -EINVAL for a zero length or an alignment above the device memory's
- * size, -ENOMEM if @length exceeds max_dm_size or the device has no such
- * free range left, or another negative errno.
+ * -EINVAL for a zero length, one above max_dm_size (as mlx5) or an
+ * alignment above the device memory's size, -ENOMEM if the device has no
+ * such free range left (all users share max_dm_size), or another
+ * negative errno.
  */
 struct xrdma_dm *xrdma_alloc_dm(struct xrdma_device *dev, u64 length,
 				u32 log_align, struct xrdma_udata *udata)
@@ -32,10 +33,9 @@ struct xrdma_dm *xrdma_alloc_dm(struct xrdma_device *dev, u64 length,
 
 	if (!max || !dev->ops->alloc_dm || !dev->ops->free_dm)
 		return ERR_PTR(-EOPNOTSUPP);
-	if (!length || log_align >= 64 || BIT_ULL(log_align) > max)
+	if (!length || length > max || log_align >= 64 ||
+	    BIT_ULL(log_align) > max)
 		return ERR_PTR(-EINVAL);
-	if (length > max)
-		return ERR_PTR(-ENOMEM);
 	if (!xrdma_device_try_get(dev))
 		return ERR_PTR(-ENODEV);
 	dm = kzalloc(max_t(size_t, dev->ops->size_dm, sizeof(*dm)),

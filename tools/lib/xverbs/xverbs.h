@@ -173,4 +173,7 @@ void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct ibv_srq *srq);
 void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
 void xv_cq_ex_init(struct xv_cq *cq);
 
+/* dm.c: device memory */
+void xv_dm_set_ops(struct verbs_context *v);
+
 #endif /* XVERBS_H */
