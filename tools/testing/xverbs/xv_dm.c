@@ -22,6 +22,11 @@
  *            and compare-and-swap (zero-based addresses); data verified
  *            with ibv_memcpy_from_dm and in host memory; an RDMA WRITE one
  *            byte beyond the DM MR completes with IBV_WC_REM_ACCESS_ERR
+ *   ioctl    the ALLOC_DM and REG_DM_MR ioctls raw on the library's
+ *            command fd: reserved fields, comp_mask, short sizes, bad and
+ *            wrong-type handles, access bits beyond the uverbs ones are
+ *            errno; a mapping longer than the DM's pages is refused;
+ *            DESTROY of a DM by another type or type 7 is EINVAL
  *   exit     a child process allocates all of max_dm_size, fills it and
  *            exits without freeing: then the whole max_dm_size is free
  *            again and reads zero (no other process's data)
@@ -34,9 +39,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
+#include <xrdma/xrdma-abi.h>
 #include "xt.h"
 #include "xt_verbs.h"
 
@@ -200,6 +208,19 @@ static void t_copy(void)
 	CHECK_RC(-ibv_free_dm(dm), 0, "free");
 }
 
+/* -errno of a failed ibv_reg_dm_mr, 0 (and deregistered) for a success */
+static int reg_rc(struct ibv_dm *dm, uint64_t off, size_t len,
+		  unsigned int access)
+{
+	struct ibv_mr *mr;
+
+	errno = 0;
+	mr = ibv_reg_dm_mr(pd, dm, off, len, access);
+	if (!mr)
+		return -errno;
+	return -ibv_dereg_mr(mr);
+}
+
 static void t_mr(void)
 {
 	struct ibv_dm *dm = dm_alloc(DM_LEN, 0, 0);
@@ -208,25 +229,16 @@ static void t_mr(void)
 
 	if (!dm)
 		xt_bail(errno, "alloc %d bytes", DM_LEN);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, 0, DM_LEN, IBV_ACCESS_LOCAL_WRITE) &&
-	      errno == EINVAL, "reg without ZERO_BASED: EINVAL (%d)", errno);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, 0, DM_LEN, ZB | IBV_ACCESS_MW_BIND) &&
-	      errno == EINVAL, "reg with MW_BIND: EINVAL (%d)", errno);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, 0, DM_LEN, ZB | IBV_ACCESS_REMOTE_WRITE) &&
-	      errno == EINVAL, "remote write without local: EINVAL (%d)",
-	      errno);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, 0, DM_LEN + 1, ZB) && errno == EINVAL,
-	      "reg one byte beyond: EINVAL (%d)", errno);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, DM_LEN, 1, ZB) && errno == EINVAL,
-	      "reg at the end: EINVAL (%d)", errno);
-	errno = 0;
-	CHECK(!ibv_reg_dm_mr(pd, dm, 1, UINT64_MAX, ZB) && errno == EINVAL,
-	      "reg length wraps: EINVAL (%d)", errno);
+	CHECK_RC(reg_rc(dm, 0, DM_LEN, IBV_ACCESS_LOCAL_WRITE), -EINVAL,
+		 "reg without ZERO_BASED");
+	CHECK_RC(reg_rc(dm, 0, DM_LEN, ZB | IBV_ACCESS_MW_BIND), -EINVAL,
+		 "reg with MW_BIND");
+	CHECK_RC(reg_rc(dm, 0, DM_LEN, ZB | IBV_ACCESS_REMOTE_WRITE), -EINVAL,
+		 "reg remote write without local write");
+	CHECK_RC(reg_rc(dm, 0, DM_LEN + 1, ZB), -EINVAL, "reg one byte beyond");
+	CHECK_RC(reg_rc(dm, DM_LEN, 1, ZB), -EINVAL, "reg at the end");
+	CHECK_RC(reg_rc(dm, 1, SIZE_MAX, ZB), -EINVAL, "reg length wraps");
+	CHECK_RC(reg_rc(dm, 0, DM_LEN, ZB), 0, "reg all of it, local only");
 
 	mr = ibv_reg_dm_mr(pd, dm, 4096, DM_LEN - 4096, ZB | ALL_REMOTE);
 	if (!CHECK(mr, "reg the second page"))
@@ -464,6 +476,100 @@ static void t_rdma(void)
 	CHECK_RC(-xt_buf_free(&B.host), 0, "dereg B's buffer");
 }
 
+/* ------------------------------------------------------------ ioctl */
+
+static int xio(unsigned long req, void *arg)
+{
+	return ioctl(ctx->cmd_fd, req, arg) ? -errno : 0;
+}
+
+static int destroy(uint32_t type, uint32_t handle)
+{
+	struct xrdma_cmd_destroy d = { .type = type, .handle = handle };
+
+	return xio(XRDMA_IOC_DESTROY, &d);
+}
+
+static void t_ioctl(void)
+{
+	struct xrdma_cmd_alloc_dm a = { .length = 100 }, a2;
+	struct xrdma_cmd_reg_dm_mr r, r0;
+	void *p;
+
+	a2 = a;
+	a2.reserved = 1;
+	CHECK_RC(xio(XRDMA_IOC_ALLOC_DM, &a2), -EINVAL, "ALLOC_DM reserved 1");
+	a2 = a;
+	a2.comp_mask = 1;
+	CHECK_RC(xio(XRDMA_IOC_ALLOC_DM, &a2), -EINVAL, "ALLOC_DM comp_mask 1");
+	a2 = a;
+	a2.length = 0;
+	CHECK_RC(xio(XRDMA_IOC_ALLOC_DM, &a2), -EINVAL, "ALLOC_DM length 0");
+	a2 = a;
+	CHECK_RC(xio(_IOWR(XRDMA_IOC_MAGIC, 0x1c, struct xrdma_cmd_kick), &a2),
+		 -EINVAL, "ALLOC_DM below its first size");
+	if (!CHECK_RC(xio(XRDMA_IOC_ALLOC_DM, &a), 0, "ALLOC_DM 100 bytes"))
+		return;
+	CHECK(a.dm_handle && a.mmap_length == 4096 && a.mmap_offset &&
+	      !(a.mmap_offset % 4096), "ALLOC_DM: handle %u, a page at %#llx",
+	      a.dm_handle, (unsigned long long)a.mmap_offset);
+	p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->cmd_fd,
+		 (off_t)a.mmap_offset);
+	CHECK(p == MAP_FAILED, "a mapping of two pages of a one-page DM fails");
+	if (p != MAP_FAILED)
+		munmap(p, 8192);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->cmd_fd,
+		 (off_t)a.mmap_offset);
+	if (CHECK(p != MAP_FAILED, "its page maps")) {
+		CHECK(((uint8_t *)p)[0] == 0 && ((uint8_t *)p)[4095] == 0,
+		      "and reads zero");
+		munmap(p, 4096);
+	}
+
+	memset(&r0, 0, sizeof(r0));
+	r0.pd_handle = pd->handle;
+	r0.dm_handle = a.dm_handle;
+	r0.length = 100;
+	r = r0;
+	r.dm_handle = a.dm_handle + 1000;
+	CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), -ENOENT, "REG_DM_MR bad DM");
+	r = r0;
+	r.dm_handle = pd->handle;
+	CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), -EINVAL,
+		 "REG_DM_MR a PD as the DM");
+	r = r0;
+	r.pd_handle = a.dm_handle;
+	CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), -EINVAL,
+		 "REG_DM_MR the DM as the PD");
+	r = r0;
+	r.access = IBV_ACCESS_ZERO_BASED;
+	CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), -EINVAL,
+		 "REG_DM_MR access 0x20 (not a uverbs bit)");
+	r = r0;
+	r.offset = 50;
+	r.length = 51;
+	CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), -EINVAL,
+		 "REG_DM_MR beyond the 100 bytes asked for");
+	r = r0;
+	CHECK_RC(xio(_IOWR(XRDMA_IOC_MAGIC, 0x1d, struct xrdma_cmd_kick), &r),
+		 -EINVAL, "REG_DM_MR below its first size");
+	r = r0;
+	if (CHECK_RC(xio(XRDMA_IOC_REG_DM_MR, &r), 0, "REG_DM_MR")) {
+		CHECK_RC(destroy(XRDMA_OBJ_DM, a.dm_handle), -EBUSY,
+			 "DESTROY the DM with its MR: EBUSY");
+		CHECK_RC(destroy(XRDMA_OBJ_DM, r.mr_handle), -EINVAL,
+			 "DESTROY the MR as a DM");
+		CHECK_RC(destroy(XRDMA_OBJ_MR, r.mr_handle), 0, "DESTROY the MR");
+	}
+	CHECK_RC(destroy(7, a.dm_handle), -EINVAL, "DESTROY type 7");
+	CHECK_RC(destroy(XRDMA_OBJ_PD, a.dm_handle), -EINVAL,
+		 "DESTROY the DM as a PD");
+	CHECK_RC(destroy(9, a.dm_handle), -EINVAL, "DESTROY type 9");
+	CHECK_RC(destroy(XRDMA_OBJ_DM, a.dm_handle), 0, "DESTROY the DM");
+	CHECK_RC(destroy(XRDMA_OBJ_DM, a.dm_handle), -ENOENT,
+		 "DESTROY the DM again");
+}
+
 /* ------------------------------------------------------------ exit */
 
 static void t_exit(void)
@@ -532,6 +638,7 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(copy, 0, "memcpy to/from DM; EFAULT beyond it"),
 	XT_SUBTEST(mr, 0, "ibv_reg_dm_mr's rules; free with an MR: EBUSY"),
 	XT_SUBTEST(rdma, 0, "DM MRs in SEND, WRITE, READ, atomics"),
+	XT_SUBTEST(ioctl, 0, "the ioctls' errno for bad arguments"),
 	XT_SUBTEST(exit, 0, "a process's DM is freed and zeroed at exit"),
 };
 
