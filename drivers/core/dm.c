@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Device memory: memory the device owns (attr.max_dm_size bytes in all,
- * shared by every user of the device), handed out zeroed by the driver,
+ * Device memory (Documentation/userspace.rst, "Device memory"): memory
+ * the device owns (attr.max_dm_size bytes in all, shared by every user of
+ * the device), handed out zeroed by the driver,
  * mapped into the owner's process and registered as zero-based MRs
  * (xrdma_reg_dm_mr() in mr.c).  An MR on a DM holds a use of it: the DM
  * cannot be freed while one exists (-EBUSY, as ib_core's usecnt).
