@@ -13,6 +13,7 @@
  * device without engine thread and on MRs made by hand.
  */
 #include <kunit/test.h>
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "../drivers/hw/xnic/sim/xnic_sim.h"
