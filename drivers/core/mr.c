@@ -362,6 +362,8 @@ int xrdma_dereg_mr(struct xrdma_mr *mr)
 		mr->umem = NULL;
 	}
 	xrdma_umem_release(mr->umem);
+	if (mr->dm)
+		xrdma_use_put(&mr->dm->usecnt);
 	xrdma_obj_free(&mr->res);
 	xrdma_use_put(&pd->usecnt);
 	return 0;
@@ -558,3 +560,50 @@ int xrdma_dealloc_mw(struct xrdma_mw *mw)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xrdma_dealloc_mw);
+
+/**
+ * xrdma_reg_dm_mr - register device memory
+ * @pd: protection domain
+ * @dm: device memory of @pd's device
+ * @offset: first byte of @dm
+ * @length: bytes
+ * @access: XRDMA_ACCESS_* flags
+ *
+ * The MR is zero-based: its addresses are 0..@length - 1 (byte @offset of
+ * @dm is address 0), locally and remotely.  It holds a use of @dm until it
+ * is deregistered.
+ *
+ * Return: the MR, or an ERR_PTR: -EOPNOTSUPP, -EINVAL for bad rights, a
+ * range outside @dm or a DM of another device, or another negative errno.
+ */
+struct xrdma_mr *xrdma_reg_dm_mr(struct xrdma_pd *pd, struct xrdma_dm *dm,
+				 u64 offset, u64 length, u32 access)
+{
+	struct xrdma_device *dev = pd->device;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (!dev->ops->reg_dm_mr)
+		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_mr_access(access);
+	if (ret)
+		return ERR_PTR(ret);
+	if (dm->device != dev || offset > dm->length ||
+	    length > dm->length - offset)
+		return ERR_PTR(-EINVAL);
+	if (!xrdma_use_get(&dm->usecnt))
+		return ERR_PTR(-EINVAL);
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
+	if (IS_ERR(mr)) {
+		xrdma_use_put(&dm->usecnt);
+		return mr;
+	}
+	mr->iova = 0;
+	mr->length = length;
+	mr->dm = dm;
+	mr = xrdma_mr_create_done(mr, dev->ops->reg_dm_mr(mr, dm, offset));
+	if (IS_ERR(mr))
+		xrdma_use_put(&dm->usecnt);
+	return mr;
+}
+EXPORT_SYMBOL_GPL(xrdma_reg_dm_mr);

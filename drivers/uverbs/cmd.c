@@ -34,6 +34,8 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_query_object query_object;
 	struct xrdma_cmd_mcast mcast;
 	struct xrdma_cmd_alloc_mw alloc_mw;
+	struct xrdma_cmd_alloc_dm alloc_dm;
+	struct xrdma_cmd_reg_dm_mr reg_dm_mr;
 };
 
 struct xrdma_cmd_ctx {
@@ -168,6 +170,7 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->max_mcast_grp = a->max_mcast_grp;
 	cmd->max_mcast_qp_attach = a->max_mcast_qp_attach;
 	cmd->max_total_mcast_qp_attach = a->max_total_mcast_qp_attach;
+	cmd->max_dm_size = a->max_dm_size;
 	return 0;
 }
 
@@ -263,7 +266,7 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_destroy *cmd = &c->buf->destroy;
 
-	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_MW)
+	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_DM)
 		return -EINVAL;
 	return xrdma_uobj_destroy(c->ufile, cmd->type, cmd->handle, cmd);
 }
@@ -1141,6 +1144,72 @@ static int xrdma_cmd_detach_mcast(struct xrdma_cmd_ctx *c)
 	return xrdma_cmd_mcast(c, false);
 }
 
+/* --------------------------------------------------- device memory */
+
+static int xrdma_cmd_alloc_dm(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_alloc_dm *cmd = &c->buf->alloc_dm;
+	struct xrdma_udata udata = { .uctx = c->ufile->ucontext };
+	struct xrdma_uobj *uobj;
+	struct xrdma_dm *dm;
+
+	if (cmd->comp_mask || cmd->reserved)
+		return -EINVAL;
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_DM, 0);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	dm = xrdma_alloc_dm(c->ibdev, cmd->length, cmd->log_align_req, &udata);
+	if (IS_ERR(dm)) {
+		xrdma_uobj_abort(uobj);
+		return PTR_ERR(dm);
+	}
+	dm->uobject = uobj;
+	cmd->dm_handle = uobj->handle;
+	cmd->mmap_offset = dm->mmap_offset;
+	cmd->mmap_length = dm->mmap_length;
+	return xrdma_create_done(c, uobj, dm);
+}
+
+static int xrdma_cmd_reg_dm_mr(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_reg_dm_mr *cmd = &c->buf->reg_dm_mr;
+	struct xrdma_uobj *uobj, *pd_uobj, *dm_uobj;
+	struct xrdma_mr *mr;
+	int ret;
+
+	if (cmd->access & ~XRDMA_UVERBS_ACCESS_ALL)
+		return -EINVAL;
+	pd_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
+	if (IS_ERR(pd_uobj))
+		return PTR_ERR(pd_uobj);
+	dm_uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_DM, cmd->dm_handle);
+	if (IS_ERR(dm_uobj)) {
+		ret = PTR_ERR(dm_uobj);
+		goto out_pd;
+	}
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_MR, 0);
+	if (IS_ERR(uobj)) {
+		ret = PTR_ERR(uobj);
+		goto out;
+	}
+	mr = xrdma_reg_dm_mr(pd_uobj->object, dm_uobj->object, cmd->offset,
+			     cmd->length, cmd->access);
+	if (IS_ERR(mr)) {
+		xrdma_uobj_abort(uobj);
+		ret = PTR_ERR(mr);
+		goto out;
+	}
+	cmd->mr_handle = uobj->handle;
+	cmd->lkey = mr->lkey;
+	cmd->rkey = mr->rkey;
+	ret = xrdma_create_done(c, uobj, mr);
+out:
+	xrdma_uobj_put(dm_uobj);
+out_pd:
+	xrdma_uobj_put(pd_uobj);
+	return ret;
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 struct xrdma_cmd_def {
@@ -1234,6 +1303,10 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	    struct xrdma_cmd_mcast, XRDMA_CMD_MCAST_SIZE_VER0),
 	CMD(XRDMA_IOC_DETACH_MCAST, xrdma_cmd_detach_mcast,
 	    struct xrdma_cmd_mcast, XRDMA_CMD_MCAST_SIZE_VER0),
+	CMD(XRDMA_IOC_ALLOC_DM, xrdma_cmd_alloc_dm, struct xrdma_cmd_alloc_dm,
+	    XRDMA_CMD_ALLOC_DM_SIZE_VER0),
+	CMD(XRDMA_IOC_REG_DM_MR, xrdma_cmd_reg_dm_mr,
+	    struct xrdma_cmd_reg_dm_mr, XRDMA_CMD_REG_DM_MR_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

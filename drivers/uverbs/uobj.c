@@ -146,6 +146,8 @@ int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 		return xrdma_destroy_ah(uobj->object);
 	case XRDMA_OBJ_MW:
 		return xrdma_dealloc_mw(uobj->object);
+	case XRDMA_OBJ_DM:
+		return xrdma_free_dm(uobj->object);
 	}
 	return -EINVAL;
 }
@@ -215,7 +217,7 @@ void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile)
 	/* windows before the MRs they may be bound to */
 	static const u32 order[] = { XRDMA_OBJ_QP, XRDMA_OBJ_SRQ, XRDMA_OBJ_CQ,
 				     XRDMA_OBJ_MW, XRDMA_OBJ_MR, XRDMA_OBJ_AH,
-				     XRDMA_OBJ_PD };
+				     XRDMA_OBJ_PD, XRDMA_OBJ_DM };
 	struct xrdma_uobj *uobj;
 	unsigned long index;
 	int i;

@@ -53,6 +53,10 @@ struct xnic_bus {
 #define XNIC_REG_KICK		0x034	/* WO: wake the engine */
 #define XNIC_REG_ENABLE		0x038	/* RW: 1 = queues set up, go */
 #define XNIC_REG_CLOCK		0x03c	/* RO: device clock, us (CQE timestamps) */
+/* device memory window (Documentation/xnic/registers.rst "DM_*") */
+#define XNIC_REG_DM_BASE_LO	0x040	/* RO: bus address, page aligned */
+#define XNIC_REG_DM_BASE_HI	0x044
+#define XNIC_REG_DM_SIZE	0x048	/* RO: bytes, a page multiple; 0: none */
 
 /* KICK value bits */
 #define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */
@@ -379,6 +383,8 @@ struct xnic_cmd_reg_mr {
 
 #define XNIC_MR_F_ALL		BIT(0)
 #define XNIC_MR_F_FREG		BIT(1)
+/* device memory: mtt_addr is the offset in the DM window of byte iova */
+#define XNIC_MR_F_DM		BIT(2)
 
 struct xnic_cmd_dereg_mr {
 	__le32 key;

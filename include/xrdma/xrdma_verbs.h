@@ -32,6 +32,7 @@ struct xrdma_cq;
 struct xrdma_qp;
 struct xrdma_srq;
 struct xrdma_mr;
+struct xrdma_dm;
 struct xrdma_ah;
 struct xrdma_umem;
 struct xrdma_ucontext;
@@ -199,6 +200,7 @@ struct xrdma_device_attr {
 	u32 max_mcast_grp;
 	u32 max_mcast_qp_attach;
 	u32 max_total_mcast_qp_attach;
+	u64 max_dm_size;	/* device memory, bytes; 0: none */
 };
 
 enum xrdma_port_state {
@@ -552,6 +554,25 @@ struct xrdma_mr {
 	u32 page_size;
 	u32 max_num_sg;
 	struct xrdma_umem *umem;
+	void *uobject;
+	struct xrdma_dm *dm;		/* device memory MR: holds a use */
+};
+
+/**
+ * struct xrdma_dm - device memory (drivers/core/dm.c)
+ * @device: its device
+ * @length: bytes asked for
+ * @usecnt: 1 + MRs on it
+ * @mmap_offset: where its owner's process maps it (set by the driver)
+ * @mmap_length: bytes to map there, page multiple (set by the driver)
+ * @uobject: uverbs
+ */
+struct xrdma_dm {
+	struct xrdma_device *device;
+	u64 length;
+	atomic_t usecnt;
+	u64 mmap_offset;
+	u64 mmap_length;
 	void *uobject;
 };
 
@@ -992,6 +1013,18 @@ struct xrdma_device_ops {
 	 */
 	int (*attach_mcast)(struct xrdma_qp *qp, const union xrdma_gid *gid);
 	int (*detach_mcast)(struct xrdma_qp *qp, const union xrdma_gid *gid);
+	/*
+	 * Device memory (attr.max_dm_size bytes in all): alloc_dm gets
+	 * dm->length (1..max_dm_size) and an alignment (log2 bytes), hands
+	 * out zeroed memory and, for a process (@udata), sets dm->mmap_*;
+	 * free_dm releases it (once no mapping is left); reg_dm_mr registers
+	 * [offset, offset + mr->length) of @dm, known as [0, mr->length).
+	 */
+	size_t size_dm;
+	int (*alloc_dm)(struct xrdma_dm *dm, u32 log_align,
+			struct xrdma_udata *udata);
+	void (*free_dm)(struct xrdma_dm *dm);
+	int (*reg_dm_mr)(struct xrdma_mr *mr, struct xrdma_dm *dm, u64 offset);
 };
 
 #define XRDMA_OBJ_SIZE(drv_struct, member)				\
@@ -1235,6 +1268,11 @@ int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
 		      int sg_nents, unsigned int *sg_offset,
 		      int (*set_page)(struct xrdma_mr *mr, u64 addr));
 int xrdma_dereg_mr(struct xrdma_mr *mr);
+struct xrdma_dm *xrdma_alloc_dm(struct xrdma_device *dev, u64 length,
+				u32 log_align, struct xrdma_udata *udata);
+int xrdma_free_dm(struct xrdma_dm *dm);
+struct xrdma_mr *xrdma_reg_dm_mr(struct xrdma_pd *pd, struct xrdma_dm *dm,
+				 u64 offset, u64 length, u32 access);
 u32 xrdma_mr_next_key(u32 key);
 struct xrdma_mw *__xrdma_alloc_mw(struct xrdma_pd *pd, enum xrdma_mw_type type,
 				  struct xrdma_udata *udata,

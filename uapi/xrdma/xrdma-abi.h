@@ -85,10 +85,13 @@ struct xrdma_cmd_query_device {
 	__u32 max_mcast_qp_attach;	/* QPs per group */
 	__u32 max_total_mcast_qp_attach;	/* attachments in all */
 	__u32 reserved2;
+	/* since VER2 */
+	__aligned_u64 max_dm_size;	/* device memory, bytes; 0: none */
 };
 
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
-#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER1	168
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER1	168	/* multicast limits */
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER2	176	/* max_dm_size */
 
 /* device_cap_flags: what the device (kernel driver) can do */
 #define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U	/* kernel QPs' fast-reg */
@@ -169,6 +172,7 @@ struct xrdma_cmd_alloc_pd {
 #define XRDMA_OBJ_MR	5
 #define XRDMA_OBJ_AH	6
 #define XRDMA_OBJ_MW	7
+#define XRDMA_OBJ_DM	8
 
 struct xrdma_cmd_destroy {
 	__u32 type;			/* in: XRDMA_OBJ_* */
@@ -587,6 +591,42 @@ struct xrdma_cmd_mcast {
 
 #define XRDMA_CMD_MCAST_SIZE_VER0	24
 
+/*
+ * Device memory: ALLOC_DM hands out @length bytes (1..max_dm_size) of the
+ * device's memory, zeroed, aligned to 2^log_align_req bytes in it; the
+ * process maps mmap_length bytes at mmap_offset of the command fd (the
+ * DM's bytes from its start).  Destroyed by DESTROY with XRDMA_OBJ_DM:
+ * -EBUSY while an MR is registered on it.
+ */
+struct xrdma_cmd_alloc_dm {
+	__aligned_u64 length;		/* in */
+	__u32 log_align_req;		/* in */
+	__u32 comp_mask;		/* in: 0 */
+	__u32 dm_handle;		/* out */
+	__u32 reserved;			/* in: 0 */
+	__aligned_u64 mmap_offset;	/* out */
+	__aligned_u64 mmap_length;	/* out */
+};
+
+#define XRDMA_CMD_ALLOC_DM_SIZE_VER0	40
+
+/*
+ * REG_DM_MR: [offset, offset + length) of a DM as a zero-based MR (its
+ * addresses are 0..length - 1); destroyed as any MR.
+ */
+struct xrdma_cmd_reg_dm_mr {
+	__u32 pd_handle;		/* in */
+	__u32 dm_handle;		/* in */
+	__aligned_u64 offset;		/* in */
+	__aligned_u64 length;		/* in */
+	__u32 access;			/* in: XRDMA_UVERBS_ACCESS_* */
+	__u32 mr_handle;		/* out */
+	__u32 lkey;			/* out */
+	__u32 rkey;			/* out */
+};
+
+#define XRDMA_CMD_REG_DM_MR_SIZE_VER0	40
+
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
 #define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
@@ -615,5 +655,7 @@ struct xrdma_cmd_mcast {
 #define XRDMA_IOC_DETACH_MCAST	_IOWR(XRDMA_IOC_MAGIC, 0x19, struct xrdma_cmd_mcast)
 #define XRDMA_IOC_IMPORT_CONTEXT _IOWR(XRDMA_IOC_MAGIC, 0x1a, struct xrdma_cmd_import_context)
 #define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
+#define XRDMA_IOC_ALLOC_DM	_IOWR(XRDMA_IOC_MAGIC, 0x1c, struct xrdma_cmd_alloc_dm)
+#define XRDMA_IOC_REG_DM_MR	_IOWR(XRDMA_IOC_MAGIC, 0x1d, struct xrdma_cmd_reg_dm_mr)
 
 #endif /* _UAPI_XRDMA_ABI_H */

@@ -129,6 +129,13 @@ struct xnic_dev {
 	spinlock_t zombie_lock;
 	struct list_head zombies;
 	struct list_head umem_zombies;
+
+	/* the device memory window (DM_* registers), xnic_mem.c */
+	phys_addr_t dm_base;
+	u32 dm_pages;			/* 0: the device has none */
+	void *dm_cpu;			/* memremap()ed window */
+	spinlock_t dm_lock;		/* dm_map */
+	unsigned long *dm_map;		/* pages handed out */
 };
 
 static inline struct xnic_dev *to_xdev(struct xrdma_device *ibdev)
@@ -143,6 +150,15 @@ struct xnic_ubuf {
 	bool zombie;			/* the device may still use it */
 	struct xrdma_ucontext *uctx;	/* charged to it ... */
 	unsigned long charged;		/* ... this many pages */
+	bool dm;			/* device memory: buf is in the window */
+};
+
+struct xnic_dm {
+	struct xrdma_dm ibdm;		/* must be first */
+	u32 first;			/* first page in the window */
+	u32 npages;
+	struct xnic_ubuf *ubuf;		/* a process's: its mapping */
+	struct xrdma_mmap_entry *entry;
 };
 
 struct xnic_ucontext {
@@ -377,6 +393,12 @@ int xnic_queue_publish(struct xrdma_udata *udata, struct xnic_ubuf **ubufp,
 void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
 		     struct xnic_ubuf **ubufp, struct xrdma_mmap_entry **entryp,
 		     bool let_go);
+int xnic_dm_init(struct xnic_dev *xdev);
+void xnic_dm_fini(struct xnic_dev *xdev);
+int xnic_dm_alloc(struct xrdma_dm *dm, u32 log_align,
+		  struct xrdma_udata *udata);
+void xnic_dm_free(struct xrdma_dm *dm);
+void xnic_dm_release(struct xnic_ubuf *ubuf);
 
 /* ------------------------------------------------------------------ */
 /* xnic_verbs.c                                                        */

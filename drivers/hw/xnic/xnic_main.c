@@ -292,6 +292,9 @@ static int xnic_probe(struct platform_device *pdev)
 	ret = xnic_hw_start(xdev);
 	if (ret)
 		goto err_stop;
+	ret = xnic_dm_init(xdev);
+	if (ret)
+		goto err_stop;
 	/* the port's netdev lives longer than the registration */
 	ret = xnic_eth_init(xdev);
 	if (ret)
@@ -311,6 +314,7 @@ static int xnic_probe(struct platform_device *pdev)
 	return 0;
 
 err_stop:
+	xnic_dm_fini(xdev);
 	xnic_free_kernel_db(xdev);
 	xnic_free_queues(xdev, xnic_hw_stop(xdev));
 	ida_destroy(&xdev->kslot_ida);
@@ -327,6 +331,7 @@ static int xnic_remove(struct platform_device *pdev)
 	/* every object, kernel and user, is destroyed when this returns */
 	xrdma_unregister_device(&xdev->ibdev);
 	xnic_eth_fini(xdev);
+	xnic_dm_fini(xdev);
 	xnic_free_kernel_db(xdev);
 	xnic_free_queues(xdev, xnic_hw_stop(xdev));
 	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));

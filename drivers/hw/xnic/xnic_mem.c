@@ -13,8 +13,10 @@
  * kept until the device is reset (xnic_dma_free(), xnic_umem_keep()); then
  * xnic_free_zombies() frees it (called by the command queue and at
  * teardown).  A user queue's memory is charged to its context from
- * allocation to that free (xnic_ubuf_alloc()).
+ * allocation to that free (xnic_ubuf_alloc()).  Device memory (the DM
+ * window) is handed out by page here too, and mapped the same way.
  */
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -293,4 +295,149 @@ void xnic_queue_free(struct xnic_dev *xdev, struct xnic_dmabuf *kbuf,
 	} else {
 		xnic_dma_free(xdev, kbuf, let_go);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Device memory                                                       */
+
+/*
+ * The DM window (DM_BASE, DM_SIZE): memory of the device's own that the
+ * CPU reaches at its bus address, like a memory BAR.  The driver hands it
+ * out in whole pages, zeroed, and maps them into the owner's process; the
+ * device reaches them through MRs registered with XNIC_MR_F_DM.
+ */
+int xnic_dm_init(struct xnic_dev *xdev)
+{
+	u32 size = xnic_rd(xdev, XNIC_REG_DM_SIZE);
+	u64 base = xnic_rd(xdev, XNIC_REG_DM_BASE_LO) |
+		   (u64)xnic_rd(xdev, XNIC_REG_DM_BASE_HI) << 32;
+
+	spin_lock_init(&xdev->dm_lock);
+	if (!size)
+		return 0;
+	if (!PAGE_ALIGNED(size) || !PAGE_ALIGNED(base) || !base) {
+		dev_warn(&xdev->pdev->dev, "DM window 0x%llx+0x%x unusable: no device memory\n",
+			 base, size);
+		return 0;
+	}
+	xdev->dm_map = bitmap_zalloc(size >> PAGE_SHIFT, GFP_KERNEL);
+	if (!xdev->dm_map)
+		return -ENOMEM;
+	xdev->dm_cpu = memremap(base, size, MEMREMAP_WB);
+	if (!xdev->dm_cpu) {
+		bitmap_free(xdev->dm_map);
+		xdev->dm_map = NULL;
+		return -ENOMEM;
+	}
+	xdev->dm_base = base;
+	xdev->dm_pages = size >> PAGE_SHIFT;
+	xdev->ibdev.attr.max_dm_size = size;
+	return 0;
+}
+
+/* After the device was unregistered: no DM is left. */
+void xnic_dm_fini(struct xnic_dev *xdev)
+{
+	if (!xdev->dm_pages)
+		return;
+	WARN_ON(!bitmap_empty(xdev->dm_map, xdev->dm_pages));
+	memunmap(xdev->dm_cpu);
+	bitmap_free(xdev->dm_map);
+	xdev->dm_pages = 0;
+}
+
+static void xnic_dm_put_pages(struct xnic_dev *xdev, u32 first, u32 n)
+{
+	spin_lock(&xdev->dm_lock);
+	bitmap_clear(xdev->dm_map, first, n);
+	spin_unlock(&xdev->dm_lock);
+}
+
+/* mmap_free of a DM mapping: the pages go back once no mapping is left. */
+void xnic_dm_release(struct xnic_ubuf *ubuf)
+{
+	struct xnic_dev *xdev = ubuf->xdev;
+
+	xnic_dm_put_pages(xdev, (ubuf->buf.cpu - xdev->dm_cpu) >> PAGE_SHIFT,
+			  ubuf->buf.size >> PAGE_SHIFT);
+	kfree(ubuf);
+}
+
+/**
+ * xnic_dm_alloc - the driver's alloc_dm
+ * @dm: dm->length set
+ * @log_align: alignment in the window, log2 bytes (pages are aligned)
+ * @udata: a process's: its mapping is published in dm->mmap_*
+ *
+ * Return: 0, -ENOMEM if no free range fits, or another negative errno.
+ */
+int xnic_dm_alloc(struct xrdma_dm *dm, u32 log_align,
+		  struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(dm->device);
+	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
+	unsigned long align = 0, first;
+	struct xnic_ubuf *ubuf;
+	u32 n;
+	int ret;
+
+	if (dm->length > (u64)xdev->dm_pages << PAGE_SHIFT)
+		return -ENOMEM;
+	n = PAGE_ALIGN(dm->length) >> PAGE_SHIFT;
+	if (log_align > PAGE_SHIFT)
+		align = (1UL << (log_align - PAGE_SHIFT)) - 1;
+	spin_lock(&xdev->dm_lock);
+	first = bitmap_find_next_zero_area(xdev->dm_map, xdev->dm_pages, 0,
+					   n, align);
+	if (first < xdev->dm_pages)
+		bitmap_set(xdev->dm_map, first, n);
+	spin_unlock(&xdev->dm_lock);
+	if (first >= xdev->dm_pages)
+		return -ENOMEM;
+	xdm->first = first;
+	xdm->npages = n;
+	/* no data of an earlier owner */
+	memset(xdev->dm_cpu + ((size_t)first << PAGE_SHIFT), 0,
+	       (size_t)n << PAGE_SHIFT);
+	if (!udata)
+		return 0;
+
+	ubuf = kzalloc(sizeof(*ubuf), GFP_KERNEL_ACCOUNT);
+	if (!ubuf) {
+		ret = -ENOMEM;
+		goto err_pages;
+	}
+	ubuf->xdev = xdev;
+	ubuf->dm = true;
+	ubuf->buf.cpu = xdev->dm_cpu + ((size_t)first << PAGE_SHIFT);
+	ubuf->buf.dma = xdev->dm_base + ((u64)first << PAGE_SHIFT);
+	ubuf->buf.size = (size_t)n << PAGE_SHIFT;
+	xdm->entry = xrdma_mmap_entry_insert(udata->uctx, ubuf->buf.size, ubuf);
+	if (IS_ERR(xdm->entry)) {
+		ret = PTR_ERR(xdm->entry);
+		xdm->entry = NULL;
+		kfree(ubuf);
+		goto err_pages;
+	}
+	xdm->ubuf = ubuf;
+	dm->mmap_offset = xrdma_mmap_entry_offset(xdm->entry);
+	dm->mmap_length = ubuf->buf.size;
+	return 0;
+
+err_pages:
+	xnic_dm_put_pages(xdev, first, n);
+	return ret;
+}
+
+/* The driver's free_dm: no MR is left on @dm. */
+void xnic_dm_free(struct xrdma_dm *dm)
+{
+	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
+
+	if (xdm->entry)
+		/* mmap_free gives the pages back once no mapping is left */
+		xrdma_mmap_entry_remove(xdm->entry);
+	else
+		xnic_dm_put_pages(to_xdev(dm->device), xdm->first,
+				  xdm->npages);
 }

@@ -338,7 +338,9 @@ static int xnic_mmap(struct xrdma_ucontext *uctx, struct vm_area_struct *vma)
 	if (!entry)
 		return -EINVAL;
 	ubuf = entry->priv;
+	/* device memory by its bus address, as a BAR's pages */
 	ret = xrdma_user_mmap_pfn(uctx, vma,
+				  ubuf->dm ? PHYS_PFN(ubuf->buf.dma) :
 				  page_to_pfn(virt_to_page(ubuf->buf.cpu)),
 				  vma->vm_page_prot, entry);
 	if (ret)
@@ -348,7 +350,12 @@ static int xnic_mmap(struct xrdma_ucontext *uctx, struct vm_area_struct *vma)
 
 static void xnic_mmap_free(struct xrdma_mmap_entry *entry)
 {
-	xnic_ubuf_free(entry->priv);
+	struct xnic_ubuf *ubuf = entry->priv;
+
+	if (ubuf->dm)
+		xnic_dm_release(ubuf);
+	else
+		xnic_ubuf_free(ubuf);
 }
 
 static int xnic_kick_op(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
@@ -1674,6 +1681,24 @@ static int xnic_dealloc_mw(struct xrdma_mw *mw)
 	return 0;
 }
 
+/* [offset, offset + mr->length) of @dm as [0, mr->length): XNIC_MR_F_DM */
+static int xnic_reg_dm_mr(struct xrdma_mr *mr, struct xrdma_dm *dm,
+			  u64 offset)
+{
+	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
+	struct xnic_cmd_reg_mr c = {};
+
+	c.key = cpu_to_le32(mr->lkey);
+	c.pdn = cpu_to_le32(mr->pd->res.id);
+	c.access = cpu_to_le32(xnic_mr_access_to_hw(mr->access));
+	c.flags = cpu_to_le32(XNIC_MR_F_DM);
+	c.iova = cpu_to_le64(mr->iova);
+	c.length = cpu_to_le64(mr->length);
+	c.mtt_addr = cpu_to_le64(((u64)xdm->first << PAGE_SHIFT) + offset);
+	return xnic_cmd_exec(to_xdev(mr->device), XNIC_CMD_REG_MR, &c,
+			     sizeof(c), NULL, 0);
+}
+
 const struct xrdma_device_ops xnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = XNIC_DRV_NAME,
@@ -1727,4 +1752,8 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.attach_mcast = xnic_attach_mcast,
 	.detach_mcast = xnic_detach_mcast,
 	.get_netdev = xnic_eth_get_netdev,
+	.size_dm = XRDMA_OBJ_SIZE(struct xnic_dm, ibdm),
+	.alloc_dm = xnic_dm_alloc,
+	.free_dm = xnic_dm_free,
+	.reg_dm_mr = xnic_reg_dm_mr,
 };

@@ -134,12 +134,14 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	 * What rdma-core's ibv_cmd_query_device_any() reports from the
 	 * kernel: the 64-bit flags include the 32 of orig_attr, and the port
 	 * count (below 256) is orig_attr's.  Everything else the device does
-	 * not have reads 0: max_dm_size, odp_caps, xrc_odp_caps, tso_caps,
+	 * not have reads 0: odp_caps, xrc_odp_caps, tso_caps,
 	 * rss_caps, max_wq_type_rq, packet_pacing_caps, raw_packet_caps,
 	 * tm_caps, cq_mod_caps, max_counters, pci_atomic_caps.
 	 */
 	a.device_cap_flags_ex = a.orig_attr.device_cap_flags;
 	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
+	/* device memory (0 from a kernel without it: ibv_alloc_dm EINVAL) */
+	a.max_dm_size = q.max_dm_size;
 	memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
 	return 0;
 }
@@ -1506,4 +1508,5 @@ void xv_set_ops(struct xv_context *xctx)
 	xv_share_set_ops(v);
 	/* a device without windows answers ALLOC_MW with EOPNOTSUPP */
 	xv_set_mw_ops(ops);
+	xv_dm_set_ops(v);
 }

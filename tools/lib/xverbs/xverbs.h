@@ -244,4 +244,7 @@ int xv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey,
 /* mw.c: memory windows */
 void xv_set_mw_ops(struct ibv_context_ops *ops);
 
+/* dm.c: device memory */
+void xv_dm_set_ops(struct verbs_context *v);
+
 #endif /* XVERBS_H */

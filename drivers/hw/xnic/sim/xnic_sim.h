@@ -67,6 +67,7 @@
 #ifndef _XNIC_SIM_H
 #define _XNIC_SIM_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/list.h>
@@ -105,6 +106,7 @@
 #define XNIC_SIM_MAX_MW		65536	/* windows: the same key table */
 #define XNIC_SIM_MAX_SRQ	1024
 #define XNIC_SIM_MAX_MR_SIZE	BIT_ULL(40)
+#define XNIC_SIM_DM_SIZE	SZ_128K		/* the device memory window */
 #define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
 #define XNIC_SIM_PART_ID	0x1
 #define XNIC_SIM_GUID_BASE	0x025852fffe000000ULL
@@ -641,6 +643,10 @@ struct xnic_sim_dev {
 	struct xnic_sim_pdata pdata;
 	/* the latest CLOCK value handed out, in ns (xnic_sim_clock_us()) */
 	atomic64_t clock_ns;
+
+	/* device memory: XNIC_SIM_DM_SIZE bytes at bus address dm_base */
+	struct page *dm_pages;
+	u64 dm_base;
 };
 
 /*

@@ -506,6 +506,42 @@ static void xnic_sim_mr_free(struct xnic_sim_mr *mr)
 	kfree(mr);
 }
 
+/*
+ * REG_MR with XNIC_MR_F_DM: [mtt_addr, mtt_addr + length) of the device
+ * memory window, known as [iova, iova + length).
+ */
+static u32 xnic_sim_cmd_reg_dm_mr(struct xnic_sim_dev *dev,
+				  const struct xnic_cmd_reg_mr *in)
+{
+	u64 off = le64_to_cpu(in->mtt_addr), length = le64_to_cpu(in->length);
+	u64 iova = le64_to_cpu(in->iova);
+	u32 key = le32_to_cpu(in->key);
+	struct xnic_sim_mr *mr;
+	int err;
+
+	if (!dev->dm_pages || off > XNIC_SIM_DM_SIZE ||
+	    length > XNIC_SIM_DM_SIZE - off || iova + length < iova ||
+	    in->npages || in->page_shift)
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->mrs, key >> 8))
+		return XNIC_CMD_BAD_INDEX;
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return XNIC_CMD_NO_RESOURCES;
+	mr->key = key;
+	mr->pdn = le32_to_cpu(in->pdn);
+	mr->access = le32_to_cpu(in->access);
+	mr->flags = XNIC_MR_F_DM;
+	mr->iova = iova;
+	mr->length = length;
+	mr->dm_dma = dev->dm_base + off;
+	mr->valid = true;
+	err = xnic_sim_tbl_insert(&dev->mrs, key >> 8, mr);
+	if (err)
+		xnic_sim_mr_free(mr);
+	return xnic_sim_errno_status(err);
+}
+
 static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 			       const struct xnic_cmd_reg_mr *in)
 {
@@ -516,10 +552,12 @@ static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 	u32 i;
 	int err;
 
-	if (flags & ~(XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
-	    flags == (XNIC_MR_F_ALL | XNIC_MR_F_FREG) ||
+	if (flags & ~(XNIC_MR_F_ALL | XNIC_MR_F_FREG | XNIC_MR_F_DM) ||
+	    hweight32(flags) > 1 ||
 	    access & ~(XNIC_SIM_ACCESS_ALL | XNIC_ACCESS_MW_BIND))
 		return XNIC_CMD_BAD_PARAM;
+	if (flags & XNIC_MR_F_DM)
+		return xnic_sim_cmd_reg_dm_mr(dev, in);
 	if ((flags & XNIC_MR_F_ALL) && access & ~XNIC_ACCESS_LOCAL_WRITE)
 		return XNIC_CMD_BAD_PARAM;
 	if ((flags & XNIC_MR_F_FREG) && (!n || n > XNIC_SIM_MAX_FR_PAGES))

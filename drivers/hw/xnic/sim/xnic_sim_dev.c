@@ -192,6 +192,12 @@ static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
 	case XNIC_REG_CLOCK:
 		/* the clock of CQE timestamps (xnic_sim_cq.c) */
 		return xnic_sim_clock_us(dev);
+	case XNIC_REG_DM_BASE_LO:
+		return lower_32_bits(dev->dm_base);
+	case XNIC_REG_DM_BASE_HI:
+		return upper_32_bits(dev->dm_base);
+	case XNIC_REG_DM_SIZE:
+		return dev->dm_pages ? XNIC_SIM_DM_SIZE : 0;
 	default:
 		return 0;	/* write-only and unknown registers */
 	}
@@ -436,6 +442,8 @@ void xnic_sim_dev_free(struct xnic_sim_dev *dev)
 	xnic_sim_tbl_destroy(&dev->srqs);
 	xnic_sim_tbl_destroy(&dev->mrs);
 	xnic_sim_eth_free(dev);
+	if (dev->dm_pages)
+		__free_pages(dev->dm_pages, get_order(XNIC_SIM_DM_SIZE));
 	free_percpu(dev->ctr);
 	kfree(dev->scr);
 	kfree(dev);
@@ -470,7 +478,15 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	dev->intr_mask = 1;
 	dev->scr = kzalloc(sizeof(*dev->scr), GFP_KERNEL);
 	dev->ctr = alloc_percpu(struct xnic_sim_ctrs);
-	if (!dev->scr || !dev->ctr ||
+	/*
+	 * The device memory window: pages of its own, reached by the CPU and
+	 * by the device at their physical address, as a memory BAR would be.
+	 */
+	dev->dm_pages = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+				    get_order(XNIC_SIM_DM_SIZE));
+	if (dev->dm_pages)
+		dev->dm_base = PFN_PHYS(page_to_pfn(dev->dm_pages));
+	if (!dev->scr || !dev->ctr || !dev->dm_pages ||
 	    xnic_sim_tbl_init(&dev->qps, XNIC_SIM_MAX_QP) ||
 	    xnic_sim_tbl_init(&dev->cqs, XNIC_SIM_MAX_CQ) ||
 	    xnic_sim_tbl_init(&dev->srqs, XNIC_SIM_MAX_SRQ) ||

@@ -320,6 +320,15 @@ int xnic_sim_mr_xlate(const struct xnic_sim_mr *mr, u64 addr, u64 *dma,
 		*contig = U64_MAX;
 		return 0;
 	}
+	if (mr->flags & XNIC_MR_F_DM) {
+		/* checked: iova <= addr < iova + length */
+		off = addr - READ_ONCE(mr->iova);
+		if (off >= READ_ONCE(mr->length))
+			return -EFAULT;
+		*dma = mr->dm_dma + off;
+		*contig = READ_ONCE(mr->length) - off;
+		return 0;
+	}
 	shift = READ_ONCE(mr->page_shift);
 	if (shift < XNIC_SIM_MR_MIN_SHIFT || shift > XNIC_SIM_MR_MAX_SHIFT)
 		return -EFAULT;

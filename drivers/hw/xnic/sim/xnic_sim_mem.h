@@ -89,6 +89,7 @@ struct xnic_sim_mr {
 	u32 qpn;
 	struct xnic_sim_mr *parent;
 	u64 base;
+	u64 dm_dma;			/* XNIC_MR_F_DM: bus address of iova */
 };
 
 /* memory window states */
