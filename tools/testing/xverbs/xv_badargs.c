@@ -203,7 +203,15 @@ static void case_device_ex(void)
 		 "query_device_ex: device_cap_flags_ex has device_cap_flags");
 	CHECK_EQ(a->device_cap_flags_ex >> 32, 0,
 		 "query_device_ex: no extended capability flag");
-	CHECK_EQ(a->max_dm_size, 0, "query_device_ex: max_dm_size");
+	/* reported, so it must work: the whole of it in one allocation */
+	if (CHECK(a->max_dm_size > 0, "query_device_ex: max_dm_size reported")) {
+		struct ibv_alloc_dm_attr da = { .length = a->max_dm_size };
+		struct ibv_dm *dm = ibv_alloc_dm(ctx, &da);
+
+		CHECK(dm, "query_device_ex: ibv_alloc_dm of max_dm_size");
+		if (dm)
+			ibv_free_dm(dm);
+	}
 	CHECK(xt_all_bytes(&a->odp_caps, sizeof(a->odp_caps), 0),
 	      "query_device_ex: odp_caps absent");
 	CHECK_EQ(a->xrc_odp_caps, 0, "query_device_ex: xrc_odp_caps");
