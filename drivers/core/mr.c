@@ -232,6 +232,40 @@ int xrdma_sg_to_pages(struct xrdma_mr *mr, struct scatterlist *sgl,
 }
 EXPORT_SYMBOL_GPL(xrdma_sg_to_pages);
 
+/*
+ * A user MR's wire range: @iova has @start's offset in the page (the
+ * device maps whole pages) and [iova, iova + length) does not wrap.
+ */
+static bool xrdma_mr_range_ok(u64 start, u64 length, u64 iova)
+{
+	return (start & ~PAGE_MASK) == (iova & ~PAGE_MASK) &&
+	       iova + length >= iova;
+}
+
+/*
+ * The MR of a user or dmabuf registration over @umem (taken over: released
+ * here on failure), registered in the device by @reg.
+ */
+static struct xrdma_mr *xrdma_mr_over_umem(struct xrdma_pd *pd,
+					   struct xrdma_umem *umem,
+					   u64 length, u64 iova, u32 access,
+					   int (*reg)(struct xrdma_mr *mr,
+						      struct xrdma_udata *udata),
+					   struct xrdma_udata *udata)
+{
+	struct xrdma_mr *mr;
+
+	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
+	if (IS_ERR(mr)) {
+		xrdma_umem_release(umem);
+		return mr;
+	}
+	mr->umem = umem;
+	mr->iova = iova;
+	mr->length = length;
+	return xrdma_mr_create_done(mr, reg(mr, udata));
+}
+
 /**
  * xrdma_reg_user_mr - register memory of the current process
  * @pd: protection domain
@@ -253,7 +287,6 @@ struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 {
 	struct xrdma_device *dev = pd->device;
 	struct xrdma_umem *umem;
-	struct xrdma_mr *mr;
 	int ret;
 
 	if (!dev->ops->reg_user_mr)
@@ -261,21 +294,13 @@ struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 	ret = xrdma_check_mr_access(access);
 	if (ret)
 		return ERR_PTR(ret);
-	if ((start & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
-	    iova + length < iova)
+	if (!xrdma_mr_range_ok(start, length, iova))
 		return ERR_PTR(-EINVAL);
 	umem = xrdma_umem_get(dev, start, length, access);
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
-	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
-	if (IS_ERR(mr)) {
-		xrdma_umem_release(umem);
-		return mr;
-	}
-	mr->umem = umem;
-	mr->iova = iova;
-	mr->length = length;
-	return xrdma_mr_create_done(mr, dev->ops->reg_user_mr(mr, udata));
+	return xrdma_mr_over_umem(pd, umem, length, iova, access,
+				  dev->ops->reg_user_mr, udata);
 }
 EXPORT_SYMBOL_GPL(xrdma_reg_user_mr);
 
@@ -304,7 +329,6 @@ struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
 {
 	struct xrdma_device *dev = pd->device;
 	struct xrdma_umem *umem;
-	struct xrdma_mr *mr;
 	int ret;
 
 	if (!dev->ops->reg_user_mr_dmabuf || !dev->dma_device)
@@ -312,22 +336,13 @@ struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
 	ret = xrdma_check_mr_access(access);
 	if (ret)
 		return ERR_PTR(ret);
-	if ((offset & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
-	    iova + length < iova)
+	if (!xrdma_mr_range_ok(offset, length, iova))
 		return ERR_PTR(-EINVAL);
 	umem = xrdma_umem_dmabuf_get(dev, offset, length, fd, access);
 	if (IS_ERR(umem))
 		return ERR_CAST(umem);
-	mr = xrdma_mr_alloc(pd, XRDMA_MR_TYPE_USER, access, NULL);
-	if (IS_ERR(mr)) {
-		xrdma_umem_release(umem);
-		return mr;
-	}
-	mr->umem = umem;
-	mr->iova = iova;
-	mr->length = length;
-	return xrdma_mr_create_done(mr,
-				    dev->ops->reg_user_mr_dmabuf(mr, udata));
+	return xrdma_mr_over_umem(pd, umem, length, iova, access,
+				  dev->ops->reg_user_mr_dmabuf, udata);
 }
 EXPORT_SYMBOL_GPL(xrdma_reg_user_mr_dmabuf);
 
@@ -432,8 +447,7 @@ int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 		rr.access = access;
 	}
 	if (flags & XRDMA_MR_REREG_TRANS) {
-		if ((start & ~PAGE_MASK) != (iova & ~PAGE_MASK) ||
-		    iova + length < iova)
+		if (!xrdma_mr_range_ok(start, length, iova))
 			return -EINVAL;
 		rr.iova = iova;
 		rr.length = length;
