@@ -154,13 +154,7 @@ static struct ibv_mr *xv_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm,
 		free(mr);
 		return NULL;
 	}
-	mr->context = pd->context;
-	mr->pd = pd;
-	mr->addr = NULL;
-	mr->length = length;
-	mr->handle = c.mr_handle;
-	mr->lkey = c.lkey;
-	mr->rkey = c.rkey;
+	xv_mr_set(mr, pd, NULL, length, c.mr_handle, c.lkey, c.rkey);
 	return mr;
 }
 

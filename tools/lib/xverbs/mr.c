@@ -33,13 +33,9 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 		free(mr);
 		return NULL;
 	}
-	mr->context = pd->context;
-	mr->pd = pd;
-	mr->addr = (void *)(uintptr_t)offset;	/* as rdma-core */
-	mr->length = length;
-	mr->handle = c.mr_handle;
-	mr->lkey = c.lkey;
-	mr->rkey = c.rkey;
+	/* addr is the offset, as rdma-core has it */
+	xv_mr_set(mr, pd, (void *)(uintptr_t)offset, length, c.mr_handle,
+		  c.lkey, c.rkey);
 	return mr;
 }
 

@@ -150,13 +150,8 @@ struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
 		errno = ENOMEM;
 		return NULL;
 	}
-	mr->context = pd->context;
-	mr->pd = pd;
-	mr->addr = (void *)(uintptr_t)q.iova;
-	mr->length = q.length;
-	mr->handle = mr_handle;
-	mr->lkey = q.lkey;
-	mr->rkey = q.rkey;
+	xv_mr_set(mr, pd, (void *)(uintptr_t)q.iova, q.length, mr_handle,
+		  q.lkey, q.rkey);
 	return mr;
 }
 

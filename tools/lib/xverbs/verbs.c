@@ -433,14 +433,21 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 		free(mr);
 		return NULL;
 	}
+	xv_mr_set(mr, pd, addr, length, c.mr_handle, c.lkey, c.rkey);
+	return mr;
+}
+
+/* An ibv_mr as the kernel answered it (every way of making one). */
+void xv_mr_set(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
+	       size_t length, uint32_t handle, uint32_t lkey, uint32_t rkey)
+{
 	mr->context = pd->context;
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
-	mr->handle = c.mr_handle;
-	mr->lkey = c.lkey;
-	mr->rkey = c.rkey;
-	return mr;
+	mr->handle = handle;
+	mr->lkey = lkey;
+	mr->rkey = rkey;
 }
 
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr,

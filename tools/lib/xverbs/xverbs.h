@@ -225,6 +225,10 @@ void xv_pd_put(struct ibv_pd *pd);
 int xv_wrid_alloc(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 void xv_wrid_free(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 
+/* verbs.c */
+void xv_mr_set(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
+	       size_t length, uint32_t handle, uint32_t lkey, uint32_t rkey);
+
 /* dp.c: the data path */
 int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		 struct ibv_send_wr **bad);
