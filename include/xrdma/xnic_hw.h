@@ -57,6 +57,9 @@ struct xnic_bus {
 #define XNIC_REG_DM_BASE_LO	0x040	/* RO: bus address, page aligned */
 #define XNIC_REG_DM_BASE_HI	0x044
 #define XNIC_REG_DM_SIZE	0x048	/* RO: bytes, a page multiple; 0: none */
+#define XNIC_REG_FEATURES	0x04c	/* RO: XNIC_FEAT_* */
+
+#define XNIC_FEAT_XRC		BIT(0)	/* XRC SRQs, XRC_INI/XRC_TGT QPs */
 
 /* KICK value bits */
 #define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */
@@ -165,6 +168,8 @@ enum xnic_qp_type {
 	XNIC_QPT_RC		= 2,
 	XNIC_QPT_UC		= 3,
 	XNIC_QPT_UD		= 4,
+	XNIC_QPT_XRC_INI	= 9,	/* XRC initiator: SQ only */
+	XNIC_QPT_XRC_TGT	= 10,	/* XRC target: no queues, an XRCD */
 };
 
 #define XNIC_GSI_QPN		1	/* the GSI QP's number, on every port */
@@ -296,6 +301,8 @@ struct xnic_cmd_create_qp {
 	__le64 sq_addr;		/* DMA, contiguous */
 	__le64 rq_addr;
 	__le64 dbrec_addr;	/* DMA of the xnic_qp_dbrec */
+	__le32 xrcdn;		/* XRC_TGT: its XRC domain; else 0 */
+	__le32 reserved2;
 };
 
 #define XNIC_NO_SRQ		0xffffffff
@@ -336,10 +343,24 @@ struct xnic_cmd_create_srq {
 	__le32 pdn;
 	u8 log_wqe;
 	u8 wqe_shift;
-	u8 reserved[2];
+	u8 type;		/* enum xnic_srq_type */
+	u8 reserved;
 	__le32 limit;		/* LIMIT event below this many WQEs; 0 off */
 	__le64 ring_addr;
 	__le64 dbrec_addr;
+	__le32 xrcdn;		/* XRC: its XRC domain; else 0 */
+	__le32 cqn;		/* XRC: receives complete here; else 0 */
+};
+
+/*
+ * An XRC SRQ receives for the XRC_TGT QPs of its domain: each request
+ * packet of an XRC_INI QP names the SRQ (the WQE's xnic_wqe_xrc), which
+ * must be an XRC SRQ of the target QP's domain; receives complete to the
+ * SRQ's CQ, and remote access is checked against the SRQ's PD.
+ */
+enum xnic_srq_type {
+	XNIC_SRQT_BASIC		= 0,
+	XNIC_SRQT_XRC		= 1,
 };
 
 struct xnic_cmd_modify_srq {

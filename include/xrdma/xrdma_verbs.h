@@ -31,6 +31,7 @@ struct xrdma_pd;
 struct xrdma_cq;
 struct xrdma_qp;
 struct xrdma_srq;
+struct xrdma_xrcd;
 struct xrdma_mr;
 struct xrdma_dm;
 struct xrdma_ah;
@@ -103,6 +104,7 @@ enum xrdma_res_type {
 	XRDMA_RES_MR,
 	XRDMA_RES_AH,
 	XRDMA_RES_MW,
+	XRDMA_RES_XRCD,
 	XRDMA_RES_MAX,
 };
 
@@ -157,6 +159,8 @@ enum xrdma_device_cap_flags {
 	/* memory windows: alloc_mw, dealloc_mw and the BIND_MW WQE */
 	XRDMA_DEVICE_MEM_WINDOW		= XRDMA_DEVICE_CAP_MEM_WINDOW,
 	XRDMA_DEVICE_MEM_WINDOW_TYPE_2B	= XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B,
+	/* XRC: alloc_xrcd, XRC SRQs, XRC_INI and XRC_TGT QPs */
+	XRDMA_DEVICE_XRC		= XRDMA_DEVICE_CAP_XRC,
 	/* kernel only (not reported to userspace): supports SQ drain */
 	XRDMA_DEVICE_SQD		= 1 << 16,
 };
@@ -166,7 +170,8 @@ enum xrdma_device_cap_flags {
 				 XRDMA_DEVICE_SRQ_RESIZE |		\
 				 XRDMA_DEVICE_RC_RNR_NAK_GEN |		\
 				 XRDMA_DEVICE_MEM_WINDOW |		\
-				 XRDMA_DEVICE_MEM_WINDOW_TYPE_2B)
+				 XRDMA_DEVICE_MEM_WINDOW_TYPE_2B |	\
+				 XRDMA_DEVICE_XRC)
 
 struct xrdma_device_attr {
 	char fw_ver[XRDMA_FW_VER_LEN];
@@ -201,6 +206,7 @@ struct xrdma_device_attr {
 	u32 max_mcast_qp_attach;
 	u32 max_total_mcast_qp_attach;
 	u64 max_dm_size;	/* device memory, bytes; 0: none */
+	u32 max_xrcd;		/* XRC domains, with XRDMA_DEVICE_XRC */
 };
 
 enum xrdma_port_state {
@@ -351,12 +357,25 @@ struct xrdma_srq_attr {
 	u32 srq_limit;
 };
 
+enum xrdma_srq_type {
+	XRDMA_SRQT_BASIC	= XRDMA_UVERBS_SRQT_BASIC,
+	XRDMA_SRQT_XRC		= XRDMA_UVERBS_SRQT_XRC,
+};
+
 struct xrdma_srq_init_attr {
 	void (*event_handler)(struct xrdma_event *e, void *ctx);
 	void *srq_context;
 	struct xrdma_srq_attr attr;
+	enum xrdma_srq_type srq_type;
+	/* XRC SRQs: the domain, and the CQ their receives complete to */
+	struct xrdma_xrcd *xrcd;
+	struct xrdma_cq *cq;
 };
 
+/*
+ * An XRC SRQ holds a use of its xrcd and cq.  srq_num is set by the
+ * driver's create_srq (every SRQ type): XRC_INI senders name it.
+ */
 struct xrdma_srq {
 	struct xrdma_res res;		/* must be first */
 	struct xrdma_device *device;
@@ -364,6 +383,28 @@ struct xrdma_srq {
 	void (*event_handler)(struct xrdma_event *e, void *ctx);
 	void *srq_context;
 	atomic_t usecnt;		/* 1 + QPs attached */
+	void *uobject;
+	enum xrdma_srq_type srq_type;
+	struct xrdma_xrcd *xrcd;
+	struct xrdma_cq *cq;
+	u32 srq_num;
+};
+
+/**
+ * struct xrdma_xrcd - an XRC domain
+ * @usecnt: 1 + XRC SRQs and XRC_TGT QPs in it
+ * @inode: the file it was opened by (uverbs, shared between contexts;
+ *	   NULL for a private or kernel domain)
+ * @xrcdn: its number, set by the driver's alloc_xrcd
+ * @tgt_qps: XRC_TGT QPs of the domain by QPN (core; OPEN_QP finds them)
+ */
+struct xrdma_xrcd {
+	struct xrdma_res res;		/* must be first */
+	struct xrdma_device *device;
+	atomic_t usecnt;
+	struct inode *inode;
+	u32 xrcdn;
+	struct xarray tgt_qps;
 	void *uobject;
 };
 
@@ -373,6 +414,10 @@ enum xrdma_qp_type {
 	XRDMA_QPT_RC = XRDMA_UVERBS_QPT_RC,
 	XRDMA_QPT_UC = XRDMA_UVERBS_QPT_UC,
 	XRDMA_QPT_UD = XRDMA_UVERBS_QPT_UD,
+	/* XRC initiator: a send queue, each WR names the target's SRQ */
+	XRDMA_QPT_XRC_INI = XRDMA_UVERBS_QPT_XRC_SEND,
+	/* XRC target: no queues; receives land on XRC SRQs of its xrcd */
+	XRDMA_QPT_XRC_TGT = XRDMA_UVERBS_QPT_XRC_RECV,
 };
 
 /* The GSI QP's number and Q_Key (IBA 13.4.6, 15.1) */
@@ -513,6 +558,7 @@ struct xrdma_qp_init_attr {
 	enum xrdma_qp_type qp_type;
 	u32 sq_sig_all;
 	u8 port_num;
+	struct xrdma_xrcd *xrcd;	/* XRC_TGT (pd, CQs and srq NULL) */
 };
 
 struct xrdma_qp {
@@ -533,6 +579,9 @@ struct xrdma_qp {
 	/* multicast groups attached (struct xrdma_mcast), under state_lock */
 	struct list_head mcast_list;
 	void *uobject;
+	/* XRC_TGT: its domain (holds a use), and 1 + handles opened on it */
+	struct xrdma_xrcd *xrcd;
+	atomic_t open_cnt;
 };
 
 enum xrdma_mr_type {
@@ -780,6 +829,7 @@ struct xrdma_send_wr {
 			u32 access;
 		} reg;
 	} wr;
+	u32 xrc_remote_srqn;	/* XRC_INI QPs: the target's XRC SRQ */
 };
 
 struct xrdma_recv_wr {
@@ -1001,6 +1051,16 @@ struct xrdma_device_ops {
 	 */
 	int (*alloc_mw)(struct xrdma_mw *mw, struct xrdma_udata *udata);
 	int (*dealloc_mw)(struct xrdma_mw *mw);
+
+	/*
+	 * XRC (optional, with XRDMA_DEVICE_XRC): alloc_xrcd sets
+	 * xrcd->xrcdn (the core allocates struct xrdma_xrcd itself).
+	 * create_srq sees srq_type XRDMA_SRQT_XRC with xrcd and cq set;
+	 * create_qp sees XRDMA_QPT_XRC_INI (pd and send_cq, no receive side)
+	 * and XRDMA_QPT_XRC_TGT (xrcd only, no pd, CQs, SRQ or queues).
+	 */
+	int (*alloc_xrcd)(struct xrdma_xrcd *xrcd);
+	void (*dealloc_xrcd)(struct xrdma_xrcd *xrcd);
 
 	/* never sleep: kernel callers create and destroy AHs atomically */
 	int (*create_ah)(struct xrdma_ah *ah, struct xrdma_udata *udata);

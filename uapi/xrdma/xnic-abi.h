@@ -101,6 +101,11 @@ struct xnic_wqe_bind {		/* BIND_MW */
 
 #define XNIC_BIND_F_ZERO_BASED	0x1	/* the window's addresses start at 0 */
 
+struct xnic_wqe_xrc {		/* XRC_INI QPs: in place of ud */
+	__le32 remote_srqn;	/* the target's XRC SRQ */
+	__le32 reserved;
+};
+
 struct xnic_sge {
 	__le64 addr;
 	__le32 length;
@@ -109,14 +114,15 @@ struct xnic_sge {
 
 /*
  * A send WQE is 2^sq_wqe_shift bytes (>= 128): ctrl at 0, remote at 32,
- * atomic at 48, ud at 64 (or fr at 32 for REG_MR, bind at 32 for
- * BIND_MW), then at 96 either
+ * atomic at 48, ud at 64 (xrc at 64 on XRC_INI QPs; fr at 32 for REG_MR,
+ * bind at 32 for BIND_MW), then at 96 either
  * num_sge SGEs or inline_len bytes of data.
  */
 #define XNIC_WQE_CTRL_OFF	0
 #define XNIC_WQE_REMOTE_OFF	32
 #define XNIC_WQE_ATOMIC_OFF	48
 #define XNIC_WQE_UD_OFF		64
+#define XNIC_WQE_XRC_OFF	64
 #define XNIC_WQE_FR_OFF		32
 #define XNIC_WQE_BIND_OFF	32
 #define XNIC_WQE_DATA_OFF	96
@@ -206,8 +212,11 @@ struct xnic_cq_dbrec {
 
 /*
  * QP doorbell record (8 bytes, written by the producer): free-running
- * producer indexes of the send and receive queues.  SRQs have their own,
- * with sq_pi unused.
+ * producer indexes of the send and receive queues.  SRQs have their own:
+ * rq_pi is the producer's, and the device writes sq_pi: the number of
+ * WQEs it has taken (free running), before the CQE of each, so an SRQ's
+ * producer knows which entries are free without matching completions to
+ * SRQs (an XRC SRQ's completions name QPs of other processes).
  */
 struct xnic_qp_dbrec {
 	__le32 sq_pi;

@@ -105,6 +105,8 @@ struct xrdma_cmd_query_device {
 /* memory windows: type 1 (ALLOC_MW); with TYPE_2B type 2B too */
 #define XRDMA_DEVICE_CAP_MEM_WINDOW		0x40U
 #define XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B	0x80U
+/* XRC domains, XRC SRQs, XRC send and receive QPs (OPEN_XRCD, OPEN_QP) */
+#define XRDMA_DEVICE_CAP_XRC			0x100U
 
 /* atomic_cap, as IBV_ATOMIC_* */
 #define XRDMA_UVERBS_ATOMIC_NONE	0
@@ -173,6 +175,7 @@ struct xrdma_cmd_alloc_pd {
 #define XRDMA_OBJ_AH	6
 #define XRDMA_OBJ_MW	7
 #define XRDMA_OBJ_DM	8
+#define XRDMA_OBJ_XRCD	9
 
 struct xrdma_cmd_destroy {
 	__u32 type;			/* in: XRDMA_OBJ_* */
@@ -301,6 +304,8 @@ struct xrdma_cmd_resize_cq {
 #define XRDMA_UVERBS_QPT_RC	2
 #define XRDMA_UVERBS_QPT_UC	3
 #define XRDMA_UVERBS_QPT_UD	4
+#define XRDMA_UVERBS_QPT_XRC_SEND	9	/* XRC initiator: SQ only */
+#define XRDMA_UVERBS_QPT_XRC_RECV	10	/* XRC target: no queues */
 
 #define XRDMA_UVERBS_CREATE_QP_SRQ		0x1U	/* srq_handle valid */
 #define XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL	0x2U
@@ -326,9 +331,19 @@ struct xrdma_cmd_create_qp {
 	__u32 qp_handle;		/* out */
 	__u32 qpn;			/* out */
 	struct xrdma_udata_desc udata;
+	/* VER1 */
+	__u32 xrcd_handle;		/* in: XRC_RECV only (pd_handle 0) */
+	__u32 reserved2;
 };
 
+/*
+ * An XRC_SEND QP has a PD and a send CQ, no receive queue, CQ or SRQ.  An
+ * XRC_RECV QP has an XRCD and nothing else (pd, CQ and SRQ handles 0, cap
+ * all 0): it belongs to the XRCD, and its handle is one of possibly many
+ * (OPEN_QP): the QP is destroyed when the last handle is.
+ */
 #define XRDMA_CMD_CREATE_QP_SIZE_VER0	88
+#define XRDMA_CMD_CREATE_QP_SIZE_VER1	96	/* xrcd_handle */
 
 struct xrdma_uverbs_ah_attr {
 	__u8 dgid[16];
@@ -433,9 +448,19 @@ struct xrdma_cmd_create_srq {
 	__u32 srq_handle;		/* out */
 	__u32 reserved;
 	struct xrdma_udata_desc udata;
+	/* VER1 */
+	__u32 srq_type;			/* in: XRDMA_UVERBS_SRQT_* */
+	__u32 xrcd_handle;		/* in: XRC SRQs */
+	__u32 cq_handle;		/* in: XRC SRQs, where receives complete */
+	__u32 srq_num;			/* out: the SRQ's number (ibv_get_srq_num) */
 };
 
+/* SRQ types, as IBV_SRQT_* */
+#define XRDMA_UVERBS_SRQT_BASIC	0
+#define XRDMA_UVERBS_SRQT_XRC	1
+
 #define XRDMA_CMD_CREATE_SRQ_SIZE_VER0	56
+#define XRDMA_CMD_CREATE_SRQ_SIZE_VER1	72	/* XRC */
 
 #define XRDMA_UVERBS_SRQ_MAX_WR	0x1U
 #define XRDMA_UVERBS_SRQ_LIMIT		0x2U
@@ -627,6 +652,43 @@ struct xrdma_cmd_reg_dm_mr {
 
 #define XRDMA_CMD_REG_DM_MR_SIZE_VER0	40
 
+/*
+ * XRDMA_IOC_OPEN_XRCD: an XRC domain.  fd -1: a new domain of this
+ * context only (oflags 0).  Otherwise the domain of the file @fd refers to
+ * (its inode), on this device, shared by every context that opens it:
+ * with O_CREAT a new one is made when there is none, with O_EXCL too an
+ * existing one is -EEXIST, and without O_CREAT a missing one is -ENOENT.
+ * oflags takes O_CREAT and O_EXCL of <fcntl.h> (as rdma-core passes them);
+ * other bits are -EINVAL.  DESTROY with XRDMA_OBJ_XRCD drops this
+ * context's handle: -EBUSY while this context's SRQs or QPs use the
+ * domain; the domain goes when the last handle does.
+ */
+struct xrdma_cmd_open_xrcd {
+	__s32 fd;			/* in: -1, or a file's descriptor */
+	__u32 oflags;			/* in: O_CREAT, O_EXCL */
+	__u32 xrcd_handle;		/* out */
+	__u32 reserved;
+};
+
+#define XRDMA_CMD_OPEN_XRCD_SIZE_VER0	16
+
+/*
+ * XRDMA_IOC_OPEN_QP: a new handle, in this context, to the XRC_RECV QP
+ * @qpn of an XRCD this context has open (-EINVAL for another QP type,
+ * -ENOENT for a QP that is not in the domain).  The handle is a QP
+ * handle: MODIFY_QP, QUERY_QP, DESTROY (XRDMA_OBJ_QP); the QP's async
+ * events reach every context holding a handle, each with its cookie.
+ */
+struct xrdma_cmd_open_qp {
+	__aligned_u64 user_cookie;	/* in */
+	__u32 xrcd_handle;		/* in */
+	__u32 qpn;			/* in */
+	__u32 qp_type;			/* in: XRDMA_UVERBS_QPT_XRC_RECV */
+	__u32 qp_handle;		/* out */
+};
+
+#define XRDMA_CMD_OPEN_QP_SIZE_VER0	24
+
 #define XRDMA_IOC_GET_CONTEXT	_IOWR(XRDMA_IOC_MAGIC, 0x00, struct xrdma_cmd_get_context)
 #define XRDMA_IOC_QUERY_DEVICE	_IOWR(XRDMA_IOC_MAGIC, 0x01, struct xrdma_cmd_query_device)
 #define XRDMA_IOC_QUERY_PORT	_IOWR(XRDMA_IOC_MAGIC, 0x02, struct xrdma_cmd_query_port)
@@ -657,5 +719,7 @@ struct xrdma_cmd_reg_dm_mr {
 #define XRDMA_IOC_QUERY_OBJECT	_IOWR(XRDMA_IOC_MAGIC, 0x1b, struct xrdma_cmd_query_object)
 #define XRDMA_IOC_ALLOC_DM	_IOWR(XRDMA_IOC_MAGIC, 0x1c, struct xrdma_cmd_alloc_dm)
 #define XRDMA_IOC_REG_DM_MR	_IOWR(XRDMA_IOC_MAGIC, 0x1d, struct xrdma_cmd_reg_dm_mr)
+#define XRDMA_IOC_OPEN_XRCD	_IOWR(XRDMA_IOC_MAGIC, 0x1e, struct xrdma_cmd_open_xrcd)
+#define XRDMA_IOC_OPEN_QP	_IOWR(XRDMA_IOC_MAGIC, 0x1f, struct xrdma_cmd_open_qp)
 
 #endif /* _UAPI_XRDMA_ABI_H */
