@@ -87,11 +87,15 @@ struct xrdma_cmd_query_device {
 	__u32 reserved2;
 	/* since VER2 */
 	__aligned_u64 max_dm_size;	/* device memory, bytes; 0: none */
+	/* since VER3 */
+	__u32 max_xrcd;			/* XRC domains; 0 without CAP_XRC */
+	__u32 reserved3;
 };
 
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER0	152
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER1	168	/* multicast limits */
 #define XRDMA_CMD_QUERY_DEVICE_SIZE_VER2	176	/* max_dm_size */
+#define XRDMA_CMD_QUERY_DEVICE_SIZE_VER3	184	/* max_xrcd */
 
 /* device_cap_flags: what the device (kernel driver) can do */
 #define XRDMA_DEVICE_CAP_MEM_MGT_EXTENSIONS	0x1U	/* kernel QPs' fast-reg */
