@@ -1773,6 +1773,10 @@ static size_t sz_ver1(const struct szcmd *s)
 {
 	if (s->nr == _IOC_NR(XRDMA_IOC_QUERY_DEVICE))
 		return XRDMA_CMD_QUERY_DEVICE_SIZE_VER0;
+	if (s->nr == _IOC_NR(XRDMA_IOC_CREATE_QP))
+		return XRDMA_CMD_CREATE_QP_SIZE_VER0;
+	if (s->nr == _IOC_NR(XRDMA_IOC_CREATE_SRQ))
+		return XRDMA_CMD_CREATE_SRQ_SIZE_VER0;
 	return s->size;
 }
 
@@ -1799,6 +1803,7 @@ static const struct szcmd szcmds[] = {
 	{ "KICK", 0x12, sizeof(struct xrdma_cmd_kick), UT_FD_CTX },
 	{ "QUERY_CLOCK", 0x13, sizeof(struct xrdma_cmd_query_clock),
 	  UT_FD_CTX },
+	{ "OPEN_XRCD", 0x1e, sizeof(struct xrdma_cmd_open_xrcd), UT_FD_CTX },
 };
 
 /*

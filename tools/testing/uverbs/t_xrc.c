@@ -197,8 +197,8 @@ static void xrc_open_xrcd(void)
 	CHECK_EQ(res_count_of("xrcd"), 3, "still one domain for the file");
 	CHECK_RC(destroy(c1.fd, XRDMA_OBJ_XRCD, h4), 0, "DESTROY XRCD 4");
 	CHECK_RC(destroy(c2.fd, XRDMA_OBJ_XRCD, h3), 0, "DESTROY XRCD 3");
-	CHECK_EQ(res_count_of("xrcd"), 2, "the file's domain went with its "
-		 "last handle");
+	CHECK_EQ(res_count_of("xrcd"), 2,
+		 "the file's domain went with its last handle");
 	CHECK_RC(open_xrcd(c1.fd, f, 0, NULL), -ENOENT,
 		 "OPEN_XRCD without O_CREAT after the last handle");
 
@@ -449,10 +449,10 @@ static void xrc_open_qp(void)
 	/* context 2 closes with the handle and the domain: all goes */
 	close(as2);
 	ctx_close(&c2);
-	CHECK_EQ(res_count_of("qp"), 1, "the XRC_RECV QP went with its last "
-		 "handle");
-	CHECK_EQ(res_count_of("xrcd"), 0, "the domains went with their "
-		 "handles");
+	CHECK_EQ(res_count_of("qp"), 1,
+		 "the XRC_RECV QP went with its last handle");
+	CHECK_EQ(res_count_of("xrcd"), 0,
+		 "the domains went with their handles");
 	close(as1);
 	destroy(c1.fd, XRDMA_OBJ_QP, rc.h);
 	destroy(c1.fd, XRDMA_OBJ_CQ, cq.h);

@@ -294,6 +294,9 @@ void ut_cmd_prep(struct ut_fix *f, int fd, unsigned int nr, union xt_cmd *u)
 	case _IOC_NR(XRDMA_IOC_KICK):
 		u->kick.qp_handle = f->qp.h;
 		break;
+	case _IOC_NR(XRDMA_IOC_OPEN_XRCD):	/* a private domain */
+		((struct xrdma_cmd_open_xrcd *)u->raw)->fd = -1;
+		break;
 	}
 }
 
@@ -312,6 +315,8 @@ static const struct {
 	MADE(CREATE_QP, XRDMA_OBJ_QP, qp.qp_handle),
 	MADE(CREATE_SRQ, XRDMA_OBJ_SRQ, srq.srq_handle),
 	MADE(CREATE_AH, XRDMA_OBJ_AH, ah.ah_handle),
+	{ _IOC_NR(XRDMA_IOC_OPEN_XRCD), XRDMA_OBJ_XRCD,
+	  offsetof(struct xrdma_cmd_open_xrcd, xrcd_handle) },
 };
 
 /* the object a successful command nr made: false if it makes none */
