@@ -407,7 +407,7 @@ struct xrdma_xrcd {
 	u32 xrcdn;
 	struct xarray tgt_qps;
 	void *uobject;
-	struct mutex tgt_lock;
+	struct mutex tgt_lock;		/* see above */
 };
 
 enum xrdma_qp_type {
