@@ -180,12 +180,39 @@ static void xrc_domain_charge(struct kunit *test)
 	struct xrdma_device *dev = &fd->ibdev;
 	kuid_t uid = current_uid();
 	unsigned int before = xrdma_user_count(dev, uid, XRDMA_ULIM_XRCD);
+	unsigned int qps = xrdma_user_count(dev, uid, XRDMA_ULIM_QP);
+	struct xrdma_qp_open_attr oa = { .qp_type = XRDMA_QPT_XRC_TGT };
 	struct xrdma_xrcd *xrcd, *kxrcd;
+	struct xrdma_qp_open *o, *ko;
+	struct xrc_seen s = {};
+	struct xrdma_qp *tgt;
 
 	xrcd = __xrdma_alloc_xrcd(dev, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, xrcd);
 	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, uid, XRDMA_ULIM_XRCD),
 			before + 1);
+	/* a process's handle on a shared QP counts as one of its QPs */
+	tgt = xrc_tgt(xrcd, &s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tgt);
+	oa.qp_num = tgt->qp_num;
+	o = __xrdma_open_qp(xrcd, &oa, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, o);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, uid, XRDMA_ULIM_QP),
+			qps + 1);
+	ko = xrdma_open_qp(xrcd, &oa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ko);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, uid, XRDMA_ULIM_QP),
+			qps + 1);
+	/* a failed open gives its charge back */
+	oa.qp_num = tgt->qp_num + 1000;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(__xrdma_open_qp(xrcd, &oa, NULL)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, uid, XRDMA_ULIM_QP),
+			qps + 1);
+	KUNIT_EXPECT_EQ(test, xrdma_close_qp(o), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, uid, XRDMA_ULIM_QP), qps);
+	KUNIT_EXPECT_EQ(test, xrdma_close_qp(ko), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_destroy_qp(tgt), 0);
 	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_XRCD),
 			xrdma_user_share >= 100 ? UINT_MAX :
 			max_t(u32, 1, dev->attr.max_xrcd * xrdma_user_share /

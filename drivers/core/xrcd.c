@@ -111,16 +111,22 @@ int xrdma_tgt_qp_close(struct xrdma_qp *qp, struct xrdma_qp_open *open)
 	if (last)
 		xa_erase(&xrcd->tgt_qps, qp->qp_num);
 	mutex_unlock(&xrcd->tgt_lock);
-	kfree(open);
+	if (open) {
+		xrdma_user_uncharge(qp->device, XRDMA_ULIM_QP, &open->charge);
+		kfree(open);
+	}
 	if (last)
 		xrdma_qp_teardown(qp);
 	return 0;
 }
 
 /**
- * xrdma_open_qp - another handle on an XRC_TGT QP of a domain
+ * __xrdma_open_qp - another handle on an XRC_TGT QP of a domain
  * @xrcd: the domain (the caller holds it)
  * @attr: the QP's number and type, the handle's event handler and context
+ * @caller: owner's module name (the xrdma_open_qp() macro passes it), or
+ *	    NULL for the current process: the handle is charged to it as a
+ *	    QP (rdma cgroup, uid share), as Linux charges every handle
  *
  * The handle gets every async event of the QP, as the creator and every
  * other handle do; open->qp may be modified and queried.  The QP lives
@@ -128,26 +134,38 @@ int xrdma_tgt_qp_close(struct xrdma_qp *qp, struct xrdma_qp_open *open)
  * for the creator's).
  *
  * Return: the handle or an ERR_PTR: -EINVAL for a type other than
- * XRDMA_QPT_XRC_TGT, -ENOENT if @xrcd has no such QP, -ENOMEM.
+ * XRDMA_QPT_XRC_TGT, -ENOENT if @xrcd has no such QP, -EAGAIN (the
+ * process's share), -ENOMEM.
  */
-struct xrdma_qp_open *xrdma_open_qp(struct xrdma_xrcd *xrcd,
-				    const struct xrdma_qp_open_attr *attr)
+struct xrdma_qp_open *__xrdma_open_qp(struct xrdma_xrcd *xrcd,
+				      const struct xrdma_qp_open_attr *attr,
+				      const char *caller)
 {
 	struct xrdma_qp_open *open;
 	struct xrdma_qp *qp;
 	unsigned long flags;
+	int ret;
 
 	if (attr->qp_type != XRDMA_QPT_XRC_TGT)
 		return ERR_PTR(-EINVAL);
-	open = kzalloc(sizeof(*open), GFP_KERNEL_ACCOUNT);
+	open = kzalloc(sizeof(*open), caller ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
 	if (!open)
 		return ERR_PTR(-ENOMEM);
 	open->event_handler = attr->event_handler;
 	open->qp_context = attr->qp_context;
+	if (!caller) {
+		ret = xrdma_user_charge(xrcd->device, XRDMA_ULIM_QP,
+					&open->charge);
+		if (ret) {
+			kfree(open);
+			return ERR_PTR(ret);
+		}
+	}
 	mutex_lock(&xrcd->tgt_lock);
 	qp = xa_load(&xrcd->tgt_qps, attr->qp_num);
 	if (!qp) {
 		mutex_unlock(&xrcd->tgt_lock);
+		xrdma_user_uncharge(xrcd->device, XRDMA_ULIM_QP, &open->charge);
 		kfree(open);
 		return ERR_PTR(-ENOENT);
 	}
@@ -159,7 +177,7 @@ struct xrdma_qp_open *xrdma_open_qp(struct xrdma_xrcd *xrcd,
 	mutex_unlock(&xrcd->tgt_lock);
 	return open;
 }
-EXPORT_SYMBOL_GPL(xrdma_open_qp);
+EXPORT_SYMBOL_GPL(__xrdma_open_qp);
 
 /**
  * xrdma_close_qp - close a handle from xrdma_open_qp()

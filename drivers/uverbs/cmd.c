@@ -1472,7 +1472,7 @@ static int xrdma_cmd_open_qp(struct xrdma_cmd_ctx *c)
 	attr.qp_context = uobj;
 	attr.qp_num = cmd->qpn;
 	attr.qp_type = XRDMA_QPT_XRC_TGT;
-	open = xrdma_open_qp(xrcd_u->object, &attr);
+	open = __xrdma_open_qp(xrcd_u->object, &attr, NULL);
 	if (IS_ERR(open)) {
 		xrdma_uobj_abort(uobj);
 		xrdma_uobj_put(xrcd_u);

@@ -612,12 +612,14 @@ struct xrdma_qp_open_attr {
  * @event_handler: from the open
  * @qp_context: from the open
  * @node: core: in qp->open_list
+ * @charge: core: a process's handle counts as a QP of the process
  */
 struct xrdma_qp_open {
 	struct xrdma_qp *qp;
 	void (*event_handler)(struct xrdma_event *e, void *ctx);
 	void *qp_context;
 	struct list_head node;
+	struct xrdma_ucharge charge;
 };
 
 enum xrdma_mr_type {
@@ -1344,8 +1346,11 @@ struct xrdma_xrcd *__xrdma_alloc_xrcd(struct xrdma_device *dev,
 				      const char *caller);
 #define xrdma_alloc_xrcd(dev)	__xrdma_alloc_xrcd(dev, KBUILD_MODNAME)
 int xrdma_dealloc_xrcd(struct xrdma_xrcd *xrcd);
-struct xrdma_qp_open *xrdma_open_qp(struct xrdma_xrcd *xrcd,
-				    const struct xrdma_qp_open_attr *attr);
+struct xrdma_qp_open *__xrdma_open_qp(struct xrdma_xrcd *xrcd,
+				      const struct xrdma_qp_open_attr *attr,
+				      const char *caller);
+#define xrdma_open_qp(xrcd, attr)					\
+	__xrdma_open_qp(xrcd, attr, KBUILD_MODNAME)
 int xrdma_close_qp(struct xrdma_qp_open *open);
 
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
