@@ -876,8 +876,14 @@ static int query_dev(struct pctx *c)
 /* ------------------------------------------------------------ the tables */
 
 enum { S_FREE, S_LIVE, S_GONE };
-#define O_DB	7		/* a context's doorbell page */
-#define O_MAP	8		/* an extra mapping made by the mmap action */
+/*
+ * Table entries that are no kernel object, numbered above every
+ * XRDMA_OBJ_* (they were 7 and 8 once, which XRDMA_OBJ_MW and
+ * XRDMA_OBJ_DM took: DESTROY of an MW picked doorbell pages)
+ */
+#define O_DB	32		/* a context's doorbell page */
+#define O_MAP	33		/* an extra mapping made by the mmap action */
+#define KOBJ(t)	((t) >= XRDMA_OBJ_PD && (t) <= XRDMA_OBJ_XRCD)
 
 struct fobj {
 	int state, type, ctx, dev, refs, unmap_req;
@@ -1005,7 +1011,7 @@ static void obj_gone(struct fobj *o)
 	if (o->state != S_LIVE)
 		return;
 	o->state = S_GONE;
-	if (o->type <= XRDMA_OBJ_MW)
+	if (KOBJ(o->type))
 		push_stale(o->type, o->handle);
 	obj_settle(o);
 }
@@ -1045,7 +1051,7 @@ static int pick_locked(struct wk *w, int type, int state, int ctx,
 			continue;
 		if (type > 0 && o->type != type)
 			continue;
-		if (!type && o->type > XRDMA_OBJ_MW)
+		if (!type && !KOBJ(o->type))
 			continue;
 		if (ctx >= 0 && o->ctx != ctx)
 			continue;
