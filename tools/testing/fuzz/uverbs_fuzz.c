@@ -174,7 +174,7 @@ struct stats {
 	unsigned long iters, faults, forks, kills, closes, opens;
 	unsigned long mmap_ok, mmap_fail, remap_ok, exec_ok, kicks;
 	unsigned long child_eperm, child_other, map_new_fail, abrupt, splits;
-	unsigned long writes_ok, resized, imports;
+	unsigned long writes_ok, resized, imports, child_imports;
 	int killed;
 	int fuzz_fail;
 	char fail_why[256];
@@ -3346,6 +3346,44 @@ struct kid_plan {
 	unsigned long long seed;
 };
 
+/*
+ * In the child: import the parent's context (as ibv_import_device()), then
+ * commands work (a PD, made and destroyed) and one async fd of its own.
+ */
+static void child_import(int fd)
+{
+	struct xrdma_cmd_import_context im = { 0 };
+	struct xrdma_cmd_alloc_pd pd = { 0 };
+	struct xrdma_cmd_destroy d = { .type = XRDMA_OBJ_PD };
+	struct xrdma_cmd_fd af = { 0 };
+	struct xnic_ucontext_resp u;
+	int ret;
+
+	xt_udata_out(&im.udata, &u, sizeof(u));
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_IMPORT_CONTEXT), &im, sizeof(im));
+	/* 16 importers at most; the device may be gone */
+	if (ret == ENOSPC || ret == EIO || ret == ENOMEM)
+		return;
+	if (ret) {
+		fuzz_fail("a child's IMPORT_CONTEXT: %s", strerror(ret));
+		return;
+	}
+	INC(st->child_imports);
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	if (ret == EPERM)
+		fuzz_fail("ALLOC_PD after IMPORT_CONTEXT: EPERM");
+	if (!ret) {
+		d.handle = pd.pd_handle;
+		pio(fd, _IOC_NR(XRDMA_IOC_DESTROY), &d, sizeof(d));
+	}
+	if (pio(fd, _IOC_NR(XRDMA_IOC_GET_ASYNC_FD), &af, sizeof(af)))
+		return;
+	close(af.fd);
+	memset(&af, 0, sizeof(af));
+	if (!pio(fd, _IOC_NR(XRDMA_IOC_GET_ASYNC_FD), &af, sizeof(af)))
+		fuzz_fail("a child got two async fds of one IMPORT_CONTEXT");
+}
+
 /* in the child: nothing of the parent's tables, no locks */
 static void child_main(struct wk *w, struct kid_plan *p)
 {
@@ -3368,8 +3406,11 @@ static void child_main(struct wk *w, struct kid_plan *p)
 		INC(st->child_other);
 	if (!ret)
 		fuzz_fail("a child's ALLOC_PD on the parent's fd succeeded");
-	if (p->mode == 0)
+	if (p->mode == 0) {
+		if (pct(&w->r, 60))
+			child_import(p->fd);
 		_exit(0);
+	}
 	/* its own context, a QP connected to one of ours, guessed keys */
 	if (pl_open(&c, p->dev))
 		_exit(0);
@@ -3881,8 +3922,8 @@ static void print_summary(struct xt_counters *c0, struct xt_counters *c1)
 	    st->kicks, st->mmap_ok, st->mmap_fail, st->remap_ok, st->exec_ok);
 	out("  mapping faults %lu, splits %lu, new queues not mappable %lu",
 	    st->faults, st->splits, st->map_new_fail);
-	out("  children: on the parent's fd EPERM %lu, other %lu",
-	    st->child_eperm, st->child_other);
+	out("  children: on the parent's fd EPERM %lu, other %lu; imported it %lu",
+	    st->child_eperm, st->child_other, st->child_imports);
 	out("  write() to a uverbs or event fd accepted: %lu", st->writes_ok);
 	out("  CQ rings moved by RESIZE_CQ and taken over: %lu; IMPORT_CONTEXT ok: %lu",
 	    st->resized, st->imports);
