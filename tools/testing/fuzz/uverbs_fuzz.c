@@ -898,7 +898,12 @@ enum { S_FREE, S_LIVE, S_GONE };
  */
 #define O_DB	32		/* a context's doorbell page */
 #define O_MAP	33		/* an extra mapping made by the mmap action */
-#define KOBJ(t)	((t) >= XRDMA_OBJ_PD && (t) <= XRDMA_OBJ_XRCD)
+
+/* a kernel object's type (XRDMA_OBJ_*), not O_DB or O_MAP */
+static int kobj(int type)
+{
+	return type >= XRDMA_OBJ_PD && type <= XRDMA_OBJ_XRCD;
+}
 
 struct fobj {
 	int state, type, ctx, dev, refs, unmap_req;
@@ -1029,7 +1034,7 @@ static void obj_gone(struct fobj *o)
 	if (o->state != S_LIVE)
 		return;
 	o->state = S_GONE;
-	if (KOBJ(o->type))
+	if (kobj(o->type))
 		push_stale(o->type, o->handle);
 	obj_settle(o);
 }
@@ -1069,7 +1074,7 @@ static int pick_locked(struct wk *w, int type, int state, int ctx,
 			continue;
 		if (type > 0 && o->type != type)
 			continue;
-		if (!type && !KOBJ(o->type))
+		if (!type && !kobj(o->type))
 			continue;
 		if (ctx >= 0 && o->ctx != ctx)
 			continue;
@@ -1641,7 +1646,11 @@ static void resize_done(int c, __u32 handle, const struct xnic_resize_cq_resp *r
 		o->cr.log_cqe = r->log_cqe;
 		o->cr.dbrec_offset = r->dbrec_offset;
 		INC(st->resized);
-	} else if ((i = obj_alloc(O_MAP, c)) >= 0) {
+		pthread_mutex_unlock(&W);
+		return;
+	}
+	i = obj_alloc(O_MAP, c);
+	if (i >= 0) {
 		objs[i].map = p;
 		objs[i].map_len = r->mmap_size;
 		objs[i].mmap_off = r->mmap_offset;
@@ -2159,9 +2168,10 @@ static void act_ioctl(struct wk *w)
 		struct xrdma_cmd_alloc_dm *ad = (void *)u;
 		__u64 max = devs[dev].max_dm;
 
-		ad->length = 1 + rn(&w->r, max && max < 65536 ? (__u32)max :
-					   65536);
-		if (max && pct(&w->r, 5))
+		/* xnic: 128 KiB in pages; an eighth leaves room for many */
+		ad->length = 1 + rn(&w->r, max ? (__u32)(max < 65536 ? max : 65536) / 8 + 1 :
+					   4096);
+		if (max && pct(&w->r, 3))
 			ad->length = max;
 		if (hz(w, 6)) {
 			switch (rn(&w->r, 3)) {
@@ -3407,7 +3417,8 @@ static void child_main(struct wk *w, struct kid_plan *p)
 	if (!ret)
 		fuzz_fail("a child's ALLOC_PD on the parent's fd succeeded");
 	if (p->mode == 0) {
-		if (pct(&w->r, 60))
+		/* EPERM: still the parent's context (not /dev/null) */
+		if (ret == EPERM && pct(&w->r, 60))
 			child_import(p->fd);
 		_exit(0);
 	}
