@@ -24,7 +24,13 @@
  *             structure sizes (short, long with a zero or non-zero tail,
  *             over a page), direction/magic/number bits, argument and
  *             driver-data pointers that are NULL, unmapped, read-only or
- *             straddle a guard page, bit flips
+ *             straddle a guard page, bit flips; every command up to
+ *             OPEN_QP (0x1f): RESIZE_CQ (the object takes the moved
+ *             ring), IMPORT_CONTEXT (own, another and a context-less fd),
+ *             QUERY_OBJECT, ALLOC_DM (mapped) and REG_DM_MR (keys the
+ *             data path uses), OPEN_XRCD (fd -1 or two shared files),
+ *             XRC_SEND/XRC_RECV QPs, XRC SRQs, OPEN_QP of any context's
+ *             XRC_RECV QP, DESTROY of every type
  *   connect   a QP through RESET..RTS to itself, another QP, a QP of
  *             another context or device, with an occasional hostile value
  *   post      send WQEs written into the mapped queue: valid opcodes (and
@@ -46,7 +52,8 @@
  *   events    non-blocking reads of completion channels and the async fd
  *   open      a new context (GET_CONTEXT mutated too), its doorbell page
  *   close     close a context's fd (its mappings stay), a channel fd
- *   fork      a child that uses the inherited fd (EPERM), or opens its
+ *   fork      a child that uses the inherited fd (EPERM), imports it
+ *             (IMPORT_CONTEXT, then a PD and one async fd), or opens its
  *             own context, connects a QP to one of ours with guessed keys
  *             and posts, then exits at once or is killed with SIGKILL
  *
