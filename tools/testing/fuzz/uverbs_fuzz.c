@@ -2673,6 +2673,24 @@ static int pick_ud_locked(struct wk *w)
 	return pick;
 }
 
+/*
+ * under W: the number of a live XRC SRQ whose driver data we have (any
+ * SRQ in a hostile action), or -1
+ */
+static int pick_xrc_srq_locked(struct wk *w)
+{
+	int i, n = 0, pick = -1;
+
+	if (w->hostile && pct(&w->r, 30))
+		return pick_locked(w, XRDMA_OBJ_SRQ, -1, -1, 0, 0);
+	for (i = 0; i < MAX_OBJ; i++)
+		if (objs[i].state == S_LIVE && objs[i].type == XRDMA_OBJ_SRQ &&
+		    objs[i].srq_type == XRDMA_UVERBS_SRQT_XRC &&
+		    objs[i].map && !rn(&w->r, ++n))
+			pick = i;
+	return pick;
+}
+
 /* write one send WQE (owner last); return its opcode */
 static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 		       int ctx)
@@ -2746,6 +2764,20 @@ static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 			ud->dgid[rn(&w->r, 16)] ^= 1;
 		if (hz(w, 5))
 			ud->port_num = (__u8)rnd(&w->r);
+	}
+	if (q->qp_type == XRDMA_UVERBS_QPT_XRC_SEND) {
+		/* the target's XRC SRQ, in place of the UD segment */
+		struct xnic_wqe_xrc *xrc = (void *)(wqe + XNIC_WQE_XRC_OFF);
+
+		pthread_mutex_lock(&W);
+		t = pick_xrc_srq_locked(w);
+		xrc->remote_srqn = htole32(t >= 0 ? objs[t].sr.srqn :
+					   rn(&w->r, 64));
+		pthread_mutex_unlock(&W);
+		if (hz(w, 5))
+			xrc->remote_srqn = htole32(hostile32(&w->r));
+		if (hz(w, 3))
+			xrc->reserved = htole32(hostile32(&w->r));
 	}
 	if (op == XNIC_OP_REG_MR) {
 		/* kernel QPs only: a user QP must never get here */
