@@ -446,10 +446,32 @@ static unsigned int errno_bucket(int e)
 	return e > 0 && e <= MAX_ERRNO ? (unsigned int)e : 0;
 }
 
+/*
+ * The errnos an ioctl of a uverbs fd may answer (Documentation/uverbs.rst,
+ * core.rst; ETIMEDOUT and ENODEV of a device command; ENOTTY also for the
+ * other fds commands are sent to).  Anything else, such as a kernel-internal
+ * ENOTSUPP (524) or ERESTARTSYS (512), fails the run, for every command.
+ */
+static int errno_documented(int e)
+{
+	switch (e) {
+	case EPERM: case ENOENT: case EIO: case EBADF: case EAGAIN:
+	case ENOMEM: case EFAULT: case EBUSY: case EEXIST: case ENODEV:
+	case EINVAL: case ENFILE: case EMFILE: case ENOSPC: case ENOTTY:
+	case E2BIG: case ETIMEDOUT: case EOPNOTSUPP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void count_call(unsigned int nr, int ret)
 {
 	unsigned int b = nr < NR_CMDS ? nr : NR_CMDS;
 
+	if (ret && !errno_documented(ret))
+		fuzz_fail("ioctl %s answered errno %d (%s), not a documented one",
+			  cmd_names[b], ret, strerror(ret));
 	INC(st->calls[b]);
 	if (!ret)
 		INC(st->ok[b]);
