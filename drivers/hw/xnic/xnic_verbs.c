@@ -1687,6 +1687,7 @@ static int xnic_reg_dm_mr(struct xrdma_mr *mr, struct xrdma_dm *dm,
 {
 	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
 	struct xnic_cmd_reg_mr c = {};
+	int ret;
 
 	c.key = cpu_to_le32(mr->lkey);
 	c.pdn = cpu_to_le32(mr->pd->res.id);
@@ -1695,8 +1696,11 @@ static int xnic_reg_dm_mr(struct xrdma_mr *mr, struct xrdma_dm *dm,
 	c.iova = cpu_to_le64(mr->iova);
 	c.length = cpu_to_le64(mr->length);
 	c.mtt_addr = cpu_to_le64(((u64)xdm->first << PAGE_SHIFT) + offset);
-	return xnic_cmd_exec(to_xdev(mr->device), XNIC_CMD_REG_MR, &c,
-			     sizeof(c), NULL, 0);
+	ret = xnic_cmd_exec(to_xdev(mr->device), XNIC_CMD_REG_MR, &c,
+			    sizeof(c), NULL, 0);
+	/* else xnic_dereg_mr() never tells the device to let go of it */
+	to_xmr(mr)->in_device = !ret;
+	return ret;
 }
 
 const struct xrdma_device_ops xnic_dev_ops = {

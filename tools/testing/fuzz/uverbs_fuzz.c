@@ -24,7 +24,13 @@
  *             structure sizes (short, long with a zero or non-zero tail,
  *             over a page), direction/magic/number bits, argument and
  *             driver-data pointers that are NULL, unmapped, read-only or
- *             straddle a guard page, bit flips
+ *             straddle a guard page, bit flips; every command up to
+ *             OPEN_QP (0x1f): RESIZE_CQ (the object takes the moved
+ *             ring), IMPORT_CONTEXT (own, another and a context-less fd),
+ *             QUERY_OBJECT, ALLOC_DM (mapped) and REG_DM_MR (keys the
+ *             data path uses), OPEN_XRCD (fd -1 or two shared files),
+ *             XRC_SEND/XRC_RECV QPs, XRC SRQs, OPEN_QP of any context's
+ *             XRC_RECV QP, DESTROY of every type
  *   connect   a QP through RESET..RTS to itself, another QP, a QP of
  *             another context or device, with an occasional hostile value
  *   post      send WQEs written into the mapped queue: valid opcodes (and
@@ -46,7 +52,8 @@
  *   events    non-blocking reads of completion channels and the async fd
  *   open      a new context (GET_CONTEXT mutated too), its doorbell page
  *   close     close a context's fd (its mappings stay), a channel fd
- *   fork      a child that uses the inherited fd (EPERM), or opens its
+ *   fork      a child that uses the inherited fd (EPERM), imports it
+ *             (IMPORT_CONTEXT, then a PD and one async fd), or opens its
  *             own context, connects a QP to one of ours with guessed keys
  *             and posts, then exits at once or is killed with SIGKILL
  *
@@ -107,7 +114,7 @@
 #define MAX_CHAN	4
 #define MAX_KIDS	4
 #define ARENA_SIZE	(2u << 20)
-#define NR_CMDS		0x1a		/* XRDMA_IOC_* numbers 0..0x19 */
+#define NR_CMDS		0x20		/* XRDMA_IOC_* numbers 0..0x1f */
 #define MAX_ERRNO	134
 #define N_WQE_OPS	17		/* 0..15, then "other" */
 #define N_CQE_OPS	11
@@ -174,7 +181,7 @@ struct stats {
 	unsigned long iters, faults, forks, kills, closes, opens;
 	unsigned long mmap_ok, mmap_fail, remap_ok, exec_ok, kicks;
 	unsigned long child_eperm, child_other, map_new_fail, abrupt, splits;
-	unsigned long writes_ok;
+	unsigned long writes_ok, resized, imports, child_imports;
 	int killed;
 	int fuzz_fail;
 	char fail_why[256];
@@ -187,8 +194,10 @@ static const char *const cmd_names[NR_CMDS + 1] = {
 	"DESTROY", "REG_MR", "CREATE_CQ", "(0x08 reserved)", "CREATE_QP",
 	"MODIFY_QP", "QUERY_QP", "CREATE_SRQ", "MODIFY_SRQ", "QUERY_SRQ",
 	"CREATE_AH", "CREATE_COMP_CHANNEL", "GET_ASYNC_FD", "KICK",
-	"QUERY_CLOCK", "ALLOC_MW", "(0x15)", "REREG_MR", "REG_DMABUF_MR",
-	"ATTACH_MCAST", "DETACH_MCAST", "(bad number/magic/dir)",
+	"QUERY_CLOCK", "ALLOC_MW", "RESIZE_CQ", "REREG_MR", "REG_DMABUF_MR",
+	"ATTACH_MCAST", "DETACH_MCAST", "IMPORT_CONTEXT", "QUERY_OBJECT",
+	"ALLOC_DM", "REG_DM_MR", "OPEN_XRCD", "OPEN_QP",
+	"(bad number/magic/dir)",
 };
 
 static const char *const wqe_names[N_WQE_OPS] = {
@@ -295,6 +304,7 @@ struct fdev {
 	unsigned long long guid;
 	__u8 gid[16];
 	__u32 max_sge, max_inline, max_cqe, max_qp_wr, rd_atom;
+	__u64 max_dm;
 };
 
 static struct fdev devs[MAX_DEV];
@@ -436,10 +446,32 @@ static unsigned int errno_bucket(int e)
 	return e > 0 && e <= MAX_ERRNO ? (unsigned int)e : 0;
 }
 
+/*
+ * The errnos an ioctl of a uverbs fd may answer (Documentation/uverbs.rst,
+ * core.rst; ETIMEDOUT and ENODEV of a device command; ENOTTY also for the
+ * other fds commands are sent to).  Anything else, such as a kernel-internal
+ * ENOTSUPP (524) or ERESTARTSYS (512), fails the run, for every command.
+ */
+static int errno_documented(int e)
+{
+	switch (e) {
+	case EPERM: case ENOENT: case EIO: case EBADF: case EAGAIN:
+	case ENOMEM: case EFAULT: case EBUSY: case EEXIST: case ENODEV:
+	case EINVAL: case ENFILE: case EMFILE: case ENOSPC: case ENOTTY:
+	case E2BIG: case ETIMEDOUT: case EOPNOTSUPP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void count_call(unsigned int nr, int ret)
 {
 	unsigned int b = nr < NR_CMDS ? nr : NR_CMDS;
 
+	if (ret && !errno_documented(ret))
+		fuzz_fail("ioctl %s answered errno %d (%s), not a documented one",
+			  cmd_names[b], ret, strerror(ret));
 	INC(st->calls[b]);
 	if (!ret)
 		INC(st->ok[b]);
@@ -457,6 +489,8 @@ static int pio(int fd, unsigned int nr, void *arg, size_t n)
 	count_call(nr, ret);
 	return ret;
 }
+
+static void note_import(int fd);
 
 /*
  * Issue command @nr with the structure @s (@n bytes, in w->cbuf), mutated
@@ -535,6 +569,10 @@ static int fz_call(struct wk *w, int fd, unsigned int nr, void *s, size_t n,
 	     cnr == _IOC_NR(XRDMA_IOC_GET_ASYNC_FD)) &&
 	    dir == (_IOC_READ | _IOC_WRITE) && magic == XRDMA_IOC_MAGIC)
 		close(((struct xrdma_cmd_fd *)s)->fd);
+	if ((!ret || ret == EFAULT) && dir == (_IOC_READ | _IOC_WRITE) &&
+	    magic == XRDMA_IOC_MAGIC &&
+	    cnr == _IOC_NR(XRDMA_IOC_IMPORT_CONTEXT))
+		note_import(fd);
 	if (ro)
 		mprotect(w->ro, PG, PROT_READ | PROT_WRITE);
 	count_call(magic == XRDMA_IOC_MAGIC && dir == (_IOC_READ | _IOC_WRITE) ?
@@ -781,7 +819,9 @@ static int connect_qp(int fd, __u32 h, __u32 type, const __u8 *dgid,
 		HOSTILE(a.ah_attr.is_global, 0xff);
 		HOSTILE(a.min_rnr_timer, 0xff);
 		mask |= QPA_AV | QPA_PATH_MTU | QPA_DEST_QPN | QPA_RQ_PSN;
-		if (type == XRDMA_UVERBS_QPT_RC)
+		/* what IB requires: the responder's attributes */
+		if (type == XRDMA_UVERBS_QPT_RC ||
+		    type == XRDMA_UVERBS_QPT_XRC_RECV)
 			mask |= QPA_MAX_DEST_RD | QPA_MIN_RNR;
 	}
 	ret = modify(fd, h, mask, &a);
@@ -801,8 +841,11 @@ static int connect_qp(int fd, __u32 h, __u32 type, const __u8 *dgid,
 	HOSTILE(a.max_rd_atomic, 0xff);
 	HOSTILE(a.sq_psn, 0xffffffff);
 	mask = QPA_STATE | QPA_SQ_PSN;
-	if (type == XRDMA_UVERBS_QPT_RC)
+	/* the requester's (an XRC target has only the timeout) */
+	if (type == XRDMA_UVERBS_QPT_RC || type == XRDMA_UVERBS_QPT_XRC_SEND)
 		mask |= QPA_TIMEOUT | QPA_RETRY | QPA_RNR_RETRY | QPA_MAX_RD;
+	else if (type == XRDMA_UVERBS_QPT_XRC_RECV)
+		mask |= QPA_TIMEOUT;
 	return modify(fd, h, mask, &a);
 #undef HOSTILE
 }
@@ -870,14 +913,26 @@ static int query_dev(struct pctx *c)
 	d->max_cqe = q.max_cqe;
 	d->max_qp_wr = q.max_qp_wr;
 	d->rd_atom = q.max_qp_rd_atom;
+	d->max_dm = q.max_dm_size;
 	return 0;
 }
 
 /* ------------------------------------------------------------ the tables */
 
 enum { S_FREE, S_LIVE, S_GONE };
-#define O_DB	7		/* a context's doorbell page */
-#define O_MAP	8		/* an extra mapping made by the mmap action */
+/*
+ * Table entries that are no kernel object, numbered above every
+ * XRDMA_OBJ_* (they were 7 and 8 once, which XRDMA_OBJ_MW and
+ * XRDMA_OBJ_DM took: DESTROY of an MW picked doorbell pages)
+ */
+#define O_DB	32		/* a context's doorbell page */
+#define O_MAP	33		/* an extra mapping made by the mmap action */
+
+/* a kernel object's type (XRDMA_OBJ_*), not O_DB or O_MAP */
+static int kobj(int type)
+{
+	return type >= XRDMA_OBJ_PD && type <= XRDMA_OBJ_XRCD;
+}
 
 struct fobj {
 	int state, type, ctx, dev, refs, unmap_req;
@@ -902,14 +957,15 @@ struct fobj {
 	__u32 ci, arm_sn;
 	/* SRQ */
 	struct xnic_create_srq_resp sr;
-	__u32 pi;
-	/* MR */
+	__u32 pi, srq_type;
+	/* MR; DM: len is its length */
 	__u64 iova, len;
 	__u32 lkey, rkey, access;
 };
 
 struct fctx {
 	int state, fd, dev, refs, db_obj, async_fd, nchan;
+	int async_extra;	/* IMPORT_CONTEXTs seen: one more async fd each */
 	int chan[MAX_CHAN];
 	unsigned int gen;
 	struct xnic_ucontext_resp u;
@@ -926,6 +982,8 @@ static int stopping;
 static __u8 *arena, *ro_area;
 static __u32 arena_size = ARENA_SIZE, arena_next;
 static int devnull = -1;
+/* two unlinked files whose inodes name XRC domains (OPEN_XRCD) */
+static int xrcd_file[2] = { -1, -1 };
 
 struct kid {
 	pid_t pid;
@@ -1005,7 +1063,7 @@ static void obj_gone(struct fobj *o)
 	if (o->state != S_LIVE)
 		return;
 	o->state = S_GONE;
-	if (o->type <= XRDMA_OBJ_MW)
+	if (kobj(o->type))
 		push_stale(o->type, o->handle);
 	obj_settle(o);
 }
@@ -1045,7 +1103,7 @@ static int pick_locked(struct wk *w, int type, int state, int ctx,
 			continue;
 		if (type > 0 && o->type != type)
 			continue;
-		if (!type && o->type > XRDMA_OBJ_MW)
+		if (!type && !kobj(o->type))
 			continue;
 		if (ctx >= 0 && o->ctx != ctx)
 			continue;
@@ -1143,6 +1201,23 @@ static void ctx_put(int c)
 	pthread_mutex_lock(&W);
 	ctxs[c].refs--;
 	ctx_settle(c);
+	pthread_mutex_unlock(&W);
+}
+
+/*
+ * An IMPORT_CONTEXT by this process on @fd that may have succeeded (0, or
+ * EFAULT: the kernel may have imported before it failed to copy the answer
+ * back): the context allows one more GET_ASYNC_FD.  Counting too many only
+ * makes the GET_ASYNC_FD check more lenient.
+ */
+static void note_import(int fd)
+{
+	int c;
+
+	pthread_mutex_lock(&W);
+	for (c = 0; c < MAX_CTX; c++)
+		if (ctxs[c].state == S_LIVE && ctxs[c].fd == fd)
+			ctxs[c].async_extra++;
 	pthread_mutex_unlock(&W);
 }
 
@@ -1460,6 +1535,12 @@ static void record(int c, int type, __u32 handle, __u32 pd,
 	o = &objs[i];
 	o->handle = handle;
 	o->pd = pd;
+	if (type == XRDMA_OBJ_QP) {
+		o->qpn = extra & 0xffffff;
+		o->qp_type = extra >> 24;
+	}
+	if (type == XRDMA_OBJ_SRQ)
+		o->srq_type = extra;
 	if (have_resp) {
 		switch (type) {
 		case XRDMA_OBJ_CQ:
@@ -1475,8 +1556,6 @@ static void record(int c, int type, __u32 handle, __u32 pd,
 			memcpy(&o->qr, resp, rlen);
 			off = o->qr.mmap_offset;
 			len = o->qr.mmap_size;
-			o->qpn = extra & 0xffffff;
-			o->qp_type = extra >> 24;
 			o->has_rq = o->qr.rq_log_wqe || o->qr.rq_wqe_shift;
 			/* a third of the QPs carry correct traffic only */
 			o->clean = !(o->qpn % 3);
@@ -1496,6 +1575,16 @@ static void record(int c, int type, __u32 handle, __u32 pd,
 			    o->sr.dbrec_offset + 8 > len)
 				len = 0;
 			break;
+		case XRDMA_OBJ_DM: {
+			const struct xrdma_cmd_alloc_dm *dm = resp;
+
+			o->len = dm->length;
+			off = dm->mmap_offset;
+			len = dm->mmap_length;
+			if (len > (64u << 20) || len % PG)
+				len = 0;
+			break;
+		}
 		}
 	}
 	/* fails if another thread destroyed it already (a guessed handle) */
@@ -1543,6 +1632,106 @@ static void rereg_done(int c, const struct xrdma_cmd_rereg_mr *rr)
 	pthread_mutex_unlock(&W);
 }
 
+/*
+ * A RESIZE_CQ that succeeded: the ring moved to a new mapping (unless
+ * mmap_size is 0), the consumer index carried over.  The CQ's object takes
+ * it when no action holds the object; else the new ring only gets garbage
+ * (an extra mapping) and polls keep reading the old one, which the device
+ * no longer writes.
+ */
+static void resize_done(int c, __u32 handle, const struct xnic_resize_cq_resp *r)
+{
+	struct fobj *o;
+	void *p;
+	int i, fd;
+
+	if (!r->mmap_size || r->mmap_size > (64u << 20) || r->log_cqe > 20 ||
+	    r->dbrec_offset + 8 > r->mmap_size ||
+	    (sizeof(struct xnic_cqe) << r->log_cqe) > r->mmap_size)
+		return;
+	pthread_mutex_lock(&W);
+	if (ctxs[c].state != S_LIVE) {
+		pthread_mutex_unlock(&W);
+		return;
+	}
+	fd = ctxs[c].fd;
+	p = mmap(NULL, r->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 r->mmap_offset);
+	if (p == MAP_FAILED) {
+		/* another thread destroyed the CQ meanwhile */
+		INC(st->map_new_fail);
+		pthread_mutex_unlock(&W);
+		return;
+	}
+	o = find_obj(c, XRDMA_OBJ_CQ, handle);
+	if (o && !o->refs && !o->split && !o->unmap_req) {
+		if (o->map)
+			munmap(o->map, o->map_len);
+		o->map = p;
+		o->map_len = r->mmap_size;
+		o->mmap_off = r->mmap_offset;
+		o->cr.mmap_offset = r->mmap_offset;
+		o->cr.mmap_size = r->mmap_size;
+		o->cr.log_cqe = r->log_cqe;
+		o->cr.dbrec_offset = r->dbrec_offset;
+		INC(st->resized);
+		pthread_mutex_unlock(&W);
+		return;
+	}
+	i = obj_alloc(O_MAP, c);
+	if (i >= 0) {
+		objs[i].map = p;
+		objs[i].map_len = r->mmap_size;
+		objs[i].mmap_off = r->mmap_offset;
+		objs[i].state = S_GONE;	/* no handle; freed when unmapped */
+	} else {
+		munmap(p, r->mmap_size);
+	}
+	pthread_mutex_unlock(&W);
+}
+
+/* the length a live DM @handle of context @c was allocated with, or 0 */
+static __u64 dm_len(int c, __u32 handle)
+{
+	struct fobj *o;
+	__u64 len;
+
+	pthread_mutex_lock(&W);
+	o = find_obj(c, XRDMA_OBJ_DM, handle);
+	len = o ? o->len : 0;
+	pthread_mutex_unlock(&W);
+	return len;
+}
+
+/* under W: the number of a live QP of @qp_type (any context), or -1 */
+static int pick_qp_type_locked(struct wk *w, __u32 qp_type)
+{
+	int i, n = 0, pick = -1;
+
+	for (i = 0; i < MAX_OBJ; i++)
+		if (objs[i].state == S_LIVE && objs[i].type == XRDMA_OBJ_QP &&
+		    objs[i].qp_type == qp_type && !rn(&w->r, ++n))
+			pick = i;
+	return pick;
+}
+
+/* an fd for OPEN_XRCD: mostly one of the two domain files */
+static int xrcd_fd(struct wk *w, int c)
+{
+	if (!hz(w, 8))
+		return xrcd_file[rn(&w->r, 2)];
+	switch (rn(&w->r, 4)) {
+	case 0:
+		return ctxs[c].fd;	/* a uverbs file's inode */
+	case 1:
+		return devnull;
+	case 2:
+		return chan_fd(w, c);
+	default:
+		return (int)hostile32(&w->r);
+	}
+}
+
 static void caps(struct wk *w, struct xrdma_uverbs_qp_cap *cap, int srq)
 {
 	cap->max_send_wr = 1 + rn(&w->r, 32);
@@ -1588,7 +1777,9 @@ static void ah_attr(struct wk *w, struct xrdma_uverbs_ah_attr *a, int dev)
 /* 0x08 has weight 0: reserved (it was RESIZE_CQ); so have numbers unused */
 static const unsigned int cmd_weight[NR_CMDS] = {
 	1, 2, 2, 2, 4, 12, 10, 10, 0, 12, 12, 4, 5, 3, 2, 4, 3, 1, 5, 1,
-	[0x14] = 3, [0x16] = 3, [0x17] = 1, [0x18] = 3, [0x19] = 2,
+	[0x14] = 3, [0x15] = 3, [0x16] = 3, [0x17] = 1, [0x18] = 3,
+	[0x19] = 2, [0x1a] = 1, [0x1b] = 2, [0x1c] = 2, [0x1d] = 3,
+	[0x1e] = 3, [0x1f] = 2,
 };
 
 static void act_ioctl(struct wk *w)
@@ -1606,10 +1797,18 @@ static void act_ioctl(struct wk *w)
 		[0x17] = sizeof(struct xrdma_cmd_reg_dmabuf_mr),
 		[0x18] = sizeof(struct xrdma_cmd_mcast),
 		[0x19] = sizeof(struct xrdma_cmd_mcast),
+		[0x15] = sizeof(struct xrdma_cmd_resize_cq),
+		[0x1a] = sizeof(struct xrdma_cmd_import_context),
+		[0x1b] = sizeof(struct xrdma_cmd_query_object),
+		[0x1c] = sizeof(struct xrdma_cmd_alloc_dm),
+		[0x1d] = sizeof(struct xrdma_cmd_reg_dm_mr),
+		[0x1e] = sizeof(struct xrdma_cmd_open_xrcd),
+		[0x1f] = sizeof(struct xrdma_cmd_open_qp),
 	};
 	unsigned int nr, total = 0, x;
-	int c, ret, pristine, fd, low, dev;
+	int c, ret, pristine, fd, low, dev, c2 = -1, fresh = -1;
 	__u64 addr = 0, len = 0, iova = 0;
+	size_t size;
 
 	c = ctx_get(w);
 	if (c < 0)
@@ -1626,9 +1825,10 @@ static void act_ioctl(struct wk *w)
 		x -= cmd_weight[nr];
 	/* creating with few slots left: destroy instead */
 	if (low && (nr == 4 || nr == 6 || nr == 7 || nr == 9 || nr == 12 ||
-		    nr == 15 || nr == 0x14))
+		    nr == 15 || nr == 0x14 || nr >= 0x1c))
 		nr = _IOC_NR(XRDMA_IOC_DESTROY);
 	memset(u, 0, 2 * PG);
+	size = sizes[nr];
 
 	switch (nr) {
 	case 0x00:
@@ -1653,7 +1853,7 @@ static void act_ioctl(struct wk *w)
 		fz_udata(w, &u->pd.udata, 0, 1);
 		break;
 	case 0x05:
-		u->d.type = 1 + rn(&w->r, XRDMA_OBJ_MW);
+		u->d.type = 1 + rn(&w->r, XRDMA_OBJ_XRCD);
 		if (hz(w, 5))
 			u->d.type = hostile32(&w->r);
 		u->d.handle = pick_handle(w, c, u->d.type);
@@ -1703,11 +1903,38 @@ static void act_ioctl(struct wk *w)
 			u->qp.flags = hostile32(&w->r);
 		if (hz(w, 3))
 			u->qp.srq_handle = hostile32(&w->r);
-		x = rn(&w->r, 10);
+		x = rn(&w->r, 12);
 		u->qp.qp_type = x < 6 ? XRDMA_UVERBS_QPT_RC : x < 8 ?
 				 XRDMA_UVERBS_QPT_UD : x < 9 ?
-				 XRDMA_UVERBS_QPT_UC : hostile32(&w->r);
+				 XRDMA_UVERBS_QPT_UC : x < 10 ?
+				 XRDMA_UVERBS_QPT_XRC_SEND : x < 11 ?
+				 XRDMA_UVERBS_QPT_XRC_RECV : hostile32(&w->r);
 		caps(w, &u->qp.cap, u->qp.flags & XRDMA_UVERBS_CREATE_QP_SRQ);
+		if (u->qp.qp_type == XRDMA_UVERBS_QPT_XRC_SEND &&
+		    !hz(w, 10)) {
+			/* a send queue only */
+			u->qp.recv_cq_handle = 0;
+			u->qp.srq_handle = 0;
+			u->qp.flags &= ~XRDMA_UVERBS_CREATE_QP_SRQ;
+			u->qp.cap.max_recv_wr = 0;
+			u->qp.cap.max_recv_sge = 0;
+		} else if (u->qp.qp_type == XRDMA_UVERBS_QPT_XRC_RECV &&
+			   !hz(w, 10)) {
+			/* an XRCD and nothing else */
+			memset(&u->qp.cap, 0, sizeof(u->qp.cap));
+			u->qp.pd_handle = 0;
+			u->qp.send_cq_handle = 0;
+			u->qp.recv_cq_handle = 0;
+			u->qp.srq_handle = 0;
+			u->qp.flags = 0;
+		}
+		if (u->qp.qp_type == XRDMA_UVERBS_QPT_XRC_RECV || hz(w, 4))
+			u->qp.xrcd_handle = pick_handle(w, c, XRDMA_OBJ_XRCD);
+		if (hz(w, 3))
+			u->qp.reserved2 = hostile32(&w->r);
+		/* VER0 (no xrcd_handle) now and then, when it can do */
+		if (!u->qp.xrcd_handle && !u->qp.reserved2 && pct(&w->r, 30))
+			size = XRDMA_CMD_CREATE_QP_SIZE_VER0;
 		fz_udata(w, &u->qp.udata, sizeof(struct xnic_create_qp_resp),
 			 1);
 		break;
@@ -1765,6 +1992,23 @@ static void act_ioctl(struct wk *w)
 			u->srq.srq_limit = hostile32(&w->r);
 		if (hz(w, 3))
 			u->srq.reserved = 1;
+		if (pct(&w->r, 25)) {
+			/* XRC: its domain and the CQ its receives go to */
+			u->srq.srq_type = XRDMA_UVERBS_SRQT_XRC;
+			u->srq.xrcd_handle = pick_handle(w, c, XRDMA_OBJ_XRCD);
+			u->srq.cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
+		} else if (hz(w, 4)) {
+			/* a basic SRQ with XRC fields */
+			u->srq.xrcd_handle = pick_handle(w, c, XRDMA_OBJ_XRCD);
+			u->srq.cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
+		}
+		if (hz(w, 4))
+			u->srq.srq_type = hostile32(&w->r);
+		if (hz(w, 3))
+			u->srq.srq_num = hostile32(&w->r);	/* out */
+		if (!u->srq.srq_type && !u->srq.xrcd_handle &&
+		    !u->srq.cq_handle && !u->srq.srq_num && pct(&w->r, 30))
+			size = XRDMA_CMD_CREATE_SRQ_SIZE_VER0;
 		fz_udata(w, &u->srq.udata, sizeof(struct xnic_create_srq_resp),
 			 1);
 		break;
@@ -1867,6 +2111,203 @@ static void act_ioctl(struct wk *w)
 		fz_udata(w, &am->udata, 0, 1);
 		break;
 	}
+	case 0x15: {
+		struct xrdma_cmd_resize_cq *rc = (void *)u;
+
+		rc->cq_handle = pick_handle(w, c, XRDMA_OBJ_CQ);
+		rc->cqe = 1 + rn(&w->r, pct(&w->r, 80) ? 256 : 4096);
+		if (hz(w, 6))
+			rc->cqe = pct(&w->r, 50) ? devs[dev].max_cqe +
+				  rn(&w->r, 2) : hostile32(&w->r);
+		if (hz(w, 3))
+			rc->flags = hostile32(&w->r);
+		if (hz(w, 3))
+			rc->reserved = hostile32(&w->r);
+		fz_udata(w, &rc->udata, sizeof(struct xnic_resize_cq_resp), 1);
+		break;
+	}
+	case 0x1a: {
+		/*
+		 * On this context's fd (the opener imports again: one more
+		 * async fd), another context's, or a new fd without a
+		 * context (-EINVAL).  Children import the parent's fds
+		 * (act_fork).
+		 */
+		struct xrdma_cmd_import_context *im = (void *)u;
+
+		x = rn(&w->r, 10);
+		if (x >= 6 && x < 8) {
+			c2 = ctx_get(w);
+			if (c2 >= 0)
+				fd = ctxs[c2].fd;
+		} else if (x >= 8) {
+			fresh = open(devs[rn(&w->r, ndev)].path,
+				     O_RDWR | O_CLOEXEC);
+			if (fresh >= 0)
+				fd = fresh;
+		}
+		if (hz(w, 4))
+			im->flags = hostile32(&w->r);
+		if (hz(w, 4))
+			im->reserved = hostile32(&w->r);
+		if (hz(w, 3))
+			im->abi_version = hostile32(&w->r);	/* out */
+		fz_udata(w, &im->udata, sizeof(struct xnic_ucontext_resp), 1);
+		break;
+	}
+	case 0x1b: {
+		struct xrdma_cmd_query_object *qo = (void *)u;
+
+		qo->type = pct(&w->r, 60) ? XRDMA_OBJ_MR : XRDMA_OBJ_PD;
+		if (hz(w, 8))
+			qo->type = pct(&w->r, 70) ?
+				   1 + rn(&w->r, XRDMA_OBJ_XRCD) :
+				   hostile32(&w->r);
+		qo->handle = pick_handle(w, c, qo->type);
+		if (hz(w, 3))
+			qo->flags = hostile32(&w->r);
+		if (hz(w, 3))
+			qo->reserved = hostile32(&w->r);
+		if (hz(w, 3)) {
+			/* output fields must come in as 0 */
+			switch (rn(&w->r, 6)) {
+			case 0:
+				qo->pd_handle = hostile32(&w->r);
+				break;
+			case 1:
+				qo->iova = hostile64(&w->r);
+				break;
+			case 2:
+				qo->length = hostile64(&w->r);
+				break;
+			case 3:
+				qo->lkey = hostile32(&w->r);
+				break;
+			case 4:
+				qo->rkey = hostile32(&w->r);
+				break;
+			default:
+				qo->access = hostile32(&w->r);
+				break;
+			}
+		}
+		break;
+	}
+	case 0x1c: {
+		struct xrdma_cmd_alloc_dm *ad = (void *)u;
+		__u64 max = devs[dev].max_dm;
+
+		/* xnic: 128 KiB in pages; an eighth leaves room for many */
+		ad->length = 1 + rn(&w->r, max ? (__u32)(max < 65536 ? max : 65536) / 8 + 1 :
+					   4096);
+		if (max && pct(&w->r, 3))
+			ad->length = max;
+		if (hz(w, 6)) {
+			switch (rn(&w->r, 3)) {
+			case 0:
+				ad->length = 0;
+				break;
+			case 1:
+				ad->length = max + 1;
+				break;
+			default:
+				ad->length = hostile64(&w->r);
+				break;
+			}
+		}
+		ad->log_align_req = rn(&w->r, 13);
+		if (hz(w, 5))
+			ad->log_align_req = pct(&w->r, 50) ? 64 - rn(&w->r, 8) :
+					    hostile32(&w->r);
+		if (hz(w, 3))
+			ad->comp_mask = hostile32(&w->r);
+		if (hz(w, 3))
+			ad->reserved = hostile32(&w->r);
+		break;
+	}
+	case 0x1d: {
+		/* mostly a range inside a DM of this context */
+		struct xrdma_cmd_reg_dm_mr *dr = (void *)u;
+		__u64 dlen;
+
+		dr->pd_handle = pick_handle(w, c, XRDMA_OBJ_PD);
+		dr->dm_handle = pick_handle(w, c, XRDMA_OBJ_DM);
+		dlen = dm_len(c, dr->dm_handle);
+		if (!dlen)
+			dlen = 1 + rn(&w->r, 8192);
+		dr->offset = pct(&w->r, 50) ? 0 :
+			     rn(&w->r, (__u32)(dlen < 65536 ? dlen : 65536));
+		dr->length = 1 + rn(&w->r, (__u32)(dlen - dr->offset > 65536 ?
+						   65536 : dlen - dr->offset));
+		dr->access = w->hostile ? rn(&w->r, 16) : 0x7;
+		if (hz(w, 5))
+			dr->access = hostile32(&w->r);
+		if (hz(w, 6)) {
+			switch (rn(&w->r, 5)) {
+			case 0:
+				dr->length = 0;
+				break;
+			case 1:
+				dr->length = dlen - dr->offset + 1;
+				break;
+			case 2:
+				dr->offset = dlen;
+				break;
+			case 3:
+				dr->offset = hostile64(&w->r);
+				break;
+			default:
+				dr->length = hostile64(&w->r);
+				break;
+			}
+		}
+		if (hz(w, 3))
+			dr->mr_handle = hostile32(&w->r);	/* out */
+		break;
+	}
+	case 0x1e: {
+		/* a domain of this context only, or of one of the files */
+		struct xrdma_cmd_open_xrcd *ox = (void *)u;
+
+		if (pct(&w->r, 30)) {
+			ox->fd = -1;
+		} else {
+			ox->fd = xrcd_fd(w, c);
+			x = rn(&w->r, 10);
+			ox->oflags = x < 6 ? O_CREAT : x < 8 ?
+				     O_CREAT | O_EXCL : 0;
+		}
+		if (hz(w, 5))
+			ox->oflags = pct(&w->r, 50) ?
+				     ox->oflags | 1u << rn(&w->r, 32) :
+				     hostile32(&w->r);
+		if (hz(w, 3))
+			ox->reserved = hostile32(&w->r);
+		break;
+	}
+	case 0x1f: {
+		/* a new handle to an XRC_RECV QP, of any context */
+		struct xrdma_cmd_open_qp *oq = (void *)u;
+		int q;
+
+		oq->user_cookie = rnd(&w->r);
+		oq->xrcd_handle = pick_handle(w, c, XRDMA_OBJ_XRCD);
+		pthread_mutex_lock(&W);
+		q = pick_qp_type_locked(w, XRDMA_UVERBS_QPT_XRC_RECV);
+		if (q < 0 || hz(w, 10))
+			q = pick_locked(w, XRDMA_OBJ_QP, -1, -1, 0, 0);
+		oq->qpn = q >= 0 ? objs[q].qpn : rn(&w->r, 64);
+		pthread_mutex_unlock(&W);
+		if (hz(w, 5))
+			oq->qpn = hostile32(&w->r);
+		oq->qp_type = XRDMA_UVERBS_QPT_XRC_RECV;
+		if (hz(w, 5))
+			oq->qp_type = pct(&w->r, 50) ? rn(&w->r, 12) :
+				      hostile32(&w->r);
+		if (hz(w, 3))
+			oq->qp_handle = hostile32(&w->r);	/* out */
+		break;
+	}
 	default:
 		u->kick.qp_handle = pct(&w->r, 40) ? 0 :
 				 pick_handle(w, c, XRDMA_OBJ_QP);
@@ -1882,7 +2323,24 @@ static void act_ioctl(struct wk *w)
 		if (alt >= 0)
 			fd = alt;
 	}
-	ret = fz_call(w, fd, nr, u, sizes[nr], 20, &pristine);
+	ret = fz_call(w, fd, nr, u, size, 20, &pristine);
+	if (nr == 0x1a && !ret && pristine) {
+		const struct xrdma_cmd_import_context *im = (void *)u;
+
+		INC(st->imports);
+		if (fd == fresh)
+			fuzz_fail("IMPORT_CONTEXT on an fd without a context succeeded");
+		else if (im->abi_version != XRDMA_ABI_VERSION)
+			fuzz_fail("IMPORT_CONTEXT: abi_version %u", im->abi_version);
+		else if (fd == ctxs[c].fd &&
+			 fz_udata_ok(&im->udata, w, sizeof(ctxs[c].u)) &&
+			 memcmp(w->resp, &ctxs[c].u, sizeof(ctxs[c].u)))
+			fuzz_fail("IMPORT_CONTEXT's driver data differ from GET_CONTEXT's");
+	}
+	if (c2 >= 0)
+		ctx_put(c2);
+	if (fresh >= 0)
+		close(fresh);
 	if (ret || !pristine || fd != ctxs[c].fd)
 		goto out;
 
@@ -1934,8 +2392,58 @@ static void act_ioctl(struct wk *w)
 		       w->resp,
 		       sizeof(struct xnic_create_srq_resp),
 		       fz_udata_ok(&u->srq.udata, w,
-				   sizeof(struct xnic_create_srq_resp)), 0);
+				   sizeof(struct xnic_create_srq_resp)),
+		       size > XRDMA_CMD_CREATE_SRQ_SIZE_VER0 ?
+		       u->srq.srq_type : 0);
 		break;
+	case 0x15:
+		if (fz_udata_ok(&((struct xrdma_cmd_resize_cq *)u)->udata, w,
+				sizeof(struct xnic_resize_cq_resp)))
+			resize_done(c, ((struct xrdma_cmd_resize_cq *)u)->cq_handle,
+				    (void *)w->resp);
+		break;
+	case 0x1b: {
+		const struct xrdma_cmd_query_object *qo = (void *)u;
+
+		if (qo->type != XRDMA_OBJ_PD && qo->type != XRDMA_OBJ_MR)
+			fuzz_fail("QUERY_OBJECT of type %u succeeded", qo->type);
+		else if (qo->type == XRDMA_OBJ_MR && !qo->pd_handle)
+			fuzz_fail("QUERY_OBJECT of MR %u: no PD", qo->handle);
+		break;
+	}
+	case 0x1c: {
+		const struct xrdma_cmd_alloc_dm *ad = (void *)u;
+
+		if (ad->mmap_length < ad->length)
+			fuzz_fail("ALLOC_DM of %llu bytes maps %llu",
+				  (unsigned long long)ad->length,
+				  (unsigned long long)ad->mmap_length);
+		record(c, XRDMA_OBJ_DM, ad->dm_handle, 0, ad, sizeof(*ad), 1,
+		       0);
+		break;
+	}
+	case 0x1d: {
+		const struct xrdma_cmd_reg_dm_mr *dr = (void *)u;
+
+		/* zero-based: the data path addresses it from 0 */
+		record(c, XRDMA_OBJ_MR, dr->mr_handle, dr->pd_handle, NULL, 0,
+		       0, 0);
+		fill_mr(c, dr->mr_handle, 0, dr->length, dr->lkey, dr->rkey,
+			dr->access);
+		break;
+	}
+	case 0x1e:
+		record(c, XRDMA_OBJ_XRCD,
+		       ((struct xrdma_cmd_open_xrcd *)u)->xrcd_handle, 0, NULL,
+		       0, 0, 0);
+		break;
+	case 0x1f: {
+		const struct xrdma_cmd_open_qp *oq = (void *)u;
+
+		record(c, XRDMA_OBJ_QP, oq->qp_handle, 0, NULL, 0, 0,
+		       (oq->qpn & 0xffffff) | (oq->qp_type << 24));
+		break;
+	}
 	case 0x0f:
 		record(c, XRDMA_OBJ_AH, u->ah.ah_handle, 0, NULL, 0, 0, 0);
 		break;
@@ -1948,9 +2456,16 @@ static void act_ioctl(struct wk *w)
 		} else if (nr == 0x10) {
 			ctxs[c].chan[ctxs[c].nchan++] = u->fd.fd;
 		} else {
-			if (ctxs[c].async_fd >= 0)
+			if (ctxs[c].async_fd < 0) {
+				ctxs[c].async_fd = u->fd.fd;
+			} else if (ctxs[c].async_extra) {
+				/* allowed by an IMPORT_CONTEXT */
+				ctxs[c].async_extra--;
+				close(u->fd.fd);
+			} else {
 				fuzz_fail("GET_ASYNC_FD succeeded twice");
-			ctxs[c].async_fd = u->fd.fd;
+				close(u->fd.fd);
+			}
 		}
 		pthread_mutex_unlock(&W);
 		break;
@@ -2180,6 +2695,24 @@ static int pick_ud_locked(struct wk *w)
 	return pick;
 }
 
+/*
+ * under W: the number of a live XRC SRQ whose driver data we have (any
+ * SRQ in a hostile action), or -1
+ */
+static int pick_xrc_srq_locked(struct wk *w)
+{
+	int i, n = 0, pick = -1;
+
+	if (w->hostile && pct(&w->r, 30))
+		return pick_locked(w, XRDMA_OBJ_SRQ, -1, -1, 0, 0);
+	for (i = 0; i < MAX_OBJ; i++)
+		if (objs[i].state == S_LIVE && objs[i].type == XRDMA_OBJ_SRQ &&
+		    objs[i].srq_type == XRDMA_UVERBS_SRQT_XRC &&
+		    objs[i].map && !rn(&w->r, ++n))
+			pick = i;
+	return pick;
+}
+
 /* write one send WQE (owner last); return its opcode */
 static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 		       int ctx)
@@ -2253,6 +2786,20 @@ static __u8 build_swqe(struct wk *w, struct fobj *q, __u8 *wqe, __u32 pi,
 			ud->dgid[rn(&w->r, 16)] ^= 1;
 		if (hz(w, 5))
 			ud->port_num = (__u8)rnd(&w->r);
+	}
+	if (q->qp_type == XRDMA_UVERBS_QPT_XRC_SEND) {
+		/* the target's XRC SRQ, in place of the UD segment */
+		struct xnic_wqe_xrc *xrc = (void *)(wqe + XNIC_WQE_XRC_OFF);
+
+		pthread_mutex_lock(&W);
+		t = pick_xrc_srq_locked(w);
+		xrc->remote_srqn = htole32(t >= 0 ? objs[t].sr.srqn :
+					   rn(&w->r, 64));
+		pthread_mutex_unlock(&W);
+		if (hz(w, 5))
+			xrc->remote_srqn = htole32(hostile32(&w->r));
+		if (hz(w, 3))
+			xrc->reserved = htole32(hostile32(&w->r));
 	}
 	if (op == XNIC_OP_REG_MR) {
 		/* kernel QPs only: a user QP must never get here */
@@ -2870,6 +3417,44 @@ struct kid_plan {
 	unsigned long long seed;
 };
 
+/*
+ * In the child: import the parent's context (as ibv_import_device()), then
+ * commands work (a PD, made and destroyed) and one async fd of its own.
+ */
+static void child_import(int fd)
+{
+	struct xrdma_cmd_import_context im = { 0 };
+	struct xrdma_cmd_alloc_pd pd = { 0 };
+	struct xrdma_cmd_destroy d = { .type = XRDMA_OBJ_PD };
+	struct xrdma_cmd_fd af = { 0 };
+	struct xnic_ucontext_resp u;
+	int ret;
+
+	xt_udata_out(&im.udata, &u, sizeof(u));
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_IMPORT_CONTEXT), &im, sizeof(im));
+	/* 16 importers at most; the device may be gone */
+	if (ret == ENOSPC || ret == EIO || ret == ENOMEM)
+		return;
+	if (ret) {
+		fuzz_fail("a child's IMPORT_CONTEXT: %s", strerror(ret));
+		return;
+	}
+	INC(st->child_imports);
+	ret = pio(fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
+	if (ret == EPERM)
+		fuzz_fail("ALLOC_PD after IMPORT_CONTEXT: EPERM");
+	if (!ret) {
+		d.handle = pd.pd_handle;
+		pio(fd, _IOC_NR(XRDMA_IOC_DESTROY), &d, sizeof(d));
+	}
+	if (pio(fd, _IOC_NR(XRDMA_IOC_GET_ASYNC_FD), &af, sizeof(af)))
+		return;
+	close(af.fd);
+	memset(&af, 0, sizeof(af));
+	if (!pio(fd, _IOC_NR(XRDMA_IOC_GET_ASYNC_FD), &af, sizeof(af)))
+		fuzz_fail("a child got two async fds of one IMPORT_CONTEXT");
+}
+
 /* in the child: nothing of the parent's tables, no locks */
 static void child_main(struct wk *w, struct kid_plan *p)
 {
@@ -2892,8 +3477,12 @@ static void child_main(struct wk *w, struct kid_plan *p)
 		INC(st->child_other);
 	if (!ret)
 		fuzz_fail("a child's ALLOC_PD on the parent's fd succeeded");
-	if (p->mode == 0)
+	if (p->mode == 0) {
+		/* EPERM: still the parent's context (not /dev/null) */
+		if (ret == EPERM && pct(&w->r, 60))
+			child_import(p->fd);
 		_exit(0);
+	}
 	/* its own context, a QP connected to one of ours, guessed keys */
 	if (pl_open(&c, p->dev))
 		_exit(0);
@@ -3138,6 +3727,13 @@ static int fuzz_main(void)
 	for (i = 0; i < MAX_OBJ; i++)
 		pthread_mutex_init(&objs[i].plock, NULL);
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (i = 0; i < 2; i++) {
+		char name[] = "/tmp/uverbs_fuzz.xrcd.XXXXXX";
+
+		xrcd_file[i] = mkostemp(name, O_CLOEXEC);
+		if (xrcd_file[i] >= 0)
+			unlink(name);
+	}
 	for (t = 0; t < opt.threads; t++)
 		if (wk_init(&w[t], t, opt.seed))
 			return 1;
@@ -3398,9 +3994,11 @@ static void print_summary(struct xt_counters *c0, struct xt_counters *c1)
 	    st->kicks, st->mmap_ok, st->mmap_fail, st->remap_ok, st->exec_ok);
 	out("  mapping faults %lu, splits %lu, new queues not mappable %lu",
 	    st->faults, st->splits, st->map_new_fail);
-	out("  children: on the parent's fd EPERM %lu, other %lu",
-	    st->child_eperm, st->child_other);
+	out("  children: on the parent's fd EPERM %lu, other %lu; imported it %lu",
+	    st->child_eperm, st->child_other, st->child_imports);
 	out("  write() to a uverbs or event fd accepted: %lu", st->writes_ok);
+	out("  CQ rings moved by RESIZE_CQ and taken over: %lu; IMPORT_CONTEXT ok: %lu",
+	    st->resized, st->imports);
 	n = snprintf(line, sizeof(line), "  actions:");
 	for (i = 0; i < N_ACT; i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s:%lu%s",

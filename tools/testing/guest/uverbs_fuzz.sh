@@ -4,9 +4,10 @@
 # XRDMA_PROGRAMS: tools/testing/fuzz/uverbs_fuzz
 #
 # The ABI fuzzer (tools/testing/fuzz/uverbs_fuzz.c) on two xnic devices:
-# random and mutated ioctls, hostile WQEs, doorbells and ring garbage from
-# several threads of an unprivileged process, fds closed and children
-# forked at random.  Passes if the fuzzer's own checks pass (no object left
+# random and mutated ioctls (every command up to OPEN_QP, 0x1f: XRC, device
+# memory, CQ resizing, context imports too), hostile WQEs, doorbells and
+# ring garbage from several threads of an unprivileged process, fds closed
+# and children forked at random.  Passes if the fuzzer's own checks pass (no object left
 # in the resource tracking or the model, nothing pinned, a fresh context
 # still moves data), xrdma_uverbs is not held, every module unloads, and
 # the kernel log of the run has no oops, BUG, WARNING, KASAN, UBSAN,
@@ -25,7 +26,7 @@
 #                          DMA-API debugging (the debug guest kernel),
 #                          which reports the overlapping DMA mappings xnic
 #                          makes for MRs on shared pages (a known report,
-#                          Documentation/security-fuzz.txt), else 0
+#                          Documentation/testing.rst), else 0
 # A failure prints the make command that replays the run.
 
 command -v uverbs_fuzz >/dev/null || fail "uverbs_fuzz not in the guest (not built?)"

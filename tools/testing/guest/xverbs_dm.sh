@@ -31,5 +31,11 @@ cat "$XRDMA_TMP/out"
 grep -q 'libibverbs.so.1' "$XRDMA_TMP/out" ||
 	echo "xv_dm: did not name the library it ran on" >>"$XRDMA_TMP/errors"
 
+# the model let go of every MR: a DM MR's DEREG_MR was once never sent,
+# which left its key (and the DM pages behind it) live in the device
+mrs=$(awk '$1 == "mrs" { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/0/regs")
+[ "$mrs" = 0 ] ||
+	echo "the model holds ${mrs:-?} MRs after xv_dm (DM MRs not deregistered?)" >>"$XRDMA_TMP/errors"
+
 xnic_stack_end xnic0
 fail_on_errors
