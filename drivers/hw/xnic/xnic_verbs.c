@@ -763,9 +763,10 @@ static int xnic_qp_respond(struct xnic_qp *xqp, const struct xnic_qp_geom *g,
 
 /*
  * An XRC_TGT QP: a number in a domain, no queues, no doorbell slot, no
- * PD or CQs; requests name the XRC SRQ they land in.  User QPs only: a
- * kernel one's receive completions would name it on the CQs of SRQs it
- * does not know (xnic_cqe_process() finds QPs, not SRQs, by number).
+ * PD or CQs; requests name the XRC SRQ they land in.  It belongs to the
+ * domain, not to a context (the core creates and modifies it without
+ * udata, and it outlives its creator's context), so nothing of it is tied
+ * to one; there is nothing to map (a response, if asked for, is zero).
  */
 static int xnic_create_xrc_tgt(struct xrdma_qp *qp,
 			       struct xrdma_qp_init_attr *attr,
@@ -777,11 +778,8 @@ static int xnic_create_xrc_tgt(struct xrdma_qp *qp,
 	struct xnic_cmd_create_qp c = {};
 	int ret;
 
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (!attr->xrcd)
 		return -EINVAL;
-	xqp->uctx = to_xuctx(udata->uctx);
 	spin_lock_init(&xqp->sq.lock);
 	spin_lock_init(&xqp->rq.lock);
 	memset(&attr->cap, 0, sizeof(attr->cap));
@@ -794,9 +792,8 @@ static int xnic_create_xrc_tgt(struct xrdma_qp *qp,
 	c.srqn = cpu_to_le32(XNIC_NO_SRQ);
 	c.xrcdn = cpu_to_le32(attr->xrcd->xrcdn);
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_QP, &c, sizeof(c), NULL, 0);
-	if (ret)
+	if (ret || !udata)
 		return ret;
-	/* nothing to map: mmap_size 0 */
 	ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
 	if (ret) {
 		xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP, qp->qp_num);
@@ -1154,8 +1151,10 @@ static int xnic_create_srq(struct xrdma_srq *srq,
 	int ret;
 
 	/*
-	 * An XRC SRQ is a user one: its completions name XRC_TGT QPs, which
-	 * are user QPs (xnic_create_xrc_tgt()).
+	 * An XRC SRQ is a user one: its completions name XRC_TGT QPs on its
+	 * CQ, and the kernel's poll_cq finds QPs, not SRQs, by number
+	 * (xnic_cqe_process()); a process's library recycles its entries
+	 * from the consumer count in the doorbell record.
 	 */
 	if (xrc && (!udata || !(xdev->features & XNIC_FEAT_XRC)))
 		return -EOPNOTSUPP;
