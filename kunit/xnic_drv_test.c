@@ -377,6 +377,53 @@ static void wqe_opcode_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_wr_to_hw_opcode(-1, XRDMA_QPT_RC), -EINVAL);
 }
 
+/*
+ * An XRC_INI QP: RC's opcodes, and every WQE names the target's SRQ in
+ * the xrc segment (where UD's segment would be); an RC WQE leaves it 0.
+ */
+static void wqe_xrc(struct kunit *test)
+{
+	static const struct xnic_sq_cfg xrc_cfg = {
+		.qp_type = XRDMA_QPT_XRC_INI, .max_sge = 4, .max_inline = 64,
+	};
+	struct xrdma_sge sg = { .addr = 0x5000, .length = 8, .lkey = 3 };
+	struct xrdma_send_wr wr = {
+		.sg_list = &sg, .num_sge = 1, .opcode = XRDMA_WR_SEND,
+		.xrc_remote_srqn = 0x123456,
+	};
+	u8 *w = wqe_buf(test);
+	struct xnic_wqe_xrc *x = (void *)(w + XNIC_WQE_XRC_OFF);
+	struct xnic_wqe_remote *rem = (void *)(w + XNIC_WQE_REMOTE_OFF);
+	int op;
+
+	for (op = XRDMA_WR_RDMA_WRITE; op <= XRDMA_WR_REG_MR; op++)
+		KUNIT_EXPECT_EQ(test,
+				xnic_wr_to_hw_opcode(op, XRDMA_QPT_XRC_INI),
+				xnic_wr_to_hw_opcode(op, XRDMA_QPT_RC));
+	KUNIT_EXPECT_EQ(test, xnic_wr_to_hw_opcode(XRDMA_WR_SEND,
+						   XRDMA_QPT_XRC_TGT),
+			-EINVAL);
+
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &xrc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(x->remote_srqn), 0x123456U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(x->reserved), 0U);
+
+	wr.opcode = XRDMA_WR_ATOMIC_FETCH_AND_ADD;
+	wr.wr.atomic.remote_addr = 0x7008;
+	wr.wr.atomic.rkey = 0x99;
+	wr.xrc_remote_srqn = 0x42;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &xrc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ((struct xnic_wqe_ctrl *)w)->opcode,
+			XNIC_OP_ATOMIC_FETCH_AND_ADD);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(rem->rkey), 0x99U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(x->remote_srqn), 0x42U);
+
+	/* another QP type writes no SRQ, and clears a stale one */
+	wr.opcode = XRDMA_WR_SEND;
+	KUNIT_ASSERT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(x->remote_srqn), 0U);
+}
+
 static void wqe_recv(struct kunit *test)
 {
 	struct xrdma_sge sg[3] = {
@@ -411,6 +458,7 @@ static struct kunit_case wqe_cases[] = {
 	KUNIT_CASE(wqe_ud),
 	KUNIT_CASE(wqe_errors),
 	KUNIT_CASE(wqe_opcode_table),
+	KUNIT_CASE(wqe_xrc),
 	KUNIT_CASE(wqe_recv),
 	{}
 };

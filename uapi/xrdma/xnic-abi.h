@@ -285,7 +285,9 @@ struct xnic_resize_cq_resp {
 
 /*
  * CREATE_QP out: one mapping holding the SQ (2^sq_log_wqe entries of
- * 2^sq_wqe_shift bytes), the RQ, and the xnic_qp_dbrec.
+ * 2^sq_wqe_shift bytes), the RQ, and the xnic_qp_dbrec.  A QP with an
+ * SRQ and an XRC_SEND QP have no RQ: rq_log_wqe and rq_wqe_shift are 0.
+ * An XRC_RECV QP has nothing to map: every field is 0 (mmap_size 0).
  */
 struct xnic_create_qp_resp {
 	__aligned_u64 mmap_offset;
