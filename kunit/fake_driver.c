@@ -135,6 +135,7 @@ static int fake_create_srq_op(struct xrdma_srq *srq,
 			      struct xrdma_udata *udata)
 {
 	container_of(srq, struct fake_srq, ibsrq)->attr = attr->attr;
+	srq->srq_num = srq->res.id;
 	return fake_create_result(srq->device);
 }
 
@@ -159,6 +160,17 @@ static int fake_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
 static void fake_destroy_srq(struct xrdma_srq *srq)
 {
 	fake_destroyed(srq->device);
+}
+
+static int fake_alloc_xrcd(struct xrdma_xrcd *xrcd)
+{
+	xrcd->xrcdn = xrcd->res.id;
+	return fake_create_result(xrcd->device);
+}
+
+static void fake_dealloc_xrcd(struct xrdma_xrcd *xrcd)
+{
+	fake_destroyed(xrcd->device);
 }
 
 static int fake_get_dma_mr(struct xrdma_mr *mr)
@@ -249,6 +261,9 @@ const struct xrdma_device_ops fake_ops = {
 	.query_srq = fake_query_srq,
 	.destroy_srq = fake_destroy_srq,
 	.post_srq_recv = NULL,
+	/* XRC: with XRDMA_DEVICE_XRC, which a test sets (core_xrc_test.c) */
+	.alloc_xrcd = fake_alloc_xrcd,
+	.dealloc_xrcd = fake_dealloc_xrcd,
 	.get_dma_mr = fake_get_dma_mr,
 	.alloc_mr = fake_alloc_mr,
 	.map_mr_sg = fake_map_mr_sg,
@@ -290,6 +305,7 @@ struct fake_dev *fake_dev_alloc(struct kunit *test)
 	a->max_srq_sge = 4;
 	a->max_ah = 1024;
 	a->max_fast_reg_page_list_len = 16;
+	a->max_xrcd = 64;
 	a->atomic_cap = XRDMA_ATOMIC_HCA;
 	fd->ibdev.num_ports = 1;
 	return fd;

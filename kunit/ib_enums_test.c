@@ -393,6 +393,8 @@ static void xt_device(struct kunit *test)
 		/* xrdma_ib has no alloc_mw: windows are not offered */
 		XT(XRDMA_DEVICE_MEM_WINDOW, 0),
 		XT(XRDMA_DEVICE_MEM_WINDOW_TYPE_2B, 0),
+		/* nor XRC: no alloc_xrcd, no XRC QP or SRQ types */
+		XT(XRDMA_DEVICE_XRC, 0),
 	};
 
 	xt_check_enum(test, "xib_event_to_ib", xib_event_to_ib, events,

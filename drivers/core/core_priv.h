@@ -37,6 +37,7 @@ int xrdma_check_ah_attr(struct xrdma_device *dev,
 /* verbs.c: use counts and object allocation, shared with mr.c */
 bool xrdma_use_get(atomic_t *usecnt);
 void xrdma_use_put(atomic_t *usecnt);
+bool xrdma_use_kill(atomic_t *usecnt);
 void *xrdma_obj_alloc(struct xrdma_device *dev, size_t size,
 		      enum xrdma_res_type type, const char *caller);
 void *xrdma_obj_alloc_id(struct xrdma_device *dev, size_t size,
@@ -44,6 +45,14 @@ void *xrdma_obj_alloc_id(struct xrdma_device *dev, size_t size,
 			 gfp_t gfp, u32 id);
 void xrdma_obj_abort(struct xrdma_res *res);
 void xrdma_obj_free(struct xrdma_res *res);
+
+/* verbs.c: destroy a QP for good (for XRC_TGT: its last handle closed) */
+void xrdma_qp_teardown(struct xrdma_qp *qp);
+
+/* xrcd.c: the handles of XRC_TGT QPs */
+int xrdma_tgt_qp_publish(struct xrdma_qp *qp);
+int xrdma_tgt_qp_close(struct xrdma_qp *qp, struct xrdma_qp_open *open);
+void xrdma_tgt_qp_event(struct xrdma_event *e);
 
 /* mr.c */
 u32 xrdma_mr_make_key(struct xrdma_device *dev, u32 index);
@@ -69,6 +78,7 @@ enum xrdma_ulim {
 	XRDMA_ULIM_MR = XRDMA_RES_MR,
 	XRDMA_ULIM_AH = XRDMA_RES_AH,
 	XRDMA_ULIM_MW = XRDMA_RES_MW,
+	XRDMA_ULIM_XRCD = XRDMA_RES_XRCD,
 	XRDMA_ULIM_UCONTEXT = XRDMA_RES_MAX,
 	XRDMA_ULIM_MAX
 };

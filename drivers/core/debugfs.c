@@ -18,6 +18,7 @@ const char *const xrdma_res_type_names[XRDMA_RES_MAX] = {
 	[XRDMA_RES_MR] = "mr",
 	[XRDMA_RES_AH] = "ah",
 	[XRDMA_RES_MW] = "mw",
+	[XRDMA_RES_XRCD] = "xrcd",
 };
 
 static int xrdma_resources_show(struct seq_file *s, void *unused)

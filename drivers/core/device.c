@@ -69,6 +69,8 @@ static u32 xrdma_ulim_max(struct xrdma_device *dev, enum xrdma_ulim type)
 		return a->max_ah;
 	case XRDMA_ULIM_MW:
 		return a->max_mw;
+	case XRDMA_ULIM_XRCD:
+		return a->max_xrcd;
 	case XRDMA_ULIM_UCONTEXT:
 		return a->max_ucontext;
 	default:
@@ -699,7 +701,10 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 	case XRDMA_EVENT_COMM_EST:
 	case XRDMA_EVENT_SQ_DRAINED:
 	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
-		if (e->element.qp->event_handler)
+		/* a shared QP's events reach every handle */
+		if (e->element.qp->qp_type == XRDMA_QPT_XRC_TGT)
+			xrdma_tgt_qp_event(e);
+		else if (e->element.qp->event_handler)
 			e->element.qp->event_handler(e,
 						     e->element.qp->qp_context);
 		return;

@@ -5,11 +5,14 @@
  * of the InfiniBand Architecture Specification (vol. 1, 11.2.4.2 / 10.3).
  * The GSI QP follows UD's rules except that its port is fixed at creation:
  * Reset->Init takes the P_Key index and the Q_Key only, and no transition
- * accepts a port.
+ * accepts a port.  The XRC types follow Linux 6.1 ib_core's qp_state_table:
+ * XRC_INI is RC's requester (no responder attributes: max_dest_rd_atomic,
+ * min_rnr_timer), XRC_TGT RC's responder, which needs only the timeout and
+ * the SQ PSN for RTS (it sends acknowledgements, never requests).
  */
 #include "core_priv.h"
 
-enum { T_RC, T_UC, T_UD, T_GSI, T_NUM };
+enum { T_RC, T_UC, T_UD, T_GSI, T_XRC_INI, T_XRC_TGT, T_NUM };
 
 struct qp_trans {
 	bool valid;
@@ -23,6 +26,18 @@ struct qp_trans {
 			 XRDMA_QP_ACCESS_FLAGS | XRDMA_QP_PATH_MIG_STATE)
 #define RTS_OPT_RC	(RTS_OPT_UC | XRDMA_QP_MIN_RNR_TIMER)
 #define RTS_OPT_UD	(XRDMA_QP_CUR_STATE | XRDMA_QP_QKEY)
+#define INIT_RC		(XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |		\
+			 XRDMA_QP_ACCESS_FLAGS)
+#define RTR_REQ_UC	(XRDMA_QP_AV | XRDMA_QP_PATH_MTU |		\
+			 XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN)
+#define RTR_REQ_RC	(RTR_REQ_UC | XRDMA_QP_MAX_DEST_RD_ATOMIC |	\
+			 XRDMA_QP_MIN_RNR_TIMER)
+#define RTS_REQ_RC	(XRDMA_QP_TIMEOUT | XRDMA_QP_RETRY_CNT |	\
+			 XRDMA_QP_RNR_RETRY | XRDMA_QP_SQ_PSN |		\
+			 XRDMA_QP_MAX_QP_RD_ATOMIC)
+#define SQD_OPT_XRC	(XRDMA_QP_PORT | XRDMA_QP_AV | XRDMA_QP_TIMEOUT |	\
+			 XRDMA_QP_ALT_PATH | XRDMA_QP_ACCESS_FLAGS |	\
+			 XRDMA_QP_PKEY_INDEX | XRDMA_QP_PATH_MIG_STATE)
 
 static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 	[XRDMA_QPS_RESET] = {
@@ -37,6 +52,8 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
 					 XRDMA_QP_QKEY,
 				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+				[T_XRC_INI] = INIT_RC,
+				[T_XRC_TGT] = INIT_RC,
 			},
 		},
 		[XRDMA_QPS_ERR] = { .valid = true },
@@ -54,6 +71,8 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_PORT |
 					 XRDMA_QP_QKEY,
 				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+				[T_XRC_INI] = INIT_RC,
+				[T_XRC_TGT] = INIT_RC,
 			},
 		},
 		[XRDMA_QPS_RTR] = {
@@ -65,10 +84,14 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_MIN_RNR_TIMER,
 				[T_UC] = XRDMA_QP_AV | XRDMA_QP_PATH_MTU |
 					 XRDMA_QP_DEST_QPN | XRDMA_QP_RQ_PSN,
+				[T_XRC_INI] = RTR_REQ_UC,
+				[T_XRC_TGT] = RTR_REQ_RC,
 			},
 			.opt = {
 				[T_RC] = PATH_OPT,
 				[T_UC] = PATH_OPT,
+				[T_XRC_INI] = PATH_OPT,
+				[T_XRC_TGT] = PATH_OPT,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 			},
@@ -86,12 +109,16 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UC] = XRDMA_QP_SQ_PSN,
 				[T_UD] = XRDMA_QP_SQ_PSN,
 				[T_GSI] = XRDMA_QP_SQ_PSN,
+				[T_XRC_INI] = RTS_REQ_RC,
+				[T_XRC_TGT] = XRDMA_QP_TIMEOUT | XRDMA_QP_SQ_PSN,
 			},
 			.opt = {
 				[T_RC] = RTS_OPT_RC,
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
 				[T_GSI] = RTS_OPT_UD,
+				[T_XRC_INI] = RTS_OPT_UC,
+				[T_XRC_TGT] = RTS_OPT_RC,
 			},
 		},
 	},
@@ -105,6 +132,8 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
 				[T_GSI] = RTS_OPT_UD,
+				[T_XRC_INI] = RTS_OPT_UC,
+				[T_XRC_TGT] = RTS_OPT_RC,
 			},
 		},
 		[XRDMA_QPS_SQD] = {
@@ -114,6 +143,8 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UC] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 				[T_UD] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 				[T_GSI] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+				[T_XRC_INI] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
+				[T_XRC_TGT] = XRDMA_QP_EN_SQD_ASYNC_NOTIFY,
 			},
 		},
 	},
@@ -127,6 +158,8 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 				[T_UC] = RTS_OPT_UC,
 				[T_UD] = RTS_OPT_UD,
 				[T_GSI] = RTS_OPT_UD,
+				[T_XRC_INI] = RTS_OPT_UC,
+				[T_XRC_TGT] = RTS_OPT_RC,
 			},
 		},
 		[XRDMA_QPS_SQD] = {
@@ -148,6 +181,12 @@ static const struct qp_trans qp_table[XRDMA_QPS_NUM][XRDMA_QPS_NUM] = {
 					 XRDMA_QP_PATH_MIG_STATE,
 				[T_UD] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
 				[T_GSI] = XRDMA_QP_PKEY_INDEX | XRDMA_QP_QKEY,
+				[T_XRC_INI] = SQD_OPT_XRC | XRDMA_QP_RETRY_CNT |
+					      XRDMA_QP_RNR_RETRY |
+					      XRDMA_QP_MAX_QP_RD_ATOMIC,
+				[T_XRC_TGT] = SQD_OPT_XRC |
+					      XRDMA_QP_MAX_DEST_RD_ATOMIC |
+					      XRDMA_QP_MIN_RNR_TIMER,
 			},
 		},
 	},
@@ -182,6 +221,10 @@ static int qp_type_index(enum xrdma_qp_type type)
 		return T_UD;
 	case XRDMA_QPT_GSI:
 		return T_GSI;
+	case XRDMA_QPT_XRC_INI:
+		return T_XRC_INI;
+	case XRDMA_QPT_XRC_TGT:
+		return T_XRC_TGT;
 	default:
 		return -1;
 	}
@@ -210,9 +253,10 @@ bool xrdma_modify_qp_is_ok(enum xrdma_qp_state cur, enum xrdma_qp_state next,
 		return false;
 	if (mask & ~XRDMA_QP_ATTR_MASK_ALL)
 		return false;
-	/* SQE exists only for unreliable QPs, so RC has no SQE->RTS */
-	if (cur == XRDMA_QPS_SQE && type == XRDMA_QPT_RC &&
-	    next == XRDMA_QPS_RTS)
+	/* SQE exists only for unreliable QPs: RC and XRC have no SQE->RTS */
+	if (cur == XRDMA_QPS_SQE && next == XRDMA_QPS_RTS &&
+	    (type == XRDMA_QPT_RC || type == XRDMA_QPT_XRC_INI ||
+	     type == XRDMA_QPT_XRC_TGT))
 		return false;
 	/* moving to another state requires naming it */
 	if (cur != next && !(mask & XRDMA_QP_STATE))

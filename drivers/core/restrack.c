@@ -28,6 +28,7 @@ static const struct xa_limit res_limits[XRDMA_RES_MAX] = {
 	[XRDMA_RES_MR]	= XA_LIMIT(1, XRDMA_MW_INDEX_BASE - 1),
 	[XRDMA_RES_MW]	= XA_LIMIT(1, XRDMA_MW_INDEX_BASE - 1),
 	[XRDMA_RES_AH]	= XA_LIMIT(1, 0xffffff),
+	[XRDMA_RES_XRCD] = XA_LIMIT(1, 0xffffff),
 };
 
 void xrdma_res_init_tables(struct xrdma_device *dev)

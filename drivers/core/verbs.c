@@ -22,7 +22,7 @@ void xrdma_use_put(atomic_t *usecnt)
 	WARN_ON(atomic_dec_return(usecnt) < 1);
 }
 
-static bool xrdma_use_kill(atomic_t *usecnt)
+bool xrdma_use_kill(atomic_t *usecnt)
 {
 	return atomic_cmpxchg(usecnt, 1, 0) == 1;
 }
@@ -294,7 +294,7 @@ EXPORT_SYMBOL_GPL(__xrdma_create_cq);
  * xrdma_destroy_cq - destroy a completion queue
  * @cq: the CQ
  *
- * Return: 0, or -EBUSY while a QP still uses @cq.
+ * Return: 0, or -EBUSY while a QP or an XRC SRQ still uses @cq.
  */
 int xrdma_destroy_cq(struct xrdma_cq *cq)
 {
@@ -343,16 +343,63 @@ static int xrdma_check_srq_attr(struct xrdma_device *dev,
 	return 0;
 }
 
+/* The type and, for an XRC SRQ, its domain and CQ (as ib_core's). */
+static int xrdma_check_srq_type(struct xrdma_device *dev,
+				const struct xrdma_srq_init_attr *attr)
+{
+	switch (attr->srq_type) {
+	case XRDMA_SRQT_BASIC:
+		return attr->xrcd || attr->cq ? -EINVAL : 0;
+	case XRDMA_SRQT_XRC:
+		if (!(dev->attr.device_cap_flags & XRDMA_DEVICE_XRC))
+			return -EOPNOTSUPP;
+		if (!attr->xrcd || !attr->cq || attr->xrcd->device != dev ||
+		    attr->cq->device != dev)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The uses an SRQ holds besides its PD's: an XRC SRQ's domain and CQ. */
+static int xrdma_srq_get_deps(struct xrdma_srq_init_attr *attr)
+{
+	if (attr->srq_type != XRDMA_SRQT_XRC)
+		return 0;
+	if (!xrdma_use_get(&attr->xrcd->usecnt))
+		return -EINVAL;
+	if (!xrdma_use_get(&attr->cq->usecnt)) {
+		xrdma_use_put(&attr->xrcd->usecnt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void xrdma_srq_put_deps(struct xrdma_xrcd *xrcd, struct xrdma_cq *cq)
+{
+	if (cq)
+		xrdma_use_put(&cq->usecnt);
+	if (xrcd)
+		xrdma_use_put(&xrcd->usecnt);
+}
+
 /**
  * __xrdma_create_srq - create a shared receive queue
  * @pd: protection domain
  * @attr: handler, context and sizes (max_wr, max_sge within the device's
- *	  limits; srq_limit <= max_wr)
+ *	  limits; srq_limit <= max_wr); the type, and for an XRC SRQ its
+ *	  domain and the CQ its receives complete to (both of the device)
  * @caller: owner's module name
  * @udata: driver data of a user command, NULL for kernel callers
  *
- * Return: the SRQ, or an ERR_PTR: -EOPNOTSUPP if the device has no SRQs,
- * -EINVAL for bad sizes, or another negative errno (allocation, driver).
+ * srq->srq_num is the SRQ's number (the driver's), which XRC senders name.
+ * An XRC SRQ holds a use of its domain and of its CQ.
+ *
+ * Return: the SRQ, or an ERR_PTR: -EOPNOTSUPP if the device has no SRQs
+ * (or no XRC for an XRC SRQ), -EINVAL for bad sizes, an unknown type, an
+ * XRC SRQ without domain or CQ (or a basic one with either), or another
+ * negative errno (allocation, driver).
  */
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 				     struct xrdma_srq_init_attr *attr,
@@ -365,29 +412,46 @@ struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 
 	if (!dev->ops->create_srq)
 		return ERR_PTR(-EOPNOTSUPP);
+	ret = xrdma_check_srq_type(dev, attr);
+	if (ret)
+		return ERR_PTR(ret);
 	ret = xrdma_check_srq_attr(dev, &attr->attr);
 	if (ret)
 		return ERR_PTR(ret);
 	if (!xrdma_use_get(&pd->usecnt))
 		return ERR_PTR(-EINVAL);
+	ret = xrdma_srq_get_deps(attr);
+	if (ret)
+		goto err_pd;
 	srq = xrdma_obj_alloc(dev, dev->ops->size_srq, XRDMA_RES_SRQ, caller);
 	if (IS_ERR(srq)) {
-		xrdma_use_put(&pd->usecnt);
-		return srq;
+		ret = PTR_ERR(srq);
+		goto err_deps;
 	}
 	srq->device = dev;
 	srq->pd = pd;
 	srq->event_handler = attr->event_handler;
 	srq->srq_context = attr->srq_context;
+	srq->srq_type = attr->srq_type;
+	if (attr->srq_type == XRDMA_SRQT_XRC) {
+		srq->xrcd = attr->xrcd;
+		srq->cq = attr->cq;
+	}
 	atomic_set(&srq->usecnt, 1);
 	ret = dev->ops->create_srq(srq, attr, udata);
 	if (ret) {
 		xrdma_obj_abort(&srq->res);
-		xrdma_use_put(&pd->usecnt);
-		return ERR_PTR(ret);
+		goto err_deps;
 	}
 	xrdma_res_commit(&srq->res);
 	return srq;
+
+err_deps:
+	if (attr->srq_type == XRDMA_SRQT_XRC)
+		xrdma_srq_put_deps(attr->xrcd, attr->cq);
+err_pd:
+	xrdma_use_put(&pd->usecnt);
+	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(__xrdma_create_srq);
 
@@ -442,19 +506,48 @@ EXPORT_SYMBOL_GPL(xrdma_query_srq);
  */
 int xrdma_destroy_srq(struct xrdma_srq *srq)
 {
+	struct xrdma_xrcd *xrcd = srq->xrcd;
 	struct xrdma_pd *pd = srq->pd;
+	struct xrdma_cq *cq = srq->cq;
 
 	if (!xrdma_use_kill(&srq->usecnt))
 		return -EBUSY;
 	xrdma_res_remove(&srq->res);
 	srq->device->ops->destroy_srq(srq);
 	xrdma_obj_free(&srq->res);
+	xrdma_srq_put_deps(xrcd, cq);
 	xrdma_use_put(&pd->usecnt);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xrdma_destroy_srq);
 
 /* ------------------------------------------------------------------ QP */
+
+/* The receive side of an RC, UC, UD or GSI QP: its CQ and SRQ or sizes. */
+static int xrdma_check_qp_recv(struct xrdma_device *dev,
+			       const struct xrdma_qp_init_attr *attr)
+{
+	const struct xrdma_device_attr *da = &dev->attr;
+	const struct xrdma_qp_cap *cap = &attr->cap;
+
+	if (!attr->recv_cq || attr->recv_cq->device != dev || attr->xrcd)
+		return -EINVAL;
+	if (attr->srq) {
+		/* an XRC SRQ receives for the XRC_TGT QPs of its domain only */
+		if (attr->srq->device != dev ||
+		    attr->srq->srq_type != XRDMA_SRQT_BASIC)
+			return -EINVAL;
+		return 0;
+	}
+	/*
+	 * Within these limits any size is valid, 0 included (a QP with no
+	 * work requests to post is useless but legal, as ib_core and rxe
+	 * have it): the driver provides at least what was asked for.
+	 */
+	if (cap->max_recv_wr > da->max_qp_wr || cap->max_recv_sge > da->max_sge)
+		return -EINVAL;
+	return 0;
+}
 
 static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 				    struct xrdma_pd *pd,
@@ -463,6 +556,8 @@ static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 {
 	const struct xrdma_device_attr *da = &dev->attr;
 	const struct xrdma_qp_cap *cap = &attr->cap;
+	bool xrc = da->device_cap_flags & XRDMA_DEVICE_XRC;
+	int ret;
 
 	switch (attr->qp_type) {
 	case XRDMA_QPT_RC:
@@ -475,59 +570,95 @@ static int xrdma_check_qp_init_attr(struct xrdma_device *dev,
 		    attr->port_num > dev->num_ports)
 			return -EINVAL;
 		break;
+	case XRDMA_QPT_XRC_INI:
+		if (!xrc)
+			return -EOPNOTSUPP;
+		break;
+	case XRDMA_QPT_XRC_TGT:
+		if (!xrc)
+			return -EOPNOTSUPP;
+		/* the domain only: no PD, queues or CQs */
+		if (pd || !attr->xrcd || attr->xrcd->device != dev ||
+		    attr->send_cq || attr->recv_cq || attr->srq ||
+		    memchr_inv(cap, 0, sizeof(*cap)))
+			return -EINVAL;
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}
-	if (!attr->send_cq || !attr->recv_cq)
-		return -EINVAL;
-	if (attr->send_cq->device != dev || attr->recv_cq->device != dev ||
-	    (attr->srq && attr->srq->device != dev))
+	if (!pd || !attr->send_cq || attr->send_cq->device != dev)
 		return -EINVAL;
 	if (cap->max_send_wr > da->max_qp_wr ||
 	    cap->max_send_sge > da->max_sge ||
 	    cap->max_inline_data > da->max_inline_data)
 		return -EINVAL;
-	/*
-	 * Within these limits any size is valid, 0 included (a QP with no
-	 * work requests to post is useless but legal, as ib_core and rxe
-	 * have it): the driver provides at least what was asked for.
-	 */
-	if (!attr->srq && (cap->max_recv_wr > da->max_qp_wr ||
-			   cap->max_recv_sge > da->max_sge))
+	if (attr->qp_type != XRDMA_QPT_XRC_INI) {
+		ret = xrdma_check_qp_recv(dev, attr);
+		if (ret)
+			return ret;
+		return 0;
+	}
+	/* an XRC initiator sends only: no receive queue, CQ or SRQ */
+	if (attr->recv_cq || attr->srq || attr->xrcd || cap->max_recv_wr ||
+	    cap->max_recv_sge)
 		return -EINVAL;
 	return 0;
 }
 
-/* Take a use on each object the QP depends on; undone by the put below. */
-static int xrdma_qp_get_deps(struct xrdma_qp_init_attr *attr)
+/*
+ * Take a use on each object the QP depends on (those it has: an XRC_INI
+ * QP has no receive CQ, an XRC_TGT QP a domain and nothing else); undone
+ * by the put below.
+ */
+static int xrdma_qp_get_deps(struct xrdma_pd *pd,
+			     struct xrdma_qp_init_attr *attr)
 {
-	if (!xrdma_use_get(&attr->send_cq->usecnt))
+	if (pd && !xrdma_use_get(&pd->usecnt))
 		return -EINVAL;
-	if (!xrdma_use_get(&attr->recv_cq->usecnt))
+	if (attr->xrcd && !xrdma_use_get(&attr->xrcd->usecnt))
+		goto err_pd;
+	if (attr->send_cq && !xrdma_use_get(&attr->send_cq->usecnt))
+		goto err_xrcd;
+	if (attr->recv_cq && !xrdma_use_get(&attr->recv_cq->usecnt))
 		goto err_send;
 	if (attr->srq && !xrdma_use_get(&attr->srq->usecnt))
 		goto err_recv;
 	return 0;
 
 err_recv:
-	xrdma_use_put(&attr->recv_cq->usecnt);
+	if (attr->recv_cq)
+		xrdma_use_put(&attr->recv_cq->usecnt);
 err_send:
-	xrdma_use_put(&attr->send_cq->usecnt);
+	if (attr->send_cq)
+		xrdma_use_put(&attr->send_cq->usecnt);
+err_xrcd:
+	if (attr->xrcd)
+		xrdma_use_put(&attr->xrcd->usecnt);
+err_pd:
+	if (pd)
+		xrdma_use_put(&pd->usecnt);
 	return -EINVAL;
 }
 
-static void xrdma_qp_put_deps(struct xrdma_cq *send_cq,
+static void xrdma_qp_put_deps(struct xrdma_pd *pd, struct xrdma_xrcd *xrcd,
+			      struct xrdma_cq *send_cq,
 			      struct xrdma_cq *recv_cq, struct xrdma_srq *srq)
 {
 	if (srq)
 		xrdma_use_put(&srq->usecnt);
-	xrdma_use_put(&recv_cq->usecnt);
-	xrdma_use_put(&send_cq->usecnt);
+	if (recv_cq)
+		xrdma_use_put(&recv_cq->usecnt);
+	if (send_cq)
+		xrdma_use_put(&send_cq->usecnt);
+	if (xrcd)
+		xrdma_use_put(&xrcd->usecnt);
+	if (pd)
+		xrdma_use_put(&pd->usecnt);
 }
 
 /**
  * __xrdma_create_qp - create a queue pair in the RESET state
- * @pd: protection domain
+ * @pd: protection domain; NULL for an XRC_TGT QP
  * @attr: type, CQs, optional SRQ, capabilities; the driver may raise the
  *	  capabilities it actually provides
  * @caller: owner's module name
@@ -537,27 +668,40 @@ static void xrdma_qp_put_deps(struct xrdma_cq *send_cq,
  * qp_num XRDMA_GSI_QPN and is tracked under xrdma_gsi_res_id(port), so
  * xrdma_qp_get_by_num(dev, XRDMA_GSI_QPN) finds port 1's; one per port.
  *
+ * XRC (a device with XRDMA_DEVICE_XRC): an XRC_INI QP has @pd and a send
+ * CQ, and no receive side (no receive CQ or SRQ, max_recv_wr and
+ * max_recv_sge 0); an XRC_TGT QP has @attr->xrcd and nothing else (no
+ * @pd, CQs, SRQ, capabilities).  An XRC_TGT QP belongs to its domain, not
+ * to a process: the driver sees no @udata for it (as in ib_core), and it
+ * lives until its last handle (this one, xrdma_open_qp()'s) is closed.
+ *
  * Return: the QP (qp_num is its QPN) or an ERR_PTR: -EOPNOTSUPP for an
- * unknown type, -EINVAL for bad attributes (a GSI QP from userspace or on
- * a bad port), -EBUSY if the port has a GSI QP already.
+ * unknown type (or an XRC type on a device without XRC), -EINVAL for bad
+ * attributes (a GSI QP from userspace or on a bad port), -EBUSY if the
+ * port has a GSI QP already.
  */
 struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 				   struct xrdma_qp_init_attr *attr,
 				   const char *caller,
 				   struct xrdma_udata *udata)
 {
-	struct xrdma_device *dev = pd->device;
+	bool tgt = attr->qp_type == XRDMA_QPT_XRC_TGT;
+	struct xrdma_device *dev;
 	struct xrdma_qp *qp;
 	int ret;
 
+	if (pd)
+		dev = pd->device;
+	else if (tgt && attr->xrcd)
+		dev = attr->xrcd->device;
+	else
+		return ERR_PTR(-EINVAL);
 	ret = xrdma_check_qp_init_attr(dev, pd, attr, udata);
 	if (ret)
 		return ERR_PTR(ret);
-	if (!xrdma_use_get(&pd->usecnt))
-		return ERR_PTR(-EINVAL);
-	ret = xrdma_qp_get_deps(attr);
+	ret = xrdma_qp_get_deps(pd, attr);
 	if (ret)
-		goto err_pd;
+		return ERR_PTR(ret);
 	qp = xrdma_obj_alloc_id(dev, dev->ops->size_qp, XRDMA_RES_QP, caller,
 				GFP_KERNEL,
 				attr->qp_type == XRDMA_QPT_GSI ?
@@ -571,6 +715,7 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	qp->send_cq = attr->send_cq;
 	qp->recv_cq = attr->recv_cq;
 	qp->srq = attr->srq;
+	qp->xrcd = tgt ? attr->xrcd : NULL;
 	qp->event_handler = attr->event_handler;
 	qp->qp_context = attr->qp_context;
 	qp->qp_type = attr->qp_type;
@@ -580,19 +725,28 @@ struct xrdma_qp *__xrdma_create_qp(struct xrdma_pd *pd,
 	qp->state = XRDMA_QPS_RESET;
 	mutex_init(&qp->state_lock);
 	INIT_LIST_HEAD(&qp->mcast_list);
-	ret = dev->ops->create_qp(qp, attr, udata);
+	atomic_set(&qp->open_cnt, 1);
+	spin_lock_init(&qp->open_lock);
+	INIT_LIST_HEAD(&qp->open_list);
+	ret = dev->ops->create_qp(qp, attr, tgt ? NULL : udata);
 	if (ret) {
 		mutex_destroy(&qp->state_lock);
 		xrdma_obj_abort(&qp->res);
 		goto err_deps;
 	}
 	xrdma_res_commit(&qp->res);
+	if (tgt) {
+		ret = xrdma_tgt_qp_publish(qp);
+		if (ret) {
+			xrdma_qp_teardown(qp);
+			return ERR_PTR(ret);
+		}
+	}
 	return qp;
 
 err_deps:
-	xrdma_qp_put_deps(attr->send_cq, attr->recv_cq, attr->srq);
-err_pd:
-	xrdma_use_put(&pd->usecnt);
+	xrdma_qp_put_deps(pd, attr->xrcd, attr->send_cq, attr->recv_cq,
+			  attr->srq);
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(__xrdma_create_qp);
@@ -636,7 +790,10 @@ int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	ret = xrdma_check_qp_attr(qp->device, qp->qp_type, attr, mask);
 	if (ret)
 		goto out;
-	ret = qp->device->ops->modify_qp(qp, attr, mask, udata);
+	/* an XRC_TGT QP belongs to no process: the driver sees no udata */
+	ret = qp->device->ops->modify_qp(qp, attr, mask,
+					 qp->qp_type == XRDMA_QPT_XRC_TGT ?
+					 NULL : udata);
 	if (!ret)
 		WRITE_ONCE(qp->state, next);
 out:
@@ -667,6 +824,7 @@ int xrdma_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr, int mask,
 	init_attr->send_cq = qp->send_cq;
 	init_attr->recv_cq = qp->recv_cq;
 	init_attr->srq = qp->srq;
+	init_attr->xrcd = qp->xrcd;
 	init_attr->qp_type = qp->qp_type;
 	init_attr->event_handler = qp->event_handler;
 	init_attr->qp_context = qp->qp_context;
@@ -843,18 +1001,10 @@ static void xrdma_qp_detach_all(struct xrdma_qp *qp)
 	}
 }
 
-/**
- * xrdma_destroy_qp - destroy a queue pair
- * @qp: the QP
- *
- * Waits until no driver lookup (xrdma_qp_get_by_num()) still uses @qp.
- * Detaches it from every multicast group first.
- *
- * Return: 0.
- */
-int xrdma_destroy_qp(struct xrdma_qp *qp)
+void xrdma_qp_teardown(struct xrdma_qp *qp)
 {
 	struct xrdma_cq *send_cq = qp->send_cq, *recv_cq = qp->recv_cq;
+	struct xrdma_xrcd *xrcd = qp->xrcd;
 	struct xrdma_srq *srq = qp->srq;
 	struct xrdma_pd *pd = qp->pd;
 
@@ -863,8 +1013,25 @@ int xrdma_destroy_qp(struct xrdma_qp *qp)
 	qp->device->ops->destroy_qp(qp);
 	mutex_destroy(&qp->state_lock);
 	xrdma_obj_free(&qp->res);
-	xrdma_qp_put_deps(send_cq, recv_cq, srq);
-	xrdma_use_put(&pd->usecnt);
+	xrdma_qp_put_deps(pd, xrcd, send_cq, recv_cq, srq);
+}
+
+/**
+ * xrdma_destroy_qp - destroy a queue pair
+ * @qp: the QP
+ *
+ * Waits until no driver lookup (xrdma_qp_get_by_num()) still uses @qp.
+ * Detaches it from every multicast group first.  For an XRC_TGT QP this
+ * closes the creator's handle: its event handler gets nothing more, and
+ * the QP is destroyed once no handle from xrdma_open_qp() is left either.
+ *
+ * Return: 0.
+ */
+int xrdma_destroy_qp(struct xrdma_qp *qp)
+{
+	if (qp->qp_type == XRDMA_QPT_XRC_TGT)
+		return xrdma_tgt_qp_close(qp, NULL);
+	xrdma_qp_teardown(qp);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xrdma_destroy_qp);

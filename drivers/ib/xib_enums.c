@@ -374,9 +374,12 @@ s64 xib_device_cap_to_ib(u32 caps)
 	};
 	s64 r;
 
-	/* xrdma_ib does not offer memory windows to ib_core (no alloc_mw) */
+	/*
+	 * xrdma_ib offers ib_core neither memory windows (no alloc_mw) nor
+	 * XRC (no alloc_xrcd, no XRC QP or SRQ types)
+	 */
 	caps &= ~(XRDMA_DEVICE_SQD | XRDMA_DEVICE_MEM_WINDOW |
-		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B);
+		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B | XRDMA_DEVICE_XRC);
 	r = xib_bits(t, ARRAY_SIZE(t), caps, false);
 	return r;
 }

@@ -3,6 +3,7 @@
  * The ioctl commands.  See Documentation/uverbs.rst.
  */
 #include <linux/capability.h>
+#include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -36,6 +37,8 @@ union xrdma_cmd_buf {
 	struct xrdma_cmd_alloc_mw alloc_mw;
 	struct xrdma_cmd_alloc_dm alloc_dm;
 	struct xrdma_cmd_reg_dm_mr reg_dm_mr;
+	struct xrdma_cmd_open_xrcd open_xrcd;
+	struct xrdma_cmd_open_qp open_qp;
 };
 
 struct xrdma_cmd_ctx {
@@ -171,6 +174,8 @@ static int xrdma_cmd_query_device(struct xrdma_cmd_ctx *c)
 	cmd->max_mcast_qp_attach = a->max_mcast_qp_attach;
 	cmd->max_total_mcast_qp_attach = a->max_total_mcast_qp_attach;
 	cmd->max_dm_size = a->max_dm_size;
+	if (a->device_cap_flags & XRDMA_DEVICE_XRC)
+		cmd->max_xrcd = a->max_xrcd;
 	return 0;
 }
 
@@ -266,7 +271,7 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_destroy *cmd = &c->buf->destroy;
 
-	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_DM)
+	if (cmd->type < XRDMA_OBJ_PD || cmd->type > XRDMA_OBJ_XRCD)
 		return -EINVAL;
 	return xrdma_uobj_destroy(c->ufile, cmd->type, cmd->handle, cmd);
 }
@@ -544,40 +549,86 @@ static void xrdma_cap_to_user(struct xrdma_uverbs_qp_cap *u,
 	u->reserved = 0;
 }
 
+/*
+ * The handles CREATE_QP takes by QP type: an XRC_SEND QP has a PD and a
+ * send CQ only (its receive sizes are ignored and reported 0, as Linux
+ * does); an XRC_RECV QP has an XRCD only (its sizes are ignored and
+ * reported 0); the others have a PD, two CQs and maybe an SRQ, no XRCD.
+ * Unused handles must be 0.
+ */
+static int xrdma_create_qp_check(struct xrdma_cmd_create_qp *cmd)
+{
+	bool srq = cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ;
+
+	if (cmd->flags & ~(XRDMA_UVERBS_CREATE_QP_SRQ |
+			   XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL) ||
+	    cmd->cap.reserved || cmd->reserved2)
+		return -EINVAL;
+	if (!srq && cmd->srq_handle)
+		return -EINVAL;
+	switch (cmd->qp_type) {
+	case XRDMA_QPT_GSI:
+		/* the GSI QP belongs to the kernel (ib_mad) */
+		return -EINVAL;
+	case XRDMA_UVERBS_QPT_XRC_SEND:
+		if (srq || cmd->recv_cq_handle || cmd->xrcd_handle)
+			return -EINVAL;
+		cmd->cap.max_recv_wr = 0;
+		cmd->cap.max_recv_sge = 0;
+		return 0;
+	case XRDMA_UVERBS_QPT_XRC_RECV:
+		if (srq || cmd->pd_handle || cmd->send_cq_handle ||
+		    cmd->recv_cq_handle)
+			return -EINVAL;
+		memset(&cmd->cap, 0, sizeof(cmd->cap));
+		return 0;
+	default:
+		return cmd->xrcd_handle ? -EINVAL : 0;
+	}
+}
+
 static int xrdma_cmd_create_qp(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_create_qp *cmd = &c->buf->create_qp;
-	struct xrdma_uobj *pd_u, *scq_u, *rcq_u, *srq_u = NULL, *uobj;
+	struct xrdma_uobj *pd_u = NULL, *scq_u = NULL, *rcq_u = NULL;
+	struct xrdma_uobj *srq_u = NULL, *xrcd_u = NULL, *uobj;
+	bool recv = cmd->qp_type == XRDMA_UVERBS_QPT_XRC_RECV;
+	bool send = cmd->qp_type == XRDMA_UVERBS_QPT_XRC_SEND;
 	struct xrdma_qp_init_attr attr = {};
 	struct xrdma_udata udata;
 	struct xrdma_qp *qp;
 	int ret;
 
-	if (cmd->flags & ~(XRDMA_UVERBS_CREATE_QP_SRQ |
-			   XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL) ||
-	    cmd->cap.reserved)
-		return -EINVAL;
-	if (!(cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ) && cmd->srq_handle)
-		return -EINVAL;
-	/* the GSI QP belongs to the kernel (ib_mad) */
-	if (cmd->qp_type == XRDMA_QPT_GSI)
-		return -EINVAL;
+	ret = xrdma_create_qp_check(cmd);
+	if (ret)
+		return ret;
 	ret = xrdma_udata_init(c, &cmd->udata, &udata);
 	if (ret)
 		return ret;
 
+	if (recv) {
+		xrcd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_XRCD,
+					cmd->xrcd_handle);
+		if (IS_ERR(xrcd_u))
+			return PTR_ERR(xrcd_u);
+		goto alloc;
+	}
 	pd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
 	if (IS_ERR(pd_u))
 		return PTR_ERR(pd_u);
 	scq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->send_cq_handle);
 	if (IS_ERR(scq_u)) {
 		ret = PTR_ERR(scq_u);
-		goto put_pd;
+		scq_u = NULL;
+		goto put;
 	}
+	if (send)
+		goto alloc;
 	rcq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->recv_cq_handle);
 	if (IS_ERR(rcq_u)) {
 		ret = PTR_ERR(rcq_u);
-		goto put_scq;
+		rcq_u = NULL;
+		goto put;
 	}
 	if (cmd->flags & XRDMA_UVERBS_CREATE_QP_SRQ) {
 		srq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_SRQ,
@@ -585,41 +636,49 @@ static int xrdma_cmd_create_qp(struct xrdma_cmd_ctx *c)
 		if (IS_ERR(srq_u)) {
 			ret = PTR_ERR(srq_u);
 			srq_u = NULL;
-			goto put_rcq;
+			goto put;
 		}
 	}
+alloc:
 	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_QP, cmd->user_cookie);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
-		goto put_srq;
+		goto put;
 	}
 	attr.event_handler = xrdma_obj_event_handler;
 	attr.qp_context = uobj;
-	attr.send_cq = scq_u->object;
-	attr.recv_cq = rcq_u->object;
+	attr.send_cq = scq_u ? scq_u->object : NULL;
+	attr.recv_cq = rcq_u ? rcq_u->object : NULL;
 	attr.srq = srq_u ? srq_u->object : NULL;
+	attr.xrcd = xrcd_u ? xrcd_u->object : NULL;
 	attr.qp_type = cmd->qp_type;
 	attr.sq_sig_all = !!(cmd->flags & XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL);
 	xrdma_cap_from_user(&attr.cap, &cmd->cap);
-	qp = __xrdma_create_qp(pd_u->object, &attr, NULL, &udata);
+	qp = __xrdma_create_qp(pd_u ? pd_u->object : NULL, &attr, NULL,
+			       &udata);
 	if (IS_ERR(qp)) {
 		xrdma_uobj_abort(uobj);
 		ret = PTR_ERR(qp);
-		goto put_srq;
+		goto put;
 	}
 	cmd->qp_handle = uobj->handle;
 	cmd->qpn = qp->qp_num;
 	xrdma_cap_to_user(&cmd->cap, &attr.cap);
+	/* the QP keeps its use of the XRCD handle until it is destroyed */
+	uobj->xrcd_uobj = xrcd_u;
+	xrcd_u = NULL;
 	ret = xrdma_create_done(c, uobj, qp);
-put_srq:
+put:
+	if (xrcd_u)
+		xrdma_uobj_put(xrcd_u);
 	if (srq_u)
 		xrdma_uobj_put(srq_u);
-put_rcq:
-	xrdma_uobj_put(rcq_u);
-put_scq:
-	xrdma_uobj_put(scq_u);
-put_pd:
-	xrdma_uobj_put(pd_u);
+	if (rcq_u)
+		xrdma_uobj_put(rcq_u);
+	if (scq_u)
+		xrdma_uobj_put(scq_u);
+	if (pd_u)
+		xrdma_uobj_put(pd_u);
 	return ret;
 }
 
@@ -757,23 +816,52 @@ static int xrdma_cmd_query_qp(struct xrdma_cmd_ctx *c)
 	return 0;
 }
 
+/*
+ * CREATE_SRQ: a basic SRQ (VER0 callers: srq_type 0, no XRCD or CQ), or
+ * since VER1 an XRC SRQ in an XRCD of this context, completing to a CQ.
+ */
 static int xrdma_cmd_create_srq(struct xrdma_cmd_ctx *c)
 {
 	struct xrdma_cmd_create_srq *cmd = &c->buf->create_srq;
+	struct xrdma_uobj *pd_u, *xrcd_u = NULL, *cq_u = NULL, *uobj;
 	struct xrdma_srq_init_attr attr = {};
-	struct xrdma_uobj *pd_u, *uobj;
 	struct xrdma_udata udata;
 	struct xrdma_srq *srq;
 	int ret;
 
 	if (cmd->reserved)
 		return -EINVAL;
+	switch (cmd->srq_type) {
+	case XRDMA_UVERBS_SRQT_BASIC:
+		if (cmd->xrcd_handle || cmd->cq_handle)
+			return -EINVAL;
+		break;
+	case XRDMA_UVERBS_SRQT_XRC:
+		break;
+	default:
+		return -EINVAL;
+	}
 	ret = xrdma_udata_init(c, &cmd->udata, &udata);
 	if (ret)
 		return ret;
 	pd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_PD, cmd->pd_handle);
 	if (IS_ERR(pd_u))
 		return PTR_ERR(pd_u);
+	if (cmd->srq_type == XRDMA_UVERBS_SRQT_XRC) {
+		xrcd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_XRCD,
+					cmd->xrcd_handle);
+		if (IS_ERR(xrcd_u)) {
+			ret = PTR_ERR(xrcd_u);
+			xrcd_u = NULL;
+			goto out;
+		}
+		cq_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_CQ, cmd->cq_handle);
+		if (IS_ERR(cq_u)) {
+			ret = PTR_ERR(cq_u);
+			cq_u = NULL;
+			goto out;
+		}
+	}
 	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_SRQ, cmd->user_cookie);
 	if (IS_ERR(uobj)) {
 		ret = PTR_ERR(uobj);
@@ -784,6 +872,9 @@ static int xrdma_cmd_create_srq(struct xrdma_cmd_ctx *c)
 	attr.attr.max_wr = cmd->max_wr;
 	attr.attr.max_sge = cmd->max_sge;
 	attr.attr.srq_limit = cmd->srq_limit;
+	attr.srq_type = cmd->srq_type;
+	attr.xrcd = xrcd_u ? xrcd_u->object : NULL;
+	attr.cq = cq_u ? cq_u->object : NULL;
 	srq = __xrdma_create_srq(pd_u->object, &attr, NULL, &udata);
 	if (IS_ERR(srq)) {
 		xrdma_uobj_abort(uobj);
@@ -793,8 +884,16 @@ static int xrdma_cmd_create_srq(struct xrdma_cmd_ctx *c)
 	cmd->srq_handle = uobj->handle;
 	cmd->max_wr = attr.attr.max_wr;
 	cmd->max_sge = attr.attr.max_sge;
+	cmd->srq_num = srq->srq_num;
+	/* the SRQ keeps its use of the XRCD handle until it is destroyed */
+	uobj->xrcd_uobj = xrcd_u;
+	xrcd_u = NULL;
 	ret = xrdma_create_done(c, uobj, srq);
 out:
+	if (cq_u)
+		xrdma_uobj_put(cq_u);
+	if (xrcd_u)
+		xrdma_uobj_put(xrcd_u);
 	xrdma_uobj_put(pd_u);
 	return ret;
 }
@@ -971,6 +1070,12 @@ static int xrdma_cmd_kick(struct xrdma_cmd_ctx *c)
 		uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, cmd->qp_handle);
 		if (IS_ERR(uobj))
 			return PTR_ERR(uobj);
+		/* an XRC_RECV QP has no queue to work on */
+		if (((struct xrdma_qp *)uobj->object)->qp_type ==
+		    XRDMA_QPT_XRC_TGT) {
+			xrdma_uobj_put(uobj);
+			return -EINVAL;
+		}
 	}
 	ret = c->ibdev->ops->kick(c->ufile->ucontext,
 				  uobj ? uobj->object : NULL);
@@ -1210,6 +1315,176 @@ out_pd:
 	return ret;
 }
 
+/* -------------------------------------------------------------- XRC */
+
+/* The domain a file names on this device; with xrcd_lock held. */
+static struct xrdma_uxrcd *xrdma_uxrcd_find(struct xrdma_uverbs_dev *udev,
+					    struct inode *inode)
+{
+	struct xrdma_uxrcd *ux;
+
+	list_for_each_entry(ux, &udev->xrcds, list)
+		if (ux->inode == inode)
+			return ux;
+	return NULL;
+}
+
+/*
+ * OPEN_XRCD, after Linux's ib_uverbs_open_xrcd(): fd -1 makes a domain of
+ * this handle only (oflags are not looked at, as in Linux); otherwise the
+ * file's inode names a domain shared by every context of the device that
+ * opens it.  Each open is a handle; the domain goes with the last one.
+ */
+static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_open_xrcd *cmd = &c->buf->open_xrcd;
+	struct xrdma_uverbs_dev *udev = c->ufile->udev;
+	struct xrdma_uxrcd *ux = NULL;
+	struct xrdma_xrcd *xrcd;
+	struct xrdma_uobj *uobj;
+	struct fd f = {};
+	int ret = 0;
+
+	if (cmd->oflags & ~(O_CREAT | O_EXCL) || cmd->reserved)
+		return -EINVAL;
+	if (!(c->ibdev->attr.device_cap_flags & XRDMA_DEVICE_XRC))
+		return -EOPNOTSUPP;
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_XRCD, 0);
+	if (IS_ERR(uobj))
+		return PTR_ERR(uobj);
+	mutex_lock(&udev->xrcd_lock);
+	if (cmd->fd != -1) {
+		f = fdget(cmd->fd);
+		if (!f.file) {
+			ret = -EBADF;
+			goto err;
+		}
+		ux = xrdma_uxrcd_find(udev, file_inode(f.file));
+		if (!ux && !(cmd->oflags & O_CREAT))
+			ret = -ENOENT;
+		else if (ux && cmd->oflags & O_EXCL)
+			ret = -EEXIST;
+		if (ret)
+			goto err;
+		if (ux) {
+			ux->handles++;
+			xrcd = ux->xrcd;
+			goto done;
+		}
+		ux = kzalloc(sizeof(*ux), GFP_KERNEL_ACCOUNT);
+		if (!ux) {
+			ret = -ENOMEM;
+			goto err;
+		}
+	}
+	xrcd = __xrdma_alloc_xrcd(c->ibdev, NULL);
+	if (IS_ERR(xrcd)) {
+		ret = PTR_ERR(xrcd);
+		kfree(ux);
+		goto err;
+	}
+	if (ux) {
+		ux->inode = file_inode(f.file);
+		ihold(ux->inode);
+		ux->xrcd = xrcd;
+		ux->handles = 1;
+		xrcd->inode = ux->inode;
+		list_add_tail(&ux->list, &udev->xrcds);
+	}
+done:
+	mutex_unlock(&udev->xrcd_lock);
+	fdput(f);
+	cmd->xrcd_handle = uobj->handle;
+	/* a failed copy closes this handle again (xrdma_uverbs_close_xrcd) */
+	return xrdma_create_done(c, uobj, xrcd);
+
+err:
+	mutex_unlock(&udev->xrcd_lock);
+	fdput(f);
+	xrdma_uobj_abort(uobj);
+	return ret;
+}
+
+/**
+ * xrdma_uverbs_close_xrcd - drop an XRCD handle (DESTROY, teardown)
+ * @uobj: the handle; no SRQ or QP of its context uses it
+ *
+ * The domain is freed with its last handle in any context.
+ *
+ * Return: 0, or the core's error (the handle stays).
+ */
+int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj)
+{
+	struct xrdma_uverbs_dev *udev = uobj->ufile->udev;
+	struct xrdma_xrcd *xrcd = uobj->object;
+	struct xrdma_uxrcd *ux = NULL;
+	int ret = 0;
+
+	mutex_lock(&udev->xrcd_lock);
+	if (xrcd->inode) {
+		ux = xrdma_uxrcd_find(udev, xrcd->inode);
+		if (WARN_ON(!ux || ux->xrcd != xrcd)) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (--ux->handles)
+			goto out;
+	}
+	ret = xrdma_dealloc_xrcd(xrcd);
+	if (ret) {
+		if (ux)
+			ux->handles++;
+		goto out;
+	}
+	if (ux) {
+		list_del(&ux->list);
+		iput(ux->inode);
+		kfree(ux);
+	}
+out:
+	mutex_unlock(&udev->xrcd_lock);
+	return ret;
+}
+
+/*
+ * OPEN_QP: a handle in this context on an XRC_RECV QP of an XRCD this
+ * context has open.  The QP lives until its last handle is destroyed; its
+ * async events reach every handle, each with its own cookie.
+ */
+static int xrdma_cmd_open_qp(struct xrdma_cmd_ctx *c)
+{
+	struct xrdma_cmd_open_qp *cmd = &c->buf->open_qp;
+	struct xrdma_qp_open_attr attr = {};
+	struct xrdma_uobj *xrcd_u, *uobj;
+	struct xrdma_qp_open *open;
+
+	if (cmd->qp_type != XRDMA_UVERBS_QPT_XRC_RECV)
+		return -EINVAL;
+	xrcd_u = xrdma_uobj_get(c->ufile, XRDMA_OBJ_XRCD, cmd->xrcd_handle);
+	if (IS_ERR(xrcd_u))
+		return PTR_ERR(xrcd_u);
+	uobj = xrdma_uobj_alloc(c->ufile, XRDMA_OBJ_QP, cmd->user_cookie);
+	if (IS_ERR(uobj)) {
+		xrdma_uobj_put(xrcd_u);
+		return PTR_ERR(uobj);
+	}
+	attr.event_handler = xrdma_obj_event_handler;
+	attr.qp_context = uobj;
+	attr.qp_num = cmd->qpn;
+	attr.qp_type = XRDMA_QPT_XRC_TGT;
+	open = xrdma_open_qp(xrcd_u->object, &attr);
+	if (IS_ERR(open)) {
+		xrdma_uobj_abort(uobj);
+		xrdma_uobj_put(xrcd_u);
+		return PTR_ERR(open);
+	}
+	/* the handle keeps its use of the XRCD handle until destroyed */
+	uobj->xrcd_uobj = xrcd_u;
+	uobj->qp_open = open;
+	cmd->qp_handle = uobj->handle;
+	return xrdma_create_done(c, uobj, open->qp);
+}
+
 /* ---------------------------------------------------------- dispatch */
 
 struct xrdma_cmd_def {
@@ -1307,6 +1582,10 @@ static const struct xrdma_cmd_def xrdma_cmds[] = {
 	    XRDMA_CMD_ALLOC_DM_SIZE_VER0),
 	CMD(XRDMA_IOC_REG_DM_MR, xrdma_cmd_reg_dm_mr,
 	    struct xrdma_cmd_reg_dm_mr, XRDMA_CMD_REG_DM_MR_SIZE_VER0),
+	CMD(XRDMA_IOC_OPEN_XRCD, xrdma_cmd_open_xrcd,
+	    struct xrdma_cmd_open_xrcd, XRDMA_CMD_OPEN_XRCD_SIZE_VER0),
+	CMD(XRDMA_IOC_OPEN_QP, xrdma_cmd_open_qp, struct xrdma_cmd_open_qp,
+	    XRDMA_CMD_OPEN_QP_SIZE_VER0),
 };
 
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,

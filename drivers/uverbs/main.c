@@ -349,6 +349,9 @@ static void xrdma_uverbs_dev_release(struct device *device)
 		container_of(device, struct xrdma_uverbs_dev, dev);
 
 	ida_free(&xrdma_uverbs_ida, udev->devnum);
+	/* every file's domains went with its objects */
+	WARN_ON(!list_empty(&udev->xrcds));
+	mutex_destroy(&udev->xrcd_lock);
 	mutex_destroy(&udev->files_lock);
 	kfree(udev);
 }
@@ -373,6 +376,8 @@ static int xrdma_uverbs_add(struct xrdma_device *ibdev)
 	udev->ibdev = ibdev;
 	mutex_init(&udev->files_lock);
 	INIT_LIST_HEAD(&udev->files);
+	mutex_init(&udev->xrcd_lock);
+	INIT_LIST_HEAD(&udev->xrcds);
 
 	device_initialize(&udev->dev);
 	udev->dev.class = &xrdma_uverbs_class;

@@ -137,6 +137,8 @@ int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 	case XRDMA_OBJ_CQ:
 		return xrdma_destroy_cq(uobj->object);
 	case XRDMA_OBJ_QP:
+		if (uobj->qp_open)
+			return xrdma_close_qp(uobj->qp_open);
 		return xrdma_destroy_qp(uobj->object);
 	case XRDMA_OBJ_SRQ:
 		return xrdma_destroy_srq(uobj->object);
@@ -148,6 +150,8 @@ int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj)
 		return xrdma_dealloc_mw(uobj->object);
 	case XRDMA_OBJ_DM:
 		return xrdma_free_dm(uobj->object);
+	case XRDMA_OBJ_XRCD:
+		return xrdma_uverbs_close_xrcd(uobj);
 	}
 	return -EINVAL;
 }
@@ -167,6 +171,9 @@ void xrdma_uobj_finish(struct xrdma_uobj *uobj, struct xrdma_cmd_destroy *resp)
 		xrdma_ev_file_put(uobj->channel);
 	if (uobj->async)
 		xrdma_ev_file_put(uobj->async);
+	/* the XRCD handle may be destroyed now */
+	if (uobj->xrcd_uobj)
+		xrdma_uobj_put(uobj->xrcd_uobj);
 	xa_erase(&uobj->ufile->handles, uobj->handle);
 	kfree(uobj);
 }
@@ -214,10 +221,14 @@ int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
  */
 void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile)
 {
-	/* windows before the MRs they may be bound to */
+	/*
+	 * windows before the MRs they may be bound to; XRC domains after the
+	 * QPs and SRQs in them (each holds a use of its XRCD handle)
+	 */
 	static const u32 order[] = { XRDMA_OBJ_QP, XRDMA_OBJ_SRQ, XRDMA_OBJ_CQ,
 				     XRDMA_OBJ_MW, XRDMA_OBJ_MR, XRDMA_OBJ_AH,
-				     XRDMA_OBJ_PD, XRDMA_OBJ_DM };
+				     XRDMA_OBJ_PD, XRDMA_OBJ_DM,
+				     XRDMA_OBJ_XRCD };
 	struct xrdma_uobj *uobj;
 	unsigned long index;
 	int i;

@@ -24,6 +24,17 @@ struct xrdma_uverbs_dev {
 	struct mutex files_lock;	/* protects files and dead */
 	struct list_head files;
 	bool dead;
+	/* XRC domains shared by file (OPEN_XRCD): struct xrdma_uxrcd */
+	struct mutex xrcd_lock;
+	struct list_head xrcds;
+};
+
+/* An XRC domain opened by a file: its inode names it on this device. */
+struct xrdma_uxrcd {
+	struct list_head list;		/* in udev->xrcds */
+	struct inode *inode;		/* held */
+	struct xrdma_xrcd *xrcd;
+	unsigned int handles;		/* in every context of the device */
 };
 
 /* Event queue behind a completion channel fd or the async event fd. */
@@ -70,6 +81,10 @@ struct xrdma_uobj {
 	struct list_head async_list;	/* queued async events */
 	u32 comp_events_reported;
 	u32 async_events_reported;
+	/* XRC SRQ, XRC_RECV QP: the XRCD handle it uses (holds a use) */
+	struct xrdma_uobj *xrcd_uobj;
+	/* a QP handle from OPEN_QP: the core's handle on the shared QP */
+	struct xrdma_qp_open *qp_open;
 };
 
 /* One per open file of /dev/infiniband/xrdma_uverbsN. */
@@ -154,6 +169,7 @@ void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev);
 void xrdma_ufile_channels_gone(struct xrdma_ufile *ufile);
 
 /* cmd.c */
+int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj);
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
 			unsigned long arg);
 

@@ -391,12 +391,13 @@ struct xrdma_srq {
 };
 
 /**
- * struct xrdma_xrcd - an XRC domain
+ * struct xrdma_xrcd - an XRC domain (drivers/core/xrcd.c)
  * @usecnt: 1 + XRC SRQs and XRC_TGT QPs in it
  * @inode: the file it was opened by (uverbs, shared between contexts;
  *	   NULL for a private or kernel domain)
  * @xrcdn: its number, set by the driver's alloc_xrcd
  * @tgt_qps: XRC_TGT QPs of the domain by QPN (core; OPEN_QP finds them)
+ * @tgt_lock: serialises @tgt_qps with the open counts of its QPs
  */
 struct xrdma_xrcd {
 	struct xrdma_res res;		/* must be first */
@@ -406,6 +407,7 @@ struct xrdma_xrcd {
 	u32 xrcdn;
 	struct xarray tgt_qps;
 	void *uobject;
+	struct mutex tgt_lock;
 };
 
 enum xrdma_qp_type {
@@ -582,6 +584,40 @@ struct xrdma_qp {
 	/* XRC_TGT: its domain (holds a use), and 1 + handles opened on it */
 	struct xrdma_xrcd *xrcd;
 	atomic_t open_cnt;
+	/*
+	 * XRC_TGT: the handles opened on it (struct xrdma_qp_open), which
+	 * get its async events, as the creator does; under open_lock
+	 */
+	spinlock_t open_lock;
+	struct list_head open_list;
+};
+
+/**
+ * struct xrdma_qp_open_attr - what xrdma_open_qp() opens
+ * @event_handler: gets the QP's async events (any context, must not sleep)
+ * @qp_context: passed to @event_handler
+ * @qp_num: the QP's number
+ * @qp_type: XRDMA_QPT_XRC_TGT (the only type that can be shared)
+ */
+struct xrdma_qp_open_attr {
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *qp_context;
+	u32 qp_num;
+	enum xrdma_qp_type qp_type;
+};
+
+/**
+ * struct xrdma_qp_open - a handle on an XRC_TGT QP from xrdma_open_qp()
+ * @qp: the QP, valid until xrdma_close_qp(): modify and query it
+ * @event_handler: from the open
+ * @qp_context: from the open
+ * @node: core: in qp->open_list
+ */
+struct xrdma_qp_open {
+	struct xrdma_qp *qp;
+	void (*event_handler)(struct xrdma_event *e, void *ctx);
+	void *qp_context;
+	struct list_head node;
 };
 
 enum xrdma_mr_type {
@@ -1285,14 +1321,32 @@ static inline int xrdma_post_send(struct xrdma_qp *qp,
 	return qp->device->ops->post_send(qp, wr, bad_wr ? : &dummy);
 }
 
+/* XRC QPs have no receive queue: post_recv is -EINVAL, @wr the bad one */
 static inline int xrdma_post_recv(struct xrdma_qp *qp,
 				  const struct xrdma_recv_wr *wr,
 				  const struct xrdma_recv_wr **bad_wr)
 {
 	const struct xrdma_recv_wr *dummy;
 
+	if (unlikely(qp->qp_type == XRDMA_QPT_XRC_INI ||
+		     qp->qp_type == XRDMA_QPT_XRC_TGT)) {
+		*(bad_wr ? : &dummy) = wr;
+		return -EINVAL;
+	}
 	return qp->device->ops->post_recv(qp, wr, bad_wr ? : &dummy);
 }
+
+/*
+ * XRC (devices with XRDMA_DEVICE_XRC): domains, and the XRC_TGT QPs of a
+ * domain shared by handles (xrdma_open_qp()).  See Documentation/core.rst.
+ */
+struct xrdma_xrcd *__xrdma_alloc_xrcd(struct xrdma_device *dev,
+				      const char *caller);
+#define xrdma_alloc_xrcd(dev)	__xrdma_alloc_xrcd(dev, KBUILD_MODNAME)
+int xrdma_dealloc_xrcd(struct xrdma_xrcd *xrcd);
+struct xrdma_qp_open *xrdma_open_qp(struct xrdma_xrcd *xrcd,
+				    const struct xrdma_qp_open_attr *attr);
+int xrdma_close_qp(struct xrdma_qp_open *open);
 
 struct xrdma_srq *__xrdma_create_srq(struct xrdma_pd *pd,
 				     struct xrdma_srq_init_attr *attr,

@@ -341,10 +341,13 @@ struct xrdma_cmd_create_qp {
 };
 
 /*
- * An XRC_SEND QP has a PD and a send CQ, no receive queue, CQ or SRQ.  An
- * XRC_RECV QP has an XRCD and nothing else (pd, CQ and SRQ handles 0, cap
- * all 0): it belongs to the XRCD, and its handle is one of possibly many
- * (OPEN_QP): the QP is destroyed when the last handle is.
+ * An XRC_SEND QP has a PD and a send CQ, no receive queue, CQ or SRQ
+ * (recv_cq_handle, srq_handle and xrcd_handle 0; max_recv_wr and
+ * max_recv_sge are ignored and answered 0, as Linux does).  An XRC_RECV
+ * QP has an XRCD and nothing else (pd, CQ and SRQ handles 0; cap is
+ * ignored and answered all 0): it belongs to the XRCD, and its handle is
+ * one of possibly many (OPEN_QP): the QP is destroyed when the last
+ * handle is.  Other types: xrcd_handle 0.  reserved2: 0.
  */
 #define XRDMA_CMD_CREATE_QP_SIZE_VER0	88
 #define XRDMA_CMD_CREATE_QP_SIZE_VER1	96	/* xrcd_handle */
@@ -459,7 +462,12 @@ struct xrdma_cmd_create_srq {
 	__u32 srq_num;			/* out: the SRQ's number (ibv_get_srq_num) */
 };
 
-/* SRQ types, as IBV_SRQT_* */
+/*
+ * SRQ types, as IBV_SRQT_*.  A basic SRQ has xrcd_handle and cq_handle 0;
+ * an XRC SRQ (XRDMA_DEVICE_CAP_XRC) is in an XRCD of this context and its
+ * receives, through any XRC_RECV QP of the XRCD, complete to the CQ.
+ * srq_num (every type) is what XRC senders name.
+ */
 #define XRDMA_UVERBS_SRQT_BASIC	0
 #define XRDMA_UVERBS_SRQT_XRC	1
 
@@ -658,14 +666,16 @@ struct xrdma_cmd_reg_dm_mr {
 
 /*
  * XRDMA_IOC_OPEN_XRCD: an XRC domain.  fd -1: a new domain of this
- * context only (oflags 0).  Otherwise the domain of the file @fd refers to
- * (its inode), on this device, shared by every context that opens it:
- * with O_CREAT a new one is made when there is none, with O_EXCL too an
- * existing one is -EEXIST, and without O_CREAT a missing one is -ENOENT.
- * oflags takes O_CREAT and O_EXCL of <fcntl.h> (as rdma-core passes them);
- * other bits are -EINVAL.  DESTROY with XRDMA_OBJ_XRCD drops this
- * context's handle: -EBUSY while this context's SRQs or QPs use the
- * domain; the domain goes when the last handle does.
+ * handle only (O_CREAT and O_EXCL are not looked at, as in Linux).
+ * Otherwise the domain of the file @fd refers to (its inode), on this
+ * device, shared by every context that opens it: with O_CREAT a new one
+ * is made when there is none, with O_EXCL too an existing one is -EEXIST,
+ * and without O_CREAT a missing one is -ENOENT (Linux: -EINVAL and
+ * -EAGAIN); a bad @fd is -EBADF.  oflags takes O_CREAT and O_EXCL of
+ * <fcntl.h> (as rdma-core passes them); other bits are -EINVAL.
+ * -EOPNOTSUPP without XRDMA_DEVICE_CAP_XRC.  DESTROY with XRDMA_OBJ_XRCD
+ * drops this context's handle: -EBUSY while this context's SRQs or QPs
+ * use the handle; the domain goes when the last handle does.
  */
 struct xrdma_cmd_open_xrcd {
 	__s32 fd;			/* in: -1, or a file's descriptor */

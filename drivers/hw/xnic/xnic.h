@@ -37,6 +37,7 @@ struct xnic_eth;
 #define XNIC_MAX_WQE_SHIFT	12	/* 4 KiB send or receive WQEs at most */
 #define XNIC_DBREC_ALIGN	64
 #define XNIC_NO_QPN		0	/* never a QPN of the core (starts at 2) */
+#define XNIC_MAX_XRCD		16384	/* XRC domains: xrcdn 1 .. this */
 
 /* Device limits from QUERY_CAPS, in CPU byte order. */
 struct xnic_caps {
@@ -104,6 +105,8 @@ struct xnic_dev {
 	bool kdb_allocated;
 	struct ida db_ida;		/* user doorbell page indexes */
 	struct ida kslot_ida;		/* slots of kernel QPs in kdb */
+	struct ida xrcd_ida;		/* XRC domain numbers */
+	u32 features;			/* XNIC_FEAT_* (FEATURES register) */
 
 	/* lookups of the data path and of events */
 	struct xarray qp_xa;		/* QPN -> kernel struct xnic_qp */

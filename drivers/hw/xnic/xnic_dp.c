@@ -102,7 +102,7 @@ int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
 	unsigned long flags;
 	int ret = 0;
 
-	if (unlikely(!xqp->kernel ||
+	if (unlikely(!xqp->kernel || !sq->ring ||
 		     READ_ONCE(qp->state) == XRDMA_QPS_RESET)) {
 		*bad_wr = wr;
 		return -EINVAL;
@@ -193,14 +193,14 @@ static int xnic_post_rwqe(struct xnic_wq *wq, u32 max_sge,
  * @bad_wr: set to the first one not posted
  *
  * Return: 0, -ENOMEM (queue full), -EINVAL (too many SGEs, QP in RESET,
- * QP with an SRQ).
+ * QP with an SRQ, XRC QP: no receive queue).
  */
 int xnic_post_recv(struct xrdma_qp *qp, const struct xrdma_recv_wr *wr,
 		   const struct xrdma_recv_wr **bad_wr)
 {
 	struct xnic_qp *xqp = to_xqp(qp);
 
-	if (unlikely(!xqp->kernel || qp->srq ||
+	if (unlikely(!xqp->kernel || qp->srq || !xqp->rq.ring ||
 		     READ_ONCE(qp->state) == XRDMA_QPS_RESET)) {
 		*bad_wr = wr;
 		return -EINVAL;
@@ -571,7 +571,8 @@ void xnic_qp_reset_queues(struct xnic_qp *xqp)
 	unsigned long flags;
 
 	xnic_cq_clean(to_xcq(qp->send_cq), qp->qp_num, srq);
-	if (qp->recv_cq != qp->send_cq)
+	/* an XRC_INI QP has no receive side */
+	if (qp->recv_cq && qp->recv_cq != qp->send_cq)
 		xnic_cq_clean(to_xcq(qp->recv_cq), qp->qp_num, srq);
 
 	/* no CQE of this QP is left, so poll_cq no longer touches ci */
@@ -581,7 +582,7 @@ void xnic_qp_reset_queues(struct xnic_qp *xqp)
 	WRITE_ONCE(xqp->sq.ci, 0);
 	WRITE_ONCE(xqp->dbrec->sq_pi, 0);
 	spin_unlock_irqrestore(&xqp->sq.lock, flags);
-	if (!qp->srq) {
+	if (xqp->rq.ring) {
 		spin_lock_irqsave(&xqp->rq.lock, flags);
 		memset(xqp->rq.ring, 0,
 		       1U << (xqp->rq.log_size + xqp->rq.wqe_shift));

@@ -146,6 +146,11 @@ static int xnic_query_caps(struct xnic_dev *xdev)
 		return ret;
 	xnic_caps_from_hw(&xdev->caps, &out);
 	xnic_fill_device_attr(&xdev->ibdev.attr, &xdev->caps, &out);
+	xdev->features = xnic_rd(xdev, XNIC_REG_FEATURES);
+	if (xdev->features & XNIC_FEAT_XRC) {
+		xdev->ibdev.attr.device_cap_flags |= XRDMA_DEVICE_XRC;
+		xdev->ibdev.attr.max_xrcd = XNIC_MAX_XRCD;
+	}
 	if (!xdev->caps.num_ports)
 		return -ENODEV;
 	xdev->ibdev.num_ports = min_t(u32, xdev->caps.num_ports,
@@ -286,6 +291,7 @@ static int xnic_probe(struct platform_device *pdev)
 	INIT_LIST_HEAD(&xdev->umem_zombies);
 	ida_init(&xdev->db_ida);
 	ida_init(&xdev->kslot_ida);
+	ida_init(&xdev->xrcd_ida);
 	xa_init(&xdev->qp_xa);
 	xa_init(&xdev->srq_xa);
 
@@ -317,6 +323,7 @@ err_stop:
 	xnic_dm_fini(xdev);
 	xnic_free_kernel_db(xdev);
 	xnic_free_queues(xdev, xnic_hw_stop(xdev));
+	ida_destroy(&xdev->xrcd_ida);
 	ida_destroy(&xdev->kslot_ida);
 	ida_destroy(&xdev->db_ida);
 	mutex_destroy(&xdev->cmd_lock);
@@ -337,6 +344,7 @@ static int xnic_remove(struct platform_device *pdev)
 	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));
 	xa_destroy(&xdev->qp_xa);
 	xa_destroy(&xdev->srq_xa);
+	ida_destroy(&xdev->xrcd_ida);
 	ida_destroy(&xdev->kslot_ida);
 	ida_destroy(&xdev->db_ida);
 	mutex_destroy(&xdev->cmd_lock);

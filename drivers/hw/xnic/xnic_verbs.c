@@ -34,6 +34,10 @@ static int xnic_qp_type_to_hw(enum xrdma_qp_type type)
 		return XNIC_QPT_UD;
 	case XRDMA_QPT_GSI:
 		return XNIC_QPT_GSI;
+	case XRDMA_QPT_XRC_INI:
+		return XNIC_QPT_XRC_INI;
+	case XRDMA_QPT_XRC_TGT:
+		return XNIC_QPT_XRC_TGT;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -692,6 +696,8 @@ static int xnic_qp_geometry(struct xnic_dev *xdev,
 			    struct xnic_qp_geom *g)
 {
 	const struct xrdma_qp_cap *cap = &attr->cap;
+	/* an XRC_INI QP sends only: its receives are the target's SRQ's */
+	bool rq = !attr->srq && attr->qp_type != XRDMA_QPT_XRC_INI;
 
 	memset(g, 0, sizeof(*g));
 	g->sq_log = xnic_log_entries(cap->max_send_wr);
@@ -700,7 +706,7 @@ static int xnic_qp_geometry(struct xnic_dev *xdev,
 	if (g->sq_shift > XNIC_MAX_WQE_SHIFT || g->sq_log > 16)
 		return -EINVAL;
 	g->sq_bytes = 1U << (g->sq_log + g->sq_shift);
-	if (!attr->srq) {
+	if (rq) {
 		g->rq_log = xnic_log_entries(cap->max_recv_wr);
 		g->rq_shift = xnic_rq_wqe_shift(cap->max_recv_sge);
 		if (g->rq_shift > XNIC_MAX_WQE_SHIFT || g->rq_log > 16)
@@ -755,6 +761,50 @@ static int xnic_qp_respond(struct xnic_qp *xqp, const struct xnic_qp_geom *g,
 	return xrdma_copy_to_udata(udata, &resp, sizeof(resp));
 }
 
+/*
+ * An XRC_TGT QP: a number in a domain, no queues, no doorbell slot, no
+ * PD or CQs; requests name the XRC SRQ they land in.  User QPs only: a
+ * kernel one's receive completions would name it on the CQs of SRQs it
+ * does not know (xnic_cqe_process() finds QPs, not SRQs, by number).
+ */
+static int xnic_create_xrc_tgt(struct xrdma_qp *qp,
+			       struct xrdma_qp_init_attr *attr,
+			       struct xrdma_udata *udata)
+{
+	struct xnic_dev *xdev = to_xdev(qp->device);
+	struct xnic_qp *xqp = to_xqp(qp);
+	struct xnic_create_qp_resp resp = {};
+	struct xnic_cmd_create_qp c = {};
+	int ret;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (!attr->xrcd)
+		return -EINVAL;
+	xqp->uctx = to_xuctx(udata->uctx);
+	spin_lock_init(&xqp->sq.lock);
+	spin_lock_init(&xqp->rq.lock);
+	memset(&attr->cap, 0, sizeof(attr->cap));
+	xqp->cap = attr->cap;
+	xqp->sq_cfg.qp_type = XRDMA_QPT_XRC_TGT;
+	xqp->attr.port_num = attr->port_num;
+
+	c.qpn = cpu_to_le32(qp->qp_num);
+	c.qp_type = XNIC_QPT_XRC_TGT;
+	c.srqn = cpu_to_le32(XNIC_NO_SRQ);
+	c.xrcdn = cpu_to_le32(attr->xrcd->xrcdn);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_QP, &c, sizeof(c), NULL, 0);
+	if (ret)
+		return ret;
+	/* nothing to map: mmap_size 0 */
+	ret = xrdma_copy_to_udata(udata, &resp, sizeof(resp));
+	if (ret) {
+		xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP, qp->qp_num);
+		return -EFAULT;
+	}
+	return 0;
+}
+
 static int xnic_create_qp(struct xrdma_qp *qp,
 			  struct xrdma_qp_init_attr *attr,
 			  struct xrdma_udata *udata)
@@ -772,6 +822,11 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	qp_type = xnic_qp_type_to_hw(qp->qp_type);
 	if (qp_type < 0)
 		return qp_type;
+	if ((qp_type == XNIC_QPT_XRC_INI || qp_type == XNIC_QPT_XRC_TGT) &&
+	    !(xdev->features & XNIC_FEAT_XRC))
+		return -EOPNOTSUPP;
+	if (qp_type == XNIC_QPT_XRC_TGT)
+		return xnic_create_xrc_tgt(qp, attr, udata);
 	ret = xnic_qp_geometry(xdev, attr, &g);
 	if (ret)
 		return ret;
@@ -791,7 +846,7 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	xqp->sq.ring = cpu;
 	xqp->sq.log_size = g.sq_log;
 	xqp->sq.wqe_shift = g.sq_shift;
-	xqp->rq.ring = qp->srq ? NULL : cpu + g.sq_bytes;
+	xqp->rq.ring = g.rq_bytes ? cpu + g.sq_bytes : NULL;
 	xqp->rq.log_size = g.rq_log;
 	xqp->rq.wqe_shift = g.rq_shift;
 	xqp->dbrec = cpu + g.dbrec_off;
@@ -801,7 +856,7 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	cap->max_send_sge = min(xnic_sq_wqe_max_sge(g.sq_shift), caps->max_sge);
 	cap->max_inline_data = min(xnic_sq_wqe_max_inline(g.sq_shift),
 				   caps->max_inline);
-	if (qp->srq) {
+	if (!g.rq_bytes) {
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
 	} else {
@@ -829,7 +884,7 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 					GFP_KERNEL);
 		if (!xqp->sq.wrid)
 			goto err_free;
-		if (!qp->srq) {
+		if (g.rq_bytes) {
 			xqp->rq.wrid = kvcalloc(1U << g.rq_log, sizeof(u64),
 						GFP_KERNEL);
 			if (!xqp->rq.wrid)
@@ -850,13 +905,13 @@ static int xnic_create_qp(struct xrdma_qp *qp,
 	c.sq_sig_all = xqp->sq_sig_all;
 	c.pdn = cpu_to_le32(qp->pd->res.id);
 	c.send_cqn = cpu_to_le32(qp->send_cq->res.id);
-	c.recv_cqn = cpu_to_le32(qp->recv_cq->res.id);
+	c.recv_cqn = cpu_to_le32(qp->recv_cq ? qp->recv_cq->res.id : 0);
 	c.srqn = cpu_to_le32(qp->srq ? qp->srq->res.id : XNIC_NO_SRQ);
 	c.db_index = cpu_to_le32(xqp->uctx ? xqp->uctx->db_index :
 				 XNIC_KERNEL_DB_INDEX);
 	c.db_slot = cpu_to_le32(xqp->db_slot);
 	c.sq_addr = cpu_to_le64(dma);
-	c.rq_addr = cpu_to_le64(qp->srq ? 0 : dma + g.sq_bytes);
+	c.rq_addr = cpu_to_le64(g.rq_bytes ? dma + g.sq_bytes : 0);
 	c.dbrec_addr = cpu_to_le64(dma + g.dbrec_off);
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_QP, &c, sizeof(c), NULL, 0);
 	if (ret)
@@ -1064,11 +1119,14 @@ static void xnic_destroy_qp(struct xrdma_qp *qp)
 
 	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_QP, qp->qp_num);
 	let_go = xnic_cmd_let_go(xdev, ret);
+	/* an XRC_TGT QP has no queues, slot or CQs */
+	if (qp->qp_type == XRDMA_QPT_XRC_TGT)
+		return;
 	if (xqp->kernel) {
 		xa_erase(&xdev->qp_xa, qp->qp_num);
 		/* forget its completions; waits for pollers using it */
 		xnic_cq_clean(to_xcq(qp->send_cq), qp->qp_num, srq);
-		if (qp->recv_cq != qp->send_cq)
+		if (qp->recv_cq && qp->recv_cq != qp->send_cq)
 			xnic_cq_clean(to_xcq(qp->recv_cq), qp->qp_num, srq);
 		xnic_qp_free_wrid(xqp);
 	}
@@ -1090,10 +1148,22 @@ static int xnic_create_srq(struct xrdma_srq *srq,
 	struct xnic_create_srq_resp resp = {};
 	struct xnic_cmd_create_srq c = {};
 	u32 srqn = srq->res.id, log, shift, ring_bytes, total;
+	bool xrc = attr->srq_type == XRDMA_SRQT_XRC;
 	dma_addr_t dma;
 	void *cpu;
 	int ret;
 
+	/*
+	 * An XRC SRQ is a user one: its completions name XRC_TGT QPs, which
+	 * are user QPs (xnic_create_xrc_tgt()).
+	 */
+	if (xrc && (!udata || !(xdev->features & XNIC_FEAT_XRC)))
+		return -EOPNOTSUPP;
+	if (attr->srq_type != XRDMA_SRQT_BASIC && !xrc)
+		return -EOPNOTSUPP;
+	if (xrc && (!attr->xrcd || !attr->cq))
+		return -EINVAL;
+	srq->srq_num = srqn;
 	log = xnic_log_entries(attr->attr.max_wr);
 	shift = xnic_rq_wqe_shift(attr->attr.max_sge);
 	if (shift > XNIC_MAX_WQE_SHIFT || log > 16)
@@ -1133,6 +1203,11 @@ static int xnic_create_srq(struct xrdma_srq *srq,
 	c.limit = cpu_to_le32(xsrq->limit);
 	c.ring_addr = cpu_to_le64(dma);
 	c.dbrec_addr = cpu_to_le64(dma + ring_bytes);
+	if (xrc) {
+		c.type = XNIC_SRQT_XRC;
+		c.xrcdn = cpu_to_le32(attr->xrcd->xrcdn);
+		c.cqn = cpu_to_le32(attr->cq->res.id);
+	}
 	ret = xnic_cmd_exec(xdev, XNIC_CMD_CREATE_SRQ, &c, sizeof(c), NULL, 0);
 	if (ret)
 		goto err_xa;
@@ -1699,6 +1774,32 @@ static int xnic_reg_dm_mr(struct xrdma_mr *mr, struct xrdma_dm *dm,
 			     sizeof(c), NULL, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* XRC domains                                                         */
+
+/*
+ * A domain is a number the device compares (an XRC SRQ's and an XRC_TGT
+ * QP's must match); it holds nothing in the device.
+ */
+static int xnic_alloc_xrcd(struct xrdma_xrcd *xrcd)
+{
+	struct xnic_dev *xdev = to_xdev(xrcd->device);
+	int n;
+
+	if (!(xdev->features & XNIC_FEAT_XRC))
+		return -EOPNOTSUPP;
+	n = ida_alloc_range(&xdev->xrcd_ida, 1, XNIC_MAX_XRCD, GFP_KERNEL);
+	if (n < 0)
+		return n == -ENOSPC ? -ENOMEM : n;
+	xrcd->xrcdn = n;
+	return 0;
+}
+
+static void xnic_dealloc_xrcd(struct xrdma_xrcd *xrcd)
+{
+	ida_free(&to_xdev(xrcd->device)->xrcd_ida, xrcd->xrcdn);
+}
+
 const struct xrdma_device_ops xnic_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_name = XNIC_DRV_NAME,
@@ -1756,4 +1857,6 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.alloc_dm = xnic_dm_alloc,
 	.free_dm = xnic_dm_free,
 	.reg_dm_mr = xnic_reg_dm_mr,
+	.alloc_xrcd = xnic_alloc_xrcd,
+	.dealloc_xrcd = xnic_dealloc_xrcd,
 };

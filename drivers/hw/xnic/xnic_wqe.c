@@ -118,9 +118,10 @@ static const s8 xnic_wr_opcodes[] = {
 /**
  * xnic_wr_to_hw_opcode - the WQE opcode of a work request on a QP type
  * @op: work request opcode
- * @type: RC, UC or UD
+ * @type: RC, UC, UD or XRC_INI
  *
- * UD sends only; UC has no RDMA read and no atomics.
+ * UD sends only; UC has no RDMA read and no atomics; XRC_INI has what RC
+ * has.
  * Return: XNIC_OP_* or -EINVAL.
  */
 int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type)
@@ -129,6 +130,7 @@ int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type)
 		return -EINVAL;
 	switch (type) {
 	case XRDMA_QPT_RC:
+	case XRDMA_QPT_XRC_INI:
 		break;
 	case XRDMA_QPT_UC:
 		if (op == XRDMA_WR_RDMA_READ ||
@@ -205,6 +207,7 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 	struct xnic_wqe_remote *rem = wqe + XNIC_WQE_REMOTE_OFF;
 	struct xnic_wqe_atomic *atom = wqe + XNIC_WQE_ATOMIC_OFF;
 	struct xnic_wqe_ud *ud = wqe + XNIC_WQE_UD_OFF;
+	struct xnic_wqe_xrc *xrc = wqe + XNIC_WQE_XRC_OFF;
 	struct xnic_wqe_fr *fr = wqe + XNIC_WQE_FR_OFF;
 	struct xnic_sge *sge = wqe + XNIC_WQE_DATA_OFF;
 	bool inl = false;
@@ -321,6 +324,9 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 		ud->hop_limit = ah->attr.hop_limit;
 		ud->traffic_class = ah->attr.traffic_class;
 	}
+	/* every request of an XRC_INI QP names the target's SRQ */
+	if (cfg->qp_type == XRDMA_QPT_XRC_INI)
+		xrc->remote_srqn = cpu_to_le32(wr->xrc_remote_srqn);
 	return 0;
 }
 

@@ -302,6 +302,7 @@ static int td_create_srq(struct xrdma_srq *srq,
 			 struct xrdma_udata *udata)
 {
 	container_of(srq, struct td_srq, ibsrq)->attr = attr->attr;
+	srq->srq_num = srq->res.id;
 	return 0;
 }
 
@@ -327,6 +328,16 @@ static int td_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr)
 }
 
 static void td_destroy_srq(struct xrdma_srq *srq)
+{
+}
+
+static int td_alloc_xrcd(struct xrdma_xrcd *xrcd)
+{
+	xrcd->xrcdn = xrcd->res.id;
+	return 0;
+}
+
+static void td_dealloc_xrcd(struct xrdma_xrcd *xrcd)
 {
 }
 
@@ -388,6 +399,8 @@ static const struct xrdma_device_ops td_ops = {
 	.modify_srq = td_modify_srq,
 	.query_srq = td_query_srq,
 	.destroy_srq = td_destroy_srq,
+	.alloc_xrcd = td_alloc_xrcd,
+	.dealloc_xrcd = td_dealloc_xrcd,
 	.get_dma_mr = td_get_dma_mr,
 	.reg_user_mr = td_reg_user_mr,
 	.dereg_mr = td_dereg_mr,
@@ -492,7 +505,7 @@ static struct td_dev *td_create(unsigned int i)
 	a->page_size_cap = PAGE_SIZE;
 	a->vendor_id = 0x1af4;
 	a->vendor_part_id = 0x7e57;
-	a->device_cap_flags = XRDMA_DEVICE_SRQ_RESIZE;
+	a->device_cap_flags = XRDMA_DEVICE_SRQ_RESIZE | XRDMA_DEVICE_XRC;
 	a->max_qp = 4096;
 	a->max_qp_wr = 1024;
 	a->max_sge = 8;
@@ -508,6 +521,7 @@ static struct td_dev *td_create(unsigned int i)
 	a->max_srq_wr = 1024;
 	a->max_srq_sge = 4;
 	a->max_ah = 4096;
+	a->max_xrcd = 256;
 	a->atomic_cap = XRDMA_ATOMIC_NONE;
 	td->ibdev.num_ports = 1;
 	ret = xrdma_register_device(&td->ibdev, "testdev%d", NULL);

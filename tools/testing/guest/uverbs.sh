@@ -32,7 +32,7 @@
 # uverbs_test; a subtest fails if any of its checks fails.
 
 case ${XRDMA_SUBTEST:-} in
-abi) groups="sysfs context ioctl query pd mr cq qp srq ah destroy sizes fds kick query_clock abi" ;;
+abi) groups="sysfs context ioctl query pd mr cq qp srq ah xrc destroy sizes fds kick query_clock abi" ;;
 events) groups="compchan async fatal" ;;
 lifetime) groups="close kill memlock cycles" ;;
 mmap) groups="mmap fork" ;;

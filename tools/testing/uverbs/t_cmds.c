@@ -283,9 +283,9 @@ void t_ioctl(void)
 	memset(&qd, 0, sizeof(qd));
 	fd = dev_open();
 	if (CHECK(fd >= 0, "open")) {
-		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x1f,
+		CHECK_RC(xio(fd, _IOWR(XRDMA_IOC_MAGIC, 0x20,
 				       struct xrdma_cmd_kick), &qd),
-			 -ENOTTY, "unknown nr 0x1f before GET_CONTEXT");
+			 -ENOTTY, "unknown nr 0x20 before GET_CONTEXT");
 		CHECK_RC(xio(fd, _IOWR(0xe8, 0, struct xrdma_cmd_get_context),
 			     &qd), -ENOTTY, "wrong magic before GET_CONTEXT");
 		close(fd);
@@ -297,8 +297,8 @@ void t_ioctl(void)
 		     &qd), -ENOTTY, "magic 0xe8");
 	CHECK_RC(xio(c.fd, _IOWR(0, 0x01, struct xrdma_cmd_query_device), &qd),
 		 -ENOTTY, "magic 0");
-	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x1f, struct xrdma_cmd_kick),
-		     &qd), -ENOTTY, "nr 0x1f (reserved, no command yet)");
+	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x20, struct xrdma_cmd_kick),
+		     &qd), -ENOTTY, "nr 0x20 (reserved, no command yet)");
 	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0x40, struct xrdma_cmd_kick),
 		     &qd), -ENOTTY, "nr 0x40");
 	CHECK_RC(xio(c.fd, _IOWR(XRDMA_IOC_MAGIC, 0xff, struct xrdma_cmd_kick),
@@ -476,8 +476,14 @@ void t_query(void)
 					XRDMA_DEVICE_CAP_SRQ_RESIZE |
 					XRDMA_DEVICE_CAP_RC_RNR_NAK_GEN |
 					XRDMA_DEVICE_CAP_PORT_ACTIVE_EVENT |
-					XRDMA_DEVICE_CAP_CHANGE_PHY_PORT)),
+					XRDMA_DEVICE_CAP_CHANGE_PHY_PORT |
+					XRDMA_DEVICE_CAP_MEM_WINDOW |
+					XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B |
+					XRDMA_DEVICE_CAP_XRC)),
 	      "device_cap_flags %#x: only bits the uapi defines",
+	      qd.device_cap_flags);
+	CHECK(!!(qd.device_cap_flags & XRDMA_DEVICE_CAP_XRC) == !!qd.max_xrcd,
+	      "max_xrcd %u exactly with CAP_XRC (flags %#x)", qd.max_xrcd,
 	      qd.device_cap_flags);
 	CHECK(!memcmp(&qd, &ut_dattr, sizeof(qd)), "QUERY_DEVICE is stable");
 

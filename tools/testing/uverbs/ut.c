@@ -561,6 +561,26 @@ int res_pid_lines(pid_t pid)
 	return n;
 }
 
+int res_count_of(const char *type)
+{
+	char name[16], *p;
+	int ret, n;
+
+	ret = read_resources();
+	if (ret < 0)
+		return ret;
+	/* the summary lines come first: the first line of @type is its */
+	for (p = resbuf; sscanf(p, "%15s %d", name, &n) == 2;) {
+		if (!strcmp(name, type))
+			return n;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return -ENOENT;
+}
+
 void res_str(char *buf, size_t len)
 {
 	int c[R_NUM], ret = res_counts(c);
@@ -663,6 +683,8 @@ static const struct xt_subtest subtests[] = {
 	{ "qp", t_qp, 60, false, "CREATE/MODIFY/QUERY_QP" },
 	{ "srq", t_srq, 30, false, "CREATE/MODIFY/QUERY_SRQ" },
 	{ "ah", t_ah, 30, false, "CREATE_AH" },
+	{ "xrc", t_xrc, 60, false,
+	  "OPEN_XRCD, XRC SRQs and QPs, OPEN_QP, shared QP events" },
 	{ "destroy", t_destroy, 30, false, "DESTROY, handles" },
 	{ "sizes", t_sizes, 60, false, "structure sizes of every command" },
 	{ "fds", t_fds, 30, false, "CREATE_COMP_CHANNEL, GET_ASYNC_FD" },

@@ -162,6 +162,8 @@ extern const char *const res_names[R_NUM];
 
 int res_counts(int c[R_NUM]);		/* 0 or -errno */
 int res_total(void);			/* sum of counts, or -errno */
+/* the summary count of any type ("xrcd", "mw"), or -errno */
+int res_count_of(const char *type);
 int res_pid_lines(pid_t pid);		/* objects listed for pid, or -errno */
 void res_str(char *buf, size_t len);	/* "pd 0 cq 1 ..." for messages */
 /* wait up to ms for the total to reach zero; returns the last total */
@@ -200,6 +202,7 @@ void t_cq(void);
 void t_qp(void);
 void t_srq(void);
 void t_ah(void);
+void t_xrc(void);
 void t_destroy(void);
 void t_sizes(void);
 void t_fds(void);

@@ -180,6 +180,7 @@ static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
  * @compare_add: atomic operand
  * @swap: atomic operand
  * @dest_qpn: UD destination
+ * @remote_srqn: XRC_INI: the target's XRC SRQ
  * @qkey: UD key
  * @dgid: UD destination port
  * @sgid_index: UD source GID table entry
@@ -202,6 +203,7 @@ struct xnic_sim_swqe {
 	u64 compare_add;
 	u64 swap;
 	u32 dest_qpn;
+	u32 remote_srqn;
 	u32 qkey;
 	u8 dgid[16];
 	u8 sgid_index;
@@ -406,7 +408,11 @@ struct xnic_sim_cq {
  * struct xnic_sim_srq - a shared receive queue
  * @dev: owner
  * @srqn: number
- * @pdn: its protection domain (receive buffers are checked against it)
+ * @pdn: its protection domain (receive buffers are checked against it,
+ *	 and for an XRC SRQ remote access too)
+ * @type: enum xnic_srq_type
+ * @xrcdn: an XRC SRQ's domain
+ * @cq: an XRC SRQ's CQ, where its receives complete (holds a use)
  * @log: log2 of the ring size, under @lock (RESIZE_SRQ changes it)
  * @shift: log2 of the WQE size
  * @ring: DMA address of the ring, under @lock
@@ -420,6 +426,9 @@ struct xnic_sim_srq {
 	struct xnic_sim_dev *dev;
 	u32 srqn;
 	u32 pdn;
+	u8 type;
+	u32 xrcdn;
+	struct xnic_sim_cq *cq;
 	u8 log;
 	u8 shift;
 	u64 ring;
@@ -452,6 +461,10 @@ struct xnic_sim_db {
  * Fields marked (E) belong to the owner's engine; (L) are under @lock and
  * read lock-free with READ_ONCE by other engines; the rest are set at
  * creation, or by MODIFY_QP (the owner's engine) and read with READ_ONCE.
+ *
+ * An XRC_INI QP has a send queue only (@rcq NULL, no receive queue); an
+ * XRC_TGT QP has no queues, CQs, doorbell slot or PD (@db and @scq NULL
+ * too), only @xrcdn: it receives into the XRC SRQ each request names.
  */
 struct xnic_sim_qp {
 	struct xnic_sim_dev *dev;
@@ -467,6 +480,7 @@ struct xnic_sim_qp {
 	struct xnic_sim_db *db;
 	u32 slot;
 	u64 dbrec;
+	u32 xrcdn;			/* XRC_TGT */
 
 	/* send queue (E) */
 	u64 sq_addr;
@@ -526,7 +540,11 @@ struct xnic_sim_qp {
 	struct rcu_head rcu;
 };
 
-/* Engine scratch: one WQE in flight per engine. */
+/*
+ * Engine scratch: one WQE in flight per engine.  @xsrq is the XRC SRQ
+ * the request in flight names, once xnic_sim_xrc_srq() found it valid
+ * (the responder's receive queue and PD when the responder is XRC_TGT).
+ */
 struct xnic_sim_scratch {
 	u8 wqe[XNIC_WQE_DATA_OFF + XNIC_SIM_MAX_INLINE] __aligned(8);
 	u8 rwqe[sizeof(struct xnic_rwqe) +
@@ -536,6 +554,7 @@ struct xnic_sim_scratch {
 	struct xnic_sim_seg lseg[XNIC_SIM_MAX_SGE + 1];
 	struct xnic_sim_seg rseg[XNIC_SIM_MAX_SGE + 1];
 	struct xnic_sim_swqe w;
+	struct xnic_sim_srq *xsrq;
 };
 
 /* Platform data: the driver sees @bus only. */
@@ -802,14 +821,17 @@ bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
 			       const struct xnic_sim_qp *rqp);
 bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
 			    bool sync);
-const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
-					u64 addr, u64 len, u32 right,
-					u64 *maddr);
+const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
+					u32 rkey, u64 addr, u64 len,
+					u32 right, u64 *maddr);
 bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status);
 int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status);
 int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		      struct xnic_sim_qp *rqp, u8 *status);
+bool xnic_sim_xrc_srq(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      struct xnic_sim_qp *rqp, u8 *status);
+u32 xnic_sim_resp_pdn(struct xnic_sim_dev *dev, const struct xnic_sim_qp *rqp);
 
 /* xnic_sim_comp.c: the transport, completer */
 void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
@@ -880,6 +902,12 @@ bool xnic_sim_arm_fire(u32 arm, u32 *served, bool solicited, bool error);
 static inline bool xnic_sim_qpt_ud(u8 type)
 {
 	return type == XNIC_QPT_UD || type == XNIC_QPT_GSI;
+}
+
+/* Reliable connected requesters (ACKs, NAKs, retries): RC and XRC_INI */
+static inline bool xnic_sim_qpt_rc(u8 type)
+{
+	return type == XNIC_QPT_RC || type == XNIC_QPT_XRC_INI;
 }
 
 /* xnic_sim_port.c: ports, cables, GID routing */

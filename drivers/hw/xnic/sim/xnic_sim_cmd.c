@@ -151,6 +151,43 @@ static u32 xnic_sim_cmd_resize_cq(struct xnic_sim_dev *dev,
 /* ------------------------------------------------------------------ */
 /* Queue pairs                                                         */
 
+/*
+ * CREATE_QP of an XRC_TGT QP: a number, a domain, nothing else (no
+ * queues, CQs, doorbell slot or PD; those fields are ignored).
+ */
+static u32 xnic_sim_cmd_create_xrc_tgt(struct xnic_sim_dev *dev,
+				       const struct xnic_cmd_create_qp *in)
+{
+	u32 qpn = le32_to_cpu(in->qpn), xrcdn = le32_to_cpu(in->xrcdn);
+	struct xnic_sim_qp *qp;
+	int err;
+
+	if (qpn == XNIC_GSI_QPN || in->reserved2 || !xrcdn ||
+	    xrcdn >= (1U << XNIC_SIM_IDX_BITS))
+		return XNIC_CMD_BAD_PARAM;
+	if (xnic_sim_tbl_get(&dev->qps, qpn))
+		return XNIC_CMD_BAD_INDEX;
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	if (!qp)
+		return XNIC_CMD_NO_RESOURCES;
+	qp->dev = dev;
+	qp->qpn = qpn;
+	qp->type = XNIC_QPT_XRC_TGT;
+	qp->state = XNIC_QPS_RESET;
+	qp->xrcdn = xrcdn;
+	qp->mtu = XNIC_MTU_4096;
+	qp->port = 1;
+	INIT_LIST_HEAD(&qp->active_node);
+	INIT_LIST_HEAD(&qp->err_node);
+	spin_lock_init(&qp->lock);
+	atomic64_set(&qp->rx_ops, 0);
+	atomic64_set(&qp->rx_bytes, 0);
+	err = xnic_sim_tbl_insert(&dev->qps, qpn, qp);
+	if (err)
+		kfree(qp);
+	return xnic_sim_errno_status(err);
+}
+
 static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 				  const struct xnic_cmd_create_qp *in)
 {
@@ -158,17 +195,24 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	u32 dbi = le32_to_cpu(in->db_index), slot = le32_to_cpu(in->db_slot);
 	u64 sq = le64_to_cpu(in->sq_addr), rq = le64_to_cpu(in->rq_addr);
 	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	bool ini = in->qp_type == XNIC_QPT_XRC_INI;
 	struct xnic_sim_qp ***chunkp, *qp;
 	struct xnic_sim_srq *srq = NULL;
-	struct xnic_sim_cq *scq, *rcq;
+	struct xnic_sim_cq *scq, *rcq = NULL;
 	struct xnic_sim_db *db;
 	int err;
 
+	if (in->qp_type == XNIC_QPT_XRC_TGT)
+		return xnic_sim_cmd_create_xrc_tgt(dev, in);
 	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
-	     in->qp_type != XNIC_QPT_UD && in->qp_type != XNIC_QPT_GSI) ||
+	     in->qp_type != XNIC_QPT_UD && in->qp_type != XNIC_QPT_GSI &&
+	     !ini) ||
 	    /* QPN 1 is the GSI QP's, and only its */
 	    (in->qp_type == XNIC_QPT_GSI ? qpn != XNIC_GSI_QPN :
 	     qpn == XNIC_GSI_QPN) ||
+	    in->xrcdn || in->reserved2 ||
+	    /* an XRC_INI QP has no receive side: its RQ fields are ignored */
+	    (ini && srqn != XNIC_NO_SRQ) ||
 	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
 	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
@@ -177,7 +221,7 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8) ||
 	    dbi >= XNIC_SIM_MAX_DB || slot >= XNIC_DB_SLOTS)
 		return XNIC_CMD_BAD_PARAM;
-	if (srqn == XNIC_NO_SRQ &&
+	if (srqn == XNIC_NO_SRQ && !ini &&
 	    (in->rq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	     in->rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
 	     in->rq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
@@ -185,11 +229,16 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 			       8)))
 		return XNIC_CMD_BAD_PARAM;
 	scq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->send_cqn));
-	rcq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->recv_cqn));
+	if (!ini)
+		rcq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->recv_cqn));
 	db = dev->db[dbi];
-	if (srqn != XNIC_NO_SRQ)
+	if (srqn != XNIC_NO_SRQ) {
 		srq = xnic_sim_tbl_get(&dev->srqs, srqn);
-	if (!scq || !rcq || !db || (srqn != XNIC_NO_SRQ && !srq) ||
+		/* an XRC SRQ takes no QP: requests name it */
+		if (srq && srq->type != XNIC_SRQT_BASIC)
+			return XNIC_CMD_BAD_PARAM;
+	}
+	if (!scq || (!rcq && !ini) || !db || (srqn != XNIC_NO_SRQ && !srq) ||
 	    xnic_sim_tbl_get(&dev->qps, qpn))
 		return XNIC_CMD_BAD_INDEX;
 	chunkp = &db->slot[slot / XNIC_SIM_DB_CHUNK];
@@ -221,7 +270,7 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	qp->sq_addr = sq;
 	qp->sq_log = in->sq_log_wqe;
 	qp->sq_shift = in->sq_wqe_shift;
-	if (!srq) {
+	if (!srq && !ini) {
 		qp->rq_addr = rq;
 		qp->rq_log = in->rq_log_wqe;
 		qp->rq_shift = in->rq_wqe_shift;
@@ -241,7 +290,8 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 	(*chunkp)[slot % XNIC_SIM_DB_CHUNK] = qp;
 	db->nqps++;
 	scq->users++;
-	rcq->users++;
+	if (rcq)
+		rcq->users++;
 	if (srq)
 		srq->users++;
 	return XNIC_CMD_OK;
@@ -251,8 +301,11 @@ static u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
 static void xnic_sim_qp_unlink(struct xnic_sim_dev *dev,
 			       struct xnic_sim_qp *qp)
 {
-	struct xnic_sim_qp **chunk = qp->db->slot[qp->slot / XNIC_SIM_DB_CHUNK];
+	struct xnic_sim_qp **chunk;
 
+	if (!qp->db)	/* XRC_TGT */
+		return;
+	chunk = qp->db->slot[qp->slot / XNIC_SIM_DB_CHUNK];
 	chunk[qp->slot % XNIC_SIM_DB_CHUNK] = NULL;
 	qp->db->nqps--;
 	xnic_sim_qp_deactivate(qp);
@@ -277,8 +330,10 @@ static u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	xnic_sim_mcg_detach_qp(dev, qpn);
 	xnic_sim_sect_sync(dev);
 	xnic_sim_tbl_free_chunk(empty);
-	qp->scq->users--;
-	qp->rcq->users--;
+	if (qp->scq)
+		qp->scq->users--;
+	if (qp->rcq)
+		qp->rcq->users--;
 	if (qp->srq)
 		qp->srq->users--;
 	kfree_rcu(qp, rcu);
@@ -380,7 +435,9 @@ static u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		break;
 	case XNIC_QPS_ERR:
 	case XNIC_QPS_RTS:
-		xnic_sim_qp_activate(qp);
+		/* an XRC_TGT QP has nothing to send or flush */
+		if (qp->type != XNIC_QPT_XRC_TGT)
+			xnic_sim_qp_activate(qp);
 		break;
 	default:
 		break;
@@ -410,18 +467,29 @@ static u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
 				   const struct xnic_cmd_create_srq *in)
 {
-	u32 srqn = le32_to_cpu(in->srqn);
+	u32 srqn = le32_to_cpu(in->srqn), xrcdn = le32_to_cpu(in->xrcdn);
+	u32 cqn = le32_to_cpu(in->cqn);
 	u64 ring = le64_to_cpu(in->ring_addr);
 	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	struct xnic_sim_cq *cq = NULL;
 	struct xnic_sim_srq *srq;
 	int err;
 
-	if (in->log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	if (in->reserved ||
+	    (in->type == XNIC_SRQT_BASIC ? xrcdn || cqn :
+	     in->type != XNIC_SRQT_XRC || !xrcdn ||
+	     xrcdn >= (1U << XNIC_SIM_IDX_BITS)) ||
+	    in->log_wqe > XNIC_SIM_MAX_LOG_WQE ||
 	    in->wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
 	    in->wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
 	    !xnic_sim_addr_ok(ring, 1ULL << (in->log_wqe + in->wqe_shift), 8) ||
 	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8))
 		return XNIC_CMD_BAD_PARAM;
+	if (in->type == XNIC_SRQT_XRC) {
+		cq = xnic_sim_tbl_get(&dev->cqs, cqn);
+		if (!cq)
+			return XNIC_CMD_BAD_INDEX;
+	}
 	if (xnic_sim_tbl_get(&dev->srqs, srqn))
 		return XNIC_CMD_BAD_INDEX;
 	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
@@ -430,6 +498,9 @@ static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
 	srq->dev = dev;
 	srq->srqn = srqn;
 	srq->pdn = le32_to_cpu(in->pdn);
+	srq->type = in->type;
+	srq->xrcdn = xrcdn;
+	srq->cq = cq;
 	srq->log = in->log_wqe;
 	srq->shift = in->wqe_shift;
 	srq->ring = ring;
@@ -439,6 +510,8 @@ static u32 xnic_sim_cmd_create_srq(struct xnic_sim_dev *dev,
 	err = xnic_sim_tbl_insert(&dev->srqs, srqn, srq);
 	if (err)
 		kfree(srq);
+	else if (cq)
+		cq->users++;
 	return xnic_sim_errno_status(err);
 }
 
@@ -491,8 +564,11 @@ static u32 xnic_sim_cmd_destroy_srq(struct xnic_sim_dev *dev, u32 srqn)
 	if (srq->users)
 		return XNIC_CMD_BUSY;
 	xnic_sim_tbl_erase(&dev->srqs, srqn, &empty);
+	/* requests that named it (XRC) are over after this */
 	xnic_sim_sect_sync(dev);
 	xnic_sim_tbl_free_chunk(empty);
+	if (srq->cq)
+		srq->cq->users--;
 	kfree(srq);
 	return XNIC_CMD_OK;
 }

@@ -71,7 +71,7 @@ void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 /* Nobody answered: RC retries after its timeout, UC loses the message. */
 int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 {
-	if (qp->type != XNIC_QPT_RC) {
+	if (!xnic_sim_qpt_rc(qp->type)) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
@@ -90,7 +90,7 @@ int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 /* No receive WQE: RC gets an RNR NAK and waits, UC loses the message. */
 int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp, u8 *status)
 {
-	if (qp->type != XNIC_QPT_RC) {
+	if (!xnic_sim_qpt_rc(qp->type)) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}

@@ -198,6 +198,8 @@ static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
 		return upper_32_bits(dev->dm_base);
 	case XNIC_REG_DM_SIZE:
 		return dev->dm_pages ? XNIC_SIM_DM_SIZE : 0;
+	case XNIC_REG_FEATURES:
+		return XNIC_FEAT_XRC;
 	default:
 		return 0;	/* write-only and unknown registers */
 	}

@@ -223,7 +223,7 @@ static bool xnic_sim_qp_has_work(struct xnic_sim_qp *qp)
 		if (!qp->on_err || (qp->srq && !qp->last_wqe_sent) ||
 		    xnic_sim_sq_ready(qp))
 			return true;
-		if (qp->srq)
+		if (qp->srq || !qp->rcq)
 			return false;
 		pi = xnic_sim_rd32(qp->dbrec +
 				   offsetof(struct xnic_qp_dbrec, rq_pi));

@@ -117,7 +117,9 @@ void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event)
 		return;
 	if (event)
 		xnic_sim_eq_post(qp->dev, event, qp->qpn, 0);
-	xnic_sim_qp_ring(qp);
+	/* an XRC_TGT QP has no doorbell and nothing to flush */
+	if (qp->db)
+		xnic_sim_qp_ring(qp);
 }
 
 /*
@@ -179,6 +181,8 @@ bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		}
 		return did;
 	}
+	if (!qp->rcq)	/* XRC_INI: no receive side */
+		return did;
 
 	/* receive queue: claim what is posted, then complete it */
 	spin_lock(&qp->lock);

@@ -3,7 +3,7 @@
  * xnic_sim: the transport, requester side.  The requester's engine
  * fetches and decodes each send WQE and executes it directly against the
  * responder's queues and memory (the "wire" is shared kernel memory and
- * lossless): RC, UC and UD, every opcode.  The responder's side of an
+ * lossless): RC, UC, UD and XRC_INI, every opcode.  The responder's side of an
  * operation is in xnic_sim_resp.c, the requester's completion, retries
  * and RNR waits in xnic_sim_comp.c; this file drives both.
  *
@@ -13,6 +13,7 @@
  * for RC and UC the connection (a responder drops a request from any QP
  * but its connected peer, and RC one out of sequence, as if the packets
  * never came: the requester retries, then RETRY_EXC_ERR),
+ * for XRC_INI the XRC SRQ the request names (xnic_sim_xrc_srq()),
  * for READ and atomics the responder's resources and the alignment, the
  * remote key and rights, a receive WQE (none: RNR), the receive
  * buffers; data moves only once everything passed, so a failed operation
@@ -62,6 +63,7 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 	const struct xnic_wqe_remote *r = buf + XNIC_WQE_REMOTE_OFF;
 	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
 	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
+	const struct xnic_wqe_xrc *xrc = buf + XNIC_WQE_XRC_OFF;
 	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
 	const struct xnic_wqe_bind *bd = buf + XNIC_WQE_BIND_OFF;
 
@@ -93,6 +95,7 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 		w->compare_add = le64_to_cpu(a->compare_add);
 		w->swap = le64_to_cpu(a->swap);
 		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
+		w->remote_srqn = le32_to_cpu(xrc->remote_srqn);
 		w->qkey = le32_to_cpu(ud->qkey);
 		memcpy(w->dgid, ud->dgid, sizeof(w->dgid));
 		w->sgid_index = ud->sgid_index;
@@ -148,7 +151,7 @@ int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
 	case XNIC_OP_ATOMIC_CMP_AND_SWP:
 	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
 	case XNIC_OP_SEND_WITH_INV:
-		return qp_type == XNIC_QPT_RC ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
+		return xnic_sim_qpt_rc(qp_type) ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	default:
 		return XNIC_CQE_LOC_QP_OP_ERR;
 	}
@@ -484,6 +487,8 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	rqp = xnic_sim_rc_peer(qp);
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
 	rdev = rqp->dev;
 
 	spin_lock(&rqp->lock);
@@ -495,7 +500,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		ikey = le32_to_cpu(w->imm);
 		imr = xnic_sim_tbl_get(&rdev->mrs, ikey >> 8);
 		if (!imr || READ_ONCE(imr->key) != ikey ||
-		    imr->pdn != rqp->pdn ||
+		    imr->pdn != xnic_sim_resp_pdn(dev, rqp) ||
 		    (imr->mw_type ? !xnic_sim_mw_remote_inv_ok(imr, rqp) :
 		     !(imr->flags & XNIC_MR_F_FREG))) {
 			spin_unlock(&rqp->lock);
@@ -514,7 +519,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (st) {
 		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_QPT_RC)
+		if (xnic_sim_qpt_rc(qp->type))
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
@@ -522,7 +527,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		if (qp->type == XNIC_QPT_RC)
+		if (xnic_sim_qpt_rc(qp->type))
 			*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XS_DONE;
 	}
@@ -531,7 +536,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
 				  XNIC_CQE_OP_RECV, 0, 0);
 		xnic_sim_qp_set_err(rqp, 0);
-		if (qp->type == XNIC_QPT_RC)
+		if (xnic_sim_qpt_rc(qp->type))
 			*status = XNIC_CQE_REM_OP_ERR;
 		return XS_DONE;
 	}
@@ -576,9 +581,12 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	rqp = xnic_sim_rc_peer(qp);
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
 	if (len) {
-		mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
-				   XNIC_ACCESS_REMOTE_WRITE, &maddr);
+		mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
+				   w->remote_addr, len, XNIC_ACCESS_REMOTE_WRITE,
+				   &maddr);
 		if (!mr)
 			return xnic_sim_rem_access(qp, rqp, status);
 	}
@@ -657,11 +665,13 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	rqp = xnic_sim_rc_peer(qp);
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
 	xnic_sim_psn(qp, rqp, len);
 	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
 		return XS_DONE;
-	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, len,
-			   XNIC_ACCESS_REMOTE_READ, &maddr);
+	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
+			   w->remote_addr, len, XNIC_ACCESS_REMOTE_READ, &maddr);
 	if (!mr)
 		return xnic_sim_rem_access(qp, rqp, status);
 	s->rseg[0].mr = mr;
@@ -707,6 +717,8 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	rqp = xnic_sim_rc_peer(qp);
 	if (!rqp)
 		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
 	xnic_sim_psn(qp, rqp, 8);
 	if (!xnic_sim_rd_atomic_resp(rqp, status))
 		return XS_DONE;
@@ -715,8 +727,8 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 		*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XS_DONE;
 	}
-	mr = xnic_sim_rkey(rqp, w->rkey, w->remote_addr, 8,
-			   XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
+	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
+			   w->remote_addr, 8, XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
 	if (!mr ||
 	    xnic_sim_atomic(mr, maddr,
 			    w->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP,

@@ -13,7 +13,9 @@
 
 /*
  * The responder QP of an RC/UC QP, if it takes the request: it exists,
- * has the same type, receives (RTR, RTS, SQD, SQE), and is connected to
+ * has the same type (XRC_TGT for an XRC_INI requester: a packet of
+ * another transport service is dropped), receives (RTR, RTS, SQD, SQE),
+ * and is connected to
  * the requester: its remote port (the address vector set at RTR) is the
  * requester's port and its destination QPN the requester's QPN.  A real
  * responder drops a packet whose source QP is not its connection's; so
@@ -32,7 +34,9 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 	if (!rdev)
 		return NULL;
 	rqp = xnic_sim_tbl_get(&rdev->qps, READ_ONCE(qp->dest_qpn));
-	if (!rqp || rqp->type != qp->type ||
+	if (!rqp ||
+	    rqp->type != (qp->type == XNIC_QPT_XRC_INI ? XNIC_QPT_XRC_TGT :
+			  qp->type) ||
 	    !xnic_sim_qp_can_recv(READ_ONCE(rqp->state)))
 		return NULL;
 	if (READ_ONCE(rqp->rdev) != qp->dev ||
@@ -40,7 +44,7 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
 		return NULL;
 	}
-	if (qp->type == XNIC_QPT_RC &&
+	if (xnic_sim_qpt_rc(qp->type) &&
 	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
 		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
 		return NULL;
@@ -106,12 +110,26 @@ bad:
 }
 
 /*
- * Take the responder's next receive WQE (its RQ or SRQ) into the scratch
- * buffer.  Called with rqp->lock held.  See xnic_sim_rq_take_locked().
+ * The SRQ's consumer count into its doorbell record's sq_pi, before the
+ * CQE of the WQE taken (the record's owner sees the entry free).
+ */
+static void xnic_sim_srq_ci_write(struct xnic_sim_srq *srq)
+{
+	__le32 ci = cpu_to_le32(srq->ci);
+
+	xnic_sim_dma_write(srq->dbrec + offsetof(struct xnic_qp_dbrec, sq_pi),
+			   &ci, sizeof(ci));
+}
+
+/*
+ * Take the responder's next receive WQE (its RQ or SRQ; an XRC_TGT's:
+ * the XRC SRQ the request named) into the scratch buffer.  Called with
+ * rqp->lock held.  See xnic_sim_rq_take_locked().
  */
 int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
 {
-	struct xnic_sim_srq *srq = rqp->srq;
+	struct xnic_sim_srq *srq = rqp->type == XNIC_QPT_XRC_TGT ?
+				   dev->scr->xsrq : rqp->srq;
 	struct xnic_sim_rq q;
 	u32 pi;
 	int ret;
@@ -131,6 +149,8 @@ int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
 		.log = srq->log, .shift = srq->shift, .ci = &srq->ci,
 	};
 	ret = xnic_sim_rq_take_locked(dev, rqp->dev, &q, &pi);
+	if (ret)
+		xnic_sim_srq_ci_write(srq);
 	if (ret > 0 && srq->limit && pi - srq->ci < srq->limit) {
 		srq->limit = 0;
 		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_LIMIT, srq->srqn, 0);
@@ -206,7 +226,7 @@ u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
 	const struct xnic_rwqe *hdr = (const void *)s->rwqe;
 	const struct xnic_sge *sge = (const void *)(hdr + 1);
 	struct xnic_sim_dev *rdev = rqp->dev;
-	u32 pdn = rqp->srq ? rqp->srq->pdn : rqp->pdn;
+	u32 pdn = rqp->srq ? rqp->srq->pdn : xnic_sim_resp_pdn(dev, rqp);
 	u32 i, n = 0;
 	u64 total = 0;
 
@@ -256,21 +276,70 @@ void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		.flags = status ? 0 : flags,
 	};
 
+	struct xnic_sim_cq *cq = rqp->type == XNIC_QPT_XRC_TGT ?
+				 dev->scr->xsrq->cq : rqp->rcq;
+
 	if (status)
 		xnic_sim_count_status(rqp->dev, status);
-	if (xnic_sim_cq_post(rqp->rcq, &info,
+	if (xnic_sim_cq_post(cq, &info,
 			     !!(w->flags & XNIC_WQE_SOLICITED)) && !status)
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
 }
 
+/**
+ * xnic_sim_resp_pdn - the PD a request's remote access is checked against
+ * @dev: the requester's device (its engine's scratch)
+ * @rqp: the responder QP
+ *
+ * The responder QP's, or for an XRC_TGT QP (which has none) the PD of the
+ * XRC SRQ the request named (xnic_sim_xrc_srq() found it).
+ */
+u32 xnic_sim_resp_pdn(struct xnic_sim_dev *dev, const struct xnic_sim_qp *rqp)
+{
+	return rqp->type == XNIC_QPT_XRC_TGT ? dev->scr->xsrq->pdn : rqp->pdn;
+}
+
+/**
+ * xnic_sim_xrc_srq - the XRC SRQ a request of an XRC_INI QP names
+ * @dev: the requester's device (its engine)
+ * @qp: the requester
+ * @rqp: the responder (xnic_sim_rc_peer(): XRC_TGT for an XRC_INI @qp)
+ * @status: the requester's completion status when the SRQ is refused
+ *
+ * Every request of an XRC_INI QP names an SRQ of the responder's device
+ * (the WQE's xnic_wqe_xrc): it must exist, be an XRC SRQ, and be in the
+ * target QP's domain.  Anything else is an invalid request: the target
+ * goes to ERR (QP_REQ_ERR) and the requester gets REM_INV_REQ_ERR.  Found,
+ * it is the engine's scratch xsrq for the rest of the request.  Requests
+ * of other QP types name none.  Return: whether the request goes on.
+ */
+bool xnic_sim_xrc_srq(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      struct xnic_sim_qp *rqp, u8 *status)
+{
+	struct xnic_sim_srq *srq;
+
+	dev->scr->xsrq = NULL;
+	if (qp->type != XNIC_QPT_XRC_INI)
+		return true;
+	srq = xnic_sim_tbl_get(&rqp->dev->srqs, dev->scr->w.remote_srqn);
+	if (srq && srq->type == XNIC_SRQT_XRC && srq->xrcdn == rqp->xrcdn) {
+		dev->scr->xsrq = srq;
+		return true;
+	}
+	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+	*status = XNIC_CQE_REM_INV_REQ_ERR;
+	return false;
+}
+
 /*
- * Check a remote key for [addr, + len) with QP and MR (or window) rights.
+ * Check a remote key for [addr, + len) with QP and MR (or window) rights,
+ * in PD @pdn (xnic_sim_resp_pdn()).
  * Return: the MR to access, @maddr set to the address in it (a window's
  * addresses translated to its MR's), or NULL.
  */
-const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
-					u64 addr, u64 len, u32 right,
-					u64 *maddr)
+const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
+					u32 rkey, u64 addr, u64 len,
+					u32 right, u64 *maddr)
 {
 	const struct xnic_sim_mr *mr, *bound;
 
@@ -278,12 +347,12 @@ const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 rkey,
 		return NULL;
 	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
 	if (mr && mr->mw_type) {
-		if (xnic_sim_mw_check(mr, rkey, rqp->pdn, rqp->qpn, addr, len,
+		if (xnic_sim_mw_check(mr, rkey, pdn, rqp->qpn, addr, len,
 				      right, &bound, maddr))
 			return NULL;
 		return bound;
 	}
-	if (xnic_sim_mr_check(mr, rkey, rqp->pdn, addr, len, right, true))
+	if (xnic_sim_mr_check(mr, rkey, pdn, addr, len, right, true))
 		return NULL;
 	*maddr = addr;
 	return mr;
@@ -354,7 +423,7 @@ bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
 int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status)
 {
-	if (qp->type != XNIC_QPT_RC) {
+	if (!xnic_sim_qpt_rc(qp->type)) {
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
@@ -373,7 +442,7 @@ int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_QP_OP_ERR,
 			  XNIC_CQE_OP_RECV, 0, 0);
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
-	if (qp->type == XNIC_QPT_RC)
+	if (xnic_sim_qpt_rc(qp->type))
 		*status = XNIC_CQE_REM_OP_ERR;
 	return XS_DONE;
 }
