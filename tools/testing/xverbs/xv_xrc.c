@@ -560,10 +560,11 @@ static void node_down(struct node *n)
  */
 static void recv_check(struct ibv_cq *cq, struct xt_buf *b, unsigned int j,
 		       uint64_t mbase, uint64_t base, unsigned int n,
-		       uint32_t qpn)
+		       uint32_t qpn, uint32_t src)
 {
 	bool seen[NBUF] = { false };
 	unsigned int i, bad = 0, dup = 0, other = 0, badqp = 0, data = 0;
+	unsigned int badsrc = 0;
 	struct ibv_wc wc;
 
 	for (i = 0; i < n; i++) {
@@ -589,6 +590,7 @@ static void recv_check(struct ibv_cq *cq, struct xt_buf *b, unsigned int j,
 		dup += seen[k];
 		seen[k] = true;
 		badqp += wc.qp_num != qpn;
+		badsrc += wc.src_qp != src;
 		k = wc.wr_id - mbase;
 		if (wc.opcode == IBV_WC_RECV) {
 			/* message k of SRQ j, in the slot it was posted to */
@@ -609,6 +611,7 @@ static void recv_check(struct ibv_cq *cq, struct xt_buf *b, unsigned int j,
 	CHECK_EQ(bad, 0, "SRQ %u: %u receives succeeded", j, n);
 	CHECK_EQ(dup + other, 0, "SRQ %u: every wr_id once", j);
 	CHECK_EQ(badqp, 0, "SRQ %u: qp_num is the XRC_RECV QP %u", j, qpn);
+	CHECK_EQ(badsrc, 0, "SRQ %u: src_qp is the XRC_SEND QP %u", j, src);
 	CHECK_EQ(data, 0, "SRQ %u: data, length, immediate", j);
 	/* SRQs 0 and 1 share a CQ */
 	if (j != 0)
@@ -672,10 +675,10 @@ static void r1_main(int *unused)
 
 	/* phase 1: S sent everything and saw it complete */
 	msg_wait(sp_r1s[0], M_DONE);
-	recv_check(cq01, &n.buf, 0, 0, 0, 2, tgt->qp_num);
+	recv_check(cq01, &n.buf, 0, 0, 0, 2, tgt->qp_num, r.qpn);
 	/* SRQs 0 and 1 share a CQ: take SRQ 1's after SRQ 0's */
-	recv_check(cq01, &n.buf, 1, 8, 8, 3, tgt->qp_num);
-	recv_check(cq2, &n.buf, 2, 16, 16, 2, tgt->qp_num);
+	recv_check(cq01, &n.buf, 1, 8, 8, 3, tgt->qp_num, r.qpn);
+	recv_check(cq2, &n.buf, 2, 16, 16, 2, tgt->qp_num, r.qpn);
 	CHECK(xt_pat_check(n.buf.p + RDMA_OFF, RDMA_LEN, 0x3417) < 0,
 	      "the RDMA WRITE landed");
 	CHECK_EQ(atom[0], 200, "compare and swap swapped");
@@ -714,7 +717,7 @@ static void r2_main(int *unused)
 	struct ibv_cq *cq;
 	struct ibv_qp_attr qa;
 	struct ibv_qp_init_attr qia;
-	struct msg m = { .tag = M_R2 }, r1;
+	struct msg m = { .tag = M_R2 }, r1, done;
 	unsigned int k, posted = 0;
 	struct node n;
 	int ret;
@@ -744,13 +747,13 @@ static void r2_main(int *unused)
 	m.srqn[0] = srq_num(srq);
 	msg_send(sp_r2s[0], &m);
 
-	/* phase 1: two messages */
-	msg_wait(sp_r2s[0], M_DONE);
+	/* phase 1: two messages (S says its QP's number) */
+	msg_recv(sp_r2s[0], M_DONE, &done);
 	CHECK_RC(-ibv_query_qp(qp, &qa, IBV_QP_STATE, &qia), 0,
 		 "ibv_query_qp of the opened QP");
 	CHECK_EQ(qa.qp_state, IBV_QPS_RTR, "RTR, as R1 left it");
 	CHECK_EQ(qp->state, IBV_QPS_RTR, "qp->state updated");
-	recv_check(cq, &n.buf, 3, 0, 0, 2, r1.qpn);
+	recv_check(cq, &n.buf, 3, 0, 0, 2, r1.qpn, done.qpn);
 
 	/*
 	 * phase 2: full again; S fills all SRQ_WR entries, and they can be
@@ -773,12 +776,12 @@ static void r2_main(int *unused)
 		 SRQ_WR);
 	CHECK_RC(-srq_post(srq, &n.buf, 99, 99), -ENOMEM,
 		 "and then it is full: ENOMEM");
-	recv_check(cq, &n.buf, 3, 0, 2, SRQ_WR, r1.qpn);
+	recv_check(cq, &n.buf, 3, 0, 2, SRQ_WR, r1.qpn, done.qpn);
 
 	/* phase 3: R1 closed its handle, the QP still takes messages */
 	msg_tag(sp_r2s[0], M_GO);
 	msg_wait(sp_r2s[0], M_DONE);
-	recv_check(cq, &n.buf, 3, 0, 2 + SRQ_WR, 2, r1.qpn);
+	recv_check(cq, &n.buf, 3, 0, 2 + SRQ_WR, 2, r1.qpn, done.qpn);
 	CHECK_RC(-ibv_destroy_qp(qp), 0, "its handle destroyed, the last");
 	msg_tag(sp_r1r2[1], M_CLOSED);
 
@@ -937,7 +940,8 @@ static void s_main(int *unused)
 	CHECK_EQ(res[0], 100, "compare and swap read the old value");
 	CHECK_EQ(res[1], 1000, "fetch and add read the old value");
 	msg_tag(sp_r1s[1], M_DONE);
-	msg_tag(sp_r2s[1], M_DONE);
+	m.tag = M_DONE;
+	msg_send(sp_r2s[1], &m);
 
 	/* phase 2: R2's SRQ full */
 	msg_wait(sp_r2s[1], M_GO);
@@ -1142,6 +1146,7 @@ static void t_wr_api(void)
 {
 	struct ibv_cq_init_attr_ex cx = {
 		.cqe = 16, .wc_flags = IBV_WC_EX_WITH_QP_NUM |
+				       IBV_WC_EX_WITH_SRC_QP |
 				       IBV_WC_EX_WITH_BYTE_LEN,
 	};
 	struct ibv_poll_cq_attr pa = { 0 };
@@ -1193,6 +1198,8 @@ static void t_wr_api(void)
 		CHECK_EQ(ecq->status, IBV_WC_SUCCESS, "success");
 		CHECK_EQ(ibv_wc_read_qp_num(ecq), t->qp_num,
 			 "ibv_wc_read_qp_num: the XRC_RECV QP");
+		CHECK_EQ(ibv_wc_read_src_qp(ecq), s->qp_num,
+			 "ibv_wc_read_src_qp: the XRC_SEND QP");
 		CHECK_EQ(ibv_wc_read_byte_len(ecq), MSG_LEN, "its length");
 		ibv_end_poll(ecq);
 	}
