@@ -9,7 +9,9 @@
  * Each WQE carries its own ring index as wr_id; the application's wr_id
  * is kept beside the ring, and a send CQE retires every earlier WQE of
  * its queue (unsignaled ones included), as the xnic reference says.
- * SRQ entries carry the application's wr_id: they complete on many QPs.
+ * SRQ entries carry the application's wr_id: they complete on many QPs
+ * (an XRC SRQ's on QPs of other processes), and are free again once the
+ * device took them (struct xv_srq).
  */
 #include <string.h>
 #include <sys/ioctl.h>
@@ -144,6 +146,42 @@ static void xv_fill_ud(uint8_t *wqe, struct ibv_ah *ibah, uint32_t qpn,
 	ud->traffic_class = ah->traffic_class;
 }
 
+/*
+ * The opcodes a QP type's WQEs may carry, beyond what the device checks:
+ * UD sends only; XRC_SEND what reaches an XRC SRQ's PD -- no window, no
+ * invalidation (Documentation/userspace.rst, "XRC")
+ */
+static bool xv_op_ok(enum ibv_qp_type type, uint8_t op)
+{
+	switch (type) {
+	case IBV_QPT_UD:
+		return op == XNIC_OP_SEND || op == XNIC_OP_SEND_WITH_IMM;
+	case IBV_QPT_XRC_SEND:
+		switch (op) {
+		case XNIC_OP_SEND:
+		case XNIC_OP_SEND_WITH_IMM:
+		case XNIC_OP_RDMA_WRITE:
+		case XNIC_OP_RDMA_WRITE_WITH_IMM:
+		case XNIC_OP_RDMA_READ:
+		case XNIC_OP_ATOMIC_CMP_AND_SWP:
+		case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+			return true;
+		default:
+			return false;
+		}
+	default:
+		return true;
+	}
+}
+
+/* an XRC_SEND WQE's target: the XRC SRQ of the peer's domain */
+static void xv_fill_xrc(uint8_t *wqe, uint32_t remote_srqn)
+{
+	struct xnic_wqe_xrc *x = (void *)(wqe + XNIC_WQE_XRC_OFF);
+
+	x->remote_srqn = htole32(remote_srqn);
+}
+
 /* the next WQE of the SQ, zeroed, its control segment begun */
 static uint8_t *xv_sq_begin(struct xv_qp *qp, uint8_t op,
 			    unsigned int send_flags, uint64_t wr_id)
@@ -205,6 +243,8 @@ static void xv_sq_commit(struct xv_qp *qp, uint32_t idx)
 
 static int xv_qp_can_send(struct xv_qp *qp)
 {
+	if (!qp->sq.buf)		/* XRC_RECV: no send queue */
+		return EINVAL;
 	switch (qp->ex.qp_base.state) {
 	case IBV_QPS_RESET:
 	case IBV_QPS_INIT:
@@ -232,8 +272,7 @@ static int xv_build_send(struct xv_qp *qp, struct ibv_send_wr *wr)
 	    xv_opcode[wr->opcode] == 0xff)
 		return EINVAL;
 	op = xv_opcode[wr->opcode];
-	if (type == IBV_QPT_UD && op != XNIC_OP_SEND &&
-	    op != XNIC_OP_SEND_WITH_IMM)
+	if (!xv_op_ok(type, op))
 		return EINVAL;
 	/* type 1 windows are bound by ibv_bind_mw only */
 	if (op == XNIC_OP_BIND_MW &&
@@ -275,6 +314,8 @@ static int xv_build_send(struct xv_qp *qp, struct ibv_send_wr *wr)
 	if (type == IBV_QPT_UD)
 		xv_fill_ud(wqe, wr->wr.ud.ah, wr->wr.ud.remote_qpn,
 			   wr->wr.ud.remote_qkey);
+	else if (type == IBV_QPT_XRC_SEND)
+		xv_fill_xrc(wqe, wr->qp_type.xrc.remote_srqn);
 	if (op == XNIC_OP_LOCAL_INV)
 		ret = 0;
 	else if (op == XNIC_OP_BIND_MW)
@@ -375,7 +416,8 @@ int xv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	if (ibqp->srq) {
+	/* an SRQ's QP, and XRC QPs, have no receive queue */
+	if (!qp->rq.buf) {
 		*bad = wr;
 		return EINVAL;
 	}
@@ -401,6 +443,12 @@ int xv_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	return ret;
 }
 
+/* the SRQ's entries the device has taken (struct xv_srq) */
+static uint32_t xv_srq_taken(struct xv_srq *srq)
+{
+	return le32toh(XV_LOAD(&srq->dbrec->sq_pi));
+}
+
 int xv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad)
 {
@@ -411,7 +459,7 @@ int xv_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	xv_lock(&srq->lock, srq->td);
 	start = srq->rq.pi;
 	for (; wr; wr = wr->next) {
-		if (srq->rq.pi - XV_LOAD(&srq->done) >= srq->rq.max_wr)
+		if (srq->rq.pi - xv_srq_taken(srq) >= srq->rq.max_wr)
 			ret = ENOMEM;
 		else
 			ret = xv_post_rwqe(&srq->rq, wr, wr->wr_id);
@@ -439,6 +487,23 @@ static inline struct xnic_cqe *xv_cqe_peek(struct xv_cq *cq)
 }
 
 /*
+ * A CQE of a QP not in the QPN table: a receive of an XRC SRQ, through an
+ * XRC_RECV QP (never in the table: no queue of it completes here), when
+ * XRC SRQs complete to this CQ; its wr_id is the SRQ WQE's.  Anything
+ * else is the CQE of a QP this process no longer has (xv_cq_clean() sets
+ * their qpn 0, which no QP has), dropped.
+ */
+static bool xv_cqe_xrc(struct xv_cq *cq, const struct xnic_cqe *e,
+		       uint64_t *wr_id)
+{
+	if (!e->qpn || !(e->opcode & XNIC_CQE_OP_RECV) ||
+	    !__atomic_load_n(&cq->xrc_srqs, __ATOMIC_SEQ_CST))
+		return false;
+	*wr_id = le64toh(e->wr_id);
+	return true;
+}
+
+/*
  * Take the CQE at ci: copy it, retire its WQE(s), find its wr_id.
  * Returns false for a CQE of a QP this process no longer has.
  */
@@ -456,16 +521,13 @@ static bool xv_cqe_take(struct xv_cq *cq, const struct xnic_cqe *e,
 	if (!qp || qp->ex.qp_base.qp_num != qpn) {
 		qp = xv_qp_lookup(to_xctx(ctx), qpn);
 		if (!qp)
-			return false;
+			return xv_cqe_xrc(cq, out, wr_id);
 		cq->last_qp = qp;
 	}
 	idx = (uint32_t)le64toh(out->wr_id);
 	if (out->opcode & XNIC_CQE_OP_RECV) {
 		if (qp->ex.qp_base.srq) {
-			struct xv_srq *srq = to_xsrq(qp->ex.qp_base.srq);
-
 			*wr_id = le64toh(out->wr_id);
-			__atomic_fetch_add(&srq->done, 1, __ATOMIC_RELEASE);
 			return true;
 		}
 		*wr_id = qp->rq.wrid[idx & ((1U << qp->rq.log) - 1)];
@@ -600,9 +662,9 @@ int xv_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
  * Drop the completions of a QP the device no longer serves (reset or
  * destroyed) from a CQ, as rdma-core's providers clean their CQs: a stale
  * CQE must neither retire a WQE of the QP's new life nor name a freed QP.
- * Receive completions of an SRQ QP still give their WQE back to the SRQ.
+ * (An SRQ had its entries back when the device took them.)
  */
-void xv_cq_clean(struct ibv_cq *ibcq, uint32_t qpn, struct ibv_srq *ibsrq)
+void xv_cq_clean(struct ibv_cq *ibcq, uint32_t qpn)
 {
 	struct xv_cq *cq = to_xcq(ibcq);
 	uint32_t i, size = 1U << cq->log;
@@ -615,9 +677,6 @@ void xv_cq_clean(struct ibv_cq *ibcq, uint32_t qpn, struct ibv_srq *ibsrq)
 			break;
 		if (le32toh(e->qpn) != qpn)
 			continue;
-		if (ibsrq && (e->opcode & XNIC_CQE_OP_RECV))
-			__atomic_fetch_add(&to_xsrq(ibsrq)->done, 1,
-					   __ATOMIC_RELEASE);
 		/* no QPN of the core is 0: xv_cqe_take() drops the CQE */
 		e->qpn = htole32(0);
 	}
@@ -814,8 +873,7 @@ static uint8_t *xv_wr_new(struct xv_qp *qp, uint8_t op)
 		qp->wr_err = ret;
 		return NULL;
 	}
-	if (qp->ex.qp_base.qp_type == IBV_QPT_UD && op != XNIC_OP_SEND &&
-	    op != XNIC_OP_SEND_WITH_IMM) {
+	if (!xv_op_ok(qp->ex.qp_base.qp_type, op)) {
 		qp->wr_err = EINVAL;
 		return NULL;
 	}
@@ -945,11 +1003,26 @@ static void xv_wr_set_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah,
 
 	if (!qp->cur)
 		return;
-	if (!ah) {
+	/* where an XRC_SEND WQE has its SRQ number */
+	if (!ah || qp->ex.qp_base.qp_type == IBV_QPT_XRC_SEND) {
 		qp->wr_err = EINVAL;
 		return;
 	}
 	xv_fill_ud(qp->cur, ah, qpn, qkey);
+}
+
+/* ibv_wr_set_xrc_srqn: EINVAL (at wr_complete) on another QP type */
+static void xv_wr_set_xrc_srqn(struct ibv_qp_ex *ex, uint32_t remote_srqn)
+{
+	struct xv_qp *qp = ex_qp(ex);
+
+	if (!qp->cur)
+		return;
+	if (qp->ex.qp_base.qp_type != IBV_QPT_XRC_SEND) {
+		qp->wr_err = EINVAL;
+		return;
+	}
+	xv_fill_xrc(qp->cur, remote_srqn);
 }
 
 static void xv_wr_set_sge_list(struct ibv_qp_ex *ex, size_t n,
@@ -1049,6 +1122,7 @@ void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops)
 	ex->wr_send_imm = xv_wr_send_imm;
 	ex->wr_send_inv = xv_wr_send_inv;
 	ex->wr_set_ud_addr = xv_wr_set_ud_addr;
+	ex->wr_set_xrc_srqn = xv_wr_set_xrc_srqn;
 	ex->wr_set_inline_data = xv_wr_set_inline_data;
 	ex->wr_set_inline_data_list = xv_wr_set_inline_data_list;
 	ex->wr_set_sge = xv_wr_set_sge;

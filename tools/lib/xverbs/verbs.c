@@ -45,6 +45,7 @@ static const struct {
 	{ XRDMA_DEVICE_CAP_CHANGE_PHY_PORT, IBV_DEVICE_CHANGE_PHY_PORT },
 	{ XRDMA_DEVICE_CAP_MEM_WINDOW, IBV_DEVICE_MEM_WINDOW },
 	{ XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B, IBV_DEVICE_MEM_WINDOW_TYPE_2B },
+	{ XRDMA_DEVICE_CAP_XRC, IBV_DEVICE_XRC },		/* xrc.c */
 };
 
 static unsigned int xv_device_cap_flags(uint32_t kernel)
@@ -680,8 +681,10 @@ static void xv_qp_remove(struct xv_context *xctx, struct xv_qp *qp)
 		}
 	}
 	pthread_rwlock_unlock(&xctx->qp_lock);
-	xv_cq_forget(qp->ex.qp_base.send_cq, qp);
-	xv_cq_forget(qp->ex.qp_base.recv_cq, qp);
+	if (qp->ex.qp_base.send_cq)
+		xv_cq_forget(qp->ex.qp_base.send_cq, qp);
+	if (qp->ex.qp_base.recv_cq)
+		xv_cq_forget(qp->ex.qp_base.recv_cq, qp);
 }
 
 /* ------------------------------------------------------------ QP */
@@ -711,9 +714,13 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	struct xnic_create_qp_resp r = { 0 };
 	struct ibv_qp *ibqp;
 	struct xv_qp *qp;
+	bool has_rq;
 	int err;
 
-	if (!attr->pd || !attr->send_cq || !attr->recv_cq) {
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return xv_create_xrc_recv_qp(ctx, attr);
+	if (!attr->pd || !attr->send_cq ||
+	    (!attr->recv_cq && attr->qp_type != IBV_QPT_XRC_SEND)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -721,6 +728,20 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	case IBV_QPT_RC:
 	case IBV_QPT_UC:
 	case IBV_QPT_UD:
+		has_rq = !attr->srq;
+		break;
+	case IBV_QPT_XRC_SEND:
+		/*
+		 * No receive side: its CQ is ignored and its capabilities
+		 * read 0, as rdma-core has it; an SRQ is the kernel's EINVAL.
+		 */
+		if (attr->srq) {
+			errno = EINVAL;
+			return NULL;
+		}
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+		has_rq = false;
 		break;
 	default:
 		errno = EOPNOTSUPP;
@@ -735,7 +756,8 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	c.user_cookie = (uintptr_t)qp;
 	c.pd_handle = attr->pd->handle;
 	c.send_cq_handle = attr->send_cq->handle;
-	c.recv_cq_handle = attr->recv_cq->handle;
+	if (attr->qp_type != IBV_QPT_XRC_SEND)
+		c.recv_cq_handle = attr->recv_cq->handle;
 	c.qp_type = attr->qp_type;
 	if (attr->srq) {
 		c.flags |= XRDMA_UVERBS_CREATE_QP_SRQ;
@@ -744,9 +766,9 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	if (attr->sq_sig_all)
 		c.flags |= XRDMA_UVERBS_CREATE_QP_SQ_SIG_ALL;
 	c.cap.max_send_wr = attr->cap.max_send_wr;
-	c.cap.max_recv_wr = attr->srq ? 0 : attr->cap.max_recv_wr;
+	c.cap.max_recv_wr = has_rq ? attr->cap.max_recv_wr : 0;
 	c.cap.max_send_sge = attr->cap.max_send_sge;
-	c.cap.max_recv_sge = attr->srq ? 0 : attr->cap.max_recv_sge;
+	c.cap.max_recv_sge = has_rq ? attr->cap.max_recv_sge : 0;
 	c.cap.max_inline_data = attr->cap.max_inline_data;
 	c.udata.out = (uintptr_t)&r;
 	c.udata.out_len = sizeof(r);
@@ -754,7 +776,7 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	if (err)
 		goto err_free;
 	if (r.sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
-	    (!attr->srq && r.rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT) ||
+	    (has_rq && r.rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT) ||
 	    r.db_slot >= XNIC_DB_SLOTS ||
 	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_qp_dbrec) >
 	    r.mmap_size) {
@@ -771,7 +793,7 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	err = xv_wq_init(&qp->sq, qp->map, r.mmap_size, r.sq_offset,
 			 r.sq_log_wqe, r.sq_wqe_shift, c.cap.max_send_wr,
 			 c.cap.max_send_sge, attr->pd, XV_RES_TYPE_SQ_WRID);
-	if (!err && !attr->srq)
+	if (!err && has_rq)
 		err = xv_wq_init(&qp->rq, qp->map, r.mmap_size, r.rq_offset,
 				 r.rq_log_wqe, r.rq_wqe_shift,
 				 c.cap.max_recv_wr, c.cap.max_recv_sge,
@@ -788,7 +810,8 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	ibqp->qp_context = attr->qp_context;
 	ibqp->pd = attr->pd;
 	ibqp->send_cq = attr->send_cq;
-	ibqp->recv_cq = attr->recv_cq;
+	ibqp->recv_cq = attr->qp_type == IBV_QPT_XRC_SEND ? NULL :
+			attr->recv_cq;
 	ibqp->srq = attr->srq;
 	ibqp->handle = c.qp_handle;
 	ibqp->qp_num = c.qpn;
@@ -799,7 +822,7 @@ static struct ibv_qp *xv_create_qp_common(struct ibv_context *ctx,
 	attr->cap.max_send_wr = c.cap.max_send_wr;
 	attr->cap.max_send_sge = c.cap.max_send_sge;
 	attr->cap.max_inline_data = c.cap.max_inline_data;
-	if (!attr->srq) {
+	if (has_rq) {
 		attr->cap.max_recv_wr = c.cap.max_recv_wr;
 		attr->cap.max_recv_sge = c.cap.max_recv_sge;
 	}
@@ -837,20 +860,28 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 
 /*
  * What ibv_create_qp_ex honours, as rdma-core's providers answer it:
- * comp_mask PD, CREATE_FLAGS (no flag makes sense on xnic: no raw packet
- * QPs, no multicast, no underlay QPN) and SEND_OPS_FLAGS with the opcodes
- * the device runs on the QP's type (mlx5's lists; SEND_WITH_INV on RC
- * only, as the device checks it; BIND_MW on RC and UC, as rxe).  Anything else --
- * XRCD, IND_TABLE, RX_HASH, MAX_TSO_HEADER, a create flag, an opcode the
- * type cannot use -- is EOPNOTSUPP; no PD is EINVAL.
+ * comp_mask PD, XRCD (an XRC_RECV QP's domain, which no other type uses),
+ * CREATE_FLAGS (no flag makes sense on xnic: no raw packet QPs, no
+ * multicast, no underlay QPN) and SEND_OPS_FLAGS with the opcodes the
+ * device runs on the QP's type (mlx5's lists; SEND_WITH_INV on RC only, as
+ * the device checks it; BIND_MW on RC and UC, as rxe; on XRC_SEND what
+ * reaches an XRC SRQ's PD and no window).  Anything else -- IND_TABLE,
+ * RX_HASH, MAX_TSO_HEADER, a create flag, an opcode the type cannot use
+ * -- is EOPNOTSUPP; no PD (an XRC_RECV QP: no XRCD), or one of another
+ * context, is EINVAL.
  */
-#define XV_QP_COMP_MASK (IBV_QP_INIT_ATTR_PD | \
+#define XV_QP_COMP_MASK (IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD | \
 			 IBV_QP_INIT_ATTR_CREATE_FLAGS | \
 			 IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
 #define XV_UD_SEND_OPS (IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM)
 #define XV_UC_SEND_OPS (XV_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
 			IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
 			IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW)
+#define XV_XRC_SEND_OPS (XV_UD_SEND_OPS | IBV_QP_EX_WITH_RDMA_WRITE | \
+			 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
+			 IBV_QP_EX_WITH_RDMA_READ | \
+			 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
+			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 #define XV_RC_SEND_OPS (XV_UC_SEND_OPS | IBV_QP_EX_WITH_RDMA_READ | \
 			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
 			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
@@ -865,22 +896,33 @@ static uint64_t xv_send_ops(enum ibv_qp_type type)
 		return XV_UC_SEND_OPS;
 	case IBV_QPT_UD:
 		return XV_UD_SEND_OPS;
+	case IBV_QPT_XRC_SEND:
+		return XV_XRC_SEND_OPS;
 	default:
 		return 0;
 	}
 }
 
-static int xv_check_qp_init_attr_ex(const struct ibv_qp_init_attr_ex *attr)
+static int xv_check_qp_init_attr_ex(struct ibv_context *ctx,
+				    const struct ibv_qp_init_attr_ex *attr)
 {
 	if (attr->comp_mask & ~(uint32_t)XV_QP_COMP_MASK)
 		return EOPNOTSUPP;
-	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+	if (attr->qp_type == IBV_QPT_XRC_RECV) {
+		if (!(attr->comp_mask & IBV_QP_INIT_ATTR_XRCD) ||
+		    !attr->xrcd || attr->xrcd->context != ctx)
+			return EINVAL;
+	} else if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd ||
+		   attr->pd->context != ctx) {
 		return EINVAL;
+	}
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
 	    attr->create_flags)
 		return EOPNOTSUPP;
+	/* as mlx5: no send queue, no send operations, not even none */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	    attr->send_ops_flags & ~xv_send_ops(attr->qp_type))
+	    (attr->send_ops_flags & ~xv_send_ops(attr->qp_type) ||
+	     attr->qp_type == IBV_QPT_XRC_RECV))
 		return EOPNOTSUPP;
 	return 0;
 }
@@ -889,14 +931,10 @@ static struct ibv_qp *xv_create_qp_ex(struct ibv_context *ctx,
 				      struct ibv_qp_init_attr_ex *attr)
 {
 	struct ibv_qp *ibqp;
-	int err = xv_check_qp_init_attr_ex(attr);
+	int err = xv_check_qp_init_attr_ex(ctx, attr);
 
 	if (err) {
 		errno = err;
-		return NULL;
-	}
-	if (attr->pd->context != ctx) {
-		errno = EINVAL;
 		return NULL;
 	}
 	ibqp = xv_create_qp_common(ctx, attr);
@@ -958,9 +996,9 @@ static void xv_cap_to_ibv(const struct xrdma_uverbs_qp_cap *u,
 static void xv_qp_clean_cqs(struct ibv_qp *qp)
 {
 	if (qp->send_cq)
-		xv_cq_clean(qp->send_cq, qp->qp_num, qp->srq);
+		xv_cq_clean(qp->send_cq, qp->qp_num);
 	if (qp->recv_cq && qp->recv_cq != qp->send_cq)
-		xv_cq_clean(qp->recv_cq, qp->qp_num, qp->srq);
+		xv_cq_clean(qp->recv_cq, qp->qp_num);
 }
 
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
@@ -1006,7 +1044,8 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		struct xv_qp *xqp = to_xqp(qp);
 
 		qp->state = attr->qp_state;
-		if (attr->qp_state == IBV_QPS_RESET) {
+		/* an XRC_RECV QP has no queues */
+		if (attr->qp_state == IBV_QPS_RESET && xqp->map) {
 			/* the device starts the rings over, so do we */
 			xv_qp_clean_cqs(qp);
 			pthread_spin_lock(&xqp->sq_lock);
@@ -1092,7 +1131,8 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	xv_qp_clean_cqs(ibqp);
 	xv_wait_events(&ibqp->mutex, &ibqp->cond,
 		       &ibqp->events_completed, d.async_events_reported);
-	munmap(qp->map, qp->map_size);
+	if (qp->map)
+		munmap(qp->map, qp->map_size);
 	xv_wrid_free(ibqp->pd, &qp->sq, XV_RES_TYPE_SQ_WRID);
 	xv_wrid_free(ibqp->pd, &qp->rq, XV_RES_TYPE_RQ_WRID);
 	xv_pd_put(ibqp->pd);
@@ -1114,8 +1154,13 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp,
 
 /* ------------------------------------------------------------ SRQ */
 
-struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
-			       struct ibv_srq_init_attr *attr)
+/*
+ * An SRQ: basic, or with @xrcd an XRC SRQ whose receives complete to @cq
+ * (xrc.c checks the arguments).
+ */
+struct ibv_srq *xv_create_srq(struct ibv_pd *pd,
+			      struct ibv_srq_init_attr *attr,
+			      struct xv_xrcd *xrcd, struct ibv_cq *cq)
 {
 	struct ibv_context *ctx = pd->context;
 	struct xrdma_cmd_create_srq c = { 0 };
@@ -1133,6 +1178,11 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
 	c.max_wr = attr->attr.max_wr;
 	c.max_sge = attr->attr.max_sge;
 	c.srq_limit = attr->attr.srq_limit;
+	if (xrcd) {
+		c.srq_type = XRDMA_UVERBS_SRQT_XRC;
+		c.xrcd_handle = xrcd->handle;
+		c.cq_handle = cq->handle;
+	}
 	c.udata.out = (uintptr_t)&r;
 	c.udata.out_len = sizeof(r);
 	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_SRQ, &c);
@@ -1158,7 +1208,12 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
 		munmap(srq->map, srq->map_size);
 		goto err_destroy;
 	}
-	srq->srqn = r.srqn;
+	/* the number XRC senders name (ibv_get_srq_num) */
+	srq->srqn = xrcd ? c.srq_num : r.srqn;
+	srq->xrcd = xrcd;
+	srq->cq = cq;
+	if (cq)
+		__atomic_add_fetch(&to_xcq(cq)->xrc_srqs, 1, __ATOMIC_SEQ_CST);
 	srq->td = xv_pd_single_threaded(pd);
 	pthread_spin_init(&srq->lock, PTHREAD_PROCESS_PRIVATE);
 	srq->ibsrq.context = ctx;
@@ -1178,6 +1233,12 @@ err_free:
 	free(srq);
 	errno = err;
 	return NULL;
+}
+
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
+			       struct ibv_srq_init_attr *attr)
+{
+	return xv_create_srq(pd, attr, NULL, NULL);
 }
 
 int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
@@ -1204,6 +1265,9 @@ int ibv_destroy_srq(struct ibv_srq *ibsrq)
 		return ret;
 	xv_wait_events(&ibsrq->mutex, &ibsrq->cond,
 		       &ibsrq->events_completed, d.async_events_reported);
+	if (srq->cq)
+		__atomic_sub_fetch(&to_xcq(srq->cq)->xrc_srqs, 1,
+				   __ATOMIC_SEQ_CST);
 	munmap(srq->map, srq->map_size);
 	xv_wrid_free(ibsrq->pd, &srq->rq, XV_RES_TYPE_SRQ_WRID);
 	xv_pd_put(ibsrq->pd);
@@ -1516,4 +1580,6 @@ void xv_set_ops(struct xv_context *xctx)
 	/* a device without windows answers ALLOC_MW with EOPNOTSUPP */
 	xv_set_mw_ops(ops);
 	xv_dm_set_ops(v);
+	/* a device without XRC answers its ioctls with EOPNOTSUPP */
+	xv_xrc_set_ops(v);
 }

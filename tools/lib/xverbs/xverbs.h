@@ -110,10 +110,27 @@ struct xv_cq {
 	uint32_t arm_sn;
 	uint64_t wc_flags;		/* IBV_WC_EX_WITH_* asked for */
 	struct xv_qp *last_qp;
+	/*
+	 * XRC SRQs completing here (atomic): their receive CQEs name XRC_RECV
+	 * QPs this process may not have (xrc.c)
+	 */
+	int xrc_srqs;
 	struct xnic_cqe cur;		/* the extended poll's current CQE */
 	struct ibv_pd *parent_domain;	/* IBV_CQ_INIT_ATTR_MASK_PD, or NULL */
 };
 
+/* an XRC domain: one handle of it (xrc.c) */
+struct xv_xrcd {
+	struct ibv_xrcd ibxrcd;
+	uint32_t handle;
+};
+
+/*
+ * An SRQ's entries are free again once the device took them: it counts
+ * them into the doorbell record's sq_pi (uapi/xrdma/xnic-abi.h), so no
+ * completion has to be matched to its SRQ -- an XRC SRQ's name QPs of
+ * other processes.  Each entry carries the application's wr_id.
+ */
 struct xv_srq {
 	struct ibv_srq ibsrq;
 	pthread_spinlock_t lock;
@@ -121,9 +138,11 @@ struct xv_srq {
 	size_t map_size;
 	struct xnic_qp_dbrec *dbrec;
 	struct xv_wq rq;
-	uint32_t done;			/* receives completed (atomic) */
 	uint32_t srqn;
 	bool td;			/* on a thread domain: no lock */
+	/* XRC: its domain, and the CQ its receives complete to */
+	struct xv_xrcd *xrcd;
+	struct ibv_cq *cq;
 };
 
 struct xv_qp {
@@ -176,6 +195,11 @@ static inline struct xv_srq *to_xsrq(struct ibv_srq *srq)
 	return (struct xv_srq *)srq;
 }
 
+static inline struct xv_xrcd *to_xxrcd(struct ibv_xrcd *xrcd)
+{
+	return xv_container_of(xrcd, struct xv_xrcd, ibxrcd);
+}
+
 /* ioctl: 0 or a positive errno (errno is set as well) */
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
 int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
@@ -226,6 +250,9 @@ int xv_wrid_alloc(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 void xv_wrid_free(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 
 /* verbs.c */
+struct ibv_srq *xv_create_srq(struct ibv_pd *pd,
+			      struct ibv_srq_init_attr *attr,
+			      struct xv_xrcd *xrcd, struct ibv_cq *cq);
 void xv_mr_set(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
 	       size_t length, uint32_t handle, uint32_t lkey, uint32_t rkey);
 
@@ -238,7 +265,7 @@ int xv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		     struct ibv_recv_wr **bad);
 int xv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int xv_req_notify_cq(struct ibv_cq *cq, int solicited);
-void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn, struct ibv_srq *srq);
+void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn);
 void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
 void xv_cq_ex_init(struct xv_cq *cq);
 int xv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey,
@@ -250,5 +277,10 @@ void xv_set_mw_ops(struct ibv_context_ops *ops);
 
 /* dm.c: device memory */
 void xv_dm_set_ops(struct verbs_context *v);
+
+/* xrc.c: XRC domains, SRQs and receive QPs */
+void xv_xrc_set_ops(struct verbs_context *v);
+struct ibv_qp *xv_create_xrc_recv_qp(struct ibv_context *ctx,
+				     struct ibv_qp_init_attr_ex *attr);
 
 #endif /* XVERBS_H */

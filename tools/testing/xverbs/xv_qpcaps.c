@@ -17,7 +17,8 @@
  *             limit is EINVAL
  *   comp_mask ibv_create_qp_ex: unsupported comp_mask bits, create flags,
  *             and send_ops_flags the QP type cannot use are EOPNOTSUPP; an
- *             unsupported QP type is EOPNOTSUPP
+ *             unsupported QP type is EOPNOTSUPP; XRCD is ignored but by
+ *             XRC_RECV QPs
  *   send_ops  a QP created with SEND_OPS_FLAGS has the ibv_wr_* API
  *   fill      the caps a QP at the limits reports hold: max_recv_wr
  *             receives of max_recv_sge SGEs post, one more is ENOMEM;
@@ -298,7 +299,6 @@ static int create_ex(enum ibv_qp_type type, uint32_t comp_mask,
 static void t_comp_mask(void)
 {
 	static const struct { uint32_t bit; const char *name; } bits[] = {
-		{ IBV_QP_INIT_ATTR_XRCD, "XRCD" },
 		{ IBV_QP_INIT_ATTR_IND_TABLE, "IND_TABLE" },
 		{ IBV_QP_INIT_ATTR_RX_HASH, "RX_HASH" },
 		{ IBV_QP_INIT_ATTR_MAX_TSO_HEADER, "MAX_TSO_HEADER" },
@@ -346,6 +346,9 @@ static void t_comp_mask(void)
 			 tn);
 		CHECK_RC(create_ex(ty, 0, 0, 0), -EINVAL,
 			 "%s without PD", tn);
+		/* only an XRC_RECV QP has a domain: ignored, as rdma-core */
+		CHECK_RC(create_ex(ty, PD | IBV_QP_INIT_ATTR_XRCD, 0, 0), 0,
+			 "%s PD|XRCD (no domain): ignored", tn);
 		for (i = 0; i < ARRAY_SIZE(bits); i++)
 			CHECK_RC(create_ex(ty, PD | bits[i].bit, 0, 0),
 				 -EOPNOTSUPP, "%s PD|%s", tn,
@@ -367,8 +370,11 @@ static void t_comp_mask(void)
 	}
 	CHECK_RC(create_ex(IBV_QPT_RAW_PACKET, PD, 0, 0), -EOPNOTSUPP,
 		 "RAW_PACKET QP");
-	CHECK_RC(create_ex(IBV_QPT_XRC_SEND, PD, 0, 0), -EOPNOTSUPP,
-		 "XRC_SEND QP");
+	/* XRC QPs: tools/testing/xverbs/xv_xrc.c */
+	CHECK_RC(create_ex(IBV_QPT_XRC_SEND, PD, 0, 0), 0,
+		 "XRC_SEND QP (its receive caps ignored)");
+	CHECK_RC(create_ex(IBV_QPT_XRC_RECV, PD, 0, 0), -EINVAL,
+		 "XRC_RECV QP without a domain: EINVAL");
 }
 
 static void t_send_ops(void)

@@ -2304,6 +2304,7 @@ static void xv_caps_check(void)
 		  IBV_DEVICE_PORT_ACTIVE_EVENT },
 		{ "CHANGE_PHY_PORT", XRDMA_DEVICE_CAP_CHANGE_PHY_PORT,
 		  IBV_DEVICE_CHANGE_PHY_PORT },
+		{ "XRC", XRDMA_DEVICE_CAP_XRC, IBV_DEVICE_XRC },
 	};
 	size_t i;
 	struct xrdma_cmd_query_device q = { 0 };
