@@ -27,6 +27,9 @@
 #include <linux/random.h>
 #include "core_priv.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static DEFINE_MUTEX(xrdma_reg_lock);
 /* registered devices, by index; lookups take the xarray lock */
 static DEFINE_XARRAY_FLAGS(xrdma_devices, XA_FLAGS_ALLOC);
@@ -677,6 +680,30 @@ void xrdma_unregister_event_handler(struct xrdma_event_handler *h)
 }
 EXPORT_SYMBOL_GPL(xrdma_unregister_event_handler);
 
+/* the number of the object an event is about: CQN, QPN, SRQN or port */
+static u32 xrdma_event_element(const struct xrdma_event *e)
+{
+	switch (e->event) {
+	case XRDMA_EVENT_CQ_ERR:
+		return e->element.cq->res.id;
+	case XRDMA_EVENT_QP_FATAL:
+	case XRDMA_EVENT_QP_REQ_ERR:
+	case XRDMA_EVENT_QP_ACCESS_ERR:
+	case XRDMA_EVENT_COMM_EST:
+	case XRDMA_EVENT_SQ_DRAINED:
+	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
+		return e->element.qp->qp_num;
+	case XRDMA_EVENT_SRQ_ERR:
+	case XRDMA_EVENT_SRQ_LIMIT_REACHED:
+		return e->element.srq->res.id;
+	case XRDMA_EVENT_PORT_ACTIVE:
+	case XRDMA_EVENT_PORT_ERR:
+		return e->element.port_num;
+	default:
+		return 0;
+	}
+}
+
 /**
  * xrdma_dispatch_event - deliver an async event (called by drivers)
  * @e: the event
@@ -689,6 +716,7 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 	struct xrdma_event_handler *h;
 	unsigned long flags;
 
+	trace_xrdma_async_event(e, xrdma_event_element(e));
 	switch (e->event) {
 	case XRDMA_EVENT_CQ_ERR:
 		if (e->element.cq->event_handler)

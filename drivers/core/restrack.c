@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/pid.h>
 #include "core_priv.h"
+#include "trace.h"
 
 /* Numbers are 24 bits wide (QPN and MR index); QPN 0 and 1 are special. */
 static const struct xa_limit res_limits[XRDMA_RES_MAX] = {
@@ -152,6 +153,7 @@ void xrdma_res_commit(struct xrdma_res *res)
 	old = __xa_store(xa, res->id, res, GFP_ATOMIC);
 	xa_unlock_irqrestore(xa, flags);
 	WARN_ON(old);
+	trace_xrdma_res_add(res);
 }
 
 static void xrdma_res_release_owner(struct xrdma_res *res)
@@ -191,6 +193,7 @@ void xrdma_res_abort(struct xrdma_res *res)
  */
 void xrdma_res_remove(struct xrdma_res *res)
 {
+	trace_xrdma_res_del(res);
 	xrdma_res_erase(res);
 	kref_put(&res->ref, xrdma_res_release);
 	wait_for_completion(&res->done);
@@ -206,6 +209,7 @@ void xrdma_res_remove(struct xrdma_res *res)
  */
 void xrdma_res_remove_nowait(struct xrdma_res *res)
 {
+	trace_xrdma_res_del(res);
 	xrdma_res_erase(res);
 	WARN_ON(!kref_put(&res->ref, xrdma_res_release));
 	xrdma_res_release_owner(res);

@@ -11,6 +11,7 @@
  */
 #include <linux/slab.h>
 #include "core_priv.h"
+#include "trace.h"
 
 bool xrdma_use_get(atomic_t *usecnt)
 {
@@ -797,6 +798,8 @@ int __xrdma_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
 	if (!ret)
 		WRITE_ONCE(qp->state, next);
 out:
+	trace_xrdma_modify_qp(qp, cur, mask & XRDMA_QP_STATE ?
+			      attr->qp_state : cur, mask, ret);
 	mutex_unlock(&qp->state_lock);
 	return ret;
 }

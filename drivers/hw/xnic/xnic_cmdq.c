@@ -18,6 +18,7 @@
  */
 #include <linux/moduleparam.h>
 #include "xnic.h"
+#include "xnic_trace.h"
 
 static unsigned int cmd_timeout_ms = 10000;
 module_param(cmd_timeout_ms, uint, 0644);
@@ -164,6 +165,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 	xdev->cmdq_pi++;
 	/* the entry before the producer index */
 	wmb();
+	trace_xnic_cmd_submit(xdev, opcode, xdev->cmd_token);
 	xnic_wr(xdev, XNIC_REG_CMDQ_PI, xdev->cmdq_pi);
 
 	deadline = jiffies + msecs_to_jiffies(cmd_timeout_ms);
@@ -179,6 +181,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 				"command 0x%02x timed out; device considered dead, resetting it\n",
 				opcode);
 		ret = READ_ONCE(xdev->fatal) ? -EIO : -ETIMEDOUT;
+		trace_xnic_cmd_done(xdev, opcode, xdev->cmd_token, ~0U, ret);
 		report = xnic_cmd_path_died(xdev);
 		goto out;
 	}
@@ -188,6 +191,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 	if (out)
 		memcpy(out, cmd->raw, outlen);
 	ret = xnic_cmd_status_to_errno(status);
+	trace_xnic_cmd_done(xdev, opcode, xdev->cmd_token, status, ret);
 	if (ret)
 		dev_dbg(&xdev->pdev->dev, "command 0x%02x: status %u\n",
 			opcode, status);

@@ -15,6 +15,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include "xnic.h"
+#include "xnic_trace.h"
 
 /* ------------------------------------------------------------------ */
 /* Doorbells                                                           */
@@ -418,8 +419,11 @@ static bool xnic_cqe_process(struct xnic_dev *xdev, struct xnic_cq *xcq,
 	 * An error completion means the device moved the QP to ERR; it
 	 * raises an event only for errors no completion reports.
 	 */
-	if (ok && unlikely(wc->status != XRDMA_WC_SUCCESS))
+	if (ok && unlikely(wc->status != XRDMA_WC_SUCCESS)) {
+		trace_xnic_cqe_error(xdev, &xcq->ibcq, qpn, wc->wr_id,
+				     cqe->status, wc->status, cqe->opcode);
 		xrdma_qp_set_error(&xqp->ibqp);
+	}
 	return ok;
 }
 

@@ -12,6 +12,7 @@
  */
 #include <linux/interrupt.h>
 #include "xnic.h"
+#include "xnic_trace.h"
 
 static void xnic_qp_event(struct xnic_dev *xdev, u32 qpn,
 			  enum xrdma_event_type type, bool fatal)
@@ -135,6 +136,8 @@ static void xnic_eq_process(struct xnic_dev *xdev)
 		/* the entry's body after its owner */
 		dma_rmb();
 		ci++;
+		trace_xnic_eqe(xdev, eqe->type, le32_to_cpu(eqe->data),
+			       le32_to_cpu(eqe->aux));
 		xnic_handle_eqe(xdev, eqe->type, le32_to_cpu(eqe->data),
 				le32_to_cpu(eqe->aux));
 		/* give the device room during a long burst */

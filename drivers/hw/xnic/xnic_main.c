@@ -10,6 +10,9 @@
 #include <linux/string.h>
 #include "xnic.h"
 
+#define CREATE_TRACE_POINTS
+#include "xnic_trace.h"
+
 /**
  * xnic_hw_reset - reset the device
  * @xdev: device
