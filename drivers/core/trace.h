@@ -17,7 +17,7 @@
 	__print_symbolic(t, { XRDMA_RES_PD, "pd" }, { XRDMA_RES_CQ, "cq" },	\
 			 { XRDMA_RES_QP, "qp" }, { XRDMA_RES_SRQ, "srq" },	\
 			 { XRDMA_RES_MR, "mr" }, { XRDMA_RES_AH, "ah" },	\
-			 { XRDMA_RES_MW, "mw" })
+			 { XRDMA_RES_MW, "mw" }, { XRDMA_RES_XRCD, "xrcd" })
 
 #define xrdma_show_qp_state(s)						\
 	__print_symbolic(s, { XRDMA_QPS_RESET, "RESET" },		\
