@@ -36,7 +36,8 @@ TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \
 	install-user uninstall-user dkms-source deb
 
 # make install / uninstall: the modules (kbuild's modules_install into
-# $(INSTALL_MOD_PATH)/lib/modules/KVER/$(INSTALL_MOD_DIR), then depmod),
+# $(INSTALL_MOD_PATH)/lib/modules/KVER/$(INSTALL_MOD_DIR), unsigned, then
+# depmod),
 # and the user part under $(DESTDIR)$(PREFIX): the library in a private
 # directory (lib/xrdma, never over the system's libibverbs), xrdma-run in
 # bin (it finds the library there), its man page, the udev rule for
@@ -68,11 +69,18 @@ modules_install: modules
 
 install: install-modules install-user
 
+# the release the modules are built for (their vermagic): Debian's headers'
+# include/config/kernel.release is the upstream version, not the package's
+KDIR_KVER = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h)
+
 install-modules:
 	$(NEED_KDIR)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_DIST_CONFIG) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_DIST_CONFIG) \
-		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+		KERNELRELEASE=$(KDIR_KVER) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	scripts/install-user.sh depmod "$(INSTALL_MOD_PATH)" "$(KDIR_KVER)"
 
 install-user:
 	$(MAKE) -C tools/lib/xverbs
@@ -81,7 +89,7 @@ install-user:
 uninstall: uninstall-user
 	$(NEED_KDIR)
 	scripts/install-user.sh uninstall-modules "$(INSTALL_MOD_PATH)" \
-		"$$($(MAKE) -s -C $(KDIR) kernelrelease)" "$(INSTALL_MOD_DIR)"
+		"$(KDIR_KVER)" "$(INSTALL_MOD_DIR)"
 
 uninstall-user:
 	scripts/install-user.sh uninstall "$(DESTDIR)" "$(PREFIX)" "$(UDEVRULESDIR)"

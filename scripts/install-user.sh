@@ -4,6 +4,7 @@
 # The user part of "make install" / "make uninstall" (see the Makefile):
 #   install-user.sh install|uninstall DESTDIR PREFIX UDEVRULESDIR
 #   install-user.sh uninstall-modules INSTALL_MOD_PATH KVER INSTALL_MOD_DIR
+#   install-user.sh depmod INSTALL_MOD_PATH KVER
 # Installs the library into PREFIX/lib/xrdma (a private directory: the
 # system's libibverbs is never replaced), xrdma-run into PREFIX/bin with
 # that directory written into it, its man page, the udev rule, and the
@@ -12,13 +13,23 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 op=$1
 
-if [ "$op" = uninstall-modules ]; then
+# depmod INSTALL_MOD_PATH KVER (kbuild skips it without a System.map)
+run_depmod() {
+	if [ -z "$1" ]; then depmod "$2"; else depmod -b "$1" "$2"; fi
+}
+case $op in
+depmod)
+	run_depmod "$2" "$3"
+	exit 0
+	;;
+uninstall-modules)
 	dir="$2/lib/modules/$3/$4"
 	echo "rm -rf $dir"
 	rm -rf "$dir"
-	if [ -z "$2" ]; then depmod "$3"; else depmod -b "$2" "$3"; fi
+	run_depmod "$2" "$3"
 	exit 0
-fi
+	;;
+esac
 
 D=$2 PREFIX=$3 UDEV=$4
 LIBDIR=$PREFIX/lib/xrdma
