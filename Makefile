@@ -32,7 +32,24 @@ TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \
 	     tools/testing/fuzz tools/testing/comm
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
-	kunit guest-test check demo bench help fuzz
+	kunit guest-test check demo bench help fuzz uninstall install-modules \
+	install-user uninstall-user dkms-source deb
+
+# make install / uninstall: the modules (kbuild's modules_install into
+# $(INSTALL_MOD_PATH)/lib/modules/KVER/$(INSTALL_MOD_DIR), unsigned, then
+# depmod),
+# and the user part under $(DESTDIR)$(PREFIX): the library in a private
+# directory (lib/xrdma, never over the system's libibverbs), xrdma-run in
+# bin (it finds the library there), its man page, the udev rule for
+# /dev/infiniband/xrdma_uverbsN, and modules-load.d/modprobe.d examples
+# in share/doc/xrdma.  Only the stack's own modules: no test fixtures.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_MOD_DIR ?= extra/xrdma
+UDEVRULESDIR ?= /etc/udev/rules.d
+XRDMA_VERSION := $(shell cat VERSION)
+XRDMA_DIST_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m \
+		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m CONFIG_XRDMA_IB=m
 
 all: modules tools
 
@@ -46,8 +63,46 @@ modules:
 	$(NEED_KDIR)
 	$(KBUILD) modules
 
-modules_install install: modules
+# the test fixtures too (the guest tests' modules); "make install" not
+modules_install: modules
 	$(KBUILD) modules_install
+
+install: install-modules install-user
+
+# the release the modules are built for (their vermagic): Debian's headers'
+# include/config/kernel.release is the upstream version, not the package's
+KDIR_KVER = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h)
+
+install-modules:
+	$(NEED_KDIR)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_DIST_CONFIG) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_DIST_CONFIG) \
+		KERNELRELEASE=$(KDIR_KVER) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	scripts/install-user.sh depmod "$(INSTALL_MOD_PATH)" "$(KDIR_KVER)"
+
+install-user:
+	$(MAKE) -C tools/lib/xverbs
+	scripts/install-user.sh install "$(DESTDIR)" "$(PREFIX)" "$(UDEVRULESDIR)"
+
+uninstall: uninstall-user
+	$(NEED_KDIR)
+	scripts/install-user.sh uninstall-modules "$(INSTALL_MOD_PATH)" \
+		"$(KDIR_KVER)" "$(INSTALL_MOD_DIR)"
+
+uninstall-user:
+	scripts/install-user.sh uninstall "$(DESTDIR)" "$(PREFIX)" "$(UDEVRULESDIR)"
+
+# the DKMS source tree (/usr/src/xrdma-VERSION, under DESTDIR), then
+# "dkms add/build/install -m xrdma -v VERSION"; see Documentation/install.rst
+dkms-source:
+	scripts/dkms-source.sh "$(DESTDIR)/usr/src/xrdma-$(XRDMA_VERSION)"
+
+# Debian packages in build/deb: xrdma-dkms (the modules' source for DKMS)
+# and xrdma (library, xrdma-run, man page, udev rule)
+deb:
+	scripts/mkdeb.sh build/deb
 
 clean:
 	$(KBUILD) clean
@@ -98,6 +153,10 @@ fuzz: deps
 help:
 	@echo "make [KDIR=...]     build the modules, the library and the test programs"
 	@echo "make deps           install what the build and the tests need (Debian 12, apt-get)"
+	@echo "make install        modules (then depmod), library, xrdma-run, man page, udev rule"
+	@echo "                    (PREFIX=/usr/local DESTDIR= INSTALL_MOD_PATH=); make uninstall"
+	@echo "make deb            Debian packages xrdma-dkms and xrdma in build/deb"
+	@echo "make dkms-source    the DKMS source tree (DESTDIR=)/usr/src/xrdma-VERSION"
 	@echo "make demo           load the stack in a QEMU guest and show it"
 	@echo "make check          everything CI runs (build, sparse, KUnit, guest)"
 	@echo "make bench          xnic against rxe in a guest (build/bench/latest)"

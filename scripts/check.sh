@@ -57,6 +57,7 @@ stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
 stage uapi-headers tools/testing/uverbs/header-test.sh
 stage xverbs-abi make -C tools/lib/xverbs check
+stage install scripts/selftest/install.sh
 stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
 stage guest-debug env XRDMA_GUEST_KERNEL=debug scripts/guest-test.sh

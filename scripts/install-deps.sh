@@ -11,7 +11,8 @@ kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox
 nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
-ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin libopenmpi-dev qperf"
+ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin libopenmpi-dev qperf
+dkms lintian man-db"
 
 # shellcheck disable=SC2086
 installed=" $(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $PKGS 2>/dev/null |

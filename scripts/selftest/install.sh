@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check stage "install": the ways to install the stack outside a
+# guest, tested without changing the host (everything goes to scratch
+# directories; dkms runs in a private mount namespace):
+#  - make install-user / uninstall-user with DESTDIR and PREFIX;
+#  - make install-modules / uninstall with INSTALL_MOD_PATH (depmod -b);
+#  - make dkms-source, then dkms add + build against Debian's headers in a
+#    scratch DKMS tree (scripts/dkms-scratch.sh): five modules, vermagic
+#    of that kernel, none of the test fixtures;
+#  - make deb: the two packages' contents, and lintian without errors or
+#    warnings (packaging/lintian-suppress lists what does not apply).
+# The packages installed and used in a guest: tools/testing/guest/install_deb.sh.
+# Prints "N passed, N failed".
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+pass=0 fail=0
+ok()  { echo "ok   - $*"; pass=$((pass + 1)); }
+nok() { echo "FAIL - $*"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+
+# shellcheck disable=SC2012 # the names are Debian package directories
+KDIR=${KDIR:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)}
+KVER=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")
+MODS="xrdma_core xrdma_uverbs xnic xnic_sim xrdma_ib"
+T=$(mktemp -d /tmp/xrdma-install.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+echo "kernel $KVER ($KDIR), scratch $T"
+
+# --- make install-user / uninstall-user
+D=$T/dest
+make -s install-user DESTDIR="$D" PREFIX=/opt/xr >"$T/iu.log" 2>&1
+check "make install-user" test $? = 0
+for f in /opt/xr/lib/xrdma/libibverbs.so.1 /opt/xr/bin/xrdma-run \
+	/opt/xr/share/man/man1/xrdma-run.1.gz /etc/udev/rules.d/60-xrdma.rules \
+	/opt/xr/share/doc/xrdma/modules-load.d-xrdma.conf; do
+	check "installed $f" test -f "$D$f"
+done
+check "nothing installed beyond the list" \
+	test "$(find "$D" -type f | wc -l)" = 6
+check "xrdma-run knows where its library went" \
+	grep -qx "XRDMA_LIBDIR=/opt/xr/lib/xrdma" "$D/opt/xr/bin/xrdma-run"
+check "the staged xrdma-run finds the staged library" \
+	test "$("$D/opt/xr/bin/xrdma-run" --libdir)" = "$D/opt/xr/lib/xrdma"
+check "xrdma-run(1) renders without warnings" \
+	test -z "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/opt/xr/share/man/man1/xrdma-run.1.gz" 2>&1 >/dev/null)"
+check "the library is ours (soname libibverbs.so.1, xrdma's symbol)" \
+	sh -c "objdump -p '$D/opt/xr/lib/xrdma/libibverbs.so.1' | grep -q 'SONAME *libibverbs.so.1'"
+make -s uninstall-user DESTDIR="$D" PREFIX=/opt/xr >/dev/null 2>&1
+check "make uninstall-user removes every file" test "$(find "$D" -type f | wc -l)" = 0
+
+# --- make install-modules / uninstall
+M=$T/mods
+make -s install-modules KDIR="$KDIR" INSTALL_MOD_PATH="$M" >"$T/im.log" 2>&1
+check "make install-modules" test $? = 0
+for m in $MODS; do
+	check "module $m installed" \
+		test -n "$(find "$M/lib/modules/$KVER/extra/xrdma" -name "$m.ko")"
+done
+check "no test fixture installed" \
+	test "$(find "$M" -name '*.ko' | wc -l)" = 5
+check "depmod ran: modules.dep has xnic" \
+	grep -q "^extra/xrdma/drivers/hw/xnic/xnic.ko: extra/xrdma/drivers/core/xrdma_core.ko" \
+	"$M/lib/modules/$KVER/modules.dep"
+make -s uninstall KDIR="$KDIR" INSTALL_MOD_PATH="$M" DESTDIR="$T/none" >/dev/null 2>&1
+check "make uninstall removes the modules" \
+	test "$(find "$M" -name '*.ko' | wc -l)" = 0
+check "make uninstall reran depmod" \
+	sh -c "! grep -q xnic '$M/lib/modules/$KVER/modules.dep'"
+
+# --- DKMS
+make -s dkms-source DESTDIR="$T/dk" >/dev/null 2>&1
+VER=$(cat VERSION)
+check "make dkms-source" test -f "$T/dk/usr/src/xrdma-$VER/dkms.conf"
+if scripts/dkms-scratch.sh "$T/dk/usr/src/xrdma-$VER" "$KVER" "$T/dkko" >"$T/dkms.log" 2>&1; then
+	ok "dkms add + build for $KVER"
+else
+	nok "dkms add + build for $KVER"
+	tail -n 20 "$T/dkms.log"
+fi
+check "dkms status: built" grep -q "xrdma/$VER, $KVER, x86_64: built" "$T/dkms.log"
+for m in $MODS; do
+	check "dkms built $m for $KVER" \
+		test "$(modinfo -F vermagic "$T/dkko/$m.ko" 2>/dev/null | cut -d' ' -f1)" = "$KVER"
+done
+check "dkms built only the stack's modules" test "$(find "$T/dkko" -name '*.ko' | wc -l)" = 5
+check "dkms left no state on the host" \
+	test -z "$(ls -A /var/lib/dkms 2>/dev/null)"
+
+# --- make deb
+make -s deb >"$T/deb.log" 2>&1
+check "make deb" test $? = 0
+DEB=build/deb/xrdma_$VER-1_amd64.deb
+DKMSDEB=build/deb/xrdma-dkms_$VER-1_all.deb
+dpkg-deb -c "$DEB" >"$T/deb.list"
+dpkg-deb -c "$DKMSDEB" >"$T/dkmsdeb.list"
+for f in ./usr/lib/xrdma/libibverbs.so.1 ./usr/bin/xrdma-run \
+	./usr/share/man/man1/xrdma-run.1.gz ./lib/udev/rules.d/60-xrdma.rules \
+	./usr/share/doc/xrdma/copyright; do
+	check "xrdma.deb holds $f" grep -q " $f\$" "$T/deb.list"
+done
+check "xrdma.deb does not replace the system's libibverbs" \
+	sh -c "! grep -q 'x86_64-linux-gnu/libibverbs' '$T/deb.list'"
+check "xrdma-dkms.deb holds dkms.conf" \
+	grep -q " ./usr/src/xrdma-$VER/dkms.conf\$" "$T/dkmsdeb.list"
+check "xrdma-dkms.deb's postinst runs dkms" \
+	sh -c "dpkg-deb -I '$DKMSDEB' postinst | grep -q 'common.postinst xrdma $VER'"
+check "xrdma-dkms depends on dkms" \
+	sh -c "dpkg-deb -f '$DKMSDEB' Depends | grep -q dkms"
+if command -v lintian >/dev/null; then
+	grep -E '^[EW]: ' build/deb/lintian.txt
+	check "lintian: no error or warning" \
+		sh -c "! grep -qE '^[EW]: ' build/deb/lintian.txt"
+else
+	nok "lintian is not installed (make deps)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
