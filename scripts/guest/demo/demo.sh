@@ -52,6 +52,7 @@ OURS="xrdma_core xrdma_uverbs xnic_sim xnic xrdma_ib"
 KMODS="nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk rdma_ucm
 rdma_cm iw_cm ib_cm rdma_rxe ib_uverbs"
 XNETDEV=
+CFS_MOUNTED=
 
 # the marker port, if the runner has one: our lines without kernel
 # messages in them
@@ -142,6 +143,9 @@ teardown() {
 	[ -d "$CFS/subsystems/$NQN" ] && rmdir "$CFS/subsystems/$NQN"
 	[ ! -d "$CFS/subsystems/$NQN" ] ||
 		echo "nvmet subsystem left in configfs" >>"$T/errors"
+	[ -z "$CFS_MOUNTED" ] || umount /sys/kernel/config ||
+		echo "cannot unmount configfs" >>"$T/errors"
+	CFS_MOUNTED=
 	[ -d /sys/class/infiniband/rxe0 ] &&
 		{ /usr/bin/rdma link delete rxe0 ||
 		  echo "rdma link delete rxe0 failed" >>"$T/errors"; }
@@ -161,7 +165,9 @@ teardown() {
 	# what else the demo loaded (dependencies: udp_tunnel, ...), most
 	# recent first, a few passes for modules holding each other
 	for _p in 1 2 3; do
-		for _m in $(new_modules); do
+		_new=$(new_modules)
+		[ -n "$_new" ] || break
+		for _m in $_new; do
 			rmmod "$_m" 2>/dev/null
 		done
 	done
@@ -437,8 +443,10 @@ modprobe null_blk nr_devices=1 gb=1 memory_backed=1 ||
 for m in nvmet nvmet-rdma nvme-rdma; do
 	modprobe $m || die "modprobe $m"
 done
-grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+if ! grep -q ' /sys/kernel/config configfs ' /proc/mounts; then
 	mount -t configfs none /sys/kernel/config || die "mount configfs"
+	CFS_MOUNTED=1
+fi
 wait_for 5 test -b /dev/nullb0 || die "no /dev/nullb0"
 S=$CFS/subsystems/$NQN
 P=$CFS/ports/1
