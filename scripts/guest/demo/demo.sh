@@ -103,10 +103,18 @@ die() {
 
 # upto SECONDS CMD...: CMD, killed after SECONDS (scaled); its status,
 # 124 when it ran too long
+TS=${XRDMA_TIMEOUT_SCALE:-1}
 upto() {
-	_u=$(($1 * ${XRDMA_TIMEOUT_SCALE:-1}))
+	_u=$(($1 * TS))
 	shift
 	timeout "$_u" "$@"
+}
+
+# reap PID SECONDS: PID's status once it exited; killed when it is still
+# running SECONDS (scaled) later -- a server whose client failed
+reap() {
+	wait_for "$2" eval "! kill -0 $1 2>/dev/null" || kill -9 "$1" 2>/dev/null
+	wait "$1"
 }
 
 human() { # BYTES -> "12.3 MB"
@@ -131,7 +139,7 @@ teardown() {
 	if ! no_ctrl; then
 		nvme disconnect -n "$NQN" >/dev/null 2>&1 ||
 			echo "nvme disconnect -n $NQN failed" >>"$T/errors"
-		wait_for 20 no_ctrl ||
+		wait_for 60 no_ctrl ||
 			echo "an nvme controller is left after disconnect" >>"$T/errors"
 	fi
 	rm -f "$CFS/ports/1/subsystems/$NQN" 2>/dev/null
@@ -176,8 +184,11 @@ teardown() {
 }
 
 cut -d' ' -f1 /proc/modules >"$T/mods0"
+# programs in the background, killed (and waited for, so that their
+# objects are gone) when the demo ends early
 KILL=
-trap 'kill -9 $KILL 2>/dev/null; teardown >/dev/null 2>&1' EXIT
+# shellcheck disable=SC2086 # a list of pids
+trap 'kill -9 $KILL 2>/dev/null; wait $KILL 2>/dev/null; teardown >/dev/null 2>&1' EXIT
 : >"$T/errors"
 
 say "xrdma demo: Debian $(uname -r), $(nproc) vCPUs (QEMU TCG)"
@@ -200,13 +211,13 @@ for m in xrdma_core xrdma_uverbs xnic_sim xnic xrdma_ib; do
 	# shellcheck disable=SC2086 # no argument when empty
 	insmod "$ko" $a || die "insmod $m"
 done
-wait_for 10 test -d /sys/class/infiniband/xnic0 ||
+wait_for 30 test -d /sys/class/infiniband/xnic0 ||
 	die "xrdma_ib registered no ib_device xnic0"
-wait_for 10 xnic_netdev >/dev/null || die "xnic0 port 1 has no netdev"
+wait_for 30 xnic_netdev >/dev/null || die "xnic0 port 1 has no netdev"
 XNETDEV=$(xnic_netdev)
 /usr/bin/ip addr add $XIP/24 dev "$XNETDEV" || die "ip addr add $XIP/24 dev $XNETDEV"
 /usr/bin/ip link set "$XNETDEV" up || die "ip link set $XNETDEV up"
-wait_for 10 has_gid xnic0 $XGID || die "xnic0: no GID for $XIP after 10 s"
+wait_for 30 has_gid xnic0 $XGID || die "xnic0: no GID for $XIP after 30 s"
 line "$(printf '%-6s %-48s %s' xnic0 "xrdma_core xrdma_uverbs xnic_sim xnic, xrdma_ib" \
 	"netdev $XNETDEV $XIP/24")"
 modprobe crc32_generic || die "modprobe crc32_generic"
@@ -217,7 +228,7 @@ modprobe rdma_rxe || die "modprobe rdma_rxe"
 /usr/bin/ip link set veth1 up || die "ip link set veth1 up"
 /usr/bin/rdma link add rxe0 type rxe netdev veth0 ||
 	die "rdma link add rxe0 type rxe netdev veth0"
-wait_for 10 has_gid rxe0 $RGID || die "rxe0: no GID for $RIP after 10 s"
+wait_for 30 has_gid rxe0 $RGID || die "rxe0: no GID for $RIP after 30 s"
 line "$(printf '%-6s %-48s %s' rxe0 "rdma_rxe (Soft-RoCE, for comparison)" \
 	"netdev veth0 $RIP/24")"
 modprobe rdma_ucm || die "modprobe rdma_ucm"
@@ -229,7 +240,7 @@ done_ "xnic0 registered with ib_core by xrdma_ib; rxe0 beside it"
 # devinfo DEV RUNNER: ibv_devinfo -v of DEV into $T/devinfo.DEV
 devinfo() {
 	# shellcheck disable=SC2086 # RUNNER is empty or xrdma-run
-	upto 30 $2 ibv_devinfo -v -d "$1" >"$T/devinfo.$1" 2>&1 ||
+	upto 60 $2 ibv_devinfo -v -d "$1" >"$T/devinfo.$1" 2>&1 ||
 		die "ibv_devinfo -v -d $1 failed" "$T/devinfo.$1"
 	grep -q "hca_id:[[:space:]]*$1\$" "$T/devinfo.$1" ||
 		die "ibv_devinfo -v -d $1 does not show $1" "$T/devinfo.$1"
@@ -319,14 +330,15 @@ pair() {
 	*) _dev="-d $_s -x $_gi" ;;
 	esac
 	PORT=$((PORT + 1))
+	# (timeout, not upto: $! is the program, busybox's timeout execs it)
 	# shellcheck disable=SC2086 # word splitting of the command is wanted
-	upto 120 $_run "$@" $_dev -p $PORT >"$_o.srv" 2>&1 &
+	timeout $((120 * TS)) $_run "$@" $_dev -p $PORT >"$_o.srv" 2>&1 &
 	_sp=$!
 	KILL="$KILL $_sp"
 	_i=0
 	while ! netstat -ltn 2>/dev/null | grep -q ":$PORT "; do
 		_i=$((_i + 1))
-		if [ $_i -gt 400 ] || ! kill -0 $_sp 2>/dev/null; then
+		if [ $_i -gt 1200 ] || ! kill -0 $_sp 2>/dev/null; then
 			break
 		fi
 		sleep 0.05
@@ -334,7 +346,7 @@ pair() {
 	# shellcheck disable=SC2086
 	upto 120 $_run "$@" $_dev -p $PORT 127.0.0.1 >"$_o.cli" 2>&1
 	_crc=$?
-	wait $_sp
+	reap $_sp 30
 	_src=$?
 	[ $_crc = 0 ] && [ $_src = 0 ]
 }
@@ -447,7 +459,7 @@ if ! grep -q ' /sys/kernel/config configfs ' /proc/mounts; then
 	mount -t configfs none /sys/kernel/config || die "mount configfs"
 	CFS_MOUNTED=1
 fi
-wait_for 5 test -b /dev/nullb0 || die "no /dev/nullb0"
+wait_for 30 test -b /dev/nullb0 || die "no /dev/nullb0"
 S=$CFS/subsystems/$NQN
 P=$CFS/ports/1
 { mkdir "$S" && echo 1 >"$S/attr_allow_any_host" &&
@@ -457,16 +469,16 @@ P=$CFS/ports/1
 	echo $XIP >"$P/addr_traddr" && echo 4420 >"$P/addr_trsvcid"; } ||
 	die "nvmet port (configfs)"
 ln -s "$S" "$P/subsystems/$NQN" || die "nvmet-rdma cannot listen on $XIP:4420"
-upto 60 nvme connect -t rdma -a $XIP -s 4420 -n $NQN --hostnqn=$HOSTNQN \
+upto 120 nvme connect -t rdma -a $XIP -s 4420 -n $NQN --hostnqn=$HOSTNQN \
 	--hostid=$HOSTID >"$T/connect" 2>&1 ||
 	die "nvme connect -t rdma -a $XIP -s 4420 -n $NQN failed" "$T/connect"
-wait_for 20 ns_dev >/dev/null || die "the namespace did not appear"
+wait_for 60 ns_dev >/dev/null || die "the namespace did not appear"
 DEV=$(ns_dev)
 x0=$(xnic_bytes)
 /usr/bin/dd if=/dev/urandom of="$T/pat" bs=1M count=$MIB 2>/dev/null || die "no pattern"
-upto 60 /usr/bin/dd if="$T/pat" of="$DEV" bs=1M seek=8 oflag=direct conv=notrunc \
+upto 120 /usr/bin/dd if="$T/pat" of="$DEV" bs=1M seek=8 oflag=direct conv=notrunc \
 	2>"$T/dd" || die "dd: direct write to $DEV failed" "$T/dd"
-upto 60 /usr/bin/dd if="$DEV" of="$T/back" bs=1M skip=8 count=$MIB iflag=direct \
+upto 120 /usr/bin/dd if="$DEV" of="$T/back" bs=1M skip=8 count=$MIB iflag=direct \
 	2>"$T/dd" || die "dd: direct read from $DEV failed" "$T/dd"
 /usr/bin/cmp "$T/pat" "$T/back" >"$T/cmp" 2>&1 ||
 	die "$DEV: what was read back differs from what was written" "$T/cmp"
@@ -478,8 +490,8 @@ x1=$(xnic_bytes)
 qps=$(/usr/bin/rdma res show qp link xnic0/1 2>/dev/null | grep -c 'type RC state RTS')
 line "nvmet-rdma exports null_blk (1 GiB) on $XIP:4420; nvme connect -t rdma: $DEV,"
 line "$qps RC QPs of nvme-rdma and nvmet-rdma in RTS on xnic0"
-upto 60 nvme disconnect -n $NQN >"$T/disc" 2>&1 || die "nvme disconnect -n $NQN" "$T/disc"
-wait_for 20 no_ctrl || die "the controller is still there 20 s after nvme disconnect"
+upto 120 nvme disconnect -n $NQN >"$T/disc" 2>&1 || die "nvme disconnect -n $NQN" "$T/disc"
+wait_for 60 no_ctrl || die "the controller is still there 60 s after nvme disconnect"
 done_ "$DEV: $MIB MiB written and read back (O_DIRECT), equal on both sides; $(human $((x1 - x0))) over xnic0"
 
 # ------------------------------------------------------------------ rping
@@ -491,16 +503,17 @@ step rping
 [ -c /dev/infiniband/rdma_cm ] || die "no /dev/infiniband/rdma_cm (rdma_ucm)"
 N=10
 x0=$(xnic_bytes)
-upto 60 xrdma-run rping -s -a $XIP -p 7100 -C $N -S 4096 -V >"$T/rping.srv" 2>&1 &
+timeout $((120 * TS)) xrdma-run rping -s -a $XIP -p 7100 -C $N -S 4096 -V \
+	>"$T/rping.srv" 2>&1 &
 sp=$!
 KILL="$KILL $sp"
-wait_for 20 listening 7100 || die "rping -s does not listen on $XIP:7100" "$T/rping.srv"
-upto 60 xrdma-run rping -c -a $XIP -p 7100 -C $N -S 4096 -V -v >"$T/rping.cli" 2>&1
+wait_for 60 listening 7100 || die "rping -s does not listen on $XIP:7100" "$T/rping.srv"
+upto 120 xrdma-run rping -c -a $XIP -p 7100 -C $N -S 4096 -V -v >"$T/rping.cli" 2>&1
 crc=$?
-wait $sp
+reap $sp 30
 src=$?
 if [ $crc != 0 ] || [ $src != 0 ]; then
-	die "rping: client rc=$crc, server rc=$src" "$T/rping.cli" "$T/rping.srv"
+	die "client rc=$crc, server rc=$src" "$T/rping.cli" "$T/rping.srv"
 fi
 n=$(grep -c '^ping data: rdma-ping-' "$T/rping.cli")
 [ "$n" = $N ] || die "rping -v printed $n pings, want $N" "$T/rping.cli"
