@@ -86,6 +86,10 @@ if grep -q ' FAIL' <<<"$res"; then
 	echo "demo: the guest's output (without kernel messages), last lines:"
 	xrdma_test_output "$LOG" demo | grep -av -e '^XRDMA_' -e '^\[ *[0-9]*\.[0-9]*\] ' |
 		tail -n 25 | sed 's/^/  | /'
+	# QEMU did not start, or said why it stopped
+	if [ ! -s "$LOG" ] || [ "$qrc" != 0 ]; then
+		sed 's/^/  | /' "$OUT/run-vm.log"
+	fi
 	echo "demo: console log $REL/console.log, qemu rc=$qrc"
 	# "demo FAIL why" (the demo's own reason), or "console_splat:demo FAIL ..."
 	first=$(grep ' FAIL' <<<"$res" | head -n 1)

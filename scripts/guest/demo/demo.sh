@@ -300,6 +300,10 @@ devinfo xnic0 xrdma-run
 devinfo rxe0 ""
 XGIDX=$(roce2_index xnic0 $XIP)
 RGIDX=$(roce2_index rxe0 $RIP)
+for d in xnic0 rxe0; do
+	grep -q '^[[:space:]]*state:[[:space:]]*PORT_ACTIVE' "$T/devinfo.$d" ||
+		die "$d: port 1 is not ACTIVE" "$T/devinfo.$d"
+done
 [ -n "$XGIDX" ] || die "xnic0 has no RoCE v2 GID ::ffff:$XIP" "$T/devinfo.xnic0"
 [ -n "$RGIDX" ] || die "rxe0 has no RoCE v2 GID ::ffff:$RIP" "$T/devinfo.rxe0"
 # shellcheck disable=SC2059 # the format is ours
@@ -310,7 +314,7 @@ line "$(dev_row rxe0 "$RGIDX" $RIP veth0)"
 line "xnic0: $(dev_features xnic0)"
 line "rxe0:  $(dev_features rxe0)"
 done_ "ibv_devinfo -v: xnic0 (fw $(sed -n 's/^[[:space:]]*fw_ver:[[:space:]]*//p' \
-	"$T/devinfo.xnic0")) and rxe0, both ACTIVE"
+	"$T/devinfo.xnic0")) and rxe0, port 1 ACTIVE on both"
 
 # ------------------------------------------------------------------ verbs
 PORT=18600
@@ -565,9 +569,9 @@ d() {
 	awk -v k="$1" 'NR == FNR { b[$1] = $2; next } $1 == k { print $2 - b[$1] }' \
 		"$T/ctr0" "$T/ctr1"
 }
-line "doorbells: QPs the engine found through doorbell pages; kicks: KICK writes to"
-line "wake it (writer_runs: kicks served in the poster's context); err_flush: WRs"
-line "completed in flush when their QPs were drained or destroyed"
+line "doorbells: QPs the engine found through doorbell pages; kicks: KICK writes waking"
+line "it (writer_runs: served in the poster's context); err_flush: WRs flushed when QPs"
+line "went to the error state to be torn down"
 done_ "moved from load to now: doorbells $(d doorbells) vs kicks $(d kicks), commands $(d commands), CQEs $(d cqes)"
 
 # ----------------------------------------------------------------- unload
