@@ -235,7 +235,6 @@ modprobe rdma_ucm || die "modprobe rdma_ucm"
 cp "$XRDMA_DEBUGFS/xnic_sim/0/counters" "$T/ctr0" || die "no xnic_sim counters"
 done_ "xnic0 registered with ib_core by xrdma_ib; rxe0 beside it"
 
-
 # ---------------------------------------------------------------- devices
 # devinfo DEV RUNNER: ibv_devinfo -v of DEV into $T/devinfo.DEV
 devinfo() {
@@ -307,7 +306,7 @@ done
 [ -n "$XGIDX" ] || die "xnic0 has no RoCE v2 GID ::ffff:$XIP" "$T/devinfo.xnic0"
 [ -n "$RGIDX" ] || die "rxe0 has no RoCE v2 GID ::ffff:$RIP" "$T/devinfo.rxe0"
 # shellcheck disable=SC2059 # the format is ours
-line "$(printf "$DEVFMT" dev port mtu netdev "GID [index], RoCE v2" \
+line "$(printf "$DEVFMT" dev ports mtu netdev "GID [index], RoCE v2" \
 	max_qp max_cq max_mr qp_wr sge srq)"
 line "$(dev_row xnic0 "$XGIDX" $XIP "$XNETDEV")"
 line "$(dev_row rxe0 "$RGIDX" $RIP veth0)"
