@@ -60,6 +60,8 @@ stage xverbs-abi make -C tools/lib/xverbs check
 stage install scripts/selftest/install.sh
 stage kunit scripts/kunit.sh
 stage guest scripts/guest-test.sh
+# make demo on the modules and programs the guest stage built (1-2 min)
+stage demo env XRDMA_BUILD=0 scripts/demo.sh
 stage guest-debug env XRDMA_GUEST_KERNEL=debug scripts/guest-test.sh
 
 # the failures again, last: CI shows only the end of this output
