@@ -157,7 +157,7 @@ help:
 	@echo "                    (PREFIX=/usr/local DESTDIR= INSTALL_MOD_PATH=); make uninstall"
 	@echo "make deb            Debian packages xrdma-dkms and xrdma in build/deb"
 	@echo "make dkms-source    the DKMS source tree (DESTDIR=)/usr/src/xrdma-VERSION"
-	@echo "make demo           load the stack in a QEMU guest and show it"
+	@echo "make demo           boot a QEMU guest and show xrdma moving data (xnic next to rxe)"
 	@echo "make check          everything CI runs (build, sparse, KUnit, guest)"
 	@echo "make bench          xnic against rxe in a guest (build/bench/latest)"
 	@echo "make sparse|checkpatch|kunit|guest-test   one stage of check"
