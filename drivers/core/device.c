@@ -680,30 +680,6 @@ void xrdma_unregister_event_handler(struct xrdma_event_handler *h)
 }
 EXPORT_SYMBOL_GPL(xrdma_unregister_event_handler);
 
-/* the number of the object an event is about: CQN, QPN, SRQN or port */
-static u32 xrdma_event_element(const struct xrdma_event *e)
-{
-	switch (e->event) {
-	case XRDMA_EVENT_CQ_ERR:
-		return e->element.cq->res.id;
-	case XRDMA_EVENT_QP_FATAL:
-	case XRDMA_EVENT_QP_REQ_ERR:
-	case XRDMA_EVENT_QP_ACCESS_ERR:
-	case XRDMA_EVENT_COMM_EST:
-	case XRDMA_EVENT_SQ_DRAINED:
-	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
-		return e->element.qp->qp_num;
-	case XRDMA_EVENT_SRQ_ERR:
-	case XRDMA_EVENT_SRQ_LIMIT_REACHED:
-		return e->element.srq->res.id;
-	case XRDMA_EVENT_PORT_ACTIVE:
-	case XRDMA_EVENT_PORT_ERR:
-		return e->element.port_num;
-	default:
-		return 0;
-	}
-}
-
 /**
  * xrdma_dispatch_event - deliver an async event (called by drivers)
  * @e: the event
@@ -716,9 +692,9 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 	struct xrdma_event_handler *h;
 	unsigned long flags;
 
-	trace_xrdma_async_event(e, xrdma_event_element(e));
 	switch (e->event) {
 	case XRDMA_EVENT_CQ_ERR:
+		trace_xrdma_async_event(e, e->element.cq->res.id);
 		if (e->element.cq->event_handler)
 			e->element.cq->event_handler(e,
 						     e->element.cq->cq_context);
@@ -729,6 +705,7 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 	case XRDMA_EVENT_COMM_EST:
 	case XRDMA_EVENT_SQ_DRAINED:
 	case XRDMA_EVENT_QP_LAST_WQE_REACHED:
+		trace_xrdma_async_event(e, e->element.qp->qp_num);
 		/* a shared QP's events reach every handle */
 		if (e->element.qp->qp_type == XRDMA_QPT_XRC_TGT)
 			xrdma_tgt_qp_event(e);
@@ -738,11 +715,15 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 		return;
 	case XRDMA_EVENT_SRQ_ERR:
 	case XRDMA_EVENT_SRQ_LIMIT_REACHED:
+		trace_xrdma_async_event(e, e->element.srq->res.id);
 		if (e->element.srq->event_handler)
 			e->element.srq->event_handler(e,
 						e->element.srq->srq_context);
 		return;
 	default:
+		/* port events: the port; DEVICE_FATAL: 0 */
+		trace_xrdma_async_event(e, e->event == XRDMA_EVENT_DEVICE_FATAL ?
+					0 : e->element.port_num);
 		break;
 	}
 	spin_lock_irqsave(&e->device->event_lock, flags);
