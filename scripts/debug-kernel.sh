@@ -31,9 +31,16 @@
 #                                  linux-source version + gcc version
 #   XRDMA_DEBUGK_CONFIG    fragment (default scripts/guest/debug-kernel.config)
 #   JOBS                   make -j (default nproc)
+#   XRDMA_PROGRESS_INTERVAL  seconds between progress lines (default 30):
+#                          while it extracts or builds, a line on stderr says
+#                          how far along (objects compiled vs the count the
+#                          last build left, $XRDMA_CACHE/progress/debugk, and
+#                          the time left at this run's pace)
 set -euo pipefail
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$PROJ/scripts/progress.sh"
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/scripts/guest/debug-kernel.config}")
 JOBS=${JOBS:-$(nproc)}
@@ -41,6 +48,7 @@ t_start=$(date +%s)
 
 log() { echo "debug-kernel: $*" >&2; }
 die() {
+	progress_stop
 	log "error: $*"
 	exit 1
 }
@@ -80,7 +88,9 @@ if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	log "extracting $TAR into $SRC (once)..."
 	rm -rf "$SRC" "$SRC.tmp"
 	mkdir -p "$SRC.tmp"
+	progress_start debug-kernel progress_size "$SRC.tmp" 1400 "extracting the kernel source"
 	tar -xf "$TAR" -C "$SRC.tmp" --strip-components=1
+	progress_stop
 	touch "$SRC.tmp/.xrdma-extracted"
 	mv "$SRC.tmp" "$SRC"
 fi
@@ -100,6 +110,9 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	rm -f "$DONE"
 	mkdir -p "$BUILD"
 	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
+	last=$(progress_recall debugk secs)
+	log "built once${last:+ (${last}s last time on this machine)}: later runs find it there;" \
+		"only XRDMA_GUEST_KERNEL=debug (make check's guest-debug stage) needs it"
 	frag_lines >"$BUILD/fragment"
 	# (an interrupted allnoconfig may leave a partial .config: redo it)
 	if [ ! -f "$BUILD/.xrdma-configured" ]; then
@@ -113,10 +126,22 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 		echo "$missing" >&2
 		die "the .config lacks the fragment lines above (unmet dependencies?)"
 	fi
+	t_build=$(date +%s)
+	PROGRESS_EXPECT=$(progress_recall debugk objects)
+	build_progress() {
+		progress_objects "$BUILD"
+		PROGRESS_MSG="building the debug kernel: $PROGRESS_MSG"
+		[ -n "$PROGRESS_EXPECT" ] ||
+			PROGRESS_MSG="$PROGRESS_MSG (the first build here: no count to compare with yet)"
+	}
+	progress_start debug-kernel build_progress
 	if ! kmake vmlinux bzImage modules >>"$BUILD/make.log" 2>&1; then
+		progress_stop
 		tail -n 40 "$BUILD/make.log" >&2
 		die "kernel build failed (log: $BUILD/make.log)"
 	fi
+	progress_stop
+	progress_record debugk $(($(date +%s) - t_build)) "$BUILD"
 	rm -rf "$MODROOT"
 	kmake INSTALL_MOD_PATH="$MODROOT" modules_install >>"$BUILD/make.log" 2>&1 ||
 		die "modules_install failed (log: $BUILD/make.log)"

@@ -114,7 +114,9 @@ if [ ! -f "$KSRC/.xrdma-extracted" ]; then
 	echo "kunit.sh: extracting $TAR into $KSRC (once)..."
 	rm -rf "$KSRC" "$KSRC.tmp"
 	mkdir -p "$KSRC.tmp"
+	progress_start kunit.sh progress_size "$KSRC.tmp" 1400 "extracting the kernel source"
 	tar -xf "$TAR" -C "$KSRC.tmp" --strip-components=1
+	progress_stop
 	touch "$KSRC.tmp/.xrdma-extracted"
 	mv "$KSRC.tmp" "$KSRC"
 fi

@@ -24,7 +24,8 @@
 #                                      (call progress_tick about every second)
 #   progress_objects DIR...            an FN: *.o files under DIR vs the
 #                                      expected count ($PROGRESS_EXPECT)
-#   progress_record NAME DIR...        keep the object count and duration
+#   progress_size DIR MB [WHAT]        an FN: DIR's size vs MB (extracting)
+#   progress_record NAME SECS DIR...   keep the object count and duration
 #                                      of a finished build for next time
 #   progress_recall NAME KEY           a kept value ("" if none)
 #   progress_time SECONDS              M:SS (H:MM:SS from an hour)
@@ -133,6 +134,13 @@ progress_objects() {
 		left=$(((e - n) * 1000 / (rate > 0 ? rate : 1)))
 		PROGRESS_MSG="$PROGRESS_MSG, ~$(progress_about "$left") left"
 	fi
+}
+
+# progress_size DIR MB [WHAT]: "WHAT: 610/~1400 MB (43%)", for an extraction
+progress_size() {
+	local n
+	n=$(du -sm "$1" 2>/dev/null | cut -f1)
+	PROGRESS_MSG="${3:+$3: }${n:-0}/~$2 MB ($((${n:-0} * 100 / $2))%)"
 }
 
 # progress_record NAME SECONDS DIR...: the finished build's object count
