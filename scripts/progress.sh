@@ -25,8 +25,10 @@
 #   progress_objects DIR...            an FN: *.o files under DIR vs the
 #                                      expected count ($PROGRESS_EXPECT)
 #   progress_size DIR MB [WHAT]        an FN: DIR's size vs MB (extracting)
+#   progress_say TEXT...               an FN: a fixed text (elapsed only)
 #   progress_record NAME SECS DIR...   keep the object count and duration
 #                                      of a finished build for next time
+#   progress_keep NAME KEY=VALUE...    keep values for next time
 #   progress_recall NAME KEY           a kept value ("" if none)
 #   progress_time SECONDS              M:SS (H:MM:SS from an hour)
 #   progress_last FILE                 the last progress line in FILE
@@ -143,17 +145,28 @@ progress_size() {
 	PROGRESS_MSG="${3:+$3: }${n:-0}/~$2 MB ($((${n:-0} * 100 / $2))%)"
 }
 
+progress_say() {
+	PROGRESS_MSG="$*"
+}
+
+# progress_keep NAME KEY=VALUE...: replaces what NAME kept
+progress_keep() {
+	local name=$1
+	shift
+	{
+		mkdir -p "$PROGRESS_STATE" &&
+			printf '%s\n' "$@" >"$PROGRESS_STATE/$name.tmp.$$" &&
+			mv "$PROGRESS_STATE/$name.tmp.$$" "$PROGRESS_STATE/$name"
+	} 2>/dev/null
+	return 0
+}
+
 # progress_record NAME SECONDS DIR...: the finished build's object count
 progress_record() {
 	local name=$1 secs=$2 n
 	shift 2
 	n=$(find "$@" -name .git -prune -o -name '*.o' -type f -print 2>/dev/null | wc -l)
-	{
-		mkdir -p "$PROGRESS_STATE" &&
-			printf 'objects=%s\nsecs=%s\n' "$n" "$secs" >"$PROGRESS_STATE/$name.tmp" &&
-			mv "$PROGRESS_STATE/$name.tmp" "$PROGRESS_STATE/$name"
-	} 2>/dev/null
-	return 0
+	progress_keep "$name" "objects=$n" "secs=$secs"
 }
 
 # progress_recall NAME KEY: a value progress_record kept (objects, secs)
