@@ -18,6 +18,7 @@
 #                                      interval, FN ARG... sets PROGRESS_MSG
 #                                      (state kept in globals persists from
 #                                      one call to the next); one at a time
+#                                      per shell
 #   progress_stop                      end it (call before the last output)
 #   progress_begin LABEL / progress_tick FN [ARG...]
 #                                      the same from a loop of one's own
@@ -41,7 +42,9 @@ PROGRESS_INTERVAL=${XRDMA_PROGRESS_INTERVAL:-30}
 PROGRESS_STATE=${XRDMA_CACHE:-/var/cache/xrdma}/progress
 # shellcheck disable=SC2034 # for the scripts that relay progress lines
 PROGRESS_RE='^[A-Za-z][A-Za-z0-9_. -]*: \[[0-9]+(:[0-9][0-9]){1,2}\] '
-PROGRESS_PID=""
+# (sourced twice, e.g. by a script and the library it sources, it keeps
+# the heartbeat it may have started)
+PROGRESS_PID=${PROGRESS_PID:-}
 PROGRESS_MSG=""
 
 progress_time() {
