@@ -149,7 +149,10 @@ if [ "${XRDMA_BUILD:-1}" != 0 ]; then
 		progress_objects "${objdirs[@]}"
 		PROGRESS_MSG="building the modules and test programs: $PROGRESS_MSG (log: ${OUT#"$XRDMA_ROOT"/}/build.log; XRDMA_BUILD=0 uses what is built)"
 	}
+	# (80: the objects of a whole build in December 2026, when no build here
+	# has left its count)
 	PROGRESS_EXPECT=$(progress_recall "$what" objects)
+	PROGRESS_EXPECT=${PROGRESS_EXPECT:-80}
 	progress_start guest build_progress
 	build >"$OUT/build.log" 2>&1
 	brc=$?
