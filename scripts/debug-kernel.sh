@@ -111,7 +111,7 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	mkdir -p "$BUILD"
 	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
 	last=$(progress_recall debugk secs)
-	log "built once${last:+ (${last}s last time on this machine)}: later runs find it there;" \
+	log "built once${last:+ ($(progress_about "$last") last time on this machine)}: later runs find it there;" \
 		"only XRDMA_GUEST_KERNEL=debug (make check's guest-debug stage) needs it"
 	frag_lines >"$BUILD/fragment"
 	# (an interrupted allnoconfig may leave a partial .config: redo it)
