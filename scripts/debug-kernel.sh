@@ -83,7 +83,11 @@ mkdir -p "$CACHE"
 # The source tree is shared by every build key, each build dir by every
 # clone on this machine: one lock for extracting, one per build dir.
 exec 8>"$CACHE/debugk-src.lock"
-flock 8
+if ! flock -n 8; then
+	progress_start debug-kernel progress_say "waiting for $CACHE/debugk-src.lock (another run extracting the source)"
+	flock 8
+	progress_stop
+fi
 if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	log "extracting $TAR into $SRC (once)..."
 	rm -rf "$SRC" "$SRC.tmp"
@@ -98,7 +102,9 @@ exec 8>&-
 exec 9>"$BUILD.lock"
 if ! flock -n 9; then
 	log "waiting for $BUILD.lock (another build of this kernel)..."
+	progress_start debug-kernel progress_say "waiting for $BUILD.lock (another build of this kernel)"
 	flock 9
+	progress_stop
 fi
 
 kmake() { make -C "$SRC" O="$BUILD" -j"$JOBS" "$@"; }

@@ -107,7 +107,9 @@ BUILD=$CACHE/kunit-$KEY
 exec 9>"$CACHE/lock"
 if ! flock -n 9; then
 	echo "kunit.sh: waiting for $CACHE/lock (another xrdma KUnit run)..."
+	progress_start kunit.sh progress_say "waiting for $CACHE/lock (another xrdma KUnit run)"
 	flock 9
+	progress_stop
 fi
 
 if [ ! -f "$KSRC/.xrdma-extracted" ]; then

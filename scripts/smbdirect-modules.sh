@@ -96,7 +96,9 @@ mkdir -p "$CACHE"
 exec 9>"$OUT.lock"
 if ! flock -n 9; then
 	log "waiting for $OUT.lock (another build of these modules)..."
+	progress_start smbdirect-modules progress_say "waiting for $OUT.lock (another build of these modules)"
 	flock 9
+	progress_stop
 fi
 
 # cached: the modules are there and still match KVER's headers
