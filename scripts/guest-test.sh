@@ -207,8 +207,12 @@ TD=()
 while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
 KA=()
 for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
-if ! "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
-	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"; then
+progress_start guest progress_say "packing the initramfs"
+"$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
+	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"
+mrc=$?
+progress_stop
+if [ $mrc != 0 ]; then
 	cat "$OUT/mkinitramfs.log"
 	echo "initramfs FAIL mkinitramfs.sh failed" | record
 	finish
