@@ -46,9 +46,9 @@ bench_progress() {
 	if [ -d "$d" ] && [ "$(stat -L -c %Y "$d")" -ge "$T0" ]; then
 		src=$d/vm.log.marks
 		[ -s "$src" ] || src=$d/vm.log
-		n=$(grep -ac '^BENCH ' "$src")
+		n=$(grep -ac '^BENCH ' "$src" 2>/dev/null)
 	fi
-	if [ "$n" = 0 ]; then
+	if [ "${n:-0}" = 0 ]; then
 		PROGRESS_MSG="$(tail -n 1 "$OUT/guest.txt" 2>/dev/null | cut -c1-160)"
 		return
 	fi
