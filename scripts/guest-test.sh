@@ -146,8 +146,15 @@ if [ "${XRDMA_BUILD:-1}" != 0 ]; then
 	fi
 	# shellcheck disable=SC2317 # called by the heartbeat
 	build_progress() {
+		local d
 		progress_objects "${objdirs[@]}"
-		PROGRESS_MSG="building the modules and test programs: $PROGRESS_MSG (log: ${OUT#"$XRDMA_ROOT"/}/build.log; XRDMA_BUILD=0 uses what is built)"
+		# the directory make is in (programs build without objects)
+		d=$(sed -n "s|^make\[[0-9]*\]: Entering directory '\(.*\)'|\1|p" "$OUT/build.log" | tail -n 1)
+		case $d in
+		"$XRDMA_ROOT"/?*) d=", in ${d#"$XRDMA_ROOT"/}" ;;
+		*) d="" ;;
+		esac
+		PROGRESS_MSG="building the modules and test programs: $PROGRESS_MSG$d (log: ${OUT#"$XRDMA_ROOT"/}/build.log; XRDMA_BUILD=0 uses what is built)"
 	}
 	# (80: the objects of a whole build in December 2026, when no build here
 	# has left its count)
