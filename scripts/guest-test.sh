@@ -214,11 +214,13 @@ TD=()
 while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
 KA=()
 for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
-progress_start guest progress_say "packing the initramfs"
+last=$(progress_recall guest-initramfs secs)
+progress_start guest progress_say "packing the initramfs${last:+ (${last}s last time)}"
 "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
 	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"
 mrc=$?
 progress_stop
+[ $mrc != 0 ] || progress_keep guest-initramfs "secs=$(elapsed "$t0" | cut -d. -f1)"
 if [ $mrc != 0 ]; then
 	cat "$OUT/mkinitramfs.log"
 	echo "initramfs FAIL mkinitramfs.sh failed" | record
