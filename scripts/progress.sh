@@ -39,6 +39,9 @@
 # "make clean" empties build/.  Keeping it is best effort, never an error.
 
 PROGRESS_INTERVAL=${XRDMA_PROGRESS_INTERVAL:-30}
+case $PROGRESS_INTERVAL in
+'' | *[!0-9]* | 0) PROGRESS_INTERVAL=30 ;;
+esac
 PROGRESS_STATE=${XRDMA_CACHE:-/var/cache/xrdma}/progress
 # shellcheck disable=SC2034 # for the scripts that relay progress lines
 PROGRESS_RE='^[A-Za-z][A-Za-z0-9_. -]*: \[[0-9]+(:[0-9][0-9]){1,2}\] '
