@@ -5,9 +5,15 @@
 # build/check/<stage>.log; stages that run many tests report them with a
 # last line "N passed, N failed[, N skipped]", the others count as one test.
 # The last line of this script is the total in the same format.
+# While a stage runs, every 2 x XRDMA_PROGRESS_INTERVAL seconds (default 60)
+# a line on stderr says for how long, with the stage's own last progress
+# line if it has one (scripts/progress.sh): "check kunit: [6:00] kunit.sh:
+# [5:58] building the KUnit kernel: 610/~1356 objects (45%), ~5m left".
 set -uo pipefail
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$PROJ/scripts/progress.sh"
 LOG=$PROJ/build/check
 mkdir -p "$LOG"
 cd "$PROJ" || exit 1
@@ -15,13 +21,23 @@ cd "$PROJ" || exit 1
 TP=0 TF=0 TS=0
 FAILED=()
 
+# the heartbeat of a running stage: its log's last progress line
+# shellcheck disable=SC2317 # called by the heartbeat
+stage_progress() {
+	PROGRESS_MSG=$(progress_last "$1")
+	PROGRESS_MSG=${PROGRESS_MSG:-"running (log: ${1#"$PROJ"/})"}
+}
+
 # stage NAME COMMAND...: run, tally, print one line
 stage() {
 	local name=$1 rc line p f s t0
 	shift
 	t0=$(date +%s)
+	PROGRESS_INTERVAL=$((2 * PROGRESS_INTERVAL)) \
+		progress_start "check $name" stage_progress "$LOG/$name.log"
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
+	progress_stop
 	line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')

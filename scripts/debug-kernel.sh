@@ -31,9 +31,16 @@
 #                                  linux-source version + gcc version
 #   XRDMA_DEBUGK_CONFIG    fragment (default scripts/guest/debug-kernel.config)
 #   JOBS                   make -j (default nproc)
+#   XRDMA_PROGRESS_INTERVAL  seconds between progress lines (default 30):
+#                          while it extracts or builds, a line on stderr says
+#                          how far along (objects compiled vs the count the
+#                          last build left, $XRDMA_CACHE/progress/debugk, and
+#                          the time left at this run's pace)
 set -euo pipefail
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$PROJ/scripts/progress.sh"
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/scripts/guest/debug-kernel.config}")
 JOBS=${JOBS:-$(nproc)}
@@ -41,6 +48,7 @@ t_start=$(date +%s)
 
 log() { echo "debug-kernel: $*" >&2; }
 die() {
+	progress_stop
 	log "error: $*"
 	exit 1
 }
@@ -75,12 +83,18 @@ mkdir -p "$CACHE"
 # The source tree is shared by every build key, each build dir by every
 # clone on this machine: one lock for extracting, one per build dir.
 exec 8>"$CACHE/debugk-src.lock"
-flock 8
+if ! flock -n 8; then
+	progress_start debug-kernel progress_say "waiting for $CACHE/debugk-src.lock (another run extracting the source)"
+	flock 8
+	progress_stop
+fi
 if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	log "extracting $TAR into $SRC (once)..."
 	rm -rf "$SRC" "$SRC.tmp"
 	mkdir -p "$SRC.tmp"
+	progress_start debug-kernel progress_size "$SRC.tmp" 1400 "extracting the kernel source"
 	tar -xf "$TAR" -C "$SRC.tmp" --strip-components=1
+	progress_stop
 	touch "$SRC.tmp/.xrdma-extracted"
 	mv "$SRC.tmp" "$SRC"
 fi
@@ -88,7 +102,9 @@ exec 8>&-
 exec 9>"$BUILD.lock"
 if ! flock -n 9; then
 	log "waiting for $BUILD.lock (another build of this kernel)..."
+	progress_start debug-kernel progress_say "waiting for $BUILD.lock (another build of this kernel)"
 	flock 9
+	progress_stop
 fi
 
 kmake() { make -C "$SRC" O="$BUILD" -j"$JOBS" "$@"; }
@@ -100,6 +116,9 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	rm -f "$DONE"
 	mkdir -p "$BUILD"
 	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
+	last=$(progress_recall debugk secs)
+	log "built once${last:+ ($(progress_about "$last") last time on this machine)}: later runs find it there;" \
+		"only XRDMA_GUEST_KERNEL=debug (make check's guest-debug stage) needs it"
 	frag_lines >"$BUILD/fragment"
 	# (an interrupted allnoconfig may leave a partial .config: redo it)
 	if [ ! -f "$BUILD/.xrdma-configured" ]; then
@@ -113,10 +132,23 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 		echo "$missing" >&2
 		die "the .config lacks the fragment lines above (unmet dependencies?)"
 	fi
+	t_build=$(date +%s)
+	# objects of the build with this fragment on 6.1.192
+	# (Documentation/testing.rst), when no build here has left its count
+	PROGRESS_EXPECT=$(progress_recall debugk objects)
+	PROGRESS_EXPECT=${PROGRESS_EXPECT:-1218}
+	build_progress() {
+		progress_objects "$BUILD"
+		PROGRESS_MSG="building the debug kernel: $PROGRESS_MSG"
+	}
+	progress_start debug-kernel build_progress
 	if ! kmake vmlinux bzImage modules >>"$BUILD/make.log" 2>&1; then
+		progress_stop
 		tail -n 40 "$BUILD/make.log" >&2
 		die "kernel build failed (log: $BUILD/make.log)"
 	fi
+	progress_stop
+	progress_record debugk $(($(date +%s) - t_build)) "$BUILD"
 	rm -rf "$MODROOT"
 	kmake INSTALL_MOD_PATH="$MODROOT" modules_install >>"$BUILD/make.log" 2>&1 ||
 		die "modules_install failed (log: $BUILD/make.log)"

@@ -48,6 +48,11 @@
 #                          build/guest-debug/<run>/.
 #   XRDMA_TIMEOUT_SCALE=N  multiply every test's own time limit by N
 #   XRDMA_KEEP_RUNS=N      run directories kept in build/guest (default 10)
+#   XRDMA_PROGRESS_INTERVAL=S  seconds between progress lines (default 30):
+#                          a step that takes longer (the debug kernel's
+#                          build, the modules' build, a host fixture, the
+#                          guest run) says on stderr what it is doing and
+#                          how far along it is (scripts/progress.sh)
 set -uo pipefail
 
 # shellcheck source=scripts/guest/lib.sh
@@ -113,8 +118,8 @@ record() {
 # --- the debug kernel (built, or found in its cache), our modules against it
 if [ "$GUEST_KERNEL" = debug ]; then
 	t0=$(date +%s.%N)
-	if ! dk=$("$XRDMA_ROOT"/scripts/debug-kernel.sh 2>"$OUT/debug-kernel.log"); then
-		tail -n 30 "$OUT/debug-kernel.log"
+	# (its messages and progress shown as they come: a cold build takes long)
+	if ! dk=$(xrdma_tee_stderr "$OUT/debug-kernel.log" "$XRDMA_ROOT"/scripts/debug-kernel.sh); then
 		echo "debug_kernel FAIL see ${OUT#"$XRDMA_ROOT"/}/debug-kernel.log" | record
 		finish
 	fi
@@ -131,10 +136,36 @@ if [ "${XRDMA_BUILD:-1}" != 0 ]; then
 	t0=$(date +%s.%N)
 	if [ "$GUEST_KERNEL" = debug ]; then
 		build() { xrdma_build_debug "$XRDMA_DEBUGK_KDIR"; }
+		objdirs=("$XRDMA_ROOT/build/debugk/src" "$XRDMA_ROOT/tools")
+		what=guest-build-debug
 	else
 		build() { xrdma_build "$KVER"; }
+		mapfile -t objdirs < <(find "$XRDMA_ROOT" -mindepth 1 -maxdepth 1 -type d \
+			! -name build ! -name .git)
+		what=guest-build
 	fi
-	if build >"$OUT/build.log" 2>&1; then
+	# shellcheck disable=SC2317 # called by the heartbeat
+	build_progress() {
+		local d
+		progress_objects "${objdirs[@]}"
+		# the directory make is in (programs build without objects)
+		d=$(sed -n "s|^make\[[0-9]*\]: Entering directory '\(.*\)'|\1|p" "$OUT/build.log" | tail -n 1)
+		case $d in
+		"$XRDMA_ROOT"/?*) d=", in ${d#"$XRDMA_ROOT"/}" ;;
+		*) d="" ;;
+		esac
+		PROGRESS_MSG="building the modules and test programs: $PROGRESS_MSG$d (log: ${OUT#"$XRDMA_ROOT"/}/build.log; XRDMA_BUILD=0 uses what is built)"
+	}
+	# (80: the objects of a whole build in December 2026, when no build here
+	# has left its count)
+	PROGRESS_EXPECT=$(progress_recall "$what" objects)
+	PROGRESS_EXPECT=${PROGRESS_EXPECT:-80}
+	progress_start guest build_progress
+	build >"$OUT/build.log" 2>&1
+	brc=$?
+	progress_stop
+	if [ $brc = 0 ]; then
+		progress_record "$what" "$(elapsed "$t0")" "${objdirs[@]}"
 		xrdma_log "build ok ($(elapsed "$t0")s)"
 	else
 		tail -n 30 "$OUT/build.log"
@@ -161,16 +192,16 @@ while read -r cmd gdir; do
 	if [ -z "$cmd" ] || [ -z "$gdir" ]; then continue; fi
 	t0=$(date +%s.%N)
 	plog=$OUT/prepare-$(basename "$cmd").log
+	# (its messages and progress shown as they come: a cold build takes long)
 	if [ "$GUEST_KERNEL" = debug ]; then
-		hdir=$(KDIR=$XRDMA_DEBUGK_KDIR "$XRDMA_ROOT/$cmd" "$KVER" 2>"$plog" | tail -n 1)
+		hdir=$(KDIR=$XRDMA_DEBUGK_KDIR xrdma_tee_stderr "$plog" "$XRDMA_ROOT/$cmd" "$KVER" | tail -n 1)
 	else
-		hdir=$("$XRDMA_ROOT/$cmd" "$KVER" 2>"$plog" | tail -n 1)
+		hdir=$(xrdma_tee_stderr "$plog" "$XRDMA_ROOT/$cmd" "$KVER" | tail -n 1)
 	fi
 	if [ -n "$hdir" ] && [ -d "$hdir" ]; then
 		XA+=(-x "$hdir:$gdir")
 		xrdma_log "prepared $gdir: $cmd ($(elapsed "$t0")s)"
 	else
-		tail -n 20 "$plog"
 		echo "prepare:$(basename "$cmd") FAIL see ${plog#"$XRDMA_ROOT"/}" | record
 	fi
 done < <(for t in "${VM1[@]}" "${VM2[@]}"; do
@@ -183,8 +214,14 @@ TD=()
 while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
 KA=()
 for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
-if ! "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
-	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"; then
+last=$(progress_recall guest-initramfs secs)
+progress_start guest progress_say "packing the initramfs${last:+ (${last}s last time)}"
+"$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
+	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"
+mrc=$?
+progress_stop
+[ $mrc != 0 ] || progress_keep guest-initramfs "secs=$(elapsed "$t0" | cut -d. -f1)"
+if [ $mrc != 0 ]; then
 	cat "$OUT/mkinitramfs.log"
 	echo "initramfs FAIL mkinitramfs.sh failed" | record
 	finish
@@ -261,7 +298,7 @@ if [ ${#VM1[@]} -gt 0 ]; then
 	xrdma_log "booting 1 guest (${XRDMA_SMP:-2} vCPUs, timeout ${to}s): $(names "${VM1[@]}" | tr '\n' ' ')"
 	: >"$OUT/vm.log"
 	follow "$OUT/vm.log"
-	"$XRDMA_GUEST_DIR"/run-vm.sh "$OUT/initramfs.cpio" "$OUT/vm.log" "$to" \
+	XRDMA_NTESTS=${#VM1[@]} "$XRDMA_GUEST_DIR"/run-vm.sh "$OUT/initramfs.cpio" "$OUT/vm.log" "$to" \
 		"$APPEND xrdma.vms=1"
 	unfollow
 	mapfile -t N < <(names "${VM1[@]}")
@@ -277,7 +314,7 @@ if [ ${#VM2[@]} -gt 0 ]; then
 	: >"$OUT/a.log"
 	: >"$OUT/b.log"
 	follow "$OUT/a.log" "$OUT/b.log"
-	"$XRDMA_GUEST_DIR"/run-2vm.sh "$OUT/initramfs.cpio" "$OUT/a.log" "$OUT/b.log" \
+	XRDMA_NTESTS=${#VM2[@]} "$XRDMA_GUEST_DIR"/run-2vm.sh "$OUT/initramfs.cpio" "$OUT/a.log" "$OUT/b.log" \
 		"$to" "$APPEND xrdma.vms=2"
 	unfollow
 	mapfile -t N < <(names "${VM2[@]}")

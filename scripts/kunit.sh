@@ -21,7 +21,13 @@
 #   XRDMA_KUNIT_ARGS     extra kunit.py run arguments (e.g. --kernel_args=...)
 #   XRDMA_KUNIT_QEMU_ARGS  QEMU arguments (default "-accel tcg -smp 2")
 #   JOBS                 make -j (default nproc)
+#   XRDMA_PROGRESS_INTERVAL  seconds between progress lines (default 30)
 #
+# Progress: a cold build (no kernel in the build dir yet) is announced with
+# its size and duration; while kunit.py runs, a line on stderr every 30 s
+# (scripts/progress.sh) says which phase it is in, the objects compiled vs
+# the count the last build left (kept in $XRDMA_CACHE/progress/kunit) with
+# an estimate of the time left, or the test cases reported so far.
 # Logs: kunit.out (kunit.py's output), test.log (kernel console), config
 # (.config used), gate.txt (scripts/kunit-log-check.sh findings).
 # The log gate fails the run on any KASAN/UBSAN/lockdep/WARN/BUG report even
@@ -33,6 +39,8 @@
 set -euo pipefail
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$PROJ/scripts/progress.sh"
 GLOB=${1:-${XRDMA_KUNIT_FILTER:-x[rn]*}}
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 CFG=$(readlink -f "${XRDMA_KUNITCONFIG:-$PROJ/kunit/xrdma.kunitconfig}")
@@ -47,6 +55,7 @@ harness_fail=0
 finish() {
 	local rc=$?
 	trap - EXIT
+	progress_stop
 	if [ -n "${HOOKED:-}" ]; then
 		"$PROJ/scripts/kunit-hook.sh" remove "$KSRC" || harness_fail=1
 	fi
@@ -69,6 +78,7 @@ die() {
 }
 
 # Debian's linux-source-X.Y package: newest installed tarball.
+# shellcheck disable=SC2012 # the names are linux-source-X.Y.tar.xz
 TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
 [ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
@@ -97,14 +107,18 @@ BUILD=$CACHE/kunit-$KEY
 exec 9>"$CACHE/lock"
 if ! flock -n 9; then
 	echo "kunit.sh: waiting for $CACHE/lock (another xrdma KUnit run)..."
+	progress_start kunit.sh progress_say "waiting for $CACHE/lock (another xrdma KUnit run)"
 	flock 9
+	progress_stop
 fi
 
 if [ ! -f "$KSRC/.xrdma-extracted" ]; then
 	echo "kunit.sh: extracting $TAR into $KSRC (once)..."
 	rm -rf "$KSRC" "$KSRC.tmp"
 	mkdir -p "$KSRC.tmp"
+	progress_start kunit.sh progress_size "$KSRC.tmp" 1400 "extracting the kernel source"
 	tar -xf "$TAR" -C "$KSRC.tmp" --strip-components=1
+	progress_stop
 	touch "$KSRC.tmp/.xrdma-extracted"
 	mv "$KSRC.tmp" "$KSRC"
 fi
@@ -128,11 +142,42 @@ read -r -a EXTRA <<<"${XRDMA_KUNIT_ARGS:-}"
 echo "kunit.sh: project $PROJ"
 echo "kunit.sh: kernel  $KSRC, build dir $BUILD"
 echo "kunit.sh: config  $CFG, filter '$GLOB', logs in $LOGDIR"
+# objects of a whole build with kunit/xrdma.kunitconfig on 6.1.192, when no
+# build on this machine has left its count yet
+KUNIT_OBJECTS=1356
+cold=0
+if [ -s "$BUILD/vmlinux" ]; then
+	echo "kunit.sh: reusing the KUnit kernel built in $BUILD (only what changed is rebuilt)"
+else
+	cold=1
+	last=$(progress_recall kunit secs)
+	echo "kunit.sh: no KUnit kernel in $BUILD yet: building it, ~$(progress_recall kunit objects | grep . || echo $KUNIT_OBJECTS) objects," \
+		"${last:+$(progress_about "$last") last time on this machine, }10-20 min on 2 cores;" \
+		"once: later runs reuse it and rebuild only our objects"
+fi
+# phase of kunit.py from its output: configuring, building, running
+kunit_progress() {
+	local n
+	if grep -q 'Starting KUnit Kernel' "$OUT"; then
+		n=$(grep -cE '^\[[0-9:]+\] +\[(PASSED|FAILED|SKIPPED|CRASHED)\] ' "$OUT")
+		PROGRESS_MSG="running the tests under QEMU: $n case(s) reported"
+	elif grep -q 'Building KUnit Kernel' "$OUT"; then
+		progress_objects "$BUILD"
+		PROGRESS_MSG="building the KUnit kernel: $PROGRESS_MSG"
+	else
+		PROGRESS_MSG="configuring the KUnit kernel"
+	fi
+}
 start=$(date +%s)
 mkdir -p "$BUILD"
 echo "$PROJ" >"$BUILD/.xrdma-project"
+: >"$OUT"
+PROGRESS_EXPECT=$(progress_recall kunit objects)
+PROGRESS_EXPECT=${PROGRESS_EXPECT:-$KUNIT_OBJECTS}
+progress_start kunit.sh kunit_progress
 set +e
-python3 "$KSRC/tools/testing/kunit/kunit.py" run \
+# unbuffered: kunit.py's lines appear as it prints them, not at its end
+PYTHONUNBUFFERED=1 python3 "$KSRC/tools/testing/kunit/kunit.py" run \
 	--build_dir="$BUILD" \
 	--kunitconfig="$CFG" \
 	--arch=x86_64 \
@@ -143,6 +188,16 @@ python3 "$KSRC/tools/testing/kunit/kunit.py" run \
 	"$GLOB" 2>&1 | tee "$OUT"
 krc=${PIPESTATUS[0]}
 set -e
+progress_stop
+# what the next cold build will be measured against
+if [ -s "$BUILD/vmlinux" ] && [ "$BUILD/vmlinux" -nt "$BUILD/.xrdma-project" ]; then
+	if [ $cold = 1 ]; then
+		secs=$(sed -n 's/.*, \([0-9]*\)\.[0-9]*s building.*/\1/p' "$OUT" | tail -n 1)
+	else
+		secs=$(progress_recall kunit secs)
+	fi
+	progress_record kunit "${secs:-}" "$BUILD"
+fi
 echo "kunit.sh: kunit.py exited $krc after $(( $(date +%s) - start ))s"
 
 rm -f "$LOGDIR/test.log" "$LOGDIR/config"

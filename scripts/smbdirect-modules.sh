@@ -46,13 +46,20 @@
 #                         .lock next to it serialises its users
 #   KDIR          kernel build dir (default /usr/src/linux-headers-KVER)
 #   JOBS          make -j (default nproc)
+#   XRDMA_PROGRESS_INTERVAL  seconds between progress lines on stderr
+#                 (default 30, scripts/progress.sh): objects compiled vs
+#                 the last build's count ($XRDMA_CACHE/progress/smbdirect)
 set -euo pipefail
+
+# shellcheck source=scripts/progress.sh
+. "$(dirname "$0")/progress.sh"
 
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 JOBS=${JOBS:-$(nproc)}
 
 log() { echo "smbdirect-modules: $*" >&2; }
 die() {
+	progress_stop
 	log "error: $*"
 	exit 1
 }
@@ -89,7 +96,9 @@ mkdir -p "$CACHE"
 exec 9>"$OUT.lock"
 if ! flock -n 9; then
 	log "waiting for $OUT.lock (another build of these modules)..."
+	progress_start smbdirect-modules progress_say "waiting for $OUT.lock (another build of these modules)"
 	flock 9
+	progress_stop
 fi
 
 # cached: the modules are there and still match KVER's headers
@@ -132,8 +141,10 @@ else
 	log "extracting fs/smb, fs/internal.h, scripts/asn1_compiler.c from $TAR (a minute)"
 	top=$(tar -tf "$TAR" | head -n 1 || true)
 	top=${top%%/*}
+	progress_start smbdirect-modules progress_say "extracting from $TAR"
 	# shellcheck disable=SC2046 # the member names, one word each
 	tar -xf "$TAR" -C "$SRC" --strip-components=1 $(for p in $WANT; do echo "$top/$p"; done)
+	progress_stop
 fi
 if [ ! -f "$SRC/fs/smb/client/smbdirect.c" ] ||
 	[ ! -f "$SRC/fs/smb/server/transport_rdma.c" ]; then
@@ -174,11 +185,22 @@ kmake() {
 }
 : >"$OUT/build.log"
 log "building cifs.ko with SMB Direct against $KDIR (log: $OUT/build.log; ~2 min)"
+log "(once: later runs find the modules in $MODDIR)"
+# objects of both modules on 6.1.192, when no build here has left its count
+PROGRESS_EXPECT=$(progress_recall smbdirect objects)
+PROGRESS_EXPECT=${PROGRESS_EXPECT:-73}
+smb_progress() {
+	progress_objects "$SRC/fs/smb"
+	PROGRESS_MSG="building cifs.ko and ksmbd.ko: $PROGRESS_MSG"
+}
+progress_start smbdirect-modules smb_progress
 KCFLAGS_SMB=-DCONFIG_CIFS_SMB_DIRECT kmake fs/smb/client \
 	CONFIG_CIFS=m CONFIG_CIFS_SMB_DIRECT=y
 log "building ksmbd.ko with SMB Direct"
 KCFLAGS_SMB=-DCONFIG_SMB_SERVER_SMBDIRECT kmake fs/smb/server \
 	CONFIG_SMB_SERVER=m CONFIG_SMB_SERVER_SMBDIRECT=y
+progress_stop
+progress_record smbdirect $(($(date +%s) - t0)) "$SRC/fs/smb"
 
 mkdir -p "$MODDIR"
 for m in fs/smb/client/cifs fs/smb/server/ksmbd; do

@@ -16,6 +16,8 @@
 
 XRDMA_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 XRDMA_ROOT=$(cd "$XRDMA_GUEST_DIR/../.." && pwd)
+# shellcheck source=scripts/progress.sh
+. "$XRDMA_ROOT/scripts/progress.sh"
 XRDMA_TESTS_DIR=$XRDMA_ROOT/tools/testing/guest
 # shellcheck disable=SC2034 # used by the sourcing scripts
 XRDMA_DEFAULT_TEST_TIMEOUT=60
@@ -239,6 +241,42 @@ xrdma_boot_kernel() {
 	rm -f "$tmp"
 	xrdma_log "cannot extract vmlinux from $vmlinuz; booting the bzImage (slower)"
 	echo "$vmlinuz"
+}
+
+# xrdma_tee_stderr LOG CMD...: run CMD with its stderr (progress and
+# messages of a step that may take minutes) both in LOG and on stderr;
+# CMD's exit status
+xrdma_tee_stderr() {
+	local log=$1 fd tp rc
+	shift
+	exec {fd}> >(tee "$log" >&2)
+	tp=$!
+	"$@" 2>&"$fd"
+	rc=$?
+	exec {fd}>&-
+	wait "$tp"
+	return $rc
+}
+
+# xrdma_guest_progress MARKS TOTAL: the state of a guest run from its
+# markers (run-vm.sh's heartbeat); XRDMA_LAST and XRDMA_LAST_T (the last
+# marker and when it came) are kept by the caller
+xrdma_guest_progress() {
+	local m=$1 total=$2 done_ failed cur
+	done_=$(grep -ac 'XRDMA_RESULT ' "$m")
+	failed=$(grep -acE 'XRDMA_RESULT [^ ]+ FAIL' "$m")
+	PROGRESS_MSG="$done_${total:+/$total} tests done"
+	[ "$failed" = 0 ] || PROGRESS_MSG="$PROGRESS_MSG ($failed failed)"
+	case $XRDMA_LAST in
+	"") PROGRESS_MSG="booting" ;;
+	*XRDMA_TEST_START*)
+		cur=${XRDMA_LAST#*XRDMA_TEST_START }
+		PROGRESS_MSG="$PROGRESS_MSG, running ${cur% timeout=*} for $(($(date +%s) - XRDMA_LAST_T))s (limit ${cur##*timeout=}s)"
+		;;
+	*XRDMA_DONE*) PROGRESS_MSG="$PROGRESS_MSG, powering off" ;;
+	*XRDMA_BOOT*) PROGRESS_MSG="$PROGRESS_MSG, booted" ;;
+	*) [ "$done_" != "${total:-}" ] || PROGRESS_MSG="$PROGRESS_MSG, finishing" ;;
+	esac
 }
 
 # xrdma_build_debug KDIR: our modules against the debug kernel's build tree

@@ -9,7 +9,9 @@
 #   Exit status: 124 if either guest hit the timeout, else the first nonzero
 #   QEMU status, else 0.
 # Environment: XRDMA_PORT (default: a free port), XRDMA_2VM_SMP vCPUs per
-# guest (default 1: two guests already fill two host cores), XRDMA_MEM.
+# guest (default 1: two guests already fill two host cores), XRDMA_MEM,
+# XRDMA_NTESTS (as for run-vm.sh: each guest's progress lines, "guest a:",
+# "guest b:", count the tests done of that many).
 set -uo pipefail
 
 D=$(dirname "$0")

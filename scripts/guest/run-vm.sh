@@ -16,7 +16,10 @@
 #   a shell after the tests.
 # Environment: XRDMA_SMP vCPUs (2), XRDMA_MEM memory (512M), XRDMA_KVER,
 # XRDMA_KERNEL (image to boot instead of the vmlinux extracted from
-# /boot/vmlinuz-KVER), XRDMA_STALL_GRACE (30), XRDMA_STALL_IDLE (90).
+# /boot/vmlinuz-KVER), XRDMA_STALL_GRACE (30), XRDMA_STALL_IDLE (90),
+# XRDMA_NTESTS (tests the guest runs, for the progress lines: every
+# XRDMA_PROGRESS_INTERVAL seconds, default 30, a line on stderr with the
+# tests done and the one running, scripts/progress.sh).
 set -uo pipefail
 
 # shellcheck source=scripts/guest/lib.sh
@@ -66,12 +69,20 @@ qpid=$!
 grace=${XRDMA_STALL_GRACE:-30}
 idle=${XRDMA_STALL_IDLE:-90}
 stalled=""
+XRDMA_LAST=""
+XRDMA_LAST_T=$(date +%s)
+progress_begin "guest $(basename "$LOG" .log)"
 while kill -0 $qpid 2>/dev/null; do
 	sleep 1
 	# the marker port, or the console if the guest had no ttyS1
 	src=$LOG.marks
 	[ -s "$src" ] || src=$LOG
 	last=$(grep -a 'XRDMA_' "$src" | tail -n 1 | tr -d '\r')
+	if [ "$last" != "$XRDMA_LAST" ]; then
+		XRDMA_LAST=$last
+		XRDMA_LAST_T=$(date +%s)
+	fi
+	progress_tick xrdma_guest_progress "$src" "${XRDMA_NTESTS:-}"
 	case $last in
 	*XRDMA_TEST_START*timeout=[0-9]*)
 		t=${last##*timeout=}
