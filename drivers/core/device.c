@@ -29,6 +29,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+#undef CREATE_TRACE_POINTS
 
 static DEFINE_MUTEX(xrdma_reg_lock);
 /* registered devices, by index; lookups take the xarray lock */

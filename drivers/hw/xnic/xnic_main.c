@@ -12,6 +12,8 @@
 
 #define CREATE_TRACE_POINTS
 #include "xnic_trace.h"
+/* once: kunit/xnic_drv_test.c includes the driver's .c files together */
+#undef CREATE_TRACE_POINTS
 
 /**
  * xnic_hw_reset - reset the device
