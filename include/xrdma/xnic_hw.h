@@ -145,6 +145,7 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_RESIZE_SRQ	= 0x13,
 	XNIC_CMD_ATTACH_MCAST	= 0x14,
 	XNIC_CMD_DETACH_MCAST	= 0x15,
+	XNIC_CMD_QUERY_COUNTERS	= 0x16,
 };
 
 enum xnic_cmd_status {
@@ -475,6 +476,88 @@ struct xnic_cmd_mcast {
 	u8 gid[16];		/* ff00::/8, or ::ffff:224.0.0.0/100 */
 };
 
+/*
+ * QUERY_COUNTERS: the device's counters, an __le64 each, in this order
+ * (Documentation/xnic/commands.rst).  Device-wide, free-running from
+ * device creation, never reset; new counters are only ever appended.
+ */
+enum xnic_counter {
+	XNIC_CTR_DOORBELLS,
+	XNIC_CTR_BAD_DOORBELLS,
+	XNIC_CTR_KICKS,
+	XNIC_CTR_SLEEPS,
+	XNIC_CTR_WAKEUPS,
+	XNIC_CTR_WRITER_RUNS,
+	XNIC_CTR_YIELDS,
+	XNIC_CTR_COMMANDS,
+	XNIC_CTR_CMD_ERRORS,
+	XNIC_CTR_EQES,
+	XNIC_CTR_EQ_OVERRUNS,
+	XNIC_CTR_IRQS,
+	XNIC_CTR_CQES,
+	XNIC_CTR_CQ_OVERRUNS,
+	XNIC_CTR_TX_RDMA_WRITE,
+	XNIC_CTR_TX_RDMA_WRITE_BYTES,
+	XNIC_CTR_TX_RDMA_WRITE_IMM,
+	XNIC_CTR_TX_RDMA_WRITE_IMM_BYTES,
+	XNIC_CTR_TX_SEND,
+	XNIC_CTR_TX_SEND_BYTES,
+	XNIC_CTR_TX_SEND_IMM,
+	XNIC_CTR_TX_SEND_IMM_BYTES,
+	XNIC_CTR_TX_RDMA_READ,
+	XNIC_CTR_TX_RDMA_READ_BYTES,
+	XNIC_CTR_TX_CMP_SWAP,
+	XNIC_CTR_TX_FETCH_ADD,
+	XNIC_CTR_TX_LOCAL_INV,
+	XNIC_CTR_TX_SEND_INV,
+	XNIC_CTR_TX_SEND_INV_BYTES,
+	XNIC_CTR_TX_REG_MR,
+	XNIC_CTR_TX_BIND_MW,
+	XNIC_CTR_TX_NOP,
+	XNIC_CTR_TX_MCAST,
+	XNIC_CTR_RX_SEND,
+	XNIC_CTR_RX_SEND_BYTES,
+	XNIC_CTR_RX_WRITE,
+	XNIC_CTR_RX_WRITE_BYTES,
+	XNIC_CTR_RX_READ,
+	XNIC_CTR_RX_READ_BYTES,
+	XNIC_CTR_RX_ATOMIC,
+	XNIC_CTR_RX_MCAST,
+	XNIC_CTR_ERR_LOC_LEN,
+	XNIC_CTR_ERR_LOC_QP_OP,
+	XNIC_CTR_ERR_LOC_PROT,
+	XNIC_CTR_ERR_MW_BIND,
+	XNIC_CTR_ERR_FLUSH,
+	XNIC_CTR_ERR_REM_INV_REQ,
+	XNIC_CTR_ERR_REM_ACCESS,
+	XNIC_CTR_ERR_REM_OP,
+	XNIC_CTR_ERR_RETRY_EXC,
+	XNIC_CTR_ERR_RNR_RETRY_EXC,
+	XNIC_CTR_ERR_OTHER,
+	XNIC_CTR_RNR_NAKS,
+	XNIC_CTR_RETRIES,
+	XNIC_CTR_UD_DROP_QKEY,
+	XNIC_CTR_UD_DROP_NOQP,
+	XNIC_CTR_UD_DROP_NORECV,
+	XNIC_CTR_UD_DROP_NOMCG,
+	XNIC_CTR_UC_DROPS,
+	XNIC_CTR_PSN_MISMATCH,
+	XNIC_CTR_RX_DROP_BAD_SRC,
+	XNIC_CTR_RX_DROP_PSN,
+	XNIC_CTR_NUM
+};
+
+/*
+ * QUERY_COUNTERS: the device writes min(num, XNIC_CTR_NUM on this
+ * device) counters (enum xnic_counter order) as __le64 to buf_addr, then
+ * returns that number in written.  num 0 or buf_addr 0: BAD_PARAM.
+ */
+struct xnic_cmd_query_counters {
+	__le64 buf_addr;	/* 8-byte aligned */
+	__le32 num;		/* room, in counters */
+	__le32 written;		/* out: counters written */
+};
+
 struct xnic_cmd {
 	struct xnic_cmd_hdr hdr;
 	union {
@@ -494,6 +577,7 @@ struct xnic_cmd {
 		struct xnic_cmd_alloc_db alloc_db;
 		struct xnic_cmd_set_gid set_gid;
 		struct xnic_cmd_mcast mcast;
+		struct xnic_cmd_query_counters query_counters;
 		u8 raw[112];
 	};
 };

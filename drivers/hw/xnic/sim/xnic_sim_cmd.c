@@ -836,6 +836,25 @@ static u32 xnic_sim_cmd_mcast(struct xnic_sim_dev *dev,
 	return xnic_sim_errno_status(xnic_sim_mcg_detach(dev, qpn, in->gid));
 }
 
+/* QUERY_COUNTERS: DMA min(num, XNIC_CTR_NUM) counters to the driver. */
+static u32 xnic_sim_cmd_query_counters(struct xnic_sim_dev *dev,
+				       struct xnic_cmd_query_counters *io)
+{
+	u64 addr = le64_to_cpu(io->buf_addr);
+	u32 n = min_t(u32, le32_to_cpu(io->num), XNIC_CTR_NUM);
+	__le64 vals[XNIC_CTR_NUM];
+	u32 i;
+
+	if (!n || !addr || !IS_ALIGNED(addr, sizeof(__le64)) || io->written)
+		return XNIC_CMD_BAD_PARAM;
+	for (i = 0; i < n; i++)
+		vals[i] = cpu_to_le64(xnic_sim_ctr_sum(dev, i));
+	if (!xnic_sim_dma_write(addr, vals, n * sizeof(vals[0])))
+		return XNIC_CMD_BAD_PARAM;
+	io->written = cpu_to_le32(n);
+	return XNIC_CMD_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* The queue                                                           */
 
@@ -884,6 +903,8 @@ static u32 xnic_sim_cmd_exec(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 		return xnic_sim_cmd_mcast(dev, &c->mcast, true);
 	case XNIC_CMD_DETACH_MCAST:
 		return xnic_sim_cmd_mcast(dev, &c->mcast, false);
+	case XNIC_CMD_QUERY_COUNTERS:
+		return xnic_sim_cmd_query_counters(dev, &c->query_counters);
 	default:
 		return XNIC_CMD_BAD_OPCODE;
 	}

@@ -346,18 +346,31 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 /* ------------------------------------------------------------------ */
 /* debugfs                                                             */
 
+/**
+ * xnic_sim_ctr_sum - one counter, summed over the CPUs
+ * @dev: device
+ * @c: XS_CTR_*
+ *
+ * Return: its value (not a snapshot with the others).
+ */
+u64 xnic_sim_ctr_sum(struct xnic_sim_dev *dev, enum xnic_sim_ctr c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(dev->ctr, cpu)->v[c]);
+	return sum;
+}
+
 static int xnic_sim_counters_show(struct seq_file *m, void *v)
 {
 	struct xnic_sim_dev *dev = m->private;
-	int i, cpu;
+	int i;
 
-	for (i = 0; i < XS_CTR_NUM; i++) {
-		u64 sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += per_cpu_ptr(dev->ctr, cpu)->v[i];
-		seq_printf(m, "%s %llu\n", xnic_sim_ctr_names[i], sum);
-	}
+	for (i = 0; i < XS_CTR_NUM; i++)
+		seq_printf(m, "%s %llu\n", xnic_sim_ctr_names[i],
+			   xnic_sim_ctr_sum(dev, i));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(xnic_sim_counters);
