@@ -94,4 +94,7 @@ void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
 unsigned int xrdma_user_count(struct xrdma_device *dev, kuid_t uid,
 			      enum xrdma_ulim type);
 
+int xrdma_hw_counters_init(struct xrdma_device *dev);	/* sysfs.c */
+void xrdma_hw_counters_free(struct xrdma_device *dev);
+
 #endif /* _XRDMA_CORE_PRIV_H */

@@ -255,6 +255,7 @@ static void xrdma_device_release(struct device *device)
 						dev);
 
 	xrdma_res_destroy_tables(dev);
+	xrdma_hw_counters_free(dev);
 	xa_destroy(&dev->client_data);
 	WARN_ON(!xa_empty(&dev->uaccts));
 	xa_destroy(&dev->uaccts);
@@ -495,6 +496,9 @@ int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 	if (ret)
 		return ret;
 	ret = xrdma_read_link_layers(dev);
+	if (ret)
+		return ret;
+	ret = xrdma_hw_counters_init(dev);
 	if (ret)
 		return ret;
 

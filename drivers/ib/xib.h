@@ -25,6 +25,7 @@ struct xib_dev {
 	struct ib_device ibdev;		/* must be first (ib_alloc_device) */
 	struct xrdma_device *xdev;
 	struct xrdma_event_handler eh;
+	struct rdma_stat_desc *stat_descs;	/* the device's hw counters */
 };
 
 struct xib_pd {

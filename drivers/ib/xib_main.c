@@ -206,6 +206,56 @@ static const struct ib_device_ops xib_dev_ops = {
 	.get_netdev = xib_get_netdev,
 };
 
+/* ------------------------------------------------------------ counters */
+
+/*
+ * The xrdma device's hardware counters are device-wide: every port shows
+ * all of them (xnic devices have one port).  No device-level set, as
+ * ib_core would show the same values twice.
+ */
+static struct rdma_hw_stats *xib_alloc_hw_port_stats(struct ib_device *ibdev,
+						     u32 port)
+{
+	struct xib_dev *d = to_xib_dev(ibdev);
+
+	return rdma_alloc_hw_stats_struct(d->stat_descs,
+					  d->xdev->ops->num_hw_counters,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+static int xib_get_hw_stats(struct ib_device *ibdev,
+			    struct rdma_hw_stats *stats, u32 port, int index)
+{
+	int ret;
+
+	if (!port)
+		return -EINVAL;
+	ret = xrdma_query_hw_counters(to_xdev(ibdev), stats->value,
+				      stats->num_counters);
+	return ret ? ret : stats->num_counters;
+}
+
+static const struct ib_device_ops xib_stats_ops = {
+	.alloc_hw_port_stats = xib_alloc_hw_port_stats,
+	.get_hw_stats = xib_get_hw_stats,
+};
+
+static int xib_init_stats(struct xib_dev *d)
+{
+	const struct xrdma_device_ops *ops = d->xdev->ops;
+	u32 i, n = ops->num_hw_counters;
+
+	if (!n || !ops->get_hw_counters)
+		return 0;
+	d->stat_descs = kcalloc(n, sizeof(*d->stat_descs), GFP_KERNEL);
+	if (!d->stat_descs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		d->stat_descs[i].name = ops->hw_counter_names[i];
+	ib_set_device_ops(&d->ibdev, &xib_stats_ops);
+	return 0;
+}
+
 /* ------------------------------------------------------------ events */
 
 /* port and device events; object events go through the objects' handlers */
@@ -258,6 +308,9 @@ static int xib_add(struct xrdma_device *xdev)
 	strscpy(d->ibdev.node_desc, xdev->name, sizeof(d->ibdev.node_desc));
 	ib_set_device_ops(&d->ibdev, &xib_dev_ops);
 	ib_set_device_ops(&d->ibdev, &xib_verbs_ops);
+	ret = xib_init_stats(d);
+	if (ret)
+		goto err_free;
 
 	for (port = 1; port <= xdev->num_ports; port++) {
 		ndev = xrdma_get_netdev(xdev, port);
@@ -280,6 +333,7 @@ static int xib_add(struct xrdma_device *xdev)
 	return 0;
 
 err_free:
+	kfree(d->stat_descs);
 	ib_dealloc_device(&d->ibdev);
 	return ret;
 }
@@ -287,13 +341,17 @@ err_free:
 static void xib_remove(struct xrdma_device *xdev, void *data)
 {
 	struct xib_dev *d = data;
+	struct rdma_stat_desc *descs;
 
 	if (!d)
 		return;
 	xrdma_unregister_event_handler(&d->eh);
 	/* ib_core's clients release their objects on the device first */
 	ib_unregister_device(&d->ibdev);
+	descs = d->stat_descs;
 	ib_dealloc_device(&d->ibdev);
+	/* the port stats only point at them; nothing reads them now */
+	kfree(descs);
 }
 
 static struct xrdma_client xib_client = {

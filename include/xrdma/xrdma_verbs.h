@@ -950,6 +950,8 @@ enum xrdma_cq_notify_flags {
 /* ---------------------------------------------------------------- */
 /* Driver interface                                                 */
 
+struct xrdma_hw_counters_sysfs;
+
 /**
  * struct xrdma_device_ops - what a driver implements
  *
@@ -995,6 +997,16 @@ struct xrdma_device_ops {
 	 * units and width (optional; user ibv_query_rt_values_ex)
 	 */
 	int (*read_clock)(struct xrdma_device *dev, u64 *clock);
+	/*
+	 * hardware counters (optional): num_hw_counters names in
+	 * hw_counter_names (static; sysfs file names), device-wide.
+	 * get_hw_counters fills values[0..num) in that order (@num is at
+	 * most num_hw_counters); may sleep.  Shown in sysfs as
+	 * hw_counters/<name> of the xrdma device.
+	 */
+	const char * const *hw_counter_names;
+	u32 num_hw_counters;
+	int (*get_hw_counters)(struct xrdma_device *dev, u64 *values, u32 num);
 
 	int (*query_port)(struct xrdma_device *dev, u32 port,
 			  struct xrdma_port_attr *attr);
@@ -1138,6 +1150,7 @@ enum xrdma_device_state {
 
 struct xrdma_device {
 	struct device dev;		/* lifetime of the memory */
+	struct xrdma_hw_counters_sysfs *hw_ctr;	/* core: sysfs hw_counters */
 	char name[XRDMA_NAME_LEN];
 	const struct xrdma_device_ops *ops;
 	struct xrdma_device_attr attr;
@@ -1230,6 +1243,7 @@ void xrdma_qp_set_error(struct xrdma_qp *qp);
 
 int xrdma_query_device(struct xrdma_device *dev,
 		       struct xrdma_device_attr *attr);
+int xrdma_query_hw_counters(struct xrdma_device *dev, u64 *values, u32 num);
 int xrdma_query_port(struct xrdma_device *dev, u32 port,
 		     struct xrdma_port_attr *attr);
 int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,

@@ -369,6 +369,106 @@ static int xnic_kick_op(struct xrdma_ucontext *uctx, struct xrdma_qp *qp)
 }
 
 /* the CLOCK register: the microseconds of CQE timestamps, 32 bits */
+static const char * const xnic_hw_counter_names[XNIC_CTR_NUM] = {
+	[XNIC_CTR_DOORBELLS] = "doorbells",
+	[XNIC_CTR_BAD_DOORBELLS] = "bad_doorbells",
+	[XNIC_CTR_KICKS] = "kicks",
+	[XNIC_CTR_SLEEPS] = "sleeps",
+	[XNIC_CTR_WAKEUPS] = "wakeups",
+	[XNIC_CTR_WRITER_RUNS] = "writer_runs",
+	[XNIC_CTR_YIELDS] = "yields",
+	[XNIC_CTR_COMMANDS] = "commands",
+	[XNIC_CTR_CMD_ERRORS] = "cmd_errors",
+	[XNIC_CTR_EQES] = "eqes",
+	[XNIC_CTR_EQ_OVERRUNS] = "eq_overruns",
+	[XNIC_CTR_IRQS] = "irqs",
+	[XNIC_CTR_CQES] = "cqes",
+	[XNIC_CTR_CQ_OVERRUNS] = "cq_overruns",
+	[XNIC_CTR_TX_RDMA_WRITE] = "tx_rdma_write",
+	[XNIC_CTR_TX_RDMA_WRITE_BYTES] = "tx_rdma_write_bytes",
+	[XNIC_CTR_TX_RDMA_WRITE_IMM] = "tx_rdma_write_imm",
+	[XNIC_CTR_TX_RDMA_WRITE_IMM_BYTES] = "tx_rdma_write_imm_bytes",
+	[XNIC_CTR_TX_SEND] = "tx_send",
+	[XNIC_CTR_TX_SEND_BYTES] = "tx_send_bytes",
+	[XNIC_CTR_TX_SEND_IMM] = "tx_send_imm",
+	[XNIC_CTR_TX_SEND_IMM_BYTES] = "tx_send_imm_bytes",
+	[XNIC_CTR_TX_RDMA_READ] = "tx_rdma_read",
+	[XNIC_CTR_TX_RDMA_READ_BYTES] = "tx_rdma_read_bytes",
+	[XNIC_CTR_TX_CMP_SWAP] = "tx_cmp_swap",
+	[XNIC_CTR_TX_FETCH_ADD] = "tx_fetch_add",
+	[XNIC_CTR_TX_LOCAL_INV] = "tx_local_inv",
+	[XNIC_CTR_TX_SEND_INV] = "tx_send_inv",
+	[XNIC_CTR_TX_SEND_INV_BYTES] = "tx_send_inv_bytes",
+	[XNIC_CTR_TX_REG_MR] = "tx_reg_mr",
+	[XNIC_CTR_TX_BIND_MW] = "tx_bind_mw",
+	[XNIC_CTR_TX_NOP] = "tx_nop",
+	[XNIC_CTR_TX_MCAST] = "tx_mcast",
+	[XNIC_CTR_RX_SEND] = "rx_send",
+	[XNIC_CTR_RX_SEND_BYTES] = "rx_send_bytes",
+	[XNIC_CTR_RX_WRITE] = "rx_write",
+	[XNIC_CTR_RX_WRITE_BYTES] = "rx_write_bytes",
+	[XNIC_CTR_RX_READ] = "rx_read",
+	[XNIC_CTR_RX_READ_BYTES] = "rx_read_bytes",
+	[XNIC_CTR_RX_ATOMIC] = "rx_atomic",
+	[XNIC_CTR_RX_MCAST] = "rx_mcast",
+	[XNIC_CTR_ERR_LOC_LEN] = "err_loc_len",
+	[XNIC_CTR_ERR_LOC_QP_OP] = "err_loc_qp_op",
+	[XNIC_CTR_ERR_LOC_PROT] = "err_loc_prot",
+	[XNIC_CTR_ERR_MW_BIND] = "err_mw_bind",
+	[XNIC_CTR_ERR_FLUSH] = "err_flush",
+	[XNIC_CTR_ERR_REM_INV_REQ] = "err_rem_inv_req",
+	[XNIC_CTR_ERR_REM_ACCESS] = "err_rem_access",
+	[XNIC_CTR_ERR_REM_OP] = "err_rem_op",
+	[XNIC_CTR_ERR_RETRY_EXC] = "err_retry_exc",
+	[XNIC_CTR_ERR_RNR_RETRY_EXC] = "err_rnr_retry_exc",
+	[XNIC_CTR_ERR_OTHER] = "err_other",
+	[XNIC_CTR_RNR_NAKS] = "rnr_naks",
+	[XNIC_CTR_RETRIES] = "retries",
+	[XNIC_CTR_UD_DROP_QKEY] = "ud_drop_qkey",
+	[XNIC_CTR_UD_DROP_NOQP] = "ud_drop_noqp",
+	[XNIC_CTR_UD_DROP_NORECV] = "ud_drop_norecv",
+	[XNIC_CTR_UD_DROP_NOMCG] = "ud_drop_nomcg",
+	[XNIC_CTR_UC_DROPS] = "uc_drops",
+	[XNIC_CTR_PSN_MISMATCH] = "psn_mismatch",
+	[XNIC_CTR_RX_DROP_BAD_SRC] = "rx_drop_bad_src",
+	[XNIC_CTR_RX_DROP_PSN] = "rx_drop_psn",
+};
+
+/*
+ * The device's counters (QUERY_COUNTERS), @num of them in enum
+ * xnic_counter order; one DMA buffer per call.  Sleeps.
+ */
+static int xnic_get_hw_counters(struct xrdma_device *dev, u64 *values,
+				u32 num)
+{
+	struct xnic_dev *xdev = to_xdev(dev);
+	struct xnic_cmd_query_counters c = {}, out;
+	struct xnic_dmabuf buf;
+	__le64 *v;
+	u32 i, n;
+	int ret;
+
+	if (!num || num > XNIC_CTR_NUM)
+		return -EINVAL;
+	ret = xnic_dma_alloc(xdev, &buf, num * sizeof(__le64));
+	if (ret)
+		return ret;
+	c.buf_addr = cpu_to_le64(buf.dma);
+	c.num = cpu_to_le32(num);
+	ret = xnic_cmd_exec(xdev, XNIC_CMD_QUERY_COUNTERS, &c, sizeof(c),
+			    &out, sizeof(out));
+	if (!ret) {
+		n = le32_to_cpu(out.written);
+		v = buf.cpu;
+		/* an older device has fewer counters: the rest read 0 */
+		for (i = 0; i < num; i++)
+			values[i] = i < n ? le64_to_cpu(v[i]) : 0;
+	}
+	/* after a timeout the device may still write the buffer */
+	xnic_dma_free(xdev, &buf, xnic_cmd_let_go(xdev, ret));
+	return ret;
+}
+
 static int xnic_read_clock_op(struct xrdma_device *dev, u64 *clock)
 {
 	*clock = xnic_rd(to_xdev(dev), XNIC_REG_CLOCK);
@@ -1821,6 +1921,9 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.mmap_free = xnic_mmap_free,
 	.kick = xnic_kick_op,
 	.read_clock = xnic_read_clock_op,
+	.hw_counter_names = xnic_hw_counter_names,
+	.num_hw_counters = XNIC_CTR_NUM,
+	.get_hw_counters = xnic_get_hw_counters,
 	.query_port = xnic_query_port,
 	.query_gid = xnic_query_gid,
 	.set_gid = xnic_set_gid,
