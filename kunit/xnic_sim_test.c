@@ -3600,9 +3600,75 @@ static void dev_eth(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_STATUS) & on, 0U);
 }
 
+/*
+ * QUERY_COUNTERS: min(num, XNIC_CTR_NUM) counters in the PRM's order,
+ * the model's own values, nothing past them written; bad input refused.
+ */
+static void dev_counters(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct xnic_cmd_query_counters q = {}, out;
+	__le64 *buf;
+	u64 dma, cqes, cmds;
+	u32 i;
+
+	buf = td_dma(test, (XNIC_CTR_NUM + 1) * sizeof(*buf), &dma);
+	memset(buf, 0xa5, (XNIC_CTR_NUM + 1) * sizeof(*buf));
+
+	/* the whole set, with room to spare: the extra slot untouched */
+	q.buf_addr = cpu_to_le64(td_pa(buf));
+	q.num = cpu_to_le32(XNIC_CTR_NUM + 1);
+	cmds = td_ctr(d, XS_CTR_commands);
+	cqes = td_ctr(d, XS_CTR_cqes);
+	KUNIT_ASSERT_EQ(test, td_cmd_out(d, XNIC_CMD_QUERY_COUNTERS, &q,
+					 sizeof(q), &out, sizeof(out)),
+			(u32)XNIC_CMD_OK);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(out.written), (u32)XNIC_CTR_NUM);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[XNIC_CTR_NUM]),
+			0xa5a5a5a5a5a5a5a5ULL);
+	/* taken before the command counted itself */
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[XNIC_CTR_COMMANDS]), cmds);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_commands), cmds + 1);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[XNIC_CTR_CQES]), cqes);
+	/* the model's counters are at the PRM's indexes */
+	KUNIT_EXPECT_EQ(test, (int)XS_CTR_NUM, (int)XNIC_CTR_NUM);
+	for (i = 0; i < XNIC_CTR_NUM; i++) {
+		if (i == XNIC_CTR_COMMANDS || i == XNIC_CTR_EQES ||
+		    i == XNIC_CTR_IRQS || i == XNIC_CTR_SLEEPS ||
+		    i == XNIC_CTR_WAKEUPS || i == XNIC_CTR_YIELDS ||
+		    i == XNIC_CTR_WRITER_RUNS)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, le64_to_cpu(buf[i]), td_ctr(d, i),
+				    "counter %u", i);
+	}
+
+	/* fewer: only those written */
+	memset(buf, 0xa5, (XNIC_CTR_NUM + 1) * sizeof(*buf));
+	q.num = cpu_to_le32(3);
+	KUNIT_ASSERT_EQ(test, td_cmd_out(d, XNIC_CMD_QUERY_COUNTERS, &q,
+					 sizeof(q), &out, sizeof(out)),
+			(u32)XNIC_CMD_OK);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(out.written), 3U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[3]), 0xa5a5a5a5a5a5a5a5ULL);
+
+	/* bad input */
+	q.num = 0;
+	td_want(d, XNIC_CMD_QUERY_COUNTERS, &q, sizeof(q), XNIC_CMD_BAD_PARAM);
+	q.num = cpu_to_le32(1);
+	q.buf_addr = 0;
+	td_want(d, XNIC_CMD_QUERY_COUNTERS, &q, sizeof(q), XNIC_CMD_BAD_PARAM);
+	q.buf_addr = cpu_to_le64(td_pa(buf) + 4);
+	td_want(d, XNIC_CMD_QUERY_COUNTERS, &q, sizeof(q), XNIC_CMD_BAD_PARAM);
+	q.buf_addr = cpu_to_le64(td_pa(buf));
+	q.written = cpu_to_le32(1);
+	td_want(d, XNIC_CMD_QUERY_COUNTERS, &q, sizeof(q), XNIC_CMD_BAD_PARAM);
+}
+
 static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_clock),
 	KUNIT_CASE(dev_cmds),
+	KUNIT_CASE(dev_counters),
 	KUNIT_CASE(dev_rc),
 	KUNIT_CASE(dev_ud),
 	KUNIT_CASE(dev_gid),
