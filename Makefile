@@ -11,20 +11,19 @@
 # installed the headers, and is exported only when the user gave it: a
 # value computed before the headers existed must not reach the scripts
 # and sub-makes of "make check".
-ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
-KDIR_DEFAULT = /lib/modules/$(shell uname -r)/build
-else
-KDIR_DEFAULT = $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
-		 sort -V | tail -1)
-endif
+#
+# The kernels the tree builds for are listed in scripts/kernels.sh: the
+# running kernel's build tree if it is one of them, else the newest such
+# /usr/src/linux-headers-*-amd64; installed headers of other kernels are
+# skipped with a message.  Looked up once, when first used.
+KDIR_DEFAULT = $(eval KDIR_DEFAULT := $(shell $(CURDIR)/scripts/kernels.sh kdir))$(KDIR_DEFAULT)
 KDIR ?= $(KDIR_DEFAULT)
 
 XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m \
 		CONFIG_XRDMA_XNIC=m CONFIG_XRDMA_XNIC_SIM=m \
 		CONFIG_XRDMA_XNIC_ULP_TEST=m CONFIG_XRDMA_IB=m CONFIG_XRDMA_CMTEST=m
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
-NEED_KDIR = @test -d "$(KDIR)" || { echo "no kernel build tree at KDIR='$(KDIR)':" \
-	"run 'make deps' (Debian's linux-headers-amd64) or give KDIR=" >&2; exit 1; }
+NEED_KDIR = @$(CURDIR)/scripts/kernels.sh check "$(KDIR)"
 
 # the library and the userspace test programs the guest tests run
 TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \

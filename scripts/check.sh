@@ -71,6 +71,7 @@ stage sparse scripts/sparse.sh
 stage sparse-selftest scripts/selftest/sparse-catches.sh
 stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
+stage kernels scripts/selftest/kernels.sh
 stage uapi-headers tools/testing/uverbs/header-test.sh
 stage xverbs-abi make -C tools/lib/xverbs check
 stage install scripts/selftest/install.sh

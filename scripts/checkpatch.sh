@@ -26,7 +26,7 @@ die() {
 	exit 1
 }
 
-TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+TAR=$("$PROJ/scripts/kernels.sh" source-tar)
 [ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz; run: make deps"
 PKG=$(basename "$TAR" .tar.xz)
 KVER=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||

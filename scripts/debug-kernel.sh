@@ -53,9 +53,8 @@ die() {
 	exit 1
 }
 
-# shellcheck disable=SC2012 # as scripts/kunit.sh
-TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
-[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+TAR=$("$PROJ/scripts/kernels.sh" source-tar || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-X.Y.tar.xz of Linux $("$PROJ/scripts/kernels.sh" series) (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
 st=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
 [ "$st" = "install ok installed" ] ||

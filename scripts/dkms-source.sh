@@ -21,7 +21,9 @@ else
 	(cd "$ROOT" && find "${PARTS[@]}" -type f \( -name '*.[ch]' -o -name Kbuild \
 		-o -name VERSION \) -print0)
 fi | (cd "$ROOT" && xargs -0 cp --parents -t "$DIR")
-sed "s/@VERSION@/$VER/g" "$ROOT/packaging/dkms.conf" >"$DIR/dkms.conf"
+KRE=$("$ROOT/scripts/kernels.sh" regex)
+sed -e "s/@VERSION@/$VER/g" -e "s/@KERNELS@/${KRE//\\/\\\\}/" \
+	"$ROOT/packaging/dkms.conf" >"$DIR/dkms.conf"
 # the top Kbuild without the test fixtures (kbuild's clean visits every
 # directory named, configured or not)
 cat >"$DIR/Kbuild" <<'KBUILD'

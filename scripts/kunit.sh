@@ -77,10 +77,9 @@ die() {
 	exit 1
 }
 
-# Debian's linux-source-X.Y package: newest installed tarball.
-# shellcheck disable=SC2012 # the names are linux-source-X.Y.tar.xz
-TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
-[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+# Debian's linux-source-X.Y package of a kernel the tree builds for
+TAR=$("$PROJ/scripts/kernels.sh" source-tar || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-X.Y.tar.xz of Linux $("$PROJ/scripts/kernels.sh" series) (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
 st=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
 [ "$st" = "install ok installed" ] ||

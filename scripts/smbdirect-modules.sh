@@ -75,9 +75,8 @@ KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 [ -f "$KDIR/Module.symvers" ] ||
 	die "no $KDIR/Module.symvers (install linux-headers-$KVER: make deps)"
 
-# shellcheck disable=SC2012 # as scripts/kunit.sh
-TAR=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
-[ -n "$TAR" ] || die "no /usr/src/linux-source-*.tar.xz (run: make deps)"
+TAR=$("$(dirname "$0")/kernels.sh" source-tar || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-X.Y.tar.xz of Linux $("$(dirname "$0")/kernels.sh" series) (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
 PKGVER=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null || true)
 [ -n "$PKGVER" ] || die "package $PKG is not installed (run: make deps)"

@@ -8,8 +8,9 @@
 # anything at all is printed about a file of our tree (sparse or gcc).
 #
 # Environment:
-#   KDIR                 default /lib/modules/$(uname -r)/build if present,
-#                        else the newest /usr/src/linux-headers-*-amd64
+#   KDIR                 default: scripts/kernels.sh's pick (the running
+#                        kernel's build tree, else the newest installed
+#                        headers of a kernel the tree builds for)
 #   XRDMA_SPARSE_CONFIG  CONFIG_XRDMA_*=m list (default: the Makefile's
 #                        XRDMA_CONFIG, else CONFIG_XRDMA_CORE=m)
 #   XRDMA_SPARSE_M       module dir (default: this project; the self-test
@@ -37,14 +38,8 @@ else
 fi
 read -r -a XCONFIG <<<"$cfg"
 
-if [ -z "${KDIR:-}" ]; then
-	if [ -d "/lib/modules/$(uname -r)/build" ]; then
-		KDIR=/lib/modules/$(uname -r)/build
-	else
-		KDIR=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
-	fi
-fi
-if [ -z "$KDIR" ] || [ ! -f "$KDIR/Makefile" ]; then
+KDIR=${KDIR:-$("$(dirname "$0")/kernels.sh" kdir)}
+if ! "$(dirname "$0")/kernels.sh" check "$KDIR"; then
 	echo "sparse: FAILED (no kernel headers; set KDIR or run: make deps)"
 	exit 1
 fi

@@ -25,22 +25,18 @@ XRDMA_DEFAULT_TEST_TIMEOUT=60
 xrdma_log() { echo "guest: $*" >&2; }
 xrdma_die() { echo "guest: error: $*" >&2; exit 2; }
 
-# Debian kernel version to boot: newest /boot/vmlinuz-*-amd64 that also has
-# headers installed (XRDMA_KVER overrides).
+# Debian kernel version to boot: newest /boot/vmlinuz-*-amd64 of a kernel
+# the tree builds for (scripts/kernels.sh) that also has headers installed
+# (XRDMA_KVER overrides).
 xrdma_kver() {
-	local v best=""
+	local v
 	if [ -n "${XRDMA_KVER:-}" ]; then
 		echo "$XRDMA_KVER"
 		return
 	fi
-	for v in /boot/vmlinuz-*-amd64; do
-		[ -e "$v" ] || continue
-		v=${v#/boot/vmlinuz-}
-		[ -d "/usr/src/linux-headers-$v" ] || continue
-		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V | tail -1)
-	done
-	[ -n "$best" ] || xrdma_die "no Debian kernel: need /boot/vmlinuz-*-amd64 and matching linux-headers"
-	echo "$best"
+	v=$("$XRDMA_ROOT/scripts/kernels.sh" guest-kver) ||
+		xrdma_die "no Debian kernel of Linux $("$XRDMA_ROOT/scripts/kernels.sh" series): need /boot/vmlinuz-*-amd64 and matching linux-headers (make deps)"
+	echo "$v"
 }
 
 # xrdma_test_field FILE KEY [DEFAULT] -> value of "# XRDMA_KEY: value"
