@@ -11,6 +11,9 @@
 #    of that kernel, none of the test fixtures;
 #  - make deb: the two packages' contents, and lintian without errors or
 #    warnings (packaging/lintian-suppress lists what does not apply).
+# Nothing it does may change the host: the places an install writes to are
+# listed before and compared after (a machine where DKMS ran before keeps
+# its MOK key in /var/lib/dkms; that must stay as it was, not be absent).
 # The packages installed and used in a guest: tools/testing/guest/install_deb.sh.
 # Prints "N passed, N failed".
 set -uo pipefail
@@ -21,13 +24,30 @@ ok()  { echo "ok   - $*"; pass=$((pass + 1)); }
 nok() { echo "FAIL - $*"; fail=$((fail + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
 
-# shellcheck disable=SC2012 # the names are Debian package directories
-KDIR=${KDIR:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -1)}
+KDIR=${KDIR:-$(scripts/kernels.sh kdir)}
 KVER=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")
 MODS="xrdma_core xrdma_uverbs xnic xnic_sim xrdma_ib"
 T=$(mktemp -d /tmp/xrdma-install.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 echo "kernel $KVER ($KDIR), scratch $T"
+
+# host_state DIR...: every file and directory under DIR (name, type, size,
+# mode, mtime), sorted; nothing for a DIR that does not exist
+host_state() {
+	find "$@" -printf '%p %y %s %m %T@\n' 2>/dev/null | LC_ALL=C sort
+}
+HOST_DIRS=(/var/lib/dkms /etc/dkms /usr/local /etc/udev/rules.d)
+# kernels' module trees: their top (modules.dep & co) and what we install to
+host_modules() {
+	local d
+	for d in /lib/modules/*; do
+		host_state "$d" -maxdepth 1
+		host_state "$d/updates" "$d/extra"
+	done
+	host_state /usr/src -maxdepth 1
+}
+host_state "${HOST_DIRS[@]}" >"$T/host.before"
+host_modules >>"$T/host.before"
 
 # --- make install-user / uninstall-user
 D=$T/dest
@@ -86,8 +106,9 @@ for m in $MODS; do
 		test "$(modinfo -F vermagic "$T/dkko/$m.ko" 2>/dev/null | cut -d' ' -f1)" = "$KVER"
 done
 check "dkms built only the stack's modules" test "$(find "$T/dkko" -name '*.ko' | wc -l)" = 5
-check "dkms left no state on the host" \
-	test -z "$(ls -A /var/lib/dkms 2>/dev/null)"
+check "dkms left /var/lib/dkms and /etc/dkms as they were" \
+	cmp -s <(grep -E '^/(var/lib|etc)/dkms[/ ]' "$T/host.before") \
+	<(host_state /var/lib/dkms /etc/dkms)
 
 # --- make deb
 make -s deb >"$T/deb.log" 2>&1
@@ -115,6 +136,15 @@ if command -v lintian >/dev/null; then
 		sh -c "! grep -qE '^[EW]: ' build/deb/lintian.txt"
 else
 	nok "lintian is not installed (make deps)"
+fi
+
+host_state "${HOST_DIRS[@]}" >"$T/host.after"
+host_modules >>"$T/host.after"
+if cmp -s "$T/host.before" "$T/host.after"; then
+	ok "the host is as it was (${HOST_DIRS[*]}, /lib/modules, /usr/src)"
+else
+	nok "the host changed (${HOST_DIRS[*]}, /lib/modules, /usr/src)"
+	diff "$T/host.before" "$T/host.after" | head -n 20
 fi
 
 echo "$pass passed, $fail failed"
