@@ -14,6 +14,14 @@ nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
 ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin libopenmpi-dev qperf
 dkms lintian man-db"
 
+# --list: the packages, one a line, and nothing else
+# (scripts/selftest/deps-audit.py checks the tests need no others)
+if [ "${1:-}" = --list ]; then
+	# shellcheck disable=SC2086
+	printf '%s\n' $PKGS
+	exit 0
+fi
+
 # shellcheck disable=SC2086
 installed=" $(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $PKGS 2>/dev/null |
 	awk '$1 == "ii" { printf "%s ", $2 }')"
