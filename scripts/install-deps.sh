@@ -6,8 +6,13 @@
 # run tests (make check, kunit, guest-test, ...), not the builds.
 set -eu
 
-PKGS="build-essential make gcc libasan8 bc flex bison libelf-dev libssl-dev dwarves rsync
-kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3
+# Every program the tests and scripts run comes from one of these (make
+# check's deps-audit stage proves it), even those a Debian system usually
+# has (apt, mawk, mount: Priority required, not Essential).
+PKGS="build-essential make gcc g++ clang binutils libasan8 bc flex bison libelf-dev
+libssl-dev dwarves rsync git apt mawk mount zstd
+kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3 python3-minimal
+trace-cmd
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox
 nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
