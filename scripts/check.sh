@@ -72,6 +72,7 @@ stage sparse-selftest scripts/selftest/sparse-catches.sh
 stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
 stage kernels scripts/selftest/kernels.sh
+stage deps-audit-selftest scripts/selftest/deps-audit.py --selftest
 stage deps-audit scripts/selftest/deps-audit.py
 stage uapi-headers tools/testing/uverbs/header-test.sh
 stage xverbs-abi make -C tools/lib/xverbs check

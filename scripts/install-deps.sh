@@ -16,7 +16,8 @@ trace-cmd
 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox
 nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
-ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin libopenmpi-dev qperf
+ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin openmpi-common libopenmpi-dev
+libopenmpi3 libpmix2 qperf libtirpc-common netbase
 dkms lintian man-db"
 
 # --list: the packages, one a line, and nothing else

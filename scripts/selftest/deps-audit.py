@@ -7,7 +7,8 @@ fails on every machine, not only on those where the package is missing.
 The programs:
  - the guest tests' "# XRDMA_PROGRAMS:" lines (tools/testing/guest/*.sh,
    scripts/guest/demo/*.sh), resolved as scripts/guest/mkinitramfs.sh
-   does; repo-relative paths are our build products;
+   does; repo-relative paths are our build products; and the host files
+   and directories their "# XRDMA_FILES:" lines ship;
  - the commands of the shell scripts make check runs on the host
    (HOST_SCRIPTS, and the guest tests' XRDMA_PREPARE steps), found by a
    small shell tokenizer: the words in command position, through wrappers
@@ -411,6 +412,7 @@ class Scanner:
         self.dynamic = []       # (file, line, word): known at run time only
         self.arrays = {}        # (file, NAME) -> [[element word]...]
         self.sources = {}       # file -> the words after its "." / "source"
+        self.files = {}         # host file a guest test ships -> uses
 
     def use(self, word, path, line, script=True):
         self.uses.setdefault(word, []).append((path, line, script))
@@ -533,9 +535,14 @@ class Scanner:
                 rel = os.path.relpath(f, ROOT)
                 with open(f, errors='replace') as fh:
                     for n, line in enumerate(fh, 1):
-                        m = re.match(r'# XRDMA_(PROGRAMS|PREPARE):(.*)', line)
+                        m = re.match(r'# XRDMA_(PROGRAMS|PREPARE|FILES):(.*)',
+                                     line)
                         if m and m.group(1) == 'PREPARE':
                             prepare += m.group(2).split()[:1]
+                        elif m and m.group(1) == 'FILES':
+                            for w in m.group(2).split():
+                                self.files.setdefault(
+                                    w.split(':')[0], set()).add((rel, n))
                         elif m:
                             for w in m.group(2).split():
                                 self.use(w, rel, n, False)
@@ -708,6 +715,12 @@ def audit(without=(), verbose=False, out=sys.stdout):
                                    'path': path, 'why': why})
         p['names'].add(word)
         p['uses'].update(u[:2] for u in uses)
+    # the host files the guest tests ship (XRDMA_FILES), as programs
+    for f, uses in sc.files.items():
+        have = os.path.exists(f)
+        p = progs.setdefault((f, os.path.realpath(f) if have else None), {
+            'names': {f}, 'uses': uses, 'path': f if have else None,
+            'why': 'no %s on this machine' % f})
 
     # the files dpkg may know them by: as run, its /usr-merge twin, the
     # file a symlink (/etc/alternatives too) ends at, and its twin
