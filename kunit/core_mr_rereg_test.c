@@ -144,9 +144,8 @@ static void rereg_driver_fails(struct kunit *test)
 						  XRDMA_MR_REREG_ACCESS, 0, 0,
 						  0, 0, e->pd2), -EBUSY);
 	KUNIT_EXPECT_EQ(test, e->calls, 1);
-	/* the driver was asked for a new key of the same index */
-	KUNIT_EXPECT_EQ(test, e->seen.key >> 8, lkey >> 8);
-	KUNIT_EXPECT_NE(test, e->seen.key, lkey);
+	/* rights and PD only: the driver was asked to keep the key */
+	KUNIT_EXPECT_EQ(test, e->seen.key, lkey);
 	KUNIT_EXPECT_PTR_EQ(test, e->seen.pd, e->pd2);
 	/* nothing changed, the new PD's reference is back */
 	KUNIT_EXPECT_EQ(test, mr->lkey, lkey);
@@ -166,6 +165,7 @@ static void rereg_pd_access(struct kunit *test)
 	struct xrdma_mr *mr = fake_user_mr(test, e, &umem);
 	u32 lkey = mr->lkey;
 	int pd_uses = atomic_read(&e->pd->usecnt);
+	struct xrdma_mr *found;
 
 	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_PD |
 						  XRDMA_MR_REREG_ACCESS, 0, 0,
@@ -178,14 +178,17 @@ static void rereg_pd_access(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->seen.length, 0x2000ULL);
 	KUNIT_EXPECT_PTR_EQ(test, mr->pd, e->pd2);
 	KUNIT_EXPECT_EQ(test, mr->access, acc);
-	KUNIT_EXPECT_EQ(test, mr->lkey, e->seen.key);
-	KUNIT_EXPECT_EQ(test, mr->rkey, e->seen.key);
-	KUNIT_EXPECT_EQ(test, mr->lkey >> 8, lkey >> 8);
-	KUNIT_EXPECT_NE(test, mr->lkey, lkey);
+	/* rights and PD only: the keys stay (as mlx5 and rxe) */
+	KUNIT_EXPECT_EQ(test, e->seen.key, lkey);
+	KUNIT_EXPECT_EQ(test, mr->lkey, lkey);
+	KUNIT_EXPECT_EQ(test, mr->rkey, lkey);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->pd2->usecnt), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->pd->usecnt), pd_uses - 1);
-	/* the key is found by its new value only */
-	KUNIT_EXPECT_NULL(test, xrdma_mr_get_by_key(mr->device, lkey));
+	/* and find the MR */
+	found = xrdma_mr_get_by_key(mr->device, lkey);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	if (found)
+		xrdma_mr_put(found);
 	/* to the PD it is in: the PD flag is dropped */
 	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_PD, 0, 0,
 						  0, 0, e->pd2), 0);

@@ -405,9 +405,14 @@ static bool xrdma_mr_access_writable(u32 access)
  * Everything that can fail for lack of memory or bad input fails before
  * the device is asked: new pages are pinned first (the old range again
  * when new rights need writable pages the old pin did not make).  On
- * success the MR has new keys (its index and a new tag, as fast-reg MRs
- * on re-registration): the old keys no longer reach it, and operations
- * that found the MR by an old key are over before the call returns.
+ * success after a new translation the MR has new keys (its index and a
+ * new tag, as fast-reg MRs on re-registration): the old keys no longer
+ * reach it.  A change of rights or PD alone keeps the keys, as mlx5 (UMR
+ * in place) and rxe do, and applications rely on (they need not exchange
+ * keys again): the same key then carries the new rights or PD only.
+ * Either way operations that found the MR before the change are over
+ * before the call returns (the driver orders the change with the device's
+ * engine as a deregistration), so none uses the old rights afterwards.
  *
  * Return: 0, or a negative errno: -EINVAL (no flag, not a user MR, bad
  * rights or addresses), -EOPNOTSUPP (unknown flag, no driver support),
@@ -421,6 +426,8 @@ int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 {
 	struct xrdma_device *dev = mr->device;
 	struct xrdma_umem *old;
+	/* the caller's: a re-pin for write rights keeps the keys too */
+	bool new_key = flags & XRDMA_MR_REREG_TRANS;
 	struct xrdma_mr_rereg rr = {
 		.flags = flags,
 		.pd = mr->pd,
@@ -475,7 +482,7 @@ int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 		}
 	}
 	rr.flags = flags;
-	rr.key = xrdma_mr_next_key(mr->lkey);
+	rr.key = new_key ? xrdma_mr_next_key(mr->lkey) : mr->lkey;
 	ret = dev->ops->rereg_user_mr(mr, &rr);
 	if (ret)
 		goto err;

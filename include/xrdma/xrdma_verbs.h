@@ -674,7 +674,8 @@ enum xrdma_mr_rereg_flags {
 /**
  * struct xrdma_mr_rereg - the state a re-registered user MR moves to
  * @flags: XRDMA_MR_REREG_* that change
- * @key: the new lkey and rkey (same index, new tag)
+ * @key: the new lkey and rkey: same index, a new tag after a new
+ *	 translation; the current key for a change of rights or PD alone
  * @pd: the MR's PD after the call (the old one if it does not change)
  * @access: XRDMA_ACCESS_* after the call
  * @iova: address on the wire after the call
@@ -1082,7 +1083,11 @@ struct xrdma_device_ops {
 	int (*dereg_mr)(struct xrdma_mr *mr);
 	/*
 	 * rereg_user_mr (optional) moves a user MR to what @rr says; see
-	 * struct xrdma_mr_rereg.  0: the device has the MR under rr->key;
+	 * struct xrdma_mr_rereg.  rr->key may be the MR's current key (a
+	 * change of rights or PD alone): no operation that found the MR
+	 * before may run under the old rights or PD once this returns 0
+	 * (order the change with the device as a deregistration).
+	 * 0: the device has the MR under rr->key;
 	 * the core then updates @mr and releases the umem @rr replaced.  An
 	 * error leaves @mr's fields alone; the MR may then reach no memory
 	 * (the old registration is gone), and a later rereg or dereg works.

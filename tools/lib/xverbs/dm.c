@@ -24,11 +24,20 @@ static inline struct xv_dm *to_xdm(struct ibv_dm *dm)
 	return xv_container_of(dm, struct xv_dm, ibdm);
 }
 
-/* mlx5's bounds: EFAULT beyond the DM (no 4-byte rule: the memory is RAM) */
+/*
+ * mlx5's rules (mlx5_access_dm()): EFAULT beyond the DM (checked without
+ * wrapping), then EINVAL for an offset or a length that is not a multiple
+ * of 4 -- device memory is accessed in 4-byte words.  Ours is RAM, but a
+ * program written against xnic must run on the hardware the verbs
+ * describe, and rdma-core's tests (test_dm_bad_access,
+ * test_dm_write_bad_flow) expect the refusal.
+ */
 static int xv_dm_range(struct xv_dm *dm, uint64_t off, size_t length)
 {
 	if (off > dm->length || length > dm->length - off)
 		return EFAULT;
+	if ((off | length) & 3)
+		return EINVAL;
 	return 0;
 }
 

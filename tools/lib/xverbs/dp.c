@@ -216,10 +216,18 @@ static int xv_fill_bind(uint8_t *wqe, struct ibv_mw *mw, uint32_t rkey,
 	const unsigned int rights = IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ |
 				    IBV_ACCESS_REMOTE_ATOMIC;
+	/*
+	 * A window is reached only through its rkey, remotely: LOCAL_WRITE
+	 * means nothing for it and is accepted and ignored, as rxe (which
+	 * keeps it unused) and mlx5 (whose hardware has no local use of a
+	 * window's key) do; rdma-core's MW tests bind with it.
+	 */
+	const unsigned int ignored = IBV_ACCESS_LOCAL_WRITE;
 	struct xnic_wqe_bind *b = (void *)(wqe + XNIC_WQE_BIND_OFF);
 
 	if (!mw || !info || (!info->mr && info->length) ||
-	    (info->mw_access_flags & ~(rights | IBV_ACCESS_ZERO_BASED)) ||
+	    (info->mw_access_flags &
+	     ~(rights | ignored | IBV_ACCESS_ZERO_BASED)) ||
 	    (rkey >> 8) != (mw->rkey >> 8))
 		return EINVAL;
 	b->addr = htole64(info->addr);

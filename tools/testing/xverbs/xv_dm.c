@@ -9,9 +9,10 @@
  *            0 bytes, more than max_dm_size, comp_mask, an alignment above
  *            max_dm_size are EINVAL; once max_dm_size is handed out one
  *            more byte is ENOMEM; memory freed and taken again reads zero
- *   copy     ibv_memcpy_to_dm / from_dm: data at every offset, through
- *            the whole DM; beyond it (offset, length, wrap) is EFAULT and
- *            changes nothing
+ *   copy     ibv_memcpy_to_dm / from_dm: data at offsets through the
+ *            whole DM; beyond it (offset, length, wrap) is EFAULT, an
+ *            offset or length not a multiple of 4 is EINVAL (as mlx5), and
+ *            neither changes anything
  *   mr       ibv_reg_dm_mr: IBV_ACCESS_ZERO_BASED required (EINVAL),
  *            access bits beyond the verbs' (EINVAL), a range outside the DM
  *            (EINVAL); addr NULL, length as asked; ibv_free_dm with an MR
@@ -84,13 +85,18 @@ static int dm_alloc_rc(size_t len, uint32_t align, uint32_t mask)
 	return -ibv_free_dm(dm);
 }
 
-/* every byte of [0, len) of @dm is @v */
+/*
+ * every byte of the whole 4-byte words of [0, len) of @dm is @v (copies
+ * are in words, as mlx5's: the last len % 4 bytes cannot be read)
+ */
 static bool dm_all(struct ibv_dm *dm, size_t len, uint8_t v)
 {
-	uint8_t *b = malloc(len);
+	uint8_t *b;
 	bool ok;
 	size_t i;
 
+	len &= ~(size_t)3;
+	b = malloc(len + 1);
 	if (!b || ibv_memcpy_from_dm(b, dm, 0, len)) {
 		free(b);
 		return false;
@@ -174,9 +180,10 @@ static void t_copy(void)
 	memset(out, 0, sizeof(out));
 	CHECK_RC(-ibv_memcpy_from_dm(out, dm, 0, DM_LEN), 0, "from_dm all");
 	CHECK(!memcmp(in, out, DM_LEN), "all: data");
-	for (off = 1; off < DM_LEN; off = off * 3 + 1) {
-		uint8_t v[3] = { (uint8_t)off, 0x5a, (uint8_t)~off }, r[3];
-		size_t n = off + 3 <= DM_LEN ? 3 : DM_LEN - off;
+	for (off = 4; off < DM_LEN; off = (off * 3 + 4) & ~(size_t)3) {
+		uint8_t v[8] = { (uint8_t)off, 0x5a, (uint8_t)~off, 3, 4, 5,
+				 6, 7 }, r[8];
+		size_t n = off + 8 <= DM_LEN ? 8 : DM_LEN - off;
 
 		CHECK_RC(-ibv_memcpy_to_dm(dm, off, v, n), 0, "to_dm at %zu",
 			 off);
@@ -185,11 +192,42 @@ static void t_copy(void)
 			 "from_dm at %zu", off);
 		CHECK(!memcmp(v, r, n), "at %zu: data", off);
 	}
-	CHECK_RC(-ibv_memcpy_to_dm(dm, DM_LEN - 1, in, 1), 0, "to_dm last byte");
+	CHECK_RC(-ibv_memcpy_to_dm(dm, DM_LEN - 4, in, 4), 0,
+		 "to_dm last word");
 	CHECK_RC(-ibv_memcpy_to_dm(dm, DM_LEN, in, 0), 0, "to_dm 0 at end");
+
+	/* not in 4-byte words: EINVAL (as mlx5), nothing written */
+	CHECK_RC(-ibv_memcpy_from_dm(out, dm, 0, DM_LEN), 0, "from_dm again");
+	for (off = 1; off < 4; off++) {
+		CHECK_RC(-ibv_memcpy_to_dm(dm, off, in, 4), -EINVAL,
+			 "to_dm at offset %zu: EINVAL", off);
+		CHECK_RC(-ibv_memcpy_to_dm(dm, 4, in, off), -EINVAL,
+			 "to_dm of %zu bytes: EINVAL", off);
+		CHECK_RC(-ibv_memcpy_to_dm(dm, 8 + off, in, 4 + off), -EINVAL,
+			 "to_dm at %zu, %zu bytes: EINVAL", 8 + off, 4 + off);
+		CHECK_RC(-ibv_memcpy_from_dm(in, dm, off, 4), -EINVAL,
+			 "from_dm at offset %zu: EINVAL", off);
+		CHECK_RC(-ibv_memcpy_from_dm(in, dm, 4, off), -EINVAL,
+			 "from_dm of %zu bytes: EINVAL", off);
+	}
+	/* rdma-core's test_dm_bad_access: offset size + 4, length size + 4 */
+	CHECK_RC(-ibv_memcpy_to_dm(dm, DM_LEN + 4, in, 4), -EFAULT,
+		 "to_dm at size + 4");
+	CHECK_RC(-ibv_memcpy_from_dm(in, dm, DM_LEN + 4, 4), -EFAULT,
+		 "from_dm at size + 4");
+	CHECK_RC(-ibv_memcpy_from_dm(in, dm, 0, DM_LEN + 4), -EFAULT,
+		 "from_dm of size + 4");
+	memset(in, 0, sizeof(in));
+	CHECK_RC(-ibv_memcpy_from_dm(in, dm, 0, DM_LEN), 0,
+		 "from_dm after the unaligned ones");
+	CHECK(!memcmp(in, out, DM_LEN), "refused unaligned copies changed nothing");
+	for (i = 0; i < DM_LEN; i++)
+		in[i] = (uint8_t)(i * 7 + 1);
 
 	/* beyond: EFAULT, nothing written */
 	CHECK_RC(-ibv_memcpy_from_dm(out, dm, 0, DM_LEN), 0, "from_dm again");
+	CHECK_RC(-ibv_memcpy_to_dm(dm, 0, in, DM_LEN + 4), -EFAULT,
+		 "to_dm of size + 4");
 	CHECK_RC(-ibv_memcpy_to_dm(dm, 0, in, DM_LEN + 1), -EFAULT,
 		 "to_dm one byte beyond");
 	CHECK_RC(-ibv_memcpy_to_dm(dm, DM_LEN, in, 1), -EFAULT,
@@ -225,7 +263,7 @@ static void t_mr(void)
 {
 	struct ibv_dm *dm = dm_alloc(DM_LEN, 0, 0);
 	struct ibv_mr *mr;
-	uint8_t v = 0x3c;
+	uint32_t v = 0x3c;
 
 	if (!dm)
 		xt_bail(errno, "alloc %d bytes", DM_LEN);
@@ -246,7 +284,7 @@ static void t_mr(void)
 	CHECK(!mr->addr && mr->length == DM_LEN - 4096 && mr->pd == pd &&
 	      mr->context == ctx, "MR addr NULL, length, pd, context");
 	CHECK_RC(-ibv_free_dm(dm), -EBUSY, "free with an MR: EBUSY");
-	CHECK_RC(-ibv_memcpy_to_dm(dm, 0, &v, 1), 0,
+	CHECK_RC(-ibv_memcpy_to_dm(dm, 0, &v, 4), 0,
 		 "the DM still works after EBUSY");
 	CHECK_RC(-ibv_dereg_mr(mr), 0, "dereg");
 	CHECK_RC(-ibv_free_dm(dm), 0, "free after dereg");

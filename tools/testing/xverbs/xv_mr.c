@@ -12,14 +12,18 @@
  *             with the new rkey, the old keys reach nothing, locally
  *             (LOC_PROT_ERR) or remotely (REM_ACCESS_ERR); keys keep
  *             their index and change their tag
- *   access    CHANGE_ACCESS: remote write refused, then allowed, then
- *             refused again; an MR pinned read-only over untouched
- *             anonymous memory and given write access is written through
- *             the process's own pages
- *   pd        CHANGE_PD: only QPs of the new PD reach it; the new PD is
- *             busy while the MR is in it; moving to its own PD
- *   combos    every combination of the three flags: fields, keys, data,
- *             the old rkey refused, rights and PD as asked
+ *   access    CHANGE_ACCESS keeps lkey and rkey (as mlx5 and rxe; rdma-core's
+ *             test_mr_rereg_access writes with the rkeys it had): remote
+ *             write refused, then allowed with the same rkey, then refused
+ *             again with it; an MR pinned read-only over untouched
+ *             anonymous memory and given write access (a re-pin: keys kept
+ *             too) is written through the process's own pages
+ *   pd        CHANGE_PD keeps the keys: only QPs of the new PD reach it;
+ *             the new PD is busy while the MR is in it; moving to its own
+ *             PD
+ *   combos    every combination of the three flags: fields, keys (new
+ *             with CHANGE_TRANSLATION, else kept), data, the old rkey
+ *             refused after a new translation, rights and PD as asked
  *   input     IBV_REREG_MR_ERR_INPUT and ERR_CMD with the errno
  *             rdma-core and ib_core answer; the MR unchanged and working
  *             after each; the REREG_MR ioctl's own negative cases (bad
@@ -261,6 +265,12 @@ static bool key_renewed(uint32_t now, uint32_t before)
 	return now != before && now >> 8 == before >> 8;
 }
 
+/* what a rereg without CHANGE_TRANSLATION left: the MR's keys as they were */
+static bool keys_kept(struct ibv_mr *mr, uint32_t lk, uint32_t rk)
+{
+	return mr->lkey == lk && mr->rkey == rk;
+}
+
 /* ------------------------------------------------------------ trans */
 
 static void t_trans(void)
@@ -331,7 +341,7 @@ static void t_access(void)
 {
 	uint8_t *a = area(2 * PG, 5), *z, buf[64];
 	struct ibv_mr *mr;
-	uint32_t rk;
+	uint32_t lk, rk;
 
 	mr = ibv_reg_mr(pd0, a, 2 * PG,
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
@@ -340,20 +350,28 @@ static void t_access(void)
 	CHECK_ST(probe_write(pd0, a, mr->rkey, 512, 6), IBV_WC_REM_ACCESS_ERR,
 		 "access: WRITE without REMOTE_WRITE");
 	CHECK(xt_pat_check(a, 2 * PG, 5) < 0, "access: nothing written");
+	lk = mr->lkey;
 	rk = mr->rkey;
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
 			      RWR), 0, "access: rereg to add REMOTE_WRITE");
-	CHECK(key_renewed(mr->rkey, rk) && mr->addr == a &&
-	      mr->length == 2 * PG, "access: new keys, range kept");
-	CHECK_ST(probe_write(pd0, a + 100, mr->rkey, 6000, 6), IBV_WC_SUCCESS,
-		 "access: WRITE with REMOTE_WRITE");
+	CHECK(keys_kept(mr, lk, rk) && mr->addr == a && mr->length == 2 * PG,
+	      "access: lkey 0x%x rkey 0x%x -> 0x%x 0x%x (kept), range kept",
+	      lk, rk, mr->lkey, mr->rkey);
+	/* the peer's rkey from before the rereg: rdma-core's test */
+	CHECK_ST(probe_write(pd0, a + 100, rk, 6000, 6), IBV_WC_SUCCESS,
+		 "access: WRITE with the rkey from before, now REMOTE_WRITE");
 	CHECK(xt_pat_check(a + 100, 6000, 6) < 0, "access: WRITE's data");
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
 			      IBV_ACCESS_LOCAL_WRITE), 0,
 		 "access: rereg to local write only");
-	CHECK_ST(probe_read(pd0, a, mr->rkey, 64, buf),
+	CHECK(keys_kept(mr, lk, rk), "access: keys kept again");
+	/* the same key loses its rights at once */
+	CHECK_ST(probe_read(pd0, a, rk, 64, buf),
 		 IBV_WC_REM_ACCESS_ERR, "access: READ without REMOTE_READ");
-	CHECK_ST(probe_send(pd0, a, mr->lkey, 64), IBV_WC_SUCCESS,
+	CHECK_ST(probe_write(pd0, a, rk, 64, 6), IBV_WC_REM_ACCESS_ERR,
+		 "access: WRITE with the kept rkey, REMOTE_WRITE dropped");
+	CHECK(xt_pat_check(a, 100, 5) < 0, "access: nothing written then");
+	CHECK_ST(probe_send(pd0, a, lk, 64), IBV_WC_SUCCESS,
 		 "access: the lkey still works locally");
 	CHECK_RC(ibv_dereg_mr(mr), 0, "access: dereg");
 
@@ -368,8 +386,11 @@ static void t_access(void)
 	mr = ibv_reg_mr(pd0, z, 2 * PG, 0);
 	if (!xt_check(mr, "access: reg_mr of untouched memory, no rights"))
 		return;
+	lk = mr->lkey;
+	rk = mr->rkey;
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
 			      RWR), 0, "access: rereg to remote write");
+	CHECK(keys_kept(mr, lk, rk), "access: keys kept over the re-pin");
 	CHECK_ST(probe_write(pd0, z + 10, mr->rkey, 2 * PG - 20, 7),
 		 IBV_WC_SUCCESS, "access: WRITE into it");
 	CHECK(xt_pat_check(z + 10, 2 * PG - 20, 7) < 0,
@@ -386,18 +407,19 @@ static void t_pd(void)
 	uint8_t *a = area(2 * PG, 8), buf[256];
 	struct ibv_pd *pd2 = ibv_alloc_pd(ctx);
 	struct ibv_mr *mr;
-	uint32_t rk;
+	uint32_t lk, rk;
 
 	if (!pd2)
 		xt_bail(errno, "alloc_pd");
 	mr = ibv_reg_mr(pd0, a, 2 * PG, RWR);
 	if (!mr)
 		xt_bail(errno, "reg_mr");
+	lk = mr->lkey;
 	rk = mr->rkey;
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, 0), 0,
 		 "pd: rereg to another PD");
-	CHECK(mr->pd == pd2 && mr->addr == a && key_renewed(mr->rkey, rk),
-	      "pd: pd set, range kept, new keys");
+	CHECK(mr->pd == pd2 && mr->addr == a && keys_kept(mr, lk, rk),
+	      "pd: pd set, range kept, keys kept");
 	CHECK_ST(probe_read(pd0, a, mr->rkey, 256, buf),
 		 IBV_WC_REM_ACCESS_ERR, "pd: READ from a QP of the old PD");
 	CHECK_ST(probe_read(pd2, a, mr->rkey, 256, buf), IBV_WC_SUCCESS,
@@ -409,11 +431,9 @@ static void t_pd(void)
 		 "pd: SEND on a QP of the new PD");
 	CHECK(ibv_dealloc_pd(pd2) == EBUSY,
 	      "pd: dealloc of the MR's new PD is EBUSY");
-	rk = mr->rkey;
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, 0), 0,
 		 "pd: rereg to the PD it is in");
-	CHECK(mr->pd == pd2 && key_renewed(mr->rkey, rk),
-	      "pd: same PD, new keys");
+	CHECK(mr->pd == pd2 && keys_kept(mr, lk, rk), "pd: same PD, keys kept");
 	CHECK_RC(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd0, NULL, 0, 0), 0,
 		 "pd: rereg back");
 	CHECK_RC(ibv_dealloc_pd(pd2), 0, "pd: the other PD is free again");
@@ -458,8 +478,11 @@ static void t_combos(void)
 		if (tr)
 			exp += 64;
 		CHECK(mr->addr == exp && mr->length == len && mr->pd == pd &&
-		      key_renewed(mr->lkey, lk) && key_renewed(mr->rkey, rk),
-		      "combos %s: addr, length, pd, new keys", n);
+		      (tr ? key_renewed(mr->lkey, lk) &&
+			    key_renewed(mr->rkey, rk) :
+			    keys_kept(mr, lk, rk)),
+		      "combos %s: addr, length, pd, keys %s", n,
+		      tr ? "new" : "kept");
 		CHECK_ST(probe_read(pd, exp + len - 1024, mr->rkey, 1024, buf),
 			 IBV_WC_SUCCESS, "combos %s: READ the MR's end", n);
 		CHECK(!memcmp(buf, exp + len - 1024, 1024),
@@ -472,8 +495,10 @@ static void t_combos(void)
 				  xt_pat_check(a, 2 * PG, 10 + f)) < 0 :
 			    xt_pat_check(exp, 512, 30) < 0,
 		      "combos %s: memory as the WRITE's status says", n);
-		CHECK_ST(probe_read(pd, exp, rk, 64, buf),
-			 IBV_WC_REM_ACCESS_ERR, "combos %s: old rkey", n);
+		if (tr)
+			CHECK_ST(probe_read(pd, exp, rk, 64, buf),
+				 IBV_WC_REM_ACCESS_ERR, "combos %s: old rkey",
+				 n);
 		if (chpd)
 			CHECK_ST(probe_read(pd0, exp, mr->rkey, 64, buf),
 				 IBV_WC_REM_ACCESS_ERR,
@@ -605,8 +630,8 @@ static void t_input(void)
 	c.pd_handle = 0;
 	c.lkey = 0;
 	CHECK_RC(rereg_ioctl(&c, sizeof(c)), 0, "ioctl: a good one");
-	CHECK(key_renewed(c.lkey, mr->lkey) && c.rkey == c.lkey,
-	      "ioctl: new keys returned");
+	CHECK(c.lkey == mr->lkey && c.rkey == mr->rkey,
+	      "ioctl: an access change returns the MR's keys");
 	CHECK_ST(probe_read(pd0, a, c.rkey, 64, a + PG), IBV_WC_SUCCESS,
 		 "ioctl: the returned rkey works");
 	CHECK_RC(ibv_dereg_mr(mr), 0, "input: dereg");

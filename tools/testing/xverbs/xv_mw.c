@@ -10,7 +10,8 @@
  * every QP of their PD.  Checked: data through RDMA WRITE, READ and both
  * atomics via a window's rkey (zero based too), the window's bounds and
  * rights, LOCAL_INV and SEND_WITH_INV of a window (the receive's
- * invalidated rkey), rebinding with a new tag, every bind error
+ * invalidated rkey), rebinding with a new tag (type 1: random, never
+ * the current one), LOCAL_WRITE in a bind ignored, every bind error
  * completion (IBV_WC_MW_BIND_ERR: MR without MW_BIND, range outside the
  * MR, window or MR of another PD, type 2 window already bound, remote
  * write on an MR without local write), the remote errors
@@ -623,7 +624,8 @@ static void t_type1(void)
 	    !CHECK_EQ(wait_wc(&p.b, IBV_WC_BIND_MW, NULL), IBV_WC_SUCCESS,
 		      "type 1 bound"))
 		goto out;
-	CHECK(mw->rkey == ibv_inc_rkey(first), "mw->rkey got the next tag");
+	CHECK((mw->rkey >> 8) == (first >> 8) && mw->rkey != first,
+	      "mw->rkey: the window's index, a new tag");
 	xt_pat_fill(p.la.p, 128, 8);
 	CHECK_EQ(write_at(&p, mw->rkey, xt_va(&p.rb, WIN_OFF), 128),
 		 IBV_WC_SUCCESS, "WRITE through the type 1 window");
@@ -662,6 +664,52 @@ out:
 	pair_free(&q);
 	if (!p.rb.mr)
 		free(p.rb.p);
+	pair_free(&p);
+}
+
+/*
+ * Defect 6 of issue 29: the tag a type 1 bind gives is random and never
+ * the current one, so a peer that saw a window's rkeys cannot name the
+ * next.  64 rebinds: none keeps the tag, and at most 8 take old + 1 (the
+ * ibv_inc_rkey() convention mlx5 and rxe follow: 64 of 64 there; for
+ * random tags P(8 or more of 64) < 1e-9).  Distinct tags seen: more than 8.
+ */
+static void t_tag(void)
+{
+	struct ibv_mw *mw = mw_new(pd, IBV_MW_TYPE_1);
+	struct ibv_mw_bind mb = { .wr_id = 6, .send_flags = IBV_SEND_SIGNALED };
+	bool seen[256] = { false };
+	int i, inc = 0, same = 0, distinct = 0, done = 0;
+	struct pair p;
+	uint32_t old;
+
+	pair_new(&p, ACC_MR);
+	mb.bind_info.mr = p.rb.mr;
+	mb.bind_info.addr = xt_va(&p.rb, 0);
+	mb.bind_info.length = 4096;
+	mb.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ;
+	for (i = 0; i < 64; i++) {
+		old = mw->rkey;
+		if (ibv_bind_mw(p.b.qp, mw, &mb) ||
+		    wait_wc(&p.b, IBV_WC_BIND_MW, NULL) != IBV_WC_SUCCESS)
+			break;
+		done++;
+		if ((mw->rkey >> 8) != (old >> 8))
+			break;
+		same += mw->rkey == old;
+		inc += mw->rkey == ibv_inc_rkey(old);
+		if (!seen[mw->rkey & 0xff])
+			distinct++;
+		seen[mw->rkey & 0xff] = true;
+	}
+	CHECK_EQ(done, 64, "64 type 1 rebinds, the window's index kept");
+	CHECK_EQ(same, 0, "no rebind kept the tag");
+	CHECK(inc <= 8, "old + 1 in %d of 64 rebinds (at most 8)", inc);
+	CHECK(distinct > 8, "%d distinct tags (more than 8)", distinct);
+	/* the last tag is the window's: data through it */
+	CHECK_EQ(rdma(&p, IBV_WR_RDMA_READ, 0, 64, mw->rkey, xt_va(&p.rb, 0),
+		      0, 0), IBV_WC_SUCCESS, "READ through the last tag");
+	mw_free(mw);
 	pair_free(&p);
 }
 
@@ -711,6 +759,93 @@ out:
 	pair_free(&p);
 }
 
+/*
+ * rdma-core's MW tests: an MR with LOCAL_WRITE | MW_BIND only, windows
+ * bound with REMOTE_WRITE | LOCAL_WRITE (type 1 by ibv_bind_mw, type 2 by
+ * IBV_WR_BIND_MW and by ibv_wr_bind_mw).  LOCAL_WRITE means nothing for a
+ * window and is ignored, as rxe and mlx5 do: the binds succeed and WRITE
+ * through each works; a window bound with LOCAL_WRITE alone grants no
+ * remote right (rdma-core's test_qp_ex_rc_bind_mw).
+ */
+static void t_local_write(void)
+{
+	const unsigned int acc = IBV_ACCESS_REMOTE_WRITE |
+				 IBV_ACCESS_LOCAL_WRITE;
+	const int mr_acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND;
+	struct ibv_mw_bind mb = { .wr_id = 4, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_mw_bind_info bi = { 0 };
+	struct ibv_mw *m1 = mw_new(pd, IBV_MW_TYPE_1);
+	struct ibv_mw *m2 = mw_new(pd, IBV_MW_TYPE_2);
+	struct ibv_mw *m3 = mw_new(pd, IBV_MW_TYPE_2);
+	struct ibv_mw *m4 = mw_new(pd, IBV_MW_TYPE_2);
+	struct ibv_qp_ex *qx;
+	struct pair p, q;
+	uint32_t rkey;
+
+	if (!pair_new_pd(&p, pd, mr_acc, true))
+		xt_bail(0, "a pair whose responder has the BIND_MW send op");
+	pair_new(&q, mr_acc);
+	mb.bind_info.mr = p.rb.mr;
+	mb.bind_info.addr = xt_va(&p.rb, 0);
+	mb.bind_info.length = 4096;
+	mb.bind_info.mw_access_flags = acc;
+	if (CHECK_RC(-ibv_bind_mw(p.b.qp, m1, &mb), 0,
+		     "type 1 ibv_bind_mw with REMOTE_WRITE | LOCAL_WRITE") &&
+	    CHECK_EQ(wait_wc(&p.b, IBV_WC_BIND_MW, NULL), IBV_WC_SUCCESS,
+		     "type 1 bound")) {
+		xt_pat_fill(p.la.p, 64, 31);
+		CHECK_EQ(write_at(&p, m1->rkey, xt_va(&p.rb, 0), 64),
+			 IBV_WC_SUCCESS, "WRITE through the type 1 window");
+		CHECK(xt_pat_check(p.rb.p, 64, 31) < 0, "its data arrived");
+	}
+	if (CHECK_EQ(bind2(&p.b, m2, ibv_inc_rkey(m2->rkey), p.rb.mr,
+			   xt_va(&p.rb, 4096), 4096, acc), IBV_WC_SUCCESS,
+		     "IBV_WR_BIND_MW with REMOTE_WRITE | LOCAL_WRITE")) {
+		m2->rkey = ibv_inc_rkey(m2->rkey);
+		xt_pat_fill(p.la.p, 64, 32);
+		CHECK_EQ(write_at(&p, m2->rkey, xt_va(&p.rb, 4096), 64),
+			 IBV_WC_SUCCESS, "WRITE through the type 2 window");
+		CHECK(xt_pat_check(p.rb.p + 4096, 64, 32) < 0,
+		      "its data arrived");
+	}
+	qx = ibv_qp_to_qp_ex(p.b.qp);
+	rkey = ibv_inc_rkey(m3->rkey);
+	bi.mr = p.rb.mr;
+	bi.addr = xt_va(&p.rb, 8192);
+	bi.length = 4096;
+	bi.mw_access_flags = acc;
+	ibv_wr_start(qx);
+	qx->wr_id = 5;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_bind_mw(qx, m3, rkey, &bi);
+	if (CHECK_RC(-ibv_wr_complete(qx), 0,
+		     "ibv_wr_bind_mw with REMOTE_WRITE | LOCAL_WRITE") &&
+	    CHECK_EQ(wait_wc(&p.b, IBV_WC_BIND_MW, NULL), IBV_WC_SUCCESS,
+		     "bound through ibv_wr_bind_mw")) {
+		m3->rkey = rkey;
+		xt_pat_fill(p.la.p, 64, 33);
+		CHECK_EQ(write_at(&p, rkey, xt_va(&p.rb, 8192), 64),
+			 IBV_WC_SUCCESS, "WRITE through it");
+		CHECK(xt_pat_check(p.rb.p + 8192, 64, 33) < 0,
+		      "its data arrived");
+	}
+	/* LOCAL_WRITE alone: bound, but no remote right (on q: errors end QPs) */
+	rkey = ibv_inc_rkey(m4->rkey);
+	if (CHECK_EQ(bind2(&q.b, m4, rkey, q.rb.mr, xt_va(&q.rb, 0), 4096,
+			   IBV_ACCESS_LOCAL_WRITE), IBV_WC_SUCCESS,
+		     "IBV_WR_BIND_MW with LOCAL_WRITE alone")) {
+		m4->rkey = rkey;
+		want_rem_access(write_at(&q, rkey, xt_va(&q.rb, 0), 8),
+				"WRITE through a LOCAL_WRITE-only window");
+	}
+	mw_free(m1);
+	mw_free(m2);
+	mw_free(m3);
+	mw_free(m4);
+	pair_free(&q);
+	pair_free(&p);
+}
+
 /* what the calls refuse before anything reaches the device */
 static void t_api_errors(void)
 {
@@ -743,9 +878,10 @@ static void t_api_errors(void)
 	CHECK_RC(-ibv_post_send(p.b.qp, &wr, &bad), -EINVAL,
 		 "IBV_WR_BIND_MW with another window's rkey index: EINVAL");
 	wr.bind_mw.rkey = ibv_inc_rkey(m2->rkey);
-	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_LOCAL_WRITE;
+	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ |
+					       IBV_ACCESS_MW_BIND;
 	CHECK_RC(-ibv_post_send(p.b.qp, &wr, &bad), -EINVAL,
-		 "IBV_WR_BIND_MW with a local right: EINVAL");
+		 "IBV_WR_BIND_MW with MW_BIND in the window's rights: EINVAL");
 	mb.bind_info = wr.bind_mw.bind_info;
 	mb.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ;
 	CHECK_EQ(ibv_bind_mw(p.b.qp, m2, &mb), EINVAL,
@@ -855,7 +991,9 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(remote_errors, 0, "unbound, another QP, dereg EBUSY"),
 	XT_SUBTEST(zero_based, 0, "zero based type 2 windows"),
 	XT_SUBTEST(type1, 0, "type 1: ibv_bind_mw, rebind, unbind"),
+	XT_SUBTEST(tag, 0, "type 1 binds draw random new tags"),
 	XT_SUBTEST(wr_bind, 0, "ibv_wr_bind_mw"),
+	XT_SUBTEST(local_write, 0, "LOCAL_WRITE in a bind is ignored"),
 	XT_SUBTEST(api_errors, 0, "errno of the calls"),
 	XT_SUBTEST(ioctl, 0, "ALLOC_MW and DESTROY with bad arguments"),
 };
