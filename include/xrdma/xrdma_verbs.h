@@ -654,6 +654,15 @@ struct xrdma_mr {
  * @mmap_length: bytes to map there, page multiple (set by the driver)
  * @uobject: uverbs
  */
+/*
+ * What a process's device memory is charged to its uid's share (pages);
+ * see xrdma_dm_uncharge().
+ */
+struct xrdma_dm_charge {
+	struct xrdma_ucharge uc;
+	unsigned int npages;
+};
+
 struct xrdma_dm {
 	struct xrdma_device *device;
 	u64 length;
@@ -661,6 +670,7 @@ struct xrdma_dm {
 	u64 mmap_offset;
 	u64 mmap_length;
 	void *uobject;
+	struct xrdma_dm_charge charge;
 };
 
 /* what xrdma_rereg_user_mr() changes, as IB_MR_REREG_* */
@@ -1404,6 +1414,7 @@ int xrdma_dereg_mr(struct xrdma_mr *mr);
 struct xrdma_dm *xrdma_alloc_dm(struct xrdma_device *dev, u64 length,
 				u32 log_align, struct xrdma_udata *udata);
 int xrdma_free_dm(struct xrdma_dm *dm);
+void xrdma_dm_uncharge(struct xrdma_device *dev, struct xrdma_dm_charge *c);
 struct xrdma_mr *xrdma_reg_dm_mr(struct xrdma_pd *pd, struct xrdma_dm *dm,
 				 u64 offset, u64 length, u32 access);
 u32 xrdma_mr_next_key(u32 key);

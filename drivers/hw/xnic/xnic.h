@@ -154,6 +154,7 @@ struct xnic_ubuf {
 	struct xrdma_ucontext *uctx;	/* charged to it ... */
 	unsigned long charged;		/* ... this many pages */
 	bool dm;			/* device memory: buf is in the window */
+	struct xrdma_dm_charge dm_charge; /* its pages, from free_dm on */
 };
 
 struct xnic_dm {

@@ -360,6 +360,7 @@ void xnic_dm_release(struct xnic_ubuf *ubuf)
 
 	xnic_dm_put_pages(xdev, (ubuf->buf.cpu - xdev->dm_cpu) >> PAGE_SHIFT,
 			  ubuf->buf.size >> PAGE_SHIFT);
+	xrdma_dm_uncharge(&xdev->ibdev, &ubuf->dm_charge);
 	kfree(ubuf);
 }
 
@@ -434,10 +435,16 @@ void xnic_dm_free(struct xrdma_dm *dm)
 {
 	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
 
-	if (xdm->entry)
-		/* mmap_free gives the pages back once no mapping is left */
+	if (xdm->entry) {
+		/*
+		 * mmap_free gives the pages back once no mapping is left: the
+		 * uid's share stays charged until then
+		 */
+		xdm->ubuf->dm_charge = dm->charge;
+		dm->charge = (struct xrdma_dm_charge){};
 		xrdma_mmap_entry_remove(xdm->entry);
-	else
+	} else {
 		xnic_dm_put_pages(to_xdev(dm->device), xdm->first,
 				  xdm->npages);
+	}
 }

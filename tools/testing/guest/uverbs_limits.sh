@@ -8,6 +8,7 @@
 # long as it exists (create/mmap/destroy loop -> ENOMEM, munmap gives it
 # back), the per-context cap and the queue order cap, per-uid shares of
 # contexts and SRQs (-EAGAIN for the one, a second uid still gets both),
+# of device memory and of multicast attachments (likewise),
 # the rdma cgroup's hca_handle/hca_object limits (-EAGAIN), and queue
 # memory charged to (and uncharged from) the memory cgroup.
 # Per-check results are the "ok N - ..." / "not ok N - ..." lines of
@@ -19,7 +20,7 @@ xnic_stack_up 1
 
 failed=$XRDMA_TMP/failed
 : >"$failed"
-uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup limmemcg
+uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limdm limmcast limcgroup limmemcg
 rc=$?
 
 xnic_stack_end xnic0

@@ -12,6 +12,12 @@
  *              larger queue
  *   limshare   one uid exhausting its share of contexts and SRQs gets
  *              -EAGAIN, and a second uid still gets both
+ *   limdm      one uid gets its share of device memory (pages), then
+ *              -EAGAIN, also while a freed DM is still mapped; a second
+ *              uid still gets its share; all of it is free afterwards
+ *   limmcast   one uid gets its share of multicast attachments, then
+ *              -EAGAIN; a second uid still attaches, to the same groups
+ *              and to new ones
  *   limcgroup  the rdma cgroup's hca_handle/hca_object limits: -EAGAIN
  *   limmemcg   queue memory is charged to the memory cgroup (__GFP_ACCOUNT)
  *
@@ -369,6 +375,247 @@ void t_limshare(void)
 	CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "A exits normally");
 	close(s.a_ready[0]);
 	close(s.b_done[1]);
+}
+
+/* -------------------------------------------------- limdm, limmcast */
+
+/*
+ * Two uids side by side (A holds what it got while B tries): @a and @b
+ * run in children as UID_A and UID_B; A signals once it holds its share.
+ */
+struct pair {
+	int a_ready[2];		/* A -> parent: holding its share */
+	int b_done[2];		/* parent -> A: B has checked */
+	unsigned int lim;	/* the share, in the pool's units */
+};
+
+static void pair_wait_b(struct pair *p)
+{
+	char ch = 'x';
+
+	if (write(p->a_ready[1], &ch, 1) != 1 ||
+	    read(p->b_done[0], &ch, 1) != 1)
+		ut_fail("", "A: pipe");
+}
+
+static void pair_run(struct pair *p, void (*a)(struct pair *),
+		     void (*b)(struct pair *))
+{
+	pid_t pa;
+	char ch;
+	int st;
+
+	if (pipe(p->a_ready) || pipe(p->b_done)) {
+		ut_fail(errname(-errno), "pipe");
+		return;
+	}
+	pa = fork();
+	if (pa == 0) {
+		close(p->a_ready[0]);
+		close(p->b_done[1]);
+		a(p);
+		_exit(0);
+	}
+	close(p->a_ready[1]);
+	close(p->b_done[0]);
+	if (CHECK(pa > 0, "fork A") &&
+	    CHECK_EQ(read(p->a_ready[0], &ch, 1), 1, "A holds its share"))
+		in_child((void (*)(void *))b, p);
+	if (write(p->b_done[1], "x", 1) != 1)
+		ut_fail("", "pipe");
+	if (pa > 0) {
+		waitpid(pa, &st, 0);
+		CHECK(WIFEXITED(st) && !WEXITSTATUS(st), "A exits normally");
+	}
+	close(p->a_ready[0]);
+	close(p->b_done[1]);
+}
+
+static unsigned int share_of(unsigned long long max)
+{
+	long share = read_long(P_SHARE);
+
+	if (!CHECK(share > 0 && share < 100, "%s: %ld", P_SHARE, share))
+		share = 50;
+	return (unsigned int)(max * share / 100);
+}
+
+static int dm_alloc(int fd, uint64_t len, struct xrdma_cmd_alloc_dm *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->length = len;
+	return xio(fd, XRDMA_IOC_ALLOC_DM, c);
+}
+
+#define DM_MAXN		64
+
+/* A: one page at a time up to the share; the first one stays mapped */
+static void dm_a(struct pair *p)
+{
+	struct xrdma_cmd_alloc_dm c;
+	unsigned int n;
+	struct ctx cx;
+	void *map;
+	int rc = 0;
+
+	if (!CHECK_RC(become(UID_A, 64L << 20, 0), 0, "A: uid %d", UID_A) ||
+	    !CHECK_RC(ctx_open(&cx), 0, "A: context"))
+		goto out;
+	/* freed but still mapped: its page stays out, and charged */
+	if (CHECK_RC(dm_alloc(cx.fd, 4096, &c), 0, "A: ALLOC_DM 1 page")) {
+		map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   cx.fd, (off_t)c.mmap_offset);
+		CHECK(map != MAP_FAILED, "A: mmap it");
+		CHECK_RC(destroy(cx.fd, XRDMA_OBJ_DM, c.dm_handle), 0,
+			 "A: DESTROY it, still mapped");
+	}
+	for (n = 1; n < DM_MAXN; n++) {
+		rc = dm_alloc(cx.fd, 4096, &c);
+		if (rc)
+			break;
+	}
+	CHECK_RC(rc, -EAGAIN, "A: ALLOC_DM page number %u", n + 1);
+	CHECK_EQ(n, p->lim, "A: pages allocated (one freed, mapped) = its share");
+out:
+	pair_wait_b(p);
+}
+
+static void dm_b(struct pair *p)
+{
+	struct xrdma_cmd_alloc_dm c;
+	struct ctx cx;
+
+	if (!CHECK_RC(become(UID_B, 64L << 20, 0), 0, "B: uid %d", UID_B) ||
+	    !CHECK_RC(ctx_open(&cx), 0, "B: context"))
+		return;
+	CHECK_RC(dm_alloc(cx.fd, (uint64_t)p->lim * 4096, &c), 0,
+		 "B: ALLOC_DM its share (%u pages) while A holds its own",
+		 p->lim);
+	CHECK_RC(dm_alloc(cx.fd, 4096, &c), -EAGAIN, "B: one page more");
+	ctx_close(&cx);
+}
+
+void t_limdm(void)
+{
+	struct xrdma_cmd_alloc_dm c;
+	struct pair p;
+	struct ctx cx;
+
+	if (!ut_dattr.max_dm_size) {
+		ut_note("no device memory");
+		return;
+	}
+	p.lim = share_of(ut_dattr.max_dm_size / 4096);
+	ut_note("%u of %llu DM pages per uid", p.lim,
+		(unsigned long long)ut_dattr.max_dm_size / 4096);
+	if (!CHECK(p.lim && p.lim < DM_MAXN, "share of %u pages testable",
+		   p.lim))
+		return;
+	pair_run(&p, dm_a, dm_b);
+	/* root (CAP_SYS_RESOURCE) gets all of it: everything came back */
+	if (CHECK_RC(ctx_open(&cx), 0, "context")) {
+		CHECK_RC(dm_alloc(cx.fd, ut_dattr.max_dm_size, &c), 0,
+			 "root: ALLOC_DM all of it afterwards");
+		ctx_close(&cx);
+	}
+}
+
+#define MC_QPS		4	/* a group's 8 QP slots: half for A */
+#define MC_MAXN		(MC_QPS * 32)
+
+static int mcast(int fd, uint32_t qp, unsigned int group, bool attach)
+{
+	struct xrdma_cmd_mcast m = { .qp_handle = qp, .lid = 0xc001 };
+
+	m.gid[0] = 0xff;
+	m.gid[1] = 0x0e;
+	m.gid[14] = (uint8_t)(group >> 8);
+	m.gid[15] = (uint8_t)group;
+	return xio(fd, attach ? XRDMA_IOC_ATTACH_MCAST :
+				XRDMA_IOC_DETACH_MCAST, &m);
+}
+
+/* a context with MC_QPS UD QPs: 0 or -errno */
+static int mc_objs(struct ctx *cx, struct qp *qp, int nqp)
+{
+	uint32_t pd;
+	struct cq cq;
+	int i, rc;
+
+	rc = ctx_open(cx);
+	if (!rc)
+		rc = alloc_pd(cx->fd, &pd);
+	if (!rc)
+		rc = create_cq(cx->fd, 64, -1, 0, &cq);
+	for (i = 0; !rc && i < nqp; i++)
+		rc = create_qp(cx->fd, pd, cq.h, cq.h, 0, XRDMA_UVERBS_QPT_UD,
+			       0, &qp[i]);
+	return rc;
+}
+
+/* A: QP i attaches to groups 0, 1, ... (4 QPs a group) until refused */
+static void mc_a(struct pair *p)
+{
+	struct qp qp[MC_QPS];
+	unsigned int n;
+	struct ctx cx;
+	int rc = 0;
+
+	if (!CHECK_RC(become(UID_A, 64L << 20, 0), 0, "A: uid %d", UID_A) ||
+	    !CHECK_RC(mc_objs(&cx, qp, MC_QPS), 0, "A: %d UD QPs", MC_QPS))
+		goto out;
+	for (n = 0; n < MC_MAXN; n++) {
+		rc = mcast(cx.fd, qp[n % MC_QPS].h, n / MC_QPS, true);
+		if (rc)
+			break;
+	}
+	CHECK_RC(rc, -EAGAIN, "A: attachment number %u", n + 1);
+	CHECK_EQ(n, p->lim, "A: attachments = its share");
+	if (n) {
+		n--;
+		CHECK_RC(mcast(cx.fd, qp[n % MC_QPS].h, n / MC_QPS, false), 0,
+			 "A: detach one");
+		CHECK_RC(mcast(cx.fd, qp[n % MC_QPS].h, n / MC_QPS, true), 0,
+			 "A: then attach again");
+	}
+out:
+	pair_wait_b(p);
+}
+
+static void mc_b(struct pair *p)
+{
+	struct qp qp[2];
+	struct ctx cx;
+
+	(void)p;
+	if (!CHECK_RC(become(UID_B, 64L << 20, 0), 0, "B: uid %d", UID_B) ||
+	    !CHECK_RC(mc_objs(&cx, qp, 2), 0, "B: 2 UD QPs"))
+		return;
+	CHECK_RC(mcast(cx.fd, qp[0].h, 0, true), 0,
+		 "B: attach to A's group 0 while A holds its share");
+	CHECK_RC(mcast(cx.fd, qp[1].h, 1000, true), 0,
+		 "B: attach to a new group while A holds its share");
+	ctx_close(&cx);
+}
+
+void t_limmcast(void)
+{
+	unsigned long long max = ut_dattr.max_mcast_grp;
+	struct pair p;
+
+	if (ut_dattr.max_total_mcast_qp_attach < max)
+		max = ut_dattr.max_total_mcast_qp_attach;
+	if (!max) {
+		ut_note("no multicast");
+		return;
+	}
+	p.lim = share_of(max);
+	ut_note("%u attachments per uid (of %u groups, %u attachments)",
+		p.lim, ut_dattr.max_mcast_grp,
+		ut_dattr.max_total_mcast_qp_attach);
+	if (!CHECK(p.lim && p.lim < MC_MAXN, "share of %u testable", p.lim))
+		return;
+	pair_run(&p, mc_a, mc_b);
 }
 
 /* ---------------------------------------------------------- limcgroup */

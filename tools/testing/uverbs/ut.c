@@ -707,6 +707,8 @@ static const struct xt_subtest subtests[] = {
 	{ "limmem", t_limmem, 60, false, "xnic: queue memory in VmPin, RLIMIT_MEMLOCK" },
 	{ "limcap", t_limcap, 60, false, "xnic: per-context memory cap, queue order cap" },
 	{ "limshare", t_limshare, 300, false, "xnic: per-uid share of contexts and SRQs" },
+	{ "limdm", t_limdm, 60, false, "xnic: per-uid share of device memory" },
+	{ "limmcast", t_limmcast, 60, false, "xnic: per-uid share of multicast attachments" },
 	{ "limcgroup", t_limcgroup, 60, false, "xnic: rdma cgroup hca_handle/hca_object" },
 	{ "limmemcg", t_limmemcg, 60, false, "xnic: queue memory in the memory cgroup" },
 	{ "remove", t_remove, 120, true,

@@ -225,6 +225,8 @@ void t_remove(void);
 void t_limmem(void);
 void t_limcap(void);
 void t_limshare(void);
+void t_limdm(void);
+void t_limmcast(void);
 void t_limcgroup(void);
 void t_limmemcg(void);
 
