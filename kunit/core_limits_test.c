@@ -93,6 +93,41 @@ static void limits_share_arith(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_SRQ), UINT_MAX);
 }
 
+/* Counted shares: device memory pages, multicast attachments. */
+static void limits_uid_units(struct kunit *test)
+{
+	struct xrdma_device *dev = &lim_dev(test)->ibdev;
+	struct xrdma_ucharge c[3] = {};
+	const struct cred *saved;
+	struct cred *new;
+
+	xrdma_user_share = 50;
+	dev->attr.max_dm_size = 32 * PAGE_SIZE;
+	dev->attr.max_mcast_grp = 64;
+	dev->attr.max_total_mcast_qp_attach = 256;
+	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_DM), 16U);
+	/* each attachment may create a group: the smaller limit */
+	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_MCAST), 32U);
+	saved = lim_become(test, 4244, &new);
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 10,
+						  &c[0]), 0);
+	/* 10 + 7 > 16: refused whole, nothing counted */
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 7,
+						  &c[1]), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 6,
+						  &c[1]), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, KUIDT_INIT(4244),
+					       XRDMA_ULIM_DM), 16U);
+	/* more than the whole share at once (no wrap-around) */
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_MCAST,
+						  UINT_MAX, &c[2]), -EAGAIN);
+	xrdma_user_uncharge_n(dev, XRDMA_ULIM_DM, 10, &c[0]);
+	xrdma_user_uncharge_n(dev, XRDMA_ULIM_DM, 6, &c[1]);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, KUIDT_INIT(4244),
+					       XRDMA_ULIM_DM), 0U);
+	lim_unbecome(saved, new);
+}
+
 static void limits_uid_share(struct kunit *test)
 {
 	struct xrdma_device *dev = &lim_dev(test)->ibdev;
@@ -214,6 +249,7 @@ static void limits_ucontext_memlock(struct kunit *test)
 static struct kunit_case limits_cases[] = {
 	KUNIT_CASE(limits_share_arith),
 	KUNIT_CASE(limits_uid_share),
+	KUNIT_CASE(limits_uid_units),
 	KUNIT_CASE(limits_object_charge),
 	KUNIT_CASE(limits_ucontext_cap),
 	KUNIT_CASE(limits_ucontext_memlock),
