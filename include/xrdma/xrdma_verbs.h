@@ -748,7 +748,8 @@ struct xrdma_ah {
  * @disassociated: the device is gone; driver state already released
  * @charge: the context's per-user and rdma cgroup (hca_handle) charge
  * @owner_mm: the creator's mm: queue memory is accounted in its pinned_vm
- * @mem_pages: pages of driver memory charged (xrdma_ucontext_charge())
+ * @mem_pages: pages of driver memory charged (xrdma_ucontext_charge(),
+ *	       xrdma_ucontext_charge_kmem())
  *
  * Drivers embed it at offset 0 of their context (ops->size_ucontext).
  * The core frees the memory only when the file is released, after every
@@ -806,6 +807,10 @@ int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
 int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages);
 void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
 			     unsigned long npages);
+int xrdma_ucontext_charge_kmem(struct xrdma_ucontext *uctx,
+			       unsigned long npages);
+void xrdma_ucontext_uncharge_kmem(struct xrdma_ucontext *uctx,
+				  unsigned long npages);
 
 /* For uverbs */
 struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,

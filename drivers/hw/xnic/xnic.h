@@ -260,6 +260,9 @@ struct xnic_mr {
 	u8 page_shift;
 	bool sgt_mapped;
 	bool in_device;			/* the device has it under lkey */
+	/* a dmabuf MR's tables, charged to its context until dereg */
+	struct xrdma_ucontext *kmem_uctx;
+	unsigned long kmem_pages;
 };
 
 struct xnic_ah {
@@ -373,6 +376,8 @@ void xnic_eq_sync(struct xnic_dev *xdev);
 
 int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   size_t size);
+int xnic_dma_alloc_gfp(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		       size_t size, gfp_t gfp);
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 /*

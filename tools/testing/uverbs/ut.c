@@ -711,6 +711,7 @@ static const struct xt_subtest subtests[] = {
 	{ "limmcast", t_limmcast, 60, false, "xnic: per-uid share of multicast attachments" },
 	{ "limcgroup", t_limcgroup, 60, false, "xnic: rdma cgroup hca_handle/hca_object" },
 	{ "limmemcg", t_limmemcg, 60, false, "xnic: queue memory in the memory cgroup" },
+	{ "limdmabuf", t_limdmabuf, 120, false, "xnic: dmabuf MR tables: memcg, context cap" },
 	{ "remove", t_remove, 120, true,
 	  "device removal with an open fd (driven by uverbs_remove.sh)" },
 	{ "abi", t_abi, 30, false, "extension convention, reserved numbers" },

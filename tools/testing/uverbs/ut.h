@@ -229,6 +229,7 @@ void t_limdm(void);
 void t_limmcast(void);
 void t_limcgroup(void);
 void t_limmemcg(void);
+void t_limdmabuf(void);
 
 extern const char *ut_ready_file;	/* -r: t_remove writes its pid here */
 
