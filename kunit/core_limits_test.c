@@ -246,6 +246,33 @@ static void limits_ucontext_memlock(struct kunit *test)
 	mmput(uctx.owner_mm);
 }
 
+/* dmabuf MR tables: the context's cap, never the creator's pinned_vm */
+static void limits_ucontext_kmem(struct kunit *test)
+{
+	unsigned long cap = 1UL << (20 - PAGE_SHIFT);
+	struct xrdma_ucontext uctx = {};
+
+	uctx.owner_mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, uctx.owner_mm);
+	xrdma_max_ucontext_mem = 1;	/* MiB */
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge(&uctx, 1), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, cap - 1), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	/* queue memory and tables share the one cap */
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge(&uctx, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, LONG_MAX),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), cap);
+	xrdma_ucontext_uncharge_kmem(&uctx, cap - 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	xrdma_ucontext_uncharge(&uctx, 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), 0);
+	mmput(uctx.owner_mm);
+}
+
 static struct kunit_case limits_cases[] = {
 	KUNIT_CASE(limits_share_arith),
 	KUNIT_CASE(limits_uid_share),
@@ -253,6 +280,7 @@ static struct kunit_case limits_cases[] = {
 	KUNIT_CASE(limits_object_charge),
 	KUNIT_CASE(limits_ucontext_cap),
 	KUNIT_CASE(limits_ucontext_memlock),
+	KUNIT_CASE(limits_ucontext_kmem),
 	{}
 };
 
