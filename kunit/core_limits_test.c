@@ -93,6 +93,41 @@ static void limits_share_arith(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_SRQ), UINT_MAX);
 }
 
+/* Counted shares: device memory pages, multicast attachments. */
+static void limits_uid_units(struct kunit *test)
+{
+	struct xrdma_device *dev = &lim_dev(test)->ibdev;
+	struct xrdma_ucharge c[3] = {};
+	const struct cred *saved;
+	struct cred *new;
+
+	xrdma_user_share = 50;
+	dev->attr.max_dm_size = 32 * PAGE_SIZE;
+	dev->attr.max_mcast_grp = 64;
+	dev->attr.max_total_mcast_qp_attach = 256;
+	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_DM), 16U);
+	/* each attachment may create a group: the smaller limit */
+	KUNIT_EXPECT_EQ(test, xrdma_ulim_limit(dev, XRDMA_ULIM_MCAST), 32U);
+	saved = lim_become(test, 4244, &new);
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 10,
+						  &c[0]), 0);
+	/* 10 + 7 > 16: refused whole, nothing counted */
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 7,
+						  &c[1]), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_DM, 6,
+						  &c[1]), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, KUIDT_INIT(4244),
+					       XRDMA_ULIM_DM), 16U);
+	/* more than the whole share at once (no wrap-around) */
+	KUNIT_EXPECT_EQ(test, xrdma_user_charge_n(dev, XRDMA_ULIM_MCAST,
+						  UINT_MAX, &c[2]), -EAGAIN);
+	xrdma_user_uncharge_n(dev, XRDMA_ULIM_DM, 10, &c[0]);
+	xrdma_user_uncharge_n(dev, XRDMA_ULIM_DM, 6, &c[1]);
+	KUNIT_EXPECT_EQ(test, xrdma_user_count(dev, KUIDT_INIT(4244),
+					       XRDMA_ULIM_DM), 0U);
+	lim_unbecome(saved, new);
+}
+
 static void limits_uid_share(struct kunit *test)
 {
 	struct xrdma_device *dev = &lim_dev(test)->ibdev;
@@ -211,12 +246,41 @@ static void limits_ucontext_memlock(struct kunit *test)
 	mmput(uctx.owner_mm);
 }
 
+/* dmabuf MR tables: the context's cap, never the creator's pinned_vm */
+static void limits_ucontext_kmem(struct kunit *test)
+{
+	unsigned long cap = 1UL << (20 - PAGE_SHIFT);
+	struct xrdma_ucontext uctx = {};
+
+	uctx.owner_mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, uctx.owner_mm);
+	xrdma_max_ucontext_mem = 1;	/* MiB */
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge(&uctx, 1), 0);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, cap - 1), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	/* queue memory and tables share the one cap */
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge(&uctx, 1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	KUNIT_EXPECT_EQ(test, xrdma_ucontext_charge_kmem(&uctx, LONG_MAX),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), cap);
+	xrdma_ucontext_uncharge_kmem(&uctx, cap - 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 1);
+	xrdma_ucontext_uncharge(&uctx, 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&uctx.owner_mm->pinned_vm), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&uctx.mem_pages), 0);
+	mmput(uctx.owner_mm);
+}
+
 static struct kunit_case limits_cases[] = {
 	KUNIT_CASE(limits_share_arith),
 	KUNIT_CASE(limits_uid_share),
+	KUNIT_CASE(limits_uid_units),
 	KUNIT_CASE(limits_object_charge),
 	KUNIT_CASE(limits_ucontext_cap),
 	KUNIT_CASE(limits_ucontext_memlock),
+	KUNIT_CASE(limits_ucontext_kmem),
 	{}
 };
 

@@ -80,6 +80,9 @@ enum xrdma_ulim {
 	XRDMA_ULIM_MW = XRDMA_RES_MW,
 	XRDMA_ULIM_XRCD = XRDMA_RES_XRCD,
 	XRDMA_ULIM_UCONTEXT = XRDMA_RES_MAX,
+	/* counted in units, not rdma cgroup objects: */
+	XRDMA_ULIM_DM,		/* pages of device memory */
+	XRDMA_ULIM_MCAST,	/* multicast attachments */
 	XRDMA_ULIM_MAX
 };
 
@@ -91,6 +94,10 @@ int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
 		      struct xrdma_ucharge *c);
 void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
 			 struct xrdma_ucharge *c);
+int xrdma_user_charge_n(struct xrdma_device *dev, enum xrdma_ulim type,
+			unsigned int n, struct xrdma_ucharge *c);
+void xrdma_user_uncharge_n(struct xrdma_device *dev, enum xrdma_ulim type,
+			   unsigned int n, struct xrdma_ucharge *c);
 unsigned int xrdma_user_count(struct xrdma_device *dev, kuid_t uid,
 			      enum xrdma_ulim type);
 

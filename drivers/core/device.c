@@ -17,7 +17,9 @@
  * charged to the rdma cgroup of the creator (hca_handle, hca_object) and
  * to a per-device count of the creator's uid, which may hold at most
  * user_share percent of what the device can hold of that kind
- * (Documentation/core.rst, "Limits").
+ * (Documentation/core.rst, "Limits").  Device memory (in pages) and
+ * multicast attachments count against the same per-uid share, without
+ * an rdma cgroup charge.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -44,7 +46,7 @@ struct xrdma_client_ctx {
 unsigned int xrdma_user_share = 50;
 module_param_named(user_share, xrdma_user_share, uint, 0644);
 MODULE_PARM_DESC(user_share,
-		 "percent of a device's contexts and of each object type one uid may hold (1-100, default 50; 100: no per-user limit; CAP_SYS_RESOURCE is exempt)");
+		 "percent of a device's contexts, of each object type, of its device memory and of its multicast attachments one uid may hold (1-100, default 50; 100: no per-user limit; CAP_SYS_RESOURCE is exempt)");
 
 /* What one uid holds on one device: counts by xrdma_ulim. */
 struct xrdma_uacct {
@@ -77,6 +79,11 @@ static u32 xrdma_ulim_max(struct xrdma_device *dev, enum xrdma_ulim type)
 		return a->max_xrcd;
 	case XRDMA_ULIM_UCONTEXT:
 		return a->max_ucontext;
+	case XRDMA_ULIM_DM:
+		return min_t(u64, a->max_dm_size >> PAGE_SHIFT, U32_MAX);
+	case XRDMA_ULIM_MCAST:
+		/* each attachment may be the one that creates a group */
+		return min(a->max_mcast_grp, a->max_total_mcast_qp_attach);
 	default:
 		return 0;
 	}
@@ -101,6 +108,12 @@ unsigned int xrdma_ulim_limit(struct xrdma_device *dev, enum xrdma_ulim type)
 	return max_t(u32, 1, div_u64((u64)max * share, 100));
 }
 
+/* Shares counted in units (pages, attachments): not rdma cgroup objects. */
+static bool xrdma_ulim_cg(enum xrdma_ulim type)
+{
+	return type <= XRDMA_ULIM_UCONTEXT;
+}
+
 #ifdef CONFIG_CGROUP_RDMA
 /* The rdma cgroup's resource: a context is a handle, the rest objects. */
 static enum rdmacg_resource_type xrdma_cg_res(enum xrdma_ulim type)
@@ -112,12 +125,18 @@ static enum rdmacg_resource_type xrdma_cg_res(enum xrdma_ulim type)
 static int xrdma_cg_charge(struct xrdma_device *dev, struct rdma_cgroup **cg,
 			   enum xrdma_ulim type)
 {
+	if (!xrdma_ulim_cg(type)) {
+		*cg = NULL;
+		return 0;
+	}
 	return rdmacg_try_charge(cg, &dev->cg_device, xrdma_cg_res(type));
 }
 
 static void xrdma_cg_uncharge(struct xrdma_device *dev,
 			      struct rdma_cgroup *cg, enum xrdma_ulim type)
 {
+	if (!cg)
+		return;
 	rdmacg_uncharge(cg, &dev->cg_device, xrdma_cg_res(type));
 }
 #else
@@ -135,19 +154,22 @@ static void xrdma_cg_uncharge(struct xrdma_device *dev,
 #endif
 
 /**
- * xrdma_user_charge - charge a context or object to the calling process
+ * xrdma_user_charge_n - charge @n units of a share to the calling process
  * @dev: device
- * @type: what is created
- * @c: filled in; pass to xrdma_user_uncharge() when it goes away
+ * @type: what is created: a context or an object (@n 1), pages of device
+ *	  memory or multicast attachments
+ * @n: how many units
+ * @c: filled in; pass to xrdma_user_uncharge_n() with @n when it goes away
  *
  * Charges the caller's rdma cgroup (hca_handle for a context, hca_object
- * for an object) and the caller's uid on @dev.
+ * for an object; nothing for the counted shares) and the caller's uid on
+ * @dev, which may hold at most xrdma_ulim_limit() units of @type.
  *
  * Return: 0, -EAGAIN if the rdma cgroup's limit or the uid's share is
  * reached, or -ENOMEM.
  */
-int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
-		      struct xrdma_ucharge *c)
+int xrdma_user_charge_n(struct xrdma_device *dev, enum xrdma_ulim type,
+			unsigned int n, struct xrdma_ucharge *c)
 {
 	unsigned int limit = xrdma_ulim_limit(dev, type);
 	kuid_t uid = current_uid();
@@ -172,12 +194,13 @@ int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
 		ua = new;
 	}
 	/* asked only when it matters: capable() marks and audits the task */
-	if (ua->count[type] >= limit && !capable(CAP_SYS_RESOURCE)) {
+	if ((n > limit || ua->count[type] > limit - n) &&
+	    !capable(CAP_SYS_RESOURCE)) {
 		ret = -EAGAIN;
 		goto err_unlock;
 	}
-	ua->count[type]++;
-	ua->total++;
+	ua->count[type] += n;
+	ua->total += n;
 	mutex_unlock(&dev->uacct_lock);
 	c->uacct = ua;
 	return 0;
@@ -196,22 +219,37 @@ err_unlock:
 }
 
 /**
- * xrdma_user_uncharge - undo xrdma_user_charge()
+ * xrdma_user_charge - charge a context or object to the calling process
+ * @dev: device
+ * @type: what is created
+ * @c: filled in; pass to xrdma_user_uncharge() when it goes away
+ *
+ * Return: as xrdma_user_charge_n() for one unit.
+ */
+int xrdma_user_charge(struct xrdma_device *dev, enum xrdma_ulim type,
+		      struct xrdma_ucharge *c)
+{
+	return xrdma_user_charge_n(dev, type, 1, c);
+}
+
+/**
+ * xrdma_user_uncharge_n - undo xrdma_user_charge_n()
  * @dev: device
  * @type: as charged
- * @c: from xrdma_user_charge(); cleared, so a second call does nothing
+ * @n: as charged
+ * @c: from xrdma_user_charge_n(); cleared, so a second call does nothing
  */
-void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
-			 struct xrdma_ucharge *c)
+void xrdma_user_uncharge_n(struct xrdma_device *dev, enum xrdma_ulim type,
+			   unsigned int n, struct xrdma_ucharge *c)
 {
 	struct xrdma_uacct *ua = c->uacct;
 
 	if (!ua)
 		return;
 	mutex_lock(&dev->uacct_lock);
-	if (!WARN_ON(!ua->count[type])) {
-		ua->count[type]--;
-		ua->total--;
+	if (!WARN_ON(ua->count[type] < n)) {
+		ua->count[type] -= n;
+		ua->total -= n;
 	}
 	if (!ua->total) {
 		xa_erase(&dev->uaccts, __kuid_val(ua->uid));
@@ -221,6 +259,18 @@ void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
 	xrdma_cg_uncharge(dev, c->cg, type);
 	c->uacct = NULL;
 	c->cg = NULL;
+}
+
+/**
+ * xrdma_user_uncharge - undo xrdma_user_charge()
+ * @dev: device
+ * @type: as charged
+ * @c: from xrdma_user_charge(); cleared, so a second call does nothing
+ */
+void xrdma_user_uncharge(struct xrdma_device *dev, enum xrdma_ulim type,
+			 struct xrdma_ucharge *c)
+{
+	xrdma_user_uncharge_n(dev, type, 1, c);
 }
 
 /**

@@ -26,7 +26,7 @@
 unsigned int xrdma_max_ucontext_mem = 1024;
 module_param_named(max_ucontext_mem, xrdma_max_ucontext_mem, uint, 0644);
 MODULE_PARM_DESC(max_ucontext_mem,
-		 "MiB of queue and doorbell memory one user context may hold, mapped or not (default 1024)");
+		 "MiB of queue and doorbell memory and of dmabuf MR tables one user context may hold, mapped or not (default 1024)");
 
 /* One per VMA: vm_private_data. */
 struct xrdma_umap {
@@ -117,9 +117,40 @@ EXPORT_SYMBOL_GPL(xrdma_alloc_ucontext);
  */
 int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
 {
+	struct mm_struct *mm = uctx->owner_mm;
+	int ret;
+
+	ret = xrdma_ucontext_charge_kmem(uctx, npages);
+	if (ret)
+		return ret;
+	if (mm && xrdma_pinned_charge(mm, npages)) {
+		xrdma_ucontext_uncharge_kmem(uctx, npages);
+		return -ENOMEM;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_ucontext_charge);
+
+/**
+ * xrdma_ucontext_charge_kmem - account kernel memory a context holds
+ * @uctx: the context the memory is allocated for
+ * @npages: pages the driver or core is about to allocate (rounded up)
+ *
+ * Like xrdma_ucontext_charge() but against the max_ucontext_mem cap
+ * only, not the creator's pinned_vm: for kernel memory the process does
+ * not map, such as the translation tables of a dmabuf MR (whose pages
+ * are the exporter's, not the process's).  The memory itself should be
+ * allocated with __GFP_ACCOUNT where it can be; the cap bounds what
+ * cannot (memory a device or an exporter allocates).  Undo with
+ * xrdma_ucontext_uncharge_kmem().
+ *
+ * Return: 0 or -ENOMEM (the cap is exceeded).
+ */
+int xrdma_ucontext_charge_kmem(struct xrdma_ucontext *uctx,
+			       unsigned long npages)
+{
 	unsigned long cap = (unsigned long)READ_ONCE(xrdma_max_ucontext_mem) <<
 			    (20 - PAGE_SHIFT);
-	struct mm_struct *mm = uctx->owner_mm;
 
 	if (npages > cap ||
 	    atomic_long_add_return(npages, &uctx->mem_pages) > cap) {
@@ -127,13 +158,23 @@ int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages)
 			atomic_long_sub(npages, &uctx->mem_pages);
 		return -ENOMEM;
 	}
-	if (mm && xrdma_pinned_charge(mm, npages)) {
-		atomic_long_sub(npages, &uctx->mem_pages);
-		return -ENOMEM;
-	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(xrdma_ucontext_charge);
+EXPORT_SYMBOL_GPL(xrdma_ucontext_charge_kmem);
+
+/**
+ * xrdma_ucontext_uncharge_kmem - undo xrdma_ucontext_charge_kmem()
+ * @uctx: the context
+ * @npages: as charged
+ *
+ * Safe from any process, as long as @uctx exists.
+ */
+void xrdma_ucontext_uncharge_kmem(struct xrdma_ucontext *uctx,
+				  unsigned long npages)
+{
+	WARN_ON(atomic_long_sub_return(npages, &uctx->mem_pages) < 0);
+}
+EXPORT_SYMBOL_GPL(xrdma_ucontext_uncharge_kmem);
 
 /**
  * xrdma_ucontext_uncharge - undo xrdma_ucontext_charge()
@@ -147,7 +188,7 @@ void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
 {
 	if (uctx->owner_mm)
 		xrdma_pinned_uncharge(uctx->owner_mm, npages);
-	WARN_ON(atomic_long_sub_return(npages, &uctx->mem_pages) < 0);
+	xrdma_ucontext_uncharge_kmem(uctx, npages);
 }
 EXPORT_SYMBOL_GPL(xrdma_ucontext_uncharge);
 

@@ -857,7 +857,15 @@ EXPORT_SYMBOL_GPL(xrdma_qp_set_error);
 struct xrdma_mcast {
 	struct list_head node;
 	union xrdma_gid gid;
+	struct xrdma_ucharge charge;	/* a process's: its uid's share */
 };
+
+/* Free an attachment the driver no longer has, and its uid's charge. */
+static void xrdma_mcast_free(struct xrdma_qp *qp, struct xrdma_mcast *m)
+{
+	xrdma_user_uncharge(qp->device, XRDMA_ULIM_MCAST, &m->charge);
+	kfree(m);
+}
 
 /**
  * xrdma_gid_is_mcast - whether a GID names a multicast group
@@ -924,9 +932,11 @@ static int xrdma_mcast_check(struct xrdma_qp *qp, const union xrdma_gid *gid,
  *
  * Return: 0 (also when attached already), -EOPNOTSUPP for a device
  * without multicast, -EINVAL for another QP type, a GID that is not
- * multicast or a bad LID, -ENOMEM (or the driver's error) beyond the
- * device's limits (max_mcast_grp, max_mcast_qp_attach,
- * max_total_mcast_qp_attach).
+ * multicast or a bad LID, -EAGAIN when a process's uid holds its share
+ * of attachments (user_share percent of the smaller of max_mcast_grp and
+ * max_total_mcast_qp_attach: each attachment may create a group),
+ * -ENOMEM (or the driver's error) beyond the device's limits
+ * (max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach).
  */
 int xrdma_attach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
 		       u16 lid)
@@ -940,15 +950,24 @@ int xrdma_attach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
 	mutex_lock(&qp->state_lock);
 	if (xrdma_mcast_find(qp, gid))
 		goto out;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), qp->res.kern_name ? GFP_KERNEL :
+						       GFP_KERNEL_ACCOUNT);
 	if (!m) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	m->gid = *gid;
+	if (!qp->res.kern_name) {
+		ret = xrdma_user_charge(qp->device, XRDMA_ULIM_MCAST,
+					&m->charge);
+		if (ret) {
+			kfree(m);
+			goto out;
+		}
+	}
 	ret = qp->device->ops->attach_mcast(qp, gid);
 	if (ret)
-		kfree(m);
+		xrdma_mcast_free(qp, m);
 	else
 		list_add_tail(&m->node, &qp->mcast_list);
 out:
@@ -984,7 +1003,7 @@ int xrdma_detach_mcast(struct xrdma_qp *qp, const union xrdma_gid *gid,
 	ret = qp->device->ops->detach_mcast(qp, gid);
 	if (!ret) {
 		list_del(&m->node);
-		kfree(m);
+		xrdma_mcast_free(qp, m);
 	}
 out:
 	mutex_unlock(&qp->state_lock);
@@ -1000,7 +1019,7 @@ static void xrdma_qp_detach_all(struct xrdma_qp *qp)
 	list_for_each_entry_safe(m, tmp, &qp->mcast_list, node) {
 		qp->device->ops->detach_mcast(qp, &m->gid);
 		list_del(&m->node);
-		kfree(m);
+		xrdma_mcast_free(qp, m);
 	}
 }
 

@@ -654,6 +654,15 @@ struct xrdma_mr {
  * @mmap_length: bytes to map there, page multiple (set by the driver)
  * @uobject: uverbs
  */
+/*
+ * What a process's device memory is charged to its uid's share (pages);
+ * see xrdma_dm_uncharge().
+ */
+struct xrdma_dm_charge {
+	struct xrdma_ucharge uc;
+	unsigned int npages;
+};
+
 struct xrdma_dm {
 	struct xrdma_device *device;
 	u64 length;
@@ -661,6 +670,7 @@ struct xrdma_dm {
 	u64 mmap_offset;
 	u64 mmap_length;
 	void *uobject;
+	struct xrdma_dm_charge charge;
 };
 
 /* what xrdma_rereg_user_mr() changes, as IB_MR_REREG_* */
@@ -739,7 +749,8 @@ struct xrdma_ah {
  * @disassociated: the device is gone; driver state already released
  * @charge: the context's per-user and rdma cgroup (hca_handle) charge
  * @owner_mm: the creator's mm: queue memory is accounted in its pinned_vm
- * @mem_pages: pages of driver memory charged (xrdma_ucontext_charge())
+ * @mem_pages: pages of driver memory charged (xrdma_ucontext_charge(),
+ *	       xrdma_ucontext_charge_kmem())
  *
  * Drivers embed it at offset 0 of their context (ops->size_ucontext).
  * The core frees the memory only when the file is released, after every
@@ -797,6 +808,10 @@ int xrdma_user_mmap_pfn(struct xrdma_ucontext *uctx,
 int xrdma_ucontext_charge(struct xrdma_ucontext *uctx, unsigned long npages);
 void xrdma_ucontext_uncharge(struct xrdma_ucontext *uctx,
 			     unsigned long npages);
+int xrdma_ucontext_charge_kmem(struct xrdma_ucontext *uctx,
+			       unsigned long npages);
+void xrdma_ucontext_uncharge_kmem(struct xrdma_ucontext *uctx,
+				  unsigned long npages);
 
 /* For uverbs */
 struct xrdma_ucontext *xrdma_alloc_ucontext(struct xrdma_device *dev,
@@ -1409,6 +1424,7 @@ int xrdma_dereg_mr(struct xrdma_mr *mr);
 struct xrdma_dm *xrdma_alloc_dm(struct xrdma_device *dev, u64 length,
 				u32 log_align, struct xrdma_udata *udata);
 int xrdma_free_dm(struct xrdma_dm *dm);
+void xrdma_dm_uncharge(struct xrdma_device *dev, struct xrdma_dm_charge *c);
 struct xrdma_mr *xrdma_reg_dm_mr(struct xrdma_pd *pd, struct xrdma_dm *dm,
 				 u64 offset, u64 length, u32 access);
 u32 xrdma_mr_next_key(u32 key);

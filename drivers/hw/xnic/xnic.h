@@ -154,6 +154,7 @@ struct xnic_ubuf {
 	struct xrdma_ucontext *uctx;	/* charged to it ... */
 	unsigned long charged;		/* ... this many pages */
 	bool dm;			/* device memory: buf is in the window */
+	struct xrdma_dm_charge dm_charge; /* its pages, from free_dm on */
 };
 
 struct xnic_dm {
@@ -259,6 +260,9 @@ struct xnic_mr {
 	u8 page_shift;
 	bool sgt_mapped;
 	bool in_device;			/* the device has it under lkey */
+	/* a dmabuf MR's tables, charged to its context until dereg */
+	struct xrdma_ucontext *kmem_uctx;
+	unsigned long kmem_pages;
 };
 
 struct xnic_ah {
@@ -372,6 +376,8 @@ void xnic_eq_sync(struct xnic_dev *xdev);
 
 int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   size_t size);
+int xnic_dma_alloc_gfp(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		       size_t size, gfp_t gfp);
 void xnic_dma_free(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
 		   bool device_done);
 /*

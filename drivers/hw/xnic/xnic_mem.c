@@ -27,23 +27,33 @@
 /* DMA buffers                                                         */
 
 /**
- * xnic_dma_alloc - zeroed, physically contiguous DMA memory
+ * xnic_dma_alloc_gfp - zeroed, physically contiguous DMA memory
  * @xdev: device
  * @buf: filled in
  * @size: bytes
+ * @gfp: GFP_KERNEL, or GFP_KERNEL_ACCOUNT for memory allocated on behalf
+ *	 of a process (dma-direct allocates it with alloc_pages(), which
+ *	 charges it to the caller's memory cgroup; freeing uncharges it)
  *
  * Return: 0 or -ENOMEM.
  */
-int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
-		   size_t size)
+int xnic_dma_alloc_gfp(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		       size_t size, gfp_t gfp)
 {
 	buf->cpu = dma_alloc_coherent(xdev->dma_dev, size, &buf->dma,
-				      GFP_KERNEL | __GFP_NOWARN);
+				      gfp | __GFP_NOWARN);
 	if (!buf->cpu)
 		return -ENOMEM;
 	buf->size = size;
 	INIT_LIST_HEAD(&buf->zombie);
 	return 0;
+}
+
+/* xnic_dma_alloc_gfp() for the kernel's own use */
+int xnic_dma_alloc(struct xnic_dev *xdev, struct xnic_dmabuf *buf,
+		   size_t size)
+{
+	return xnic_dma_alloc_gfp(xdev, buf, size, GFP_KERNEL);
 }
 
 /**
@@ -360,6 +370,7 @@ void xnic_dm_release(struct xnic_ubuf *ubuf)
 
 	xnic_dm_put_pages(xdev, (ubuf->buf.cpu - xdev->dm_cpu) >> PAGE_SHIFT,
 			  ubuf->buf.size >> PAGE_SHIFT);
+	xrdma_dm_uncharge(&xdev->ibdev, &ubuf->dm_charge);
 	kfree(ubuf);
 }
 
@@ -434,10 +445,16 @@ void xnic_dm_free(struct xrdma_dm *dm)
 {
 	struct xnic_dm *xdm = container_of(dm, struct xnic_dm, ibdm);
 
-	if (xdm->entry)
-		/* mmap_free gives the pages back once no mapping is left */
+	if (xdm->entry) {
+		/*
+		 * mmap_free gives the pages back once no mapping is left: the
+		 * uid's share stays charged until then
+		 */
+		xdm->ubuf->dm_charge = dm->charge;
+		dm->charge = (struct xrdma_dm_charge){};
 		xrdma_mmap_entry_remove(xdm->entry);
-	else
+	} else {
 		xnic_dm_put_pages(to_xdev(dm->device), xdm->first,
 				  xdm->npages);
+	}
 }

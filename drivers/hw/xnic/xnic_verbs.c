@@ -1611,7 +1611,9 @@ static int xnic_umem_map(struct xnic_dev *xdev, struct xrdma_umem *umem,
 		if (ret)
 			return ret;
 	}
-	ret = xnic_dma_alloc(xdev, mtt, umem->npages * sizeof(__le64));
+	/* on behalf of the process: charged to its memory cgroup */
+	ret = xnic_dma_alloc_gfp(xdev, mtt, umem->npages * sizeof(__le64),
+				 GFP_KERNEL_ACCOUNT);
 	if (ret)
 		goto err_unmap;
 	ent = mtt->cpu;
@@ -1666,6 +1668,36 @@ static bool xnic_umem_unmap(struct xnic_dev *xdev, struct xrdma_umem *umem,
 	return true;
 }
 
+/*
+ * Kernel memory a dmabuf MR holds, in pages: its MTT (one power-of-two
+ * DMA allocation), the device's copy of it (the model keeps one of the
+ * same size, allocated by its engine thread: not in the process's memory
+ * cgroup), and the exporter's scatterlist of the whole dmabuf mapped for
+ * the device (allocated by the exporter with GFP_KERNEL).  A user MR over
+ * process memory needs no such charge: its MTT is 1/512 of the pages it
+ * pins, which RLIMIT_MEMLOCK bounds; a dmabuf's pages are not counted
+ * there, so this charge to the context's max_ucontext_mem cap is what
+ * bounds how many a process registers.
+ */
+static unsigned long xnic_dmabuf_mr_pages(const struct xrdma_umem *umem)
+{
+	size_t sg = umem->dmabuf_sgt->orig_nents * sizeof(struct scatterlist) +
+		    sizeof(struct sg_table);
+
+	return (2UL << get_order(umem->npages * sizeof(__le64))) +
+	       DIV_ROUND_UP(sg, PAGE_SIZE);
+}
+
+/* Undo the charge of a dmabuf MR (all of it: the MR is gone) */
+static void xnic_mr_uncharge(struct xnic_mr *xmr)
+{
+	if (!xmr->kmem_uctx)
+		return;
+	xrdma_ucontext_uncharge_kmem(xmr->kmem_uctx, xmr->kmem_pages);
+	xmr->kmem_uctx = NULL;
+	xmr->kmem_pages = 0;
+}
+
 static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 {
 	struct xnic_dev *xdev = to_xdev(mr->device);
@@ -1673,9 +1705,21 @@ static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	struct xrdma_umem *umem = mr->umem;
 	int ret;
 
+	if (umem->dmabuf_attach) {
+		if (!udata || !udata->uctx)
+			return -EINVAL;
+		xmr->kmem_pages = xnic_dmabuf_mr_pages(umem);
+		ret = xrdma_ucontext_charge_kmem(udata->uctx,
+						 xmr->kmem_pages);
+		if (ret)
+			return ret;
+		xmr->kmem_uctx = udata->uctx;
+	}
 	ret = xnic_umem_map(xdev, umem, &xmr->mtt);
-	if (ret)
+	if (ret) {
+		xnic_mr_uncharge(xmr);
 		return ret;
+	}
 	xmr->mtt_max = umem->npages;
 	xmr->npages = umem->npages;
 	xmr->page_shift = PAGE_SHIFT;
@@ -1687,6 +1731,8 @@ static int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata)
 	}
 	if (!xnic_umem_unmap(xdev, umem, &xmr->mtt, ret))
 		mr->umem = NULL;
+	/* a kept MTT stays in the memory cgroup until the reset frees it */
+	xnic_mr_uncharge(xmr);
 	return ret;
 }
 
@@ -1783,6 +1829,12 @@ static int xnic_dereg_mr(struct xrdma_mr *mr)
 		dev_warn(&xdev->pdev->dev, "DEREG_MR 0x%x: %d\n", mr->lkey, ret);
 	let_go = xnic_cmd_let_go(xdev, ret);
 	xnic_dma_free(xdev, &xmr->mtt, let_go);
+	/*
+	 * The MR is gone for the context either way; a kept MTT is charged
+	 * to nobody but the memory cgroup until the reset frees it, as a
+	 * kept queue (xnic_ubuf_free()).
+	 */
+	xnic_mr_uncharge(xmr);
 	if (!let_go) {
 		if (mr->umem) {
 			xnic_umem_keep(xdev, mr->umem, xmr->sgt_mapped);

@@ -433,8 +433,36 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 
 /* ------------------------------------------------------------ contexts */
 
+/*
+ * A child of the process that joined the context (fork) uses it as
+ * rdma-core lets it: the kernel answers EPERM to a process that has not
+ * joined the file's context, so the child joins it (IMPORT_CONTEXT, which
+ * any holder of the fd may issue) on its first command.  The child gets
+ * no async event fd of its own here (ibv_import_device gives one).
+ */
+static bool xv_join_child(struct ibv_context *ctx)
+{
+	struct xv_context *xctx = to_xctx(ctx);
+	struct xrdma_cmd_import_context ic = { 0 };
+	struct xnic_ucontext_resp uresp;
+	pid_t me = getpid();
+
+	if (!xctx->pid || xctx->pid == me)
+		return false;
+	ic.udata.out = (uintptr_t)&uresp;
+	ic.udata.out_len = sizeof(uresp);
+	if (ioctl(ctx->cmd_fd, XRDMA_IOC_IMPORT_CONTEXT, &ic))
+		return false;
+	xctx->pid = me;
+	return true;
+}
+
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg)
 {
+	if (!ioctl(ctx->cmd_fd, req, arg))
+		return 0;
+	if (errno != EPERM || !xv_join_child(ctx))
+		return errno;
 	if (ioctl(ctx->cmd_fd, req, arg))
 		return errno;
 	return 0;
@@ -516,6 +544,7 @@ struct ibv_context *xv_open_fd(struct xv_device *dev, int fd, bool import)
 	xctx->vctx.sz = sizeof(xctx->vctx);
 	ctx->abi_compat = __VERBS_ABI_IS_EXTENDED;
 	xv_set_ops(xctx);
+	xctx->pid = getpid();
 	return ctx;
 
 err_unmap:

@@ -56,6 +56,7 @@ struct xv_context {
 	struct xnic_db_page *db;
 	pthread_rwlock_t qp_lock;	/* the QPN table */
 	struct xv_qp *qp_hash[XV_QP_HASH];
+	pid_t pid;			/* the process that joined the context */
 };
 
 /* a ring written by software: SQ, RQ or SRQ */

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # XRDMA_TIMEOUT: 420
+# XRDMA_DEBIAN_MODULES: vgem
 # XRDMA_PROGRAMS: tools/testing/uverbs/uverbs_test
 #
 # What one process or user may take of xnic0 (Documentation/core.rst,
@@ -8,8 +9,11 @@
 # long as it exists (create/mmap/destroy loop -> ENOMEM, munmap gives it
 # back), the per-context cap and the queue order cap, per-uid shares of
 # contexts and SRQs (-EAGAIN for the one, a second uid still gets both),
-# the rdma cgroup's hca_handle/hca_object limits (-EAGAIN), and queue
-# memory charged to (and uncharged from) the memory cgroup.
+# of device memory and of multicast attachments (likewise),
+# the rdma cgroup's hca_handle/hca_object limits (-EAGAIN), queue
+# memory charged to (and uncharged from) the memory cgroup, and dmabuf
+# MRs (over a vgem dmabuf) charged to the memory cgroup and bounded by
+# the per-context cap (-ENOMEM).
 # Per-check results are the "ok N - ..." / "not ok N - ..." lines of
 # uverbs_test (tools/testing/uverbs/t_limits.c).
 
@@ -19,7 +23,7 @@ xnic_stack_up 1
 
 failed=$XRDMA_TMP/failed
 : >"$failed"
-uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limcgroup limmemcg
+uverbs_test -d xnic0 -f "$failed" limmem limcap limshare limdm limmcast limcgroup limmemcg limdmabuf
 rc=$?
 
 xnic_stack_end xnic0

@@ -225,8 +225,11 @@ void t_remove(void);
 void t_limmem(void);
 void t_limcap(void);
 void t_limshare(void);
+void t_limdm(void);
+void t_limmcast(void);
 void t_limcgroup(void);
 void t_limmemcg(void);
+void t_limdmabuf(void);
 
 extern const char *ut_ready_file;	/* -r: t_remove writes its pid here */
 

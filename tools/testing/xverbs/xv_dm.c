@@ -28,6 +28,12 @@
  *            wrong-type handles, access bits beyond the uverbs ones are
  *            errno; a mapping longer than the DM's pages is refused;
  *            DESTROY of a DM by another type or type 7 is EINVAL
+ *   concurrent  NPROC forked children allocate max_dm_size / 10 each at
+ *            the same time on the parent's context (as rdma-core's
+ *            test_multi_process_alloc_dm): every one succeeds, each
+ *            reads back only its own data while all hold theirs (the
+ *            ranges are disjoint), and once they freed, all of
+ *            max_dm_size is free again
  *   exit     a child process allocates all of max_dm_size, fills it and
  *            exits without freeing: then the whole max_dm_size is free
  *            again and reads zero (no other process's data)
@@ -608,6 +614,86 @@ static void t_ioctl(void)
 		 "DESTROY the DM again");
 }
 
+/* ------------------------------------------------------ concurrent */
+
+#define NPROC	5
+
+/*
+ * One child: allocate on the inherited context, fill with its own byte,
+ * wait until every child holds its DM (go), check it still reads its own
+ * byte only, free.  Exit status: 0, or the step that failed.
+ */
+static int concurrent_child(int idx, int ready, int go)
+{
+	struct ibv_dm *dm = dm_alloc(max_dm / 10, 0, 0);
+	size_t len = max_dm / 10;
+	uint8_t *b = malloc(len);
+	char ch = 'r';
+
+	if (!dm)
+		return errno == EPERM ? 2 : 3;
+	if (!b)
+		return 4;
+	memset(b, 0x40 + idx, len);
+	if (ibv_memcpy_to_dm(dm, 0, b, len))
+		return 5;
+	if (write(ready, &ch, 1) != 1 || read(go, &ch, 1) != 1)
+		return 6;
+	if (!dm_all(dm, len, 0x40 + idx))
+		return 7;
+	if (ibv_free_dm(dm))
+		return 8;
+	return 0;
+}
+
+static void t_concurrent(void)
+{
+	int ready[2], go[2], i, n, st = 0, ok = 0, ready_n = 0;
+	pid_t pid[NPROC];
+	struct ibv_dm *dm;
+	char ch;
+
+	if (pipe(ready) || pipe(go))
+		xt_bail(errno, "pipe");
+	for (n = 0; n < NPROC; n++) {
+		pid[n] = fork();
+		if (pid[n] < 0)
+			break;
+		if (!pid[n]) {
+			close(ready[0]);
+			close(go[1]);
+			_exit(concurrent_child(n, ready[1], go[0]));
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	CHECK_EQ(n, NPROC, "forked %d children", NPROC);
+	/* a child that failed closes its end without writing */
+	for (i = 0; i < n && read(ready[0], &ch, 1) == 1; i++)
+		ready_n++;
+	for (i = 0; i < n; i++)
+		if (write(go[1], "g", 1) != 1)
+			break;
+	close(go[1]);
+	close(ready[0]);
+	for (i = 0; i < n; i++) {
+		if (waitpid(pid[i], &st, 0) != pid[i] || !WIFEXITED(st)) {
+			CHECK(0, "child %d exits (%#x)", i, st);
+			continue;
+		}
+		ok += !WEXITSTATUS(st);
+		CHECK_EQ(WEXITSTATUS(st), 0,
+			 "child %d: alloc, fill, own data while all hold theirs, free (2: EPERM)",
+			 i);
+	}
+	CHECK_EQ(ready_n, n, "children holding their DM at once");
+	CHECK_EQ(ok, NPROC, "concurrent allocations that succeeded");
+	dm = dm_alloc(max_dm, 0, 0);
+	if (CHECK(dm, "all of max_dm_size free after them (%s)",
+		  strerror(errno)))
+		CHECK_RC(-ibv_free_dm(dm), 0, "free");
+}
+
 /* ------------------------------------------------------------ exit */
 
 static void t_exit(void)
@@ -677,6 +763,8 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(mr, 0, "ibv_reg_dm_mr's rules; free with an MR: EBUSY"),
 	XT_SUBTEST(rdma, 0, "DM MRs in SEND, WRITE, READ, atomics"),
 	XT_SUBTEST(ioctl, 0, "the ioctls' errno for bad arguments"),
+	XT_SUBTEST(concurrent, 0,
+		   "5 children allocate at once on one context: all succeed"),
 	XT_SUBTEST(exit, 0, "a process's DM is freed and zeroed at exit"),
 };
 
