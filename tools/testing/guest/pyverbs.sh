@@ -13,14 +13,6 @@
 # of the suite, or without its summary line; the suite's skips (its own
 # checks for what the device lacks: other vendors' tests, ODP, CUDA, ...)
 # are listed with their reasons.  The device holds no object afterwards.
-#
-# Known failure, listed and not counted as one (a note says when it passes
-# again): DMTest.test_multi_process_alloc_dm -- its children fork and use
-# the parent's context without importing it (ibv_import_device), and
-# uverbs answers a process that is neither the opener nor an importer
-# with EPERM (drivers/uverbs/cmd.c, xrdma_ufile_user()); mlx5 lets a child
-# use its parent's fd.  Issue 29, "Concurrent device-memory allocation".
-PYVERBS_XFAIL="test_multi_process_alloc_dm"
 
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
 command -v python3 >/dev/null || fail "python3 not in the guest"
@@ -55,23 +47,7 @@ echo "pyverbs: skipped tests (the suite's own capability checks):"
 grep -E " \.\.\. skipped " "$out" | sed 's/^/  /'
 # the failing tests by name ("FAIL: test_x (tests.mod.Class.test_x)")
 grep -E '^(FAIL|ERROR): ' "$out" | sort -u >"$XRDMA_TMP/bad"
-: >"$XRDMA_TMP/bad_new"
-while read -r kind name rest; do
-	xf=""
-	for x in $PYVERBS_XFAIL; do
-		[ "$name" = "$x" ] && xf=1
-	done
-	if [ -n "$xf" ]; then
-		echo "pyverbs: known failure: $kind $name $rest"
-	else
-		echo "pyverbs: $kind $name $rest" >>"$XRDMA_TMP/bad_new"
-	fi
-done <"$XRDMA_TMP/bad"
-cat "$XRDMA_TMP/bad_new" >>"$XRDMA_TMP/errors"
-for x in $PYVERBS_XFAIL; do
-	grep -qE "^(FAIL|ERROR): $x " "$XRDMA_TMP/bad" ||
-		echo "pyverbs: note: known failure $x passed or did not run: drop it from PYVERBS_XFAIL"
-done
+sed 's/^/pyverbs: /' "$XRDMA_TMP/bad" >>"$XRDMA_TMP/errors"
 case $res in
 OK*) [ $rc = 0 ] || echo "pyverbs: OK but rc=$rc" >>"$XRDMA_TMP/errors" ;;
 FAILED*) [ -s "$XRDMA_TMP/bad" ] ||
