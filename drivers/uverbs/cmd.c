@@ -5,6 +5,7 @@
 #include <linux/capability.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
+#include <linux/path.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include "uverbs.h"
@@ -1384,8 +1385,13 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		goto err;
 	}
 	if (ux) {
+		/*
+		 * the path, not only the inode: an inode alone does not keep
+		 * its superblock from being shut down by an unmount
+		 */
+		ux->path = f.file->f_path;
+		path_get(&ux->path);
 		ux->inode = file_inode(f.file);
-		ihold(ux->inode);
 		ux->xrcd = xrcd;
 		ux->handles = 1;
 		xrcd->inode = ux->inode;
@@ -1438,7 +1444,7 @@ int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj)
 	}
 	if (ux) {
 		list_del(&ux->list);
-		iput(ux->inode);
+		path_put(&ux->path);
 		kfree(ux);
 	}
 out:
