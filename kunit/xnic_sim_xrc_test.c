@@ -8,7 +8,7 @@
  *     XRC_TGT QP of the SRQ's domain, and completes on the SRQ's CQ with
  *     the target QP's number; WRITE, WRITE_WITH_IMM, READ and atomics
  *     work with keys of the SRQ's PD and fail with REM_ACCESS_ERR with a
- *     key of another PD;
+ *     key of another PD, which puts the SRQ in error too;
  *   - an SRQ of another domain, a non-XRC SRQ or no SRQ named: NAK
  *     invalid request (REM_INV_REQ_ERR, the target in ERR); a target that
  *     is not XRC_TGT drops the request (RETRY_EXC_ERR);
@@ -680,12 +680,18 @@ static void xx_foreign(struct kunit *test, u8 op)
 	struct xx_wr wr = { .opcode = op, .srqn = XX_SRQ, .len = 8,
 			    .raddr = XX_IOVA + 8, .rkey = XX_KEY_FOREIGN,
 			    .cmp_add = 1, .swap = 1 };
+	struct xnic_sim_srq *srq;
 
 	memset(e->lbuf, 0x11, 8);
+	srq = xnic_sim_tbl_get(&e->d->srqs, XX_SRQ);
+	KUNIT_ASSERT_NOT_NULL(test, srq);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(srq->err));
 	KUNIT_EXPECT_EQ(test, xx_exec(e, 1, &wr), XNIC_CQE_REM_ACCESS_ERR);
 	KUNIT_EXPECT_NULL(test, memchr_inv(e->tbuf, 0, PAGE_SIZE));
 	KUNIT_EXPECT_EQ(test, xx_qp_state(e, XX_TGT), XNIC_QPS_ERR);
 	KUNIT_EXPECT_EQ(test, xx_qp_state(e, XX_INI), XNIC_QPS_ERR);
+	/* the SRQ whose PD refused bears the miss, not only the target */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(srq->err));
 }
 
 static void xrc_foreign_pd(struct kunit *test)

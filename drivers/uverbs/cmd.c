@@ -5,6 +5,7 @@
 #include <linux/capability.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
+#include <linux/path.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include "uverbs.h"
@@ -1333,7 +1334,8 @@ static struct xrdma_uxrcd *xrdma_uxrcd_find(struct xrdma_uverbs_dev *udev,
  * OPEN_XRCD, after Linux's ib_uverbs_open_xrcd(): fd -1 makes a domain of
  * this handle only (oflags are not looked at, as in Linux); otherwise the
  * file's inode names a domain shared by every context of the device that
- * opens it.  Each open is a handle; the domain goes with the last one.
+ * opens it; it must be a regular file (-EINVAL, unlike Linux).  Each open
+ * is a handle; the domain goes with the last one.
  */
 static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 {
@@ -1357,6 +1359,16 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		f = fdget(cmd->fd);
 		if (!f.file) {
 			ret = -EBADF;
+			goto err;
+		}
+		/*
+		 * a regular file only: its permissions say who may share
+		 * the domain; every anonymous-inode fd (eventfd, epoll,
+		 * ...) and every pipe or socket of a kind names one
+		 * inode that anybody can open
+		 */
+		if (!S_ISREG(file_inode(f.file)->i_mode)) {
+			ret = -EINVAL;
 			goto err;
 		}
 		ux = xrdma_uxrcd_find(udev, file_inode(f.file));
@@ -1384,8 +1396,13 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		goto err;
 	}
 	if (ux) {
+		/*
+		 * the path, not only the inode: an inode alone does not keep
+		 * its superblock from being shut down by an unmount
+		 */
+		ux->path = f.file->f_path;
+		path_get(&ux->path);
 		ux->inode = file_inode(f.file);
-		ihold(ux->inode);
 		ux->xrcd = xrcd;
 		ux->handles = 1;
 		xrcd->inode = ux->inode;
@@ -1438,7 +1455,7 @@ int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj)
 	}
 	if (ux) {
 		list_del(&ux->list);
-		iput(ux->inode);
+		path_put(&ux->path);
 		kfree(ux);
 	}
 out:

@@ -29,10 +29,16 @@ struct xrdma_uverbs_dev {
 	struct list_head xrcds;
 };
 
-/* An XRC domain opened by a file: its inode names it on this device. */
+/*
+ * An XRC domain opened by a file: its inode names it on this device.  The
+ * file's path is held (its mount, dentry and so inode): the filesystem
+ * cannot be unmounted (EBUSY; a lazy unmount keeps the superblock until
+ * the path is put) while the domain lives.
+ */
 struct xrdma_uxrcd {
 	struct list_head list;		/* in udev->xrcds */
-	struct inode *inode;		/* held */
+	struct inode *inode;		/* path.dentry's inode */
+	struct path path;		/* held */
 	struct xrdma_xrcd *xrcd;
 	unsigned int handles;		/* in every context of the device */
 };

@@ -605,6 +605,8 @@ enum xnic_eqe_type {
 	XNIC_EQE_LAST_WQE	= 0x0a,	/* data: qpn */
 	XNIC_EQE_ETH_TX		= 0x0b,	/* data: port (armed TX done) */
 	XNIC_EQE_ETH_RX		= 0x0c,	/* data: port (armed RX done) */
+	/* an XRC SRQ refused a remote access: now in error; data: srqn */
+	XNIC_EQE_SRQ_ERR	= 0x0d,
 };
 
 struct xnic_eqe {

@@ -84,6 +84,15 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 		e.element.srq = &srq->ibsrq;
 		xrdma_dispatch_event(&e);
 		break;
+	case XNIC_EQE_SRQ_ERR:
+		/* destroy_srq erases, then waits for this handler */
+		srq = xa_load(&xdev->srq_xa, data);
+		if (!srq)
+			break;
+		e.event = XRDMA_EVENT_SRQ_ERR;
+		e.element.srq = &srq->ibsrq;
+		xrdma_dispatch_event(&e);
+		break;
 	case XNIC_EQE_PORT_CHANGE:
 		if (data < 1 || data > xdev->ibdev.num_ports)
 			break;

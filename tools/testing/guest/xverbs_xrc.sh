@@ -2,6 +2,7 @@
 # shellcheck shell=dash
 # XRDMA_TIMEOUT: 300
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run tools/testing/xverbs/xv_xrc
+# XRDMA_PROGRAMS: tools/testing/isolation/xv_xrc_isolation
 #
 # XRC through xrdma's libibverbs.so.1 on xnic0
 # (tools/testing/xverbs/xv_xrc.c): XRC domains shared through a file
@@ -17,6 +18,12 @@
 # processes exiting with XRC objects.  The core's resources file has no
 # domain, SRQ or QP after each multi-process part and after the program,
 # and the modules unload.
+#
+# Then XRC against another uid (tools/testing/isolation/xv_xrc_isolation.c,
+# uid 65534): in a user and mount namespace of its own, a domain on a file
+# of a tmpfs keeps the tmpfs from being unmounted (EBUSY) until the domain
+# is closed; a lazy unmount and an exit with the domain open leave no
+# domain, no "Busy inodes after unmount" in the kernel log.
 
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
 command -v xv_xrc >/dev/null || fail "xv_xrc not in the guest (not built?)"
@@ -43,6 +50,21 @@ for w in R1 R2 S; do
 	grep -q "^ok [0-9]* - traffic $w: " "$XRDMA_TMP/out" ||
 		echo "xv_xrc: traffic worker $w did not report" >>"$XRDMA_TMP/errors"
 done
+
+dmesg -c >/dev/null 2>&1
+xrdma-run xv_xrc_isolation -d xnic0 -r "$res" >"$XRDMA_TMP/iso" 2>&1
+rc=$?
+cat "$XRDMA_TMP/iso"
+[ $rc = 0 ] ||
+	echo "xv_xrc_isolation rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/iso" | head -n 1)" >>"$XRDMA_TMP/errors"
+[ $rc != 0 ] || grep -q '^# xv_xrc_isolation: [0-9]* tests, 0 failed$' "$XRDMA_TMP/iso" ||
+	echo "xv_xrc_isolation: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+grep -q '^# umount: attacker runs as uid 65534 ' "$XRDMA_TMP/iso" ||
+	echo "xv_xrc_isolation: the attacker did not run as uid 65534" >>"$XRDMA_TMP/errors"
+if dmesg | grep -q 'Busy inodes after unmount'; then
+	echo "the kernel says: $(dmesg | grep 'Busy inodes after unmount' | head -n 1)" >>"$XRDMA_TMP/errors"
+fi
+
 for t in xrcd qp srq cq pd mr; do
 	grep -q "^$t 0\$" "$res" ||
 		echo "the resources file has no '$t 0' line after the program" >>"$XRDMA_TMP/errors"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include "ut.h"
 
 #define BAD_HANDLE 0xfffff0u
@@ -135,7 +136,7 @@ static void xrc_open_xrcd(void)
 	uint32_t a, b, h1, h2, h3, h4;
 	struct xrdma_cmd_open_xrcd c;
 	struct ctx c1, c2;
-	int f;
+	int f, e, pfd[2];
 
 	if (!CHECK_RC(ctx_open(&c1), 0, "context 1") ||
 	    !CHECK_RC(ctx_open(&c2), 0, "context 2"))
@@ -156,6 +157,21 @@ static void xrc_open_xrcd(void)
 		 "OPEN_XRCD of a closed fd");
 	CHECK_RC(open_xrcd(c1.fd, -2, O_CREAT, NULL), -EBADF,
 		 "OPEN_XRCD fd -2");
+	/* anybody can open an inode of these: no domain on one */
+	e = eventfd(0, 0);
+	if (e >= 0) {
+		CHECK_RC(open_xrcd(c1.fd, e, O_CREAT, NULL), -EINVAL,
+			 "OPEN_XRCD of an eventfd (not a regular file)");
+		close(e);
+	}
+	if (!pipe(pfd)) {
+		CHECK_RC(open_xrcd(c1.fd, pfd[0], O_CREAT, NULL), -EINVAL,
+			 "OPEN_XRCD of a pipe (not a regular file)");
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	CHECK_RC(open_xrcd(c1.fd, c2.fd, O_CREAT, NULL), -EINVAL,
+		 "OPEN_XRCD of a character device (not a regular file)");
 	CHECK_RC(open_xrcd(c1.fd, f, O_CREAT | O_APPEND, NULL), -EINVAL,
 		 "OPEN_XRCD oflags with O_APPEND");
 	CHECK_RC(open_xrcd(c1.fd, -1, O_RDWR, NULL), -EINVAL,

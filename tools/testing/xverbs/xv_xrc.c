@@ -22,7 +22,7 @@
  *   bad_srqn    remote_srqn of an SRQ in another domain, of a basic SRQ,
  *               of none: IBV_WC_REM_INV_REQ_ERR, the XRC_RECV QP in ERR; an
  *               empty XRC SRQ: RNR; remote access checked against the
- *               named SRQ's PD
+ *               named SRQ's PD, a refused one puts the SRQ in error
  *   wr_api      ibv_wr_* with ibv_wr_set_xrc_srqn, an extended CQ's
  *               qp_num of an XRC receive
  *   badargs     the calls' errno: XRC_RECV with a PD and CQs (ignored, as
@@ -1124,6 +1124,11 @@ static void t_bad_srqn(void)
 			  "WRITE to pd2's MR naming an SRQ of pd"),
 		 IBV_WC_REM_ACCESS_ERR,
 		 "WRITE to another PD's MR than the SRQ's: REM_ACCESS_ERR");
+	/* the SRQ whose PD refused is in error now: it takes nothing more */
+	CHECK_EQ(one_shot(&l, IBV_WR_SEND, srq_num(good), 0, 0, 7, true,
+			  "SEND to the SRQ after a remote access error"),
+		 IBV_WC_REM_INV_REQ_ERR,
+		 "SEND to an SRQ after a remote access error: REM_INV_REQ_ERR");
 	CHECK_EQ(one_shot(&l, IBV_WR_RDMA_WRITE, srq_num(pd2srq), b2.mr->rkey,
 			  xt_va(&b2, 0), 7, false,
 			  "WRITE to pd2's MR naming an SRQ of pd2"),

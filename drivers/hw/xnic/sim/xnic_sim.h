@@ -437,6 +437,8 @@ struct xnic_sim_srq {
 	spinlock_t lock;		/* consumers */
 	u32 ci;
 	u32 limit;
+	/* XRC: a remote access through it was refused; refuses everything */
+	bool err;
 };
 
 #define XNIC_SIM_DB_CHUNK	64	/* slots per chunk = bits per group */

@@ -308,7 +308,8 @@ u32 xnic_sim_resp_pdn(struct xnic_sim_dev *dev, const struct xnic_sim_qp *rqp)
  *
  * Every request of an XRC_INI QP names an SRQ of the responder's device
  * (the WQE's xnic_wqe_xrc): it must exist, be an XRC SRQ, and be in the
- * target QP's domain.  Anything else is an invalid request: the target
+ * target QP's domain, and not in error (xnic_sim_rem_access()).  Anything
+ * else is an invalid request: the target
  * goes to ERR (QP_REQ_ERR) and the requester gets REM_INV_REQ_ERR.  Found,
  * it is the engine's scratch xsrq for the rest of the request.  Requests
  * of other QP types name none.  Return: whether the request goes on.
@@ -322,7 +323,8 @@ bool xnic_sim_xrc_srq(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (qp->type != XNIC_QPT_XRC_INI)
 		return true;
 	srq = xnic_sim_tbl_get(&rqp->dev->srqs, dev->scr->w.remote_srqn);
-	if (srq && srq->type == XNIC_SRQT_XRC && srq->xrcdn == rqp->xrcdn) {
+	if (srq && srq->type == XNIC_SRQT_XRC && srq->xrcdn == rqp->xrcdn &&
+	    !READ_ONCE(srq->err)) {
 		dev->scr->xsrq = srq;
 		return true;
 	}
@@ -417,8 +419,27 @@ bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
 }
 
 /*
+ * An XRC SRQ whose PD refused a remote access goes to error for good and
+ * its owner hears of it (SRQ_ERR): the XRC_TGT QP that took the request
+ * may be any domain member's, reset and reused by it for the next guess,
+ * so the SRQ's side must bear the miss as an RC responder QP does.
+ */
+static void xnic_sim_xrc_srq_err(struct xnic_sim_srq *srq)
+{
+	bool was;
+
+	spin_lock(&srq->lock);
+	was = srq->err;
+	WRITE_ONCE(srq->err, true);
+	spin_unlock(&srq->lock);
+	if (!was)
+		xnic_sim_eq_post(srq->dev, XNIC_EQE_SRQ_ERR, srq->srqn, 0);
+}
+
+/*
  * A remote access violation: an RC responder goes to ERR with
- * QP_ACCESS_ERR and the requester gets REM_ACCESS_ERR; UC drops.
+ * QP_ACCESS_ERR and the requester gets REM_ACCESS_ERR; UC drops.  For an
+ * XRC_TGT responder the XRC SRQ whose PD was checked goes to error too.
  */
 int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status)
@@ -427,6 +448,8 @@ int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
 		return XS_DONE;
 	}
+	if (rqp->type == XNIC_QPT_XRC_TGT && qp->dev->scr->xsrq)
+		xnic_sim_xrc_srq_err(qp->dev->scr->xsrq);
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_ACCESS_ERR);
 	*status = XNIC_CQE_REM_ACCESS_ERR;
 	return XS_DONE;
