@@ -75,6 +75,44 @@ int xrdma_dealloc_xrcd(struct xrdma_xrcd *xrcd)
 }
 EXPORT_SYMBOL_GPL(xrdma_dealloc_xrcd);
 
+/**
+ * xrdma_xrcd_charge_handle - charge a process's handle on a domain
+ * @xrcd: a domain of a process (__xrdma_alloc_xrcd() with no caller)
+ * @c: the handle's charge, empty; xrdma_xrcd_uncharge_handle() undoes it
+ * @creator: the handle of the process that allocated @xrcd: the domain's
+ *	     own charge moves to @c (nothing new is charged); otherwise the
+ *	     calling process is charged one XRCD for its handle
+ *
+ * So a domain that several processes hold is charged to each of them for
+ * its handle, and to nobody once nobody holds it: a member that keeps the
+ * domain alive does not keep it on its creator's share.
+ *
+ * Return: 0, or for a member's handle -EAGAIN (its rdma cgroup or uid
+ * share) or -ENOMEM.
+ */
+int xrdma_xrcd_charge_handle(struct xrdma_xrcd *xrcd,
+			     struct xrdma_ucharge *c, bool creator)
+{
+	if (!creator)
+		return xrdma_user_charge(xrcd->device, XRDMA_ULIM_XRCD, c);
+	*c = xrcd->res.charge;
+	memset(&xrcd->res.charge, 0, sizeof(xrcd->res.charge));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xrdma_xrcd_charge_handle);
+
+/**
+ * xrdma_xrcd_uncharge_handle - undo xrdma_xrcd_charge_handle()
+ * @dev: the domain's device (the domain may be gone)
+ * @c: the handle's charge; cleared
+ */
+void xrdma_xrcd_uncharge_handle(struct xrdma_device *dev,
+				struct xrdma_ucharge *c)
+{
+	xrdma_user_uncharge(dev, XRDMA_ULIM_XRCD, c);
+}
+EXPORT_SYMBOL_GPL(xrdma_xrcd_uncharge_handle);
+
 /* A new XRC_TGT QP, created and committed: OPEN_QP may find it now. */
 int xrdma_tgt_qp_publish(struct xrdma_qp *qp)
 {
@@ -98,6 +136,13 @@ int xrdma_tgt_qp_close(struct xrdma_qp *qp, struct xrdma_qp_open *open)
 	unsigned long flags;
 	bool last;
 
+	/*
+	 * The QP's own charge is its creator's handle's: it goes with that
+	 * handle, not with the QP, which opened handles may keep alive
+	 * (each of those is charged to its holder, __xrdma_open_qp()).
+	 */
+	if (!open)
+		xrdma_user_uncharge(qp->device, XRDMA_ULIM_QP, &qp->res.charge);
 	mutex_lock(&xrcd->tgt_lock);
 	spin_lock_irqsave(&qp->open_lock, flags);
 	if (open) {

@@ -763,6 +763,17 @@ static int xrdma_cmd_modify_qp(struct xrdma_cmd_ctx *c)
 	uobj = xrdma_uobj_get(c->ufile, XRDMA_OBJ_QP, cmd->qp_handle);
 	if (IS_ERR(uobj))
 		return PTR_ERR(uobj);
+	/*
+	 * Only the creator's handle of an XRC_RECV QP modifies it (unlike
+	 * ib_core): a domain member that opened another's QP by number
+	 * could otherwise move it to ERR or RESET behind the owner's back.
+	 * Query and events stay shared (Documentation/security.rst, "XRC
+	 * domains").
+	 */
+	if (uobj->qp_open) {
+		xrdma_uobj_put(uobj);
+		return -EPERM;
+	}
 	ret = __xrdma_modify_qp(uobj->object, &a, cmd->attr_mask, &udata);
 	xrdma_uobj_put(uobj);
 	return ret;
@@ -1335,7 +1346,9 @@ static struct xrdma_uxrcd *xrdma_uxrcd_find(struct xrdma_uverbs_dev *udev,
  * this handle only (oflags are not looked at, as in Linux); otherwise the
  * file's inode names a domain shared by every context of the device that
  * opens it; it must be a regular file (-EINVAL, unlike Linux).  Each open
- * is a handle; the domain goes with the last one.
+ * is a handle; the domain goes with the last one.  Each handle is charged
+ * as one XRCD to the process that opened it (the creator's carries the
+ * domain's own charge), until that handle is closed.
  */
 static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 {
@@ -1379,6 +1392,12 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		if (ret)
 			goto err;
 		if (ux) {
+			/* a member pays for its own handle */
+			ret = xrdma_xrcd_charge_handle(ux->xrcd,
+						       &uobj->xrcd_charge,
+						       false);
+			if (ret)
+				goto err;
 			ux->handles++;
 			xrcd = ux->xrcd;
 			goto done;
@@ -1395,6 +1414,11 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		kfree(ux);
 		goto err;
 	}
+	/*
+	 * The domain's charge is its creator's handle's: it goes with that
+	 * handle, not with the domain, which other members may keep alive.
+	 */
+	xrdma_xrcd_charge_handle(xrcd, &uobj->xrcd_charge, true);
 	if (ux) {
 		/*
 		 * the path, not only the inode: an inode alone does not keep
@@ -1426,7 +1450,8 @@ err:
  * xrdma_uverbs_close_xrcd - drop an XRCD handle (DESTROY, teardown)
  * @uobj: the handle; no SRQ or QP of its context uses it
  *
- * The domain is freed with its last handle in any context.
+ * The domain is freed with its last handle in any context; the handle's
+ * charge goes now, whoever keeps the domain.
  *
  * Return: 0, or the core's error (the handle stays).
  */
@@ -1434,6 +1459,7 @@ int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj)
 {
 	struct xrdma_uverbs_dev *udev = uobj->ufile->udev;
 	struct xrdma_xrcd *xrcd = uobj->object;
+	struct xrdma_device *dev = xrcd->device;
 	struct xrdma_uxrcd *ux = NULL;
 	int ret = 0;
 
@@ -1460,6 +1486,8 @@ int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj)
 	}
 out:
 	mutex_unlock(&udev->xrcd_lock);
+	if (!ret)
+		xrdma_xrcd_uncharge_handle(dev, &uobj->xrcd_charge);
 	return ret;
 }
 

@@ -91,6 +91,8 @@ struct xrdma_uobj {
 	struct xrdma_uobj *xrcd_uobj;
 	/* a QP handle from OPEN_QP: the core's handle on the shared QP */
 	struct xrdma_qp_open *qp_open;
+	/* an XRCD handle: its charge, one XRCD of its holder's (cmd.c) */
+	struct xrdma_ucharge xrcd_charge;
 };
 
 /* One per open file of /dev/infiniband/xrdma_uverbsN. */

@@ -1380,6 +1380,10 @@ struct xrdma_xrcd *__xrdma_alloc_xrcd(struct xrdma_device *dev,
 				      const char *caller);
 #define xrdma_alloc_xrcd(dev)	__xrdma_alloc_xrcd(dev, KBUILD_MODNAME)
 int xrdma_dealloc_xrcd(struct xrdma_xrcd *xrcd);
+int xrdma_xrcd_charge_handle(struct xrdma_xrcd *xrcd,
+			     struct xrdma_ucharge *c, bool creator);
+void xrdma_xrcd_uncharge_handle(struct xrdma_device *dev,
+				struct xrdma_ucharge *c);
 struct xrdma_qp_open *__xrdma_open_qp(struct xrdma_xrcd *xrcd,
 				      const struct xrdma_qp_open_attr *attr,
 				      const char *caller);

@@ -23,7 +23,10 @@
 # uid 65534): in a user and mount namespace of its own, a domain on a file
 # of a tmpfs keeps the tmpfs from being unmounted (EBUSY) until the domain
 # is closed; a lazy unmount and an exit with the domain open leave no
-# domain, no "Busy inodes after unmount" in the kernel log.
+# domain, no "Busy inodes after unmount" in the kernel log; a key walk on
+# another's SRQ (brute); OPEN_QP of another's XRC_RECV QP cannot modify it
+# (EPERM, modify); a member holding another's domain and QP does not keep
+# them on the creator's share (charge, with user_share 1).
 
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
 command -v xv_xrc >/dev/null || fail "xv_xrc not in the guest (not built?)"

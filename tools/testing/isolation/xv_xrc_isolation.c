@@ -33,6 +33,25 @@
  *            is consumed, and the victim gets IBV_EVENT_SRQ_ERR for its
  *            SRQ.  Before the rule the walk wrote M silently.
  *
+ *   modify   the victim (this process) connects an XRC_RECV QP of its
+ *            domain (RTR) to its own XRC_SEND QP.  The attacker opens the
+ *            domain and that QP by number (ibv_open_qp) and moves it to
+ *            ERR, then RESET: EPERM both (only the creator's handle
+ *            modifies an XRC_RECV QP); ibv_query_qp through its handle
+ *            works.  The victim's QP is still in RTR and receives a SEND.
+ *            Before the rule the attacker moved it to ERR.
+ *
+ *   charge   with user_share 1 (so a uid's share of domains and QPs is
+ *            small enough to fill), the victim (uid UID - 1) measures how
+ *            many domains and XRC_RECV QPs it may take (until EAGAIN),
+ *            opens a domain on a file and an XRC_RECV QP in it; the
+ *            attacker joins both; the victim closes its handles and may
+ *            take exactly as many as before: the domain and the QP, which
+ *            live on for the attacker (its handle still queries), are no
+ *            longer on the victim's share.  Then the attacker closes and
+ *            no domain or QP is left.  Before the fix the victim got one
+ *            domain and one QP less until the attacker let go.
+ *
  *   -d IBDEV  device (xnic0)   -r RESOURCES  the core's debugfs resources
  *   file   -u UID  the attacker's uid and gid (65534)
  */
@@ -518,11 +537,362 @@ static void t_brute(void)
 	unlink(bi.path);
 }
 
+/* ------------------------------------------------------------ modify */
+
+struct modify_info {
+	char path[64];
+	uint32_t qpn;
+};
+
+static int modify_pipe[2], modify_done[2];
+
+static void modify_attacker(void *unused)
+{
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_context *ctx;
+	struct modify_info mi;
+	struct ibv_xrcd *xrcd;
+	struct ibv_qp *qp;
+	int fd, ret;
+
+	(void)unused;
+	xt_subtest = "modify";
+	close(modify_pipe[1]);
+	become_attacker();
+	if (read(modify_pipe[0], &mi, sizeof(mi)) != (ssize_t)sizeof(mi))
+		xt_bail(errno, "the victim's domain file and QPN");
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!ctx)
+		xt_bail(errno, "%s opened", dev_name);
+	fd = open(mi.path, O_RDONLY);
+	xrcd = fd >= 0 ? xrcd_open(ctx, fd, 0) : NULL;
+	CHECK_ERRNO(xrcd, "the victim's domain opened through its file");
+	if (!xrcd)
+		return;
+	oa.xrcd = xrcd;
+	oa.qp_num = mi.qpn;
+	qp = ibv_open_qp(ctx, &oa);
+	CHECK_ERRNO(qp, "the victim's XRC_RECV QP opened by number");
+	if (!qp)
+		return;
+	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE);
+	CHECK_RC(-ret, -EPERM, "ibv_modify_qp to ERR through the opened QP");
+	a.qp_state = IBV_QPS_RESET;
+	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE);
+	CHECK_RC(-ret, -EPERM,
+		 "ibv_modify_qp to RESET through the opened QP");
+	CHECK_EQ(xt_qp_state(qp), IBV_QPS_RTR,
+		 "ibv_query_qp through the opened QP works: RTR");
+	CHECK_RC(-ibv_destroy_qp(qp), 0, "the opened QP closed");
+	CHECK_RC(-ibv_close_xrcd(xrcd), 0, "the domain closed");
+	ibv_close_device(ctx);
+	close(fd);
+	if (write(modify_done[1], "x", 1) != 1)
+		xt_bail(errno, "done");
+}
+
+static void t_modify(void)
+{
+	struct ibv_srq_init_attr_ex sa = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC,
+	};
+	struct ibv_qp_init_attr_ex ta = {
+		.qp_type = IBV_QPT_XRC_RECV, .comp_mask = IBV_QP_INIT_ATTR_XRCD,
+	};
+	struct ibv_qp_init_attr_ex xa = {
+		.qp_type = IBV_QPT_XRC_SEND,
+		.cap = { .max_send_wr = 4, .max_send_sge = 1 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+	};
+	struct modify_info mi = { 0 };
+	struct ibv_cq *scq = NULL;
+	struct ibv_context *ctx;
+	struct ibv_qp *s, *t;
+	struct ibv_xrcd *xrcd;
+	struct ibv_srq *srq;
+	struct xt_buf m = { 0 };
+	union ibv_gid gid;
+	struct ibv_wc wc;
+	uint32_t srqn;
+	pid_t pid;
+	char c;
+	int fd;
+
+	if (pipe(modify_pipe) || pipe(modify_done))
+		xt_bail(errno, "pipes");
+	pid = worker(modify_attacker, NULL);
+	close(modify_pipe[0]);
+	close(modify_done[1]);
+
+	snprintf(mi.path, sizeof(mi.path), "/xv_xrc_domain.XXXXXX");
+	fd = mkstemp(mi.path);
+	if (fd < 0 || fchmod(fd, 0644))
+		xt_bail(errno, "the domain's file");
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!ctx)
+		xt_bail(errno, "%s opened", dev_name);
+	xrcd = xrcd_open(ctx, fd, O_CREAT);
+	sa.pd = ibv_alloc_pd(ctx);
+	sa.cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	sa.xrcd = xrcd;
+	ta.xrcd = xrcd;
+	xa.pd = sa.pd;
+	if (sa.pd)
+		scq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	xa.send_cq = scq;
+	srq = xrcd && sa.pd && sa.cq ? ibv_create_srq_ex(ctx, &sa) : NULL;
+	t = xrcd ? ibv_create_qp_ex(ctx, &ta) : NULL;
+	s = scq ? ibv_create_qp_ex(ctx, &xa) : NULL;
+	if (!srq || !t || !s || ibv_get_srq_num(srq, &srqn) ||
+	    ibv_query_gid(ctx, XT_PORT, 0, &gid) ||
+	    !xt_buf_new(&m, sa.pd, 128, ACC_ALL))
+		xt_bail(errno, "the victim's domain, SRQ and QPs");
+	if (xrc_connect(t, s->qp_num, &gid, false) ||
+	    xrc_connect(s, t->qp_num, &gid, true))
+		xt_bail(errno, "the victim's XRC QPs connected");
+	mi.qpn = t->qp_num;
+	if (write(modify_pipe[1], &mi, sizeof(mi)) != (ssize_t)sizeof(mi))
+		xt_bail(errno, "info sent");
+	if (read(modify_done[0], &c, 1) != 1)
+		xt_note("the attacker stopped early");
+	reap(pid, "the attacker");
+
+	CHECK_EQ(xt_qp_state(t), IBV_QPS_RTR,
+		 "the victim's XRC_RECV QP is still in RTR");
+	{
+		struct ibv_sge rs = xt_sge(&m, 0, 64), ss = xt_sge(&m, 64, 8);
+		struct ibv_recv_wr rwr = {
+			.wr_id = 1, .sg_list = &rs, .num_sge = 1,
+		}, *rbad;
+		struct ibv_send_wr swr = {
+			.wr_id = 2, .sg_list = &ss, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		}, *sbad;
+
+		swr.qp_type.xrc.remote_srqn = srqn;
+		CHECK_RC(-ibv_post_srq_recv(srq, &rwr, &rbad), 0,
+			 "a receive posted");
+		CHECK_RC(-ibv_post_send(s, &swr, &sbad), 0, "a SEND posted");
+		CHECK(xt_poll_one(scq, &wc, 5000) &&
+		      wc.status == IBV_WC_SUCCESS, "the SEND completed");
+		CHECK(xt_poll_one(sa.cq, &wc, 5000) &&
+		      wc.status == IBV_WC_SUCCESS && wc.wr_id == 1,
+		      "the victim's QP still receives");
+	}
+	ibv_destroy_qp(s);
+	ibv_destroy_qp(t);
+	CHECK_RC(-ibv_destroy_srq(srq), 0, "the SRQ destroyed");
+	xt_buf_free(&m);
+	ibv_destroy_cq(scq);
+	ibv_destroy_cq(sa.cq);
+	ibv_dealloc_pd(sa.pd);
+	CHECK_RC(-ibv_close_xrcd(xrcd), 0, "the domain closed");
+	ibv_close_device(ctx);
+	close(fd);
+	unlink(mi.path);
+}
+
+/* ------------------------------------------------------------ charge */
+
+#define USER_SHARE	"/sys/module/xrdma_core/parameters/user_share"
+#define FILL_MAX	4096
+
+static char charge_path[64];
+static int charge_info[2], charge_opened[2], charge_closed[2];
+
+/*
+ * How many domains, then XRC_RECV QPs (in the first of them), this uid
+ * may still take: each until -EAGAIN; all freed again.  false if
+ * something else failed.
+ */
+static bool fill(struct ibv_context *ctx, unsigned int *nx, unsigned int *nq)
+{
+	static struct ibv_xrcd *x[FILL_MAX];
+	static struct ibv_qp *q[FILL_MAX];
+	struct ibv_qp_init_attr_ex ta = {
+		.qp_type = IBV_QPT_XRC_RECV, .comp_mask = IBV_QP_INIT_ATTR_XRCD,
+	};
+	unsigned int i;
+	bool ok;
+
+	for (*nx = 0; *nx < FILL_MAX; (*nx)++) {
+		x[*nx] = xrcd_open(ctx, -1, O_CREAT);
+		if (!x[*nx])
+			break;
+	}
+	ok = xt_ok(*nx && *nx < FILL_MAX && errno == EAGAIN, strerror(errno),
+		   "domains until EAGAIN: %u", *nx);
+	*nq = 0;
+	ta.xrcd = *nx ? x[0] : NULL;
+	for (; ta.xrcd && *nq < FILL_MAX; (*nq)++) {
+		q[*nq] = ibv_create_qp_ex(ctx, &ta);
+		if (!q[*nq])
+			break;
+	}
+	ok &= xt_ok(*nq && *nq < FILL_MAX && errno == EAGAIN, strerror(errno),
+		    "XRC_RECV QPs until EAGAIN: %u", *nq);
+	for (i = 0; i < *nq; i++)
+		ibv_destroy_qp(q[i]);
+	for (i = 0; i < *nx; i++)
+		ibv_close_xrcd(x[i]);
+	return ok;
+}
+
+/* drop to uid/gid @uid (the victim's, not the attacker's) */
+static void become(int uid)
+{
+	if (setgroups(0, NULL) || setgid((gid_t)uid) || setuid((uid_t)uid))
+		xt_bail(errno, "drop to uid %d", uid);
+	prctl(PR_SET_DUMPABLE, 1);
+}
+
+static void charge_victim(void *unused)
+{
+	struct ibv_qp_init_attr_ex ta = {
+		.qp_type = IBV_QPT_XRC_RECV, .comp_mask = IBV_QP_INIT_ATTR_XRCD,
+	};
+	unsigned int x0, q0, x1, q1;
+	struct ibv_context *ctx;
+	struct ibv_xrcd *xrcd;
+	struct ibv_qp *t;
+	uint32_t qpn;
+	char c;
+	int fd;
+
+	(void)unused;
+	xt_subtest = "charge";
+	close(charge_info[0]);
+	close(charge_opened[1]);
+	close(charge_closed[0]);
+	become(attacker_uid - 1);
+	xt_note("victim runs as uid %u", getuid());
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!ctx)
+		xt_bail(errno, "%s opened", dev_name);
+	if (!fill(ctx, &x0, &q0))
+		xt_bail(0, "the victim's share measured");
+	fd = open(charge_path, O_RDONLY);
+	xrcd = fd >= 0 ? xrcd_open(ctx, fd, O_CREAT) : NULL;
+	ta.xrcd = xrcd;
+	t = xrcd ? ibv_create_qp_ex(ctx, &ta) : NULL;
+	if (!t)
+		xt_bail(errno, "the victim's domain and XRC_RECV QP");
+	qpn = t->qp_num;
+	if (write(charge_info[1], &qpn, sizeof(qpn)) != sizeof(qpn) ||
+	    read(charge_opened[0], &c, 1) != 1)
+		xt_bail(errno, "the attacker opened them");
+	CHECK_RC(-ibv_destroy_qp(t), 0, "the victim's QP handle destroyed");
+	CHECK_RC(-ibv_close_xrcd(xrcd), 0, "the victim's domain handle closed");
+	close(fd);
+	if (!fill(ctx, &x1, &q1))
+		xt_fail(NULL, "the victim's share measured again");
+	xt_note("victim's room: %u domains, %u QPs before; %u, %u after",
+		x0, q0, x1, q1);
+	CHECK_EQ(x1, x0, "the victim may open its whole share of domains again");
+	CHECK_EQ(q1, q0, "the victim may create its whole share of QPs again");
+	ibv_close_device(ctx);
+	if (write(charge_closed[1], "x", 1) != 1)
+		xt_bail(errno, "closed");
+}
+
+static void charge_attacker(void *unused)
+{
+	struct ibv_qp_open_attr oa = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+	struct ibv_context *ctx;
+	struct ibv_xrcd *xrcd;
+	struct ibv_qp *qp;
+	uint32_t qpn;
+	char c;
+	int fd;
+
+	(void)unused;
+	xt_subtest = "charge";
+	close(charge_info[1]);
+	close(charge_opened[0]);
+	close(charge_closed[1]);
+	become_attacker();
+	if (read(charge_info[0], &qpn, sizeof(qpn)) != sizeof(qpn))
+		xt_bail(errno, "the victim's QPN");
+	ctx = xt_open_device(dev_name, NULL, 0);
+	if (!ctx)
+		xt_bail(errno, "%s opened", dev_name);
+	fd = open(charge_path, O_RDONLY);
+	xrcd = fd >= 0 ? xrcd_open(ctx, fd, 0) : NULL;
+	CHECK_ERRNO(xrcd, "the victim's domain joined");
+	oa.xrcd = xrcd;
+	oa.qp_num = qpn;
+	qp = xrcd ? ibv_open_qp(ctx, &oa) : NULL;
+	CHECK_ERRNO(qp, "the victim's XRC_RECV QP opened");
+	if (write(charge_opened[1], "x", 1) != 1)
+		xt_bail(errno, "opened");
+	if (read(charge_closed[0], &c, 1) != 1)
+		xt_note("the victim stopped early");
+	if (qp)
+		CHECK_EQ(xt_qp_state(qp), IBV_QPS_RESET,
+			 "the QP lives on for the attacker");
+	if (qp)
+		CHECK_RC(-ibv_destroy_qp(qp), 0, "the attacker's QP handle destroyed");
+	if (xrcd)
+		CHECK_RC(-ibv_close_xrcd(xrcd), 0, "the attacker's domain closed");
+	ibv_close_device(ctx);
+}
+
+static void t_charge(void)
+{
+	long x0 = res_count("xrcd"), q0 = res_count("qp");
+	char share[16] = "";
+	pid_t v, a;
+	int fd;
+
+	/* 1% of xnic's 16384 domains and QPs: a share small enough to fill */
+	if (xt_read_line(USER_SHARE, share, sizeof(share)) ||
+	    write_file(USER_SHARE, "1"))
+		xt_bail(errno, "%s set to 1", USER_SHARE);
+	if (pipe(charge_info) || pipe(charge_opened) || pipe(charge_closed))
+		xt_bail(errno, "pipes");
+	snprintf(charge_path, sizeof(charge_path), "/xv_xrc_charge.XXXXXX");
+	fd = mkstemp(charge_path);
+	if (fd < 0 || fchmod(fd, 0644))
+		xt_bail(errno, "the domain's file");
+	close(fd);
+	v = worker(charge_victim, NULL);
+	a = worker(charge_attacker, NULL);
+	close(charge_info[0]);
+	close(charge_info[1]);
+	close(charge_opened[0]);
+	close(charge_opened[1]);
+	close(charge_closed[0]);
+	close(charge_closed[1]);
+	reap(v, "the victim");
+	reap(a, "the attacker");
+	if (write_file(USER_SHARE, share))
+		xt_bail(errno, "%s restored to %s", USER_SHARE, share);
+	unlink(charge_path);
+	if (x0 >= 0)
+		CHECK_EQ(res_count("xrcd"), x0, "no domain left on the device");
+	if (q0 >= 0)
+		CHECK_EQ(res_count("qp"), q0, "no QP left on the device");
+}
+
 /* ------------------------------------------------------------ main */
 
 static const struct xt_subtest tests[] = {
 	XT_SUBTEST(umount, 0, "a domain keeps its file's mount busy"),
 	XT_SUBTEST(brute, 0, "a member walks another's key tags via its SRQ"),
+	XT_SUBTEST(modify, 0, "a member modifies another's XRC_RECV QP"),
+	XT_SUBTEST(charge, 0, "a member keeps another's domain and QP charged"),
 };
 
 static struct xt_suite suite = {

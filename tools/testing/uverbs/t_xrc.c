@@ -423,10 +423,19 @@ static void xrc_open_qp(void)
 	a.qp_state = QPS_INIT;
 	a.port_num = 1;
 	a.qp_access_flags = ACC_RW;
+	/* only the creator's handle modifies the QP (security.rst, XRC) */
 	CHECK_RC(modify_qp(c2.fd, q2, QPA_STATE | QPA_PKEY | QPA_PORT |
-			   QPA_ACCESS, &a), 0, "MODIFY_QP the opened handle");
+			   QPA_ACCESS, &a), -EPERM,
+		 "MODIFY_QP an opened handle: EPERM");
+	CHECK_RC(modify_qp(c1.fd, q3, QPA_STATE | QPA_PKEY | QPA_PORT |
+			   QPA_ACCESS, &a), -EPERM,
+		 "MODIFY_QP an opened handle in the creator's context: EPERM");
 	CHECK_RC(query_qp(c1.fd, q1, &qq), 0, "QUERY_QP the creator's handle");
-	CHECK_EQ(qq.attr.qp_state, QPS_INIT, "the creator sees INIT");
+	CHECK_EQ(qq.attr.qp_state, QPS_RESET, "the QP is still in RESET");
+	CHECK_RC(modify_qp(c1.fd, q1, QPA_STATE | QPA_PKEY | QPA_PORT |
+			   QPA_ACCESS, &a), 0, "MODIFY_QP the creator's handle");
+	CHECK_RC(query_qp(c2.fd, q2, &qq), 0, "QUERY_QP the opened handle");
+	CHECK_EQ(qq.attr.qp_state, QPS_INIT, "the opened handle sees INIT");
 	CHECK_RC(destroy(c2.fd, XRDMA_OBJ_XRCD, x2), -EBUSY,
 		 "DESTROY XRCD of an opened QP handle");
 
