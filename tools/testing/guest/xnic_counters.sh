@@ -67,9 +67,10 @@ done
 [ "$(grep -Ec "$PRIV" "$XRDMA_TMP/before")" = 8 ] ||
 	err "not the 8 root-only counters: $(grep -E "$PRIV" "$XRDMA_TMP/before" | tr '\n' ' ')"
 (echo 1 >"$HC/cqes") 2>/dev/null && err "hw_counters/cqes writable"
-as_nobody "cat $HC/cqes" >"$XRDMA_TMP/nobody" 2>&1 &&
-	grep -Eq '^[0-9]+$' "$XRDMA_TMP/nobody" ||
+if ! as_nobody "cat $HC/cqes" >"$XRDMA_TMP/nobody" 2>&1 ||
+	! grep -Eq '^[0-9]+$' "$XRDMA_TMP/nobody"; then
 	err "uid 65534 cannot read hw_counters/cqes: $(cat "$XRDMA_TMP/nobody")"
+fi
 for _n in ud_drop_qkey ud_drop_noqp rx_drop_bad_src rx_drop_psn; do
 	as_nobody "cat $HC/$_n" >/dev/null 2>&1 &&
 		err "uid 65534 reads hw_counters/$_n"
