@@ -3665,6 +3665,68 @@ static void dev_counters(struct kunit *test)
 	td_want(d, XNIC_CMD_QUERY_COUNTERS, &q, sizeof(q), XNIC_CMD_BAD_PARAM);
 }
 
+/*
+ * A CQ re-armed after every CQE, its events never consumed (the driver's
+ * CPU stalled, here INTR_MASK set): the device writes at most one
+ * COMPLETION event of the CQ until the driver consumes it, so the event
+ * queue cannot overrun (it used to: one event per arm, then FATAL).  Once
+ * consumed, the next arm fires again.
+ */
+static void dev_eq_flood(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct td_cq *cq = td_cq(d, 5, 6, true);
+	struct td_qp *a = td_qp(d, 6, XNIC_QPT_RC, TD_PD, cq, cq, 0, 6,
+				XNIC_NO_SRQ);
+	struct td_qp *b = td_qp(d, 7, XNIC_QPT_RC, TD_PD, cq, cq, 0, 7,
+				XNIC_NO_SRQ);
+	u64 iova = 0x7000000000000000ULL;
+	struct td_mr *m = td_mr(d, 9 << 8 | 0x33, TD_PD, TD_ACCESS, 1, iova,
+				true);
+	u8 *src = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u32 n = 4U << TD_EQ_LOG, i, ev, pi;
+	u64 overruns = td_ctr(d, XS_CTR_eq_overruns);
+	struct td_wr w = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	td_connect(a, b, 3);
+	td_connect(b, a, 3);
+	w.op = XNIC_OP_RDMA_WRITE;
+	w.flags = XNIC_WQE_SIGNALED;
+	w.raddr = iova;
+	w.rkey = m->key;
+	w.nsge = 1;
+	w.sge[0] = td_sge(td_pa(src), 8, TD_ALL_KEY);
+
+	ev = td_ev(d, XNIC_EQE_COMPLETION);
+	td_wr(d, XNIC_REG_INTR_MASK, 1);
+	pi = READ_ONCE(d->sim->eq_pi);
+	for (i = 0; i < n; i++) {
+		td_arm(cq, XNIC_CQ_ARM_NEXT);
+		w.wr_id = i;
+		td_post(a, &w);
+		td_expect(cq, i, 0, XNIC_CQE_OP_RDMA_WRITE, NULL);
+	}
+	KUNIT_EXPECT_FALSE(test, td_rd(d, XNIC_REG_STATUS) & XNIC_STATUS_FATAL);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_eq_overruns), overruns);
+	/* one event for n arms and CQEs */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(d->sim->eq_pi) - pi, 1U);
+	td_wr(d, XNIC_REG_INTR_MASK, 0);
+	KUNIT_EXPECT_TRUE(test, td_wait_ev(d, XNIC_EQE_COMPLETION, ev));
+	KUNIT_EXPECT_EQ(test, td_ev(d, XNIC_EQE_COMPLETION), ev + 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(d->ev_data[XNIC_EQE_COMPLETION]),
+			cq->cqn);
+
+	/* consumed: the next arm fires its own event */
+	td_arm(cq, XNIC_CQ_ARM_NEXT);
+	w.wr_id = n;
+	td_post(a, &w);
+	td_expect(cq, n, 0, XNIC_CQE_OP_RDMA_WRITE, NULL);
+	KUNIT_EXPECT_TRUE(test, td_wait_ev(d, XNIC_EQE_COMPLETION, ev + 1));
+	KUNIT_EXPECT_EQ(test, td_ev(d, XNIC_EQE_COMPLETION), ev + 2);
+}
+
 static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_clock),
 	KUNIT_CASE(dev_cmds),
@@ -3683,6 +3745,7 @@ static struct kunit_case dev_cases[] = {
 	KUNIT_CASE(dev_pass_budget),
 	KUNIT_CASE(dev_db_hostile),
 	KUNIT_CASE(dev_eth),
+	KUNIT_CASE(dev_eq_flood),
 	{}
 };
 

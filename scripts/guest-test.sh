@@ -40,7 +40,8 @@
 #                          build/debugk/src; default tests
 #                          $XRDMA_DEBUG_TESTS ('uverbs_*,xnic_*,xverbs_semantics,
 #                          xverbs_isolation' and the xverbs tests of issue 15's
-#                          verbs but xverbs_mr, and xverbs_xrc),
+#                          verbs but xverbs_mr, xverbs_xrc, xverbs_eqflood and
+#                          xverbs_handles),
 #                          time limits times XRDMA_TIMEOUT_SCALE (3), memory
 #                          1G, and a kmemleak scan after the tests that fails
 #                          the run ("kmemleak:vm") on any object of ours
@@ -68,7 +69,7 @@ case $GUEST_KERNEL in
 debian) KVER=$(xrdma_kver) ;;
 debug)
 	GUEST_BUILD=$XRDMA_ROOT/build/guest-debug
-	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation,xverbs_mw,xverbs_resize,xverbs_mcast,xverbs_share,xverbs_dm,xverbs_xrc}
+	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation,xverbs_mw,xverbs_resize,xverbs_mcast,xverbs_share,xverbs_dm,xverbs_xrc,xverbs_eqflood,xverbs_handles}
 	export XRDMA_TIMEOUT_SCALE=${XRDMA_TIMEOUT_SCALE:-3}
 	export XRDMA_MEM=${XRDMA_MEM:-1G}
 	export XRDMA_KMEMLEAK=${XRDMA_KMEMLEAK:-1}

@@ -90,7 +90,7 @@ int xrdma_hw_counters_init(struct xrdma_device *dev)
 
 		sysfs_attr_init(&da->attr);
 		da->attr.name = ops->hw_counter_names[i];
-		da->attr.mode = 0444;
+		da->attr.mode = xrdma_hw_counter_private(dev, i) ? 0400 : 0444;
 		da->show = xrdma_hw_counter_show;
 		hc->attrs[i] = &da->attr;
 	}

@@ -25,7 +25,10 @@ struct xib_dev {
 	struct ib_device ibdev;		/* must be first (ib_alloc_device) */
 	struct xrdma_device *xdev;
 	struct xrdma_event_handler eh;
-	struct rdma_stat_desc *stat_descs;	/* the device's hw counters */
+	/* the device's hw counters but the private ones; one allocation */
+	struct rdma_stat_desc *stat_descs;
+	u32 *stat_idx;			/* stat j is the device's stat_idx[j] */
+	u32 num_stats;
 };
 
 struct xib_pd {

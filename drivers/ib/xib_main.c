@@ -210,29 +210,41 @@ static const struct ib_device_ops xib_dev_ops = {
 
 /*
  * The xrdma device's hardware counters are device-wide: every port shows
- * all of them (xnic devices have one port).  No device-level set, as
- * ib_core would show the same values twice.
+ * them (xnic devices have one port).  No device-level set, as ib_core
+ * would show the same values twice.  ib_core's hw_counters files are
+ * world-readable and so is "rdma statistic": the device's private
+ * counters (XRDMA_HW_COUNTER_PRIVATE) are not shown there at all.
  */
 static struct rdma_hw_stats *xib_alloc_hw_port_stats(struct ib_device *ibdev,
 						     u32 port)
 {
 	struct xib_dev *d = to_xib_dev(ibdev);
 
-	return rdma_alloc_hw_stats_struct(d->stat_descs,
-					  d->xdev->ops->num_hw_counters,
+	return rdma_alloc_hw_stats_struct(d->stat_descs, d->num_stats,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
 static int xib_get_hw_stats(struct ib_device *ibdev,
 			    struct rdma_hw_stats *stats, u32 port, int index)
 {
+	struct xib_dev *d = to_xib_dev(ibdev);
+	u32 n = d->xdev->ops->num_hw_counters, j;
+	u64 *vals;
 	int ret;
 
 	if (!port)
 		return -EINVAL;
-	ret = xrdma_query_hw_counters(to_xdev(ibdev), stats->value,
-				      stats->num_counters);
-	return ret ? ret : stats->num_counters;
+	vals = kcalloc(n, sizeof(*vals), GFP_KERNEL);
+	if (!vals)
+		return -ENOMEM;
+	ret = xrdma_query_hw_counters(d->xdev, vals, n);
+	if (!ret) {
+		for (j = 0; j < d->num_stats; j++)
+			stats->value[j] = vals[d->stat_idx[j]];
+		ret = d->num_stats;
+	}
+	kfree(vals);
+	return ret;
 }
 
 static const struct ib_device_ops xib_stats_ops = {
@@ -242,17 +254,26 @@ static const struct ib_device_ops xib_stats_ops = {
 
 static int xib_init_stats(struct xib_dev *d)
 {
-	const struct xrdma_device_ops *ops = d->xdev->ops;
+	struct xrdma_device *xdev = d->xdev;
+	const struct xrdma_device_ops *ops = xdev->ops;
 	u32 i, n = ops->num_hw_counters;
 
 	if (!n || !ops->get_hw_counters)
 		return 0;
-	d->stat_descs = kcalloc(n, sizeof(*d->stat_descs), GFP_KERNEL);
+	/* the descriptors, then the indexes (u32 after pointers: aligned) */
+	d->stat_descs = kcalloc(n, sizeof(*d->stat_descs) + sizeof(u32),
+				GFP_KERNEL);
 	if (!d->stat_descs)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		d->stat_descs[i].name = ops->hw_counter_names[i];
-	ib_set_device_ops(&d->ibdev, &xib_stats_ops);
+	d->stat_idx = (u32 *)(d->stat_descs + n);
+	for (i = 0; i < n; i++) {
+		if (xrdma_hw_counter_private(xdev, i))
+			continue;
+		d->stat_descs[d->num_stats].name = ops->hw_counter_names[i];
+		d->stat_idx[d->num_stats++] = i;
+	}
+	if (d->num_stats)
+		ib_set_device_ops(&d->ibdev, &xib_stats_ops);
 	return 0;
 }
 

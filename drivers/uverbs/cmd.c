@@ -1179,21 +1179,39 @@ out:
 	return ret;
 }
 
-/* The handle of @pd in the file (0 if it has none: a kernel object). */
+/* handles QUERY_OBJECT looks at per hold of the handles' lock */
+#define XRDMA_HANDLE_WALK_BATCH	256
+
+/*
+ * The handle of @pd in the file (0 if it has none: a kernel object).  A
+ * context may hold any number of handles: the walk drops the lock after
+ * every batch, so it neither keeps preemption off nor holds off the
+ * file's other ioctls for long.  @pd is held by the caller's MR, so its
+ * handle cannot go away during the walk.
+ */
 static u32 xrdma_pd_handle(struct xrdma_ufile *ufile, struct xrdma_pd *pd)
 {
+	XA_STATE(xas, &ufile->handles, 0);
 	struct xrdma_uobj *uobj;
-	unsigned long index;
+	unsigned int n = 0;
 	u32 handle = 0;
 
-	xa_lock(&ufile->handles);
-	xa_for_each(&ufile->handles, index, uobj) {
+	xas_lock(&xas);
+	xas_for_each(&xas, uobj, ULONG_MAX) {
+		if (xas_retry(&xas, uobj))
+			continue;
 		if (uobj->type == XRDMA_OBJ_PD && uobj->object == pd) {
 			handle = uobj->handle;
 			break;
 		}
+		if (++n % XRDMA_HANDLE_WALK_BATCH)
+			continue;
+		xas_pause(&xas);
+		xas_unlock(&xas);
+		cond_resched();
+		xas_lock(&xas);
 	}
-	xa_unlock(&ufile->handles);
+	xas_unlock(&xas);
 	return handle;
 }
 

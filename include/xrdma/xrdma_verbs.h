@@ -980,6 +980,12 @@ struct xrdma_hw_counters_sysfs;
  * Data-path callbacks (post_*, poll_cq, req_notify_cq) are called straight
  * from the verbs without any core lock.
  */
+/*
+ * A hardware counter that answers a guess (was this Q_Key, QPN or PSN
+ * right?) one drop at a time: readable by root only.
+ */
+#define XRDMA_HW_COUNTER_PRIVATE	BIT(0)
+
 struct xrdma_device_ops {
 	struct module *owner;
 	const char *driver_name;
@@ -1018,9 +1024,13 @@ struct xrdma_device_ops {
 	 * hw_counter_names (static; sysfs file names), device-wide.
 	 * get_hw_counters fills values[0..num) in that order (@num is at
 	 * most num_hw_counters); may sleep.  Shown in sysfs as
-	 * hw_counters/<name> of the xrdma device.
+	 * hw_counters/<name> of the xrdma device.  hw_counter_flags
+	 * (optional, num_hw_counters entries): XRDMA_HW_COUNTER_PRIVATE
+	 * makes a counter root-only (0400) and keeps it out of ib_core's
+	 * world-readable hw_counters and rdma statistic.
 	 */
 	const char * const *hw_counter_names;
+	const u8 *hw_counter_flags;
 	u32 num_hw_counters;
 	int (*get_hw_counters)(struct xrdma_device *dev, u64 *values, u32 num);
 
@@ -1264,6 +1274,17 @@ void xrdma_qp_set_error(struct xrdma_qp *qp);
 int xrdma_query_device(struct xrdma_device *dev,
 		       struct xrdma_device_attr *attr);
 int xrdma_query_hw_counters(struct xrdma_device *dev, u64 *values, u32 num);
+
+/* counter @i of @dev is XRDMA_HW_COUNTER_PRIVATE */
+static inline bool xrdma_hw_counter_private(const struct xrdma_device *dev,
+					    u32 i)
+{
+	const u8 *f = dev->ops->hw_counter_flags;
+
+	return f && i < dev->ops->num_hw_counters &&
+	       (f[i] & XRDMA_HW_COUNTER_PRIVATE);
+}
+
 int xrdma_query_port(struct xrdma_device *dev, u32 port,
 		     struct xrdma_port_attr *attr);
 int xrdma_query_gid(struct xrdma_device *dev, u32 port, int index,

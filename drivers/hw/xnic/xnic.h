@@ -30,7 +30,12 @@ struct xnic_eth;
 
 #define XNIC_DRV_NAME		"xnic"
 #define XNIC_CMDQ_LOG		5	/* 32 command entries */
-#define XNIC_EQ_LOG		13	/* 8192 event entries */
+/*
+ * 65536 event entries: room for one COMPLETION and one CQ_ERR of every
+ * CQ (max_cq is clamped to a quarter of it) and the events of the QPs,
+ * SRQs and commands, which each need a command to recur (events.rst)
+ */
+#define XNIC_EQ_LOG		16
 #define XNIC_KERNEL_DB_INDEX	0
 #define XNIC_MAX_DB_INDEX	1024	/* ALLOC_DB db_index limit */
 #define XNIC_MIN_LOG_CQE	2

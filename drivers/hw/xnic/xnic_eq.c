@@ -129,7 +129,14 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 	}
 }
 
-/* Consume every valid EQE.  Called with eq_lock held. */
+/*
+ * Consume every valid EQE.  Called with eq_lock held.
+ *
+ * The device writes no COMPLETION event for a CQ while its previous one
+ * is before EQ_CI (events.rst): EQ_CI goes past a COMPLETION entry before
+ * its handler runs, so an arm made after the handler is served by a new
+ * event, not merged into the one being handled.
+ */
 static void xnic_eq_process(struct xnic_dev *xdev)
 {
 	struct xnic_eqe *ring = xdev->eq.cpu;
@@ -138,22 +145,25 @@ static void xnic_eq_process(struct xnic_dev *xdev)
 
 	for (;;) {
 		struct xnic_eqe *eqe = &ring[ci & mask];
+		u32 data, aux;
+		u8 type;
 
 		if (!xnic_hw_owned_valid(READ_ONCE(eqe->owner), ci,
 					 XNIC_EQ_LOG))
 			break;
 		/* the entry's body after its owner */
 		dma_rmb();
+		type = eqe->type;
+		data = le32_to_cpu(eqe->data);
+		aux = le32_to_cpu(eqe->aux);
 		ci++;
-		trace_xnic_eqe(xdev, eqe->type, le32_to_cpu(eqe->data),
-			       le32_to_cpu(eqe->aux));
-		xnic_handle_eqe(xdev, eqe->type, le32_to_cpu(eqe->data),
-				le32_to_cpu(eqe->aux));
+		trace_xnic_eqe(xdev, type, data, aux);
 		/* give the device room during a long burst */
-		if (!(++n % 256)) {
+		if (type == XNIC_EQE_COMPLETION || !(++n % 256)) {
 			xdev->eq_ci = ci;
 			xnic_wr(xdev, XNIC_REG_EQ_CI, ci);
 		}
+		xnic_handle_eqe(xdev, type, data, aux);
 	}
 	if (ci != xdev->eq_ci) {
 		xdev->eq_ci = ci;

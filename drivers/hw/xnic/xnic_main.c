@@ -77,7 +77,8 @@ static void xnic_caps_from_hw(struct xnic_caps *caps,
 	caps->max_srq_wr = min(caps->max_srq_wr, 1U << 16);
 	caps->max_cqe = min(caps->max_cqe, 1U << 22);
 	caps->max_qp = min(caps->max_qp, 1U << 24);
-	caps->max_cq = min(caps->max_cq, 1U << 24);
+	/* every CQ can have two events in the EQ (xnic.h) */
+	caps->max_cq = min(caps->max_cq, 1U << (XNIC_EQ_LOG - 2));
 	caps->max_srq = min(caps->max_srq, 1U << 24);
 	/* the core gives MRs and windows half of the key space each */
 	caps->max_mr = min(caps->max_mr, XRDMA_MW_INDEX_BASE - 1);

@@ -435,6 +435,23 @@ static const char * const xnic_hw_counter_names[XNIC_CTR_NUM] = {
 };
 
 /*
+ * Drops that answer a guess one at a time: a Q_Key (ud_drop_qkey, and
+ * ud_drop_norecv counts the right ones), a live QPN (ud_drop_noqp,
+ * rx_drop_bad_src), a multicast group, a UC rkey, a PSN.  Root only
+ * (Documentation/security.rst, "Hardware counters").
+ */
+static const u8 xnic_hw_counter_flags[XNIC_CTR_NUM] = {
+	[XNIC_CTR_UD_DROP_QKEY] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_UD_DROP_NOQP] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_UD_DROP_NORECV] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_UD_DROP_NOMCG] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_UC_DROPS] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_PSN_MISMATCH] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_RX_DROP_BAD_SRC] = XRDMA_HW_COUNTER_PRIVATE,
+	[XNIC_CTR_RX_DROP_PSN] = XRDMA_HW_COUNTER_PRIVATE,
+};
+
+/*
  * The device's counters (QUERY_COUNTERS), @num of them in enum
  * xnic_counter order; one DMA buffer per call.  Sleeps.
  */
@@ -1974,6 +1991,7 @@ const struct xrdma_device_ops xnic_dev_ops = {
 	.kick = xnic_kick_op,
 	.read_clock = xnic_read_clock_op,
 	.hw_counter_names = xnic_hw_counter_names,
+	.hw_counter_flags = xnic_hw_counter_flags,
 	.num_hw_counters = XNIC_CTR_NUM,
 	.get_hw_counters = xnic_get_hw_counters,
 	.query_port = xnic_query_port,

@@ -402,6 +402,8 @@ struct xnic_sim_cq {
 	u32 pi;
 	u32 served;
 	bool overrun;
+	u32 ev_idx;		/* EQ index of its last COMPLETION, eq_lock */
+	bool ev_out;		/* ev_idx is valid, eq_lock */
 };
 
 /**

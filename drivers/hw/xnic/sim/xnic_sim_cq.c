@@ -9,17 +9,26 @@
 #include <linux/math64.h>
 #include "xnic_sim.h"
 
-/**
- * xnic_sim_eq_post - write an event and raise the interrupt
- * @dev: device
- * @type: XNIC_EQE_*
- * @data: its data
- * @aux: its aux
- *
- * Any engine, any lock but eq_lock held.  An overrun makes the device
- * fatal.  Return: whether the event was written.
+/*
+ * Is the COMPLETION event @cq wrote last still in the queue (EQ_CI not
+ * past it)?  Under eq_lock.
  */
-bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
+static bool xnic_sim_cq_ev_queued(struct xnic_sim_dev *dev,
+				  const struct xnic_sim_cq *cq)
+{
+	u32 ci = READ_ONCE(dev->eq_ci);
+
+	return cq->ev_out && cq->ev_idx - ci < dev->eq_pi - ci;
+}
+
+/*
+ * Write an event; for @cq's COMPLETION (@cq not NULL), none if its last
+ * one is still queued: that one tells the driver about this CQE too, so a
+ * CQ has at most one COMPLETION event in the queue however often it is
+ * armed.  Return: whether the event was written or merged.
+ */
+static bool xnic_sim_eq_write(struct xnic_sim_dev *dev, u8 type, u32 data,
+			      u32 aux, struct xnic_sim_cq *cq)
 {
 	struct xnic_eqe *e;
 	unsigned long flags;
@@ -29,6 +38,10 @@ bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
 	if (!dev->eq_on) {
 		spin_unlock_irqrestore(&dev->eq_lock, flags);
 		return false;
+	}
+	if (cq && xnic_sim_cq_ev_queued(dev, cq)) {
+		spin_unlock_irqrestore(&dev->eq_lock, flags);
+		return true;
 	}
 	log = dev->eq_log;
 	if (xnic_sim_ring_full(dev->eq_pi, READ_ONCE(dev->eq_ci), log))
@@ -44,6 +57,10 @@ bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
 	dma_wmb();	/* the body before the owner */
 	WRITE_ONCE(e->owner, xnic_sim_hw_owner(dev->eq_pi, log));
 	xnic_sim_unmap(e);
+	if (cq) {
+		cq->ev_idx = dev->eq_pi;
+		cq->ev_out = true;
+	}
 	dev->eq_pi++;
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
 	xnic_sim_count(dev, XS_CTR_eqes, 1);
@@ -60,6 +77,21 @@ fatal:
 	pr_err_ratelimited("xnic_sim %d: event queue overrun: device fatal\n",
 			   dev->index);
 	return false;
+}
+
+/**
+ * xnic_sim_eq_post - write an event and raise the interrupt
+ * @dev: device
+ * @type: XNIC_EQE_*
+ * @data: its data
+ * @aux: its aux
+ *
+ * Any engine, any lock but eq_lock held.  An overrun makes the device
+ * fatal.  Return: whether the event was written.
+ */
+bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
+{
+	return xnic_sim_eq_write(dev, type, data, aux, NULL);
 }
 
 /**
@@ -97,7 +129,10 @@ void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
  * @solicited: a receive of a solicited message (for SOLICITED arming)
  *
  * Any engine.  A full ring is an overrun: CQ_ERR is raised and the CQ
- * takes no more entries.  Return: 0, or -ENOSPC (overrun).
+ * takes no more entries.  An armed CQ's COMPLETION event is not written
+ * while its previous one is still in the event queue: the CQ's arms
+ * (stores to user memory) cannot fill the queue.  Return: 0, or -ENOSPC
+ * (overrun).
  */
 int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 		     const struct xnic_sim_cqe_info *info, bool solicited)
@@ -150,7 +185,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 	}
 	xnic_sim_unmap(rec);
 	if (fire)
-		xnic_sim_eq_post(dev, XNIC_EQE_COMPLETION, cq->cqn, 0);
+		xnic_sim_eq_write(dev, XNIC_EQE_COMPLETION, cq->cqn, 0, cq);
 	spin_unlock(&cq->lock);
 	xnic_sim_count(dev, XS_CTR_cqes, 1);
 	return 0;

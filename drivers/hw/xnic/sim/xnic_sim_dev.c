@@ -295,7 +295,10 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 		xnic_sim_kick(dev);
 		return;
 	case XNIC_REG_EQ_CI:
+		/* ordered with the COMPLETION merge (xnic_sim_cq.c) */
+		spin_lock_irqsave(&dev->eq_lock, flags);
 		WRITE_ONCE(dev->eq_ci, val);
+		spin_unlock_irqrestore(&dev->eq_lock, flags);
 		return;
 	case XNIC_REG_INTR_MASK:
 		WRITE_ONCE(dev->intr_mask, val & 1);
