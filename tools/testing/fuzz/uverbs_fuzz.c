@@ -56,6 +56,18 @@
  *             (IMPORT_CONTEXT, then a PD and one async fd), or opens its
  *             own context, connects a QP to one of ours with guessed keys
  *             and posts, then exits at once or is killed with SIGKILL
+ *   xumount   a child in a user and mount namespace of its own mounts a
+ *             tmpfs, opens a domain (OPEN_XRCD) on a file of it, closes
+ *             (maybe unlinks) the file and unmounts: EBUSY, or the run
+ *             fails; then DESTROY of the domain and umount (must
+ *             succeed), or a lazy umount (must succeed), or exit with the
+ *             domain open on the mounted tmpfs
+ *   xpeer     the peer, a process of another uid (UID - 1, forked by the
+ *             supervisor), is handed read-only fds of the domain files,
+ *             joins the domains (OPEN_XRCD), opens one of our XRC_RECV
+ *             QPs by number (OPEN_QP) and modifies it through that
+ *             handle: EPERM (only the creator's handle modifies it), or
+ *             the run fails; QUERY_QP is counted
  *
  * Mappings are reference counted so that no thread writes into memory that
  * another thread unmapped (and that could have been reused); a fault in a
@@ -67,7 +79,8 @@
  * still move data (a verified loopback RDMA WRITE on every device), and
  * prints the coverage: per ioctl command the calls, successes and each
  * errno; the WQE opcodes posted; the CQE opcodes and statuses seen; the
- * model's tx_*, rx_* and err_* counter deltas.
+ * model's tx_*, rx_* and err_* counter deltas; the runs of each action
+ * and the endings of the xumount and xpeer sequences.
  *
  * The sequence of actions of each thread is a function of SEED; the
  * interleaving of threads (and the engine) is not, so a replay reproduces
@@ -92,7 +105,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,7 +161,8 @@ static struct {
 
 enum act {
 	A_IOCTL, A_CONNECT, A_POST, A_RECV, A_POLL, A_GARBAGE, A_DBELL,
-	A_KICK, A_MMAP, A_UNMAP, A_EVENTS, A_OPEN, A_CLOSE, A_FORK, N_ACT
+	A_KICK, A_MMAP, A_UNMAP, A_EVENTS, A_OPEN, A_CLOSE, A_FORK,
+	A_XUMOUNT, A_XPEER, N_ACT
 };
 
 static const struct {
@@ -165,6 +183,8 @@ static const struct {
 	[A_OPEN] = { "open", 2 },
 	[A_CLOSE] = { "close", 1 },
 	[A_FORK] = { "fork", 1 },
+	[A_XUMOUNT] = { "xumount", 1 },
+	[A_XPEER] = { "xpeer", 1 },
 };
 
 static int skipped[N_ACT];
@@ -182,6 +202,11 @@ struct stats {
 	unsigned long mmap_ok, mmap_fail, remap_ok, exec_ok, kicks;
 	unsigned long child_eperm, child_other, map_new_fail, abrupt, splits;
 	unsigned long writes_ok, resized, imports, child_imports;
+	/* xumount: runs, no namespace, no domain, EBUSY, then each ending */
+	unsigned long xu_runs, xu_nons, xu_nodom, xu_busy, xu_end[3];
+	/* xpeer: requests, domains joined, QPs opened, MODIFY_QP EPERM */
+	unsigned long xp_reqs, xp_noctx, xp_joined, xp_opened, xp_eperm;
+	unsigned long xp_queried;
 	int killed;
 	int fuzz_fail;
 	char fail_why[256];
@@ -984,6 +1009,11 @@ static __u32 arena_size = ARENA_SIZE, arena_next;
 static int devnull = -1;
 /* two unlinked files whose inodes name XRC domains (OPEN_XRCD) */
 static int xrcd_file[2] = { -1, -1 };
+/* the same files opened read-only, for the xpeer process */
+static int xrcd_ro[2] = { -1, -1 };
+/* the fuzz process's end of the xpeer socket, or -1; P: one request */
+static int peer_sock = -1;
+static pthread_mutex_t P = PTHREAD_MUTEX_INITIALIZER;
 
 struct kid {
 	pid_t pid;
@@ -3468,6 +3498,7 @@ static void child_main(struct wk *w, struct kid_plan *p)
 	int i, ret;
 
 	alarm(20);
+	close(peer_sock);
 	w->r.s = p->seed;
 	/* the parent's fd: every command must fail with EPERM */
 	ret = pio(p->fd, _IOC_NR(XRDMA_IOC_ALLOC_PD), &pd, sizeof(pd));
@@ -3554,6 +3585,343 @@ static void act_fork(struct wk *w)
 		kids[k].kill_at.tv_nsec -= 1000000000;
 	}
 	pthread_mutex_unlock(&W);
+}
+
+/* ------------------------------------------------------------ XRC */
+
+/* the mount point of the xumount children (in their own namespace) */
+#define XU_MNT		"/tmp"
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : EIO;
+}
+
+/* in the child: uid 0 of a user namespace of its own, its own mounts */
+static int userns_enter(void)
+{
+	char map[64];
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	int ret;
+
+	/* a changed uid made /proc/self root's: ours again for the maps */
+	prctl(PR_SET_DUMPABLE, 1);
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
+		return errno;
+	snprintf(map, sizeof(map), "0 %u 1", uid);
+	ret = write_str("/proc/self/setgroups", "deny");
+	if (!ret)
+		ret = write_str("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "0 %u 1", gid);
+	if (!ret)
+		ret = write_str("/proc/self/gid_map", map);
+	if (ret)
+		return ret;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return errno;
+	return 0;
+}
+
+/*
+ * The child of xumount: a tmpfs of its own, a domain (OPEN_XRCD) on a file
+ * of it, the file closed: the unmount must fail with EBUSY (the domain
+ * holds the file's mount).  Then the domain destroyed and the unmount
+ * must succeed, or a lazy unmount (must succeed), or exit with the
+ * domain open on the mounted tmpfs.
+ */
+static void xumount_main(struct wk *w, int dev, unsigned long long seed)
+{
+	struct xrdma_cmd_open_xrcd ox = { .oflags = O_CREAT };
+	struct xrdma_cmd_destroy d = { .type = XRDMA_OBJ_XRCD };
+	char path[64];
+	struct pctx c;
+	int fd, ret, end;
+
+	alarm(20);
+	close(peer_sock);
+	w->r.s = seed;
+	INC(st->xu_runs);
+	ret = userns_enter();
+	if (ret) {
+		/* no user namespaces for this uid (a sysctl, the kernel) */
+		INC(st->xu_nons);
+		_exit(0);
+	}
+	if (mount("uverbs_fuzz", XU_MNT, "tmpfs", 0, "size=64k")) {
+		fuzz_fail("xumount: tmpfs mounted in a user namespace: %s",
+			  strerror(errno));
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), XU_MNT "/domain");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || pl_open(&c, dev)) {
+		INC(st->xu_nodom);
+		_exit(0);
+	}
+	ox.fd = fd;
+	ret = pio(c.fd, _IOC_NR(XRDMA_IOC_OPEN_XRCD), &ox, sizeof(ox));
+	close(fd);
+	if (ret) {
+		/* the uid's share, memory */
+		INC(st->xu_nodom);
+		_exit(0);
+	}
+	if (pct(&w->r, 50))
+		unlink(path);	/* only the domain names the file */
+	errno = 0;
+	if (!umount(XU_MNT) || errno != EBUSY) {
+		fuzz_fail("xumount: umount with a domain open on the tmpfs: %s, not EBUSY",
+			  errno ? strerror(errno) : "success");
+		_exit(0);
+	}
+	INC(st->xu_busy);
+	end = rn(&w->r, 3);
+	INC(st->xu_end[end]);
+	switch (end) {
+	case 0:
+		d.handle = ox.xrcd_handle;
+		ret = pio(c.fd, _IOC_NR(XRDMA_IOC_DESTROY), &d, sizeof(d));
+		if (ret)
+			fuzz_fail("xumount: DESTROY of the domain: %s",
+				  strerror(ret));
+		else if (umount(XU_MNT))
+			fuzz_fail("xumount: umount once the domain is destroyed: %s",
+				  strerror(errno));
+		break;
+	case 1:
+		if (umount2(XU_MNT, MNT_DETACH))
+			fuzz_fail("xumount: lazy umount with the domain open: %s",
+				  strerror(errno));
+		if (pct(&w->r, 50)) {
+			d.handle = ox.xrcd_handle;
+			ret = pio(c.fd, _IOC_NR(XRDMA_IOC_DESTROY), &d,
+				  sizeof(d));
+			if (ret)
+				fuzz_fail("xumount: DESTROY of the domain of a detached tmpfs: %s",
+					  strerror(ret));
+		}
+		break;
+	default:
+		/* exit with the domain open, mounted: the namespace goes first */
+		break;
+	}
+	_exit(0);
+}
+
+/* a child slot for @pid (reaped by reap()); under W */
+static void kid_add(int k, pid_t pid, int killit, struct wk *w)
+{
+	kids[k].pid = pid;
+	kids[k].kill = killit;
+	clock_gettime(CLOCK_MONOTONIC, &kids[k].kill_at);
+	kids[k].kill_at.tv_nsec += (long)rn(&w->r, 50) * 1000000;
+	if (kids[k].kill_at.tv_nsec >= 1000000000) {
+		kids[k].kill_at.tv_sec++;
+		kids[k].kill_at.tv_nsec -= 1000000000;
+	}
+}
+
+static void act_xumount(struct wk *w)
+{
+	unsigned long long seed;
+	int k, dev;
+	pid_t pid;
+
+	pthread_mutex_lock(&W);
+	for (k = 0; k < MAX_KIDS && kids[k].pid; k++)
+		;
+	pthread_mutex_unlock(&W);
+	if (k == MAX_KIDS)
+		return;
+	dev = rn(&w->r, ndev);
+	seed = rnd(&w->r);
+	pid = fork();
+	if (!pid)
+		xumount_main(w, dev, seed);
+	if (pid < 0)
+		return;
+	INC(st->forks);
+	pthread_mutex_lock(&W);
+	kid_add(k, pid, 0, w);
+	pthread_mutex_unlock(&W);
+}
+
+/*
+ * The peer: a process of another uid (the fuzz process's minus one when
+ * started as root), forked by the supervisor, that serves xpeer requests
+ * over a socket: the device, an XRC_RECV QP number of the fuzz process
+ * and read-only fds of the two domain files.  It joins the domains
+ * (OPEN_XRCD), opens the QP by number (OPEN_QP) and modifies it through
+ * that handle: EPERM (only the creator's handle modifies an XRC_RECV QP).
+ */
+struct peer_req {
+	unsigned long long seed;
+	__u32 dev, qpn;
+};
+
+static void peer_serve(struct wk *w, const struct peer_req *q,
+		       const int *fds, int nfd)
+{
+	static const __u32 states[] = {
+		XRDMA_UVERBS_QPS_RESET, XRDMA_UVERBS_QPS_INIT,
+		XRDMA_UVERBS_QPS_ERR,
+	};
+	struct xrdma_cmd_destroy d = { .type = XRDMA_OBJ_QP };
+	struct xrdma_cmd_query_qp qq = { 0 };
+	struct xrdma_uverbs_qp_attr a;
+	struct pctx c;
+	int i, ret;
+
+	w->r.s = q->seed;
+	if (q->dev >= (__u32)ndev || pl_open(&c, q->dev)) {
+		INC(st->xp_noctx);
+		return;
+	}
+	for (i = 0; i < nfd; i++) {
+		struct xrdma_cmd_open_xrcd ox = { .fd = fds[i] };
+		struct xrdma_cmd_open_qp oq = {
+			.qpn = q->qpn, .qp_type = XRDMA_UVERBS_QPT_XRC_RECV,
+		};
+
+		/* O_CREAT now and then: the domain exists, or is made */
+		if (pct(&w->r, 30))
+			ox.oflags = O_CREAT;
+		if (pio(c.fd, _IOC_NR(XRDMA_IOC_OPEN_XRCD), &ox, sizeof(ox)))
+			continue;
+		INC(st->xp_joined);
+		oq.xrcd_handle = ox.xrcd_handle;
+		oq.user_cookie = rnd(&w->r);
+		/* ENOENT: not a QP of this domain (or gone) */
+		if (pio(c.fd, _IOC_NR(XRDMA_IOC_OPEN_QP), &oq, sizeof(oq)))
+			continue;
+		INC(st->xp_opened);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = states[rn(&w->r, ARRAY_SIZE(states))];
+		ret = modify(c.fd, oq.qp_handle, XRDMA_UVERBS_QP_STATE, &a);
+		if (ret != EPERM)
+			fuzz_fail("xpeer: MODIFY_QP of QP %#x opened by number: %s, not EPERM",
+				  q->qpn, ret ? strerror(ret) : "success");
+		else
+			INC(st->xp_eperm);
+		qq.qp_handle = oq.qp_handle;
+		qq.attr_mask = XRDMA_UVERBS_QP_STATE;
+		if (!pio(c.fd, _IOC_NR(XRDMA_IOC_QUERY_QP), &qq, sizeof(qq)))
+			INC(st->xp_queried);
+		/* the handle destroyed, or left for the close */
+		if (pct(&w->r, 50)) {
+			d.handle = oq.qp_handle;
+			pio(c.fd, _IOC_NR(XRDMA_IOC_DESTROY), &d, sizeof(d));
+		}
+	}
+	munmap(c.db, XNIC_DB_PAGE_SIZE);
+	close(c.fd);
+}
+
+/* the peer process: serve until the fuzz process's end of the socket goes */
+static int peer_main(int sock, long uid)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct peer_req q;
+	struct wk w = { 0 };
+	char ok = 1;
+	int fds[2], nfd, i;
+
+	if (uid >= 0 && !geteuid() &&
+	    (setgroups(0, NULL) || setgid(uid) || setuid(uid))) {
+		fuzz_fail("xpeer: cannot become uid %ld: %s", uid,
+			  strerror(errno));
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	for (;;) {
+		struct iovec iov = { .iov_base = &q, .iov_len = sizeof(q) };
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+		};
+		struct cmsghdr *cm;
+		ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+
+		if (n <= 0)
+			return 0;
+		nfd = 0;
+		cm = CMSG_FIRSTHDR(&m);
+		if (cm && cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS) {
+			nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			if (nfd > 2)
+				nfd = 2;
+			memcpy(fds, CMSG_DATA(cm), nfd * sizeof(int));
+		}
+		if (n == sizeof(q)) {
+			INC(st->xp_reqs);
+			peer_serve(&w, &q, fds, nfd);
+		}
+		for (i = 0; i < nfd; i++)
+			close(fds[i]);
+		if (send(sock, &ok, 1, 0) != 1)
+			return 0;
+	}
+}
+
+/* xpeer: the peer joins our domains and tries one of our XRC_RECV QPs */
+static void act_xpeer(struct wk *w)
+{
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct peer_req q = { .seed = rnd(&w->r) };
+	struct iovec iov = { .iov_base = &q, .iov_len = sizeof(q) };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *cm;
+	int fds[2], nfd = 0, i;
+	char ok;
+
+	if (peer_sock < 0)
+		return;
+	pthread_mutex_lock(&W);
+	i = pick_qp_type_locked(w, XRDMA_UVERBS_QPT_XRC_RECV);
+	if (i >= 0) {
+		q.qpn = objs[i].qpn;
+		q.dev = objs[i].dev;
+	}
+	pthread_mutex_unlock(&W);
+	if (i < 0)
+		return;
+	/* one or both domain files, in a seeded order */
+	i = rn(&w->r, 2);
+	fds[nfd++] = xrcd_ro[i];
+	if (pct(&w->r, 70))
+		fds[nfd++] = xrcd_ro[!i];
+	if (fds[0] < 0 || (nfd == 2 && fds[1] < 0))
+		return;
+	memset(u.buf, 0, sizeof(u.buf));
+	m.msg_controllen = CMSG_SPACE(nfd * sizeof(int));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, nfd * sizeof(int));
+	/* one request at a time, its answer before the next */
+	pthread_mutex_lock(&P);
+	if (sendmsg(peer_sock, &m, 0) == sizeof(q))
+		recv(peer_sock, &ok, 1, 0);
+	pthread_mutex_unlock(&P);
 }
 
 static int ts_after(const struct timespec *a, const struct timespec *b)
@@ -3648,6 +4016,12 @@ static void *worker(void *arg)
 		case A_CLOSE:
 			act_close(w);
 			break;
+		case A_XUMOUNT:
+			act_xumount(w);
+			break;
+		case A_XPEER:
+			act_xpeer(w);
+			break;
 		default:
 			act_fork(w);
 			break;
@@ -3731,8 +4105,11 @@ static int fuzz_main(void)
 		char name[] = "/tmp/uverbs_fuzz.xrcd.XXXXXX";
 
 		xrcd_file[i] = mkostemp(name, O_CLOEXEC);
-		if (xrcd_file[i] >= 0)
-			unlink(name);
+		if (xrcd_file[i] < 0)
+			continue;
+		/* the peer's way in: an fd opened read-only */
+		xrcd_ro[i] = open(name, O_RDONLY | O_CLOEXEC);
+		unlink(name);
 	}
 	for (t = 0; t < opt.threads; t++)
 		if (wk_init(&w[t], t, opt.seed))
@@ -3999,6 +4376,14 @@ static void print_summary(struct xt_counters *c0, struct xt_counters *c1)
 	out("  write() to a uverbs or event fd accepted: %lu", st->writes_ok);
 	out("  CQ rings moved by RESIZE_CQ and taken over: %lu; IMPORT_CONTEXT ok: %lu",
 	    st->resized, st->imports);
+	out("  xumount: %lu children (%lu no user namespace, %lu no domain)",
+	    st->xu_runs, st->xu_nons, st->xu_nodom);
+	out("  xumount: umount EBUSY %lu; then destroy+umount %lu, lazy %lu, exit %lu",
+	    st->xu_busy, st->xu_end[0], st->xu_end[1], st->xu_end[2]);
+	out("  xpeer: %lu requests (%lu no context), domains joined %lu",
+	    st->xp_reqs, st->xp_noctx, st->xp_joined);
+	out("  xpeer: XRC_RECV QPs opened %lu, MODIFY_QP EPERM %lu, QUERY_QP ok %lu",
+	    st->xp_opened, st->xp_eperm, st->xp_queried);
 	n = snprintf(line, sizeof(line), "  actions:");
 	for (i = 0; i < N_ACT; i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s:%lu%s",
@@ -4093,9 +4478,9 @@ int main(int argc, char **argv)
 	struct xt_counters c0[MAX_DEV], c1[MAX_DEV], r0[MAX_DEV], r1[MAX_DEV];
 	char why[256];
 	struct timespec t0, now;
-	int o, d, status = 0, failed = 0, i, done, kill_end;
+	int o, d, status = 0, failed = 0, i, done, kill_end, sv[2], pst = 0;
 	size_t n;
-	pid_t pid;
+	pid_t pid, peer = -1;
 
 	clock_gettime(CLOCK_REALTIME, &t0);
 	opt.seed = (unsigned long long)t0.tv_sec * 1000003ull + t0.tv_nsec;
@@ -4192,11 +4577,28 @@ int main(int argc, char **argv)
 	t_end = t0;
 	t_end.tv_sec += opt.seconds;
 	fflush(stdout);
+	/* the xpeer action's other uid */
+	if (!skipped[A_XPEER] &&
+	    !socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		peer = fork();
+		if (!peer) {
+			close(sv[1]);
+			_exit(peer_main(sv[0], opt.user > 0 ? opt.user - 1 :
+					-1));
+		}
+		close(sv[0]);
+		if (peer > 0)
+			peer_sock = sv[1];
+		else
+			close(sv[1]);
+	}
 	pid = fork();
 	if (pid < 0)
 		return 1;
 	if (!pid)
 		_exit(fuzz_main());
+	if (peer_sock >= 0)
+		close(peer_sock);
 
 	/*
 	 * The fuzz process must end: seconds plus a generous teardown.  For
@@ -4233,6 +4635,21 @@ int main(int argc, char **argv)
 	}
 	if (st->fuzz_fail) {
 		out("FAIL: %s", st->fail_why);
+		failed = 1;
+	}
+	/* the peer ends with the fuzz process's socket */
+	for (i = 0; peer > 0 && i < 300; i++) {
+		if (waitpid(peer, &pst, WNOHANG) == peer)
+			break;
+		usleep(100000);
+	}
+	if (peer > 0 && i == 300) {
+		out("FAIL: the xpeer process did not end 30 s after the fuzz process; killing it");
+		kill(peer, SIGKILL);
+		waitpid(peer, &pst, 0);
+		failed = 1;
+	} else if (peer > 0 && (!WIFEXITED(pst) || WEXITSTATUS(pst))) {
+		out("FAIL: the xpeer process ended with status %#x", pst);
 		failed = 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);

@@ -7,7 +7,9 @@
 # random and mutated ioctls (every command up to OPEN_QP, 0x1f: XRC, device
 # memory, CQ resizing, context imports too), hostile WQEs, doorbells and
 # ring garbage from several threads of an unprivileged process, fds closed
-# and children forked at random.  Passes if the fuzzer's own checks pass (no object left
+# and children forked at random; the XRC sequences (a tmpfs unmounted under
+# a domain in a user namespace: EBUSY; another uid's OPEN_QP handle
+# modifying our XRC_RECV QP: EPERM).  Passes if the fuzzer's own checks pass (no object left
 # in the resource tracking or the model, nothing pinned, a fresh context
 # still moves data), xrdma_uverbs is not held, every module unloads, and
 # the kernel log of the run has no oops, BUG, WARNING, KASAN, UBSAN,
