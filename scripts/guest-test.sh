@@ -21,7 +21,8 @@
 # Environment:
 #   XRDMA_SMP=N            vCPUs of the single guest (default 2)
 #   XRDMA_2VM_SMP=N        vCPUs of each of the two guests (default 1)
-#   XRDMA_MEM=SIZE         guest memory (default 512M)
+#   XRDMA_MEM=SIZE         guest memory (default 1G: the initramfs holds every
+#                          selected test's files, Python's for pyverbs)
 #   XRDMA_TIMEOUT=S        bound of each QEMU run (default 60 + the sum of
 #                          the selected tests' time limits)
 #   XRDMA_TEST_TIMEOUT=S   override every test's in-guest time limit
@@ -65,13 +66,15 @@ elapsed() { awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $1}"; }
 GUEST_KERNEL=${XRDMA_GUEST_KERNEL:-debian}
 GUEST_BUILD=$XRDMA_ROOT/build/guest
 DEFAULT_TESTS='*'
+# the initramfs holds the files of every selected test (pyverbs ships
+# Python: 157 MB in all), unpacked into the guest's RAM next to its copy
+export XRDMA_MEM=${XRDMA_MEM:-1G}
 case $GUEST_KERNEL in
 debian) KVER=$(xrdma_kver) ;;
 debug)
 	GUEST_BUILD=$XRDMA_ROOT/build/guest-debug
 	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation,xverbs_mw,xverbs_resize,xverbs_mcast,xverbs_share,xverbs_dm,xverbs_xrc,xverbs_eqflood,xverbs_handles}
 	export XRDMA_TIMEOUT_SCALE=${XRDMA_TIMEOUT_SCALE:-3}
-	export XRDMA_MEM=${XRDMA_MEM:-1G}
 	export XRDMA_KMEMLEAK=${XRDMA_KMEMLEAK:-1}
 	# boot and the leak scan run outside tests, and slowly
 	export XRDMA_STALL_IDLE=${XRDMA_STALL_IDLE:-300}
