@@ -11,6 +11,7 @@
 #define _XRDMA_CORE_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <xrdma/compat.h>
 #include <xrdma/xrdma_verbs.h>
 
 /* the enum values below, for user-space tools (trace-cmd, perf) */
@@ -79,11 +80,11 @@ DECLARE_EVENT_CLASS(xrdma_res_class,
 		__string(kern, res->kern_name ? res->kern_name : "")
 	),
 	TP_fast_assign(
-		__assign_str(dev, res->dev->name);
+		xrdma_assign_str(dev, res->dev->name);
 		__entry->type = res->type;
 		__entry->id = res->id;
 		__entry->pid = res->pid ? pid_nr(res->pid) : 0;
-		__assign_str(kern, res->kern_name ? res->kern_name : "");
+		xrdma_assign_str(kern, res->kern_name ? res->kern_name : "");
 	),
 	TP_printk("dev=%s %s=%u pid=%d kern=%s", __get_str(dev),
 		  xrdma_show_res_type(__entry->type), __entry->id,
@@ -115,7 +116,7 @@ TRACE_EVENT(xrdma_modify_qp,
 		__field(int, ret)
 	),
 	TP_fast_assign(
-		__assign_str(dev, qp->device->name);
+		xrdma_assign_str(dev, qp->device->name);
 		__entry->qpn = qp->qp_num;
 		__entry->type = qp->qp_type;
 		__entry->cur = cur;
@@ -140,7 +141,7 @@ TRACE_EVENT(xrdma_async_event,
 		__field(u32, element)
 	),
 	TP_fast_assign(
-		__assign_str(dev, e->device->name);
+		xrdma_assign_str(dev, e->device->name);
 		__entry->event = e->event;
 		__entry->element = element;
 	),

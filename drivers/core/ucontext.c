@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <xrdma/compat.h>
 #include "core_priv.h"
 
 unsigned int xrdma_max_ucontext_mem = 1024;
@@ -34,16 +35,6 @@ struct xrdma_umap {
 	struct vm_area_struct *vma;
 	struct xrdma_mmap_entry *entry;
 };
-
-static void xrdma_vm_flags_set(struct vm_area_struct *vma, vm_flags_t set,
-			       vm_flags_t clear)
-{
-#ifdef XRDMA_HAVE_VM_FLAGS_MOD
-	vm_flags_mod(vma, set, clear);
-#else
-	vma->vm_flags = (vma->vm_flags | set) & ~clear;
-#endif
-}
 
 static void xrdma_ucontext_detach(struct xrdma_ucontext *uctx,
 				  bool driver_state);
@@ -416,7 +407,7 @@ int xrdma_ucontext_mmap(struct xrdma_ucontext *uctx,
 		return -EPERM;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	xrdma_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+	xrdma_vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
 			   VM_MAYEXEC);
 	down_read(&uctx->mmap_rwsem);
 	if (uctx->dying)

@@ -7,6 +7,7 @@
  */
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
+#include <xrdma/compat.h>
 #include "xib.h"
 
 /* the owner xrdma's debugfs shows: the ib consumer's module when known */
@@ -62,7 +63,7 @@ static void xib_cq_event(struct xrdma_event *e, void *ctx)
 }
 
 static int xib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *ia,
-			 struct ib_udata *udata)
+			 XRDMA_IB_CREATE_CQ_UARG *udata)
 {
 	struct xrdma_cq_init_attr xa = {
 		.cqe = ia->cqe,

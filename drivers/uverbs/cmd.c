@@ -8,6 +8,7 @@
 #include <linux/path.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <xrdma/compat.h>
 #include "uverbs.h"
 
 union xrdma_cmd_buf {
@@ -447,11 +448,11 @@ static struct xrdma_ev_file *xrdma_get_channel(struct xrdma_ufile *ufile,
 	struct xrdma_ev_file *ev;
 	struct fd f = fdget(fd);
 
-	if (!f.file)
+	if (!fd_file(f))
 		return ERR_PTR(-EBADF);
-	ev = f.file->private_data;
+	ev = fd_file(f)->private_data;
 	/* the caller's own: another process's CQ cookies are not ours */
-	if (f.file->f_op != &xrdma_comp_fops || ev->is_async ||
+	if (fd_file(f)->f_op != &xrdma_comp_fops || ev->is_async ||
 	    ev->ufile != ufile || ev->mm != current->mm)
 		ev = ERR_PTR(-EINVAL);
 	else
@@ -1388,7 +1389,7 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 	mutex_lock(&udev->xrcd_lock);
 	if (cmd->fd != -1) {
 		f = fdget(cmd->fd);
-		if (!f.file) {
+		if (!fd_file(f)) {
 			ret = -EBADF;
 			goto err;
 		}
@@ -1398,11 +1399,11 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		 * ...) and every pipe or socket of a kind names one
 		 * inode that anybody can open
 		 */
-		if (!S_ISREG(file_inode(f.file)->i_mode)) {
+		if (!S_ISREG(file_inode(fd_file(f))->i_mode)) {
 			ret = -EINVAL;
 			goto err;
 		}
-		ux = xrdma_uxrcd_find(udev, file_inode(f.file));
+		ux = xrdma_uxrcd_find(udev, file_inode(fd_file(f)));
 		if (!ux && !(cmd->oflags & O_CREAT))
 			ret = -ENOENT;
 		else if (ux && cmd->oflags & O_EXCL)
@@ -1442,9 +1443,9 @@ static int xrdma_cmd_open_xrcd(struct xrdma_cmd_ctx *c)
 		 * the path, not only the inode: an inode alone does not keep
 		 * its superblock from being shut down by an unmount
 		 */
-		ux->path = f.file->f_path;
+		ux->path = fd_file(f)->f_path;
 		path_get(&ux->path);
-		ux->inode = file_inode(f.file);
+		ux->inode = file_inode(fd_file(f));
 		ux->xrcd = xrcd;
 		ux->handles = 1;
 		xrcd->inode = ux->inode;

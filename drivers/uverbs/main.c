@@ -25,17 +25,15 @@
 #include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <xrdma/compat.h>
 #include "uverbs.h"
 
 static dev_t xrdma_uverbs_base;
 static DEFINE_IDA(xrdma_uverbs_ida);
 static struct xrdma_client xrdma_uverbs_client;
 
-#ifdef XRDMA_HAVE_CONST_DEVNODE
-static char *xrdma_uverbs_devnode(const struct device *dev, umode_t *mode)
-#else
-static char *xrdma_uverbs_devnode(struct device *dev, umode_t *mode)
-#endif
+static char *xrdma_uverbs_devnode(XRDMA_DEVNODE_CONST struct device *dev,
+				  umode_t *mode)
 {
 	if (mode)
 		*mode = 0666;

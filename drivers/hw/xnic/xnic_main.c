@@ -8,6 +8,7 @@
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/string.h>
+#include <xrdma/compat.h>
 #include "xnic.h"
 
 #define CREATE_TRACE_POINTS
@@ -337,7 +338,7 @@ err_stop:
 	return ret;
 }
 
-static int xnic_remove(struct platform_device *pdev)
+static void xnic_remove(struct platform_device *pdev)
 {
 	struct xnic_dev *xdev = platform_get_drvdata(pdev);
 
@@ -355,15 +356,16 @@ static int xnic_remove(struct platform_device *pdev)
 	ida_destroy(&xdev->db_ida);
 	mutex_destroy(&xdev->cmd_lock);
 	xrdma_dealloc_device(&xdev->ibdev);
-	return 0;
 }
+
+XRDMA_PLATFORM_REMOVE(xnic_platform_remove, xnic_remove)
 
 static struct platform_driver xnic_driver = {
 	.driver = {
 		.name = XNIC_PLATFORM_NAME,
 	},
 	.probe = xnic_probe,
-	.remove = xnic_remove,
+	.remove = xnic_platform_remove,
 };
 module_platform_driver(xnic_driver);
 

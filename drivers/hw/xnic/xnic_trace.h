@@ -12,6 +12,7 @@
 #define _XNIC_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <xrdma/compat.h>
 #include "xnic.h"
 
 /* a command is handed to the device (the producer index is written) */
@@ -24,7 +25,7 @@ TRACE_EVENT(xnic_cmd_submit,
 		__field(u32, token)
 	),
 	TP_fast_assign(
-		__assign_str(dev, xdev->ibdev.name);
+		xrdma_assign_str(dev, xdev->ibdev.name);
 		__entry->opcode = opcode;
 		__entry->token = token;
 	),
@@ -48,7 +49,7 @@ TRACE_EVENT(xnic_cmd_done,
 		__field(int, ret)
 	),
 	TP_fast_assign(
-		__assign_str(dev, xdev->ibdev.name);
+		xrdma_assign_str(dev, xdev->ibdev.name);
 		__entry->opcode = opcode;
 		__entry->token = token;
 		__entry->status = status;
@@ -70,7 +71,7 @@ TRACE_EVENT(xnic_eqe,
 		__field(u32, aux)
 	),
 	TP_fast_assign(
-		__assign_str(dev, xdev->ibdev.name);
+		xrdma_assign_str(dev, xdev->ibdev.name);
 		__entry->type = type;
 		__entry->data = data;
 		__entry->aux = aux;
@@ -94,7 +95,7 @@ TRACE_EVENT(xnic_cqe_error,
 		__field(u8, hw_opcode)
 	),
 	TP_fast_assign(
-		__assign_str(dev, xdev->ibdev.name);
+		xrdma_assign_str(dev, xdev->ibdev.name);
 		__entry->cqn = cq->res.id;
 		__entry->qpn = qpn;
 		__entry->wr_id = wr_id;

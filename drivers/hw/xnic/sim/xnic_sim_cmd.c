@@ -9,7 +9,7 @@
 #include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include <xrdma/compat.h>
 #include "xnic_sim.h"
 
 #define XNIC_SIM_CMD_BATCH	8	/* commands per engine turn */

@@ -31,7 +31,7 @@
 #include <linux/slab.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#include <asm/unaligned.h>
+#include <xrdma/compat.h>
 #include "xnic_sim.h"
 
 /* frames the engine transmits per pass */

@@ -13,7 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/delay.h>
-#include <asm/unaligned.h>
+#include <xrdma/compat.h>
 #include "xnic_sim.h"
 
 /**
