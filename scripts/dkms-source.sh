@@ -29,6 +29,7 @@ sed -e "s/@VERSION@/$VER/g" -e "s/@KERNELS@/${KRE//\\/\\\\}/" \
 cat >"$DIR/Kbuild" <<'KBUILD'
 # SPDX-License-Identifier: GPL-2.0
 # xrdma's DKMS build (scripts/dkms-source.sh): the stack's modules only
+include $(KBUILD_EXTMOD)/include/xrdma/compat.mk
 obj-$(CONFIG_XRDMA_CORE)	+= drivers/core/
 obj-$(CONFIG_XRDMA_UVERBS)	+= drivers/uverbs/
 obj-y				+= drivers/hw/xnic/
