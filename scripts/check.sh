@@ -59,15 +59,32 @@ stage() {
 	fi
 }
 
+# the kernels the tree builds for (scripts/kernels.sh), one build tree
+# and one Debian image of each; a series with nothing installed is a
+# failure (make deps installs them), not a skip
+mapfile -t KDIRS < <(scripts/kernels.sh kdirs)
+mapfile -t KVERS < <(scripts/kernels.sh guest-kvers)
+kernels_missing() {
+	scripts/kernels.sh kdirs >/dev/null && scripts/kernels.sh guest-kvers >/dev/null
+}
+# the series of a build tree or release, for stage names: "6.12"
+series() { scripts/kernels.sh series-of "$1"; }
+
+# build_werror KDIR
 build_werror() {
-	make clean >/dev/null 2>&1
-	make W=1 KCFLAGS=-Werror 2>&1 | tee /dev/stderr |
+	make clean KDIR="$1" >/dev/null 2>&1
+	make KDIR="$1" W=1 KCFLAGS=-Werror 2>&1 | tee /dev/stderr |
 		grep -E 'warning:|error:' && return 1
-	make W=1 KCFLAGS=-Werror >/dev/null
+	make KDIR="$1" W=1 KCFLAGS=-Werror >/dev/null
 }
 
-stage build-w1 build_werror
-stage sparse scripts/sparse.sh
+stage kernels-installed kernels_missing
+for k in "${KDIRS[@]}"; do
+	stage "build-w1-$(series "$k")" build_werror "$k"
+done
+for k in "${KDIRS[@]}"; do
+	stage "sparse-$(series "$k")" env KDIR="$k" scripts/sparse.sh
+done
 stage sparse-selftest scripts/selftest/sparse-catches.sh
 stage checkpatch scripts/checkpatch.sh
 stage kunit-gate scripts/selftest/run.sh
@@ -78,9 +95,12 @@ stage uapi-headers tools/testing/uverbs/header-test.sh
 stage xverbs-abi make -C tools/lib/xverbs check
 stage install scripts/selftest/install.sh
 stage kunit scripts/kunit.sh
-stage guest scripts/guest-test.sh
-# make demo on the modules and programs the guest stage built (1-2 min)
-stage demo env XRDMA_BUILD=0 scripts/demo.sh
+# the guest suite on each kernel, then make demo on the modules and
+# programs that run built (1-2 min)
+for v in "${KVERS[@]}"; do
+	stage "guest-$(series "$v")" env XRDMA_KVER="$v" scripts/guest-test.sh
+	stage "demo-$(series "$v")" env XRDMA_KVER="$v" XRDMA_BUILD=0 scripts/demo.sh
+done
 stage guest-debug env XRDMA_GUEST_KERNEL=debug scripts/guest-test.sh
 
 # the failures again, last: CI shows only the end of this output

@@ -4,7 +4,8 @@
 # scripts/dkms-scratch.sh SRCDIR KVER OUTDIR: "dkms add" and "dkms build" of
 # the DKMS source tree SRCDIR (.../xrdma-VERSION, with its dkms.conf) for
 # kernel KVER (its headers installed), in a scratch DKMS tree, and copy the
-# built modules to OUTDIR.  Nothing on the host changes: dkms runs in a
+# built modules to OUTDIR (compressed as the kernel's own are: Debian's
+# 6.12 has .ko.xz).  Nothing on the host changes: dkms runs in a
 # private mount namespace where /var/lib/dkms and /etc/dkms are empty
 # tmpfs (no MOK key is made, modules are not signed) and the DKMS tree and
 # source tree are temporary directories.  Prints "dkms status" lines.
@@ -30,5 +31,6 @@ unshare --mount --propagation private bash -euo pipefail -c '
 	dkms build "${a[@]}" -k "$3"
 	dkms status "${a[@]}"
 ' dkms-scratch "$NAME" "$VER" "$KVER" "$T"
-find "$T/tree/$NAME/$VER/$KVER" -name '*.ko' -exec cp -t "$OUT" {} +
+find "$T/tree/$NAME/$VER/$KVER" \( -name '*.ko' -o -name '*.ko.[gx]z' -o -name '*.ko.zst' \) \
+	-exec cp -t "$OUT" {} +
 ls "$OUT"

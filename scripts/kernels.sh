@@ -13,14 +13,19 @@
 # Sourced (bash) or run:
 #   kernels.sh series            the supported series, e.g. "6.1"
 #   kernels.sh regex             the same as an ERE on a kernel release
+#   kernels.sh series-of R|KDIR  the series of a release or build tree
 #   kernels.sh kdir              the build tree to use (stdout), the
 #                                skipped ones on stderr
 #   kernels.sh check KDIR        fail with a message if KDIR is not one
 #   kernels.sh source-tar        the linux-source-X.Y.tar.xz to use
 #   kernels.sh guest-kver        the Debian kernel to boot in guests
+#   kernels.sh kdirs             one build tree per supported series (the
+#                                newest of each), a line each; exit 1 and a
+#                                message for a series without headers
+#   kernels.sh guest-kvers       the same for the Debian kernels to boot
 # $XRDMA_SYSROOT prefixes /usr/src, /boot and /lib/modules (tests).
 
-XRDMA_KERNELS="6.1"
+XRDMA_KERNELS="6.1 6.12"
 
 xrdma_kernels_root=${XRDMA_SYSROOT:-}
 
@@ -51,7 +56,7 @@ xrdma_kdir_release() {
 
 xrdma_kernels_want() {
 	echo "xrdma builds for Linux $XRDMA_KERNELS (scripts/kernels.sh);" \
-		"Debian 12's linux-headers-amd64 is one (make deps)"
+		"Debian 12's 6.1 and bookworm-backports' 6.12 are (make deps)"
 }
 
 # the build tree: the running kernel's if supported, else the newest
@@ -127,17 +132,41 @@ xrdma_pick_guest_kver() {
 	[ -n "$best" ] && echo "$best"
 }
 
+# xrdma_each_series CMD: CMD's pick with XRDMA_KERNELS set to one series
+# at a time, a line each; 1 (and a message) if a series has none
+xrdma_each_series() {
+	local s all=$XRDMA_KERNELS got rc=0
+	for s in $all; do
+		got=$(XRDMA_KERNELS=$s "$1" 2>/dev/null)
+		if [ -n "$got" ]; then
+			echo "$got"
+		else
+			echo "xrdma: no $2 of Linux $s installed (make deps)" >&2
+			rc=1
+		fi
+	done
+	return $rc
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
 	case ${1:-} in
 	series) echo "$XRDMA_KERNELS" ;;
 	regex) xrdma_kernels_regex ;;
+	series-of)
+		# a release or a build tree -> its series
+		r=${2:?usage: kernels.sh series-of RELEASE|KDIR}
+		[ -d "$r" ] && r=$(xrdma_kdir_release "$r")
+		xrdma_kernel_series "$r"
+		;;
 	kdir) xrdma_pick_kdir ;;
 	check) xrdma_check_kdir "${2:?usage: kernels.sh check KDIR}" ;;
 	source-tar) xrdma_pick_source_tar ;;
 	guest-kver) xrdma_pick_guest_kver ;;
+	kdirs) xrdma_each_series xrdma_pick_kdir "kernel headers" ;;
+	guest-kvers) xrdma_each_series xrdma_pick_guest_kver "kernel image and headers" ;;
 	*)
-		echo "usage: kernels.sh series|regex|kdir|check KDIR|source-tar|guest-kver" >&2
+		echo "usage: kernels.sh series|regex|series-of R|kdir|kdirs|check KDIR|source-tar|guest-kver|guest-kvers" >&2
 		exit 2
 		;;
 	esac

@@ -5,8 +5,10 @@
 # guest, tested without changing the host (everything goes to scratch
 # directories; dkms runs in a private mount namespace):
 #  - make install-user / uninstall-user with DESTDIR and PREFIX;
-#  - make install-modules / uninstall with INSTALL_MOD_PATH (depmod -b);
-#  - make dkms-source, then dkms add + build against Debian's headers in a
+#  - make install-modules / uninstall with INSTALL_MOD_PATH (depmod -b),
+#    for each kernel the tree builds for;
+#  - make dkms-source, then dkms add + build against the headers of every
+#    kernel the tree builds for (Debian 12's 6.1, backports' 6.12) in a
 #    scratch DKMS tree (scripts/dkms-scratch.sh): five modules, vermagic
 #    of that kernel, none of the test fixtures;
 #  - make deb: the two packages' contents, and lintian without errors or
@@ -24,12 +26,10 @@ ok()  { echo "ok   - $*"; pass=$((pass + 1)); }
 nok() { echo "FAIL - $*"; fail=$((fail + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
 
-KDIR=${KDIR:-$(scripts/kernels.sh kdir)}
-KVER=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")
 MODS="xrdma_core xrdma_uverbs xnic xnic_sim xrdma_ib"
 T=$(mktemp -d /tmp/xrdma-install.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-echo "kernel $KVER ($KDIR), scratch $T"
+echo "kernels $(scripts/kernels.sh series), scratch $T"
 
 # host_state DIR...: every file and directory under DIR (name, type, size,
 # mode, mtime), sorted; nothing for a DIR that does not exist
@@ -71,41 +71,54 @@ check "the library is ours (soname libibverbs.so.1, xrdma's symbol)" \
 make -s uninstall-user DESTDIR="$D" PREFIX=/opt/xr >/dev/null 2>&1
 check "make uninstall-user removes every file" test "$(find "$D" -type f | wc -l)" = 0
 
-# --- make install-modules / uninstall
-M=$T/mods
-make -s install-modules KDIR="$KDIR" INSTALL_MOD_PATH="$M" >"$T/im.log" 2>&1
-check "make install-modules" test $? = 0
-for m in $MODS; do
-	check "module $m installed" \
-		test -n "$(find "$M/lib/modules/$KVER/extra/xrdma" -name "$m.ko")"
+# --- make install-modules / uninstall, for each kernel the tree builds
+# for (kbuild compresses the modules as the kernel's own: 6.12's .ko.xz)
+mapfile -t KDIRS < <(scripts/kernels.sh kdirs)
+for kd in "${KDIRS[@]}"; do
+	kv=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$kd/include/generated/utsrelease.h")
+	M=$T/mods-$kv
+	make -s install-modules KDIR="$kd" INSTALL_MOD_PATH="$M" >"$T/im-$kv.log" 2>&1
+	check "make install-modules ($kv)" test $? = 0
+	for m in $MODS; do
+		check "module $m installed ($kv)" \
+			test -n "$(find "$M/lib/modules/$kv/extra/xrdma" -name "$m.ko*")"
+	done
+	check "no test fixture installed ($kv)" \
+		test "$(find "$M" -name '*.ko*' | wc -l)" = 5
+	check "depmod ran: modules.dep has xnic ($kv)" \
+		grep -qE "^extra/xrdma/drivers/hw/xnic/xnic.ko(\.[a-z]+)?: extra/xrdma/drivers/core/xrdma_core.ko" \
+		"$M/lib/modules/$kv/modules.dep"
+	make -s uninstall KDIR="$kd" INSTALL_MOD_PATH="$M" DESTDIR="$T/none" >/dev/null 2>&1
+	check "make uninstall removes the modules ($kv)" \
+		test "$(find "$M" -name '*.ko*' | wc -l)" = 0
+	check "make uninstall reran depmod ($kv)" \
+		sh -c "! grep -q xnic '$M/lib/modules/$kv/modules.dep'"
 done
-check "no test fixture installed" \
-	test "$(find "$M" -name '*.ko' | wc -l)" = 5
-check "depmod ran: modules.dep has xnic" \
-	grep -q "^extra/xrdma/drivers/hw/xnic/xnic.ko: extra/xrdma/drivers/core/xrdma_core.ko" \
-	"$M/lib/modules/$KVER/modules.dep"
-make -s uninstall KDIR="$KDIR" INSTALL_MOD_PATH="$M" DESTDIR="$T/none" >/dev/null 2>&1
-check "make uninstall removes the modules" \
-	test "$(find "$M" -name '*.ko' | wc -l)" = 0
-check "make uninstall reran depmod" \
-	sh -c "! grep -q xnic '$M/lib/modules/$KVER/modules.dep'"
 
 # --- DKMS
 make -s dkms-source DESTDIR="$T/dk" >/dev/null 2>&1
 VER=$(cat VERSION)
 check "make dkms-source" test -f "$T/dk/usr/src/xrdma-$VER/dkms.conf"
-if scripts/dkms-scratch.sh "$T/dk/usr/src/xrdma-$VER" "$KVER" "$T/dkko" >"$T/dkms.log" 2>&1; then
-	ok "dkms add + build for $KVER"
-else
-	nok "dkms add + build for $KVER"
-	tail -n 20 "$T/dkms.log"
-fi
-check "dkms status: built" grep -q "xrdma/$VER, $KVER, x86_64: built" "$T/dkms.log"
-for m in $MODS; do
-	check "dkms built $m for $KVER" \
-		test "$(modinfo -F vermagic "$T/dkko/$m.ko" 2>/dev/null | cut -d' ' -f1)" = "$KVER"
+# every kernel the tree builds for, each with its headers (make deps
+# installs one of each series): DKMS builds for every installed kernel
+mapfile -t KVERS < <(scripts/kernels.sh guest-kvers)
+check "headers of every series the tree builds for ($(scripts/kernels.sh series))" \
+	test "${#KVERS[@]}" = "$(scripts/kernels.sh series | wc -w)"
+for kv in "${KVERS[@]}"; do
+	if scripts/dkms-scratch.sh "$T/dk/usr/src/xrdma-$VER" "$kv" "$T/dkko-$kv" >"$T/dkms-$kv.log" 2>&1; then
+		ok "dkms add + build for $kv"
+	else
+		nok "dkms add + build for $kv"
+		tail -n 20 "$T/dkms-$kv.log"
+	fi
+	check "dkms status: built for $kv" grep -q "xrdma/$VER, $kv, x86_64: built" "$T/dkms-$kv.log"
+	for m in $MODS; do
+		check "dkms built $m for $kv" \
+			test "$(modinfo -F vermagic "$T/dkko-$kv/$m".ko* 2>/dev/null | cut -d' ' -f1)" = "$kv"
+	done
+	check "dkms built only the stack's modules for $kv" \
+		test "$(find "$T/dkko-$kv" -name '*.ko*' | wc -l)" = 5
 done
-check "dkms built only the stack's modules" test "$(find "$T/dkko" -name '*.ko' | wc -l)" = 5
 check "dkms left /var/lib/dkms and /etc/dkms as they were" \
 	cmp -s <(grep -E '^/(var/lib|etc)/dkms[/ ]' "$T/host.before") \
 	<(host_state /var/lib/dkms /etc/dkms)

@@ -99,5 +99,35 @@ done
 check "dkms.conf: skips $BAD and ${OLD}0.1-amd64" \
 	bash -c "! [[ $BAD =~ \$1 || ${OLD}0.1-amd64 =~ \$1 ]]" - "$re"
 
+# make check builds and boots one kernel of each series: kdirs and
+# guest-kvers give the newest of each, and fail naming a missing series
+T2=$T/multi
+for s in $SERIES; do
+	for r in "$s.0-9-amd64" "$s.3+deb12-amd64" "$s.11+deb12-amd64"; do
+		T=$T2 fake_kernel "$r"
+	done
+done
+T=$T2 fake_kernel "$BAD"
+want_k="" want_v=""
+for s in $SERIES; do
+	want_k="$want_k$T2/usr/src/linux-headers-$s.11+deb12-amd64 "
+	want_v="$want_v$s.11+deb12-amd64 "
+done
+got_k=$(XRDMA_SYSROOT=$T2 $K kdirs 2>/dev/null | tr '\n' ' ')
+got_v=$(XRDMA_SYSROOT=$T2 $K guest-kvers 2>/dev/null | tr '\n' ' ')
+check "kdirs: the newest of each series ($want_k)" test "$got_k" = "$want_k"
+check "guest-kvers: the newest of each series ($want_v)" test "$got_v" = "$want_v"
+for s in $SERIES; do
+	check "series-of: $s.11+deb12-amd64 and its build tree are $s" \
+		test "$($K series-of "$s.11+deb12-amd64")/$(XRDMA_SYSROOT=$T2 $K series-of "$T2/usr/src/linux-headers-$s.11+deb12-amd64")" = "$s/$s"
+done
+last=$(tr ' ' '\n' <<<"$SERIES" | tail -n 1)
+rm -rf "$T2"/usr/src/linux-headers-"$last".*
+XRDMA_SYSROOT=$T2 $K kdirs >"$T/kd.out" 2>"$T/kd.err"
+check "kdirs: fails without headers of $last" test $? -ne 0
+check "... naming it" grep -q "no kernel headers of Linux $last installed" "$T/kd.err"
+check "... and still lists the others" \
+	test "$(wc -l <"$T/kd.out")" = "$(($(wc -w <<<"$SERIES") - 1))"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
