@@ -17,7 +17,8 @@
 #   kernels.sh kdir              the build tree to use (stdout), the
 #                                skipped ones on stderr
 #   kernels.sh check KDIR        fail with a message if KDIR is not one
-#   kernels.sh source-tar        the linux-source-X.Y.tar.xz to use
+#   kernels.sh source-tar [S]    the linux-source-X.Y.tar.xz of series S
+#                                (default $XRDMA_SOURCE_KERNEL)
 #   kernels.sh guest-kver        the Debian kernel to boot in guests
 #   kernels.sh kdirs             one build tree per supported series (the
 #                                newest of each), a line each; exit 1 and a
@@ -26,6 +27,11 @@
 # $XRDMA_SYSROOT prefixes /usr/src, /boot and /lib/modules (tests).
 
 XRDMA_KERNELS="6.1 6.12"
+
+# the series whose Debian linux-source KUnit (kunit.py's tree), the debug
+# guest kernel and checkpatch.pl come from: one kernel, built once and
+# cached; Debian 12's own
+XRDMA_SOURCE_KERNEL="6.1"
 
 xrdma_kernels_root=${XRDMA_SYSROOT:-}
 
@@ -99,9 +105,9 @@ xrdma_check_kdir() {
 	fi
 }
 
-# Debian's linux-source-X.Y.tar.xz of the newest supported series
+# Debian's linux-source-X.Y.tar.xz of series $1 (a supported one)
 xrdma_pick_source_tar() {
-	local t s best=""
+	local t s best="" want=${1:-$XRDMA_SOURCE_KERNEL}
 	for t in "$xrdma_kernels_root"/usr/src/linux-source-*.tar.xz; do
 		[ -f "$t" ] || continue
 		s=${t##*/linux-source-}
@@ -110,6 +116,7 @@ xrdma_pick_source_tar() {
 			echo "xrdma: skipped $t: $(xrdma_kernels_want)" >&2
 			continue
 		fi
+		[ "$s" = "$want" ] || continue
 		best=$(printf '%s\n%s\n' "$best" "$t" | sed '/^$/d' | sort -V | tail -n 1)
 	done
 	[ -n "$best" ] && echo "$best"
@@ -161,12 +168,12 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 		;;
 	kdir) xrdma_pick_kdir ;;
 	check) xrdma_check_kdir "${2:?usage: kernels.sh check KDIR}" ;;
-	source-tar) xrdma_pick_source_tar ;;
+	source-tar) xrdma_pick_source_tar "${2:-}" ;;
 	guest-kver) xrdma_pick_guest_kver ;;
 	kdirs) xrdma_each_series xrdma_pick_kdir "kernel headers" ;;
 	guest-kvers) xrdma_each_series xrdma_pick_guest_kver "kernel image and headers" ;;
 	*)
-		echo "usage: kernels.sh series|regex|series-of R|kdir|kdirs|check KDIR|source-tar|guest-kver|guest-kvers" >&2
+		echo "usage: kernels.sh series|regex|series-of R|kdir|kdirs|check KDIR|source-tar [S]|guest-kver|guest-kvers" >&2
 		exit 2
 		;;
 	esac
