@@ -16,7 +16,15 @@
 # running kernel's build tree if it is one of them, else the newest such
 # /usr/src/linux-headers-*-amd64; installed headers of other kernels are
 # skipped with a message.  Looked up once, when first used.
+#
+# KVER=<release> (e.g. 6.12.118+deb12-amd64) picks one installed kernel for
+# everything: the build (its /lib/modules/KVER/build), and the Debian
+# kernel that make demo, guest-test, bench and fuzz boot (XRDMA_KVER).
 KDIR_DEFAULT = $(eval KDIR_DEFAULT := $(shell $(CURDIR)/scripts/kernels.sh kdir))$(KDIR_DEFAULT)
+ifneq ($(KVER),)
+KDIR ?= /lib/modules/$(KVER)/build
+export XRDMA_KVER := $(KVER)
+endif
 KDIR ?= $(KDIR_DEFAULT)
 
 XRDMA_CONFIG := CONFIG_XRDMA_CORE=m CONFIG_XRDMA_UVERBS=m CONFIG_XRDMA_TESTDEV=m \
@@ -151,6 +159,7 @@ fuzz: deps
 
 help:
 	@echo "make [KDIR=...]     build the modules, the library and the test programs"
+	@echo "     [KVER=...]     ... for that installed kernel, and boot it in demo/guest-test"
 	@echo "make deps           install what the build and the tests need (Debian 12, apt-get)"
 	@echo "make install        modules (then depmod), library, xrdma-run, man page, udev rule"
 	@echo "                    (PREFIX=/usr/local DESTDIR= INSTALL_MOD_PATH=); make uninstall"

@@ -64,7 +64,7 @@ stage() {
 # failure (make deps installs them), not a skip
 mapfile -t KDIRS < <(scripts/kernels.sh kdirs)
 mapfile -t KVERS < <(scripts/kernels.sh guest-kvers)
-kernels_missing() {
+kernels_present() {
 	scripts/kernels.sh kdirs >/dev/null && scripts/kernels.sh guest-kvers >/dev/null
 }
 # the series of a build tree or release, for stage names: "6.12"
@@ -78,7 +78,7 @@ build_werror() {
 	make KDIR="$1" W=1 KCFLAGS=-Werror >/dev/null
 }
 
-stage kernels-installed kernels_missing
+stage kernels-present kernels_present
 for k in "${KDIRS[@]}"; do
 	stage "build-w1-$(series "$k")" build_werror "$k"
 done
