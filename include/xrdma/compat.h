@@ -56,26 +56,6 @@ static inline void xrdma_vm_flags_mod(struct vm_area_struct *vma,
 #endif
 
 /*
- * v6.11 ("platform: Make platform_driver::remove() return
- * void"), after the .remove_new transition: XRDMA_PLATFORM_REMOVE(name,
- * fn) defines name(), of the type .remove wants, calling void fn().
- */
-#ifdef XRDMA_HAVE_PLATFORM_REMOVE_VOID
-#define XRDMA_PLATFORM_REMOVE(name, fn)					\
-	static void name(struct platform_device *pdev)			\
-	{								\
-		fn(pdev);						\
-	}
-#else
-#define XRDMA_PLATFORM_REMOVE(name, fn)					\
-	static int name(struct platform_device *pdev)			\
-	{								\
-		fn(pdev);						\
-		return 0;						\
-	}
-#endif
-
-/*
  * v6.10 ("tracing/treewide: Remove second parameter of
  * __assign_str()"): the source is the one __string() named.  Callers pass
  * the same expression to both.

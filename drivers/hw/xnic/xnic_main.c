@@ -263,6 +263,26 @@ static int xnic_hw_start(struct xnic_dev *xdev)
 	return xnic_alloc_kernel_db(xdev);
 }
 
+static void xnic_remove(void *data)
+{
+	struct xnic_dev *xdev = data;
+
+	/* every object, kernel and user, is destroyed when this returns */
+	xrdma_unregister_device(&xdev->ibdev);
+	xnic_eth_fini(xdev);
+	xnic_dm_fini(xdev);
+	xnic_free_kernel_db(xdev);
+	xnic_free_queues(xdev, xnic_hw_stop(xdev));
+	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));
+	xa_destroy(&xdev->qp_xa);
+	xa_destroy(&xdev->srq_xa);
+	ida_destroy(&xdev->xrcd_ida);
+	ida_destroy(&xdev->kslot_ida);
+	ida_destroy(&xdev->db_ida);
+	mutex_destroy(&xdev->cmd_lock);
+	xrdma_dealloc_device(&xdev->ibdev);
+}
+
 static int xnic_probe(struct platform_device *pdev)
 {
 	struct xnic_bus *bus = dev_get_platdata(&pdev->dev);
@@ -324,7 +344,12 @@ static int xnic_probe(struct platform_device *pdev)
 	dev_info(&pdev->dev, "%s: fw %s, %u QPs, %u CQs, %u MRs\n",
 		 xdev->ibdev.name, xdev->ibdev.attr.fw_ver, xdev->caps.max_qp,
 		 xdev->caps.max_cq, xdev->caps.max_mr);
-	return 0;
+	/*
+	 * Teardown at unbind is a device-managed action rather than
+	 * platform_driver.remove, whose type changed in 6.11: nothing to
+	 * adapt per kernel.  On failure it runs at once.
+	 */
+	return devm_add_action_or_reset(&pdev->dev, xnic_remove, xdev);
 
 err_stop:
 	xnic_dm_fini(xdev);
@@ -338,34 +363,11 @@ err_stop:
 	return ret;
 }
 
-static void xnic_remove(struct platform_device *pdev)
-{
-	struct xnic_dev *xdev = platform_get_drvdata(pdev);
-
-	/* every object, kernel and user, is destroyed when this returns */
-	xrdma_unregister_device(&xdev->ibdev);
-	xnic_eth_fini(xdev);
-	xnic_dm_fini(xdev);
-	xnic_free_kernel_db(xdev);
-	xnic_free_queues(xdev, xnic_hw_stop(xdev));
-	WARN_ON(!xa_empty(&xdev->qp_xa) || !xa_empty(&xdev->srq_xa));
-	xa_destroy(&xdev->qp_xa);
-	xa_destroy(&xdev->srq_xa);
-	ida_destroy(&xdev->xrcd_ida);
-	ida_destroy(&xdev->kslot_ida);
-	ida_destroy(&xdev->db_ida);
-	mutex_destroy(&xdev->cmd_lock);
-	xrdma_dealloc_device(&xdev->ibdev);
-}
-
-XRDMA_PLATFORM_REMOVE(xnic_platform_remove, xnic_remove)
-
 static struct platform_driver xnic_driver = {
 	.driver = {
 		.name = XNIC_PLATFORM_NAME,
 	},
 	.probe = xnic_probe,
-	.remove = xnic_platform_remove,
 };
 module_platform_driver(xnic_driver);
 
