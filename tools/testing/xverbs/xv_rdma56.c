@@ -22,7 +22,9 @@
  *               EINVAL; ibv_wr_set_ud_addr on UD delivers
  *   create_qp   ibv_create_qp_ex with 56's send_ops_flags (FLUSH,
  *               ATOMIC_WRITE: EOPNOTSUPP unless the device has them, a bit
- *               beyond them EOPNOTSUPP)
+ *               beyond them EOPNOTSUPP); ibv_reg_mr with 56's
+ *               IBV_ACCESS_FLUSH_* (EOPNOTSUPP unless the device has
+ *               that FLUSH type, as Linux 6.12's ib_check_mr_access)
  *   query_port  ibv_query_port with 56's struct ibv_port_attr (a new
  *               active_speed_ex behind 44's): all of it written,
  *               active_speed_ex 0; the old-ABI entry writes nothing past
@@ -38,6 +40,7 @@
  *
  *   -d IBDEV  device (xnic0)
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -55,16 +58,16 @@
  * built against rdma-core 56's verbs.h, not the system's 44 (there:
  * "IBV_WR_FLUSH undeclared")
  */
-_Static_assert(IBV_WR_FLUSH == 14 && IBV_QP_EX_WITH_FLUSH == (1 << 11),
-	       "rdma-core 56's verbs.h");
-_Static_assert(offsetof(struct ibv_qp_ex, wr_flush) ==
-	       offsetof(struct ibv_qp_ex, wr_atomic_write) + sizeof(void *) &&
-	       sizeof(struct ibv_qp_ex) ==
-	       offsetof(struct ibv_qp_ex, wr_flush) + sizeof(void *),
-	       "56's ibv_qp_ex: wr_flush appended to 44's");
-_Static_assert(offsetof(struct ibv_port_attr, active_speed_ex) >
-	       offsetof(struct ibv_port_attr, port_cap_flags2),
-	       "56's ibv_port_attr: active_speed_ex appended");
+static_assert(IBV_WR_FLUSH == 14 && IBV_QP_EX_WITH_FLUSH == (1 << 11),
+	      "rdma-core 56's verbs.h");
+static_assert(offsetof(struct ibv_qp_ex, wr_flush) ==
+	      offsetof(struct ibv_qp_ex, wr_atomic_write) + sizeof(void *) &&
+	      sizeof(struct ibv_qp_ex) ==
+	      offsetof(struct ibv_qp_ex, wr_flush) + sizeof(void *),
+	      "56's ibv_qp_ex: wr_flush appended to 44's");
+static_assert(offsetof(struct ibv_port_attr, active_speed_ex) >
+	      offsetof(struct ibv_port_attr, port_cap_flags2),
+	      "56's ibv_port_attr: active_speed_ex appended");
 
 #define WAIT_MS		5000
 #define QUIET_MS	300
@@ -561,6 +564,29 @@ static void create_rc(uint64_t ops, bool ok, const char *what)
 	ibv_destroy_cq(cq);
 }
 
+/* 56's access bits through its ibv_reg_mr(): as Linux 6.12's core */
+static void reg_flush(int bit, bool ok, const char *what)
+{
+	void *buf = aligned_alloc(4096, 4096);
+	struct ibv_mr *mr;
+
+	if (!buf)
+		xt_bail(ENOMEM, "aligned_alloc");
+	errno = 0;
+	mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | bit);
+	if (ok)
+		CHECK(mr, "ibv_reg_mr with %s: registered (%s)", what,
+		      mr ? "ok" : strerror(errno));
+	else
+		CHECK(!mr && errno == EOPNOTSUPP,
+		      "ibv_reg_mr with %s (no device capability): EOPNOTSUPP (%s)",
+		      what, mr ? "registered" : xt_errname(errno));
+	if (mr)
+		ibv_dereg_mr(mr);
+	free(buf);
+}
+
 static void t_create_qp(void)
 {
 	struct ibv_cq *cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
@@ -574,6 +600,10 @@ static void t_create_qp(void)
 	create_rc(IBV_QP_EX_WITH_ATOMIC_WRITE << 1, false,
 		  "a send_ops_flags bit beyond rdma-core 56's");
 	create_rc(RC_OPS, true, "rdma-core 44's RC operations");
+	reg_flush(IBV_ACCESS_FLUSH_GLOBAL, cap_ex & CAP_FLUSH_GLOBAL,
+		  "IBV_ACCESS_FLUSH_GLOBAL");
+	reg_flush(IBV_ACCESS_FLUSH_PERSISTENT, cap_ex & CAP_FLUSH_PERSISTENT,
+		  "IBV_ACCESS_FLUSH_PERSISTENT");
 	if (!cq)
 		xt_bail(errno, "ibv_create_cq");
 	qp = qp_ex_new(IBV_QPT_UD, cq,
@@ -680,16 +710,15 @@ static void t_query_dev(void)
 
 /* ------------------------------------------------------------ ctx_ops */
 
-/* a NULL-returning call: NULL with errno @want */
-#define CHECK_NULL(call, want, what)					\
-	do {								\
-		void *p_;						\
-		errno = 0;						\
-		p_ = (void *)(call);					\
-		CHECK(!p_ && errno == (want), "%s: NULL, errno %s (%s)", \
-		      (what), xt_errname(want),				\
-		      p_ ? "an object" : xt_errname(errno));		\
-	} while (0)
+/* @p, what a call returned with errno 0 before it: NULL, errno @want */
+static void check_null(void *p, int want, const char *what)
+{
+	CHECK(!p && errno == want, "%s: NULL, errno %s (%s)", what,
+	      xt_errname(want), p ? "an object" : xt_errname(errno));
+}
+
+#define CHECK_NULL(call, want, what) \
+	check_null((errno = 0, (void *)(call)), (want), (what))
 
 static void ctx_ops_absent(struct ibv_qp *qp, struct ibv_cq *cq,
 			   struct ibv_srq *srq)
@@ -873,6 +902,7 @@ static void t_ctx_ops(void)
 
 static void t_misc(void)
 {
+	const uint32_t caps = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS;
 	struct ibv_cq *cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
 	struct ibv_qp *rc, *ud;
 	static const struct {
@@ -895,15 +925,13 @@ static void t_misc(void)
 		xt_bail(errno, "QPs");
 	CHECK_EQ(ibv_query_qp_data_in_order(rc, IBV_WR_RDMA_WRITE, 0), 1,
 		 "data_in_order RC, flags 0: 1");
-	CHECK_EQ(ibv_query_qp_data_in_order(rc, IBV_WR_RDMA_WRITE,
-				IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS),
+	CHECK_EQ(ibv_query_qp_data_in_order(rc, IBV_WR_RDMA_WRITE, caps),
 		 IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG |
 		 IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES,
 		 "data_in_order RC, RETURN_CAPS: WHOLE_MSG | ALIGNED_128_BYTES");
 	CHECK_EQ(ibv_query_qp_data_in_order(rc, IBV_WR_RDMA_WRITE, 2), 0,
 		 "data_in_order RC, an unknown flag: 0");
-	CHECK_EQ(ibv_query_qp_data_in_order(ud, IBV_WR_SEND,
-				IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS), 0,
+	CHECK_EQ(ibv_query_qp_data_in_order(ud, IBV_WR_SEND, caps), 0,
 		 "data_in_order UD, RETURN_CAPS: 0");
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		const char *s = ibv_wr_opcode_str((enum ibv_wr_opcode)names[i].op);
@@ -945,7 +973,7 @@ static const struct xt_subtest tests[] = {
 	XT_SUBTEST(wr_new, 0,
 		   "wr_flush, wr_atomic_write, wr_send_tso: EOPNOTSUPP or work"),
 	XT_SUBTEST(wr_misc, 0, "wr_abort, set_xrc_srqn on RC, set_ud_addr"),
-	XT_SUBTEST(create_qp, 0, "56's send_ops_flags"),
+	XT_SUBTEST(create_qp, 0, "56's send_ops_flags and FLUSH access bits"),
 	XT_SUBTEST(query_port, 0, "56's ibv_port_attr, all of it written"),
 	XT_SUBTEST(query_dev, 0, "query_device_ex sizes; verbs_context sz"),
 	XT_SUBTEST(ctx_ops, 0, "every verbs_get_ctx_op-guarded inline"),
