@@ -24,7 +24,8 @@
  *               ATOMIC_WRITE: EOPNOTSUPP unless the device has them, a bit
  *               beyond them EOPNOTSUPP); ibv_reg_mr with 56's
  *               IBV_ACCESS_FLUSH_* (EOPNOTSUPP unless the device has
- *               that FLUSH type, as Linux 6.12's ib_check_mr_access)
+ *               that FLUSH type, as Linux 6.12's ib_check_mr_access;
+ *               PERSISTENT of ordinary memory EINVAL, as rxe)
  *   query_port  ibv_query_port with 56's struct ibv_port_attr (a new
  *               active_speed_ex behind 44's): all of it written,
  *               active_speed_ex 0; the old-ABI entry writes nothing past
@@ -441,6 +442,17 @@ static void new_supported(enum new_op op, uint64_t qp_op, int access,
 	struct side a, b;
 
 	rc_pair(&a, &b, RC_OPS | qp_op, ACC | access);
+	/* a FLUSH needs the responder QP's FLUSH access too (rxe, 6.12) */
+	if (access) {
+		struct ibv_qp_attr qa = {
+			.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+					   IBV_ACCESS_REMOTE_READ |
+					   IBV_ACCESS_REMOTE_ATOMIC | access,
+		};
+
+		if (ibv_modify_qp(b.qp, &qa, IBV_QP_ACCESS_FLAGS))
+			xt_bail(errno, "modify_qp: FLUSH access");
+	}
 	*(uint64_t *)(b.b.p + ATOM) = 0;
 	start(&a, 13, 0);
 	new_op(&a, &b, op, placement);
@@ -461,13 +473,14 @@ static void t_wr_new(void)
 	xt_note("device_cap_flags_ex %#llx: FLUSH %s, ATOMIC_WRITE %s",
 		(unsigned long long)cap_ex, fl ? "yes" : "no",
 		cap_ex & CAP_ATOMIC_WRITE ? "yes" : "no");
-	if (fl)
+	/* (a persistent flush needs persistent memory: global here) */
+	if (fl & CAP_FLUSH_GLOBAL)
 		new_supported(OP_FLUSH, IBV_QP_EX_WITH_FLUSH,
-			      fl & CAP_FLUSH_GLOBAL ?
-			      IBV_ACCESS_FLUSH_GLOBAL :
-			      IBV_ACCESS_FLUSH_PERSISTENT, IBV_WC_FLUSH,
-			      fl & CAP_FLUSH_GLOBAL ? IBV_FLUSH_GLOBAL :
-			      IBV_FLUSH_PERSISTENT);
+			      IBV_ACCESS_FLUSH_GLOBAL, IBV_WC_FLUSH,
+			      IBV_FLUSH_GLOBAL);
+	else if (fl)
+		xt_skip("FLUSH persistent only: no persistent memory here",
+			"ibv_wr_flush");
 	else
 		new_unsupported(OP_FLUSH);
 	if (cap_ex & CAP_ATOMIC_WRITE)
@@ -564,8 +577,12 @@ static void create_rc(uint64_t ops, bool ok, const char *what)
 	ibv_destroy_cq(cq);
 }
 
-/* 56's access bits through its ibv_reg_mr(): as Linux 6.12's core */
-static void reg_flush(int bit, bool ok, const char *what)
+/*
+ * 56's access bits through its ibv_reg_mr(): as Linux 6.12's core
+ * (EOPNOTSUPP without the capability) and rxe (FLUSH_PERSISTENT of
+ * memory that is not persistent memory: EINVAL); @want 0 or an errno
+ */
+static void reg_flush(int bit, int want, const char *what)
 {
 	void *buf = aligned_alloc(4096, 4096);
 	struct ibv_mr *mr;
@@ -575,13 +592,13 @@ static void reg_flush(int bit, bool ok, const char *what)
 	errno = 0;
 	mr = ibv_reg_mr(pd, buf, 4096, IBV_ACCESS_LOCAL_WRITE |
 			IBV_ACCESS_REMOTE_WRITE | bit);
-	if (ok)
+	if (!want)
 		CHECK(mr, "ibv_reg_mr with %s: registered (%s)", what,
 		      mr ? "ok" : strerror(errno));
 	else
-		CHECK(!mr && errno == EOPNOTSUPP,
-		      "ibv_reg_mr with %s (no device capability): EOPNOTSUPP (%s)",
-		      what, mr ? "registered" : xt_errname(errno));
+		CHECK(!mr && errno == want, "ibv_reg_mr with %s: %s (%s)",
+		      what, xt_errname(want),
+		      mr ? "registered" : xt_errname(errno));
 	if (mr)
 		ibv_dereg_mr(mr);
 	free(buf);
@@ -600,10 +617,12 @@ static void t_create_qp(void)
 	create_rc(IBV_QP_EX_WITH_ATOMIC_WRITE << 1, false,
 		  "a send_ops_flags bit beyond rdma-core 56's");
 	create_rc(RC_OPS, true, "rdma-core 44's RC operations");
-	reg_flush(IBV_ACCESS_FLUSH_GLOBAL, cap_ex & CAP_FLUSH_GLOBAL,
+	reg_flush(IBV_ACCESS_FLUSH_GLOBAL,
+		  cap_ex & CAP_FLUSH_GLOBAL ? 0 : EOPNOTSUPP,
 		  "IBV_ACCESS_FLUSH_GLOBAL");
-	reg_flush(IBV_ACCESS_FLUSH_PERSISTENT, cap_ex & CAP_FLUSH_PERSISTENT,
-		  "IBV_ACCESS_FLUSH_PERSISTENT");
+	reg_flush(IBV_ACCESS_FLUSH_PERSISTENT,
+		  cap_ex & CAP_FLUSH_PERSISTENT ? EINVAL : EOPNOTSUPP,
+		  "IBV_ACCESS_FLUSH_PERSISTENT of ordinary memory");
 	if (!cq)
 		xt_bail(errno, "ibv_create_cq");
 	qp = qp_ex_new(IBV_QPT_UD, cq,
