@@ -13,6 +13,7 @@
  * (an XRC SRQ's on QPs of other processes), and are free again once the
  * device took them (struct xv_srq).
  */
+#include <assert.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include "xverbs.h"
@@ -1113,12 +1114,68 @@ static int xv_wr_complete(struct ibv_qp_ex *ex)
 	return 0;
 }
 
+/*
+ * The builders of what xnic cannot do: as mlx5's builders do for an
+ * operation the QP cannot run (mqp->err = EOPNOTSUPP), the WR is not
+ * built and ibv_wr_complete() returns EOPNOTSUPP, discarding the batch
+ * (the rest of the batch is not posted either).  rdma-core's providers
+ * leave such a slot NULL, which a program that calls it anyway jumps to;
+ * ours is never NULL.
+ */
+static void xv_wr_unsupported(struct xv_qp *qp)
+{
+	qp->cur = NULL;
+	if (!qp->wr_err)
+		qp->wr_err = EOPNOTSUPP;
+}
+
+static void xv_wr_send_tso_unsupported(struct ibv_qp_ex *ex, void *hdr,
+				       uint16_t hdr_sz, uint16_t mss)
+{
+	(void)hdr;
+	(void)hdr_sz;
+	(void)mss;
+	xv_wr_unsupported(ex_qp(ex));
+}
+
+static void xv_wr_atomic_write_unsupported(struct ibv_qp_ex *ex,
+					   uint32_t rkey, uint64_t addr,
+					   const void *atomic_wr)
+{
+	(void)rkey;
+	(void)addr;
+	(void)atomic_wr;
+	xv_wr_unsupported(ex_qp(ex));
+}
+
+/* rdma-core 56's ibv_wr_flush() (struct xv_qp, xverbs.h) */
+static void xv_wr_flush_unsupported(struct ibv_qp_ex *ex, uint32_t rkey,
+				    uint64_t addr, size_t len, uint8_t type,
+				    uint8_t level)
+{
+	(void)rkey;
+	(void)addr;
+	(void)len;
+	(void)type;
+	(void)level;
+	xv_wr_unsupported(ex_qp(ex));
+}
+
+/* where rdma-core 56's struct ibv_qp_ex has its wr_flush */
+static_assert(offsetof(struct xv_qp, ex) == 0 &&
+	      offsetof(struct xv_qp, wr_flush) == sizeof(struct ibv_qp_ex),
+	      "struct xv_qp: wr_flush right behind rdma-core 44's ibv_qp_ex");
+
 void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops)
 {
 	struct ibv_qp_ex *ex = &qp->ex;
 
-	(void)ops;	/* every builder works; the unsupported ones NULL */
+	(void)ops;	/* every builder is set, see xv_wr_unsupported() */
 	qp->is_ex = true;
+	/* first what the device cannot do: an op set below replaces it */
+	ex->wr_send_tso = xv_wr_send_tso_unsupported;
+	ex->wr_atomic_write = xv_wr_atomic_write_unsupported;
+	qp->wr_flush = xv_wr_flush_unsupported;
 	ex->wr_atomic_cmp_swp = xv_wr_atomic_cmp_swp;
 	ex->wr_atomic_fetch_add = xv_wr_atomic_fetch_add;
 	ex->wr_bind_mw = xv_wr_bind_mw;

@@ -143,7 +143,14 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	/* device memory (0 from a kernel without it: ibv_alloc_dm EINVAL) */
 	a.max_dm_size = q.max_dm_size;
+	/*
+	 * as rdma-core's ibv_cmd_query_device_any(): the caller's @size, all
+	 * of it written; what a newer rdma-core's structure has beyond ours
+	 * reads 0 (not supported)
+	 */
 	memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
+	if (size > sizeof(a))
+		memset((char *)attr + sizeof(a), 0, size - sizeof(a));
 	return 0;
 }
 
@@ -199,6 +206,12 @@ static int xv_query_port_full(struct ibv_context *ctx, uint8_t port_num,
 	return 0;
 }
 
+/*
+ * verbs.h's ibv_query_port() passes the size of the caller's struct
+ * ibv_port_attr: rdma-core 56's has active_speed_ex behind ours, which
+ * reads 0 ("use active_speed", as 56's ibv_devinfo takes it), as
+ * rdma-core 44's __lib_query_port() zeroes all of @len.
+ */
 static int xv_query_port_ex(struct ibv_context *ctx, uint8_t port_num,
 			    struct ibv_port_attr *attr, size_t len)
 {
@@ -208,6 +221,8 @@ static int xv_query_port_ex(struct ibv_context *ctx, uint8_t port_num,
 	if (ret)
 		return ret;
 	memcpy(attr, &a, len < sizeof(a) ? len : sizeof(a));
+	if (len > sizeof(a))
+		memset((char *)attr + sizeof(a), 0, len - sizeof(a));
 	return 0;
 }
 
@@ -1142,14 +1157,29 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	return 0;
 }
 
+/*
+ * rdma-core 56's answer (v56.1 libibverbs/verbs.c:695), which rdma-core
+ * 44's callers get too (they pass @flags 0): flags 0, 1 if a whole
+ * message's data is placed in order; flags RETURN_CAPS (rdma-core 56's
+ * verbs.h), the capability bits WHOLE_MSG and, implied by it,
+ * ALIGNED_128_BYTES; another flag bit, 0.  The device places an RC
+ * message's data in order.
+ */
+#define XV_DATA_IN_ORDER_RETURN_CAPS	(1u << 0)
+#define XV_DATA_IN_ORDER_WHOLE_MSG	(1 << 0)
+#define XV_DATA_IN_ORDER_ALIGNED_128	(1 << 1)
+
 int ibv_query_qp_data_in_order(struct ibv_qp *qp,
 			       enum ibv_wr_opcode op,
 			       uint32_t flags)
 {
 	(void)op;
-	(void)flags;
-	/* the device places an RC message's data in order */
-	return qp->qp_type == IBV_QPT_RC ? 1 : 0;
+	if (flags & ~XV_DATA_IN_ORDER_RETURN_CAPS)
+		return 0;
+	if (qp->qp_type != IBV_QPT_RC)
+		return 0;
+	return flags ? XV_DATA_IN_ORDER_WHOLE_MSG |
+		       XV_DATA_IN_ORDER_ALIGNED_128 : 1;
 }
 
 /* ------------------------------------------------------------ SRQ */

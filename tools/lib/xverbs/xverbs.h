@@ -146,8 +146,20 @@ struct xv_srq {
 	struct ibv_cq *cq;
 };
 
+/*
+ * The op rdma-core 56 appended to struct ibv_qp_ex (v56.1 verbs.h:1349),
+ * which the 44 headers we build with lack: its ibv_wr_flush() reads
+ * qp->wr_flush right behind our struct ibv_qp_ex, so struct xv_qp holds
+ * the slot there (Documentation/userspace.rst, "Programs built against
+ * newer rdma-core").
+ */
+typedef void (*xv_wr_flush_fn)(struct ibv_qp_ex *qp, uint32_t rkey,
+			       uint64_t remote_addr, size_t len,
+			       uint8_t type, uint8_t level);
+
 struct xv_qp {
 	struct ibv_qp_ex ex;		/* starts with struct ibv_qp */
+	xv_wr_flush_fn wr_flush;	/* rdma-core 56's ibv_qp_ex.wr_flush */
 	bool is_ex;
 	bool sig_all;
 	bool td;			/* on a thread domain: no sq/rq lock */

@@ -4,7 +4,8 @@
  * variable) rdma-core 44's libibverbs.so.1 exports that no public header
  * of Debian 12's libibverbs-dev declares: the historical IBVERBS_1.0/1.1
  * symbols other rdma-core libraries use (librdmacm: ibv_get_sysfs_path)
- * and the IBVERBS_PRIVATE_34 provider interface.  Everything else the
+ * and the IBVERBS_PRIVATE_34 provider interface; and, at the end, the one
+ * IBVERBS_PRIVATE_34 function rdma-core 56 added.  Everything else the
  * library exports is declared by <infiniband/verbs.h>, included here.
  *
  * Transcribed from rdma-core v44.0's private headers (GPL-2.0 or
@@ -442,5 +443,12 @@ int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 
 /* cmd_write.h:321 (a variable, defined in cmd.c:48) */
 extern bool verbs_allow_disassociate_destroy;
+
+/*
+ * Not rdma-core 44's: rdma-core 56 declares it in its public verbs.h
+ * (v56.1 libibverbs/verbs.h:1120) and exports it as IBVERBS_PRIVATE_34
+ * (libibverbs.map.in:240), so programs built against 56 call it.
+ */
+const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode);
 
 #endif /* XVERBS_REF_LIBIBVERBS_PRIVATE_H */
