@@ -60,6 +60,9 @@ struct xnic_bus {
 #define XNIC_REG_FEATURES	0x04c	/* RO: XNIC_FEAT_* */
 
 #define XNIC_FEAT_XRC		BIT(0)	/* XRC SRQs, XRC_INI/XRC_TGT QPs */
+#define XNIC_FEAT_ATOMIC_WRITE	BIT(1)	/* XNIC_OP_ATOMIC_WRITE */
+#define XNIC_FEAT_FLUSH_GLOBAL	BIT(2)	/* XNIC_OP_FLUSH, type GLOBAL */
+#define XNIC_FEAT_FLUSH_PERSISTENT BIT(3) /* XNIC_OP_FLUSH, type PERSISTENT */
 
 /* KICK value bits */
 #define XNIC_KICK_WAKE		BIT(0)	/* wake the engine */

@@ -30,6 +30,8 @@
 #define XNIC_OP_SEND_WITH_INV		0x08
 #define XNIC_OP_REG_MR			0x09	/* kernel QPs only */
 #define XNIC_OP_BIND_MW			0x0a
+#define XNIC_OP_ATOMIC_WRITE		0x0b	/* XNIC_FEAT_ATOMIC_WRITE */
+#define XNIC_OP_FLUSH			0x0c	/* XNIC_FEAT_FLUSH_* */
 #define XNIC_OP_NOP			0x0f
 
 /* ctrl.flags */
@@ -66,6 +68,25 @@ struct xnic_wqe_atomic {
 	__le64 compare_add;
 	__le64 swap;
 };
+
+/*
+ * FLUSH (IBTA 1.5 A19): at XNIC_WQE_FLUSH_OFF, after the remote segment
+ * (remote_addr, rkey).  type: XNIC_FLUSH_GLOBAL and/or
+ * XNIC_FLUSH_PERSISTENT (the placement type); level: XNIC_FLUSH_RANGE
+ * ([remote_addr, remote_addr + length) of the MR) or XNIC_FLUSH_MR (the
+ * whole MR; remote_addr and length are not looked at).
+ */
+struct xnic_wqe_flush {
+	__le32 length;
+	__u8 type;
+	__u8 level;
+	__u8 reserved[10];
+};
+
+#define XNIC_FLUSH_GLOBAL	0x1	/* global visibility */
+#define XNIC_FLUSH_PERSISTENT	0x2	/* persistence */
+#define XNIC_FLUSH_RANGE	0
+#define XNIC_FLUSH_MR		1
 
 struct xnic_wqe_ud {
 	__le32 dest_qpn;
@@ -114,13 +135,14 @@ struct xnic_sge {
 
 /*
  * A send WQE is 2^sq_wqe_shift bytes (>= 128): ctrl at 0, remote at 32,
- * atomic at 48, ud at 64 (xrc at 64 on XRC_INI QPs; fr at 32 for REG_MR,
- * bind at 32 for BIND_MW), then at 96 either
+ * atomic (flush for FLUSH) at 48, ud at 64 (xrc at 64 on XRC_INI QPs; fr
+ * at 32 for REG_MR, bind at 32 for BIND_MW), then at 96 either
  * num_sge SGEs or inline_len bytes of data.
  */
 #define XNIC_WQE_CTRL_OFF	0
 #define XNIC_WQE_REMOTE_OFF	32
 #define XNIC_WQE_ATOMIC_OFF	48
+#define XNIC_WQE_FLUSH_OFF	48
 #define XNIC_WQE_UD_OFF		64
 #define XNIC_WQE_XRC_OFF	64
 #define XNIC_WQE_FR_OFF		32
@@ -169,6 +191,8 @@ struct xnic_rwqe {
 #define XNIC_CQE_OP_BIND_MW		5
 #define XNIC_CQE_OP_LOCAL_INV		6
 #define XNIC_CQE_OP_REG_MR		7
+#define XNIC_CQE_OP_FLUSH		8
+#define XNIC_CQE_OP_ATOMIC_WRITE	9
 #define XNIC_CQE_OP_RECV		128
 #define XNIC_CQE_OP_RECV_RDMA_WITH_IMM	129
 
@@ -334,5 +358,8 @@ struct xnic_modify_srq_resp {
 #define XNIC_ACCESS_REMOTE_READ		0x4
 #define XNIC_ACCESS_REMOTE_ATOMIC	0x8
 #define XNIC_ACCESS_MW_BIND		0x10	/* MRs: windows may be bound */
+/* MRs and QPs: the FLUSH placement types a responder serves */
+#define XNIC_ACCESS_FLUSH_GLOBAL	0x100
+#define XNIC_ACCESS_FLUSH_PERSISTENT	0x200	/* MR: persistent memory */
 
 #endif /* _UAPI_XRDMA_XNIC_ABI_H */

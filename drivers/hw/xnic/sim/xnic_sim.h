@@ -179,6 +179,9 @@ static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
  * @rkey: its key
  * @compare_add: atomic operand
  * @swap: atomic operand
+ * @flush_len: FLUSH: bytes of the range
+ * @flush_type: FLUSH: XNIC_FLUSH_GLOBAL, XNIC_FLUSH_PERSISTENT
+ * @flush_level: FLUSH: XNIC_FLUSH_RANGE or XNIC_FLUSH_MR
  * @dest_qpn: UD destination
  * @remote_srqn: XRC_INI: the target's XRC SRQ
  * @qkey: UD key
@@ -202,6 +205,9 @@ struct xnic_sim_swqe {
 	u32 rkey;
 	u64 compare_add;
 	u64 swap;
+	u32 flush_len;
+	u8 flush_type;
+	u8 flush_level;
 	u32 dest_qpn;
 	u32 remote_srqn;
 	u32 qkey;
@@ -831,6 +837,9 @@ const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
 					u32 rkey, u64 addr, u64 len,
 					u32 right, u64 *maddr);
 bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status);
+u8 xnic_sim_pmem_rkey(struct xnic_sim_qp *rqp, u32 pdn, u8 opcode, u32 rkey,
+		      u64 addr, u64 len, u8 type, u8 level,
+		      const struct xnic_sim_mr **mr, u64 *maddr);
 int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status);
 int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,

@@ -17,7 +17,9 @@
 #define XNIC_SIM_ACCESS_ALL	(XNIC_ACCESS_LOCAL_WRITE |		\
 				 XNIC_ACCESS_REMOTE_WRITE |		\
 				 XNIC_ACCESS_REMOTE_READ |		\
-				 XNIC_ACCESS_REMOTE_ATOMIC)
+				 XNIC_ACCESS_REMOTE_ATOMIC |		\
+				 XNIC_ACCESS_FLUSH_GLOBAL |		\
+				 XNIC_ACCESS_FLUSH_PERSISTENT)
 
 /* Whether [addr, addr + len) can be DMA memory: aligned, backed. */
 static bool xnic_sim_addr_ok(u64 addr, u64 len, u64 align)
@@ -632,12 +634,16 @@ static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 	    hweight32(flags) > 1 ||
 	    access & ~(XNIC_SIM_ACCESS_ALL | XNIC_ACCESS_MW_BIND))
 		return XNIC_CMD_BAD_PARAM;
+	/* persistence: only a registered MR of persistent memory (below) */
+	if (flags && access & XNIC_ACCESS_FLUSH_PERSISTENT)
+		return XNIC_CMD_BAD_PARAM;
 	if (flags & XNIC_MR_F_DM)
 		return xnic_sim_cmd_reg_dm_mr(dev, in);
 	if ((flags & XNIC_MR_F_ALL) && access & ~XNIC_ACCESS_LOCAL_WRITE)
 		return XNIC_CMD_BAD_PARAM;
 	if ((flags & XNIC_MR_F_FREG) && (!n || n > XNIC_SIM_MAX_FR_PAGES))
 		return XNIC_CMD_BAD_PARAM;
+
 	if (!flags && xnic_sim_mr_params_ok(iova, length, n, in->page_shift,
 					    XNIC_SIM_MAX_MR_SIZE))
 		return XNIC_CMD_BAD_PARAM;
@@ -672,6 +678,9 @@ static u32 xnic_sim_cmd_reg_mr(struct xnic_sim_dev *dev,
 		for (i = 0; i < n; i++)
 			mr->mtt[i] = le64_to_cpu((__force __le64)mr->mtt[i]);
 		if (xnic_sim_mtt_check(mr->mtt, n, in->page_shift))
+			goto bad;
+		if ((access & XNIC_ACCESS_FLUSH_PERSISTENT) &&
+		    !xnic_sim_mtt_pmem(mr->mtt, n, in->page_shift))
 			goto bad;
 		mr->iova = iova;
 		mr->length = length;

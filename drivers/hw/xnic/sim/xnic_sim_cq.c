@@ -301,6 +301,10 @@ u8 xnic_sim_cqe_opcode(u8 wqe_opcode)
 		return XNIC_CQE_OP_REG_MR;
 	case XNIC_OP_BIND_MW:
 		return XNIC_CQE_OP_BIND_MW;
+	case XNIC_OP_ATOMIC_WRITE:
+		return XNIC_CQE_OP_ATOMIC_WRITE;
+	case XNIC_OP_FLUSH:
+		return XNIC_CQE_OP_FLUSH;
 	default:
 		return XNIC_CQE_OP_SEND;
 	}

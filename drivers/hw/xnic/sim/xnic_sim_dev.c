@@ -199,7 +199,8 @@ static u32 xnic_sim_read32(struct xnic_bus *bus, u32 reg)
 	case XNIC_REG_DM_SIZE:
 		return dev->dm_pages ? XNIC_SIM_DM_SIZE : 0;
 	case XNIC_REG_FEATURES:
-		return XNIC_FEAT_XRC;
+		return XNIC_FEAT_XRC | XNIC_FEAT_ATOMIC_WRITE |
+		       XNIC_FEAT_FLUSH_GLOBAL | XNIC_FEAT_FLUSH_PERSISTENT;
 	default:
 		return 0;	/* write-only and unknown registers */
 	}

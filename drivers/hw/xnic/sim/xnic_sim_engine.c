@@ -62,7 +62,7 @@ unsigned int xnic_sim_idle_us = 100;
 static bool xnic_sim_op_may_sleep(u8 opcode)
 {
 	return opcode == XNIC_OP_LOCAL_INV || opcode == XNIC_OP_REG_MR ||
-	       opcode == XNIC_OP_BIND_MW;
+	       opcode == XNIC_OP_BIND_MW || opcode == XNIC_OP_FLUSH;
 }
 
 /**

@@ -12,6 +12,8 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/atomic.h>
+#include <linux/ioport.h>
+#include <linux/libnvdimm.h>
 #include "xnic_sim_mem.h"
 
 /* ------------------------------------------------------------------ */
@@ -162,6 +164,31 @@ int xnic_sim_mtt_check(const u64 *mtt, u32 n, u8 page_shift)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/**
+ * xnic_sim_mtt_pmem - is every page of a page list persistent memory?
+ * @mtt: DMA (physical) page addresses, checked by xnic_sim_mtt_check()
+ * @n: entries
+ * @page_shift: log2 of the page size
+ *
+ * An MR with XNIC_ACCESS_FLUSH_PERSISTENT must be persistent memory
+ * (as rxe requires: a FLUSH of type persistence can make nothing else
+ * persistent).  Return: whether it is; false for an empty list.
+ */
+bool xnic_sim_mtt_pmem(const u64 *mtt, u32 n, u8 page_shift)
+{
+	u32 i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (region_intersects(mtt[i], 1ULL << page_shift,
+				      IORESOURCE_MEM,
+				      IORES_DESC_PERSISTENT_MEMORY) !=
+		    REGION_INTERSECTS)
+			return false;
+	return true;
 }
 
 /**
@@ -445,6 +472,71 @@ int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
 			since = 0;
 			cond_resched();
 		}
+	}
+	return 0;
+}
+
+/**
+ * xnic_sim_atomic_write - ATOMIC WRITE: 8 bytes stored at once
+ * @mr: the MR (checked for the 8 bytes at @addr)
+ * @addr: 8-byte aligned address
+ * @val: the payload, its bytes in memory order
+ *
+ * One 64-bit store with release ordering: every earlier write of the
+ * device is visible before it, and no reader sees part of it.  Return: 0,
+ * -EINVAL if misaligned, -EFAULT if not memory.
+ */
+int xnic_sim_atomic_write(const struct xnic_sim_mr *mr, u64 addr, u64 val)
+{
+	u64 dma, contig;
+	u64 *p;
+
+	if (addr & 7)
+		return -EINVAL;
+	if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
+		return -EFAULT;
+	if (dma & 7)
+		return -EINVAL;
+	p = xnic_sim_map(dma);
+	if (!p)
+		return -EFAULT;
+	smp_store_release(p, val);
+	xnic_sim_unmap(p);
+	return 0;
+}
+
+/**
+ * xnic_sim_flush - FLUSH: make [addr, addr + len) of an MR globally
+ *		    visible, or persistent
+ * @mr: the MR (the range checked)
+ * @addr: first byte
+ * @len: bytes (0: nothing to write back)
+ * @type: XNIC_FLUSH_GLOBAL and/or XNIC_FLUSH_PERSISTENT
+ *
+ * The device's writes are plain CPU stores: a full barrier makes them
+ * globally visible; persistence also writes the CPU caches back to the
+ * (persistent) memory of the range, page by page.  Return: 0, or -EFAULT
+ * if the range is not memory.
+ */
+int xnic_sim_flush(const struct xnic_sim_mr *mr, u64 addr, u64 len, u8 type)
+{
+	u64 dma, contig, n;
+	void *p;
+
+	smp_mb();	/* every earlier write of the device, visible */
+	if (!(type & XNIC_FLUSH_PERSISTENT))
+		return 0;
+	while (len) {
+		if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
+			return -EFAULT;
+		n = min3(len, contig, (u64)(PAGE_SIZE - (dma & ~PAGE_MASK)));
+		p = xnic_sim_map(dma);
+		if (!p)
+			return -EFAULT;
+		arch_wb_cache_pmem(p, n);
+		xnic_sim_unmap(p);
+		addr += n;
+		len -= n;
 	}
 	return 0;
 }

@@ -119,6 +119,7 @@ struct xnic_sim_bind {
 int xnic_sim_mr_params_ok(u64 iova, u64 length, u32 npages, u8 page_shift,
 			  u64 max_mr_size);
 int xnic_sim_mtt_check(const u64 *mtt, u32 n, u8 page_shift);
+bool xnic_sim_mtt_pmem(const u64 *mtt, u32 n, u8 page_shift);
 int xnic_sim_mr_check(const struct xnic_sim_mr *mr, u32 key, u32 pdn,
 		      u64 addr, u64 len, u32 need, bool remote);
 int xnic_sim_mr_xlate(const struct xnic_sim_mr *mr, u64 addr, u64 *dma,
@@ -148,6 +149,9 @@ u64 xnic_sim_segs_len(const struct xnic_sim_seg *s, u32 n);
 int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
 		  const struct xnic_sim_seg *src, u32 nsrc, u64 len,
 		  bool can_sleep);
+int xnic_sim_atomic_write(const struct xnic_sim_mr *mr, u64 addr, u64 val);
+int xnic_sim_flush(const struct xnic_sim_mr *mr, u64 addr, u64 len,
+		   u8 type);
 int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
 		    u64 compare_add, u64 swap, u64 *orig);
 

@@ -16,7 +16,7 @@
  * for XRC_INI the XRC SRQ the request names (xnic_sim_xrc_srq()),
  * for READ and atomics the responder's resources and the alignment, the
  * remote key and rights, a receive WQE (none: RNR), the receive
- * buffers; data moves only once everything passed, so a failed operation
+ * buffers (ATOMIC WRITE and FLUSH: xnic_sim_pmem_rkey()'s order, rxe's); data moves only once everything passed, so a failed operation
  * writes nothing (except a receive buffer with a bad key after its
  * predecessors, as on real hardware the responder then is in ERR).
  */
@@ -62,6 +62,7 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 	const struct xnic_wqe_ctrl *c = buf + XNIC_WQE_CTRL_OFF;
 	const struct xnic_wqe_remote *r = buf + XNIC_WQE_REMOTE_OFF;
 	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
+	const struct xnic_wqe_flush *fl = buf + XNIC_WQE_FLUSH_OFF;
 	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
 	const struct xnic_wqe_xrc *xrc = buf + XNIC_WQE_XRC_OFF;
 	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
@@ -94,6 +95,9 @@ void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
 		w->rkey = le32_to_cpu(r->rkey);
 		w->compare_add = le64_to_cpu(a->compare_add);
 		w->swap = le64_to_cpu(a->swap);
+		w->flush_len = le32_to_cpu(fl->length);
+		w->flush_type = fl->type;
+		w->flush_level = fl->level;
 		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
 		w->remote_srqn = le32_to_cpu(xrc->remote_srqn);
 		w->qkey = le32_to_cpu(ud->qkey);
@@ -151,6 +155,8 @@ int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
 	case XNIC_OP_ATOMIC_CMP_AND_SWP:
 	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
 	case XNIC_OP_SEND_WITH_INV:
+	case XNIC_OP_ATOMIC_WRITE:
+	case XNIC_OP_FLUSH:
 		return xnic_sim_qpt_rc(qp_type) ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
 	default:
 		return XNIC_CQE_LOC_QP_OP_ERR;
@@ -744,6 +750,113 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	return XS_DONE;
 }
 
+/*
+ * ATOMIC_WRITE (RC, IBTA 1.5 A19.4.2): the payload, 8 bytes from the
+ * SGEs or inline data, stored at once at the 8-byte aligned
+ * remote_addr.  Resources as an atomic's; the responder checks in
+ * xnic_sim_pmem_rkey()'s order.
+ */
+static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
+				    struct xnic_sim_qp *qp, u8 *status,
+				    u32 *byte_len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	const struct xnic_sim_swqe *w = &s->w;
+	struct xnic_sim_seg dst = { .kaddr = &s->atomic_orig, .len = 8 };
+	const struct xnic_sim_mr *mr;
+	struct xnic_sim_qp *rqp;
+	u64 len, maddr;
+	u32 nl;
+	u8 st;
+
+	if (!xnic_sim_rd_atomic_init(qp, status))
+		return XS_DONE;
+	st = xnic_sim_local_segs(dev, qp, 0, 0, &nl, &len);
+	if (!st && len == 8 &&
+	    xnic_sim_copy(&dst, 1, s->lseg, nl, 8, false))
+		st = XNIC_CQE_LOC_PROT_ERR;
+	if (st) {
+		*status = st;
+		return XS_DONE;
+	}
+	*byte_len = len;
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
+	xnic_sim_psn(qp, rqp, len);
+	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
+				w->rkey, w->remote_addr, len, 0, 0, &mr,
+				&maddr);
+	if (!st && xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
+		st = XNIC_CQE_REM_ACCESS_ERR;
+	if (st == XNIC_CQE_REM_ACCESS_ERR)
+		return xnic_sim_rem_access(qp, rqp, status);
+	if (st) {
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		*status = st;
+		return XS_DONE;
+	}
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(8, &rqp->rx_bytes);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_write_bytes, 8);
+	return XS_DONE;
+}
+
+/*
+ * FLUSH (RC, IBTA 1.5 A19.4.1): make the responder's earlier writes to a
+ * range of an MR (or the whole MR) globally visible and/or persistent.
+ * No payload, no responder resources.  An unknown type or level, or data
+ * in the WQE, is a malformed WQE.
+ */
+static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     u8 *status, u32 *byte_len)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	const struct xnic_sim_mr *mr;
+	struct xnic_sim_qp *rqp;
+	u64 addr, len;
+	u64 maddr;
+	u8 st;
+
+	if (!w->flush_type ||
+	    w->flush_type & ~(XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT) ||
+	    w->flush_level > XNIC_FLUSH_MR || w->num_sge || w->inline_len) {
+		*status = XNIC_CQE_LOC_QP_OP_ERR;
+		return XS_DONE;
+	}
+	*byte_len = w->flush_len;
+	rqp = xnic_sim_rc_peer(qp);
+	if (!rqp)
+		return xnic_sim_no_answer(qp, status);
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
+		return XS_DONE;
+	xnic_sim_psn(qp, rqp, 0);
+	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
+				w->rkey, w->remote_addr, w->flush_len,
+				w->flush_type, w->flush_level, &mr, &maddr);
+	if (st == XNIC_CQE_REM_ACCESS_ERR)
+		return xnic_sim_rem_access(qp, rqp, status);
+	if (st) {
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		*status = st;
+		return XS_DONE;
+	}
+	if (w->flush_level == XNIC_FLUSH_MR) {
+		addr = READ_ONCE(mr->iova);
+		len = READ_ONCE(mr->length);
+	} else {
+		addr = maddr;
+		len = w->flush_len;
+	}
+	if (xnic_sim_flush(mr, addr, len, w->flush_type))
+		return xnic_sim_rem_access(qp, rqp, status);
+	atomic64_inc(&rqp->rx_ops);
+	return XS_DONE;
+}
+
 /* LOCAL_INV: invalidate a fast-reg MR of the QP's PD. */
 static int xnic_sim_do_local_inv(struct xnic_sim_dev *dev,
 				 struct xnic_sim_qp *qp, u8 *status)
@@ -827,7 +940,9 @@ static int xnic_sim_do_reg_mr(struct xnic_sim_dev *dev,
 	    (w->fr.access & ~(u32)(XNIC_ACCESS_LOCAL_WRITE |
 				   XNIC_ACCESS_REMOTE_WRITE |
 				   XNIC_ACCESS_REMOTE_READ |
-				   XNIC_ACCESS_REMOTE_ATOMIC)) ||
+				   XNIC_ACCESS_REMOTE_ATOMIC |
+				   XNIC_ACCESS_FLUSH_GLOBAL |
+				   XNIC_ACCESS_FLUSH_PERSISTENT)) ||
 	    xnic_sim_mr_params_ok(w->fr.iova, w->fr.length, n,
 				  w->fr.page_shift, XNIC_SIM_MAX_MR_SIZE))
 		goto bad;
@@ -838,7 +953,9 @@ static int xnic_sim_do_reg_mr(struct xnic_sim_dev *dev,
 		goto bad;
 	for (i = 0; i < n; i++)
 		mr->mtt[i] = le64_to_cpu((__force __le64)mr->mtt[i]);
-	if (xnic_sim_mtt_check(mr->mtt, n, w->fr.page_shift))
+	if (xnic_sim_mtt_check(mr->mtt, n, w->fr.page_shift) ||
+	    ((w->fr.access & XNIC_ACCESS_FLUSH_PERSISTENT) &&
+	     !xnic_sim_mtt_pmem(mr->mtt, n, w->fr.page_shift)))
 		goto bad;
 	WRITE_ONCE(mr->page_shift, w->fr.page_shift);
 	WRITE_ONCE(mr->iova, w->fr.iova);
@@ -898,6 +1015,12 @@ int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		break;
 	case XNIC_OP_RDMA_READ:
 		r = xnic_sim_do_read(dev, qp, status, byte_len);
+		break;
+	case XNIC_OP_ATOMIC_WRITE:
+		r = xnic_sim_do_atomic_write(dev, qp, status, byte_len);
+		break;
+	case XNIC_OP_FLUSH:
+		r = xnic_sim_do_flush(dev, qp, status, byte_len);
 		break;
 	default:
 		r = xnic_sim_do_atomic(dev, qp, status, byte_len);

@@ -345,7 +345,7 @@ const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
 {
 	const struct xnic_sim_mr *mr, *bound;
 
-	if (!(READ_ONCE(rqp->access) & right))
+	if ((READ_ONCE(rqp->access) & right) != right)
 		return NULL;
 	mr = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
 	if (mr && mr->mw_type) {
@@ -416,6 +416,74 @@ bool xnic_sim_rd_atomic_resp(struct xnic_sim_qp *rqp, u8 *status)
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
 	*status = XNIC_CQE_REM_INV_REQ_ERR;
 	return false;
+}
+
+/**
+ * xnic_sim_pmem_rkey - the responder's checks of an ATOMIC WRITE or FLUSH
+ * @rqp: the responder QP
+ * @pdn: its PD (an XRC_TGT's: the SRQ's)
+ * @opcode: XNIC_OP_ATOMIC_WRITE or XNIC_OP_FLUSH
+ * @rkey: the request's key
+ * @addr: its address
+ * @len: the ATOMIC WRITE's payload bytes, the FLUSH's range
+ * @type: FLUSH: the placement type (XNIC_FLUSH_GLOBAL, _PERSISTENT)
+ * @level: FLUSH: XNIC_FLUSH_RANGE or XNIC_FLUSH_MR
+ * @mr: the MR found
+ * @maddr: @addr in @mr (a window's address translated)
+ *
+ * In rxe's order (drivers/infiniband/sw/rxe/rxe_resp.c, Linux 6.12):
+ *
+ * #. the QP's access flags grant the operation -- ATOMIC WRITE:
+ *    REMOTE_WRITE; FLUSH: FLUSH_GLOBAL and/or FLUSH_PERSISTENT as the
+ *    type asks -- else the QP does not support it: invalid request;
+ * #. ATOMIC WRITE: responder resources (max_dest_rd_atomic), else
+ *    invalid request;
+ * #. FLUSH: a range of at most 2^31 bytes (IBA C9-94), else invalid
+ *    request;
+ * #. the key: an MR or window of the PD granting the same rights, and
+ *    for an ATOMIC WRITE or a FLUSH of a range, [addr, addr + len)
+ *    inside it (a FLUSH of the whole MR is not range checked), else a
+ *    remote access error;
+ * #. ATOMIC WRITE: exactly 8 bytes of payload (IBA oA19-28), at an
+ *    8-byte aligned address (A19.4.2), else invalid request.
+ *
+ * Return: 0, XNIC_CQE_REM_INV_REQ_ERR or XNIC_CQE_REM_ACCESS_ERR; nothing
+ * of the responder is changed.
+ */
+u8 xnic_sim_pmem_rkey(struct xnic_sim_qp *rqp, u32 pdn, u8 opcode, u32 rkey,
+		      u64 addr, u64 len, u8 type, u8 level,
+		      const struct xnic_sim_mr **mr, u64 *maddr)
+{
+	const struct xnic_sim_mr *m;
+	u32 right = 0;
+
+	if (opcode == XNIC_OP_ATOMIC_WRITE) {
+		right = XNIC_ACCESS_REMOTE_WRITE;
+	} else {
+		if (type & XNIC_FLUSH_GLOBAL)
+			right |= XNIC_ACCESS_FLUSH_GLOBAL;
+		if (type & XNIC_FLUSH_PERSISTENT)
+			right |= XNIC_ACCESS_FLUSH_PERSISTENT;
+	}
+	if (!right || (READ_ONCE(rqp->access) & right) != right)
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	if (opcode == XNIC_OP_ATOMIC_WRITE &&
+	    !READ_ONCE(rqp->max_dest_rd_atomic))
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	if (opcode == XNIC_OP_FLUSH && len > (1ULL << 31))
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	if (opcode == XNIC_OP_FLUSH && level == XNIC_FLUSH_MR) {
+		/* the whole MR: its own range passes the bounds check */
+		m = xnic_sim_tbl_get(&rqp->dev->mrs, rkey >> 8);
+		addr = m && !m->mw_type ? READ_ONCE(m->iova) : 0;
+		len = m && !m->mw_type ? READ_ONCE(m->length) : 0;
+	}
+	*mr = xnic_sim_rkey(rqp, pdn, rkey, addr, len, right, maddr);
+	if (!*mr)
+		return XNIC_CQE_REM_ACCESS_ERR;
+	if (opcode == XNIC_OP_ATOMIC_WRITE && (len != 8 || *maddr & 7))
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	return 0;
 }
 
 /*
