@@ -291,7 +291,8 @@ struct xrdma_mr *xrdma_reg_user_mr(struct xrdma_pd *pd, u64 start, u64 length,
 
 	if (!dev->ops->reg_user_mr)
 		return ERR_PTR(-EOPNOTSUPP);
-	ret = xrdma_check_mr_access(access);
+	ret = xrdma_check_mr_access(access) ?:
+	      xrdma_check_flush_access(dev, access);
 	if (ret)
 		return ERR_PTR(ret);
 	if (!xrdma_mr_range_ok(start, length, iova))
@@ -333,7 +334,8 @@ struct xrdma_mr *xrdma_reg_user_mr_dmabuf(struct xrdma_pd *pd, u64 offset,
 
 	if (!dev->ops->reg_user_mr_dmabuf || !dev->dma_device)
 		return ERR_PTR(-EOPNOTSUPP);
-	ret = xrdma_check_mr_access(access);
+	ret = xrdma_check_mr_access(access) ?:
+	      xrdma_check_flush_access(dev, access);
 	if (ret)
 		return ERR_PTR(ret);
 	if (!xrdma_mr_range_ok(offset, length, iova))
@@ -448,7 +450,8 @@ int xrdma_rereg_user_mr(struct xrdma_mr *mr, u32 flags, u64 start,
 	if (!dev->ops->rereg_user_mr)
 		return -EOPNOTSUPP;
 	if (flags & XRDMA_MR_REREG_ACCESS) {
-		ret = xrdma_check_mr_access(access);
+		ret = xrdma_check_mr_access(access) ?:
+		      xrdma_check_flush_access(dev, access);
 		if (ret)
 			return ret;
 		rr.access = access;
@@ -606,7 +609,8 @@ struct xrdma_mr *xrdma_reg_dm_mr(struct xrdma_pd *pd, struct xrdma_dm *dm,
 
 	if (!dev->ops->reg_dm_mr)
 		return ERR_PTR(-EOPNOTSUPP);
-	ret = xrdma_check_mr_access(access);
+	ret = xrdma_check_mr_access(access) ?:
+	      xrdma_check_flush_access(dev, access);
 	if (ret)
 		return ERR_PTR(ret);
 	if (dm->device != dev || offset > dm->length ||

@@ -301,10 +301,12 @@ int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
 	if (mask & XRDMA_QP_PKEY_INDEX && attr->pkey_index != 0)
 		return -EINVAL;
 	if (mask & XRDMA_QP_ACCESS_FLAGS &&
-	    attr->qp_access_flags & ~(XRDMA_ACCESS_LOCAL_WRITE |
-				      XRDMA_ACCESS_REMOTE_WRITE |
-				      XRDMA_ACCESS_REMOTE_READ |
-				      XRDMA_ACCESS_REMOTE_ATOMIC))
+	    (attr->qp_access_flags & ~(XRDMA_ACCESS_LOCAL_WRITE |
+				       XRDMA_ACCESS_REMOTE_WRITE |
+				       XRDMA_ACCESS_REMOTE_READ |
+				       XRDMA_ACCESS_REMOTE_ATOMIC |
+				       XRDMA_ACCESS_FLUSH) ||
+	     xrdma_check_flush_access(dev, attr->qp_access_flags)))
 		return -EINVAL;
 	if (mask & XRDMA_QP_PATH_MTU && xrdma_mtu_to_int(attr->path_mtu) < 0)
 		return -EINVAL;

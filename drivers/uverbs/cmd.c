@@ -282,7 +282,9 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 				 XRDMA_UVERBS_ACCESS_REMOTE_WRITE |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_READ |	\
 				 XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC |	\
-				 XRDMA_UVERBS_ACCESS_MW_BIND)
+				 XRDMA_UVERBS_ACCESS_MW_BIND |		\
+				 XRDMA_UVERBS_ACCESS_FLUSH_GLOBAL |	\
+				 XRDMA_UVERBS_ACCESS_FLUSH_PERSISTENT)
 
 static int xrdma_cmd_reg_mr(struct xrdma_cmd_ctx *c)
 {

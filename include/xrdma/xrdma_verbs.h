@@ -161,6 +161,10 @@ enum xrdma_device_cap_flags {
 	XRDMA_DEVICE_MEM_WINDOW_TYPE_2B	= XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B,
 	/* XRC: alloc_xrcd, XRC SRQs, XRC_INI and XRC_TGT QPs */
 	XRDMA_DEVICE_XRC		= XRDMA_DEVICE_CAP_XRC,
+	/* IBTA 1.5: the ATOMIC_WRITE and FLUSH work requests */
+	XRDMA_DEVICE_ATOMIC_WRITE	= XRDMA_DEVICE_CAP_ATOMIC_WRITE,
+	XRDMA_DEVICE_FLUSH_GLOBAL	= XRDMA_DEVICE_CAP_FLUSH_GLOBAL,
+	XRDMA_DEVICE_FLUSH_PERSISTENT	= XRDMA_DEVICE_CAP_FLUSH_PERSISTENT,
 	/* kernel only (not reported to userspace): supports SQ drain */
 	XRDMA_DEVICE_SQD		= 1 << 16,
 };
@@ -171,7 +175,10 @@ enum xrdma_device_cap_flags {
 				 XRDMA_DEVICE_RC_RNR_NAK_GEN |		\
 				 XRDMA_DEVICE_MEM_WINDOW |		\
 				 XRDMA_DEVICE_MEM_WINDOW_TYPE_2B |	\
-				 XRDMA_DEVICE_XRC)
+				 XRDMA_DEVICE_XRC |			\
+				 XRDMA_DEVICE_ATOMIC_WRITE |		\
+				 XRDMA_DEVICE_FLUSH_GLOBAL |		\
+				 XRDMA_DEVICE_FLUSH_PERSISTENT)
 
 struct xrdma_device_attr {
 	char fw_ver[XRDMA_FW_VER_LEN];
@@ -485,7 +492,11 @@ enum xrdma_access_flags {
 	XRDMA_ACCESS_REMOTE_READ	= XRDMA_UVERBS_ACCESS_REMOTE_READ,
 	XRDMA_ACCESS_REMOTE_ATOMIC	= XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC,
 	XRDMA_ACCESS_MW_BIND		= XRDMA_UVERBS_ACCESS_MW_BIND,
-	XRDMA_ACCESS_ALL		= (1 << 5) - 1,
+	XRDMA_ACCESS_FLUSH_GLOBAL	= XRDMA_UVERBS_ACCESS_FLUSH_GLOBAL,
+	XRDMA_ACCESS_FLUSH_PERSISTENT	= XRDMA_UVERBS_ACCESS_FLUSH_PERSISTENT,
+	XRDMA_ACCESS_FLUSH		= XRDMA_ACCESS_FLUSH_GLOBAL |
+					  XRDMA_ACCESS_FLUSH_PERSISTENT,
+	XRDMA_ACCESS_ALL		= ((1 << 5) - 1) | XRDMA_ACCESS_FLUSH,
 };
 
 /**
@@ -835,6 +846,24 @@ enum xrdma_wr_opcode {
 	XRDMA_WR_LOCAL_INV,
 	XRDMA_WR_SEND_WITH_INV,
 	XRDMA_WR_REG_MR,
+	/*
+	 * IBTA 1.5, with XRDMA_DEVICE_ATOMIC_WRITE: wr.rdma, and 8 bytes of
+	 * payload in sg_list (or inline)
+	 */
+	XRDMA_WR_ATOMIC_WRITE,
+	/* with XRDMA_DEVICE_FLUSH_*: wr.flush, no sg_list */
+	XRDMA_WR_FLUSH,
+};
+
+/* FLUSH placement types and selectivity levels (IBTA 1.5 A19) */
+enum {
+	XRDMA_FLUSH_GLOBAL	= 1 << 0,
+	XRDMA_FLUSH_PERSISTENT	= 1 << 1,
+};
+
+enum {
+	XRDMA_FLUSH_RANGE	= 0,
+	XRDMA_FLUSH_MR		= 1,
 };
 
 enum xrdma_send_flags {
@@ -882,6 +911,13 @@ struct xrdma_send_wr {
 			u32 key;
 			u32 access;
 		} reg;
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+			u32 length;	/* XRDMA_FLUSH_RANGE: bytes */
+			u8 type;	/* XRDMA_FLUSH_GLOBAL, _PERSISTENT */
+			u8 level;	/* XRDMA_FLUSH_RANGE or _MR */
+		} flush;
 	} wr;
 	u32 xrc_remote_srqn;	/* XRC_INI QPs: the target's XRC SRQ */
 };
@@ -926,6 +962,8 @@ enum xrdma_wc_opcode {
 	XRDMA_WC_FETCH_ADD,
 	XRDMA_WC_LOCAL_INV = 6,
 	XRDMA_WC_REG_MR,
+	XRDMA_WC_FLUSH,
+	XRDMA_WC_ATOMIC_WRITE,
 	XRDMA_WC_RECV = 1 << 7,
 	XRDMA_WC_RECV_RDMA_WITH_IMM,
 };
@@ -1432,6 +1470,27 @@ static inline int xrdma_post_srq_recv(struct xrdma_srq *srq,
 	const struct xrdma_recv_wr *dummy;
 
 	return srq->device->ops->post_srq_recv(srq, wr, bad_wr ? : &dummy);
+}
+
+/**
+ * xrdma_check_flush_access - FLUSH access flags the device can serve
+ * @dev: the device
+ * @access: XRDMA_ACCESS_* flags of an MR or a QP
+ *
+ * As ib_check_mr_access() on Linux 6.12: each FLUSH placement type
+ * needs the device's capability.  Return: 0 or -EOPNOTSUPP.
+ */
+static inline int xrdma_check_flush_access(const struct xrdma_device *dev,
+					   u32 access)
+{
+	u32 cap = dev->attr.device_cap_flags;
+
+	if ((access & XRDMA_ACCESS_FLUSH_GLOBAL &&
+	     !(cap & XRDMA_DEVICE_FLUSH_GLOBAL)) ||
+	    (access & XRDMA_ACCESS_FLUSH_PERSISTENT &&
+	     !(cap & XRDMA_DEVICE_FLUSH_PERSISTENT)))
+		return -EOPNOTSUPP;
+	return 0;
 }
 
 struct xrdma_mr *__xrdma_get_dma_mr(struct xrdma_pd *pd, u32 access,

@@ -111,6 +111,15 @@ struct xrdma_cmd_query_device {
 #define XRDMA_DEVICE_CAP_MEM_WINDOW_TYPE_2B	0x80U
 /* XRC domains, XRC SRQs, XRC send and receive QPs (OPEN_XRCD, OPEN_QP) */
 #define XRDMA_DEVICE_CAP_XRC			0x100U
+/*
+ * IBTA 1.5 persistent-memory operations (as IB_UVERBS_DEVICE_* bits 40,
+ * 38, 39 of device_cap_flags_ex): ATOMIC WRITE; FLUSH of placement type
+ * global visibility, persistence (MRs and QPs with the matching
+ * XRDMA_UVERBS_ACCESS_FLUSH_*)
+ */
+#define XRDMA_DEVICE_CAP_ATOMIC_WRITE		0x200U
+#define XRDMA_DEVICE_CAP_FLUSH_GLOBAL		0x400U
+#define XRDMA_DEVICE_CAP_FLUSH_PERSISTENT	0x800U
 
 /* atomic_cap, as IBV_ATOMIC_* */
 #define XRDMA_UVERBS_ATOMIC_NONE	0
@@ -197,6 +206,9 @@ struct xrdma_cmd_destroy {
 #define XRDMA_UVERBS_ACCESS_REMOTE_READ	0x4U
 #define XRDMA_UVERBS_ACCESS_REMOTE_ATOMIC	0x8U
 #define XRDMA_UVERBS_ACCESS_MW_BIND		0x10U	/* MRs only */
+/* FLUSH targets (MRs and QPs), with XRDMA_DEVICE_CAP_FLUSH_* */
+#define XRDMA_UVERBS_ACCESS_FLUSH_GLOBAL	0x100U
+#define XRDMA_UVERBS_ACCESS_FLUSH_PERSISTENT	0x200U
 
 struct xrdma_cmd_reg_mr {
 	__u32 pd_handle;		/* in */

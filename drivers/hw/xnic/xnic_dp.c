@@ -314,6 +314,10 @@ static enum xrdma_wc_opcode xnic_wc_opcode(u8 op)
 		return XRDMA_WC_LOCAL_INV;
 	case XNIC_CQE_OP_REG_MR:
 		return XRDMA_WC_REG_MR;
+	case XNIC_CQE_OP_FLUSH:
+		return XRDMA_WC_FLUSH;
+	case XNIC_CQE_OP_ATOMIC_WRITE:
+		return XRDMA_WC_ATOMIC_WRITE;
 	case XNIC_CQE_OP_RECV:
 		return XRDMA_WC_RECV;
 	case XNIC_CQE_OP_RECV_RDMA_WITH_IMM:

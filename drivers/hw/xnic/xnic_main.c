@@ -158,6 +158,13 @@ static int xnic_query_caps(struct xnic_dev *xdev)
 		xdev->ibdev.attr.device_cap_flags |= XRDMA_DEVICE_XRC;
 		xdev->ibdev.attr.max_xrcd = XNIC_MAX_XRCD;
 	}
+	if (xdev->features & XNIC_FEAT_ATOMIC_WRITE)
+		xdev->ibdev.attr.device_cap_flags |= XRDMA_DEVICE_ATOMIC_WRITE;
+	if (xdev->features & XNIC_FEAT_FLUSH_GLOBAL)
+		xdev->ibdev.attr.device_cap_flags |= XRDMA_DEVICE_FLUSH_GLOBAL;
+	if (xdev->features & XNIC_FEAT_FLUSH_PERSISTENT)
+		xdev->ibdev.attr.device_cap_flags |=
+			XRDMA_DEVICE_FLUSH_PERSISTENT;
 	if (!xdev->caps.num_ports)
 		return -ENODEV;
 	xdev->ibdev.num_ports = min_t(u32, xdev->caps.num_ports,

@@ -30,6 +30,10 @@ u32 xnic_access_to_hw(u32 access)
 		hw |= XNIC_ACCESS_REMOTE_READ;
 	if (access & XRDMA_ACCESS_REMOTE_ATOMIC)
 		hw |= XNIC_ACCESS_REMOTE_ATOMIC;
+	if (access & XRDMA_ACCESS_FLUSH_GLOBAL)
+		hw |= XNIC_ACCESS_FLUSH_GLOBAL;
+	if (access & XRDMA_ACCESS_FLUSH_PERSISTENT)
+		hw |= XNIC_ACCESS_FLUSH_PERSISTENT;
 	return hw;
 }
 
@@ -113,6 +117,8 @@ static const s8 xnic_wr_opcodes[] = {
 	[XRDMA_WR_LOCAL_INV]		= XNIC_OP_LOCAL_INV,
 	[XRDMA_WR_SEND_WITH_INV]	= XNIC_OP_SEND_WITH_INV,
 	[XRDMA_WR_REG_MR]		= XNIC_OP_REG_MR,
+	[XRDMA_WR_ATOMIC_WRITE]		= XNIC_OP_ATOMIC_WRITE,
+	[XRDMA_WR_FLUSH]		= XNIC_OP_FLUSH,
 };
 
 /**
@@ -120,8 +126,8 @@ static const s8 xnic_wr_opcodes[] = {
  * @op: work request opcode
  * @type: RC, UC, UD or XRC_INI
  *
- * UD sends only; UC has no RDMA read and no atomics; XRC_INI has what RC
- * has.
+ * UD sends only; UC has no RDMA read, no atomics, no ATOMIC WRITE and no
+ * FLUSH; XRC_INI has what RC has.
  * Return: XNIC_OP_* or -EINVAL.
  */
 int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type)
@@ -135,7 +141,8 @@ int xnic_wr_to_hw_opcode(enum xrdma_wr_opcode op, enum xrdma_qp_type type)
 	case XRDMA_QPT_UC:
 		if (op == XRDMA_WR_RDMA_READ ||
 		    op == XRDMA_WR_ATOMIC_CMP_AND_SWP ||
-		    op == XRDMA_WR_ATOMIC_FETCH_AND_ADD)
+		    op == XRDMA_WR_ATOMIC_FETCH_AND_ADD ||
+		    op == XRDMA_WR_ATOMIC_WRITE || op == XRDMA_WR_FLUSH)
 			return -EINVAL;
 		break;
 	case XRDMA_QPT_UD:
@@ -156,6 +163,7 @@ static bool xnic_op_has_payload(u8 op)
 	case XNIC_OP_SEND:
 	case XNIC_OP_SEND_WITH_IMM:
 	case XNIC_OP_SEND_WITH_INV:
+	case XNIC_OP_ATOMIC_WRITE:
 		return true;
 	default:
 		return false;
@@ -198,7 +206,7 @@ static int xnic_build_inline(void *data, u32 room,
  *
  * Return: 0, or -EINVAL for a request the QP cannot carry (opcode not
  * valid for the QP type, too many SGEs, inline data too long, missing
- * address handle, page list too long).
+ * address handle, page list too long, a FLUSH with SGEs).
  */
 int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 			const struct xrdma_send_wr *wr, u64 wqe_wr_id)
@@ -206,6 +214,7 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 	struct xnic_wqe_ctrl *ctrl = wqe;
 	struct xnic_wqe_remote *rem = wqe + XNIC_WQE_REMOTE_OFF;
 	struct xnic_wqe_atomic *atom = wqe + XNIC_WQE_ATOMIC_OFF;
+	struct xnic_wqe_flush *flush = wqe + XNIC_WQE_FLUSH_OFF;
 	struct xnic_wqe_ud *ud = wqe + XNIC_WQE_UD_OFF;
 	struct xnic_wqe_xrc *xrc = wqe + XNIC_WQE_XRC_OFF;
 	struct xnic_wqe_fr *fr = wqe + XNIC_WQE_FR_OFF;
@@ -224,7 +233,8 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 		inl = true;
 	else if (wr->num_sge > cfg->max_sge)
 		return -EINVAL;
-	if (op == XNIC_OP_REG_MR || op == XNIC_OP_LOCAL_INV) {
+	if (op == XNIC_OP_REG_MR || op == XNIC_OP_LOCAL_INV ||
+	    op == XNIC_OP_FLUSH) {
 		if (wr->num_sge)
 			return -EINVAL;
 	}
@@ -287,6 +297,7 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 	case XNIC_OP_RDMA_WRITE:
 	case XNIC_OP_RDMA_WRITE_WITH_IMM:
 	case XNIC_OP_RDMA_READ:
+	case XNIC_OP_ATOMIC_WRITE:
 		rem->remote_addr = cpu_to_le64(wr->wr.rdma.remote_addr);
 		rem->rkey = cpu_to_le32(wr->wr.rdma.rkey);
 		break;
@@ -296,6 +307,13 @@ int xnic_build_send_wqe(void *wqe, const struct xnic_sq_cfg *cfg,
 		rem->rkey = cpu_to_le32(wr->wr.atomic.rkey);
 		atom->compare_add = cpu_to_le64(wr->wr.atomic.compare_add);
 		atom->swap = cpu_to_le64(wr->wr.atomic.swap);
+		break;
+	case XNIC_OP_FLUSH:
+		rem->remote_addr = cpu_to_le64(wr->wr.flush.remote_addr);
+		rem->rkey = cpu_to_le32(wr->wr.flush.rkey);
+		flush->length = cpu_to_le32(wr->wr.flush.length);
+		flush->type = wr->wr.flush.type;
+		flush->level = wr->wr.flush.level;
 		break;
 	case XNIC_OP_REG_MR: {
 		struct xnic_mr *xmr = to_xmr(wr->wr.reg.mr);
