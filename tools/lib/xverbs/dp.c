@@ -32,6 +32,8 @@ static const uint8_t xv_opcode[] = {
 	[IBV_WR_LOCAL_INV] = XNIC_OP_LOCAL_INV,
 	[IBV_WR_BIND_MW] = XNIC_OP_BIND_MW,
 	[IBV_WR_SEND_WITH_INV] = XNIC_OP_SEND_WITH_INV,
+	/* IBV_WR_FLUSH: no ibv_send_wr member carries it, ibv_wr_flush does */
+	[IBV_WR_ATOMIC_WRITE] = XNIC_OP_ATOMIC_WRITE,
 };
 
 static inline uint8_t *xv_wqe_at(struct xv_wq *wq, uint32_t idx)
@@ -166,6 +168,8 @@ static bool xv_op_ok(enum ibv_qp_type type, uint8_t op)
 		case XNIC_OP_RDMA_READ:
 		case XNIC_OP_ATOMIC_CMP_AND_SWP:
 		case XNIC_OP_ATOMIC_FETCH_AND_ADD:
+		case XNIC_OP_ATOMIC_WRITE:
+		case XNIC_OP_FLUSH:
 			return true;
 		default:
 			return false;
@@ -300,6 +304,7 @@ static int xv_build_send(struct xv_qp *qp, struct ibv_send_wr *wr)
 		fallthrough;
 	case XNIC_OP_RDMA_WRITE:
 	case XNIC_OP_RDMA_READ:
+	case XNIC_OP_ATOMIC_WRITE:	/* 8 bytes of payload: SGEs, inline */
 		rem->remote_addr = htole64(wr->wr.rdma.remote_addr);
 		rem->rkey = htole32(wr->wr.rdma.rkey);
 		break;
@@ -583,6 +588,8 @@ static enum ibv_wc_opcode xv_wc_opcode(uint8_t op)
 	case XNIC_CQE_OP_LOCAL_INV:
 	case XNIC_CQE_OP_RECV:
 	case XNIC_CQE_OP_RECV_RDMA_WITH_IMM:
+	case XNIC_CQE_OP_ATOMIC_WRITE:
+	case XNIC_CQE_OP_FLUSH:		/* XV_WC_FLUSH */
 		return (enum ibv_wc_opcode)op;	/* the same numbers */
 	default:
 		return op & XNIC_CQE_OP_RECV ? IBV_WC_RECV : IBV_WC_SEND;
@@ -955,6 +962,50 @@ static void xv_wr_atomic_fetch_add(struct ibv_qp_ex *ex, uint32_t rkey,
 		     add, 0);
 }
 
+/* ibv_wr_atomic_write: the 8 bytes at @data, as inline payload */
+static void xv_wr_atomic_write(struct ibv_qp_ex *ex, uint32_t rkey,
+			       uint64_t addr, const void *data)
+{
+	struct xv_qp *qp = ex_qp(ex);
+	const void *a[1] = { data };
+	size_t l[1] = { 8 };
+	int ret;
+
+	xv_wr_remote(qp, XNIC_OP_ATOMIC_WRITE, rkey, addr, 0);
+	if (!qp->cur)
+		return;
+	ret = data ? xv_fill_inline(qp, qp->cur, 1, a, l) : EINVAL;
+	if (ret)
+		qp->wr_err = ret;
+}
+
+/*
+ * ibv_wr_flush (rdma-core 45+): a range of at most 4 GiB - 1 (the
+ * device's 32 bits; the responder refuses more than 2 GiB), type
+ * IBV_FLUSH_GLOBAL and/or IBV_FLUSH_PERSISTENT, level IBV_FLUSH_RANGE or
+ * IBV_FLUSH_MR; anything else is EINVAL at wr_complete.
+ */
+static void xv_wr_flush(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+			size_t len, uint8_t type, uint8_t level)
+{
+	struct xv_qp *qp = ex_qp(ex);
+	struct xnic_wqe_flush *f;
+
+	xv_wr_remote(qp, XNIC_OP_FLUSH, rkey, addr, 0);
+	if (!qp->cur)
+		return;
+	if (len > UINT32_MAX || !type ||
+	    (type & ~(XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT)) ||
+	    level > XNIC_FLUSH_MR) {
+		qp->wr_err = EINVAL;
+		return;
+	}
+	f = (void *)(qp->cur + XNIC_WQE_FLUSH_OFF);
+	f->length = htole32((uint32_t)len);
+	f->type = type;
+	f->level = level;
+}
+
 static void xv_wr_send(struct ibv_qp_ex *ex)
 {
 	xv_wr_new(ex_qp(ex), XNIC_OP_SEND);
@@ -1138,29 +1189,6 @@ static void xv_wr_send_tso_unsupported(struct ibv_qp_ex *ex, void *hdr,
 	xv_wr_unsupported(ex_qp(ex));
 }
 
-static void xv_wr_atomic_write_unsupported(struct ibv_qp_ex *ex,
-					   uint32_t rkey, uint64_t addr,
-					   const void *atomic_wr)
-{
-	(void)rkey;
-	(void)addr;
-	(void)atomic_wr;
-	xv_wr_unsupported(ex_qp(ex));
-}
-
-/* rdma-core 56's ibv_wr_flush() (struct xv_qp, xverbs.h) */
-static void xv_wr_flush_unsupported(struct ibv_qp_ex *ex, uint32_t rkey,
-				    uint64_t addr, size_t len, uint8_t type,
-				    uint8_t level)
-{
-	(void)rkey;
-	(void)addr;
-	(void)len;
-	(void)type;
-	(void)level;
-	xv_wr_unsupported(ex_qp(ex));
-}
-
 /* where rdma-core 56's struct ibv_qp_ex has its wr_flush */
 static_assert(offsetof(struct xv_qp, ex) == 0 &&
 	      offsetof(struct xv_qp, wr_flush) == sizeof(struct ibv_qp_ex),
@@ -1174,10 +1202,10 @@ void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops)
 	qp->is_ex = true;
 	/* first what the device cannot do: an op set below replaces it */
 	ex->wr_send_tso = xv_wr_send_tso_unsupported;
-	ex->wr_atomic_write = xv_wr_atomic_write_unsupported;
-	qp->wr_flush = xv_wr_flush_unsupported;
 	ex->wr_atomic_cmp_swp = xv_wr_atomic_cmp_swp;
 	ex->wr_atomic_fetch_add = xv_wr_atomic_fetch_add;
+	ex->wr_atomic_write = xv_wr_atomic_write;
+	qp->wr_flush = xv_wr_flush;
 	ex->wr_bind_mw = xv_wr_bind_mw;
 	ex->wr_local_inv = xv_wr_local_inv;
 	ex->wr_rdma_read = xv_wr_rdma_read;

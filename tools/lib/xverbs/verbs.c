@@ -140,6 +140,13 @@ static int xv_query_device_ex(struct ibv_context *ctx,
 	 * tm_caps, cq_mod_caps, max_counters, pci_atomic_caps.
 	 */
 	a.device_cap_flags_ex = a.orig_attr.device_cap_flags;
+	/* IBTA 1.5 persistent-memory operations: the 64-bit flags only */
+	if (q.device_cap_flags & XRDMA_DEVICE_CAP_ATOMIC_WRITE)
+		a.device_cap_flags_ex |= XV_DEVICE_ATOMIC_WRITE;
+	if (q.device_cap_flags & XRDMA_DEVICE_CAP_FLUSH_GLOBAL)
+		a.device_cap_flags_ex |= XV_DEVICE_FLUSH_GLOBAL;
+	if (q.device_cap_flags & XRDMA_DEVICE_CAP_FLUSH_PERSISTENT)
+		a.device_cap_flags_ex |= XV_DEVICE_FLUSH_PERSISTENT;
 	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	/* device memory (0 from a kernel without it: ibv_alloc_dm EINVAL) */
 	a.max_dm_size = q.max_dm_size;
@@ -424,7 +431,9 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 				     IBV_ACCESS_REMOTE_WRITE |
 				     IBV_ACCESS_REMOTE_READ |
 				     IBV_ACCESS_REMOTE_ATOMIC |
-				     IBV_ACCESS_MW_BIND)) {
+				     IBV_ACCESS_MW_BIND |
+				     XV_ACCESS_FLUSH_GLOBAL |
+				     XV_ACCESS_FLUSH_PERSISTENT)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -896,11 +905,13 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 			 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | \
 			 IBV_QP_EX_WITH_RDMA_READ | \
 			 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
-			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
+			 IBV_QP_EX_WITH_ATOMIC_WRITE | XV_QP_EX_WITH_FLUSH)
 #define XV_RC_SEND_OPS (XV_UC_SEND_OPS | IBV_QP_EX_WITH_RDMA_READ | \
 			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | \
 			IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | \
-			IBV_QP_EX_WITH_SEND_WITH_INV)
+			IBV_QP_EX_WITH_SEND_WITH_INV | \
+			IBV_QP_EX_WITH_ATOMIC_WRITE | XV_QP_EX_WITH_FLUSH)
 
 static uint64_t xv_send_ops(enum ibv_qp_type type)
 {

@@ -25,6 +25,20 @@
 #include <xrdma/xrdma-abi.h>
 #include <xrdma/xnic-abi.h>
 
+/*
+ * IBTA 1.5 FLUSH: rdma-core 45's values (verbs.h of v45 .. v56), which
+ * rdma-core 44's header lacks.  ATOMIC WRITE is in 44's already.
+ */
+#define XV_ACCESS_FLUSH_GLOBAL		(1U << 8)	/* IBV_ACCESS_ */
+#define XV_ACCESS_FLUSH_PERSISTENT	(1U << 9)
+#define XV_WR_FLUSH			14		/* IBV_WR_FLUSH */
+#define XV_WC_FLUSH			8		/* IBV_WC_FLUSH */
+#define XV_QP_EX_WITH_FLUSH		(1ULL << 11)	/* IBV_QP_EX_WITH_ */
+/* device_cap_flags_ex bits (IB_UVERBS_DEVICE_*, all of them in v56) */
+#define XV_DEVICE_FLUSH_GLOBAL		(1ULL << 38)
+#define XV_DEVICE_FLUSH_PERSISTENT	(1ULL << 39)
+#define XV_DEVICE_ATOMIC_WRITE		(1ULL << 40)
+
 #define XV_SYSFS_CLASS	"/sys/class/xrdma"
 #define XV_QP_HASH	1024
 
