@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the xnic model's IBTA 1.5 persistent-memory operations
+ * (drivers/hw/xnic/sim/xnic_sim_req.c, _resp.c xnic_sim_pmem_rkey(),
+ * _mem.c; the sources come with kunit/xnic_sim_test.c):
+ *   xnic_sim_pmem  the responder's rules for ATOMIC WRITE (value stored,
+ *                  8-byte alignment, exactly 8 bytes of payload, the MR's
+ *                  and the QP's REMOTE_WRITE, the key, the range,
+ *                  responder and requester resources) and FLUSH (range,
+ *                  whole MR, empty range; FLUSH_GLOBAL/PERSISTENT on the
+ *                  MR and the QP, the key, the range, the 2 GiB limit,
+ *                  malformed type and level, UC), each giving the status
+ *                  rxe gives on Linux 6.12, the responder QP's state and
+ *                  event, the memory untouched on an error; the WQE and
+ *                  CQE opcodes; persistence refused on ordinary memory
+ *
+ * As kunit/xnic_sim_xport_test.c: two cabled devices without engine
+ * threads, objects made by hand, xnic_sim_sq_exec() called directly;
+ * every case gets a new pair of QPs.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/io.h>
+#include "../drivers/hw/xnic/sim/xnic_sim.h"
+
+#define PM_PD		1
+#define PM_PSN		0x100
+#define PM_CQ_LOG	4
+#define PM_ALL_KEY	0x100		/* index 1: all memory, local */
+#define PM_MR_KEY	(2 << 8 | 0x5c)	/* index 2: one page on device 1 */
+#define PM_MR_IOVA	0x7f0000000000ULL
+#define PM_QP_ACC	(XNIC_ACCESS_REMOTE_WRITE | XNIC_ACCESS_REMOTE_READ | \
+			 XNIC_ACCESS_REMOTE_ATOMIC | XNIC_ACCESS_FLUSH_GLOBAL | \
+			 XNIC_ACCESS_FLUSH_PERSISTENT)
+#define PM_MR_ACC	(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE | \
+			 XNIC_ACCESS_REMOTE_READ | XNIC_ACCESS_REMOTE_ATOMIC | \
+			 XNIC_ACCESS_FLUSH_GLOBAL)
+#define PM_VAL		0x1122334455667788ULL
+#define PM_FILL		0xa5
+
+struct pm_pages {
+	unsigned long va;
+	unsigned int order;
+};
+
+static void pm_pages_free(struct kunit_resource *res)
+{
+	struct pm_pages *p = res->data;
+
+	free_pages(p->va, p->order);
+	kfree(p);
+}
+
+static int pm_res_init(struct kunit_resource *res, void *ctx)
+{
+	res->data = ctx;
+	return 0;
+}
+
+static void *pm_dma(struct kunit *test, size_t size, u64 *dma)
+{
+	struct pm_pages *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->order = get_order(size);
+	p->va = __get_free_pages(GFP_KERNEL | __GFP_ZERO, p->order);
+	if (!p->va)
+		kfree(p);
+	KUNIT_ASSERT_NE(test, p->va, 0UL);
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, pm_res_init,
+							 pm_pages_free,
+							 GFP_KERNEL, p));
+	*dma = virt_to_phys((void *)p->va);
+	return (void *)p->va;
+}
+
+struct pm_env {
+	struct kunit *test;
+	struct xnic_sim_dev *d[2];
+	struct xnic_sim_cq cq[2];
+	struct xnic_sim_db db[2];
+	struct xnic_sim_mr all[2];
+	struct xnic_sim_mr mr;		/* PM_MR_KEY on device 1 */
+	u64 mr_mtt;
+	u8 *mr_buf;
+	u32 next_qpn;
+};
+
+static void pm_devs_free(struct kunit_resource *res)
+{
+	struct pm_env *e = res->data;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (e->d[i])
+			xnic_sim_dev_free(e->d[i]);
+}
+
+static struct pm_env *pm_env(struct kunit *test)
+{
+	struct pm_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->test = test;
+	e->next_qpn = 0x10;
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, pm_res_init,
+							 pm_devs_free,
+							 GFP_KERNEL, e));
+	for (i = 0; i < 2; i++) {
+		struct xnic_sim_dev *d = xnic_sim_dev_alloc(i);
+		struct xnic_sim_cq *cq = &e->cq[i];
+		struct xnic_sim_mr *all = &e->all[i];
+
+		KUNIT_ASSERT_NOT_NULL(test, d);
+		e->d[i] = d;
+		d->engine = current;
+		cq->dev = d;
+		cq->cqn = 1;
+		cq->log = PM_CQ_LOG;
+		pm_dma(test, sizeof(struct xnic_cqe) << PM_CQ_LOG, &cq->ring);
+		pm_dma(test, sizeof(struct xnic_cq_dbrec), &cq->dbrec);
+		spin_lock_init(&cq->lock);
+		KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&d->cqs, 1, cq), 0);
+		pm_dma(test, XNIC_DB_PAGE_SIZE, &e->db[i].addr);
+		all->key = PM_ALL_KEY;
+		all->pdn = PM_PD;
+		all->access = XNIC_ACCESS_LOCAL_WRITE;
+		all->flags = XNIC_MR_F_ALL;
+		all->valid = true;
+		KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&d->mrs,
+							  PM_ALL_KEY >> 8,
+							  all), 0);
+	}
+	e->d[0]->peer = e->d[1];
+	e->d[1]->peer = e->d[0];
+	e->mr_buf = pm_dma(test, PAGE_SIZE, &e->mr_mtt);
+	e->mr.key = PM_MR_KEY;
+	e->mr.pdn = PM_PD;
+	e->mr.access = PM_MR_ACC;
+	e->mr.valid = true;
+	e->mr.page_shift = PAGE_SHIFT;
+	e->mr.npages = 1;
+	e->mr.max_pages = 1;
+	e->mr.iova = PM_MR_IOVA;
+	e->mr.length = PAGE_SIZE;
+	e->mr.mtt = &e->mr_mtt;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d[1]->mrs,
+						  PM_MR_KEY >> 8, &e->mr), 0);
+	return e;
+}
+
+static struct xnic_sim_qp *pm_qp(struct pm_env *e, int dev, u8 type)
+{
+	struct kunit *test = e->test;
+	struct xnic_sim_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	q->dev = e->d[dev];
+	q->qpn = e->next_qpn++;
+	q->pdn = PM_PD;
+	q->type = type;
+	q->state = XNIC_QPS_RTS;
+	q->scq = &e->cq[dev];
+	q->rcq = &e->cq[dev];
+	q->db = &e->db[dev];
+	q->slot = q->qpn % 64;
+	pm_dma(test, sizeof(struct xnic_qp_dbrec), &q->dbrec);
+	q->mtu = XNIC_MTU_1024;
+	q->timeout = 1;
+	q->retry_cnt = 2;
+	q->rnr_retry = 2;
+	q->max_rd_atomic = 1;
+	q->max_dest_rd_atomic = 1;
+	q->port = 1;
+	q->access = PM_QP_ACC;
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->active_node);
+	INIT_LIST_HEAD(&q->err_node);
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&q->dev->qps, q->qpn, q), 0);
+	return q;
+}
+
+/* a requester on device 0 connected to a responder on device 1 */
+struct pm_pair {
+	struct xnic_sim_qp *a, *b;
+};
+
+static struct pm_pair pm_pair(struct pm_env *e, u8 type)
+{
+	struct pm_pair p = { pm_qp(e, 0, type), pm_qp(e, 1, type) };
+
+	p.a->rdev = e->d[1];
+	memcpy(p.a->dgid, e->d[1]->gid, sizeof(p.a->dgid));
+	p.a->dest_qpn = p.b->qpn;
+	p.b->rdev = e->d[0];
+	memcpy(p.b->dgid, e->d[0]->gid, sizeof(p.b->dgid));
+	p.b->dest_qpn = p.a->qpn;
+	p.a->sq_psn = PM_PSN;
+	p.b->rq_psn = PM_PSN;
+	memset(e->mr_buf, PM_FILL, PAGE_SIZE);
+	return p;
+}
+
+/* one ATOMIC WRITE of @len inline bytes of PM_VAL; the status */
+static u8 pm_aw(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
+		u32 len, u32 *byte_len)
+{
+	static u8 payload[16];
+	struct xnic_sim_swqe *w = &e->d[0]->scr->w;
+	u64 v = PM_VAL;
+	u8 status = 0xff;
+	u32 bl;
+
+	memcpy(payload, &v, 8);
+	memcpy(payload + 8, &v, 8);
+	memset(w, 0, sizeof(*w));
+	w->opcode = XNIC_OP_ATOMIC_WRITE;
+	w->flags = XNIC_WQE_SIGNALED | XNIC_WQE_INLINE;
+	w->inline_len = len;
+	w->inline_data = payload;
+	w->remote_addr = addr;
+	w->rkey = rkey;
+	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->d[0], p->a, &status,
+						  byte_len ? byte_len : &bl),
+			(int)XS_DONE);
+	return status;
+}
+
+static u8 pm_flush(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
+		   u32 len, u8 type, u8 level, u32 *byte_len)
+{
+	struct xnic_sim_swqe *w = &e->d[0]->scr->w;
+	u8 status = 0xff;
+	u32 bl;
+
+	memset(w, 0, sizeof(*w));
+	w->opcode = XNIC_OP_FLUSH;
+	w->flags = XNIC_WQE_SIGNALED;
+	w->remote_addr = addr;
+	w->rkey = rkey;
+	w->flush_len = len;
+	w->flush_type = type;
+	w->flush_level = level;
+	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->d[0], p->a, &status,
+						  byte_len ? byte_len : &bl),
+			(int)XS_DONE);
+	return status;
+}
+
+static u64 pm_at(struct pm_env *e, u32 off)
+{
+	u64 v;
+
+	memcpy(&v, e->mr_buf + off, 8);
+	return v;
+}
+
+/* after a remote error: the responder in ERR, the page untouched */
+static void pm_refused(struct pm_env *e, struct pm_pair *p, const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(e->test, p->b->state, XNIC_QPS_ERR, "%s", what);
+	KUNIT_EXPECT_NULL_MSG(e->test, memchr_inv(e->mr_buf, PM_FILL,
+						  PAGE_SIZE),
+			      "%s: memory written", what);
+}
+
+static void pmem_aw_ok(struct kunit *test)
+{
+	struct pm_env *e = pm_env(test);
+	struct pm_pair p = pm_pair(e, XNIC_QPT_RC);
+	u32 bl = 0;
+
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + 64, PM_MR_KEY, 8, &bl),
+			XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, pm_at(e, 64), PM_VAL);
+	KUNIT_EXPECT_EQ(test, bl, 8U);
+	/* the bytes around it untouched; one packet; still RTS */
+	KUNIT_EXPECT_EQ(test, pm_at(e, 56), 0xa5a5a5a5a5a5a5a5ULL);
+	KUNIT_EXPECT_EQ(test, pm_at(e, 72), 0xa5a5a5a5a5a5a5a5ULL);
+	KUNIT_EXPECT_EQ(test, p.b->rq_psn, PM_PSN + 1U);
+	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
+	/* the last word; REMOTE_WRITE is the right, not REMOTE_ATOMIC */
+	p = pm_pair(e, XNIC_QPT_RC);
+	e->mr.access = XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE;
+	p.b->access = XNIC_ACCESS_REMOTE_WRITE;
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + PAGE_SIZE - 8,
+				    PM_MR_KEY, 8, NULL), XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, pm_at(e, PAGE_SIZE - 8), PM_VAL);
+	/* XRC_INI has the RC opcodes; UC, UD do not */
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_XRC_INI,
+						XNIC_OP_ATOMIC_WRITE, false), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC,
+						XNIC_OP_ATOMIC_WRITE, false),
+			XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD, XNIC_OP_FLUSH,
+						false), XNIC_CQE_LOC_QP_OP_ERR);
+}
+
+static void pmem_aw_errors(struct kunit *test)
+{
+	struct pm_env *e = pm_env(test);
+	struct pm_pair p;
+
+	/* misaligned (IBA A19.4.2): invalid request, QP_REQ_ERR */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + 68, PM_MR_KEY, 8,
+				    NULL), XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "misaligned");
+	/* not exactly 8 bytes (oA19-28) */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 4, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "4 bytes");
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 16, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "16 bytes");
+	/* the MR without REMOTE_WRITE (atomic is not enough) */
+	p = pm_pair(e, XNIC_QPT_RC);
+	e->mr.access = PM_MR_ACC & ~XNIC_ACCESS_REMOTE_WRITE;
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 8, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "MR without REMOTE_WRITE");
+	e->mr.access = PM_MR_ACC;
+	/* the QP without REMOTE_WRITE: rxe's unsupported opcode */
+	p = pm_pair(e, XNIC_QPT_RC);
+	p.b->access = PM_QP_ACC & ~XNIC_ACCESS_REMOTE_WRITE;
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 8, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "QP without REMOTE_WRITE");
+	/* a stale tag; past the MR's end (aligned); before its start */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY ^ 1, 8, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "bad rkey");
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + PAGE_SIZE, PM_MR_KEY,
+				    8, NULL), XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "past the end");
+	/* out of range and misaligned: the key's check comes first (rxe) */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + PAGE_SIZE - 4,
+				    PM_MR_KEY, 8, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "across the end");
+	/* responder resources: none */
+	p = pm_pair(e, XNIC_QPT_RC);
+	p.b->max_dest_rd_atomic = 0;
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 8, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "max_dest_rd_atomic 0");
+	/* requester resources: none, nothing sent */
+	p = pm_pair(e, XNIC_QPT_RC);
+	p.a->max_rd_atomic = 0;
+	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 8, NULL),
+			XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, p.b->rq_psn, (u32)PM_PSN);
+}
+
+static void pmem_flush_ok(struct kunit *test)
+{
+	struct pm_env *e = pm_env(test);
+	struct pm_pair p = pm_pair(e, XNIC_QPT_RC);
+	u32 bl = 0;
+
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, PAGE_SIZE,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_RANGE,
+				       &bl), XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, bl, (u32)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, p.b->rq_psn, PM_PSN + 1U);
+	/* an empty range inside the MR */
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA + 16, PM_MR_KEY, 0,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_RANGE,
+				       &bl), XNIC_CQE_SUCCESS);
+	/* the whole MR: address and length are not looked at */
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, 1, PM_MR_KEY, 1U << 31,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_MR, &bl),
+			XNIC_CQE_SUCCESS);
+	/* persistence (an MR made by hand: no pmem here), both types */
+	e->mr.access = PM_MR_ACC | XNIC_ACCESS_FLUSH_PERSISTENT;
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA + 8, PM_MR_KEY, 100,
+				       XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT,
+				       XNIC_FLUSH_RANGE, NULL),
+			XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->mr_buf, PM_FILL, PAGE_SIZE));
+}
+
+static void pmem_flush_errors(struct kunit *test)
+{
+	struct pm_env *e = pm_env(test);
+	struct pm_pair p;
+
+	/* the MR without FLUSH_GLOBAL */
+	p = pm_pair(e, XNIC_QPT_RC);
+	e->mr.access = PM_MR_ACC & ~XNIC_ACCESS_FLUSH_GLOBAL;
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_RANGE,
+				       NULL), XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "MR without FLUSH_GLOBAL");
+	e->mr.access = PM_MR_ACC;
+	/* persistence asked of an MR of global visibility only */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
+				       XNIC_FLUSH_PERSISTENT, XNIC_FLUSH_MR,
+				       NULL), XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "persistence on a global MR");
+	/* the QP without the FLUSH access: rxe's unsupported opcode */
+	p = pm_pair(e, XNIC_QPT_RC);
+	p.b->access = PM_QP_ACC & ~XNIC_ACCESS_FLUSH_GLOBAL;
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_RANGE,
+				       NULL), XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "QP without FLUSH_GLOBAL");
+	/* a range past the end; a bad key even for the whole MR */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA + 8, PM_MR_KEY,
+				       PAGE_SIZE, XNIC_FLUSH_GLOBAL,
+				       XNIC_FLUSH_RANGE, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "past the end");
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY ^ 1, 0,
+				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_MR, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "bad rkey");
+	/* more than 2 GiB (IBA C9-94) */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY,
+				       (1U << 31) + 1, XNIC_FLUSH_GLOBAL,
+				       XNIC_FLUSH_RANGE, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "2 GiB + 1");
+	/* malformed: type 0, unknown type or level; nothing sent */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64, 0,
+				       XNIC_FLUSH_RANGE, NULL),
+			XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64, 4,
+				       XNIC_FLUSH_RANGE, NULL),
+			XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
+				       XNIC_FLUSH_GLOBAL, 2, NULL),
+			XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, p.b->rq_psn, (u32)PM_PSN);
+}
+
+/* WQE decoding, completion opcodes, persistence needs pmem */
+static void pmem_tables(struct kunit *test)
+{
+	u8 buf[XNIC_WQE_DATA_OFF] = { 0 };
+	struct xnic_wqe_flush *f = (void *)(buf + XNIC_WQE_FLUSH_OFF);
+	struct xnic_sim_swqe w;
+	u64 dma;
+
+	buf[0] = XNIC_OP_FLUSH;
+	f->length = cpu_to_le32(0x12345);
+	f->type = XNIC_FLUSH_PERSISTENT;
+	f->level = XNIC_FLUSH_MR;
+	xnic_sim_swqe_decode(buf, &w);
+	KUNIT_EXPECT_EQ(test, w.flush_len, 0x12345U);
+	KUNIT_EXPECT_EQ(test, w.flush_type, XNIC_FLUSH_PERSISTENT);
+	KUNIT_EXPECT_EQ(test, w.flush_level, XNIC_FLUSH_MR);
+	KUNIT_EXPECT_EQ(test, xnic_sim_cqe_opcode(XNIC_OP_FLUSH),
+			XNIC_CQE_OP_FLUSH);
+	KUNIT_EXPECT_EQ(test, xnic_sim_cqe_opcode(XNIC_OP_ATOMIC_WRITE),
+			XNIC_CQE_OP_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, XNIC_CQE_OP_FLUSH, 8);
+	KUNIT_EXPECT_EQ(test, XNIC_CQE_OP_ATOMIC_WRITE, 9);
+	/* an ordinary page is no persistent memory */
+	pm_dma(test, PAGE_SIZE, &dma);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_mtt_pmem(&dma, 1, PAGE_SHIFT));
+	KUNIT_EXPECT_FALSE(test, xnic_sim_mtt_pmem(&dma, 0, PAGE_SHIFT));
+}
+
+static struct kunit_case pmem_cases[] = {
+	KUNIT_CASE(pmem_aw_ok),
+	KUNIT_CASE(pmem_aw_errors),
+	KUNIT_CASE(pmem_flush_ok),
+	KUNIT_CASE(pmem_flush_errors),
+	KUNIT_CASE(pmem_tables),
+	{}
+};
+
+static struct kunit_suite pmem_suite = {
+	.name = "xnic_sim_pmem",
+	.test_cases = pmem_cases,
+};
+
+kunit_test_suites(&pmem_suite);
