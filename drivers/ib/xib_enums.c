@@ -13,6 +13,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/errno.h>
+#include <xrdma/compat.h>
 #include "xib.h"
 
 struct xib_pair {
@@ -72,8 +73,17 @@ int xib_wr_opcode_to_xrdma(u32 op)
 	case IB_WR_LOCAL_INV:		return XRDMA_WR_LOCAL_INV;
 	case IB_WR_SEND_WITH_INV:	return XRDMA_WR_SEND_WITH_INV;
 	case IB_WR_REG_MR:		return XRDMA_WR_REG_MR;
-	default:			return -EINVAL;
+	default:
+		break;
 	}
+	/*
+	 * ATOMIC WRITE: an ib_rdma_wr and 8 bytes of payload.  IB_WR_FLUSH
+	 * is not taken: no ib_verbs.h work request carries its type, level
+	 * and length (6.12's rxe_post_send sends it with rkey 0).
+	 */
+	if ((int)op == XRDMA_IB_WR_ATOMIC_WRITE)
+		return XRDMA_WR_ATOMIC_WRITE;
+	return -EINVAL;
 }
 
 static const struct xib_pair xib_send_flags[] = {
@@ -130,6 +140,11 @@ int xib_wc_opcode_to_ib(u32 opcode)
 	case XRDMA_WC_REG_MR:		return IB_WC_REG_MR;
 	case XRDMA_WC_RECV:		return IB_WC_RECV;
 	case XRDMA_WC_RECV_RDMA_WITH_IMM: return IB_WC_RECV_RDMA_WITH_IMM;
+	case XRDMA_WC_ATOMIC_WRITE:
+		return XRDMA_IB_WC_ATOMIC_WRITE < 0 ? -EINVAL :
+		       XRDMA_IB_WC_ATOMIC_WRITE;
+	case XRDMA_WC_FLUSH:
+		return XRDMA_IB_WC_FLUSH < 0 ? -EINVAL : XRDMA_IB_WC_FLUSH;
 	default:			return -EINVAL;
 	}
 }
@@ -254,6 +269,9 @@ static const struct xib_pair xib_access[] = {
 	{ IB_ACCESS_REMOTE_READ,	XRDMA_ACCESS_REMOTE_READ },
 	{ IB_ACCESS_REMOTE_ATOMIC,	XRDMA_ACCESS_REMOTE_ATOMIC },
 	{ IB_ACCESS_MW_BIND,		XRDMA_ACCESS_MW_BIND },
+	/* 0 before Linux 6.2 (include/xrdma/compat.h) */
+	{ XRDMA_IB_ACCESS_FLUSH_GLOBAL,	XRDMA_ACCESS_FLUSH_GLOBAL },
+	{ XRDMA_IB_ACCESS_FLUSH_PERSISTENT, XRDMA_ACCESS_FLUSH_PERSISTENT },
 };
 
 /*
@@ -378,8 +396,19 @@ s64 xib_device_cap_to_ib(u32 caps)
 	 * xrdma_ib offers ib_core neither memory windows (no alloc_mw) nor
 	 * XRC (no alloc_xrcd, no XRC QP or SRQ types)
 	 */
+	u32 pmem = caps & (XRDMA_DEVICE_ATOMIC_WRITE |
+			   XRDMA_DEVICE_FLUSH_GLOBAL |
+			   XRDMA_DEVICE_FLUSH_PERSISTENT);
+
 	caps &= ~(XRDMA_DEVICE_SQD | XRDMA_DEVICE_MEM_WINDOW |
-		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B | XRDMA_DEVICE_XRC);
+		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B | XRDMA_DEVICE_XRC | pmem);
 	r = xib_bits(t, ARRAY_SIZE(t), caps, false);
+	/* the 64-bit IB_DEVICE_* of Linux 6.2+, none before */
+	if (r >= 0 && pmem & XRDMA_DEVICE_ATOMIC_WRITE)
+		r |= XRDMA_IB_DEVICE_ATOMIC_WRITE;
+	if (r >= 0 && pmem & XRDMA_DEVICE_FLUSH_GLOBAL)
+		r |= XRDMA_IB_DEVICE_FLUSH_GLOBAL;
+	if (r >= 0 && pmem & XRDMA_DEVICE_FLUSH_PERSISTENT)
+		r |= XRDMA_IB_DEVICE_FLUSH_PERSISTENT;
 	return r;
 }

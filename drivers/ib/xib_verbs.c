@@ -528,6 +528,12 @@ static int xib_send_wr_to_xrdma(const struct ib_qp *ibqp,
 		return 0;
 	}
 
+	/* Linux 6.2+: an ib_rdma_wr, 8 bytes of payload in sg_list */
+	if (op == XRDMA_WR_ATOMIC_WRITE) {
+		x->wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		x->wr.rdma.rkey = rdma_wr(wr)->rkey;
+		return 0;
+	}
 	switch (wr->opcode) {
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:

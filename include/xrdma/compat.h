@@ -77,4 +77,34 @@ static inline void xrdma_vm_flags_mod(struct vm_area_struct *vma,
 #define XRDMA_IB_CREATE_CQ_UARG struct ib_udata
 #endif
 
+/*
+ * v6.2 ("RDMA: Extend RDMA kernel verbs ABI to support flush", "RDMA:
+ * Extend RDMA verbs ABI to support atomic write"): ib_verbs.h has the
+ * IBTA 1.5 operations -- IB_WR_ATOMIC_WRITE, IB_WR_FLUSH, their
+ * IB_WC_* opcodes, IB_ACCESS_FLUSH_GLOBAL/PERSISTENT and the 64-bit
+ * IB_DEVICE_ATOMIC_WRITE, IB_DEVICE_FLUSH_GLOBAL/PERSISTENT.  Without
+ * them xrdma_ib maps nothing to them: opcodes -1, flags 0.
+ */
+#ifdef XRDMA_HAVE_IB_PMEM_OPS
+#define XRDMA_IB_WR_ATOMIC_WRITE	IB_WR_ATOMIC_WRITE
+#define XRDMA_IB_WR_FLUSH		IB_WR_FLUSH
+#define XRDMA_IB_WC_ATOMIC_WRITE	IB_WC_ATOMIC_WRITE
+#define XRDMA_IB_WC_FLUSH		IB_WC_FLUSH
+#define XRDMA_IB_ACCESS_FLUSH_GLOBAL	IB_ACCESS_FLUSH_GLOBAL
+#define XRDMA_IB_ACCESS_FLUSH_PERSISTENT IB_ACCESS_FLUSH_PERSISTENT
+#define XRDMA_IB_DEVICE_ATOMIC_WRITE	((u64)IB_DEVICE_ATOMIC_WRITE)
+#define XRDMA_IB_DEVICE_FLUSH_GLOBAL	((u64)IB_DEVICE_FLUSH_GLOBAL)
+#define XRDMA_IB_DEVICE_FLUSH_PERSISTENT ((u64)IB_DEVICE_FLUSH_PERSISTENT)
+#else
+#define XRDMA_IB_WR_ATOMIC_WRITE	(-1)
+#define XRDMA_IB_WR_FLUSH		(-1)
+#define XRDMA_IB_WC_ATOMIC_WRITE	(-1)
+#define XRDMA_IB_WC_FLUSH		(-1)
+#define XRDMA_IB_ACCESS_FLUSH_GLOBAL	0
+#define XRDMA_IB_ACCESS_FLUSH_PERSISTENT 0
+#define XRDMA_IB_DEVICE_ATOMIC_WRITE	0ULL
+#define XRDMA_IB_DEVICE_FLUSH_GLOBAL	0ULL
+#define XRDMA_IB_DEVICE_FLUSH_PERSISTENT 0ULL
+#endif
+
 #endif /* _XRDMA_COMPAT_H */

@@ -17,3 +17,4 @@ subdir-ccflags-y += $(if $(wildcard $(srctree)/include/linux/unaligned.h),-DXRDM
 subdir-ccflags-y += $(call xrdma_have,$(xrdma_have_fd_file),include/linux/file.h,FD_FILE)
 subdir-ccflags-y += $(call xrdma_have,$(xrdma_have_assign),include/trace/stages/stage6_event_callback.h,ASSIGN_STR_1)
 subdir-ccflags-y += $(if $(shell grep -sA2 '(\*create_cq)' $(srctree)/include/rdma/ib_verbs.h | grep uverbs_attr_bundle),-DXRDMA_HAVE_IB_CREATE_CQ_ATTRS)
+subdir-ccflags-y += $(call xrdma_have,IB_DEVICE_ATOMIC_WRITE,include/rdma/ib_verbs.h,IB_PMEM_OPS)
