@@ -305,15 +305,15 @@ static int aw_post(struct pair *p, size_t off, uint32_t len, bool inl)
 
 static void t_aw_post_send(void)
 {
-	const char *name[] = { "aw_post_sge", "aw_post_inline" };
+	static const char * const name[] = { "aw_post_sge", "aw_post_inline" };
 	uint64_t v = VAL;
 	struct pair p;
 	int i;
 
 	if (strncmp(dev_name, "xnic", 4)) {
 		/* rdma-core 44's rxe provider sends no rkey for it */
-		xt_skip("rxe's rdma-core 44 provider does not convert "
-			"wr.rdma of IBV_WR_ATOMIC_WRITE", "aw_post_send");
+		xt_skip("rxe's rdma-core 44 provider sends no wr.rdma for IBV_WR_ATOMIC_WRITE",
+			"aw_post_send");
 		return;
 	}
 	for (i = 0; i < 2; i++) {
@@ -366,8 +366,8 @@ static bool flush_skip(const char *what)
 {
 	if (can_flush)
 		return false;
-	xt_skip("the library refuses IBV_QP_EX_WITH_FLUSH (rdma-core 44 "
-		"has no wr_flush)", "%s", what);
+	xt_skip("the library refuses IBV_QP_EX_WITH_FLUSH (rdma-core 44 has no wr_flush)",
+		"%s", what);
 	return true;
 }
 
@@ -461,7 +461,7 @@ static bool setup(void)
 	ax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 	ax.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE | V56_QP_EX_WITH_FLUSH;
 	qp = ibv_create_qp_ex(ctx, &ax);
-	can_flush = qp != NULL;
+	can_flush = !!qp;
 	if (!qp)
 		xt_note("IBV_QP_EX_WITH_FLUSH: %s", strerror(errno));
 	else

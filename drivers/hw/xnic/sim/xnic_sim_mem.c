@@ -500,6 +500,7 @@ int xnic_sim_atomic_write(const struct xnic_sim_mr *mr, u64 addr, u64 val)
 	p = xnic_sim_map(dma);
 	if (!p)
 		return -EFAULT;
+	/* after every earlier write of the device, in one store */
 	smp_store_release(p, val);
 	xnic_sim_unmap(p);
 	return 0;
@@ -523,7 +524,8 @@ int xnic_sim_flush(const struct xnic_sim_mr *mr, u64 addr, u64 len, u8 type)
 	u64 dma, contig, n;
 	void *p;
 
-	smp_mb();	/* every earlier write of the device, visible */
+	/* every earlier write of the device, visible */
+	smp_mb();
 	if (!(type & XNIC_FLUSH_PERSISTENT))
 		return 0;
 	while (len) {

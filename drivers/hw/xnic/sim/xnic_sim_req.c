@@ -16,8 +16,9 @@
  * for XRC_INI the XRC SRQ the request names (xnic_sim_xrc_srq()),
  * for READ and atomics the responder's resources and the alignment, the
  * remote key and rights, a receive WQE (none: RNR), the receive
- * buffers (ATOMIC WRITE and FLUSH: xnic_sim_pmem_rkey()'s order, rxe's); data moves only once everything passed, so a failed operation
- * writes nothing (except a receive buffer with a bad key after its
+ * buffers (ATOMIC WRITE and FLUSH: xnic_sim_pmem_rkey()'s order, rxe's);
+ * data moves only once everything passed, so a failed operation writes
+ * nothing (except a receive buffer with a bad key after its
  * predecessors, as on real hardware the responder then is in ERR).
  */
 #include <linux/string.h>
