@@ -34,6 +34,7 @@
 #   ran must have the same outcome ("# case" lines): the subtest that
 #   runs second in a boot compares.
 
+# shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
 
 command -v xv_pmem >/dev/null || fail "xv_pmem not in the guest (not built?)"
