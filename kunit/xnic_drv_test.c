@@ -1686,7 +1686,8 @@ static void dd_remove(struct kunit *test, struct dd *d)
 	if (!d->xdev)
 		return;
 	xrdma_unregister_event_handler(&d->eh);
-	xnic_remove(d->pdev);
+	/* the teardown probe registered, as unbinding the driver runs it */
+	devm_release_action(&d->pdev->dev, xnic_remove, d->xdev);
 	d->xdev = NULL;
 }
 
