@@ -113,9 +113,18 @@ static void rereg_checks(struct kunit *test)
 						  0, 0, 0,
 						  XRDMA_ACCESS_REMOTE_WRITE,
 						  NULL), -EINVAL);
+	/* an unknown bit; 1 << 8, 1 << 9: FLUSH, which this device lacks */
 	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_ACCESS,
-						  0, 0, 0, 1U << 8, NULL),
+						  0, 0, 0, 1U << 10, NULL),
 			-EINVAL);
+	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_ACCESS,
+						  0, 0, 0,
+						  XRDMA_ACCESS_FLUSH_GLOBAL,
+						  NULL), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_ACCESS,
+						  0, 0, 0,
+						  XRDMA_ACCESS_FLUSH_PERSISTENT,
+						  NULL), -EOPNOTSUPP);
 	/* translation: page offsets differ, iova wraps */
 	KUNIT_EXPECT_EQ(test, xrdma_rereg_user_mr(mr, XRDMA_MR_REREG_TRANS,
 						  0x1000, 0x100, 0x2008, 0,

@@ -7,6 +7,12 @@
  * the expectation table below must map to its partner, any other value
  * must be refused with a negative errno.
  *
+ * The IBTA 1.5 values (IB_WR_ATOMIC_WRITE, IB_ACCESS_FLUSH_*, the 64-bit
+ * IB_DEVICE_ATOMIC_WRITE/FLUSH_*) exist from Linux 6.2 on; before, their
+ * include/xrdma/compat.h stand-ins are -1 and 0 and the tables below hold
+ * them only where this kernel has them: the KUnit kernel (6.1) checks that
+ * they are refused (device capabilities: not offered).
+ *
  * xib_enums.c needs only headers (<rdma/ib_verbs.h>, xrdma_verbs.h), so it
  * is included here and the KUnit kernel needs no CONFIG_INFINIBAND.
  */
@@ -15,7 +21,7 @@
 
 struct xt_pair {
 	u32 from;
-	u32 to;
+	u64 to;		/* 64 bits: IB_DEVICE_* of Linux 6.2+ */
 };
 
 #define XT(a, b) { a, b }
@@ -36,7 +42,7 @@ static void xt_check_enum(struct kunit *test, const char *name,
 		v = i < range ? i : far[i - range];
 		for (j = 0; j < n; j++)
 			if (t[j].from == v)
-				want = t[j].to;
+				want = (int)t[j].to;
 		got = fn(v);
 		if (want >= 0)
 			KUNIT_EXPECT_EQ_MSG(test, got, want, "%s(%u)", name, v);
@@ -50,7 +56,8 @@ static void xt_check_enum(struct kunit *test, const char *name,
 static void xt_check_flags(struct kunit *test, const char *name,
 			   s64 (*fn)(u32), const struct xt_pair *t, size_t n)
 {
-	u32 all_from = 0, all_to = 0, unknown = 0, bit;
+	u32 all_from = 0, unknown = 0, bit;
+	u64 all_to = 0;
 	size_t j;
 	int b;
 
@@ -96,7 +103,7 @@ static void xt_swap(const struct xt_pair *t, struct xt_pair *r, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		r[i].from = t[i].to;
+		r[i].from = (u32)t[i].to;
 		r[i].to = t[i].from;
 	}
 }
@@ -115,6 +122,25 @@ static void xt_wr_opcode(struct kunit *test)
 		XT(IB_WR_SEND_WITH_INV, XRDMA_WR_SEND_WITH_INV),
 		XT(IB_WR_REG_MR, XRDMA_WR_REG_MR),
 	};
+	struct xt_pair all[ARRAY_SIZE(t) + 1];
+	size_t n = ARRAY_SIZE(t);
+
+	memcpy(all, t, sizeof(t));
+	/*
+	 * Linux 6.2+: ATOMIC WRITE; FLUSH never (no ib_verbs.h work request
+	 * carries its type, level and length).  Before, the stand-in -1 is
+	 * no opcode (0xffffffff: refused by xt_check_enum()).
+	 */
+	if (XRDMA_IB_WR_ATOMIC_WRITE >= 0) {
+		all[n++] = (struct xt_pair)XT(XRDMA_IB_WR_ATOMIC_WRITE,
+					      XRDMA_WR_ATOMIC_WRITE);
+		KUNIT_EXPECT_EQ(test,
+				xib_wr_opcode_to_xrdma(XRDMA_IB_WR_ATOMIC_WRITE),
+				XRDMA_WR_ATOMIC_WRITE);
+		KUNIT_EXPECT_EQ(test, xib_wr_opcode_to_xrdma(XRDMA_IB_WR_FLUSH),
+				-EINVAL);
+	}
+	KUNIT_EXPECT_EQ(test, xib_wr_opcode_to_xrdma(U32_MAX), -EINVAL);
 
 	/* the values that differ between the two (the reason for the table) */
 	KUNIT_EXPECT_EQ(test, xib_wr_opcode_to_xrdma(IB_WR_LOCAL_INV),
@@ -122,8 +148,8 @@ static void xt_wr_opcode(struct kunit *test)
 	KUNIT_EXPECT_LT(test, xib_wr_opcode_to_xrdma(IB_WR_BIND_MW), 0);
 	KUNIT_EXPECT_LT(test, xib_wr_opcode_to_xrdma(IB_WR_LSO), 0);
 	KUNIT_EXPECT_LT(test, xib_wr_opcode_to_xrdma(IB_WR_REG_MR_INTEGRITY), 0);
-	xt_check_enum(test, "xib_wr_opcode_to_xrdma", xib_wr_opcode_to_xrdma, t,
-		      ARRAY_SIZE(t), 0x100);
+	xt_check_enum(test, "xib_wr_opcode_to_xrdma", xib_wr_opcode_to_xrdma,
+		      all, n, 0x100);
 }
 
 static void xt_wc(struct kunit *test)
@@ -163,6 +189,8 @@ static void xt_wc(struct kunit *test)
 		XT(XRDMA_WC_RECV, IB_WC_RECV),
 		XT(XRDMA_WC_RECV_RDMA_WITH_IMM, IB_WC_RECV_RDMA_WITH_IMM),
 	};
+	struct xt_pair op_all[ARRAY_SIZE(opcode) + 2];
+	size_t n_op = ARRAY_SIZE(opcode);
 	static const struct xt_pair flags[] = {
 		XT(XRDMA_WC_GRH, IB_WC_GRH),
 		XT(XRDMA_WC_WITH_IMM, IB_WC_WITH_IMM),
@@ -175,13 +203,26 @@ static void xt_wc(struct kunit *test)
 		XT(XRDMA_NETWORK_IPV6, RDMA_NETWORK_IPV6),
 	};
 
+	/* ATOMIC WRITE and FLUSH completions: Linux 6.2+, refused before */
+	memcpy(op_all, opcode, sizeof(opcode));
+	if (XRDMA_IB_WC_ATOMIC_WRITE >= 0) {
+		op_all[n_op++] = (struct xt_pair)XT(XRDMA_WC_ATOMIC_WRITE,
+						    XRDMA_IB_WC_ATOMIC_WRITE);
+		op_all[n_op++] = (struct xt_pair)XT(XRDMA_WC_FLUSH,
+						    XRDMA_IB_WC_FLUSH);
+	} else {
+		KUNIT_EXPECT_EQ(test, xib_wc_opcode_to_ib(XRDMA_WC_ATOMIC_WRITE),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, xib_wc_opcode_to_ib(XRDMA_WC_FLUSH),
+				-EINVAL);
+	}
 	/* REG_MR's completion differs: xrdma has no LSO before it */
 	KUNIT_EXPECT_EQ(test, xib_wc_opcode_to_ib(XRDMA_WC_REG_MR),
 			IB_WC_REG_MR);
 	xt_check_enum(test, "xib_wc_status_to_ib", xib_wc_status_to_ib, status,
 		      ARRAY_SIZE(status), 0x100);
-	xt_check_enum(test, "xib_wc_opcode_to_ib", xib_wc_opcode_to_ib, opcode,
-		      ARRAY_SIZE(opcode), 0x200);
+	xt_check_enum(test, "xib_wc_opcode_to_ib", xib_wc_opcode_to_ib, op_all,
+		      n_op, 0x200);
 	xt_check_flags(test, "xib_wc_flags_to_ib", xib_wc_flags_to_ib_64, flags,
 		       ARRAY_SIZE(flags));
 	xt_check_enum(test, "xib_network_type_to_ib", xib_network_type_to_ib, net,
@@ -304,10 +345,36 @@ static void xt_access_mtu(struct kunit *test)
 		XT(IB_MTU_2048, XRDMA_MTU_2048),
 		XT(IB_MTU_4096, XRDMA_MTU_4096),
 	};
-	struct xt_pair r[ARRAY_SIZE(xt_access)];
+	struct xt_pair acc[ARRAY_SIZE(xt_access) + 2], r[ARRAY_SIZE(acc)];
+	size_t n = ARRAY_SIZE(xt_access);
 	u32 all = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
 		  IB_ACCESS_REMOTE_READ;
 	int b;
+
+	/* the FLUSH placement types: Linux 6.2+, refused both ways before */
+	memcpy(acc, xt_access, sizeof(xt_access));
+	if (XRDMA_IB_ACCESS_FLUSH_GLOBAL) {
+		acc[n++] = (struct xt_pair)XT(XRDMA_IB_ACCESS_FLUSH_GLOBAL,
+					      XRDMA_ACCESS_FLUSH_GLOBAL);
+		acc[n++] = (struct xt_pair)XT(XRDMA_IB_ACCESS_FLUSH_PERSISTENT,
+					      XRDMA_ACCESS_FLUSH_PERSISTENT);
+		KUNIT_EXPECT_EQ(test,
+				xib_access_to_xrdma(XRDMA_IB_ACCESS_FLUSH_GLOBAL |
+						    XRDMA_IB_ACCESS_FLUSH_PERSISTENT),
+				XRDMA_ACCESS_FLUSH);
+		KUNIT_EXPECT_EQ(test, xib_access_to_ib(XRDMA_ACCESS_FLUSH),
+				XRDMA_IB_ACCESS_FLUSH_GLOBAL |
+				XRDMA_IB_ACCESS_FLUSH_PERSISTENT);
+	} else {
+		KUNIT_EXPECT_EQ(test, xib_access_to_ib(XRDMA_ACCESS_FLUSH_GLOBAL),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test,
+				xib_access_to_ib(XRDMA_ACCESS_FLUSH_PERSISTENT),
+				-EINVAL);
+		/* bits 8 and 9, as IB_UVERBS_ACCESS_FLUSH_* on 6.2+ */
+		KUNIT_EXPECT_EQ(test, xib_access_to_xrdma(BIT(8)), -EOPNOTSUPP);
+		KUNIT_EXPECT_EQ(test, xib_access_to_xrdma(BIT(9)), -EOPNOTSUPP);
+	}
 
 	/* ib to xrdma: optional bits are dropped, the others refused */
 	for (b = 0; b < 32; b++) {
@@ -315,9 +382,9 @@ static void xt_access_mtu(struct kunit *test)
 		int want = -1;
 		size_t j;
 
-		for (j = 0; j < ARRAY_SIZE(xt_access); j++)
-			if (xt_access[j].from == bit)
-				want = xt_access[j].to;
+		for (j = 0; j < n; j++)
+			if (acc[j].from == bit)
+				want = (int)acc[j].to;
 		if (bit & IB_ACCESS_OPTIONAL)
 			want = 0;
 		if (want >= 0)
@@ -333,9 +400,8 @@ static void xt_access_mtu(struct kunit *test)
 			XRDMA_ACCESS_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, xib_access_to_xrdma(all | IB_ACCESS_ON_DEMAND),
 			-EOPNOTSUPP);
-	xt_swap(xt_access, r, ARRAY_SIZE(xt_access));
-	xt_check_flags(test, "xib_access_to_ib", xib_access_to_ib_64, r,
-		       ARRAY_SIZE(r));
+	xt_swap(acc, r, n);
+	xt_check_flags(test, "xib_access_to_ib", xib_access_to_ib_64, r, n);
 
 	xt_check_enum(test, "xib_mtu_to_xrdma", xib_mtu_to_xrdma, mtu,
 		      ARRAY_SIZE(mtu), 0x100);
@@ -395,6 +461,14 @@ static void xt_device(struct kunit *test)
 		XT(XRDMA_DEVICE_MEM_WINDOW_TYPE_2B, 0),
 		/* nor XRC: no alloc_xrcd, no XRC QP or SRQ types */
 		XT(XRDMA_DEVICE_XRC, 0),
+		/*
+		 * the 64-bit bits of Linux 6.2+; before, 0: not offered (a
+		 * refusal would fail xib_query_device() on a device with them)
+		 */
+		XT(XRDMA_DEVICE_ATOMIC_WRITE, XRDMA_IB_DEVICE_ATOMIC_WRITE),
+		XT(XRDMA_DEVICE_FLUSH_GLOBAL, XRDMA_IB_DEVICE_FLUSH_GLOBAL),
+		XT(XRDMA_DEVICE_FLUSH_PERSISTENT,
+		   XRDMA_IB_DEVICE_FLUSH_PERSISTENT),
 	};
 
 	xt_check_enum(test, "xib_event_to_ib", xib_event_to_ib, events,

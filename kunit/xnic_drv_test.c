@@ -343,14 +343,32 @@ static void wqe_errors(struct kunit *test)
 	wr.num_sge = -1;
 	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
 	wr.num_sge = 0;
-	/* unknown opcode */
-	wr.opcode = XRDMA_WR_REG_MR + 1;
+	/* unknown opcode: after FLUSH, the last one */
+	wr.opcode = XRDMA_WR_FLUSH + 1;
 	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
-	/* UC: no READ, no atomics */
+	wr.opcode = -1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+	/* IBTA 1.5: ATOMIC WRITE and FLUSH on RC; FLUSH carries no SGE */
+	wr.opcode = XRDMA_WR_ATOMIC_WRITE;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ((struct xnic_wqe_ctrl *)w)->opcode,
+			XNIC_OP_ATOMIC_WRITE);
+	wr.opcode = XRDMA_WR_FLUSH;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, ((struct xnic_wqe_ctrl *)w)->opcode,
+			XNIC_OP_FLUSH);
+	wr.num_sge = 1;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &rc_cfg, &wr, 0), -EINVAL);
+	wr.num_sge = 0;
+	/* UC: no READ, no atomics, no ATOMIC WRITE, no FLUSH */
 	uc.qp_type = XRDMA_QPT_UC;
 	wr.opcode = XRDMA_WR_RDMA_READ;
 	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
 	wr.opcode = XRDMA_WR_ATOMIC_FETCH_AND_ADD;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
+	wr.opcode = XRDMA_WR_ATOMIC_WRITE;
+	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
+	wr.opcode = XRDMA_WR_FLUSH;
 	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), -EINVAL);
 	wr.opcode = XRDMA_WR_RDMA_WRITE_WITH_IMM;
 	KUNIT_EXPECT_EQ(test, xnic_build_send_wqe(w, &uc, &wr, 0), 0);
@@ -685,12 +703,20 @@ static void misc_cmd_status(struct kunit *test)
 static void misc_access(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(0), 0U);
+	/* MW_BIND is an MR's (xnic_mr_access_to_hw), not a QP's right */
 	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_ALL),
 			(u32)(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE |
 			      XNIC_ACCESS_REMOTE_READ |
-			      XNIC_ACCESS_REMOTE_ATOMIC));
+			      XNIC_ACCESS_REMOTE_ATOMIC |
+			      XNIC_ACCESS_FLUSH_GLOBAL |
+			      XNIC_ACCESS_FLUSH_PERSISTENT));
 	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_REMOTE_ATOMIC),
 			(u32)XNIC_ACCESS_REMOTE_ATOMIC);
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_MW_BIND), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_FLUSH_GLOBAL),
+			(u32)XNIC_ACCESS_FLUSH_GLOBAL);
+	KUNIT_EXPECT_EQ(test, xnic_access_to_hw(XRDMA_ACCESS_FLUSH_PERSISTENT),
+			(u32)XNIC_ACCESS_FLUSH_PERSISTENT);
 }
 
 static void misc_modify_qp(struct kunit *test)

@@ -280,8 +280,21 @@ static void wqe_opcodes(struct kunit *test)
 						XNIC_OP_ATOMIC_FETCH_AND_ADD,
 						false),
 			XNIC_CQE_LOC_QP_OP_ERR);
+	/*
+	 * ATOMIC WRITE and FLUSH: RC (and XRC_INI) only, user QPs too
+	 * (the rest: kunit/xnic_sim_pmem_test.c)
+	 */
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC,
+						XNIC_OP_ATOMIC_WRITE, false), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_RC, XNIC_OP_FLUSH,
+						false), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UC, XNIC_OP_FLUSH,
+						true), XNIC_CQE_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, xnic_sim_op_check(XNIC_QPT_UD,
+						XNIC_OP_ATOMIC_WRITE, true),
+			XNIC_CQE_LOC_QP_OP_ERR);
 	/* unknown opcodes (BIND_MW: kunit/xnic_sim_mw_test.c) */
-	for (i = XNIC_OP_BIND_MW + 1; i < 256; i++)
+	for (i = XNIC_OP_FLUSH + 1; i < 256; i++)
 		if (i != XNIC_OP_NOP)
 			KUNIT_EXPECT_EQ(test,
 					xnic_sim_op_check(XNIC_QPT_RC, i,

@@ -41,7 +41,11 @@ static int xib_find_ib(const struct xib_pair *t, size_t n, u32 x)
 	return -EINVAL;
 }
 
-/* flags: every bit of @v must be in the table */
+/*
+ * flags: every bit of @v must be in the table.  A pair with 0 on either
+ * side (a bit this kernel's ib_verbs.h has not, include/xrdma/compat.h)
+ * is no pair: its bit is refused, not dropped.
+ */
 static s64 xib_bits(const struct xib_pair *t, size_t n, u32 v, bool to_x)
 {
 	s64 out = 0;
@@ -50,6 +54,8 @@ static s64 xib_bits(const struct xib_pair *t, size_t n, u32 v, bool to_x)
 	for (i = 0; i < n; i++) {
 		u32 from = to_x ? t[i].ib : t[i].x;
 
+		if (!t[i].ib || !t[i].x)
+			continue;
 		if (v & from) {
 			out |= to_x ? t[i].x : t[i].ib;
 			v &= ~from;
@@ -79,9 +85,11 @@ int xib_wr_opcode_to_xrdma(u32 op)
 	/*
 	 * ATOMIC WRITE: an ib_rdma_wr and 8 bytes of payload.  IB_WR_FLUSH
 	 * is not taken: no ib_verbs.h work request carries its type, level
-	 * and length (6.12's rxe_post_send sends it with rkey 0).
+	 * and length (6.12's rxe_post_send sends it with rkey 0).  Before
+	 * Linux 6.2 there is no ATOMIC WRITE: -1, which no u32 may match.
 	 */
-	if ((int)op == XRDMA_IB_WR_ATOMIC_WRITE)
+	if (XRDMA_IB_WR_ATOMIC_WRITE >= 0 &&
+	    (int)op == XRDMA_IB_WR_ATOMIC_WRITE)
 		return XRDMA_WR_ATOMIC_WRITE;
 	return -EINVAL;
 }
@@ -269,7 +277,7 @@ static const struct xib_pair xib_access[] = {
 	{ IB_ACCESS_REMOTE_READ,	XRDMA_ACCESS_REMOTE_READ },
 	{ IB_ACCESS_REMOTE_ATOMIC,	XRDMA_ACCESS_REMOTE_ATOMIC },
 	{ IB_ACCESS_MW_BIND,		XRDMA_ACCESS_MW_BIND },
-	/* 0 before Linux 6.2 (include/xrdma/compat.h) */
+	/* 0 before Linux 6.2 (include/xrdma/compat.h): refused there */
 	{ XRDMA_IB_ACCESS_FLUSH_GLOBAL,	XRDMA_ACCESS_FLUSH_GLOBAL },
 	{ XRDMA_IB_ACCESS_FLUSH_PERSISTENT, XRDMA_ACCESS_FLUSH_PERSISTENT },
 };
@@ -403,7 +411,10 @@ s64 xib_device_cap_to_ib(u32 caps)
 	caps &= ~(XRDMA_DEVICE_SQD | XRDMA_DEVICE_MEM_WINDOW |
 		  XRDMA_DEVICE_MEM_WINDOW_TYPE_2B | XRDMA_DEVICE_XRC | pmem);
 	r = xib_bits(t, ARRAY_SIZE(t), caps, false);
-	/* the 64-bit IB_DEVICE_* of Linux 6.2+, none before */
+	/*
+	 * the 64-bit IB_DEVICE_* of Linux 6.2+; before, not offered (as
+	 * windows and XRC): refusing them would fail xib_query_device()
+	 */
 	if (r >= 0 && pmem & XRDMA_DEVICE_ATOMIC_WRITE)
 		r |= XRDMA_IB_DEVICE_ATOMIC_WRITE;
 	if (r >= 0 && pmem & XRDMA_DEVICE_FLUSH_GLOBAL)
