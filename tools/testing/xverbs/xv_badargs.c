@@ -201,8 +201,9 @@ static void case_device_ex(void)
 	CHECK_EQ(a->device_cap_flags_ex & 0xffffffffULL,
 		 a->orig_attr.device_cap_flags,
 		 "query_device_ex: device_cap_flags_ex has device_cap_flags");
-	CHECK_EQ(a->device_cap_flags_ex >> 32, 0,
-		 "query_device_ex: no extended capability flag");
+	/* IBTA 1.5: FLUSH_GLOBAL (38), FLUSH_PERSISTENT (39), ATOMIC_WRITE (40) */
+	CHECK_EQ(a->device_cap_flags_ex >> 32, 0x1c0,
+		 "query_device_ex: the extended capability flags are IBTA 1.5's three");
 	/* reported, so it must work: the whole of it in one allocation */
 	if (CHECK(a->max_dm_size > 0, "query_device_ex: max_dm_size reported")) {
 		struct ibv_alloc_dm_attr da = { .length = a->max_dm_size };

@@ -1067,7 +1067,8 @@ static void t_dmabuf(void)
 	CHECK_RC(ioctl(ctx->cmd_fd, XRDMA_IOC_REG_DMABUF_MR, &c) ? -errno : 0,
 		 -ENOENT, "dmabuf ioctl: bad PD handle");
 	c.pd_handle = pd0->handle;
-	c.access = 0x100;
+	/* 0x100 and 0x200 are FLUSH_GLOBAL/_PERSISTENT; 0x400 is no bit */
+	c.access = 0x400;
 	CHECK_RC(ioctl(ctx->cmd_fd, XRDMA_IOC_REG_DMABUF_MR, &c) ? -errno : 0,
 		 -EINVAL, "dmabuf ioctl: unknown access bit");
 	c.access = 0;
