@@ -20,7 +20,9 @@
 #       --show-depends); the guest can modprobe them.
 #   -b  further programs (names or paths) to ship with their ldd libraries.
 #   -x  further files or directories (host path, or host:guest), ELF
-#       files (and the *.so* files in directories) with their ldd libraries.
+#       files (and the *.so* files in directories) with their ldd libraries,
+#       kernel modules (*.ko) with the Debian modules they depend on
+#       (modinfo -F depends; shipped as -m ones are).
 # An OUT ending in .gz is gzip'ed; otherwise the cpio is left uncompressed,
 # which boots faster under TCG.
 # XRDMA_MODROOT=DIR: the kernel's modules are DIR/lib/modules/KVER instead of
@@ -170,6 +172,13 @@ for x in $EXTRA; do
 	else
 		copy_with_libs "$src" "$dst"
 	fi
+	# kernel modules (a host fixture's, scripts/smbdirect-modules.sh):
+	# the Debian modules they depend on, by what modinfo says of each,
+	# since those differ by kernel (6.1's cifs.ko needs fscache, 6.12's
+	# netfs and nls_ucs2_utils)
+	while IFS= read -r -d '' ko; do
+		MODS="$MODS $(modinfo -F depends "$ko" | tr ',' ' ')"
+	done < <(find "$src" -name '*.ko' -type f -print0)
 done
 # glibc dlopen()s libgcc_s for pthread_cancel/exit
 l=/lib/x86_64-linux-gnu/libgcc_s.so.1

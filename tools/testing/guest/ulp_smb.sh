@@ -5,7 +5,7 @@
 # XRDMA_SUBTEST: xnic 240
 # XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
 # XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
-# XRDMA_DEBIAN_MODULES: rdma_cm cifs_arc4 cifs_md4 fscache dns_resolver
+# XRDMA_DEBIAN_MODULES: rdma_cm
 # XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
 # XRDMA_PROGRAMS: ip rdma dd cmp
 # XRDMA_PROGRAMS: ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
