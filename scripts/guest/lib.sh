@@ -228,8 +228,8 @@ xrdma_boot_kernel() {
 	mkdir -p "$cache"
 	tmp=$(mktemp "$out.XXXXXX")
 	# each candidate start of a compressed stream: xz's and zstd's magic
-	for magic in xz:'\3757zXZ' zstd:'\50\265\57\375'; do
-		unz=${magic%%:*}
+	for magic in "xz $(printf '\3757zXZ')" "zstd $(printf '\50\265\57\375')"; do
+		unz=${magic%% *}
 		while read -r off; do
 			# (zstd warns of the bzImage's tail after the stream)
 			tail -c +$((off + 1)) "$vmlinuz" | "$unz" -dcq >"$tmp" 2>/dev/null
@@ -238,7 +238,7 @@ xrdma_boot_kernel() {
 				echo "$out"
 				return
 			fi
-		done < <(LC_ALL=C grep -aboF "$(printf "${magic#*:}")" "$vmlinuz" 2>/dev/null | cut -d: -f1)
+		done < <(LC_ALL=C grep -aboF "${magic#* }" "$vmlinuz" 2>/dev/null | cut -d: -f1)
 	done
 	rm -f "$tmp"
 	xrdma_log "cannot extract vmlinux from $vmlinuz; booting the bzImage (slower)"

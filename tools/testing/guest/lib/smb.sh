@@ -63,36 +63,15 @@ _smb_deps() {
 	echo "$_sd" | tr ',' '\n' | awk 'NF && !seen[$0]++'
 }
 
-# _smb_unload_order: _smb_deps and what they depend on in turn
-# (modules.dep), but ib_core and its own dependencies (the fabric's,
-# lib/ulp.sh), "NAME direct|indirect" a line, every module before those
-# it depends on
+# _smb_unload_order: _smb_deps and what they depend on in turn, but
+# ib_core and its own dependencies (the fabric's, lib/ulp.sh), "NAME
+# named|dep" a line, every module before those it depends on (mod_order)
 _smb_unload_order() {
-	awk -v roots="$(_smb_deps | tr '\n' ' ')" -v keep=ib_core '
-		function nm(p) {
-			sub(/^.*\//, "", p); sub(/\.ko.*$/, "", p); gsub(/-/, "_", p)
-			return p
-		}
-		function visit(m,    i, n, d) {
-			if (m in seen) return
-			seen[m] = 1
-			n = split(dep[m], d, " ")
-			for (i = 1; i <= n; i++) visit(d[i])
-			order[++cnt] = m
-		}
-		{ s = ""; for (i = 2; i <= NF; i++) s = s " " nm($i); dep[nm($1)] = s }
-		END {
-			visit(keep)
-			for (i = 1; i <= cnt; i++) kept[order[i]] = 1
-			n = split(roots, r, " ")
-			for (i = 1; i <= n; i++) {
-				visit(r[i])
-				direct[r[i]] = 1
-			}
-			for (i = cnt; i >= 1; i--)
-				if (!(order[i] in kept))
-					print order[i], (order[i] in direct) ? "direct" : "indirect"
-		}' "/lib/modules/$(uname -r)/modules.dep"
+	_skeep=" $(mod_order -a ib_core | cut -d' ' -f1 | tr '\n' ' ') "
+	# shellcheck disable=SC2046 # a list
+	mod_order -a $(_smb_deps) | while read -r _sm _sw; do
+		case $_skeep in *" $_sm "*) ;; *) echo "$_sm $_sw" ;; esac
+	done
 }
 
 smb_modules_up() {
@@ -285,11 +264,11 @@ smb_down() {
 	_sdirect=""
 	while read -r _sm _sk; do
 		[ -n "$_sm" ] || continue
-		[ "$_sk" = direct ] && _sdirect="$_sdirect $_sm"
+		[ "$_sk" = named ] && _sdirect="$_sdirect $_sm"
 		module_loaded "$_sm" || continue
 		# a dependency of a dependency that something else holds
 		# stays (configfs under a mount, ...)
-		if [ "$_sk" = indirect ] &&
+		if [ "$_sk" = dep ] &&
 			[ "$(cat /sys/module/"$_sm"/refcnt 2>/dev/null)" != 0 ]; then
 			echo "# smb: $_sm stays loaded (refcnt $(cat /sys/module/"$_sm"/refcnt))"
 			continue
