@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The SMB Direct test fixture: cifs.ko (the SMB client) and ksmbd.ko (the
-# SMB server) of Debian's linux-source-6.1, built out of tree against
-# Debian's headers with SMB Direct on.  Debian 12 compiles it out
-# (CONFIG_CIFS_SMB_DIRECT and CONFIG_SMB_SERVER_SMBDIRECT unset), so the
+# SMB server) of Debian's linux-source-X.Y of the guest kernel's series
+# (6.1 for Debian 12's 6.1.0-*, 6.12 for bookworm-backports' 6.12.*),
+# built out of tree against Debian's headers with SMB Direct on.  Debian
+# compiles it out of both (CONFIG_CIFS_SMB_DIRECT and
+# CONFIG_SMB_SERVER_SMBDIRECT unset in 6.1's and 6.12's config), so the
 # stock modules cannot run over RDMA at all.  The modules are cached and
 # never installed: the guest test tools/testing/guest/ulp_smb.sh insmods
 # them by path in place of Debian's.  Nothing of the source is changed.
@@ -19,11 +21,13 @@
 #
 # How (each step needed because the headers package is not a source tree):
 #   - fs/smb/{client,server,common}, fs/internal.h (ksmbd includes
-#     "../../internal.h") and scripts/asn1_compiler.c are taken from the
-#     extracted linux-source tree in the cache (scripts/kunit.sh's) or from
-#     /usr/src/linux-source-6.1.tar.xz; copied into a build dir of ours
+#     "../../internal.h"), fs/nls (6.12's ksmbd includes
+#     "../../nls/nls_ucs2_utils.h") and scripts/asn1_compiler.c are taken
+#     from the extracted linux-source tree in the cache (scripts/kunit.sh's)
+#     or from /usr/src/linux-source-X.Y.tar.xz (scripts/kernels.sh
+#     source-tar, of KVER's series); copied into a build dir of ours
 #   - the *.asn1.c/*.asn1.h files are generated beforehand by asn1_compiler
-#     compiled from that source: linux-kbuild-6.1 does not ship it, and
+#     compiled from that source: linux-kbuild-X.Y does not ship it, and
 #     kbuild's pattern rule for them, lacking its prerequisite, then keeps
 #     the generated files as they are
 #   - make M=... CONFIG_CIFS_SMB_DIRECT=y CONFIG_SMB_SERVER_SMBDIRECT=y
@@ -34,10 +38,13 @@
 #     calls opinfo_put() on a NULL opinfo for every directory open (the
 #     share's root at mount time included), and its opinfo_put() lacks the
 #     NULL check upstream has: ksmbd oopses on the first mount.  The
-#     script adds that check (skipped when the source has it already).
+#     script adds that check (skipped when the source has it already, as
+#     6.12.118's has).
 # The results depend on ib_core and rdma_cm, and cifs.ko on cifs_arc4 and
-# cifs_md4 (fs/smb/common): Debian's modules of KVER, whose symbol CRCs
-# are the Module.symvers we build against.
+# cifs_md4 (fs/smb/common) and more that differs by kernel (fscache on
+# 6.1, netfs and nls_ucs2_utils on 6.12): Debian's modules of KVER, whose
+# symbol CRCs are the Module.symvers we build against; modinfo of the
+# results names them (scripts/guest/mkinitramfs.sh ships them so).
 #
 # Environment:
 #   XRDMA_CACHE   cache dir (default /var/cache/xrdma):
@@ -75,8 +82,12 @@ KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 [ -f "$KDIR/Module.symvers" ] ||
 	die "no $KDIR/Module.symvers (install linux-headers-$KVER: make deps)"
 
-TAR=$("$(dirname "$0")/kernels.sh" source-tar || true)
-[ -n "$TAR" ] || die "no /usr/src/linux-source-X.Y.tar.xz of Linux $("$(dirname "$0")/kernels.sh" series) (run: make deps)"
+# the source of KVER's own series: 6.1's fs/smb does not build against
+# 6.12's headers (__assign_str() lost an argument in 6.10, ...)
+SERIES=$("$(dirname "$0")/kernels.sh" series-of "$KVER")
+[ -n "$SERIES" ] || die "cannot tell the series of kernel '$KVER'"
+TAR=$("$(dirname "$0")/kernels.sh" source-tar "$SERIES" || true)
+[ -n "$TAR" ] || die "no /usr/src/linux-source-$SERIES.tar.xz for $KVER (run: make deps)"
 PKG=$(basename "$TAR" .tar.xz)
 PKGVER=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null || true)
 [ -n "$PKGVER" ] || die "package $PKG is not installed (run: make deps)"
@@ -117,7 +128,7 @@ t0=$(date +%s)
 rm -rf "$OUT"
 mkdir -p "$OUT"
 SRC=$OUT/src
-WANT="fs/smb fs/internal.h scripts/asn1_compiler.c include/linux/asn1.h
+WANT="fs/smb fs/internal.h fs/nls scripts/asn1_compiler.c include/linux/asn1.h
 	include/linux/asn1_ber_bytecode.h"
 
 # the source: an extracted tree of the same package in the cache (kunit.sh,
@@ -131,13 +142,13 @@ for d in "$CACHE/linux-$PKGVER" "$CACHE/debugk-src-$PKGVER"; do
 done
 mkdir -p "$SRC"
 if [ -n "$tree" ]; then
-	log "copying fs/smb, fs/internal.h, scripts/asn1_compiler.c from $tree"
+	log "copying fs/smb, fs/internal.h, fs/nls, scripts/asn1_compiler.c from $tree"
 	for p in $WANT; do
 		mkdir -p "$SRC/$(dirname "$p")"
 		cp -a "$tree/$p" "$SRC/$p"
 	done
 else
-	log "extracting fs/smb, fs/internal.h, scripts/asn1_compiler.c from $TAR (a minute)"
+	log "extracting fs/smb, fs/internal.h, fs/nls, scripts/asn1_compiler.c from $TAR (a minute)"
 	top=$(tar -tf "$TAR" | head -n 1 || true)
 	top=${top%%/*}
 	progress_start smbdirect-modules progress_say "extracting from $TAR"
@@ -185,8 +196,9 @@ kmake() {
 : >"$OUT/build.log"
 log "building cifs.ko with SMB Direct against $KDIR (log: $OUT/build.log; ~2 min)"
 log "(once: later runs find the modules in $MODDIR)"
-# objects of both modules on 6.1.192, when no build here has left its count
-PROGRESS_EXPECT=$(progress_recall smbdirect objects)
+# objects of both modules (73 on 6.1.192), when no build here of this
+# series has left its count
+PROGRESS_EXPECT=$(progress_recall "smbdirect-$SERIES" objects)
 PROGRESS_EXPECT=${PROGRESS_EXPECT:-73}
 smb_progress() {
 	progress_objects "$SRC/fs/smb"
@@ -199,7 +211,7 @@ log "building ksmbd.ko with SMB Direct"
 KCFLAGS_SMB=-DCONFIG_SMB_SERVER_SMBDIRECT kmake fs/smb/server \
 	CONFIG_SMB_SERVER=m CONFIG_SMB_SERVER_SMBDIRECT=y
 progress_stop
-progress_record smbdirect $(($(date +%s) - t0)) "$SRC/fs/smb"
+progress_record "smbdirect-$SERIES" $(($(date +%s) - t0)) "$SRC/fs/smb"
 
 mkdir -p "$MODDIR"
 for m in fs/smb/client/cifs fs/smb/server/ksmbd; do

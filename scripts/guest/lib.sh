@@ -213,12 +213,13 @@ xrdma_test_output() {
 		$0 ~ ("XRDMA_TEST_END " t " ") { on = 0 }'
 }
 
-# xrdma_boot_kernel KVER -> kernel image for QEMU's -kernel.  The xz'ed
-# bzImage takes seconds to decompress under TCG, so the ELF vmlinux inside it
-# is extracted once (cached in build/guest/cache) and booted through its PVH
-# entry point.  Falls back to /boot/vmlinuz-KVER; XRDMA_KERNEL overrides.
+# xrdma_boot_kernel KVER -> kernel image for QEMU's -kernel.  The compressed
+# bzImage (xz: Debian's 6.1, zstd: its 6.12) takes seconds to decompress
+# under TCG, so the ELF vmlinux inside it is extracted once (cached in
+# build/guest/cache) and booted through its PVH entry point.  Falls back to
+# /boot/vmlinuz-KVER; XRDMA_KERNEL overrides.
 xrdma_boot_kernel() {
-	local kver=$1 vmlinuz=/boot/vmlinuz-$1 cache out off tmp
+	local kver=$1 vmlinuz=/boot/vmlinuz-$1 cache out off tmp magic unz
 	if [ -n "${XRDMA_KERNEL:-}" ]; then
 		echo "$XRDMA_KERNEL"
 		return
@@ -231,14 +232,19 @@ xrdma_boot_kernel() {
 	fi
 	mkdir -p "$cache"
 	tmp=$(mktemp "$out.XXXXXX")
-	while read -r off; do
-		tail -c +$((off + 1)) "$vmlinuz" | xz -dcq >"$tmp" 2>/dev/null
-		if file "$tmp" | grep -q 'ELF 64-bit.*executable'; then
-			mv "$tmp" "$out"
-			echo "$out"
-			return
-		fi
-	done < <(LC_ALL=C grep -aboF "$(printf '\3757zXZ')" "$vmlinuz" 2>/dev/null | cut -d: -f1)
+	# each candidate start of a compressed stream: xz's and zstd's magic
+	for magic in "xz $(printf '\3757zXZ')" "zstd $(printf '\50\265\57\375')"; do
+		unz=${magic%% *}
+		while read -r off; do
+			# (zstd warns of the bzImage's tail after the stream)
+			tail -c +$((off + 1)) "$vmlinuz" | "$unz" -dcq >"$tmp" 2>/dev/null
+			if file "$tmp" | grep -q 'ELF 64-bit.*executable'; then
+				mv "$tmp" "$out"
+				echo "$out"
+				return
+			fi
+		done < <(LC_ALL=C grep -aboF "${magic#* }" "$vmlinuz" 2>/dev/null | cut -d: -f1)
+	done
 	rm -f "$tmp"
 	xrdma_log "cannot extract vmlinux from $vmlinuz; booting the bzImage (slower)"
 	echo "$vmlinuz"

@@ -20,7 +20,10 @@
 #       --show-depends); the guest can modprobe them.
 #   -b  further programs (names or paths) to ship with their ldd libraries.
 #   -x  further files or directories (host path, or host:guest), ELF
-#       files (and the *.so* files in directories) with their ldd libraries.
+#       files (and the *.so* files in directories) with their ldd libraries,
+#       kernel modules (*.ko, *.ko.xz...) with the Debian modules they
+#       depend on (modinfo -F depends; shipped as -m ones are) but those
+#       of -K and -x.
 # An OUT ending in .gz is gzip'ed; otherwise the cpio is left uncompressed,
 # which boots faster under TCG.
 # XRDMA_MODROOT=DIR: the kernel's modules are DIR/lib/modules/KVER instead of
@@ -156,6 +159,8 @@ for b in $BINS; do
 	copy_with_libs "$p" "/usr/bin/$(basename "$b")"
 done
 
+XKOS=" "
+XDEPS=""
 for x in $EXTRA; do
 	src=${x%%:*}
 	dst=${x#*:}
@@ -170,6 +175,17 @@ for x in $EXTRA; do
 	else
 		copy_with_libs "$src" "$dst"
 	fi
+	# kernel modules (a host fixture's, scripts/smbdirect-modules.sh):
+	# what they depend on, by what modinfo says of each, since that
+	# differs by kernel (6.1's cifs.ko needs fscache, 6.12's netfs and
+	# nls_ucs2_utils); Debian's modules among it are shipped below
+	while IFS= read -r -d '' ko; do
+		n=${ko##*/}
+		n=${n%%.ko*}
+		XKOS="$XKOS ${n//-/_} "
+		XDEPS="$XDEPS $(modinfo -F depends "$ko" | tr ',' ' ')"
+	done < <(find "$src" -type f \( -name '*.ko' -o -name '*.ko.xz' \
+		-o -name '*.ko.gz' -o -name '*.ko.zst' \) -print0)
 done
 # glibc dlopen()s libgcc_s for pthread_cancel/exit
 l=/lib/x86_64-linux-gnu/libgcc_s.so.1
@@ -206,6 +222,12 @@ for ko in "${KOS[@]}"; do
 		echo "$dep" >>"$R"/etc/xrdma/preload
 		MODS="$MODS $dep"
 	done
+done
+# those the -x modules depend on are shipped, unless -x or -K has them (the
+# DKMS fixture's xrdma_ib needs its own xrdma_core)
+for dep in $XDEPS; do
+	case $ours$XKOS in *" ${dep//-/_} "*) continue ;; esac
+	MODS="$MODS $dep"
 done
 
 # --- Debian modules, with dependencies resolved on the host

@@ -27,6 +27,11 @@ RUNS=${2:-3}
 SETS=$(echo "${BENCH_SETS:-perftest ulp phys scale}" | tr , ' ')
 TMP=${XRDMA_TMP:-/tmp}/bench.d
 mkdir -p "$TMP"
+# mod_order (run by a guest test, not sourced by it)
+if ! command -v mod_order >/dev/null 2>&1; then
+	# shellcheck source=/dev/null # in the guest
+	. /xrdma/tests/lib/xrdma_test.sh
+fi
 
 if [ "$MODE" = smoke ]; then
 	LAT_N=50 BW64_N=200 BWBIG_N=20 SCALE_QPS="1 100" SCALE_FLAGS=-s
@@ -172,7 +177,12 @@ results() {
 # at a time.
 NQN=nqn.2026-12.org.xrdma:bench
 CFS=/sys/kernel/config/nvmet
-HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:0b5e7c1a-9d14-4a8e-b0a4-5c3f2e6d7a81
+# the host ID with its NQN: a host NQN given without one gets the ID of
+# nvme_fabrics' default host, which has an NQN of its own, and Linux 6.12
+# refuses one ID with two NQNs ("found same hostid ... but different
+# hostnqn"; 6.1 took it)
+HOSTID=0b5e7c1a-9d14-4a8e-b0a4-5c3f2e6d7a81
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:$HOSTID
 ULP_OK=
 
 ulp_ip() { [ "$1" = rxe ] && echo 198.18.0.1 || echo 198.18.1.1; }
@@ -265,9 +275,10 @@ ulp_teardown() {
 	done
 	echo 0 >"$CFS/subsystems/$NQN/namespaces/1/enable"
 	rmdir "$CFS/subsystems/$NQN/namespaces/1" "$CFS/subsystems/$NQN"
-	for _m in nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl auth_rpcgss \
-		fscache netfs nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet \
-		null_blk rdma_cm iw_cm ib_cm; do
+	# (in an order that holds on every kernel: lib/xrdma_test.sh)
+	for _m in $(mod_order nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl \
+		auth_rpcgss fscache netfs nvme_rdma nvme_fabrics nvme_core \
+		nvmet_rdma nvmet null_blk rdma_cm iw_cm ib_cm); do
 		grep -q "^$_m " /proc/modules && rmmod $_m
 	done
 }
@@ -309,7 +320,7 @@ ulps() {
 		return 1
 	fi
 	if nvme connect -t rdma -a "$_ip" -s 4420 -n $NQN --hostnqn=$HOSTNQN \
-		>"$TMP/conn" 2>&1 && wait_for 20 nvme_dev; then
+		--hostid=$HOSTID >"$TMP/conn" 2>&1 && wait_for 20 nvme_dev; then
 		_d=$(nvme_dev)
 		ulp_bb "$_s" nvme_randread_4k "$_r" -m randread -b 4k -q 32 "$_d"
 		ulp_bb "$_s" nvme_read_1m "$_r" -m read -b 1M -q 4 "$_d"

@@ -10,7 +10,7 @@
 # XRDMA_PROGRAMS: tools/testing/bench/blkbench nvme rpc.nfsd rpc.mountd exportfs
 # XRDMA_PROGRAMS: mount.nfs4
 # XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
-# XRDMA_DEBIAN_MODULES: rdma_cm cifs_arc4 cifs_md4 fscache dns_resolver
+# XRDMA_DEBIAN_MODULES: rdma_cm
 # XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
 # XRDMA_PROGRAMS: dd cmp ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
 # XRDMA_PROGRAMS: tools/testing/smb/ksmbd_compat.so tools/testing/bench/bench-smb.sh

@@ -42,7 +42,7 @@ ib_down() {
 	module_loaded xrdma_ib && rmmod xrdma_ib
 	xnic_stack_down
 	# the ULPs the header loads: no later test finds them holding rdma_cm
-	for _m in nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk; do
+	for _m in $(mod_order nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk); do
 		! module_loaded $_m || rmmod $_m
 	done
 }

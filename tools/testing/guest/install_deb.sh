@@ -50,11 +50,16 @@ assert_exists "$src/drivers/hw/xnic/sim/xnic_sim_main.c"
 assert_eq "$(xrdma-run --libdir)" /usr/lib/xrdma "the installed xrdma-run's library"
 xrdma-run --help | grep -q '^usage: xrdma-run' || fail "xrdma-run --help"
 
-# what the dkms package's postinst installs
+# what the dkms package's postinst installs: compressed as the kernel's
+# own modules are (Debian's 6.12: .ko.xz; 6.1: .ko), which modprobe reads
 mkdir -p "/lib/modules/$KVER/updates/dkms"
 for m in $MODS; do
-	assert_exists "$D/dkms/$m.ko"
-	cp "$D/dkms/$m.ko" "/lib/modules/$KVER/updates/dkms/"
+	ko=""
+	for f in "$D/dkms/$m.ko" "$D/dkms/$m.ko.xz" "$D/dkms/$m.ko.gz" "$D/dkms/$m.ko.zst"; do
+		[ -e "$f" ] && ko=$f
+	done
+	[ -n "$ko" ] || fail "missing: $D/dkms/$m.ko (nor .ko.xz, .ko.gz, .ko.zst)"
+	cp "$ko" "/lib/modules/$KVER/updates/dkms/"
 	[ -e "/lib/modules/$KVER/extra/$m.ko" ] && mv "/lib/modules/$KVER/extra/$m.ko" "$SAVE/"
 	refute test -e "/lib/modules/$KVER/extra/$m.ko"
 done

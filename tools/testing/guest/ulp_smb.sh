@@ -5,7 +5,7 @@
 # XRDMA_SUBTEST: xnic 240
 # XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
 # XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
-# XRDMA_DEBIAN_MODULES: rdma_cm cifs_arc4 cifs_md4 fscache dns_resolver
+# XRDMA_DEBIAN_MODULES: rdma_cm
 # XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
 # XRDMA_PROGRAMS: ip rdma dd cmp
 # XRDMA_PROGRAMS: ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
@@ -20,10 +20,11 @@
 # data (lib/ulp.sh's ulp_traffic), rdma res shows cifs's and ksmbd's
 # cm_ids; then umount, ksmbd stopped, everything unloaded.
 #
-# Debian compiles SMB Direct out of cifs.ko and ksmbd.ko: the host's
-# scripts/smbdirect-modules.sh builds them with it from linux-source-6.1
-# (the XRDMA_PREPARE line above), and they are loaded by path in place of
-# Debian's (lib/smb.sh).
+# Debian compiles SMB Direct out of cifs.ko and ksmbd.ko (6.1 and 6.12):
+# the host's scripts/smbdirect-modules.sh builds them with it from the
+# guest kernel's linux-source-X.Y (the XRDMA_PREPARE line above), and
+# they are loaded by path in place of Debian's (lib/smb.sh), with the
+# Debian modules their modinfo names (they differ by kernel).
 #
 #   rxe    over Soft-RoCE (rxe0 on a veth)
 #   xnic   over xnic through xrdma_ib (fails while xrdma_ib.ko is not built)

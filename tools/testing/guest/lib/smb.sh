@@ -13,13 +13,17 @@
 # call fail, so the bench can use them too.
 #
 # The header must also ship (besides lib/ulp.sh's needs):
-#     # XRDMA_DEBIAN_MODULES: rdma_cm cifs_arc4 cifs_md4 fscache dns_resolver
-#     # XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
+#     # XRDMA_DEBIAN_MODULES: rdma_cm nls_utf8 sha512_generic cmac ecb gcm ccm md4
+# The Debian modules cifs.ko and ksmbd.ko depend on differ by kernel
+# (fscache on 6.1, netfs and nls_ucs2_utils on 6.12): modinfo of the
+# fixture names them, to scripts/guest/mkinitramfs.sh, which ships them,
+# and to smb_modules_up / smb_down here.
 #     # XRDMA_PROGRAMS: ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
 #     # XRDMA_PROGRAMS: tools/testing/smb/ksmbd_compat.so
 #
 # smb_modules_up / smb_modules_down
-#     insmod (by path, in place of Debian's) / rmmod cifs.ko and ksmbd.ko
+#     modprobe what they depend on, insmod (by path, in place of
+#     Debian's) / rmmod cifs.ko and ksmbd.ko
 # smb_server_up
 #     a tmpfs at $SMB_SHARE exported as "share" (user $SMB_USER) by
 #     ksmbd.mountd with its configuration in $SMB_ETC
@@ -32,8 +36,10 @@
 #     one counter of the SMB Direct connection (DebugData, hex -> decimal)
 # smb_down
 #     umount, stop ksmbd (ksmbd.control -s), rmmod cifs and ksmbd, the
-#     Debian modules smb_modules_up needed (not with SMB_KEEP_DEPS=1), the
-#     tmpfs; 1 when something stays (printed)
+#     Debian modules they depend on but ib_core (none with
+#     SMB_KEEP_DEPS=1) and what those depend on in turn unless something
+#     else holds it (configfs, mounted by ulp_nvme.sh...), the tmpfs; 1
+#     when something stays (printed)
 
 SMB_KO_DIR=/xrdma/smbdirect
 SMB_ROOT=${XRDMA_TMP:-/tmp}/smb
@@ -42,11 +48,31 @@ SMB_MNT=$SMB_ROOT/mnt
 SMB_ETC=$SMB_ROOT/etc
 SMB_USER=xrdma
 SMB_PASS=xrdma-smb-test
-# what cifs.ko and ksmbd.ko need of Debian's (modinfo depends, softdeps)
-SMB_DEPS="rdma_cm iw_cm ib_cm cifs_arc4 cifs_md4 fscache netfs dns_resolver"
+# what cifs.ko and ksmbd.ko ask of the crypto API and NLS (their
+# softdeps, the mount's options); the modules they depend on are their
+# modinfo's (_smb_deps)
 SMB_CRYPTO="nls_utf8 sha512_generic cmac ecb gcm ccm md4"
 
 _smb_err() { echo "smb: $*" >&2; }
+
+# _smb_deps: the modules cifs.ko and ksmbd.ko depend on (modinfo), a line
+# each, ib_core and rdma_cm among them
+_smb_deps() {
+	_sd=$(modinfo -F depends "$SMB_KO_DIR/cifs.ko") || return 1
+	_sd="$_sd,$(modinfo -F depends "$SMB_KO_DIR/ksmbd.ko")" || return 1
+	echo "$_sd" | tr ',' '\n' | awk 'NF && !seen[$0]++'
+}
+
+# _smb_unload_order: _smb_deps and what they depend on in turn, but
+# ib_core and its own dependencies (the fabric's, lib/ulp.sh), "NAME
+# named|dep" a line, every module before those it depends on (mod_order)
+_smb_unload_order() {
+	_skeep=" $(mod_order -a ib_core | cut -d' ' -f1 | tr '\n' ' ') "
+	# shellcheck disable=SC2046 # a list
+	mod_order -a $(_smb_deps) | while read -r _sm _sw; do
+		case $_skeep in *" $_sm "*) ;; *) echo "$_sm $_sw" ;; esac
+	done
+}
 
 smb_modules_up() {
 	for _sm in cifs ksmbd; do
@@ -59,7 +85,11 @@ smb_modules_up() {
 			return 1
 		}
 	done
-	for _sm in $SMB_DEPS $SMB_CRYPTO; do
+	_sdeps=$(_smb_deps) || {
+		_smb_err "modinfo cannot read $SMB_KO_DIR/cifs.ko or ksmbd.ko"
+		return 1
+	}
+	for _sm in $_sdeps $SMB_CRYPTO; do
 		module_loaded "$_sm" || modprobe "$_sm" || {
 			_smb_err "modprobe $_sm failed"
 			return 1
@@ -229,12 +259,24 @@ smb_down() {
 	done
 	# SMB_KEEP_DEPS=1 (the bench, whose other rows use rdma_cm and NFS):
 	# only cifs and ksmbd go
-	_sdeps=$SMB_DEPS
-	[ "${SMB_KEEP_DEPS:-0}" = 1 ] && _sdeps=""
-	for _sm in $_sdeps; do
+	_sdeps=""
+	[ "${SMB_KEEP_DEPS:-0}" = 1 ] || _sdeps=$(_smb_unload_order)
+	_sdirect=""
+	while read -r _sm _sk; do
+		[ -n "$_sm" ] || continue
+		[ "$_sk" = named ] && _sdirect="$_sdirect $_sm"
 		module_loaded "$_sm" || continue
+		# a dependency of a dependency that something else holds
+		# stays (configfs under a mount, ...)
+		if [ "$_sk" = dep ] &&
+			[ "$(cat /sys/module/"$_sm"/refcnt 2>/dev/null)" != 0 ]; then
+			echo "# smb: $_sm stays loaded (refcnt $(cat /sys/module/"$_sm"/refcnt))"
+			continue
+		fi
 		rmmod_timed "$_sm" || { _smb_err "rmmod $_sm failed"; _sbad=1; }
-	done
+	done <<EOF
+$_sdeps
+EOF
 	# library modules: nls_utf8 keeps a reference after cifs and ksmbd
 	# are gone (6.1.192; not ours to fix), so these are only noted
 	for _sm in $SMB_CRYPTO; do
@@ -244,7 +286,7 @@ smb_down() {
 	done
 	grep -q " $SMB_SHARE tmpfs " /proc/mounts && umount "$SMB_SHARE"
 	[ -f "$SMB_ROOT/passwd.orig" ] && cp "$SMB_ROOT/passwd.orig" /etc/passwd
-	for _sm in cifs ksmbd $_sdeps; do
+	for _sm in cifs ksmbd $_sdirect; do
 		module_loaded "$_sm" && { _smb_err "$_sm still loaded"; _sbad=1; }
 	done
 	return $_sbad

@@ -45,8 +45,9 @@
 # ulp_counters
 #     The transport's counters, "name value" a line (for the log).
 # ulp_rmmod MOD...
-#     Unloads each loaded MOD in order (rmmod_timed); a failure goes to
-#     $XRDMA_TMP/errors.
+#     Unloads each loaded MOD (rmmod_timed) in the order given, but each
+#     before the modules it depends on on this kernel (mod_order); a
+#     failure goes to $XRDMA_TMP/errors.
 # ulp_loaded MOD...
 #     Prints those of MOD... that are loaded.
 #
@@ -89,7 +90,7 @@ ulp_loaded() {
 }
 
 ulp_rmmod() {
-	for _ur in "$@"; do
+	for _ur in $(mod_order "$@"); do
 		module_loaded "$_ur" || continue
 		rmmod_timed "$_ur" ||
 			echo "rmmod $_ur failed (rc=$?)" >>"$XRDMA_TMP/errors"

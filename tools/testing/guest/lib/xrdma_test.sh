@@ -68,6 +68,46 @@ require_ko() {
 # module_loaded NAME
 module_loaded() { grep -q "^$1 " /proc/modules; }
 
+# mod_order [-a] MOD...: an unload order of the MODs (names as in
+# /proc/modules): each before the modules it depends on, directly or
+# through others (the running kernel's modules.dep), otherwise in the order
+# given, a line each.  What depends on what differs by kernel (6.12's nvmet
+# needs nvme_core, 6.1's does not), so lists of modules to unload go
+# through this rather than trusting their own order.  -a: the modules they
+# depend on too, "NAME named|dep" a line.
+mod_order() {
+	_moa=0
+	[ "$1" = -a ] && { _moa=1; shift; }
+	awk -v want="$*" -v all=$_moa '
+		function nm(p) {
+			sub(/^.*\//, "", p); sub(/\.ko.*$/, "", p); gsub(/-/, "_", p)
+			return p
+		}
+		function visit(m,    i, n, d) {
+			if (m in seen) return
+			seen[m] = 1
+			n = split(dep[m], d, " ")
+			for (i = 1; i <= n; i++) visit(d[i])
+			order[++cnt] = m
+		}
+		{ s = ""; for (i = 2; i <= NF; i++) s = s " " nm($i); dep[nm($1)] = s }
+		END {
+			n = split(want, w, " ")
+			for (i = 1; i <= n; i++) {
+				gsub(/-/, "_", w[i])
+				named[w[i]] = 1
+			}
+			# depth first from the last named: reversed, dependents
+			# come first and the named keep their order otherwise
+			for (i = n; i >= 1; i--) visit(w[i])
+			for (i = cnt; i >= 1; i--) {
+				m = order[i]
+				if (!all) { if (m in named) print m }
+				else print m, (m in named) ? "named" : "dep"
+			}
+		}' "/lib/modules/$(uname -r)/modules.dep"
+}
+
 mount_debugfs() {
 	grep -q " $XRDMA_DEBUGFS debugfs " /proc/mounts ||
 		mount -t debugfs none "$XRDMA_DEBUGFS" ||
