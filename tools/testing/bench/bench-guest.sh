@@ -279,7 +279,7 @@ ulp_teardown() {
 	for _m in $(mod_order nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl \
 		auth_rpcgss fscache netfs nvme_rdma nvme_fabrics nvme_core \
 		nvmet_rdma nvmet null_blk rdma_cm iw_cm ib_cm); do
-		grep -q "^$_m " /proc/modules && rmmod $_m
+		grep -q "^$_m " /proc/modules && rmmod "$_m"
 	done
 }
 

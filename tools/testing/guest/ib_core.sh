@@ -43,7 +43,7 @@ ib_down() {
 	xnic_stack_down
 	# the ULPs the header loads: no later test finds them holding rdma_cm
 	for _m in $(mod_order nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk); do
-		! module_loaded $_m || rmmod $_m
+		! module_loaded "$_m" || rmmod "$_m"
 	done
 }
 
