@@ -21,17 +21,13 @@
  * "XRDMA_CASE device_removal ..." to results.
  */
 #include <linux/module.h>
-#include <linux/debugfs.h>
-#include <linux/glob.h>
 #include <linux/inet.h>
-#include <linux/mutex.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "cmtest.h"
+#include "ktest.h"
 
 static char *ip = "198.18.0.1";
 module_param(ip, charp, 0444);
@@ -48,12 +44,7 @@ const char *const ct_obj_names[CT_OBJ_MAX] = {
 	"cm_id", "pd", "cq", "qp", "mr", "dma_map", "buffer",
 };
 
-#define CT_RESULTS_SIZE	(16 * 1024)
-
-static DEFINE_MUTEX(ct_lock);	/* one run at a time; results, ct_held */
-static char *ct_results;
-static size_t ct_results_len;
-static struct dentry *ct_dir;
+static struct ktest ct_kt;	/* its lock protects ct_held too */
 static struct ct *ct_held;	/* the connection "hold" made */
 static struct work_struct ct_remove_work;
 
@@ -88,11 +79,7 @@ void ct_note(struct ct *t, const char *fmt, ...)
 
 static void ct_report(const char *name, bool pass, const char *detail)
 {
-	pr_info("XRDMA_CASE %s %s %s\n", name, pass ? "PASS" : "FAIL", detail);
-	ct_results_len += scnprintf(ct_results + ct_results_len,
-				    CT_RESULTS_SIZE - ct_results_len,
-				    "XRDMA_CASE %s %s %s\n", name,
-				    pass ? "PASS" : "FAIL", detail);
+	ktest_report(&ct_kt, name, pass, detail);
 }
 
 /* --- data patterns --- */
@@ -885,17 +872,22 @@ static bool ct_leak_check(struct ct *t, const int before[CT_OBJ_MAX])
 	return ok;
 }
 
-static void ct_run_one(const struct ct_case *c, unsigned int idx, int *pass,
-		       int *fail)
+static void ct_case_name(unsigned int i, char *buf, size_t size)
 {
+	strscpy(buf, ct_cases[i].name, size);
+}
+
+static bool ct_run_one(struct ktest *kt, unsigned int idx, const char *name)
+{
+	const struct ct_case *c = &ct_cases[idx];
 	int before[CT_OBJ_MAX];
 	struct ct *t;
+	bool pass;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t) {
 		ct_report(c->name, false, "no memory");
-		(*fail)++;
-		return;
+		return false;
 	}
 	ct_count(before);
 	if (!ct_init(t, c->name, port + idx))
@@ -904,11 +896,9 @@ static void ct_run_one(const struct ct_case *c, unsigned int idx, int *pass,
 	ct_leak_check(t, before);
 	ct_report(c->name, !t->failed, t->failed ? t->detail :
 		  t->note[0] ? t->note : "ok");
-	if (t->failed)
-		(*fail)++;
-	else
-		(*pass)++;
+	pass = !t->failed;
 	kfree(t);
+	return pass;
 }
 
 /* "hold": a connection that stays up until "release" or device removal */
@@ -973,107 +963,48 @@ static void ct_release(const char *name, bool removal)
 
 static void ct_remove_fn(struct work_struct *w)
 {
-	mutex_lock(&ct_lock);
+	mutex_lock(&ct_kt.lock);
 	ct_release("device_removal", true);
-	mutex_unlock(&ct_lock);
+	mutex_unlock(&ct_kt.lock);
 }
 
-/* Run every case whose name matches @pattern ("all" for all). */
-static int ct_run(const char *pattern)
+/* ktest: the words "hold" and "release" of run */
+static bool ct_command(struct ktest *kt, const char *word, int *ret)
 {
-	int pass = 0, fail = 0;
-	unsigned int i;
-	bool held;
+	bool held = ct_held;
 
-	mutex_lock(&ct_lock);
-	ct_results_len = 0;
-	ct_results[0] = 0;
-	if (!strcmp(pattern, "hold")) {
+	if (!strcmp(word, "hold")) {
 		ct_hold();
-		mutex_unlock(&ct_lock);
-		return 0;
+		*ret = 0;
+		return true;
 	}
-	if (!strcmp(pattern, "release")) {
-		held = ct_held;
+	if (!strcmp(word, "release")) {
 		ct_release("release", false);
-		mutex_unlock(&ct_lock);
-		return held ? 0 : -ENOENT;
+		*ret = held ? 0 : -ENOENT;
+		return true;
 	}
-	for (i = 0; i < ct_ncases; i++) {
-		if (strcmp(pattern, "all") && !glob_match(pattern,
-							  ct_cases[i].name))
-			continue;
-		if (fatal_signal_pending(current))
-			break;
-		ct_run_one(&ct_cases[i], i, &pass, &fail);
-	}
-	mutex_unlock(&ct_lock);
-	pr_info("xrdma_cmtest: '%s': %d passed, %d failed\n", pattern, pass,
-		fail);
-	return pass + fail ? 0 : -ENOENT;
+	return false;
 }
 
-static ssize_t ct_run_write(struct file *f, const char __user *ubuf,
-			    size_t len, loff_t *ppos)
+/* ktest_exit(): no run is in progress; let go of a held connection */
+static void ct_kt_fini(struct ktest *kt)
 {
-	char buf[64];
-	int ret;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = 0;
-	if (!strim(buf)[0])
-		return -EINVAL;
-	ret = ct_run(strim(buf));
-	return ret ? ret : len;
+	flush_work(&ct_remove_work);
+	mutex_lock(&kt->lock);
+	if (ct_held)
+		ct_release("release", false);
+	mutex_unlock(&kt->lock);
+	/* no cm_id is left, so nothing queues it again */
+	flush_work(&ct_remove_work);
 }
 
-static const struct file_operations ct_run_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = ct_run_write,
-	.llseek = noop_llseek,
-};
-
-static ssize_t ct_results_read(struct file *f, char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	ssize_t ret;
-
-	mutex_lock(&ct_lock);
-	ret = simple_read_from_buffer(ubuf, len, ppos, ct_results,
-				      ct_results_len);
-	mutex_unlock(&ct_lock);
-	return ret;
-}
-
-static const struct file_operations ct_results_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = ct_results_read,
-	.llseek = default_llseek,
-};
-
-static ssize_t ct_cases_read(struct file *f, char __user *ubuf, size_t len,
-			     loff_t *ppos)
-{
-	char buf[512];
-	size_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < ct_ncases; i++)
-		n += scnprintf(buf + n, sizeof(buf) - n, "%s\n",
-			       ct_cases[i].name);
-	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
-}
-
-static const struct file_operations ct_cases_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = ct_cases_read,
-	.llseek = default_llseek,
+static struct ktest ct_kt = {
+	.name = "xrdma_cmtest",
+	.results_size = 16 * 1024,
+	.case_name = ct_case_name,
+	.run_case = ct_run_one,
+	.command = ct_command,
+	.fini = ct_kt_fini,
 };
 
 static int __init ct_module_init(void)
@@ -1084,28 +1015,14 @@ static int __init ct_module_init(void)
 		pr_err("xrdma_cmtest: ip=%s is no IPv4 address\n", ip);
 		return -EINVAL;
 	}
-	ct_results = kzalloc(CT_RESULTS_SIZE, GFP_KERNEL);
-	if (!ct_results)
-		return -ENOMEM;
 	INIT_WORK(&ct_remove_work, ct_remove_fn);
-	ct_dir = debugfs_create_dir("xrdma_cmtest", NULL);
-	debugfs_create_file("run", 0200, ct_dir, NULL, &ct_run_fops);
-	debugfs_create_file("results", 0400, ct_dir, NULL, &ct_results_fops);
-	debugfs_create_file("cases", 0400, ct_dir, NULL, &ct_cases_fops);
-	return 0;
+	ct_kt.ncases = ct_ncases;
+	return ktest_init(&ct_kt);
 }
 
 static void __exit ct_module_exit(void)
 {
-	debugfs_remove_recursive(ct_dir);
-	flush_work(&ct_remove_work);
-	mutex_lock(&ct_lock);
-	if (ct_held)
-		ct_release("release", false);
-	mutex_unlock(&ct_lock);
-	/* no cm_id is left, so nothing queues it again */
-	flush_work(&ct_remove_work);
-	kfree(ct_results);
+	ktest_exit(&ct_kt);
 }
 
 module_init(ct_module_init);

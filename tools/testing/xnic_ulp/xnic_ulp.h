@@ -3,7 +3,7 @@
  * xnic_ulp_test: in-kernel verbs tests of xnic devices, written as a ULP
  * of xrdma_core (include/xrdma/xrdma_verbs.h only: no driver or model
  * code).  The framework (ulp_main.c), the helpers (ulp_util.c) and the
- * test cases (ulp_cases.c; CQ resize in ulp_resize.c) share this header.
+ * test cases (ulp_cases.c; CQ resize in ulp_cq_resize.c) share this header.
  */
 #ifndef _XNIC_ULP_H
 #define _XNIC_ULP_H
@@ -137,7 +137,7 @@ struct ut_case {
 };
 
 extern const struct ut_case ut_cases[];
-/* ulp_resize.c */
+/* ulp_cq_resize.c */
 void ut_case_cq_resize(struct ut *t);
 extern const unsigned int ut_ncases;
 
