@@ -14,24 +14,24 @@
 static const u32 ur_sizes[] = { 8, 64, 4096, 16, 8, 1024, 9, 100 };
 
 /* receive @seq into its slot of @rb */
-static int ur_recv(struct ut *t, struct ut_q *qb, struct ut_buf *rb, u64 seq)
+static int ur_recv(struct ulpt *t, struct ulpt_q *qb, struct ulpt_buf *rb, u64 seq)
 {
 	struct xrdma_sge sge = {
-		.addr = ut_buf_dma(rb, (seq % (2 * UR_WINDOW)) * UR_MSG),
+		.addr = ulpt_buf_dma(rb, (seq % (2 * UR_WINDOW)) * UR_MSG),
 		.length = UR_MSG, .lkey = qb->side->dmr->lkey,
 	};
 	struct xrdma_recv_wr wr = { .wr_id = seq, .sg_list = &sge,
 				    .num_sge = 1 };
 
-	return ut_post_recv(t, qb, &wr);
+	return ulpt_post_recv(t, qb, &wr);
 }
 
 /* message @seq: its number in every byte's slot, signaled */
-static int ur_send(struct ut *t, struct ut_q *qa, struct ut_buf *sb, u64 seq)
+static int ur_send(struct ulpt *t, struct ulpt_q *qa, struct ulpt_buf *sb, u64 seq)
 {
 	size_t off = (seq % (2 * UR_WINDOW)) * UR_MSG;
 	struct xrdma_sge sge = {
-		.addr = ut_buf_dma(sb, off), .length = UR_MSG,
+		.addr = ulpt_buf_dma(sb, off), .length = UR_MSG,
 		.lkey = qa->side->dmr->lkey,
 	};
 	struct xrdma_send_wr wr = {
@@ -39,66 +39,66 @@ static int ur_send(struct ut *t, struct ut_q *qa, struct ut_buf *sb, u64 seq)
 		.num_sge = 1, .send_flags = XRDMA_SEND_SIGNALED,
 	};
 
-	ut_buf_to_cpu(sb);
+	ulpt_buf_to_cpu(sb);
 	memset(sb->va + off, (int)(seq & 0xff), UR_MSG);
-	ut_buf_to_dev(sb);
-	return ut_post_send(t, qa, &wr);
+	ulpt_buf_to_dev(sb);
+	return ulpt_post_send(t, qa, &wr);
 }
 
-static bool ur_recv_ok(struct ut *t, struct ut_buf *rb,
+static bool ur_recv_ok(struct ulpt *t, struct ulpt_buf *rb,
 		       const struct xrdma_wc *wc, u64 want)
 {
 	size_t off = (want % (2 * UR_WINDOW)) * UR_MSG;
 
-	if (!UT_OK(t, wc->status == XRDMA_WC_SUCCESS &&
-		   wc->opcode == XRDMA_WC_RECV && wc->wr_id == want &&
-		   wc->byte_len == UR_MSG,
-		   "receive %llu: wr_id %llu %s opcode %d len %u", want,
-		   wc->wr_id, ut_wc_status_str(wc->status), wc->opcode,
-		   wc->byte_len))
+	if (!ULPT_OK(t, wc->status == XRDMA_WC_SUCCESS &&
+		     wc->opcode == XRDMA_WC_RECV && wc->wr_id == want &&
+		     wc->byte_len == UR_MSG,
+		     "receive %llu: wr_id %llu %s opcode %d len %u", want,
+		     wc->wr_id, ulpt_wc_status_str(wc->status), wc->opcode,
+		     wc->byte_len))
 		return false;
-	ut_buf_to_cpu(rb);
-	return UT_OK(t, !memchr_inv(rb->va + off, (int)(want & 0xff), UR_MSG),
-		     "receive %llu: data differs", want);
+	ulpt_buf_to_cpu(rb);
+	return ULPT_OK(t, !memchr_inv(rb->va + off, (int)(want & 0xff), UR_MSG),
+		       "receive %llu: data differs", want);
 }
 
-static bool ur_resize(struct ut *t, struct ut_cq *cq, u32 n)
+static bool ur_resize(struct ulpt *t, struct ulpt_cq *cq, u32 n)
 {
 	int ret = xrdma_resize_cq(cq->cq, n);
 
-	return UT_OK(t, !ret && cq->cq->cqe >= n,
-		     "resize_cq(%u): %d, cqe %u", n, ret, cq->cq->cqe);
+	return ULPT_OK(t, !ret && cq->cq->cqe >= n,
+		       "resize_cq(%u): %d, cqe %u", n, ret, cq->cq->cqe);
 }
 
-void ut_case_cq_resize(struct ut *t)
+void ulpt_case_cq_resize(struct ulpt *t)
 {
-	struct ut_qp_opts o = { .cqe = UR_WINDOW, .send_wr = 2 * UR_WINDOW,
+	struct ulpt_qp_opts o = { .cqe = UR_WINDOW, .send_wr = 2 * UR_WINDOW,
 				.recv_wr = 2 * UR_WINDOW };
 	u64 posted = 0, sent = 0, rdone = 0, sdone = 0;
 	unsigned long deadline;
-	struct ut_buf *sb, *rb;
+	struct ulpt_buf *sb, *rb;
 	struct xrdma_wc wc[UR_WINDOW + 1];
-	struct ut_q *qa, *qb;
+	struct ulpt_q *qa, *qb;
 	unsigned int round = 0;
 	int i, got, ret;
 
-	if (!UT_OK(t, !ut_pair(t, &o, &qa, &qb), "pair"))
+	if (!ULPT_OK(t, !ulpt_pair(t, &o, &qa, &qb), "pair"))
 		return;
-	sb = ut_buf_alloc(t, qa->side, 2 * UR_WINDOW * UR_MSG, false);
-	rb = ut_buf_alloc(t, qb->side, 2 * UR_WINDOW * UR_MSG, false);
+	sb = ulpt_buf_alloc(t, qa->side, 2 * UR_WINDOW * UR_MSG, false);
+	rb = ulpt_buf_alloc(t, qb->side, 2 * UR_WINDOW * UR_MSG, false);
 	if (!sb || !rb)
 		return;
 
 	/* bad sizes change nothing */
-	UT_OK(t, xrdma_resize_cq(qb->rcq->cq, 0) == -EINVAL, "cqe 0");
-	UT_OK(t, xrdma_resize_cq(qb->rcq->cq,
-				 qb->side->attr.max_cqe + 1) == -EINVAL,
-	      "cqe max_cqe + 1");
-	UT_OK(t, qb->rcq->cq->cqe == UR_WINDOW, "cqe %u after the failures",
-	      qb->rcq->cq->cqe);
+	ULPT_OK(t, xrdma_resize_cq(qb->rcq->cq, 0) == -EINVAL, "cqe 0");
+	ULPT_OK(t, xrdma_resize_cq(qb->rcq->cq,
+				   qb->side->attr.max_cqe + 1) == -EINVAL,
+		"cqe max_cqe + 1");
+	ULPT_OK(t, qb->rcq->cq->cqe == UR_WINDOW, "cqe %u after the failures",
+		qb->rcq->cq->cqe);
 
 	/* traffic; both CQs resized after each batch, before polling */
-	deadline = jiffies + msecs_to_jiffies(ut_timeout_ms);
+	deadline = jiffies + msecs_to_jiffies(ulpt_timeout_ms);
 	while ((rdone < UR_N || sdone < UR_N) && !t->failed &&
 	       time_before(jiffies, deadline)) {
 		while (posted < UR_N && posted - rdone < UR_WINDOW)
@@ -116,15 +116,15 @@ void ut_case_cq_resize(struct ut *t)
 			ur_recv_ok(t, rb, &wc[i], rdone++);
 		got = xrdma_poll_cq(qa->scq->cq, UR_WINDOW, wc);
 		for (i = 0; i < got; i++, sdone++)
-			UT_OK(t, wc[i].status == XRDMA_WC_SUCCESS &&
-			      wc[i].wr_id == sdone, "send %llu: wr_id %llu %s",
-			      sdone, wc[i].wr_id,
-			      ut_wc_status_str(wc[i].status));
+			ULPT_OK(t, wc[i].status == XRDMA_WC_SUCCESS &&
+				wc[i].wr_id == sdone, "send %llu: wr_id %llu %s",
+				sdone, wc[i].wr_id,
+				ulpt_wc_status_str(wc[i].status));
 		if (!got)
 			usleep_range(20, 100);
 	}
-	if (!UT_OK(t, rdone == UR_N && sdone == UR_N,
-		   "%llu received, %llu sent of %u", rdone, sdone, UR_N))
+	if (!ULPT_OK(t, rdone == UR_N && sdone == UR_N,
+		     "%llu received, %llu sent of %u", rdone, sdone, UR_N))
 		return;
 
 	/*
@@ -138,18 +138,18 @@ void ut_case_cq_resize(struct ut *t)
 		if (ur_recv(t, qb, rb, posted + i) ||
 		    ur_send(t, qa, sb, posted + i))
 			return;
-	if (!UT_OK(t, ut_poll(t, qa->scq, wc, UR_WINDOW + 1, ut_timeout_ms) ==
-		   UR_WINDOW + 1, "the 9 sends completed"))
+	if (!ULPT_OK(t, ulpt_poll(t, qa->scq, wc, UR_WINDOW + 1, ulpt_timeout_ms) ==
+		     UR_WINDOW + 1, "the 9 sends completed"))
 		return;
 	ret = xrdma_resize_cq(qb->rcq->cq, 4);
-	UT_OK(t, ret == -EINVAL, "shrink to 4 below 8 completions: %d", ret);
-	UT_OK(t, ur_resize(t, qb->rcq, UR_WINDOW + 1),
-	      "shrink to hold exactly the completions");
-	got = ut_poll(t, qb->rcq, wc, UR_WINDOW + 1, ut_timeout_ms);
-	if (!UT_OK(t, got == UR_WINDOW + 1, "%d of 9 received", got))
+	ULPT_OK(t, ret == -EINVAL, "shrink to 4 below 8 completions: %d", ret);
+	ULPT_OK(t, ur_resize(t, qb->rcq, UR_WINDOW + 1),
+		"shrink to hold exactly the completions");
+	got = ulpt_poll(t, qb->rcq, wc, UR_WINDOW + 1, ulpt_timeout_ms);
+	if (!ULPT_OK(t, got == UR_WINDOW + 1, "%d of 9 received", got))
 		return;
 	for (i = 0; i <= UR_WINDOW; i++)
 		ur_recv_ok(t, rb, &wc[i], posted + i);
-	ut_quiet(t, qb->rcq, 10, "after the resizes");
-	ut_note(t, "%u messages, %u resizes of each CQ", UR_N, round);
+	ulpt_quiet(t, qb->rcq, 10, "after the resizes");
+	ulpt_note(t, "%u messages, %u resizes of each CQ", UR_N, round);
 }

@@ -26,18 +26,18 @@ MODULE_PARM_DESC(dev0, "first device (loopback cases use it alone)");
 static char *dev1 = "xnic1";
 module_param(dev1, charp, 0444);
 MODULE_PARM_DESC(dev1, "second device, cabled to the first");
-unsigned int ut_timeout_ms = 5000;
-module_param_named(timeout_ms, ut_timeout_ms, uint, 0644);
+unsigned int ulpt_timeout_ms = 5000;
+module_param_named(timeout_ms, ulpt_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(timeout_ms, "bound of every wait for a completion or event");
 
-static const char *const ut_topo_names[UT_NTOPO] = {
-	[UT_LOOP] = "loop",
-	[UT_D2D] = "d2d",
+static const char *const ulpt_topo_names[ULPT_NTOPO] = {
+	[ULPT_LOOP] = "loop",
+	[ULPT_D2D] = "d2d",
 };
 
 /* objects of every type on a device, or -1 if it is not there */
-static void ut_count(const char *name, unsigned int c[XRDMA_RES_MAX],
-		     bool *present)
+static void ulpt_count(const char *name, unsigned int c[XRDMA_RES_MAX],
+		       bool *present)
 {
 	struct xrdma_device *dev = xrdma_device_get_by_name(name);
 	int i;
@@ -49,25 +49,25 @@ static void ut_count(const char *name, unsigned int c[XRDMA_RES_MAX],
 		xrdma_device_put(dev);
 }
 
-static const char *const ut_res_names[XRDMA_RES_MAX] = {
+static const char *const ulpt_res_names[XRDMA_RES_MAX] = {
 	"pd", "cq", "qp", "srq", "mr", "ah",
 };
 
-/* ktest: case @i is ut_cases[i / UT_NTOPO] in topology i % UT_NTOPO */
-static void ut_case_name(unsigned int i, char *buf, size_t size)
+/* ktest: case @i is ulpt_cases[i / ULPT_NTOPO] in topology i % ULPT_NTOPO */
+static void ulpt_case_name(unsigned int i, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s_%s", ut_topo_names[i % UT_NTOPO],
-		 ut_cases[i / UT_NTOPO].name);
+	snprintf(buf, size, "%s_%s", ulpt_topo_names[i % ULPT_NTOPO],
+		 ulpt_cases[i / ULPT_NTOPO].name);
 }
 
-static bool ut_run_one(struct ktest *kt, unsigned int idx, const char *name)
+static bool ulpt_run_one(struct ktest *kt, unsigned int idx, const char *name)
 {
-	const struct ut_case *c = &ut_cases[idx / UT_NTOPO];
+	const struct ulpt_case *c = &ulpt_cases[idx / ULPT_NTOPO];
 	const char *const names[2] = { dev0, dev1 };
 	unsigned int before[2][XRDMA_RES_MAX], after[2][XRDMA_RES_MAX];
-	enum ut_topo topo = idx % UT_NTOPO;
+	enum ulpt_topo topo = idx % ULPT_NTOPO;
 	bool present[2], dummy, pass;
-	struct ut *t;
+	struct ulpt *t;
 	int d, i;
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -76,21 +76,21 @@ static bool ut_run_one(struct ktest *kt, unsigned int idx, const char *name)
 		return false;
 	}
 	for (d = 0; d < 2; d++)
-		ut_count(names[d], before[d], &present[d]);
+		ulpt_count(names[d], before[d], &present[d]);
 	t->name = name;
 	t->arg = c->arg;
-	if (!ut_env_init(t, topo, names))
+	if (!ulpt_env_init(t, topo, names))
 		c->fn(t);
-	ut_env_fini(t);
+	ulpt_env_fini(t);
 	for (d = 0; d < 2; d++) {
 		if (!present[d])
 			continue;
-		ut_count(names[d], after[d], &dummy);
+		ulpt_count(names[d], after[d], &dummy);
 		for (i = 0; i < XRDMA_RES_MAX; i++)
-			UT_OK(t, after[d][i] == before[d][i],
-			      "leak on %s: %u %s objects before, %u after",
-			      names[d], before[d][i], ut_res_names[i],
-			      after[d][i]);
+			ULPT_OK(t, after[d][i] == before[d][i],
+				"leak on %s: %u %s objects before, %u after",
+				names[d], before[d][i], ulpt_res_names[i],
+				after[d][i]);
 	}
 	ktest_report(kt, name, !t->failed, t->failed ? t->detail :
 		     t->note[0] ? t->note : "ok");
@@ -99,25 +99,25 @@ static bool ut_run_one(struct ktest *kt, unsigned int idx, const char *name)
 	return pass;
 }
 
-static struct ktest ut_kt = {
+static struct ktest ulpt_kt = {
 	.name = "xnic_ulp",
 	.results_size = 64 * 1024,
-	.case_name = ut_case_name,
-	.run_case = ut_run_one,
+	.case_name = ulpt_case_name,
+	.run_case = ulpt_run_one,
 };
 
-static int __init ut_init(void)
+static int __init ulpt_init(void)
 {
-	ut_kt.ncases = ut_ncases * UT_NTOPO;
-	return ktest_init(&ut_kt);
+	ulpt_kt.ncases = ulpt_ncases * ULPT_NTOPO;
+	return ktest_init(&ulpt_kt);
 }
 
-static void __exit ut_exit(void)
+static void __exit ulpt_exit(void)
 {
-	ktest_exit(&ut_kt);
+	ktest_exit(&ulpt_kt);
 }
 
-module_init(ut_init);
-module_exit(ut_exit);
+module_init(ulpt_init);
+module_exit(ulpt_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("xnic verbs tests through the xrdma core API");

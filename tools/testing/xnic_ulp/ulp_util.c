@@ -14,9 +14,9 @@
 #include "xnic_ulp.h"
 
 /* PSN used by every QP: each requester's sq_psn is its peer's rq_psn */
-#define UT_PSN		0x1234
+#define ULPT_PSN		0x1234
 
-static const char *const ut_wc_status_names[] = {
+static const char *const ulpt_wc_status_names[] = {
 	[XRDMA_WC_SUCCESS] = "SUCCESS",
 	[XRDMA_WC_LOC_LEN_ERR] = "LOC_LEN_ERR",
 	[XRDMA_WC_LOC_QP_OP_ERR] = "LOC_QP_OP_ERR",
@@ -41,25 +41,25 @@ static const char *const ut_wc_status_names[] = {
 	[XRDMA_WC_GENERAL_ERR] = "GENERAL_ERR",
 };
 
-const char *ut_wc_status_str(enum xrdma_wc_status s)
+const char *ulpt_wc_status_str(enum xrdma_wc_status s)
 {
-	if ((unsigned int)s < ARRAY_SIZE(ut_wc_status_names) &&
-	    ut_wc_status_names[s])
-		return ut_wc_status_names[s];
+	if ((unsigned int)s < ARRAY_SIZE(ulpt_wc_status_names) &&
+	    ulpt_wc_status_names[s])
+		return ulpt_wc_status_names[s];
 	return "?";
 }
 
 /* ---------------------------------------------------------- results */
 
 /**
- * ut_ok_ - record a failed check
+ * ulpt_ok_ - record a failed check
  * @t: the case
  * @line: source line of the check
  * @fmt: what went wrong
  *
  * Only the first failure of a case is kept as its detail.  Return: false.
  */
-bool ut_ok_(struct ut *t, int line, const char *fmt, ...)
+bool ulpt_ok_(struct ulpt *t, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -74,7 +74,7 @@ bool ut_ok_(struct ut *t, int line, const char *fmt, ...)
 	return false;
 }
 
-void ut_note(struct ut *t, const char *fmt, ...)
+void ulpt_note(struct ulpt *t, const char *fmt, ...)
 {
 	size_t n = strlen(t->note);
 	va_list ap;
@@ -88,36 +88,36 @@ void ut_note(struct ut *t, const char *fmt, ...)
 
 /* ------------------------------------------------------ environment */
 
-static void ut_dev_event(struct xrdma_event_handler *h, struct xrdma_event *e)
+static void ulpt_dev_event(struct xrdma_event_handler *h, struct xrdma_event *e)
 {
-	struct ut_side *s = container_of(h, struct ut_side, eh);
+	struct ulpt_side *s = container_of(h, struct ulpt_side, eh);
 
-	if ((unsigned int)e->event < UT_NEV)
+	if ((unsigned int)e->event < ULPT_NEV)
 		atomic_inc(&s->dev_ev[e->event]);
 }
 
-static int ut_side_init(struct ut *t, struct ut_side *s, const char *name)
+static int ulpt_side_init(struct ulpt *t, struct ulpt_side *s, const char *name)
 {
 	int ret;
 
 	s->dev = xrdma_device_get_by_name(name);
-	if (!UT_OK(t, s->dev, "no xrdma device %s", name))
+	if (!ULPT_OK(t, s->dev, "no xrdma device %s", name))
 		return -ENODEV;
 	s->dma = s->dev->dev.parent;
-	if (!UT_OK(t, s->dma, "%s has no parent (DMA) device", name))
+	if (!ULPT_OK(t, s->dma, "%s has no parent (DMA) device", name))
 		return -ENODEV;
 	xrdma_query_device(s->dev, &s->attr);
 	ret = xrdma_query_port(s->dev, 1, &s->pattr);
-	if (!UT_OK(t, !ret, "query_port(%s, 1): %d", name, ret))
+	if (!ULPT_OK(t, !ret, "query_port(%s, 1): %d", name, ret))
 		return ret;
-	if (!UT_OK(t, s->pattr.state == XRDMA_PORT_ACTIVE,
-		   "%s port 1 state %d, want ACTIVE", name, s->pattr.state))
+	if (!ULPT_OK(t, s->pattr.state == XRDMA_PORT_ACTIVE,
+		     "%s port 1 state %d, want ACTIVE", name, s->pattr.state))
 		return -ENETDOWN;
 	ret = xrdma_query_gid(s->dev, 1, 0, &s->gid);
-	if (!UT_OK(t, !ret, "query_gid(%s, 1, 0): %d", name, ret))
+	if (!ULPT_OK(t, !ret, "query_gid(%s, 1, 0): %d", name, ret))
 		return ret;
 	s->eh.device = s->dev;
-	s->eh.handler = ut_dev_event;
+	s->eh.handler = ulpt_dev_event;
 	xrdma_register_event_handler(&s->eh);
 	s->eh_registered = true;
 
@@ -125,44 +125,44 @@ static int ut_side_init(struct ut *t, struct ut_side *s, const char *name)
 	if (IS_ERR(s->pd)) {
 		ret = PTR_ERR(s->pd);
 		s->pd = NULL;
-		UT_OK(t, false, "alloc_pd(%s): %d", name, ret);
+		ULPT_OK(t, false, "alloc_pd(%s): %d", name, ret);
 		return ret;
 	}
 	s->dmr = xrdma_get_dma_mr(s->pd, XRDMA_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(s->dmr)) {
 		ret = PTR_ERR(s->dmr);
 		s->dmr = NULL;
-		UT_OK(t, false, "get_dma_mr(%s): %d", name, ret);
+		ULPT_OK(t, false, "get_dma_mr(%s): %d", name, ret);
 		return ret;
 	}
 	return 0;
 }
 
 /**
- * ut_env_init - set up the two sides of a case
+ * ulpt_env_init - set up the two sides of a case
  * @t: the case, zeroed
- * @topo: UT_LOOP (both sides on @names[0]) or UT_D2D
+ * @topo: ULPT_LOOP (both sides on @names[0]) or ULPT_D2D
  * @names: the two devices
  *
  * Each side has its own PD and DMA MR, also in loopback.  Return: 0 or a
  * negative errno (the failure is recorded in @t).
  */
-int ut_env_init(struct ut *t, enum ut_topo topo, const char *const names[2])
+int ulpt_env_init(struct ulpt *t, enum ulpt_topo topo, const char *const names[2])
 {
 	int i, ret;
 
 	INIT_LIST_HEAD(&t->bufs);
 	t->topo = topo;
 	for (i = 0; i < 2; i++) {
-		ret = ut_side_init(t, &t->side[i],
-				   names[topo == UT_LOOP ? 0 : i]);
+		ret = ulpt_side_init(t, &t->side[i],
+				     names[topo == ULPT_LOOP ? 0 : i]);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static void ut_buf_free(struct ut_buf *b)
+static void ulpt_buf_free(struct ulpt_buf *b)
 {
 	unsigned int i;
 
@@ -187,13 +187,13 @@ static void ut_buf_free(struct ut_buf *b)
 }
 
 /**
- * ut_destroy_qp - destroy one QP of the case now
+ * ulpt_destroy_qp - destroy one QP of the case now
  * @t: the case
  * @q: the QP
  *
  * Return: false if the destroy failed (recorded).
  */
-bool ut_destroy_qp(struct ut *t, struct ut_q *q)
+bool ulpt_destroy_qp(struct ulpt *t, struct ulpt_q *q)
 {
 	int ret;
 
@@ -201,17 +201,17 @@ bool ut_destroy_qp(struct ut *t, struct ut_q *q)
 		return true;
 	ret = xrdma_destroy_qp(q->qp);
 	q->qp = NULL;
-	return UT_OK(t, !ret, "destroy_qp: %d", ret);
+	return ULPT_OK(t, !ret, "destroy_qp: %d", ret);
 }
 
 /**
- * ut_dereg_mr - deregister one fast-reg MR of the case now
+ * ulpt_dereg_mr - deregister one fast-reg MR of the case now
  * @t: the case
  * @mr: the MR
  *
  * Return: false if it was not the case's or the deregistration failed.
  */
-bool ut_dereg_mr(struct ut *t, struct xrdma_mr *mr)
+bool ulpt_dereg_mr(struct ulpt *t, struct xrdma_mr *mr)
 {
 	int i, ret;
 
@@ -220,62 +220,62 @@ bool ut_dereg_mr(struct ut *t, struct xrdma_mr *mr)
 			continue;
 		t->mr[i] = NULL;
 		ret = xrdma_dereg_mr(mr);
-		return UT_OK(t, !ret, "dereg_mr: %d", ret);
+		return ULPT_OK(t, !ret, "dereg_mr: %d", ret);
 	}
-	return UT_OK(t, false, "dereg_mr: unknown MR");
+	return ULPT_OK(t, false, "dereg_mr: unknown MR");
 }
 
 /**
- * ut_env_fini - destroy everything the case created, in dependency order
+ * ulpt_env_fini - destroy everything the case created, in dependency order
  * @t: the case
  *
  * A destroy that fails (e.g. -EBUSY) fails the case.
  */
-void ut_env_fini(struct ut *t)
+void ulpt_env_fini(struct ulpt *t)
 {
-	struct ut_buf *b, *tmp;
+	struct ulpt_buf *b, *tmp;
 	int i, ret;
 
 	for (i = t->nq - 1; i >= 0; i--)
-		ut_destroy_qp(t, &t->q[i]);
+		ulpt_destroy_qp(t, &t->q[i]);
 	for (i = t->nah - 1; i >= 0; i--) {
 		ret = xrdma_destroy_ah(t->ah[i]);
-		UT_OK(t, !ret, "destroy_ah: %d", ret);
+		ULPT_OK(t, !ret, "destroy_ah: %d", ret);
 	}
 	for (i = t->nsrq - 1; i >= 0; i--) {
 		ret = xrdma_destroy_srq(t->srq[i]);
-		UT_OK(t, !ret, "destroy_srq: %d", ret);
+		ULPT_OK(t, !ret, "destroy_srq: %d", ret);
 	}
 	for (i = t->nmr - 1; i >= 0; i--) {
 		if (!t->mr[i])
 			continue;
 		ret = xrdma_dereg_mr(t->mr[i]);
-		UT_OK(t, !ret, "dereg_mr: %d", ret);
+		ULPT_OK(t, !ret, "dereg_mr: %d", ret);
 	}
 	for (i = t->ncq - 1; i >= 0; i--) {
 		ret = xrdma_destroy_cq(t->cq[i].cq);
-		UT_OK(t, !ret, "destroy_cq: %d", ret);
+		ULPT_OK(t, !ret, "destroy_cq: %d", ret);
 	}
 	list_for_each_entry_safe(b, tmp, &t->bufs, node) {
 		list_del(&b->node);
-		ut_buf_free(b);
+		ulpt_buf_free(b);
 	}
 	for (i = 1; i >= 0; i--) {
-		struct ut_side *s = &t->side[i];
+		struct ulpt_side *s = &t->side[i];
 
 		if (s->dmr) {
 			ret = xrdma_dereg_mr(s->dmr);
-			UT_OK(t, !ret, "dereg DMA MR: %d", ret);
+			ULPT_OK(t, !ret, "dereg DMA MR: %d", ret);
 		}
 		if (s->pd) {
 			ret = xrdma_dealloc_pd(s->pd);
-			UT_OK(t, !ret, "dealloc_pd: %d", ret);
+			ULPT_OK(t, !ret, "dealloc_pd: %d", ret);
 		}
 		if (s->eh_registered)
 			xrdma_unregister_event_handler(&s->eh);
 		if (s->dev) {
-			UT_OK(t, !atomic_read(&s->dev_ev[XRDMA_EVENT_DEVICE_FATAL]),
-			      "%s: DEVICE_FATAL event", s->dev->name);
+			ULPT_OK(t, !atomic_read(&s->dev_ev[XRDMA_EVENT_DEVICE_FATAL]),
+				"%s: DEVICE_FATAL event", s->dev->name);
 			xrdma_device_put(s->dev);
 		}
 	}
@@ -284,7 +284,7 @@ void ut_env_fini(struct ut *t)
 /* ---------------------------------------------------------- buffers */
 
 /**
- * ut_buf_alloc - a zeroed DMA buffer of a side's device
+ * ulpt_buf_alloc - a zeroed DMA buffer of a side's device
  * @t: the case (owns the buffer)
  * @s: side whose DMA device maps it
  * @size: bytes
@@ -292,16 +292,16 @@ void ut_env_fini(struct ut *t)
  *	   SGEs with the DMA MR; true: single pages, vmap()ed for the CPU and
  *	   DMA-mapped as an sg_table (one entry per page), for fast-reg MRs
  */
-struct ut_buf *ut_buf_alloc(struct ut *t, struct ut_side *s, size_t size,
-			    bool paged)
+struct ulpt_buf *ulpt_buf_alloc(struct ulpt *t, struct ulpt_side *s, size_t size,
+				bool paged)
 {
 	struct scatterlist *sg;
-	struct ut_buf *b;
+	struct ulpt_buf *b;
 	unsigned int i;
 	int ret;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	if (!UT_OK(t, b, "no memory"))
+	if (!ULPT_OK(t, b, "no memory"))
 		return NULL;
 	b->side = s;
 	b->size = size;
@@ -311,45 +311,45 @@ struct ut_buf *ut_buf_alloc(struct ut *t, struct ut_side *s, size_t size,
 		b->va = alloc_pages_exact(PAGE_ALIGN(size),
 					  GFP_KERNEL | __GFP_ZERO |
 					  __GFP_NOWARN);
-		if (!UT_OK(t, b->va, "no contiguous memory for %zu bytes",
-			   size))
+		if (!ULPT_OK(t, b->va, "no contiguous memory for %zu bytes",
+			     size))
 			return NULL;
 		b->dma = dma_map_single(s->dma, b->va, size,
 					DMA_BIDIRECTIONAL);
-		if (!UT_OK(t, !dma_mapping_error(s->dma, b->dma),
-			   "dma_map_single of %zu bytes failed", size))
+		if (!ULPT_OK(t, !dma_mapping_error(s->dma, b->dma),
+			     "dma_map_single of %zu bytes failed", size))
 			return NULL;
 		b->mapped = true;
 		return b;
 	}
 	b->npages = DIV_ROUND_UP(size, PAGE_SIZE);
 	b->pages = kcalloc(b->npages, sizeof(*b->pages), GFP_KERNEL);
-	if (!UT_OK(t, b->pages, "no memory"))
+	if (!ULPT_OK(t, b->pages, "no memory"))
 		return NULL;
 	for (i = 0; i < b->npages; i++) {
 		b->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!UT_OK(t, b->pages[i], "no memory"))
+		if (!ULPT_OK(t, b->pages[i], "no memory"))
 			return NULL;
 	}
 	b->va = vmap(b->pages, b->npages, VM_MAP, PAGE_KERNEL);
-	if (!UT_OK(t, b->va, "vmap failed"))
+	if (!ULPT_OK(t, b->va, "vmap failed"))
 		return NULL;
 	ret = sg_alloc_table(&b->sgt, b->npages, GFP_KERNEL);
-	if (!UT_OK(t, !ret, "sg_alloc_table: %d", ret))
+	if (!ULPT_OK(t, !ret, "sg_alloc_table: %d", ret))
 		return NULL;
 	for_each_sgtable_sg(&b->sgt, sg, i)
 		sg_set_page(sg, b->pages[i],
 			    i == b->npages - 1 ?
 			    size - (size_t)i * PAGE_SIZE : PAGE_SIZE, 0);
 	ret = dma_map_sgtable(s->dma, &b->sgt, DMA_BIDIRECTIONAL, 0);
-	if (!UT_OK(t, !ret, "dma_map_sgtable: %d", ret))
+	if (!ULPT_OK(t, !ret, "dma_map_sgtable: %d", ret))
 		return NULL;
 	b->mapped = true;
 	return b;
 }
 
 /* hand the buffer to the device after the CPU wrote it */
-void ut_buf_to_dev(struct ut_buf *b)
+void ulpt_buf_to_dev(struct ulpt_buf *b)
 {
 	if (b->paged) {
 		flush_kernel_vmap_range(b->va, b->npages * PAGE_SIZE);
@@ -362,7 +362,7 @@ void ut_buf_to_dev(struct ut_buf *b)
 }
 
 /* take the buffer back before the CPU reads what the device wrote */
-void ut_buf_to_cpu(struct ut_buf *b)
+void ulpt_buf_to_cpu(struct ulpt_buf *b)
 {
 	if (b->paged) {
 		dma_sync_sgtable_for_cpu(b->side->dma, &b->sgt,
@@ -375,7 +375,7 @@ void ut_buf_to_cpu(struct ut_buf *b)
 }
 
 /* DMA address of byte @off of a contiguous buffer (or within one page) */
-u64 ut_buf_dma(struct ut_buf *b, size_t off)
+u64 ulpt_buf_dma(struct ulpt_buf *b, size_t off)
 {
 	struct scatterlist *sg;
 	unsigned int i;
@@ -390,7 +390,7 @@ u64 ut_buf_dma(struct ut_buf *b, size_t off)
 	return 0;
 }
 
-static inline u8 ut_pat(u32 seed, size_t m)
+static inline u8 ulpt_pat(u32 seed, size_t m)
 {
 	u32 x = (u32)m * 0x9e3779b1u + seed;
 
@@ -401,40 +401,40 @@ static inline u8 ut_pat(u32 seed, size_t m)
 }
 
 /* bytes @moff.. of the message of @seed (not periodic in a page) */
-void ut_pat_fill(u8 *p, size_t len, u32 seed, size_t moff)
+void ulpt_pat_fill(u8 *p, size_t len, u32 seed, size_t moff)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		p[i] = ut_pat(seed, moff + i);
+		p[i] = ulpt_pat(seed, moff + i);
 }
 
 /* Return: index of the first wrong byte, or -1 */
-long ut_pat_check(const u8 *p, size_t len, u32 seed, size_t moff)
+long ulpt_pat_check(const u8 *p, size_t len, u32 seed, size_t moff)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		if (p[i] != ut_pat(seed, moff + i))
+		if (p[i] != ulpt_pat(seed, moff + i))
 			return i;
 	return -1;
 }
 
 /* ------------------------------------------------------ SGE layouts */
 
-static size_t ut_gap(int j, int variant)
+static size_t ulpt_gap(int j, int variant)
 {
 	return 5 + (3 * j + 7 * variant) % 17;
 }
 
-/* bytes of buffer a ut_sgl_build() layout needs (with trailing canary) */
-size_t ut_sgl_span(size_t len, int nsge, size_t start)
+/* bytes of buffer a ulpt_sgl_build() layout needs (with trailing canary) */
+size_t ulpt_sgl_span(size_t len, int nsge, size_t start)
 {
 	return start + len + (size_t)nsge * 24 + 64;
 }
 
 /**
- * ut_sgl_build - split a message into SGEs placed with gaps in a buffer
+ * ulpt_sgl_build - split a message into SGEs placed with gaps in a buffer
  * @s: result
  * @b: contiguous buffer (addresses are DMA addresses)
  * @lkey: key of the SGEs
@@ -443,13 +443,13 @@ size_t ut_sgl_span(size_t len, int nsge, size_t start)
  * @nsge: wanted number of pieces (fewer if @len is smaller)
  * @variant: changes the split and the gaps
  */
-void ut_sgl_build(struct ut_sgl *s, struct ut_buf *b, u32 lkey, size_t start,
-		  size_t len, int nsge, int variant)
+void ulpt_sgl_build(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey, size_t start,
+		    size_t len, int nsge, int variant)
 {
-	size_t cut[UT_MAX_SGE + 1], w = 0, cum = 0, off = start;
+	size_t cut[ULPT_MAX_SGE + 1], w = 0, cum = 0, off = start;
 	int n, j;
 
-	n = min_t(size_t, min(nsge, UT_MAX_SGE), len);
+	n = min_t(size_t, min(nsge, ULPT_MAX_SGE), len);
 	s->n = n;
 	s->len = len;
 	if (!n)
@@ -469,24 +469,24 @@ void ut_sgl_build(struct ut_sgl *s, struct ut_buf *b, u32 lkey, size_t start,
 	for (j = 0; j < n; j++) {
 		s->boff[j] = off;
 		s->moff[j] = cut[j];
-		s->sge[j].addr = ut_buf_dma(b, off);
+		s->sge[j].addr = ulpt_buf_dma(b, off);
 		s->sge[j].length = cut[j + 1] - cut[j];
 		s->sge[j].lkey = lkey;
-		off += s->sge[j].length + ut_gap(j, variant);
+		off += s->sge[j].length + ulpt_gap(j, variant);
 	}
 }
 
-void ut_sgl_fill(struct ut_sgl *s, struct ut_buf *b, u32 seed)
+void ulpt_sgl_fill(struct ulpt_sgl *s, struct ulpt_buf *b, u32 seed)
 {
 	int j;
 
 	for (j = 0; j < s->n; j++)
-		ut_pat_fill(b->va + s->boff[j], s->sge[j].length, seed,
-			    s->moff[j]);
+		ulpt_pat_fill(b->va + s->boff[j], s->sge[j].length, seed,
+			      s->moff[j]);
 }
 
 /**
- * ut_sgl_gaps_ok - every byte of the layout's span outside the pieces
+ * ulpt_sgl_gaps_ok - every byte of the layout's span outside the pieces
  *		    still holds the canary
  * @t: the case
  * @s: layout
@@ -494,8 +494,8 @@ void ut_sgl_fill(struct ut_sgl *s, struct ut_buf *b, u32 seed)
  * @canary: byte the buffer was filled with before
  * @what: for the failure message
  */
-bool ut_sgl_gaps_ok(struct ut *t, struct ut_sgl *s, struct ut_buf *b,
-		    u8 canary, const char *what)
+bool ulpt_sgl_gaps_ok(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b,
+		      u8 canary, const char *what)
 {
 	size_t prev = 0, end;
 	const u8 *bad;
@@ -503,19 +503,19 @@ bool ut_sgl_gaps_ok(struct ut *t, struct ut_sgl *s, struct ut_buf *b,
 
 	for (j = 0; j < s->n; j++) {
 		bad = memchr_inv(b->va + prev, canary, s->boff[j] - prev);
-		if (!UT_OK(t, !bad, "%s: byte %td before SGE %d overwritten",
-			   what, bad - b->va, j))
+		if (!ULPT_OK(t, !bad, "%s: byte %td before SGE %d overwritten",
+			     what, bad - b->va, j))
 			return false;
 		prev = s->boff[j] + s->sge[j].length;
 	}
 	end = min(b->size, prev + 64);
 	bad = memchr_inv(b->va + prev, canary, end - prev);
-	return UT_OK(t, !bad, "%s: byte %td after the last SGE overwritten",
-		     what, bad - b->va);
+	return ULPT_OK(t, !bad, "%s: byte %td after the last SGE overwritten",
+		       what, bad - b->va);
 }
 
 /* copy the message the pieces hold to @out (s->len bytes) */
-void ut_sgl_gather(struct ut_sgl *s, struct ut_buf *b, u8 *out)
+void ulpt_sgl_gather(struct ulpt_sgl *s, struct ulpt_buf *b, u8 *out)
 {
 	int j;
 
@@ -525,7 +525,7 @@ void ut_sgl_gather(struct ut_sgl *s, struct ut_buf *b, u8 *out)
 }
 
 /**
- * ut_sgl_check - the pieces hold the message, everything else the canary
+ * ulpt_sgl_check - the pieces hold the message, everything else the canary
  * @t: the case
  * @s: layout
  * @b: buffer (synced for the CPU)
@@ -533,25 +533,25 @@ void ut_sgl_gather(struct ut_sgl *s, struct ut_buf *b, u8 *out)
  * @canary: byte the buffer was filled with before
  * @what: for the failure message
  */
-bool ut_sgl_check(struct ut *t, struct ut_sgl *s, struct ut_buf *b, u32 seed,
-		  u8 canary, const char *what)
+bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b, u32 seed,
+		    u8 canary, const char *what)
 {
 	long i;
 	int j;
 
 	for (j = 0; j < s->n; j++) {
-		i = ut_pat_check(b->va + s->boff[j], s->sge[j].length, seed,
-				 s->moff[j]);
-		if (!UT_OK(t, i < 0,
-			   "%s: data mismatch at message byte %zu (SGE %d of %d, len %zu)",
-			   what, s->moff[j] + i, j, s->n, s->len))
+		i = ulpt_pat_check(b->va + s->boff[j], s->sge[j].length, seed,
+				   s->moff[j]);
+		if (!ULPT_OK(t, i < 0,
+			     "%s: data mismatch at message byte %zu (SGE %d of %d, len %zu)",
+			     what, s->moff[j] + i, j, s->n, s->len))
 			return false;
 	}
-	return ut_sgl_gaps_ok(t, s, b, canary, what);
+	return ulpt_sgl_gaps_ok(t, s, b, canary, what);
 }
 
 /**
- * ut_region_check - bytes [@off, @off + @len) of a buffer hold the message
+ * ulpt_region_check - bytes [@off, @off + @len) of a buffer hold the message
  *		     @seed, every other byte the canary
  * @t: the case
  * @b: buffer (synced for the CPU)
@@ -561,71 +561,71 @@ bool ut_sgl_check(struct ut *t, struct ut_sgl *s, struct ut_buf *b, u32 seed,
  * @canary: byte the buffer was filled with before
  * @what: for the failure message
  */
-bool ut_region_check(struct ut *t, struct ut_buf *b, size_t off, size_t len,
-		     u32 seed, u8 canary, const char *what)
+bool ulpt_region_check(struct ulpt *t, struct ulpt_buf *b, size_t off, size_t len,
+		       u32 seed, u8 canary, const char *what)
 {
 	const u8 *bad;
 	long i;
 
 	bad = memchr_inv(b->va, canary, off);
-	if (!UT_OK(t, !bad, "%s: byte %td before the target overwritten",
-		   what, bad - b->va))
+	if (!ULPT_OK(t, !bad, "%s: byte %td before the target overwritten",
+		     what, bad - b->va))
 		return false;
-	i = ut_pat_check(b->va + off, len, seed, 0);
-	if (!UT_OK(t, i < 0, "%s: data mismatch at byte %ld of %zu", what, i,
-		   len))
+	i = ulpt_pat_check(b->va + off, len, seed, 0);
+	if (!ULPT_OK(t, i < 0, "%s: data mismatch at byte %ld of %zu", what, i,
+		     len))
 		return false;
 	bad = memchr_inv(b->va + off + len, canary, b->size - off - len);
-	return UT_OK(t, !bad, "%s: byte %td after the target overwritten",
-		     what, bad - b->va);
+	return ULPT_OK(t, !bad, "%s: byte %td after the target overwritten",
+		       what, bad - b->va);
 }
 
 /* ---------------------------------------------------------- objects */
 
-static void ut_comp(struct xrdma_cq *cq, void *ctx)
+static void ulpt_comp(struct xrdma_cq *cq, void *ctx)
 {
-	struct ut_cq *c = ctx;
+	struct ulpt_cq *c = ctx;
 
 	atomic_inc(&c->comps);
 }
 
-static void ut_cq_event(struct xrdma_event *e, void *ctx)
+static void ulpt_cq_event(struct xrdma_event *e, void *ctx)
 {
-	struct ut_cq *c = ctx;
+	struct ulpt_cq *c = ctx;
 
-	if ((unsigned int)e->event < UT_NEV)
+	if ((unsigned int)e->event < ULPT_NEV)
 		atomic_inc(&c->ev[e->event]);
 }
 
-static void ut_qp_event(struct xrdma_event *e, void *ctx)
+static void ulpt_qp_event(struct xrdma_event *e, void *ctx)
 {
-	struct ut_q *q = ctx;
+	struct ulpt_q *q = ctx;
 
-	if ((unsigned int)e->event < UT_NEV)
+	if ((unsigned int)e->event < ULPT_NEV)
 		atomic_inc(&q->ev[e->event]);
 }
 
-static void ut_srq_event(struct xrdma_event *e, void *ctx)
+static void ulpt_srq_event(struct xrdma_event *e, void *ctx)
 {
 	atomic_t *ev = ctx;
 
-	if ((unsigned int)e->event < UT_NEV)
+	if ((unsigned int)e->event < ULPT_NEV)
 		atomic_inc(&ev[e->event]);
 }
 
-struct ut_cq *ut_cq_create(struct ut *t, struct ut_side *s, u32 cqe)
+struct ulpt_cq *ulpt_cq_create(struct ulpt *t, struct ulpt_side *s, u32 cqe)
 {
 	struct xrdma_cq_init_attr a = { .cqe = cqe };
-	struct ut_cq *c;
+	struct ulpt_cq *c;
 
-	if (!UT_OK(t, t->ncq < UT_MAX_CQ, "too many CQs"))
+	if (!ULPT_OK(t, t->ncq < ULPT_MAX_CQ, "too many CQs"))
 		return NULL;
 	c = &t->cq[t->ncq];
 	c->side = s;
-	c->cq = xrdma_create_cq(s->dev, ut_comp, ut_cq_event, c, &a);
+	c->cq = xrdma_create_cq(s->dev, ulpt_comp, ulpt_cq_event, c, &a);
 	if (IS_ERR(c->cq)) {
-		UT_OK(t, false, "create_cq(%s, cqe %u): %ld", s->dev->name,
-		      cqe, PTR_ERR(c->cq));
+		ULPT_OK(t, false, "create_cq(%s, cqe %u): %ld", s->dev->name,
+			cqe, PTR_ERR(c->cq));
 		c->cq = NULL;
 		return NULL;
 	}
@@ -633,22 +633,22 @@ struct ut_cq *ut_cq_create(struct ut *t, struct ut_side *s, u32 cqe)
 	return c;
 }
 
-struct ut_q *ut_qp_create(struct ut *t, struct ut_side *s, struct ut_cq *scq,
-			  struct ut_cq *rcq, struct xrdma_srq *srq,
-			  const struct ut_qp_opts *o)
+struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s, struct ulpt_cq *scq,
+			      struct ulpt_cq *rcq, struct xrdma_srq *srq,
+			      const struct ulpt_qp_opts *o)
 {
 	struct xrdma_qp_init_attr ia = {};
 	u32 sge = min_t(u32, 4, s->attr.max_sge);
-	struct ut_q *q;
+	struct ulpt_q *q;
 
-	if (!UT_OK(t, t->nq < UT_MAX_QP, "too many QPs"))
+	if (!ULPT_OK(t, t->nq < ULPT_MAX_QP, "too many QPs"))
 		return NULL;
 	q = &t->q[t->nq];
 	q->side = s;
 	q->scq = scq;
 	q->rcq = rcq;
 	q->qkey = 0x1234abcd;
-	ia.event_handler = ut_qp_event;
+	ia.event_handler = ulpt_qp_event;
 	ia.qp_context = q;
 	ia.send_cq = scq->cq;
 	ia.recv_cq = rcq->cq;
@@ -665,11 +665,11 @@ struct ut_q *ut_qp_create(struct ut *t, struct ut_side *s, struct ut_cq *scq,
 	}
 	q->qp = xrdma_create_qp(s->pd, &ia);
 	if (IS_ERR(q->qp)) {
-		UT_OK(t, false, "create_qp(%s, type %d, wr %u/%u, sge %u/%u, inline %u): %ld",
-		      s->dev->name, ia.qp_type, ia.cap.max_send_wr,
-		      ia.cap.max_recv_wr, ia.cap.max_send_sge,
-		      ia.cap.max_recv_sge, ia.cap.max_inline_data,
-		      PTR_ERR(q->qp));
+		ULPT_OK(t, false, "create_qp(%s, type %d, wr %u/%u, sge %u/%u, inline %u): %ld",
+			s->dev->name, ia.qp_type, ia.cap.max_send_wr,
+			ia.cap.max_recv_wr, ia.cap.max_send_sge,
+			ia.cap.max_recv_sge, ia.cap.max_inline_data,
+			PTR_ERR(q->qp));
 		q->qp = NULL;
 		return NULL;
 	}
@@ -679,15 +679,15 @@ struct ut_q *ut_qp_create(struct ut *t, struct ut_side *s, struct ut_cq *scq,
 }
 
 /**
- * ut_qp_connect - move a QP from RESET to RTS
+ * ulpt_qp_connect - move a QP from RESET to RTS
  * @t: the case
  * @q: the QP
  * @dgid: the remote port (RC)
  * @dest_qpn: the remote QP (RC)
  * @o: retry counts and timers
  */
-int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
-		  u32 dest_qpn, const struct ut_qp_opts *o)
+int ulpt_qp_connect(struct ulpt *t, struct ulpt_q *q, const union xrdma_gid *dgid,
+		    u32 dest_qpn, const struct ulpt_qp_opts *o)
 {
 	const struct xrdma_device_attr *da = &q->side->attr;
 	bool gsi = q->qp->qp_type == XRDMA_QPT_GSI;
@@ -714,7 +714,7 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 		mask |= XRDMA_QP_ACCESS_FLAGS;
 	}
 	ret = xrdma_modify_qp(q->qp, &a, mask);
-	if (!UT_OK(t, !ret, "qp %u RESET->INIT: %d", q->qp->qp_num, ret))
+	if (!ULPT_OK(t, !ret, "qp %u RESET->INIT: %d", q->qp->qp_num, ret))
 		return ret;
 
 	memset(&a, 0, sizeof(a));
@@ -724,7 +724,7 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 		a.path_mtu = q->side->pattr.active_mtu ?
 			     q->side->pattr.active_mtu : XRDMA_MTU_1024;
 		a.dest_qp_num = dest_qpn;
-		a.rq_psn = UT_PSN;
+		a.rq_psn = ULPT_PSN;
 		a.max_dest_rd_atomic = o->no_dest_rd_atomic ? 0 :
 				       min_t(u32, da->max_qp_rd_atom, 16);
 		a.min_rnr_timer = o->min_rnr_timer ? o->min_rnr_timer : 1;
@@ -738,12 +738,12 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 			XRDMA_QP_MIN_RNR_TIMER;
 	}
 	ret = xrdma_modify_qp(q->qp, &a, mask);
-	if (!UT_OK(t, !ret, "qp %u INIT->RTR: %d", q->qp->qp_num, ret))
+	if (!ULPT_OK(t, !ret, "qp %u INIT->RTR: %d", q->qp->qp_num, ret))
 		return ret;
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = XRDMA_QPS_RTS;
-	a.sq_psn = UT_PSN;
+	a.sq_psn = ULPT_PSN;
 	mask = XRDMA_QP_STATE | XRDMA_QP_SQ_PSN;
 	if (!ud) {
 		a.timeout = 14;
@@ -756,12 +756,12 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
 			XRDMA_QP_RNR_RETRY | XRDMA_QP_MAX_QP_RD_ATOMIC;
 	}
 	ret = xrdma_modify_qp(q->qp, &a, mask);
-	UT_OK(t, !ret, "qp %u RTR->RTS: %d", q->qp->qp_num, ret);
+	ULPT_OK(t, !ret, "qp %u RTR->RTS: %d", q->qp->qp_num, ret);
 	return ret;
 }
 
 /**
- * ut_pair - two QPs, the first on side 0 and the second on side 1, each
+ * ulpt_pair - two QPs, the first on side 0 and the second on side 1, each
  *	     with its own send and receive CQ, connected to each other (RC)
  *	     or brought to RTS (UD)
  * @t: the case
@@ -769,45 +769,45 @@ int ut_qp_connect(struct ut *t, struct ut_q *q, const union xrdma_gid *dgid,
  * @qa: first QP
  * @qb: second QP
  */
-int ut_pair(struct ut *t, const struct ut_qp_opts *o, struct ut_q **qa,
-	    struct ut_q **qb)
+int ulpt_pair(struct ulpt *t, const struct ulpt_qp_opts *o, struct ulpt_q **qa,
+	      struct ulpt_q **qb)
 {
-	struct ut_side *sa = &t->side[0], *sb = &t->side[1];
+	struct ulpt_side *sa = &t->side[0], *sb = &t->side[1];
 	u32 cqe = o->cqe ? o->cqe : 64;
-	struct ut_cq *as, *ar, *bs, *br;
-	struct ut_q *a, *b;
+	struct ulpt_cq *as, *ar, *bs, *br;
+	struct ulpt_q *a, *b;
 	int ret;
 
-	as = ut_cq_create(t, sa, o->a_scq_cqe ? o->a_scq_cqe : cqe);
-	ar = ut_cq_create(t, sa, cqe);
-	bs = ut_cq_create(t, sb, cqe);
-	br = ut_cq_create(t, sb, cqe);
+	as = ulpt_cq_create(t, sa, o->a_scq_cqe ? o->a_scq_cqe : cqe);
+	ar = ulpt_cq_create(t, sa, cqe);
+	bs = ulpt_cq_create(t, sb, cqe);
+	br = ulpt_cq_create(t, sb, cqe);
 	if (!as || !ar || !bs || !br)
 		return -ENOMEM;
-	a = ut_qp_create(t, sa, as, ar, NULL, o);
+	a = ulpt_qp_create(t, sa, as, ar, NULL, o);
 	if (!a)
 		return -EINVAL;
-	b = ut_qp_create(t, sb, bs, br, o->b_srq, o);
+	b = ulpt_qp_create(t, sb, bs, br, o->b_srq, o);
 	if (!b)
 		return -EINVAL;
 	*qa = a;
 	*qb = b;
 	if (o->no_connect)
 		return 0;
-	ret = ut_qp_connect(t, a, &sb->gid,
-			    o->a_dest_qpn ? o->a_dest_qpn : b->qp->qp_num, o);
+	ret = ulpt_qp_connect(t, a, &sb->gid,
+			      o->a_dest_qpn ? o->a_dest_qpn : b->qp->qp_num, o);
 	if (ret)
 		return ret;
-	return ut_qp_connect(t, b, &sa->gid, a->qp->qp_num, o);
+	return ulpt_qp_connect(t, b, &sa->gid, a->qp->qp_num, o);
 }
 
-struct xrdma_ah *ut_ah_create(struct ut *t, struct ut_side *s,
-			      const union xrdma_gid *dgid)
+struct xrdma_ah *ulpt_ah_create(struct ulpt *t, struct ulpt_side *s,
+				const union xrdma_gid *dgid)
 {
 	struct xrdma_ah_attr a = {};
 	struct xrdma_ah *ah;
 
-	if (!UT_OK(t, t->nah < UT_MAX_AH, "too many AHs"))
+	if (!ULPT_OK(t, t->nah < ULPT_MAX_AH, "too many AHs"))
 		return NULL;
 	a.dgid = *dgid;
 	a.is_global = 1;
@@ -816,31 +816,31 @@ struct xrdma_ah *ut_ah_create(struct ut *t, struct ut_side *s,
 	a.hop_limit = 64;
 	ah = xrdma_create_ah(s->pd, &a);
 	if (IS_ERR(ah)) {
-		UT_OK(t, false, "create_ah(%s): %ld", s->dev->name,
-		      PTR_ERR(ah));
+		ULPT_OK(t, false, "create_ah(%s): %ld", s->dev->name,
+			PTR_ERR(ah));
 		return NULL;
 	}
 	t->ah[t->nah++] = ah;
 	return ah;
 }
 
-struct xrdma_srq *ut_srq_create(struct ut *t, struct ut_side *s, u32 max_wr,
-				u32 max_sge, u32 limit)
+struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s, u32 max_wr,
+				  u32 max_sge, u32 limit)
 {
 	struct xrdma_srq_init_attr ia = {};
 	struct xrdma_srq *srq;
 
-	if (!UT_OK(t, t->nsrq < UT_MAX_SRQ, "too many SRQs"))
+	if (!ULPT_OK(t, t->nsrq < ULPT_MAX_SRQ, "too many SRQs"))
 		return NULL;
-	ia.event_handler = ut_srq_event;
+	ia.event_handler = ulpt_srq_event;
 	ia.srq_context = t->srq_ev[t->nsrq];
 	ia.attr.max_wr = max_wr;
 	ia.attr.max_sge = max_sge;
 	ia.attr.srq_limit = limit;
 	srq = xrdma_create_srq(s->pd, &ia);
 	if (IS_ERR(srq)) {
-		UT_OK(t, false, "create_srq(%s, %u wr, %u sge, limit %u): %ld",
-		      s->dev->name, max_wr, max_sge, limit, PTR_ERR(srq));
+		ULPT_OK(t, false, "create_srq(%s, %u wr, %u sge, limit %u): %ld",
+			s->dev->name, max_wr, max_sge, limit, PTR_ERR(srq));
 		return NULL;
 	}
 	t->srq[t->nsrq++] = srq;
@@ -850,13 +850,13 @@ struct xrdma_srq *ut_srq_create(struct ut *t, struct ut_side *s, u32 max_wr,
 /* ------------------------------------------------- fast registration */
 
 /**
- * ut_freg_again - (re)register a fast-reg MR with a new key
+ * ulpt_freg_again - (re)register a fast-reg MR with a new key
  * @t: the case
  * @q: a QP of the MR's PD, in RTS, that posts the REG_MR work request
  * @m: the MR, mapped
  * @access: XRDMA_ACCESS_* rights
  */
-int ut_freg_again(struct ut *t, struct ut_q *q, struct ut_mr *m, u32 access)
+int ulpt_freg_again(struct ulpt *t, struct ulpt_q *q, struct ulpt_mr *m, u32 access)
 {
 	struct xrdma_send_wr wr = {};
 	int ret;
@@ -868,18 +868,18 @@ int ut_freg_again(struct ut *t, struct ut_q *q, struct ut_mr *m, u32 access)
 	wr.wr.reg.mr = m->mr;
 	wr.wr.reg.key = m->mr->rkey;
 	wr.wr.reg.access = access;
-	ret = ut_post_send(t, q, &wr);
+	ret = ulpt_post_send(t, q, &wr);
 	if (ret)
 		return ret;
-	if (!ut_expect(t, q, false, wr.wr_id, XRDMA_WC_SUCCESS,
-		       XRDMA_WC_REG_MR, NULL, "REG_MR"))
+	if (!ulpt_expect(t, q, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			 XRDMA_WC_REG_MR, NULL, "REG_MR"))
 		return -EIO;
 	m->rkey = m->mr->rkey;
 	return 0;
 }
 
 /**
- * ut_freg - fast-register a paged buffer for remote access
+ * ulpt_freg - fast-register a paged buffer for remote access
  * @t: the case
  * @q: QP of the buffer's side that posts REG_MR
  * @b: paged buffer of that side
@@ -890,47 +890,47 @@ int ut_freg_again(struct ut *t, struct ut_q *q, struct ut_mr *m, u32 access)
  * alloc_mr, map_mr_sg of the buffer's DMA-mapped sg_table (one entry per
  * page), then a REG_MR work request.  Return: @m or NULL.
  */
-struct ut_mr *ut_freg(struct ut *t, struct ut_q *q, struct ut_buf *b,
-		      unsigned int sg_offset, u32 access, struct ut_mr *m)
+struct ulpt_mr *ulpt_freg(struct ulpt *t, struct ulpt_q *q, struct ulpt_buf *b,
+			  unsigned int sg_offset, u32 access, struct ulpt_mr *m)
 {
 	unsigned int off = sg_offset;
 	struct xrdma_mr *mr;
 	int n;
 
-	if (!UT_OK(t, t->nmr < UT_MAX_MR, "too many MRs") ||
-	    !UT_OK(t, b->paged && b->side == q->side, "bad buffer for MR"))
+	if (!ULPT_OK(t, t->nmr < ULPT_MAX_MR, "too many MRs") ||
+	    !ULPT_OK(t, b->paged && b->side == q->side, "bad buffer for MR"))
 		return NULL;
-	if (!UT_OK(t, b->npages <= q->side->attr.max_fast_reg_page_list_len,
-		   "%u pages > max_fast_reg_page_list_len %u", b->npages,
-		   q->side->attr.max_fast_reg_page_list_len))
+	if (!ULPT_OK(t, b->npages <= q->side->attr.max_fast_reg_page_list_len,
+		     "%u pages > max_fast_reg_page_list_len %u", b->npages,
+		     q->side->attr.max_fast_reg_page_list_len))
 		return NULL;
 	mr = xrdma_alloc_mr(q->side->pd, b->npages);
 	if (IS_ERR(mr)) {
-		UT_OK(t, false, "alloc_mr(%u pages): %ld", b->npages,
-		      PTR_ERR(mr));
+		ULPT_OK(t, false, "alloc_mr(%u pages): %ld", b->npages,
+			PTR_ERR(mr));
 		return NULL;
 	}
 	t->mr[t->nmr++] = mr;
 	n = xrdma_map_mr_sg(mr, b->sgt.sgl, b->sgt.nents, &off, PAGE_SIZE);
-	if (!UT_OK(t, n == (int)b->sgt.nents,
-		   "map_mr_sg: %d of %u entries", n, b->sgt.nents))
+	if (!ULPT_OK(t, n == (int)b->sgt.nents,
+		     "map_mr_sg: %d of %u entries", n, b->sgt.nents))
 		return NULL;
-	if (!UT_OK(t, mr->iova == ut_buf_dma(b, 0) + sg_offset &&
-		   mr->length == b->size - sg_offset,
-		   "map_mr_sg: iova %#llx length %llu, want %#llx %zu",
-		   mr->iova, mr->length, ut_buf_dma(b, 0) + sg_offset,
-		   b->size - sg_offset))
+	if (!ULPT_OK(t, mr->iova == ulpt_buf_dma(b, 0) + sg_offset &&
+		     mr->length == b->size - sg_offset,
+		     "map_mr_sg: iova %#llx length %llu, want %#llx %zu",
+		     mr->iova, mr->length, ulpt_buf_dma(b, 0) + sg_offset,
+		     b->size - sg_offset))
 		return NULL;
 	m->mr = mr;
 	m->buf = b;
 	m->iova = mr->iova;
 	m->len = mr->length;
-	if (ut_freg_again(t, q, m, access))
+	if (ulpt_freg_again(t, q, m, access))
 		return NULL;
 	return m;
 }
 
-int ut_local_inv(struct ut *t, struct ut_q *q, u32 rkey)
+int ulpt_local_inv(struct ulpt *t, struct ulpt_q *q, u32 rkey)
 {
 	struct xrdma_send_wr wr = {};
 	int ret;
@@ -939,53 +939,53 @@ int ut_local_inv(struct ut *t, struct ut_q *q, u32 rkey)
 	wr.opcode = XRDMA_WR_LOCAL_INV;
 	wr.send_flags = XRDMA_SEND_SIGNALED;
 	wr.ex.invalidate_rkey = rkey;
-	ret = ut_post_send(t, q, &wr);
+	ret = ulpt_post_send(t, q, &wr);
 	if (ret)
 		return ret;
-	if (!ut_expect(t, q, false, wr.wr_id, XRDMA_WC_SUCCESS,
-		       XRDMA_WC_LOCAL_INV, NULL, "LOCAL_INV"))
+	if (!ulpt_expect(t, q, false, wr.wr_id, XRDMA_WC_SUCCESS,
+			 XRDMA_WC_LOCAL_INV, NULL, "LOCAL_INV"))
 		return -EIO;
 	return 0;
 }
 
 /* ------------------------------------------------ posting, polling */
 
-int ut_post_send(struct ut *t, struct ut_q *q, struct xrdma_send_wr *wr)
+int ulpt_post_send(struct ulpt *t, struct ulpt_q *q, struct xrdma_send_wr *wr)
 {
 	const struct xrdma_send_wr *bad = NULL;
 	int ret;
 
 	ret = xrdma_post_send(q->qp, wr, &bad);
-	UT_OK(t, !ret, "post_send(qp %u, wr_id %#llx, opcode %d): %d",
-	      q->qp->qp_num, bad ? bad->wr_id : 0, bad ? bad->opcode : -1,
-	      ret);
+	ULPT_OK(t, !ret, "post_send(qp %u, wr_id %#llx, opcode %d): %d",
+		q->qp->qp_num, bad ? bad->wr_id : 0, bad ? bad->opcode : -1,
+		ret);
 	return ret;
 }
 
-int ut_post_recv(struct ut *t, struct ut_q *q, struct xrdma_recv_wr *wr)
+int ulpt_post_recv(struct ulpt *t, struct ulpt_q *q, struct xrdma_recv_wr *wr)
 {
 	const struct xrdma_recv_wr *bad = NULL;
 	int ret;
 
 	ret = xrdma_post_recv(q->qp, wr, &bad);
-	UT_OK(t, !ret, "post_recv(qp %u, wr_id %#llx): %d", q->qp->qp_num,
-	      bad ? bad->wr_id : 0, ret);
+	ULPT_OK(t, !ret, "post_recv(qp %u, wr_id %#llx): %d", q->qp->qp_num,
+		bad ? bad->wr_id : 0, ret);
 	return ret;
 }
 
-int ut_post_recv_sgl(struct ut *t, struct ut_q *q, u64 wr_id,
-		     struct ut_sgl *s)
+int ulpt_post_recv_sgl(struct ulpt *t, struct ulpt_q *q, u64 wr_id,
+		       struct ulpt_sgl *s)
 {
 	struct xrdma_recv_wr wr = {};
 
 	wr.wr_id = wr_id;
 	wr.sg_list = s ? s->sge : NULL;
 	wr.num_sge = s ? s->n : 0;
-	return ut_post_recv(t, q, &wr);
+	return ulpt_post_recv(t, q, &wr);
 }
 
 /**
- * ut_poll - poll a CQ until @n completions arrived or @ms passed
+ * ulpt_poll - poll a CQ until @n completions arrived or @ms passed
  * @t: the case
  * @cq: the CQ
  * @wc: room for @n
@@ -995,8 +995,8 @@ int ut_post_recv_sgl(struct ut *t, struct ut_q *q, u64 wr_id,
  * Return: completions polled, or a negative errno from the driver
  * (recorded).
  */
-int ut_poll(struct ut *t, struct ut_cq *cq, struct xrdma_wc *wc, int n,
-	    unsigned int ms)
+int ulpt_poll(struct ulpt *t, struct ulpt_cq *cq, struct xrdma_wc *wc, int n,
+	      unsigned int ms)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
 	int got = 0, r;
@@ -1004,11 +1004,11 @@ int ut_poll(struct ut *t, struct ut_cq *cq, struct xrdma_wc *wc, int n,
 	while (got < n) {
 		r = xrdma_poll_cq(cq->cq, n - got, wc + got);
 		if (r < 0) {
-			UT_OK(t, false, "poll_cq: %d", r);
+			ULPT_OK(t, false, "poll_cq: %d", r);
 			return r;
 		}
-		if (!UT_OK(t, r <= n - got, "poll_cq returned %d > %d", r,
-			   n - got))
+		if (!ULPT_OK(t, r <= n - got, "poll_cq returned %d > %d", r,
+			     n - got))
 			return -EIO;
 		got += r;
 		if (got == n || time_after(jiffies, deadline))
@@ -1020,7 +1020,7 @@ int ut_poll(struct ut *t, struct ut_cq *cq, struct xrdma_wc *wc, int n,
 }
 
 /**
- * ut_expect - wait for one completion of a QP and check it
+ * ulpt_expect - wait for one completion of a QP and check it
  * @t: the case
  * @q: the QP
  * @recv: on its receive CQ (else its send CQ)
@@ -1030,55 +1030,55 @@ int ut_poll(struct ut *t, struct ut_cq *cq, struct xrdma_wc *wc, int n,
  * @out: the completion, may be NULL
  * @what: for the failure message
  */
-bool ut_expect(struct ut *t, struct ut_q *q, bool recv, u64 wr_id,
-	       enum xrdma_wc_status status, int opcode, struct xrdma_wc *out,
-	       const char *what)
+bool ulpt_expect(struct ulpt *t, struct ulpt_q *q, bool recv, u64 wr_id,
+		 enum xrdma_wc_status status, int opcode, struct xrdma_wc *out,
+		 const char *what)
 {
-	struct ut_cq *cq = recv ? q->rcq : q->scq;
+	struct ulpt_cq *cq = recv ? q->rcq : q->scq;
 	struct xrdma_wc wc;
 	int r;
 
 	memset(&wc, 0, sizeof(wc));
-	r = ut_poll(t, cq, &wc, 1, ut_timeout_ms);
+	r = ulpt_poll(t, cq, &wc, 1, ulpt_timeout_ms);
 	if (r < 0)
 		return false;
-	if (!UT_OK(t, r == 1, "%s: no %s completion within %u ms (want wr_id %#llx %s)",
-		   what, recv ? "receive" : "send", ut_timeout_ms, wr_id,
-		   ut_wc_status_str(status)))
+	if (!ULPT_OK(t, r == 1, "%s: no %s completion within %u ms (want wr_id %#llx %s)",
+		     what, recv ? "receive" : "send", ulpt_timeout_ms, wr_id,
+		     ulpt_wc_status_str(status)))
 		return false;
 	if (out)
 		*out = wc;
-	if (!UT_OK(t, wc.wr_id == wr_id && wc.status == status,
-		   "%s: got wr_id %#llx %s(%d) vendor_err %u, want wr_id %#llx %s",
-		   what, wc.wr_id, ut_wc_status_str(wc.status), wc.status,
-		   wc.vendor_err, wr_id, ut_wc_status_str(status)))
+	if (!ULPT_OK(t, wc.wr_id == wr_id && wc.status == status,
+		     "%s: got wr_id %#llx %s(%d) vendor_err %u, want wr_id %#llx %s",
+		     what, wc.wr_id, ulpt_wc_status_str(wc.status), wc.status,
+		     wc.vendor_err, wr_id, ulpt_wc_status_str(status)))
 		return false;
-	if (!UT_OK(t, wc.qp == q->qp, "%s: completion names qp %u, want %u",
-		   what, wc.qp ? wc.qp->qp_num : 0, q->qp->qp_num))
+	if (!ULPT_OK(t, wc.qp == q->qp, "%s: completion names qp %u, want %u",
+		     what, wc.qp ? wc.qp->qp_num : 0, q->qp->qp_num))
 		return false;
 	if (status == XRDMA_WC_SUCCESS && opcode >= 0)
-		return UT_OK(t, wc.opcode == opcode,
-			     "%s: opcode %d, want %d", what, wc.opcode, opcode);
+		return ULPT_OK(t, wc.opcode == opcode,
+			       "%s: opcode %d, want %d", what, wc.opcode, opcode);
 	return true;
 }
 
 /* no completion may arrive on @cq for @ms */
-bool ut_quiet(struct ut *t, struct ut_cq *cq, unsigned int ms,
-	      const char *what)
+bool ulpt_quiet(struct ulpt *t, struct ulpt_cq *cq, unsigned int ms,
+		const char *what)
 {
 	struct xrdma_wc wc;
 	int r;
 
 	memset(&wc, 0, sizeof(wc));
-	r = ut_poll(t, cq, &wc, 1, ms);
+	r = ulpt_poll(t, cq, &wc, 1, ms);
 	if (r < 0)
 		return false;
-	return UT_OK(t, r == 0,
-		     "%s: unexpected completion wr_id %#llx %s opcode %d",
-		     what, wc.wr_id, ut_wc_status_str(wc.status), wc.opcode);
+	return ULPT_OK(t, r == 0,
+		       "%s: unexpected completion wr_id %#llx %s opcode %d",
+		       what, wc.wr_id, ulpt_wc_status_str(wc.status), wc.opcode);
 }
 
-bool ut_wait_count(atomic_t *v, int n, unsigned int ms)
+bool ulpt_wait_count(atomic_t *v, int n, unsigned int ms)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ms);
 
@@ -1091,16 +1091,16 @@ bool ut_wait_count(atomic_t *v, int n, unsigned int ms)
 }
 
 /* the core's view of the QP state reaches @state within the timeout */
-bool ut_wait_state(struct ut *t, struct ut_q *q, enum xrdma_qp_state state,
-		   const char *what)
+bool ulpt_wait_state(struct ulpt *t, struct ulpt_q *q, enum xrdma_qp_state state,
+		     const char *what)
 {
-	unsigned long deadline = jiffies + msecs_to_jiffies(ut_timeout_ms);
+	unsigned long deadline = jiffies + msecs_to_jiffies(ulpt_timeout_ms);
 	struct xrdma_qp_attr a;
 	int ret;
 
 	for (;;) {
 		ret = xrdma_query_qp(q->qp, &a, XRDMA_QP_STATE, NULL);
-		if (!UT_OK(t, !ret, "%s: query_qp: %d", what, ret))
+		if (!ULPT_OK(t, !ret, "%s: query_qp: %d", what, ret))
 			return false;
 		if (a.qp_state == state)
 			return true;
@@ -1108,6 +1108,6 @@ bool ut_wait_state(struct ut *t, struct ut_q *q, enum xrdma_qp_state state,
 			break;
 		usleep_range(100, 500);
 	}
-	return UT_OK(t, false, "%s: qp %u state %d, want %d", what,
-		     q->qp->qp_num, a.qp_state, state);
+	return ULPT_OK(t, false, "%s: qp %u state %d, want %d", what,
+		       q->qp->qp_num, a.qp_state, state);
 }
