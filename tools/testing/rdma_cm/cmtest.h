@@ -19,6 +19,7 @@
 #include <rdma/ib_cm.h>		/* IB_CM_REJ_* reasons of rdma_reject() */
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include "ktest.h"		/* tools/testing/harness/ktest */
 
 #define CT_DETAIL_LEN	256
 #define CT_NRECV	8		/* receives each end posts up front */
@@ -119,14 +120,8 @@ struct ct_desc {
 /* results */
 __printf(3, 4) bool ct_ok_(struct ct *t, int line, const char *fmt, ...);
 /* CT_OK(t, cond, fmt, ...): true if @cond holds, else records @fmt */
-#define CT_OK(t, cond, fmt, ...)					\
-({									\
-	bool __ct_c = !!(cond);						\
-									\
-	if (!__ct_c)							\
-		ct_ok_(t, __LINE__, fmt, ##__VA_ARGS__);		\
-	__ct_c;								\
-})
+#define CT_OK(t, cond, fmt, ...)	\
+	KTEST_OK(ct_ok_, t, cond, fmt, ##__VA_ARGS__)
 __printf(2, 3) void ct_note(struct ct *t, const char *fmt, ...);
 
 /* environment */

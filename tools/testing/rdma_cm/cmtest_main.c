@@ -27,7 +27,6 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include "cmtest.h"
-#include "ktest.h"
 
 static char *ip = "198.18.0.1";
 module_param(ip, charp, 0444);
@@ -56,14 +55,10 @@ static const u8 ct_rep_pdata[] = "xrdma_cmtest accept";
 bool ct_ok_(struct ct *t, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (t->failed)
-		return false;
-	t->failed = true;
-	n = scnprintf(t->detail, sizeof(t->detail), "line %d: ", line);
 	va_start(ap, fmt);
-	vscnprintf(t->detail + n, sizeof(t->detail) - n, fmt, ap);
+	ktest_failv(&t->failed, t->detail, sizeof(t->detail), "line ", line,
+		    fmt, ap);
 	va_end(ap);
 	return false;
 }

@@ -77,8 +77,8 @@ static void ulpt_sgl_manual(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey,
 }
 
 /* a paged buffer of side 1 (sized down to the page list limit) fast-reg'd */
-static struct ulpt_mr *ulpt_remote(struct ulpt *t, struct ulpt_q *qb, size_t want,
-				   unsigned int sg_off, u32 access,
+static struct ulpt_mr *ulpt_remote(struct ulpt *t, struct ulpt_q *qb,
+				   size_t want, unsigned int sg_off, u32 access,
 				   struct ulpt_mr *m)
 {
 	size_t max = (size_t)qb->side->attr.max_fast_reg_page_list_len *
@@ -129,7 +129,8 @@ static int ulpt_post_recv_buf(struct ulpt *t, struct ulpt_q *q, u64 wr_id,
  * buffer of @lsize bytes on side 0 (*@lb) and a remote MR of @msize bytes
  * (ulpt_remote, in @mr) with @access: the MR, or NULL (failure reported)
  */
-static struct ulpt_mr *ulpt_pair_mr(struct ulpt *t, const struct ulpt_qp_opts *o,
+static struct ulpt_mr *ulpt_pair_mr(struct ulpt *t,
+				    const struct ulpt_qp_opts *o,
 				    struct ulpt_q **qa, struct ulpt_q **qb,
 				    struct ulpt_buf **lb, size_t lsize,
 				    size_t msize, u32 access, struct ulpt_mr *mr)
@@ -157,7 +158,8 @@ static bool ulpt_remote_untouched(struct ulpt *t, struct ulpt_mr *m,
 }
 
 /* one RDMA WRITE of a pattern to remote offset @roff that must succeed */
-static bool ulpt_write_ok(struct ulpt *t, struct ulpt_q *qa, struct ulpt_buf *lb,
+static bool ulpt_write_ok(struct ulpt *t, struct ulpt_q *qa,
+			  struct ulpt_buf *lb,
 			  struct ulpt_mr *m, u64 raddr, u32 rkey, size_t len,
 			  u32 seed, const char *what)
 {
@@ -195,7 +197,8 @@ enum ulpt_resp {
  * the local buffer is written.  An atomic compares with (and adds) the
  * remote canary, so one that took place would show.
  */
-static bool ulpt_remote_fail(struct ulpt *t, struct ulpt_q *qa, struct ulpt_q *qb,
+static bool ulpt_remote_fail(struct ulpt *t, struct ulpt_q *qa,
+			     struct ulpt_q *qb,
 			     struct ulpt_mr *m, enum xrdma_wr_opcode op,
 			     u64 raddr, u32 rkey, u32 len,
 			     enum xrdma_wc_status status, enum ulpt_resp resp,
@@ -264,7 +267,8 @@ static bool ulpt_remote_fail(struct ulpt *t, struct ulpt_q *qa, struct ulpt_q *q
 }
 
 /* a 64-byte WRITE the responder refuses for want of access to @rkey */
-static bool ulpt_write_refused(struct ulpt *t, struct ulpt_q *qa, struct ulpt_q *qb,
+static bool ulpt_write_refused(struct ulpt *t, struct ulpt_q *qa,
+			       struct ulpt_q *qb,
 			       struct ulpt_mr *m, u64 raddr, u32 rkey,
 			       struct ulpt_buf *lb, const char *what)
 {
@@ -315,8 +319,8 @@ static void ulpt_case_send(struct ulpt *t)
 		ulpt_sgl_build(&ss, lb, ulpt_lkey(sa), i, len,
 			       qa->cap.max_send_sge, i);
 		/* a zero-length message still gets a receive buffer */
-		ulpt_sgl_build(&rs, rb, ulpt_lkey(sb), 2 * i + 1, len ? len : 64,
-			       qb->cap.max_recv_sge, i + 1);
+		ulpt_sgl_build(&rs, rb, ulpt_lkey(sb), 2 * i + 1,
+			       len ? len : 64, qb->cap.max_recv_sge, i + 1);
 		memset(rb->va, ULPT_CANARY, rb->size);
 		ulpt_buf_to_dev(rb);
 		ulpt_sgl_fill(&ss, lb, seed);
@@ -348,7 +352,8 @@ static void ulpt_case_send(struct ulpt *t)
 			return;
 		ulpt_buf_to_cpu(rb);
 		if (!len) {
-			if (!ULPT_OK(t, !memchr_inv(rb->va, ULPT_CANARY, rb->size),
+			if (!ULPT_OK(t,
+				     !memchr_inv(rb->va, ULPT_CANARY, rb->size),
 				     "%s: zero-length message wrote data",
 				     what))
 				return;
@@ -415,7 +420,8 @@ static void ulpt_case_write(struct ulpt *t)
 				 XRDMA_WC_RDMA_WRITE, NULL, what))
 			return;
 		if (imm) {
-			if (!ulpt_expect(t, qb, true, 0x300 + i, XRDMA_WC_SUCCESS,
+			if (!ulpt_expect(t, qb, true, 0x300 + i,
+					 XRDMA_WC_SUCCESS,
 					 XRDMA_WC_RECV_RDMA_WITH_IMM, &wc, what))
 				return;
 			if (!ULPT_OK(t, wc.wc_flags & XRDMA_WC_WITH_IMM &&
@@ -428,7 +434,8 @@ static void ulpt_case_write(struct ulpt *t)
 				     wc.byte_len))
 				return;
 			ulpt_buf_to_cpu(ib);
-			if (!ULPT_OK(t, !memchr_inv(ib->va, ULPT_CANARY, ib->size),
+			if (!ULPT_OK(t,
+				     !memchr_inv(ib->va, ULPT_CANARY, ib->size),
 				     "%s: WRITE_WITH_IMM wrote the receive buffer",
 				     what))
 				return;
@@ -441,7 +448,8 @@ static void ulpt_case_write(struct ulpt *t)
 	if (!ulpt_quiet(t, qb->rcq, 1, "receive CQ after WRITEs"))
 		return;
 	if (skipped)
-		ulpt_note(t, "%d size(s) skipped: max_fast_reg_page_list_len %u",
+		ulpt_note(t,
+			  "%d size(s) skipped: max_fast_reg_page_list_len %u",
 			  skipped, sb->attr.max_fast_reg_page_list_len);
 	else
 		ulpt_note(t, "sizes 1..1MiB, unaligned, %u SGEs",
@@ -498,7 +506,8 @@ static void ulpt_case_read(struct ulpt *t)
 			return;
 	}
 	if (skipped)
-		ulpt_note(t, "%d size(s) skipped: max_fast_reg_page_list_len %u",
+		ulpt_note(t,
+			  "%d size(s) skipped: max_fast_reg_page_list_len %u",
 			  skipped, sb->attr.max_fast_reg_page_list_len);
 	else
 		ulpt_note(t, "sizes 1..1MiB, unaligned, %u SGEs", ns);
@@ -579,7 +588,8 @@ static void ulpt_case_atomic_faa(struct ulpt *t)
 	int p, k, j;
 
 	o.send_wr = ULPT_FAA_N;
-	if (ulpt_pair(t, &o, &qa[0], &qb[0]) || ulpt_pair(t, &o, &qa[1], &qb[1]))
+	if (ulpt_pair(t, &o, &qa[0], &qb[0]) ||
+	    ulpt_pair(t, &o, &qa[1], &qb[1]))
 		return;
 	lb = ulpt_buf_alloc(t, &t->side[0], 2 * ULPT_FAA_N * 8, false);
 	m = ulpt_remote(t, qb[0], PAGE_SIZE, 0, ULPT_ALL, &mr);
@@ -618,7 +628,8 @@ static void ulpt_case_atomic_faa(struct ulpt *t)
 		}
 	}
 	for (p = 0; p < 2; p++) {
-		int n = ulpt_poll(t, qa[p]->scq, wc, ULPT_FAA_N, ulpt_timeout_ms);
+		int n = ulpt_poll(t, qa[p]->scq, wc, ULPT_FAA_N,
+				  ulpt_timeout_ms);
 
 		if (n < 0 || !ULPT_OK(t, n == ULPT_FAA_N,
 				      "QP %d: %d of %d FETCH_ADD completions", p,
@@ -799,7 +810,8 @@ static void ulpt_case_unsignaled(struct ulpt *t)
 			     0, m->iova + 32, m->rkey);
 		for (k = 0; k < 5; k++) {
 			ulpt_sge(&sges[2 + k], ulpt_buf_dma(lb, 512 + 8 * k), 8, lk);
-			ulpt_wr_rdma(&wrs[2 + k], 0x7002 + k, XRDMA_WR_RDMA_WRITE,
+			ulpt_wr_rdma(&wrs[2 + k], 0x7002 + k,
+				     XRDMA_WR_RDMA_WRITE,
 				     &sges[2 + k], 1, 0, m->iova + 128 + 8 * k,
 				     m->rkey);
 		}
@@ -1254,7 +1266,8 @@ static void ulpt_case_err_lkey(struct ulpt *t)
 	    ulpt_post_recv_sgl(t, qa, 0x810, NULL))
 		return;
 	/* bad lkey, then two good WRs (one unsignaled) behind it */
-	ulpt_sge(&sge[0], ulpt_buf_dma(lb, 0), 64, ulpt_lkey(sa) ^ ULPT_BAD_INDEX);
+	ulpt_sge(&sge[0], ulpt_buf_dma(lb, 0), 64,
+		 ulpt_lkey(sa) ^ ULPT_BAD_INDEX);
 	ulpt_sge(&sge[1], ulpt_buf_dma(lb, 64), 64, ulpt_lkey(sa));
 	ulpt_sge(&sge[2], ulpt_buf_dma(lb, 128), 64, ulpt_lkey(sa));
 	ulpt_wr(&wrs[0], 0x820, XRDMA_WR_SEND, &sge[0], 1, XRDMA_SEND_SIGNALED);
@@ -1336,7 +1349,8 @@ static void ulpt_case_err_lkey(struct ulpt *t)
  * after an error completion: the device reports the move with a QP event
  * and the driver calls xrdma_qp_set_error().
  */
-static bool ulpt_core_state_err(struct ulpt *t, struct ulpt_q *q, const char *what)
+static bool ulpt_core_state_err(struct ulpt *t, struct ulpt_q *q,
+				const char *what)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ulpt_timeout_ms);
 
@@ -1354,8 +1368,8 @@ static bool ulpt_core_state_err(struct ulpt *t, struct ulpt_q *q, const char *wh
 }
 
 /* back to RESET and reconnected to @peer: the QP is usable again */
-static bool ulpt_reconnect(struct ulpt *t, struct ulpt_q *q, struct ulpt_q *peer,
-			   const char *what)
+static bool ulpt_reconnect(struct ulpt *t, struct ulpt_q *q,
+			   struct ulpt_q *peer, const char *what)
 {
 	struct ulpt_qp_opts o = {};
 	struct xrdma_qp_attr a;
@@ -1422,7 +1436,8 @@ static void ulpt_case_err_state(struct ulpt *t)
 	    !ulpt_core_state_err(t, qb, "responder after a receive LOC_PROT_ERR") ||
 	    !ulpt_core_state_err(t, qa, "requester after REM_OP_ERR"))
 		return;
-	ulpt_note(t, "core state ERR after error CQEs; RESET and reconnect work");
+	ulpt_note(t,
+		  "core state ERR after error CQEs; RESET and reconnect work");
 }
 
 /* --------------------------------------------------- remote errors */
@@ -1897,8 +1912,8 @@ static void ulpt_case_intruder(struct ulpt *t)
 			return;
 		for (i = 0; i < ARRAY_SIZE(ops); i++) {
 			ulpt_sge(&sge, ulpt_buf_dma(lb, 0), 64, ulpt_lkey(sc));
-			ulpt_wr_rdma(&wr, 0x1d10 + 16 * k + i, ops[i].op, &sge, 1,
-				     XRDMA_SEND_SIGNALED, m->iova,
+			ulpt_wr_rdma(&wr, 0x1d10 + 16 * k + i, ops[i].op, &sge,
+				     1, XRDMA_SEND_SIGNALED, m->iova,
 				     ops[i].bad_rkey ? m->rkey ^ 1 : m->rkey);
 			wr.ex.imm_data = cpu_to_be32(0x1d1d);
 			if (ulpt_post_send(t, qc, &wr) ||
@@ -2079,7 +2094,8 @@ static void ulpt_case_send_inv(struct ulpt *t)
 	    !ULPT_OK(t, wc.byte_len == 64, "byte_len %u", wc.byte_len))
 		return;
 	ulpt_buf_to_cpu(rb);
-	if (!ulpt_sgl_check(t, &rs, rb, 0x1e2, ULPT_CANARY, "SEND_WITH_INV data"))
+	if (!ulpt_sgl_check(t, &rs, rb, 0x1e2, ULPT_CANARY,
+			    "SEND_WITH_INV data"))
 		return;
 	ulpt_write_refused(t, qa, qb, m, m->iova, m->rkey, lb,
 			   "WRITE with the invalidated rkey");
@@ -2179,8 +2195,8 @@ static void ulpt_case_cq_notify(struct ulpt *t)
 /* ------------------------------------------------------------- SRQ */
 
 /* a 256-byte receive at @off of @b posted to @srq */
-static bool ulpt_srq_post(struct ulpt *t, struct xrdma_srq *srq, struct ulpt_buf *b,
-			  size_t off, u64 wr_id)
+static bool ulpt_srq_post(struct ulpt *t, struct xrdma_srq *srq,
+			  struct ulpt_buf *b, size_t off, u64 wr_id)
 {
 	const struct xrdma_recv_wr *bad;
 	struct xrdma_recv_wr rwr = {};

@@ -14,7 +14,8 @@
 static const u32 ur_sizes[] = { 8, 64, 4096, 16, 8, 1024, 9, 100 };
 
 /* receive @seq into its slot of @rb */
-static int ur_recv(struct ulpt *t, struct ulpt_q *qb, struct ulpt_buf *rb, u64 seq)
+static int ur_recv(struct ulpt *t, struct ulpt_q *qb, struct ulpt_buf *rb,
+		   u64 seq)
 {
 	struct xrdma_sge sge = {
 		.addr = ulpt_buf_dma(rb, (seq % (2 * UR_WINDOW)) * UR_MSG),
@@ -27,7 +28,8 @@ static int ur_recv(struct ulpt *t, struct ulpt_q *qb, struct ulpt_buf *rb, u64 s
 }
 
 /* message @seq: its number in every byte's slot, signaled */
-static int ur_send(struct ulpt *t, struct ulpt_q *qa, struct ulpt_buf *sb, u64 seq)
+static int ur_send(struct ulpt *t, struct ulpt_q *qa, struct ulpt_buf *sb,
+		   u64 seq)
 {
 	size_t off = (seq % (2 * UR_WINDOW)) * UR_MSG;
 	struct xrdma_sge sge = {

@@ -17,7 +17,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "ktest.h"
 #include "xnic_ulp.h"
 
 static char *dev0 = "xnic0";

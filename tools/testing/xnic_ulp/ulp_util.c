@@ -62,14 +62,10 @@ const char *ulpt_wc_status_str(enum xrdma_wc_status s)
 bool ulpt_ok_(struct ulpt *t, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (t->failed)
-		return false;
-	t->failed = true;
-	n = scnprintf(t->detail, sizeof(t->detail), "L%d: ", line);
 	va_start(ap, fmt);
-	vscnprintf(t->detail + n, sizeof(t->detail) - n, fmt, ap);
+	ktest_failv(&t->failed, t->detail, sizeof(t->detail), "L", line, fmt,
+		    ap);
 	va_end(ap);
 	return false;
 }
@@ -147,7 +143,8 @@ static int ulpt_side_init(struct ulpt *t, struct ulpt_side *s, const char *name)
  * Each side has its own PD and DMA MR, also in loopback.  Return: 0 or a
  * negative errno (the failure is recorded in @t).
  */
-int ulpt_env_init(struct ulpt *t, enum ulpt_topo topo, const char *const names[2])
+int ulpt_env_init(struct ulpt *t, enum ulpt_topo topo,
+		  const char *const names[2])
 {
 	int i, ret;
 
@@ -292,8 +289,8 @@ void ulpt_env_fini(struct ulpt *t)
  *	   SGEs with the DMA MR; true: single pages, vmap()ed for the CPU and
  *	   DMA-mapped as an sg_table (one entry per page), for fast-reg MRs
  */
-struct ulpt_buf *ulpt_buf_alloc(struct ulpt *t, struct ulpt_side *s, size_t size,
-				bool paged)
+struct ulpt_buf *ulpt_buf_alloc(struct ulpt *t, struct ulpt_side *s,
+				size_t size, bool paged)
 {
 	struct scatterlist *sg;
 	struct ulpt_buf *b;
@@ -443,8 +440,8 @@ size_t ulpt_sgl_span(size_t len, int nsge, size_t start)
  * @nsge: wanted number of pieces (fewer if @len is smaller)
  * @variant: changes the split and the gaps
  */
-void ulpt_sgl_build(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey, size_t start,
-		    size_t len, int nsge, int variant)
+void ulpt_sgl_build(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey,
+		    size_t start, size_t len, int nsge, int variant)
 {
 	size_t cut[ULPT_MAX_SGE + 1], w = 0, cum = 0, off = start;
 	int n, j;
@@ -533,8 +530,8 @@ void ulpt_sgl_gather(struct ulpt_sgl *s, struct ulpt_buf *b, u8 *out)
  * @canary: byte the buffer was filled with before
  * @what: for the failure message
  */
-bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b, u32 seed,
-		    u8 canary, const char *what)
+bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b,
+		    u32 seed, u8 canary, const char *what)
 {
 	long i;
 	int j;
@@ -561,8 +558,8 @@ bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b, u32 
  * @canary: byte the buffer was filled with before
  * @what: for the failure message
  */
-bool ulpt_region_check(struct ulpt *t, struct ulpt_buf *b, size_t off, size_t len,
-		       u32 seed, u8 canary, const char *what)
+bool ulpt_region_check(struct ulpt *t, struct ulpt_buf *b, size_t off,
+		       size_t len, u32 seed, u8 canary, const char *what)
 {
 	const u8 *bad;
 	long i;
@@ -633,7 +630,8 @@ struct ulpt_cq *ulpt_cq_create(struct ulpt *t, struct ulpt_side *s, u32 cqe)
 	return c;
 }
 
-struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s, struct ulpt_cq *scq,
+struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s,
+			      struct ulpt_cq *scq,
 			      struct ulpt_cq *rcq, struct xrdma_srq *srq,
 			      const struct ulpt_qp_opts *o)
 {
@@ -686,7 +684,8 @@ struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s, struct ulpt_c
  * @dest_qpn: the remote QP (RC)
  * @o: retry counts and timers
  */
-int ulpt_qp_connect(struct ulpt *t, struct ulpt_q *q, const union xrdma_gid *dgid,
+int ulpt_qp_connect(struct ulpt *t, struct ulpt_q *q,
+		    const union xrdma_gid *dgid,
 		    u32 dest_qpn, const struct ulpt_qp_opts *o)
 {
 	const struct xrdma_device_attr *da = &q->side->attr;
@@ -824,8 +823,8 @@ struct xrdma_ah *ulpt_ah_create(struct ulpt *t, struct ulpt_side *s,
 	return ah;
 }
 
-struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s, u32 max_wr,
-				  u32 max_sge, u32 limit)
+struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s,
+				  u32 max_wr, u32 max_sge, u32 limit)
 {
 	struct xrdma_srq_init_attr ia = {};
 	struct xrdma_srq *srq;
@@ -839,7 +838,8 @@ struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s, u32 max_w
 	ia.attr.srq_limit = limit;
 	srq = xrdma_create_srq(s->pd, &ia);
 	if (IS_ERR(srq)) {
-		ULPT_OK(t, false, "create_srq(%s, %u wr, %u sge, limit %u): %ld",
+		ULPT_OK(t, false,
+			"create_srq(%s, %u wr, %u sge, limit %u): %ld",
 			s->dev->name, max_wr, max_sge, limit, PTR_ERR(srq));
 		return NULL;
 	}
@@ -856,7 +856,8 @@ struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s, u32 max_w
  * @m: the MR, mapped
  * @access: XRDMA_ACCESS_* rights
  */
-int ulpt_freg_again(struct ulpt *t, struct ulpt_q *q, struct ulpt_mr *m, u32 access)
+int ulpt_freg_again(struct ulpt *t, struct ulpt_q *q, struct ulpt_mr *m,
+		    u32 access)
 {
 	struct xrdma_send_wr wr = {};
 	int ret;
@@ -1091,8 +1092,8 @@ bool ulpt_wait_count(atomic_t *v, int n, unsigned int ms)
 }
 
 /* the core's view of the QP state reaches @state within the timeout */
-bool ulpt_wait_state(struct ulpt *t, struct ulpt_q *q, enum xrdma_qp_state state,
-		     const char *what)
+bool ulpt_wait_state(struct ulpt *t, struct ulpt_q *q,
+		     enum xrdma_qp_state state, const char *what)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ulpt_timeout_ms);
 	struct xrdma_qp_attr a;

@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <xrdma/xrdma_verbs.h>
+#include "ktest.h"		/* tools/testing/harness/ktest */
 
 #define ULPT_MAX_SGE	16
 #define ULPT_MAX_QP	12
@@ -144,24 +145,19 @@ extern const unsigned int ulpt_ncases;
 /* results */
 __printf(3, 4) bool ulpt_ok_(struct ulpt *t, int line, const char *fmt, ...);
 /* ULPT_OK(t, cond, fmt, ...): true if @cond holds, else records @fmt */
-#define ULPT_OK(t, cond, fmt, ...)					\
-({									\
-	bool __ulpt_c = !!(cond);						\
-									\
-	if (!__ulpt_c)							\
-		ulpt_ok_(t, __LINE__, fmt, ##__VA_ARGS__);		\
-	__ulpt_c;								\
-})
+#define ULPT_OK(t, cond, fmt, ...)	\
+	KTEST_OK(ulpt_ok_, t, cond, fmt, ##__VA_ARGS__)
 __printf(2, 3) void ulpt_note(struct ulpt *t, const char *fmt, ...);
 const char *ulpt_wc_status_str(enum xrdma_wc_status s);
 
 /* environment */
-int ulpt_env_init(struct ulpt *t, enum ulpt_topo topo, const char *const names[2]);
+int ulpt_env_init(struct ulpt *t, enum ulpt_topo topo,
+		  const char *const names[2]);
 void ulpt_env_fini(struct ulpt *t);
 
 /* buffers and data */
-struct ulpt_buf *ulpt_buf_alloc(struct ulpt *t, struct ulpt_side *s, size_t size,
-				bool paged);
+struct ulpt_buf *ulpt_buf_alloc(struct ulpt *t, struct ulpt_side *s,
+				size_t size, bool paged);
 void ulpt_buf_to_dev(struct ulpt_buf *b);
 void ulpt_buf_to_cpu(struct ulpt_buf *b);
 u64 ulpt_buf_dma(struct ulpt_buf *b, size_t off);
@@ -178,36 +174,39 @@ struct ulpt_sgl {
 };
 
 size_t ulpt_sgl_span(size_t len, int nsge, size_t start);
-void ulpt_sgl_build(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey, size_t start,
-		    size_t len, int nsge, int variant);
+void ulpt_sgl_build(struct ulpt_sgl *s, struct ulpt_buf *b, u32 lkey,
+		    size_t start, size_t len, int nsge, int variant);
 void ulpt_sgl_fill(struct ulpt_sgl *s, struct ulpt_buf *b, u32 seed);
-bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b, u32 seed,
-		    u8 canary, const char *what);
+bool ulpt_sgl_check(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b,
+		    u32 seed, u8 canary, const char *what);
 bool ulpt_sgl_gaps_ok(struct ulpt *t, struct ulpt_sgl *s, struct ulpt_buf *b,
 		      u8 canary, const char *what);
 void ulpt_sgl_gather(struct ulpt_sgl *s, struct ulpt_buf *b, u8 *out);
-bool ulpt_region_check(struct ulpt *t, struct ulpt_buf *b, size_t off, size_t len,
-		       u32 seed, u8 canary, const char *what);
+bool ulpt_region_check(struct ulpt *t, struct ulpt_buf *b, size_t off,
+		       size_t len, u32 seed, u8 canary, const char *what);
 
 /* objects */
 struct ulpt_cq *ulpt_cq_create(struct ulpt *t, struct ulpt_side *s, u32 cqe);
-struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s, struct ulpt_cq *scq,
+struct ulpt_q *ulpt_qp_create(struct ulpt *t, struct ulpt_side *s,
+			      struct ulpt_cq *scq,
 			      struct ulpt_cq *rcq, struct xrdma_srq *srq,
 			      const struct ulpt_qp_opts *o);
-int ulpt_qp_connect(struct ulpt *t, struct ulpt_q *q, const union xrdma_gid *dgid,
+int ulpt_qp_connect(struct ulpt *t, struct ulpt_q *q,
+		    const union xrdma_gid *dgid,
 		    u32 dest_qpn, const struct ulpt_qp_opts *o);
 int ulpt_pair(struct ulpt *t, const struct ulpt_qp_opts *o, struct ulpt_q **qa,
 	      struct ulpt_q **qb);
 struct xrdma_ah *ulpt_ah_create(struct ulpt *t, struct ulpt_side *s,
 				const union xrdma_gid *dgid);
-struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s, u32 max_wr,
-				  u32 max_sge, u32 limit);
+struct xrdma_srq *ulpt_srq_create(struct ulpt *t, struct ulpt_side *s,
+				  u32 max_wr, u32 max_sge, u32 limit);
 bool ulpt_destroy_qp(struct ulpt *t, struct ulpt_q *q);
 
 /* fast registration */
 struct ulpt_mr *ulpt_freg(struct ulpt *t, struct ulpt_q *q, struct ulpt_buf *b,
 			  unsigned int sg_offset, u32 access, struct ulpt_mr *m);
-int ulpt_freg_again(struct ulpt *t, struct ulpt_q *q, struct ulpt_mr *m, u32 access);
+int ulpt_freg_again(struct ulpt *t, struct ulpt_q *q, struct ulpt_mr *m,
+		    u32 access);
 int ulpt_local_inv(struct ulpt *t, struct ulpt_q *q, u32 rkey);
 bool ulpt_dereg_mr(struct ulpt *t, struct xrdma_mr *mr);
 
@@ -223,8 +222,8 @@ bool ulpt_expect(struct ulpt *t, struct ulpt_q *q, bool recv, u64 wr_id,
 		 const char *what);
 bool ulpt_quiet(struct ulpt *t, struct ulpt_cq *cq, unsigned int ms,
 		const char *what);
-bool ulpt_wait_state(struct ulpt *t, struct ulpt_q *q, enum xrdma_qp_state state,
-		     const char *what);
+bool ulpt_wait_state(struct ulpt *t, struct ulpt_q *q,
+		     enum xrdma_qp_state state, const char *what);
 bool ulpt_wait_count(atomic_t *v, int n, unsigned int ms);
 
 #endif /* _XNIC_ULP_H */

@@ -26,6 +26,19 @@ void ktest_report(struct ktest *kt, const char *name, bool pass,
 				     pass ? "PASS" : "FAIL", detail);
 }
 
+bool ktest_failv(bool *failed, char *detail, size_t size, const char *tag,
+		 int line, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (*failed)
+		return false;
+	*failed = true;
+	n = scnprintf(detail, size, "%s%d: ", tag, line);
+	vscnprintf(detail + n, size - n, fmt, ap);
+	return false;
+}
+
 /* Run every case whose name matches @pattern ("all" for all). */
 static int ktest_run(struct ktest *kt, const char *pattern)
 {

@@ -21,7 +21,9 @@
 #ifndef _XRDMA_KTEST_H
 #define _XRDMA_KTEST_H
 
+#include <linux/compiler.h>
 #include <linux/mutex.h>
+#include <linux/stdarg.h>
 #include <linux/types.h>
 
 #define KTEST_NAME_MAX	64	/* bytes of a case name, NUL included */
@@ -64,5 +66,27 @@ void ktest_exit(struct ktest *kt);
 /* append one result line to results and the kernel log; lock held */
 void ktest_report(struct ktest *kt, const char *name, bool pass,
 		  const char *detail);
+
+/*
+ * A failed check of a case: unless *@failed already, set it and keep
+ * "<tag><line>: <message>" in @detail (the first failure is the detail).
+ * Return: false.
+ */
+__printf(6, 0) bool ktest_failv(bool *failed, char *detail, size_t size,
+				const char *tag, int line, const char *fmt,
+				va_list ap);
+
+/*
+ * KTEST_OK(fail, t, cond, fmt, ...): true if @cond holds, else calls
+ * fail(t, __LINE__, fmt, ...) (which records it) and is false
+ */
+#define KTEST_OK(fail, t, cond, fmt, ...)				\
+({									\
+	bool __ktest_c = !!(cond);					\
+									\
+	if (!__ktest_c)							\
+		fail(t, __LINE__, fmt, ##__VA_ARGS__);			\
+	__ktest_c;							\
+})
 
 #endif /* _XRDMA_KTEST_H */
