@@ -16,7 +16,9 @@
  * with the log line "<name>: '<pattern>': N passed, M failed".
  *
  * Every module that uses it builds ktest.c into itself (a one-line file in
- * its own folder includes it), so nothing is exported.
+ * its own folder includes it), so nothing is exported.  The modules are
+ * meant to be built as modules (=m): built into one kernel together, the
+ * two copies of the ktest_* symbols would clash at link time.
  */
 #ifndef _XRDMA_KTEST_H
 #define _XRDMA_KTEST_H
