@@ -280,8 +280,14 @@ void xv_wrid_free(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 struct ibv_srq *xv_create_srq(struct ibv_pd *pd,
 			      struct ibv_srq_init_attr *attr,
 			      struct xv_xrcd *xrcd, struct ibv_cq *cq);
+
+/* mr.c: the MR helpers every way of making an MR uses */
 void xv_mr_set(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
 	       size_t length, uint32_t handle, uint32_t lkey, uint32_t rkey);
+unsigned int xv_mr_access(unsigned int access);
+bool xv_mr_access_ok(unsigned int access);
+struct ibv_mr *xv_mr_create(struct ibv_pd *pd, unsigned long req, void *cmd,
+			    const uint32_t *out, void *addr, size_t length);
 
 /* dp.c: the data path */
 int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
