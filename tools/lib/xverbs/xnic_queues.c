@@ -81,6 +81,16 @@ static void xv_uninit_context(struct xv_context *xctx)
 
 /* ------------------------------------------------------------ CQ */
 
+/* the kernel's CQ ring (create or resize) fits its mapping: else EPROTO */
+static bool xv_cq_resp_ok(uint32_t mmap_size, uint32_t log_cqe,
+			  uint32_t dbrec_offset)
+{
+	return log_cqe <= 24 &&
+	       (sizeof(struct xnic_cqe) << log_cqe) <= mmap_size &&
+	       (uint64_t)dbrec_offset + sizeof(struct xnic_cq_dbrec) <=
+	       mmap_size;
+}
+
 static int xv_create_cq_rings(struct ibv_context *ctx, struct xv_cq *cq,
 			      struct xrdma_cmd_create_cq *c)
 {
@@ -92,10 +102,7 @@ static int xv_create_cq_rings(struct ibv_context *ctx, struct xv_cq *cq,
 	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_CQ, c);
 	if (err)
 		return err;
-	if (r.log_cqe > 24 ||
-	    (sizeof(struct xnic_cqe) << r.log_cqe) > r.mmap_size ||
-	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_cq_dbrec) >
-	    r.mmap_size) {
+	if (!xv_cq_resp_ok(r.mmap_size, r.log_cqe, r.dbrec_offset)) {
 		err = EPROTO;
 		goto err_destroy;
 	}
@@ -130,10 +137,7 @@ static int xv_resize_cq_rings(struct xv_cq *cq, struct xrdma_cmd_resize_cq *c)
 	ret = xv_ioctl(ibcq->context, XRDMA_IOC_RESIZE_CQ, c);
 	if (ret || !r.mmap_size)
 		goto out;
-	if (r.log_cqe > 24 ||
-	    (sizeof(struct xnic_cqe) << r.log_cqe) > r.mmap_size ||
-	    (uint64_t)r.dbrec_offset + sizeof(struct xnic_cq_dbrec) >
-	    r.mmap_size) {
+	if (!xv_cq_resp_ok(r.mmap_size, r.log_cqe, r.dbrec_offset)) {
 		ret = EPROTO;
 		goto out;
 	}
