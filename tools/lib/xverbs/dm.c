@@ -133,7 +133,6 @@ static struct ibv_mr *xv_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm,
 				   unsigned int access)
 {
 	struct xrdma_cmd_reg_dm_mr c = { 0 };
-	struct ibv_mr *mr;
 
 	/* mlx5's allowed bits; ibv_cmd_reg_dm_mr's zero-based rule */
 	if (access & ~(unsigned int)XV_DM_ACCESS ||
@@ -141,16 +140,9 @@ static struct ibv_mr *xv_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm,
 		errno = EINVAL;
 		return NULL;
 	}
-	access &= ~(unsigned int)(IBV_ACCESS_ZERO_BASED |
-				  IBV_ACCESS_OPTIONAL_RANGE);
-	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & IBV_ACCESS_LOCAL_WRITE)) {
+	access = xv_mr_access(access & ~(unsigned int)IBV_ACCESS_ZERO_BASED);
+	if (!xv_mr_access_ok(access)) {
 		errno = EINVAL;
-		return NULL;
-	}
-	mr = calloc(1, sizeof(*mr));
-	if (!mr) {
-		errno = ENOMEM;
 		return NULL;
 	}
 	c.pd_handle = pd->handle;
@@ -158,13 +150,8 @@ static struct ibv_mr *xv_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *ibdm,
 	c.offset = dm_offset;
 	c.length = length;
 	c.access = access;
-	errno = xv_ioctl(pd->context, XRDMA_IOC_REG_DM_MR, &c);
-	if (errno) {
-		free(mr);
-		return NULL;
-	}
-	xv_mr_set(mr, pd, NULL, length, c.mr_handle, c.lkey, c.rkey);
-	return mr;
+	return xv_mr_create(pd, XRDMA_IOC_REG_DM_MR, &c, &c.mr_handle, NULL,
+			    length);
 }
 
 void xv_dm_set_ops(struct verbs_context *v)

@@ -5,7 +5,7 @@
  * rdma-core's inline functions call).  A type 1 window is bound by
  * ibv_bind_mw, which posts a BIND_MW work request on the given QP with a
  * new tag and updates mw->rkey once posted, as mlx5 and rxe do; a type 2
- * window is bound by IBV_WR_BIND_MW or ibv_wr_bind_mw (dp.c), the caller
+ * window is bound by IBV_WR_BIND_MW or ibv_wr_bind_mw (xnic_post.c), the caller
  * choosing its new rkey.  The device checks the bind and reports a bad one
  * as IBV_WC_MW_BIND_ERR (Documentation/xnic).
  *
@@ -121,8 +121,10 @@ static int xv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
 	rkey = xv_mw_next_rkey(mw->rkey);
 	if (rkey < 0)
 		return EAGAIN;
-	ret = xv_post_bind(qp, mw, (uint32_t)rkey, &bind->bind_info,
-			   bind->wr_id, bind->send_flags);
+	ret = to_xctx(qp->context)->ops->post_bind(qp, mw, (uint32_t)rkey,
+						   &bind->bind_info,
+						   bind->wr_id,
+						   bind->send_flags);
 	if (ret)
 		return ret;
 	mw->rkey = (uint32_t)rkey;

@@ -10,12 +10,12 @@
  * and no CQ: the receives of the messages they accept land on the XRC SRQ
  * each message names, in whatever process that SRQ is.  ibv_open_qp gives
  * another context (with the domain open) a handle of an XRC_RECV QP; the
- * QP lives while any handle does.  XRC_SEND QPs are in verbs.c and dp.c:
- * an RC send queue whose WQEs carry the remote SRQ number.
+ * QP lives while any handle does.  XRC_SEND QPs are in qp.c and the
+ * provider (xnic_post.c): an RC send queue whose WQEs carry the remote SRQ number.
  *
  * Completions: an XRC SRQ's receive CQE names the XRC_RECV QP it came
  * through, which this process may not have; poll reports it (wr_id from
- * the WQE, qp_num that QP) on a CQ that serves XRC SRQs (dp.c), and the
+ * the WQE, qp_num that QP) on a CQ that serves XRC SRQs (xnic_cq.c), and the
  * SRQ's free slots come from the device's count of the WQEs it took, not
  * from the completions (struct xv_srq).
  */
@@ -137,7 +137,7 @@ static int xv_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
 
 /*
  * The library's side of an XRC_RECV QP handle, created or opened: no
- * queue, no mapping, no PD or CQ; not in the QPN table (dp.c)
+ * queue, no mapping, no PD or CQ; not in the QPN table (qp.c)
  */
 static void xv_xrc_qp_init(struct xv_qp *qp, struct ibv_context *ctx,
 			   uint32_t handle, uint32_t qpn, void *qp_context,
@@ -167,7 +167,6 @@ struct ibv_qp *xv_create_xrc_recv_qp(struct ibv_context *ctx,
 				     struct ibv_qp_init_attr_ex *attr)
 {
 	struct xrdma_cmd_create_qp c = { 0 };
-	struct xnic_create_qp_resp r = { 0 };
 	struct xv_qp *qp;
 	int err;
 
@@ -185,9 +184,7 @@ struct ibv_qp *xv_create_xrc_recv_qp(struct ibv_context *ctx,
 	c.qp_type = IBV_QPT_XRC_RECV;
 	c.xrcd_handle = to_xxrcd(attr->xrcd)->handle;
 	/* the driver maps nothing for it (mmap_size 0) */
-	c.udata.out = (uintptr_t)&r;
-	c.udata.out_len = sizeof(r);
-	err = xv_ioctl(ctx, XRDMA_IOC_CREATE_QP, &c);
+	err = to_xctx(ctx)->ops->create_qp_nomem(ctx, &c);
 	if (err) {
 		free(qp);
 		errno = err;

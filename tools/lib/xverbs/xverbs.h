@@ -7,6 +7,30 @@
  * rings and reads CQEs from the mapped CQ (uapi/xrdma/xnic-abi.h,
  * Documentation/xnic/userspace.rst) with no system call, except the KICK
  * ioctl when the device's engine sleeps.
+ *
+ * How the files are split (one rule, as rdma-core splits libibverbs from
+ * its providers):
+ *
+ * - The API layer, one file per verbs object as rdma-core's libibverbs:
+ *   device.c (device list, sysfs), context.c (contexts, the ioctl helper,
+ *   fork, the ops a context gets), query.c (device, port, GID, P_Key),
+ *   share.c (PDs of every kind, thread and parent domains, imports),
+ *   mr.c (MRs), mw.c (memory windows), dm.c (device memory), cq.c, qp.c,
+ *   srq.c, xrc.c (XRC domains, SRQs and receive QPs), ah.c (AHs and the
+ *   kernel structure marshalling), mcast.c, events.c (channels and
+ *   events), enum_strs.c (enum names, rates), private.c (rdma-core's
+ *   IBVERBS_PRIVATE_34 entry points), unsupported.c.  It issues the
+ *   uverbs ioctls and implements every ibv_* entry point; it builds no
+ *   WQE and touches no ring, doorbell or CQE.
+ * - The xnic provider, the files named xnic_*.c (what rdma-core keeps
+ *   under providers/): xnic_post.c (posting, WQE building, doorbells),
+ *   xnic_cq.c (CQ polling, the ibv_cq_ex ops), xnic_qp_ex.c (the
+ *   ibv_qp_ex ops), xnic_queues.c (the mapped rings and doorbell page;
+ *   the ops table).  Its private header is xnic.h.  It implements no
+ *   ibv_* entry point: the API layer reaches it only through struct
+ *   xv_provider_ops below (as rdma-core's verbs_context_ops), and it
+ *   uses only the API layer's helpers declared here (xv_ioctl,
+ *   xv_destroy_obj, xv_qp_lookup, xv_wrid_alloc/free, xv_lock).
  */
 #ifndef XVERBS_H
 #define XVERBS_H
@@ -63,9 +87,13 @@ struct xv_device {
 	struct xv_device *next;		/* the process-wide list */
 };
 
+struct xv_provider_ops;
+
 struct xv_context {
 	struct verbs_context vctx;	/* ends with struct ibv_context */
 	struct xv_device *dev;
+	const struct xv_provider_ops *ops;	/* the data path's */
+	/* the provider's (xnic_queues.c) */
 	struct xnic_ucontext_resp uresp;
 	struct xnic_db_page *db;
 	pthread_rwlock_t qp_lock;	/* the QPN table */
@@ -234,14 +262,29 @@ int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
 void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
 		    uint32_t *completed, uint32_t want);
 
-/* verbs.c */
-void *xv_map(struct ibv_context *ctx, uint64_t offset, size_t size);
+/* context.c, query.c, cq.c, qp.c: the ops each sets into a new context */
 void xv_set_ops(struct xv_context *xctx);
-struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
+void xv_query_set_ops(struct verbs_context *v);
+void xv_cq_set_ops(struct verbs_context *v);
+void xv_qp_set_ops(struct verbs_context *v);
+
+/* query.c */
 int xv_query_gid(struct ibv_context *ctx, uint8_t port, int index,
 		 union ibv_gid *gid);
 enum ibv_gid_type xv_gid_type(struct ibv_context *ctx, uint8_t port,
 			      int index);
+int xv_gid_type_sysfs(struct ibv_context *ctx, uint8_t port, int index);
+int xv_query_port_full(struct ibv_context *ctx, uint8_t port_num,
+		       struct ibv_port_attr *attr);
+
+/* ah.c: struct ibv_ah_attr to and from the uverbs one */
+void xv_ah_to_uverbs(const struct ibv_ah_attr *a,
+		     struct xrdma_uverbs_ah_attr *u);
+void xv_ah_from_uverbs(const struct xrdma_uverbs_ah_attr *u,
+		       struct ibv_ah_attr *a);
+
+/* qp.c: the context's QPN table */
+struct xv_qp *xv_qp_lookup(struct xv_context *xctx, uint32_t qpn);
 
 /* share.c */
 static inline struct xv_pd *to_xpd(struct ibv_pd *pd)
@@ -276,28 +319,78 @@ void xv_pd_put(struct ibv_pd *pd);
 int xv_wrid_alloc(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 void xv_wrid_free(struct ibv_pd *pd, struct xv_wq *wq, uint64_t type);
 
-/* verbs.c */
+/* srq.c */
 struct ibv_srq *xv_create_srq(struct ibv_pd *pd,
 			      struct ibv_srq_init_attr *attr,
 			      struct xv_xrcd *xrcd, struct ibv_cq *cq);
+
+/* mr.c: the MR helpers every way of making an MR uses */
 void xv_mr_set(struct ibv_mr *mr, struct ibv_pd *pd, void *addr,
 	       size_t length, uint32_t handle, uint32_t lkey, uint32_t rkey);
+unsigned int xv_mr_access(unsigned int access);
+bool xv_mr_access_ok(unsigned int access);
+struct ibv_mr *xv_mr_create(struct ibv_pd *pd, unsigned long req, void *cmd,
+			    const uint32_t *out, void *addr, size_t length);
 
-/* dp.c: the data path */
-int xv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
-		 struct ibv_send_wr **bad);
-int xv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
-		 struct ibv_recv_wr **bad);
-int xv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
-		     struct ibv_recv_wr **bad);
-int xv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
-int xv_req_notify_cq(struct ibv_cq *cq, int solicited);
-void xv_cq_clean(struct ibv_cq *cq, uint32_t qpn);
-void xv_qp_ex_init(struct xv_qp *qp, uint64_t ops);
-void xv_cq_ex_init(struct xv_cq *cq);
-int xv_post_bind(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey,
-		 const struct ibv_mw_bind_info *info, uint64_t wr_id,
-		 unsigned int send_flags);
+/*
+ * The provider interface (struct xv_provider_ops): what the API layer asks
+ * of the device's data path, as rdma-core's verbs_context_ops.  The
+ * create ops issue the ioctl the API layer prepared (@c) with the
+ * provider's response and map what it names; they return 0 or an errno
+ * and leave nothing behind on failure (no mapping, no kernel object).
+ */
+struct xv_provider_ops {
+	/*
+	 * A context: GET_CONTEXT or IMPORT_CONTEXT (@req) with the
+	 * provider's response, and what it maps; a forked child's
+	 * IMPORT_CONTEXT (no retry).  0, or -1 with errno set.
+	 */
+	int (*init_context)(struct xv_context *xctx, unsigned long req,
+			    struct xrdma_cmd_get_context *gc);
+	void (*uninit_context)(struct xv_context *xctx);
+	int (*rejoin_context)(struct ibv_context *ctx);
+	/* set into struct ibv_context_ops */
+	int (*poll_cq)(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+	int (*req_notify_cq)(struct ibv_cq *cq, int solicited);
+	int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			 struct ibv_send_wr **bad);
+	int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+			 struct ibv_recv_wr **bad);
+	int (*post_srq_recv)(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			     struct ibv_recv_wr **bad);
+	/* ibv_bind_mw's WQE (mw.c chose the new @rkey) */
+	int (*post_bind)(struct ibv_qp *qp, struct ibv_mw *mw, uint32_t rkey,
+			 const struct ibv_mw_bind_info *info, uint64_t wr_id,
+			 unsigned int send_flags);
+	/* the extended ops of ibv_create_cq_ex / ibv_create_qp_ex */
+	void (*cq_ex_init)(struct xv_cq *cq);
+	void (*qp_ex_init)(struct xv_qp *qp, uint64_t ops);
+	/* CQ: its ring; resize sets ibv_cq.cqe under the CQ's lock */
+	int (*create_cq)(struct ibv_context *ctx, struct xv_cq *cq,
+			 struct xrdma_cmd_create_cq *c);
+	int (*resize_cq)(struct xv_cq *cq, struct xrdma_cmd_resize_cq *c);
+	void (*destroy_cq)(struct xv_cq *cq);
+	/* QP: its rings (@has_rq: a receive queue of its own) */
+	int (*create_qp)(struct ibv_context *ctx, struct xv_qp *qp,
+			 struct xrdma_cmd_create_qp *c, struct ibv_pd *pd,
+			 bool has_rq);
+	/* a QP with no queues (XRC_RECV): CREATE_QP, nothing mapped */
+	int (*create_qp_nomem)(struct ibv_context *ctx,
+			       struct xrdma_cmd_create_qp *c);
+	/* the QP went to RESET: its rings and CQEs start over */
+	void (*reset_qp)(struct xv_qp *qp);
+	/* the QP left the QPN table: its CQs forget it and its CQEs */
+	void (*detach_qp)(struct xv_qp *qp);
+	void (*destroy_qp)(struct xv_qp *qp);
+	/* SRQ: its ring; grow_srq issues MODIFY_SRQ with IBV_SRQ_MAX_WR */
+	int (*create_srq)(struct ibv_context *ctx, struct xv_srq *srq,
+			  struct xrdma_cmd_create_srq *c, struct ibv_pd *pd);
+	int (*grow_srq)(struct xv_srq *srq, struct xrdma_cmd_modify_srq *c);
+	void (*destroy_srq)(struct xv_srq *srq);
+};
+
+/* xnic_queues.c: the xnic provider (every context's, for now) */
+extern const struct xv_provider_ops xnic_provider_ops;
 
 /* mw.c: memory windows */
 void xv_set_mw_ops(struct ibv_context_ops *ops);
