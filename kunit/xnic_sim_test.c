@@ -49,6 +49,7 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_eth.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
+#include "xnic_sim_fixture.h"
 
 /* ------------------------------------------------------------------ */
 /* xnic_sim_ring                                                       */
@@ -1261,37 +1262,6 @@ struct td_wr {
 	u8 tclass;
 };
 
-struct td_buf {
-	struct page *pg;
-	unsigned int order;
-};
-
-static void td_buf_free(struct kunit_resource *res)
-{
-	struct td_buf *b = res->data;
-
-	__free_pages(b->pg, b->order);
-	kfree(b);
-}
-
-/* Zeroed, physically contiguous "DMA" memory, freed after the test. */
-static void *td_dma(struct kunit *test, size_t size, u64 *dma)
-{
-	struct td_buf *b = kzalloc(sizeof(*b), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	b->order = get_order(size);
-	b->pg = alloc_pages(GFP_KERNEL | __GFP_ZERO, b->order);
-	if (!b->pg)
-		kfree(b);
-	KUNIT_ASSERT_NOT_NULL(test, b->pg);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, defer_init,
-							 td_buf_free,
-							 GFP_KERNEL, b));
-	*dma = page_to_phys(b->pg);
-	return page_address(b->pg);
-}
-
 static u64 td_pa(const void *p)
 {
 	return virt_to_phys((void *)p);
@@ -1347,12 +1317,7 @@ static bool td_wait_ev(struct td_dev *d, u8 type, u32 n)
 /* A device counter (debugfs "counters"). */
 static u64 td_ctr(struct td_dev *d, enum xnic_sim_ctr c)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(d->sim->ctr, cpu)->v[c];
-	return sum;
+	return kt_sim_ctr(d->sim, c);
 }
 
 static u32 td_rd(struct td_dev *d, u32 reg)
@@ -1429,11 +1394,11 @@ static void td_up(struct td_dev *d)
 
 	td_reset(d);
 	d->cmd_pi = 0;
-	d->cmdq = td_dma(test, sizeof(struct xnic_cmd) << TD_CMDQ_LOG, &dma);
+	d->cmdq = kt_dma(test, sizeof(struct xnic_cmd) << TD_CMDQ_LOG, &dma);
 	td_wr(d, XNIC_REG_CMDQ_BASE_LO, lower_32_bits(dma));
 	td_wr(d, XNIC_REG_CMDQ_BASE_HI, upper_32_bits(dma));
 	td_wr(d, XNIC_REG_CMDQ_LOG_SIZE, TD_CMDQ_LOG);
-	eq = td_dma(test, sizeof(struct xnic_eqe) << TD_EQ_LOG, &dma);
+	eq = kt_dma(test, sizeof(struct xnic_eqe) << TD_EQ_LOG, &dma);
 	spin_lock_irq(&d->ev_lock);
 	d->eq = eq;
 	d->eq_ci = 0;
@@ -1465,7 +1430,7 @@ static void td_up(struct td_dev *d)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be64(&caps.node_guid),
 			d->sim->guid);
 	for (i = 0; i < ARRAY_SIZE(d->db); i++) {
-		d->db[i] = td_dma(test, XNIC_DB_PAGE_SIZE, &dma);
+		d->db[i] = kt_dma(test, XNIC_DB_PAGE_SIZE, &dma);
 		db.db_index = cpu_to_le32(i);
 		db.page_addr = cpu_to_le64(dma);
 		td_cmd_ok(d, XNIC_CMD_ALLOC_DB, &db, sizeof(db));
@@ -1493,8 +1458,8 @@ static struct td_cq *td_cq(struct td_dev *d, u32 cqn, u32 log, bool events)
 	cq->d = d;
 	cq->cqn = cqn;
 	cq->log = log;
-	cq->ring = td_dma(d->test, sizeof(struct xnic_cqe) << log, &ring);
-	cq->rec = td_dma(d->test, sizeof(*cq->rec), &rec);
+	cq->ring = kt_dma(d->test, sizeof(struct xnic_cqe) << log, &ring);
+	cq->rec = kt_dma(d->test, sizeof(*cq->rec), &rec);
 	in.cqn = cpu_to_le32(cqn);
 	in.log_cqe = cpu_to_le32(log);
 	in.ring_addr = cpu_to_le64(ring);
@@ -1584,9 +1549,9 @@ static struct td_qp *td_qp_status(struct td_dev *d, u32 qpn, u8 type,
 	q->type = type;
 	q->dbi = dbi;
 	q->slot = slot;
-	q->sq = td_dma(d->test, 1U << (TD_Q_LOG + TD_WQE_SHIFT), &sq);
-	q->rq = td_dma(d->test, 1U << (TD_Q_LOG + TD_WQE_SHIFT), &rq);
-	q->rec = td_dma(d->test, sizeof(*q->rec), &rec);
+	q->sq = kt_dma(d->test, 1U << (TD_Q_LOG + TD_WQE_SHIFT), &sq);
+	q->rq = kt_dma(d->test, 1U << (TD_Q_LOG + TD_WQE_SHIFT), &rq);
+	q->rec = kt_dma(d->test, sizeof(*q->rec), &rec);
 	in.qpn = cpu_to_le32(qpn);
 	in.qp_type = type;
 	in.sq_log_wqe = TD_Q_LOG;
@@ -1793,7 +1758,7 @@ static struct td_mr *td_mr(struct td_dev *d, u32 key, u32 pdn, u32 access,
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	KUNIT_ASSERT_LE(test, npages, (u32)ARRAY_SIZE(m->pg));
-	mtt = td_dma(test, npages * sizeof(u64), &mtt_dma);
+	mtt = kt_dma(test, npages * sizeof(u64), &mtt_dma);
 	m->key = key;
 	m->iova = iova;
 	m->npages = npages;
@@ -1935,8 +1900,8 @@ static void dev_cmds(struct kunit *test)
 	/* CQs */
 	cq.cqn = cpu_to_le32(5);
 	cq.log_cqe = cpu_to_le32(17);
-	cq.ring_addr = cpu_to_le64(td_pa(td_dma(test, PAGE_SIZE, &dma)));
-	cq.dbrec_addr = cpu_to_le64(td_pa(td_dma(test, PAGE_SIZE, &dma)));
+	cq.ring_addr = cpu_to_le64(td_pa(kt_dma(test, PAGE_SIZE, &dma)));
+	cq.dbrec_addr = cpu_to_le64(td_pa(kt_dma(test, PAGE_SIZE, &dma)));
 	td_want(d, XNIC_CMD_CREATE_CQ, &cq, sizeof(cq), XNIC_CMD_BAD_PARAM);
 	cq.log_cqe = cpu_to_le32(2);
 	cq.flags = cpu_to_le32(0x80);
@@ -2007,7 +1972,7 @@ static void dev_cmds(struct kunit *test)
 			(u32)XNIC_CMD_BAD_STATE);
 	/* doorbell pages */
 	db.db_index = cpu_to_le32(XNIC_SIM_MAX_DB);
-	db.page_addr = cpu_to_le64(td_pa(td_dma(test, XNIC_DB_PAGE_SIZE,
+	db.page_addr = cpu_to_le64(td_pa(kt_dma(test, XNIC_DB_PAGE_SIZE,
 						&dma)));
 	td_want(d, XNIC_CMD_ALLOC_DB, &db, sizeof(db), XNIC_CMD_BAD_PARAM);
 	db.db_index = cpu_to_le32(1);
@@ -2028,7 +1993,7 @@ static void dev_cmds(struct kunit *test)
 	mr.npages = cpu_to_le32(1);
 	mr.page_shift = 12;
 	mr.length = cpu_to_le64(4096);
-	mr.mtt_addr = cpu_to_le64(td_pa(td_dma(test, PAGE_SIZE, &dma)));
+	mr.mtt_addr = cpu_to_le64(td_pa(kt_dma(test, PAGE_SIZE, &dma)));
 	/* a misaligned MTT entry */
 	*(__le64 *)phys_to_virt(le64_to_cpu(mr.mtt_addr)) = cpu_to_le64(0x10);
 	td_want(d, XNIC_CMD_REG_MR, &mr, sizeof(mr), XNIC_CMD_BAD_PARAM);
@@ -3145,8 +3110,8 @@ static void dev_kick_bounded(struct kunit *test)
 	KUNIT_EXPECT_GT(test, seen, 0);
 
 	/* one SEND over the kick's byte budget: for the engine thread */
-	td_dma(test, 2 * big, &sdma);
-	td_dma(test, 2 * big, &rdma);
+	kt_dma(test, 2 * big, &sdma);
+	kt_dma(test, 2 * big, &rdma);
 	for (seen = 0, tries = 0; tries < 5 && !seen; tries++) {
 		struct xnic_sge sge = td_sge(rdma, 2 * big, TD_ALL_KEY);
 		u32 serves = th.serves;
@@ -3286,8 +3251,8 @@ static void dev_pass_budget(struct kunit *test)
 	q[0] = td_qp(d, 20, XNIC_QPT_RC, TD_PD, cq[0], rcq, 1, 20,
 		     XNIC_NO_SRQ);
 	td_connect(q[0], q[0], 1);
-	td_dma(test, SZ_1M, &sdma);
-	td_dma(test, SZ_1M, &rdma);
+	kt_dma(test, SZ_1M, &sdma);
+	kt_dma(test, SZ_1M, &rdma);
 	w = (struct td_wr) { .op = XNIC_OP_SEND, .nsge = 1,
 			     .flags = XNIC_WQE_SIGNALED };
 	w.sge[0] = td_sge(sdma, SZ_1M, TD_ALL_KEY);
@@ -3434,8 +3399,8 @@ static void te_ring_init(struct kunit *test, struct te_port *p,
 {
 	u64 dma;
 
-	r->desc = td_dma(test, sizeof(*r->desc) << TE_LOG, &dma);
-	r->buf = td_dma(test, TE_BUF << TE_LOG, &r->buf_dma);
+	r->desc = kt_dma(test, sizeof(*r->desc) << TE_LOG, &dma);
+	r->buf = kt_dma(test, TE_BUF << TE_LOG, &r->buf_dma);
 	r->pi = 0;
 	td_wr(p->d, base_lo, lower_32_bits(dma));
 	td_wr(p->d, base_lo + 4, upper_32_bits(dma));
@@ -3626,7 +3591,7 @@ static void dev_counters(struct kunit *test)
 	u64 dma, cqes, cmds;
 	u32 i;
 
-	buf = td_dma(test, (XNIC_CTR_NUM + 1) * sizeof(*buf), &dma);
+	buf = kt_dma(test, (XNIC_CTR_NUM + 1) * sizeof(*buf), &dma);
 	memset(buf, 0xa5, (XNIC_CTR_NUM + 1) * sizeof(*buf));
 
 	/* the whole set, with room to spare: the extra slot untouched */
