@@ -19,6 +19,17 @@ static int kt_res_init(struct kunit_resource *res, void *ctx)
 	return 0;
 }
 
+void kt_defer(struct kunit *test, void (*free)(struct kunit_resource *res),
+	      void *data)
+{
+	if (!kunit_alloc_resource(test, kt_res_init, free, GFP_KERNEL, data)) {
+		struct kunit_resource res = { .data = data };
+
+		free(&res);
+		KUNIT_ASSERT_FAILURE(test, "no KUnit resource");
+	}
+}
+
 static void kt_pages_free(struct kunit_resource *res)
 {
 	struct kt_pages *p = res->data;
@@ -37,13 +48,7 @@ void *kt_dma(struct kunit *test, size_t size, u64 *dma)
 	if (!p->va)
 		kfree(p);
 	KUNIT_ASSERT_NE(test, p->va, 0UL);
-	if (!kunit_alloc_resource(test, kt_res_init, kt_pages_free,
-				  GFP_KERNEL, p)) {
-		free_pages(p->va, p->order);
-		kfree(p);
-		KUNIT_ASSERT_FAILURE(test, "no KUnit resource for %zu bytes",
-				     size);
-	}
+	kt_defer(test, kt_pages_free, p);
 	*dma = virt_to_phys((void *)p->va);
 	return (void *)p->va;
 }
@@ -64,14 +69,7 @@ struct xnic_sim_dev *kt_sim_dev(struct kunit *test, int index, bool clear)
 	struct xnic_sim_dev *d = xnic_sim_dev_alloc(index);
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	if (!kunit_alloc_resource(test, kt_res_init,
-				  clear ? kt_sim_dev_clear_free :
-					  kt_sim_dev_free,
-				  GFP_KERNEL, d)) {
-		xnic_sim_dev_free(d);
-		KUNIT_ASSERT_FAILURE(test, "no KUnit resource for device %d",
-				     index);
-	}
+	kt_defer(test, clear ? kt_sim_dev_clear_free : kt_sim_dev_free, d);
 	return d;
 }
 
@@ -82,6 +80,26 @@ u64 kt_sim_ctr(struct xnic_sim_dev *d, enum xnic_sim_ctr c)
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(d->ctr, cpu)->v[c];
+	return sum;
+}
+
+void kt_fill_pattern(u8 *p, size_t n, u8 seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (u8)(seed + i * 7 + (i >> 8));
+}
+
+u16 kt_ip_sum(const u8 *ip)
+{
+	u32 sum = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		sum += ip[i] << 8 | ip[i + 1];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
 	return sum;
 }
 
