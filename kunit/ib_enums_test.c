@@ -229,31 +229,28 @@ static void enums_wc(struct kunit *test)
 		      ARRAY_SIZE(net), 0x100);
 }
 
+static const struct kt_pair kt_send[] = {
+	KT(IB_SEND_FENCE, XRDMA_SEND_FENCE),
+	KT(IB_SEND_SIGNALED, XRDMA_SEND_SIGNALED),
+	KT(IB_SEND_SOLICITED, XRDMA_SEND_SOLICITED),
+	KT(IB_SEND_INLINE, XRDMA_SEND_INLINE),
+};
+
+static const struct kt_pair kt_notify[] = {
+	KT(IB_CQ_SOLICITED, XRDMA_CQ_SOLICITED),
+	KT(IB_CQ_NEXT_COMP, XRDMA_CQ_NEXT_COMP),
+	KT(IB_CQ_REPORT_MISSED_EVENTS, XRDMA_CQ_REPORT_MISSED_EVENTS),
+};
+
+static const struct kt_pair kt_srq[] = {
+	KT(IB_SRQ_MAX_WR, XRDMA_SRQ_MAX_WR),
+	KT(IB_SRQ_LIMIT, XRDMA_SRQ_LIMIT),
+};
+
+/* send flags ib_core has and xrdma has not (the tables: enums_table) */
 static void enums_send_cq_flags(struct kunit *test)
 {
-	static const struct kt_pair send[] = {
-		KT(IB_SEND_FENCE, XRDMA_SEND_FENCE),
-		KT(IB_SEND_SIGNALED, XRDMA_SEND_SIGNALED),
-		KT(IB_SEND_SOLICITED, XRDMA_SEND_SOLICITED),
-		KT(IB_SEND_INLINE, XRDMA_SEND_INLINE),
-	};
-	static const struct kt_pair notify[] = {
-		KT(IB_CQ_SOLICITED, XRDMA_CQ_SOLICITED),
-		KT(IB_CQ_NEXT_COMP, XRDMA_CQ_NEXT_COMP),
-		KT(IB_CQ_REPORT_MISSED_EVENTS, XRDMA_CQ_REPORT_MISSED_EVENTS),
-	};
-	static const struct kt_pair srq[] = {
-		KT(IB_SRQ_MAX_WR, XRDMA_SRQ_MAX_WR),
-		KT(IB_SRQ_LIMIT, XRDMA_SRQ_LIMIT),
-	};
-
 	KUNIT_EXPECT_LT(test, xib_send_flags_to_xrdma(IB_SEND_IP_CSUM), 0);
-	kt_check_flags(test, "xib_send_flags_to_xrdma", xib_send_flags_to_xrdma_64, send,
-		       ARRAY_SIZE(send));
-	kt_check_flags(test, "xib_cq_notify_to_xrdma", xib_cq_notify_to_xrdma_64, notify,
-		       ARRAY_SIZE(notify));
-	kt_check_flags(test, "xib_srq_mask_to_xrdma", xib_srq_mask_to_xrdma_64, srq,
-		       ARRAY_SIZE(srq));
 }
 
 static const struct kt_pair kt_qp_states[] = {
@@ -297,35 +294,85 @@ static const struct kt_pair kt_qp_mask[] = {
 	KT(IB_QP_DEST_QPN, XRDMA_QP_DEST_QPN),
 };
 
+/*
+ * The translations whose tables do not depend on the kernel, one parameter
+ * each: @fn over its table (read right to left if @swap).
+ */
+struct kt_xlate {
+	const char *name;
+	int (*to_enum)(u32 v);		/* an enum translation, or */
+	s64 (*to_flags)(u32 v);		/* a flag translation */
+	const struct kt_pair *t;
+	size_t n;
+	u32 range;			/* enums: every value below it checked */
+	bool swap;
+};
+
+static const struct kt_xlate kt_xlates[] = {
+	{ .name = "xib_send_flags_to_xrdma",
+	  .to_flags = xib_send_flags_to_xrdma_64,
+	  .t = kt_send, .n = ARRAY_SIZE(kt_send) },
+	{ .name = "xib_cq_notify_to_xrdma",
+	  .to_flags = xib_cq_notify_to_xrdma_64,
+	  .t = kt_notify, .n = ARRAY_SIZE(kt_notify) },
+	{ .name = "xib_srq_mask_to_xrdma",
+	  .to_flags = xib_srq_mask_to_xrdma_64,
+	  .t = kt_srq, .n = ARRAY_SIZE(kt_srq) },
+	{ .name = "xib_qp_state_to_xrdma",
+	  .to_enum = xib_qp_state_to_xrdma, .range = 0x100,
+	  .t = kt_qp_states, .n = ARRAY_SIZE(kt_qp_states) },
+	{ .name = "xib_qp_state_to_ib",
+	  .to_enum = xib_qp_state_to_ib, .range = 0x100,
+	  .t = kt_qp_states, .n = ARRAY_SIZE(kt_qp_states), .swap = true },
+	{ .name = "xib_qp_type_to_xrdma",
+	  .to_enum = xib_qp_type_to_xrdma, .range = 0x2000,
+	  .t = kt_qp_types, .n = ARRAY_SIZE(kt_qp_types) },
+	{ .name = "xib_qp_type_to_ib",
+	  .to_enum = xib_qp_type_to_ib, .range = 0x100,
+	  .t = kt_qp_types, .n = ARRAY_SIZE(kt_qp_types), .swap = true },
+	{ .name = "xib_qp_mask_to_xrdma",
+	  .to_flags = xib_qp_mask_to_xrdma_64,
+	  .t = kt_qp_mask, .n = ARRAY_SIZE(kt_qp_mask) },
+	{ .name = "xib_qp_mask_to_ib",
+	  .to_flags = xib_qp_mask_to_ib_64,
+	  .t = kt_qp_mask, .n = ARRAY_SIZE(kt_qp_mask), .swap = true },
+};
+
+static void kt_xlate_desc(const struct kt_xlate *x, char *desc)
+{
+	strscpy(desc, x->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(kt_xlate, kt_xlates, kt_xlate_desc);
+
+static void enums_table(struct kunit *test)
+{
+	const struct kt_xlate *x = test->param_value;
+	struct kt_pair r[ARRAY_SIZE(kt_qp_mask)];
+	const struct kt_pair *t = x->t;
+
+	if (x->swap) {
+		KUNIT_ASSERT_LE(test, x->n, ARRAY_SIZE(r));
+		kt_swap(x->t, r, x->n);
+		t = r;
+	}
+	if (x->to_enum)
+		kt_check_enum(test, x->name, x->to_enum, t, x->n, x->range);
+	else
+		kt_check_flags(test, x->name, x->to_flags, t, x->n);
+}
+
+/* QP types and attributes ib_core has and xrdma has not */
 static void enums_qp(struct kunit *test)
 {
-	struct kt_pair r[ARRAY_SIZE(kt_qp_mask)];
-
-	kt_check_enum(test, "xib_qp_state_to_xrdma", xib_qp_state_to_xrdma, kt_qp_states,
-		      ARRAY_SIZE(kt_qp_states), 0x100);
-	kt_swap(kt_qp_states, r, ARRAY_SIZE(kt_qp_states));
-	kt_check_enum(test, "xib_qp_state_to_ib", xib_qp_state_to_ib, r,
-		      ARRAY_SIZE(kt_qp_states), 0x100);
-
 	/* ib_core types xrdma has not: EOPNOTSUPP, not EINVAL */
 	KUNIT_EXPECT_EQ(test, xib_qp_type_to_xrdma(IB_QPT_SMI), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, xib_qp_type_to_xrdma(IB_QPT_XRC_INI),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, xib_qp_type_to_xrdma(IB_QPT_RAW_PACKET),
 			-EOPNOTSUPP);
-	kt_check_enum(test, "xib_qp_type_to_xrdma", xib_qp_type_to_xrdma, kt_qp_types,
-		      ARRAY_SIZE(kt_qp_types), 0x2000);
-	kt_swap(kt_qp_types, r, ARRAY_SIZE(kt_qp_types));
-	kt_check_enum(test, "xib_qp_type_to_ib", xib_qp_type_to_ib, r,
-		      ARRAY_SIZE(kt_qp_types), 0x100);
-
 	KUNIT_EXPECT_EQ(test, xib_qp_mask_to_xrdma(IB_QP_RATE_LIMIT),
 			-EOPNOTSUPP);
-	kt_check_flags(test, "xib_qp_mask_to_xrdma", xib_qp_mask_to_xrdma_64, kt_qp_mask,
-		       ARRAY_SIZE(kt_qp_mask));
-	kt_swap(kt_qp_mask, r, ARRAY_SIZE(kt_qp_mask));
-	kt_check_flags(test, "xib_qp_mask_to_ib", xib_qp_mask_to_ib_64, r,
-		       ARRAY_SIZE(kt_qp_mask));
 }
 
 static const struct kt_pair kt_access[] = {
@@ -490,6 +537,7 @@ static struct kunit_case enums_cases[] = {
 	KUNIT_CASE(enums_wc),
 	KUNIT_CASE(enums_send_cq_flags),
 	KUNIT_CASE(enums_qp),
+	KUNIT_CASE_PARAM(enums_table, kt_xlate_gen_params),
 	KUNIT_CASE(enums_access_mtu),
 	KUNIT_CASE(enums_device),
 	{}

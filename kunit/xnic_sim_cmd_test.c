@@ -15,7 +15,6 @@
 #include <linux/completion.h>
 #include "xnic_sim_dev_fixture.h"
 
-/* Commands: parameters, states, busy objects, limits, reset. */
 /*
  * CLOCK: the microseconds of CQE timestamps (local_clock() / 1000, 32
  * bits); a read lies between two reads of that clock around it.

@@ -22,12 +22,15 @@ static int kt_res_init(struct kunit_resource *res, void *ctx)
 void kt_defer(struct kunit *test, void (*free)(struct kunit_resource *res),
 	      void *data)
 {
-	if (!kunit_alloc_resource(test, kt_res_init, free, GFP_KERNEL, data)) {
-		struct kunit_resource res = { .data = data };
+	struct kunit_resource *res;
 
-		free(&res);
-		KUNIT_ASSERT_FAILURE(test, "no KUnit resource");
+	res = kunit_alloc_resource(test, kt_res_init, free, GFP_KERNEL, data);
+	if (!res) {
+		struct kunit_resource now = { .data = data };
+
+		free(&now);
 	}
+	KUNIT_ASSERT_NOT_NULL(test, res);
 }
 
 static void kt_pages_free(struct kunit_resource *res)

@@ -675,30 +675,41 @@ static void xx_bad_srq(struct kunit *test, u32 srqn, u8 op)
 	KUNIT_EXPECT_GE(test, kt_sim_ctr(e->d, XS_CTR_err_rem_inv_req), 1ULL);
 }
 
-static const u8 xx_ops[] = {
-	XNIC_OP_SEND, XNIC_OP_SEND_WITH_IMM, XNIC_OP_RDMA_WRITE,
-	XNIC_OP_RDMA_WRITE_WITH_IMM, XNIC_OP_RDMA_READ,
-	XNIC_OP_ATOMIC_FETCH_AND_ADD,
+/* the requests an XRC target refuses for a wrong SRQ, one row each */
+struct xx_op_row {
+	u8 op;
+	const char *name;
 };
+
+#define XX_OP(op) { op, #op }
+static const struct xx_op_row xx_ops[] = {
+	XX_OP(XNIC_OP_SEND), XX_OP(XNIC_OP_SEND_WITH_IMM),
+	XX_OP(XNIC_OP_RDMA_WRITE), XX_OP(XNIC_OP_RDMA_WRITE_WITH_IMM),
+	XX_OP(XNIC_OP_RDMA_READ), XX_OP(XNIC_OP_ATOMIC_FETCH_AND_ADD),
+};
+
+static void xx_op_desc(const struct xx_op_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xx_op, xx_ops, xx_op_desc);
 
 /* an XRC SRQ of another domain */
 static void xrc_other_xrcd(struct kunit *test)
 {
-	u32 i;
+	const struct xx_op_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(xx_ops); i++)
-		xx_bad_srq(test, XX_SRQ2, xx_ops[i]);
+	xx_bad_srq(test, XX_SRQ2, r->op);
 }
 
 /* a basic SRQ, and a number no SRQ has */
 static void xrc_not_xrc_srq(struct kunit *test)
 {
-	u32 i;
+	const struct xx_op_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(xx_ops); i++) {
-		xx_bad_srq(test, XX_SRQ_BASIC, xx_ops[i]);
-		xx_bad_srq(test, 0x777, xx_ops[i]);
-	}
+	xx_bad_srq(test, XX_SRQ_BASIC, r->op);
+	xx_bad_srq(test, 0x777, r->op);
 }
 
 /*
@@ -910,8 +921,8 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_send),
 	KUNIT_CASE(xrc_rdma),
 	KUNIT_CASE(xrc_foreign_pd),
-	KUNIT_CASE(xrc_other_xrcd),
-	KUNIT_CASE(xrc_not_xrc_srq),
+	KUNIT_CASE_PARAM(xrc_other_xrcd, xx_op_gen_params),
+	KUNIT_CASE_PARAM(xrc_not_xrc_srq, xx_op_gen_params),
 	KUNIT_CASE(xrc_target_not_tgt),
 	KUNIT_CASE(xrc_rnr),
 	KUNIT_CASE(xrc_srq_ci),
