@@ -98,7 +98,22 @@ static const struct spec_row spec[] = {
 	{ S(SQE), S(RTS), GSI, 0, A(CUR_STATE) | A(QKEY) },
 };
 
-static const enum xrdma_qp_type types[] = { RC, UC, UD, GSI };
+/* the QP types the table covers: one parameter of the exhaustive case each */
+struct qp_type_row {
+	enum xrdma_qp_type type;
+	const char *name;
+};
+
+static const struct qp_type_row types[] = {
+	{ RC, "RC" }, { UC, "UC" }, { UD, "UD" }, { GSI, "GSI" },
+};
+
+static void qp_type_desc(const struct qp_type_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qp_type, types, qp_type_desc);
 
 /* Any state -> Reset and any state -> Error, with no attributes. */
 static const struct spec_row *spec_find(enum xrdma_qp_state from,
@@ -162,19 +177,18 @@ static int check_cell(struct kunit *test, enum xrdma_qp_type type,
 	return n + 2;
 }
 
+/* every (from, to) cell of one QP type's table, with every mask */
 static void qpstate_table_exhaustive(struct kunit *test)
 {
+	const struct qp_type_row *r = test->param_value;
 	enum xrdma_qp_state from, to;
-	int t, checked = 0;
+	int checked = 0;
 
-	for (t = 0; t < ARRAY_SIZE(types); t++) {
-		for (from = 0; from < XRDMA_QPS_NUM; from++) {
-			for (to = 0; to < XRDMA_QPS_NUM; to++)
-				checked += check_cell(test, types[t], from,
-						      to);
-		}
+	for (from = 0; from < XRDMA_QPS_NUM; from++) {
+		for (to = 0; to < XRDMA_QPS_NUM; to++)
+			checked += check_cell(test, r->type, from, to);
 	}
-	kunit_info(test, "%d combinations checked\n", checked);
+	kunit_info(test, "%s: %d combinations checked\n", r->name, checked);
 }
 
 static void qpstate_bad_arguments(struct kunit *test)
@@ -535,7 +549,7 @@ static void qpstate_gsi_modify(struct kunit *test)
 }
 
 static struct kunit_case qpstate_cases[] = {
-	KUNIT_CASE(qpstate_table_exhaustive),
+	KUNIT_CASE_PARAM(qpstate_table_exhaustive, qp_type_gen_params),
 	KUNIT_CASE(qpstate_bad_arguments),
 	KUNIT_CASE(qpstate_modify_qp),
 	KUNIT_CASE(qpstate_sqd_capability),

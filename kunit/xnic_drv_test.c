@@ -489,66 +489,102 @@ static struct kunit_suite wqe_suite = {
 /* ------------------------------------------------------------------ */
 /* xnic_drv_cqe                                                        */
 
+/* a CQE status and the work completion status it gives */
+struct cqe_status_row {
+	u8 hw;
+	enum xrdma_wc_status wc;
+	const char *name;
+};
+
+#define CQE_STATUS(hw, wc) { hw, wc, #hw }
+static const struct cqe_status_row cqe_status_rows[] = {
+	CQE_STATUS(XNIC_CQE_SUCCESS, XRDMA_WC_SUCCESS),
+	CQE_STATUS(XNIC_CQE_LOC_LEN_ERR, XRDMA_WC_LOC_LEN_ERR),
+	CQE_STATUS(XNIC_CQE_LOC_QP_OP_ERR, XRDMA_WC_LOC_QP_OP_ERR),
+	CQE_STATUS(XNIC_CQE_LOC_PROT_ERR, XRDMA_WC_LOC_PROT_ERR),
+	CQE_STATUS(XNIC_CQE_WR_FLUSH_ERR, XRDMA_WC_WR_FLUSH_ERR),
+	CQE_STATUS(XNIC_CQE_BAD_RESP_ERR, XRDMA_WC_BAD_RESP_ERR),
+	CQE_STATUS(XNIC_CQE_LOC_ACCESS_ERR, XRDMA_WC_LOC_ACCESS_ERR),
+	CQE_STATUS(XNIC_CQE_REM_INV_REQ_ERR, XRDMA_WC_REM_INV_REQ_ERR),
+	CQE_STATUS(XNIC_CQE_REM_ACCESS_ERR, XRDMA_WC_REM_ACCESS_ERR),
+	CQE_STATUS(XNIC_CQE_REM_OP_ERR, XRDMA_WC_REM_OP_ERR),
+	CQE_STATUS(XNIC_CQE_RETRY_EXC_ERR, XRDMA_WC_RETRY_EXC_ERR),
+	CQE_STATUS(XNIC_CQE_RNR_RETRY_EXC_ERR, XRDMA_WC_RNR_RETRY_EXC_ERR),
+	CQE_STATUS(XNIC_CQE_GENERAL_ERR, XRDMA_WC_GENERAL_ERR),
+};
+
+static void cqe_status_desc(const struct cqe_status_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cqe_status, cqe_status_rows, cqe_status_desc);
+
 static void cqe_status_table(struct kunit *test)
 {
-	static const struct { u8 hw; enum xrdma_wc_status wc; } t[] = {
-		{ XNIC_CQE_SUCCESS, XRDMA_WC_SUCCESS },
-		{ XNIC_CQE_LOC_LEN_ERR, XRDMA_WC_LOC_LEN_ERR },
-		{ XNIC_CQE_LOC_QP_OP_ERR, XRDMA_WC_LOC_QP_OP_ERR },
-		{ XNIC_CQE_LOC_PROT_ERR, XRDMA_WC_LOC_PROT_ERR },
-		{ XNIC_CQE_WR_FLUSH_ERR, XRDMA_WC_WR_FLUSH_ERR },
-		{ XNIC_CQE_BAD_RESP_ERR, XRDMA_WC_BAD_RESP_ERR },
-		{ XNIC_CQE_LOC_ACCESS_ERR, XRDMA_WC_LOC_ACCESS_ERR },
-		{ XNIC_CQE_REM_INV_REQ_ERR, XRDMA_WC_REM_INV_REQ_ERR },
-		{ XNIC_CQE_REM_ACCESS_ERR, XRDMA_WC_REM_ACCESS_ERR },
-		{ XNIC_CQE_REM_OP_ERR, XRDMA_WC_REM_OP_ERR },
-		{ XNIC_CQE_RETRY_EXC_ERR, XRDMA_WC_RETRY_EXC_ERR },
-		{ XNIC_CQE_RNR_RETRY_EXC_ERR, XRDMA_WC_RNR_RETRY_EXC_ERR },
-		{ XNIC_CQE_GENERAL_ERR, XRDMA_WC_GENERAL_ERR },
-	};
+	const struct cqe_status_row *r = test->param_value;
 	struct xnic_cqe cqe = {};
 	struct xrdma_wc wc;
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		cqe.status = t[i].hw;
-		xnic_cqe_to_wc(&cqe, &wc);
-		KUNIT_EXPECT_EQ(test, wc.status, t[i].wc);
-		KUNIT_EXPECT_EQ(test, wc.vendor_err,
-				t[i].hw == XNIC_CQE_GENERAL_ERR ? 21U : 0U);
-	}
-	/* a status the driver does not know */
+	cqe.status = r->hw;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.status, r->wc);
+	KUNIT_EXPECT_EQ(test, wc.vendor_err,
+			r->hw == XNIC_CQE_GENERAL_ERR ? 21U : 0U);
+}
+
+/* a status the driver does not know */
+static void cqe_status_unknown(struct kunit *test)
+{
+	struct xnic_cqe cqe = {};
+	struct xrdma_wc wc;
+
 	cqe.status = 200;
 	xnic_cqe_to_wc(&cqe, &wc);
 	KUNIT_EXPECT_EQ(test, wc.status, XRDMA_WC_GENERAL_ERR);
 	KUNIT_EXPECT_EQ(test, wc.vendor_err, 200U);
 }
 
+/* a CQE opcode and the work completion opcode it gives */
+struct cqe_opcode_row {
+	u8 hw;
+	enum xrdma_wc_opcode wc;
+	const char *name;
+};
+
+#define CQE_OPCODE(hw, wc) { hw, wc, #hw }
+static const struct cqe_opcode_row cqe_opcode_rows[] = {
+	CQE_OPCODE(XNIC_CQE_OP_SEND, XRDMA_WC_SEND),
+	CQE_OPCODE(XNIC_CQE_OP_RDMA_WRITE, XRDMA_WC_RDMA_WRITE),
+	CQE_OPCODE(XNIC_CQE_OP_RDMA_READ, XRDMA_WC_RDMA_READ),
+	CQE_OPCODE(XNIC_CQE_OP_COMP_SWAP, XRDMA_WC_COMP_SWAP),
+	CQE_OPCODE(XNIC_CQE_OP_FETCH_ADD, XRDMA_WC_FETCH_ADD),
+	CQE_OPCODE(XNIC_CQE_OP_LOCAL_INV, XRDMA_WC_LOCAL_INV),
+	CQE_OPCODE(XNIC_CQE_OP_REG_MR, XRDMA_WC_REG_MR),
+	CQE_OPCODE(XNIC_CQE_OP_RECV, XRDMA_WC_RECV),
+	CQE_OPCODE(XNIC_CQE_OP_RECV_RDMA_WITH_IMM,
+		   XRDMA_WC_RECV_RDMA_WITH_IMM),
+	/* unknown: by the receive bit */
+	CQE_OPCODE(0x7f, XRDMA_WC_SEND),
+	CQE_OPCODE(0xfe, XRDMA_WC_RECV),
+};
+
+static void cqe_opcode_desc(const struct cqe_opcode_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cqe_opcode, cqe_opcode_rows, cqe_opcode_desc);
+
 static void cqe_opcode_table(struct kunit *test)
 {
-	static const struct { u8 hw; enum xrdma_wc_opcode wc; } t[] = {
-		{ XNIC_CQE_OP_SEND, XRDMA_WC_SEND },
-		{ XNIC_CQE_OP_RDMA_WRITE, XRDMA_WC_RDMA_WRITE },
-		{ XNIC_CQE_OP_RDMA_READ, XRDMA_WC_RDMA_READ },
-		{ XNIC_CQE_OP_COMP_SWAP, XRDMA_WC_COMP_SWAP },
-		{ XNIC_CQE_OP_FETCH_ADD, XRDMA_WC_FETCH_ADD },
-		{ XNIC_CQE_OP_LOCAL_INV, XRDMA_WC_LOCAL_INV },
-		{ XNIC_CQE_OP_REG_MR, XRDMA_WC_REG_MR },
-		{ XNIC_CQE_OP_RECV, XRDMA_WC_RECV },
-		{ XNIC_CQE_OP_RECV_RDMA_WITH_IMM, XRDMA_WC_RECV_RDMA_WITH_IMM },
-		/* unknown: by the receive bit */
-		{ 0x7f, XRDMA_WC_SEND },
-		{ 0xfe, XRDMA_WC_RECV },
-	};
+	const struct cqe_opcode_row *r = test->param_value;
 	struct xnic_cqe cqe = {};
 	struct xrdma_wc wc;
-	int i;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		cqe.opcode = t[i].hw;
-		xnic_cqe_to_wc(&cqe, &wc);
-		KUNIT_EXPECT_EQ(test, wc.opcode, t[i].wc);
-	}
+	cqe.opcode = r->hw;
+	xnic_cqe_to_wc(&cqe, &wc);
+	KUNIT_EXPECT_EQ(test, wc.opcode, r->wc);
 }
 
 static void cqe_fields(struct kunit *test)
@@ -598,8 +634,9 @@ static void cqe_fields(struct kunit *test)
 }
 
 static struct kunit_case cqe_cases[] = {
-	KUNIT_CASE(cqe_status_table),
-	KUNIT_CASE(cqe_opcode_table),
+	KUNIT_CASE_PARAM(cqe_status_table, cqe_status_gen_params),
+	KUNIT_CASE(cqe_status_unknown),
+	KUNIT_CASE_PARAM(cqe_opcode_table, cqe_opcode_gen_params),
 	KUNIT_CASE(cqe_fields),
 	{}
 };
@@ -900,74 +937,95 @@ static struct kunit_suite misc_suite = {
 /* ------------------------------------------------------------------ */
 /* xnic_drv_codes: verbs values to and from the device's codes         */
 
+/* a verbs value and the device's code for it */
+struct code_row {
+	int verbs, hw;
+	const char *name;
+};
+
+#define CODE(verbs, hw) { verbs, hw, #verbs }
+
+static void code_desc(const struct code_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct code_row qp_type_rows[] = {
+	CODE(XRDMA_QPT_RC, XNIC_QPT_RC),
+	CODE(XRDMA_QPT_UC, XNIC_QPT_UC),
+	CODE(XRDMA_QPT_UD, XNIC_QPT_UD),
+	CODE(XRDMA_QPT_GSI, XNIC_QPT_GSI),
+};
+
+KUNIT_ARRAY_PARAM(qp_type, qp_type_rows, code_desc);
+
 static void codes_qp_type(struct kunit *test)
 {
-	static const struct {
-		int verbs, hw;
-	} map[] = {
-		{ XRDMA_QPT_RC, XNIC_QPT_RC },
-		{ XRDMA_QPT_UC, XNIC_QPT_UC },
-		{ XRDMA_QPT_UD, XNIC_QPT_UD },
-		{ XRDMA_QPT_GSI, XNIC_QPT_GSI },
-	};
-	int i;
+	const struct code_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(map[i].verbs),
-				map[i].hw);
+	KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(r->verbs), r->hw);
+}
+
+static void codes_qp_type_invalid(struct kunit *test)
+{
 	KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(0), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, xnic_qp_type_to_hw(XRDMA_QPT_UD + 1),
 			-EOPNOTSUPP);
 }
 
+static const struct code_row qp_state_rows[] = {
+	CODE(XRDMA_QPS_RESET, XNIC_QPS_RESET),
+	CODE(XRDMA_QPS_INIT, XNIC_QPS_INIT),
+	CODE(XRDMA_QPS_RTR, XNIC_QPS_RTR),
+	CODE(XRDMA_QPS_RTS, XNIC_QPS_RTS),
+	CODE(XRDMA_QPS_SQD, XNIC_QPS_SQD),
+	CODE(XRDMA_QPS_SQE, XNIC_QPS_SQE),
+	CODE(XRDMA_QPS_ERR, XNIC_QPS_ERR),
+};
+
+KUNIT_ARRAY_PARAM(qp_state, qp_state_rows, code_desc);
+
 static void codes_qp_state(struct kunit *test)
 {
-	static const struct {
-		int verbs, hw;
-	} map[] = {
-		{ XRDMA_QPS_RESET, XNIC_QPS_RESET },
-		{ XRDMA_QPS_INIT, XNIC_QPS_INIT },
-		{ XRDMA_QPS_RTR, XNIC_QPS_RTR },
-		{ XRDMA_QPS_RTS, XNIC_QPS_RTS },
-		{ XRDMA_QPS_SQD, XNIC_QPS_SQD },
-		{ XRDMA_QPS_SQE, XNIC_QPS_SQE },
-		{ XRDMA_QPS_ERR, XNIC_QPS_ERR },
-	};
-	int i;
+	const struct code_row *r = test->param_value;
 
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(r->verbs), r->hw);
+	KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(r->hw), r->verbs);
+}
+
+static void codes_qp_state_invalid(struct kunit *test)
+{
 	/* every state of either side has a row */
-	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(map), (size_t)XRDMA_QPS_NUM);
-	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(map), (size_t)XNIC_QPS_NUM);
-	for (i = 0; i < ARRAY_SIZE(map); i++) {
-		KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(map[i].verbs),
-				map[i].hw);
-		KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(map[i].hw),
-				map[i].verbs);
-	}
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(qp_state_rows),
+			(size_t)XRDMA_QPS_NUM);
+	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(qp_state_rows),
+			(size_t)XNIC_QPS_NUM);
 	KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(XRDMA_QPS_NUM), -EINVAL);
 	KUNIT_EXPECT_EQ(test, xnic_qp_state_to_hw(-1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(XNIC_QPS_NUM), -EINVAL);
 	KUNIT_EXPECT_EQ(test, xnic_qp_state_from_hw(0xff), -EINVAL);
 }
 
+static const struct code_row mtu_rows[] = {
+	CODE(XRDMA_MTU_256, XNIC_MTU_256),
+	CODE(XRDMA_MTU_512, XNIC_MTU_512),
+	CODE(XRDMA_MTU_1024, XNIC_MTU_1024),
+	CODE(XRDMA_MTU_2048, XNIC_MTU_2048),
+	CODE(XRDMA_MTU_4096, XNIC_MTU_4096),
+};
+
+KUNIT_ARRAY_PARAM(mtu, mtu_rows, code_desc);
+
 static void codes_mtu(struct kunit *test)
 {
-	static const struct {
-		int verbs, hw;
-	} map[] = {
-		{ XRDMA_MTU_256, XNIC_MTU_256 },
-		{ XRDMA_MTU_512, XNIC_MTU_512 },
-		{ XRDMA_MTU_1024, XNIC_MTU_1024 },
-		{ XRDMA_MTU_2048, XNIC_MTU_2048 },
-		{ XRDMA_MTU_4096, XNIC_MTU_4096 },
-	};
-	int i;
+	const struct code_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(map); i++) {
-		KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(map[i].verbs), map[i].hw);
-		KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(map[i].hw),
-				map[i].verbs);
-	}
+	KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(r->verbs), r->hw);
+	KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(r->hw), r->verbs);
+}
+
+static void codes_mtu_invalid(struct kunit *test)
+{
 	KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, xnic_mtu_to_hw(XRDMA_MTU_4096 + 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, xnic_mtu_from_hw(0), -EINVAL);
@@ -1049,9 +1107,12 @@ static void codes_qp_mask(struct kunit *test)
 }
 
 static struct kunit_case codes_cases[] = {
-	KUNIT_CASE(codes_qp_type),
-	KUNIT_CASE(codes_qp_state),
-	KUNIT_CASE(codes_mtu),
+	KUNIT_CASE_PARAM(codes_qp_type, qp_type_gen_params),
+	KUNIT_CASE(codes_qp_type_invalid),
+	KUNIT_CASE_PARAM(codes_qp_state, qp_state_gen_params),
+	KUNIT_CASE(codes_qp_state_invalid),
+	KUNIT_CASE_PARAM(codes_mtu, mtu_gen_params),
+	KUNIT_CASE(codes_mtu_invalid),
 	KUNIT_CASE(codes_port_state),
 	KUNIT_CASE(codes_qp_mask),
 	{}

@@ -16,45 +16,27 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include "../drivers/hw/xnic/sim/xnic_sim.h"
+#include "xnic_sim_fixture.h"
 
-#define XT_DM_KEY	(3 << 8 | 0x42)
-#define XT_DM_PD	5
-#define XT_DM_OFF	0x1000		/* the MR starts a page into the window */
-#define XT_DM_LEN	0x2000
-#define XT_REMOTE	(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE | \
+#define KT_DM_KEY	(3 << 8 | 0x42)
+#define KT_DM_PD	5
+#define KT_DM_OFF	0x1000		/* the MR starts a page into the window */
+#define KT_DM_LEN	0x2000
+#define KT_REMOTE	(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE | \
 			 XNIC_ACCESS_REMOTE_READ | XNIC_ACCESS_REMOTE_ATOMIC)
 
-struct xt_dm {
+struct kt_dm {
 	struct xnic_sim_dev *dev;
 	struct xnic_sim_mr mr;
 	u8 *win;			/* CPU view of the window */
 };
 
-static void xt_dm_free(struct kunit_resource *res)
-{
-	xnic_sim_dev_free(res->data);
-}
-
-static int xt_dm_res_init(struct kunit_resource *res, void *ctx)
-{
-	res->data = ctx;
-	return 0;
-}
-
-static void xt_dm_init(struct kunit *test, struct xt_dm *d)
+static void kt_dm_init(struct kunit *test, struct kt_dm *d)
 {
 	struct xnic_bus *bus;
 	u64 base;
 
-	d->dev = xnic_sim_dev_alloc(0);
-	KUNIT_ASSERT_NOT_NULL(test, d->dev);
-	if (!kunit_alloc_resource(test, xt_dm_res_init, xt_dm_free, GFP_KERNEL,
-				  d->dev)) {
-		xnic_sim_dev_free(d->dev);
-		KUNIT_FAIL(test, "no kunit resource");
-		return;
-	}
+	d->dev = kt_sim_dev(test, 0, false);
 	bus = &d->dev->pdata.bus;
 	base = bus->read32(bus, XNIC_REG_DM_BASE_LO) |
 	       (u64)bus->read32(bus, XNIC_REG_DM_BASE_HI) << 32;
@@ -62,19 +44,19 @@ static void xt_dm_init(struct kunit *test, struct xt_dm *d)
 	d->win = phys_to_virt(base);
 	/* an MR as REG_MR with XNIC_MR_F_DM makes it */
 	d->mr = (struct xnic_sim_mr) {
-		.key = XT_DM_KEY, .pdn = XT_DM_PD, .access = XT_REMOTE,
+		.key = KT_DM_KEY, .pdn = KT_DM_PD, .access = KT_REMOTE,
 		.flags = XNIC_MR_F_DM, .valid = true, .iova = 0,
-		.length = XT_DM_LEN, .dm_dma = base + XT_DM_OFF,
+		.length = KT_DM_LEN, .dm_dma = base + KT_DM_OFF,
 	};
 }
 
 static void xnic_sim_dm_regs(struct kunit *test)
 {
-	struct xt_dm d;
+	struct kt_dm d;
 	struct xnic_bus *bus;
 	u32 i;
 
-	xt_dm_init(test, &d);
+	kt_dm_init(test, &d);
 	bus = &d.dev->pdata.bus;
 	KUNIT_EXPECT_EQ(test, bus->read32(bus, XNIC_REG_DM_SIZE),
 			(u32)XNIC_SIM_DM_SIZE);
@@ -94,53 +76,53 @@ static void xnic_sim_dm_regs(struct kunit *test)
 
 static void xnic_sim_dm_check(struct kunit *test)
 {
-	struct xt_dm d;
+	struct kt_dm d;
 
-	xt_dm_init(test, &d);
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD, 0,
-						XT_DM_LEN, XT_REMOTE, true), 0);
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD,
-						XT_DM_LEN - 1, 1,
+	kt_dm_init(test, &d);
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD, 0,
+						KT_DM_LEN, KT_REMOTE, true), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD,
+						KT_DM_LEN - 1, 1,
 						XNIC_ACCESS_REMOTE_READ,
 						true), 0);
 	/* one byte beyond, a wrapping range, another PD or key */
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD,
-						XT_DM_LEN - 1, 2,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD,
+						KT_DM_LEN - 1, 2,
 						XNIC_ACCESS_REMOTE_READ,
 						true), -EACCES);
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD,
 						U64_MAX, 2, 0, false), -EACCES);
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD + 1,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD + 1,
 						0, 8, 0, false), -EACCES);
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY + 1, XT_DM_PD,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY + 1, KT_DM_PD,
 						0, 8, 0, false), -EACCES);
 	d.mr.access = XNIC_ACCESS_LOCAL_WRITE;
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, XT_DM_KEY, XT_DM_PD, 0,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_check(&d.mr, KT_DM_KEY, KT_DM_PD, 0,
 						8, XNIC_ACCESS_REMOTE_WRITE,
 						true), -EACCES);
 }
 
 static void xnic_sim_dm_xlate(struct kunit *test)
 {
-	struct xt_dm d;
+	struct kt_dm d;
 	u64 dma, contig;
 
-	xt_dm_init(test, &d);
+	kt_dm_init(test, &d);
 	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, 0, &dma, &contig), 0);
-	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + XT_DM_OFF);
-	KUNIT_EXPECT_EQ(test, contig, (u64)XT_DM_LEN);
+	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + KT_DM_OFF);
+	KUNIT_EXPECT_EQ(test, contig, (u64)KT_DM_LEN);
 	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, 0x1234, &dma, &contig),
 			0);
-	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + XT_DM_OFF + 0x1234);
-	KUNIT_EXPECT_EQ(test, contig, (u64)XT_DM_LEN - 0x1234);
+	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + KT_DM_OFF + 0x1234);
+	KUNIT_EXPECT_EQ(test, contig, (u64)KT_DM_LEN - 0x1234);
 	/* the MR's end is the end of what it translates */
-	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, XT_DM_LEN, &dma,
+	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, KT_DM_LEN, &dma,
 						&contig), -EFAULT);
 	/* an iova other than 0 is the MR's first byte */
 	d.mr.iova = 0x10000;
 	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, 0x10008, &dma, &contig),
 			0);
-	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + XT_DM_OFF + 8);
+	KUNIT_EXPECT_EQ(test, dma, d.dev->dm_base + KT_DM_OFF + 8);
 	KUNIT_EXPECT_EQ(test, xnic_sim_mr_xlate(&d.mr, 0xfff8, &dma, &contig),
 			-EFAULT);
 }
@@ -149,45 +131,45 @@ static void xnic_sim_dm_copy(struct kunit *test)
 {
 	u8 src[300], dst[300];
 	struct xnic_sim_seg s = { .kaddr = src, .len = sizeof(src) };
-	struct xnic_sim_seg m = { .addr = XT_DM_LEN - 300, .len = 300 };
+	struct xnic_sim_seg m = { .addr = KT_DM_LEN - 300, .len = 300 };
 	struct xnic_sim_seg k = { .kaddr = dst, .len = sizeof(dst) };
-	struct xt_dm d;
+	struct kt_dm d;
 	u64 old = 0, v;
 	u32 i;
 
-	xt_dm_init(test, &d);
+	kt_dm_init(test, &d);
 	m.mr = &d.mr;
 	for (i = 0; i < sizeof(src); i++)
 		src[i] = (u8)(i * 5 + 3);
 	/* into the DM: the last 300 bytes of the MR, in the window */
 	KUNIT_EXPECT_EQ(test, xnic_sim_copy(&m, 1, &s, 1, 300, false), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(d.win + XT_DM_OFF + XT_DM_LEN - 300, src,
+	KUNIT_EXPECT_EQ(test, memcmp(d.win + KT_DM_OFF + KT_DM_LEN - 300, src,
 				     300), 0);
 	/* nothing before the MR or after it was touched */
-	KUNIT_EXPECT_EQ(test, d.win[XT_DM_OFF + XT_DM_LEN], 0);
-	KUNIT_EXPECT_EQ(test, d.win[XT_DM_OFF - 1], 0);
+	KUNIT_EXPECT_EQ(test, d.win[KT_DM_OFF + KT_DM_LEN], 0);
+	KUNIT_EXPECT_EQ(test, d.win[KT_DM_OFF - 1], 0);
 	/* out of it */
 	memset(dst, 0, sizeof(dst));
 	KUNIT_EXPECT_EQ(test, xnic_sim_copy(&k, 1, &m, 1, 300, false), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(dst, src, 300), 0);
 	/* a segment reaching past the MR stops there */
-	m.addr = XT_DM_LEN - 10;
+	m.addr = KT_DM_LEN - 10;
 	m.len = 20;
 	KUNIT_EXPECT_EQ(test, xnic_sim_copy(&m, 1, &s, 1, 20, false), -EFAULT);
-	KUNIT_EXPECT_EQ(test, d.win[XT_DM_OFF + XT_DM_LEN], 0);
+	KUNIT_EXPECT_EQ(test, d.win[KT_DM_OFF + KT_DM_LEN], 0);
 
 	/* atomics on the window */
 	v = 40;
-	memcpy(d.win + XT_DM_OFF + 64, &v, 8);
+	memcpy(d.win + KT_DM_OFF + 64, &v, 8);
 	KUNIT_EXPECT_EQ(test, xnic_sim_atomic(&d.mr, 64, false, 2, 0, &old), 0);
 	KUNIT_EXPECT_EQ(test, old, 40ULL);
 	KUNIT_EXPECT_EQ(test, xnic_sim_atomic(&d.mr, 64, true, 42, 7, &old), 0);
 	KUNIT_EXPECT_EQ(test, old, 42ULL);
-	memcpy(&v, d.win + XT_DM_OFF + 64, 8);
+	memcpy(&v, d.win + KT_DM_OFF + 64, 8);
 	KUNIT_EXPECT_EQ(test, v, 7ULL);
 	KUNIT_EXPECT_EQ(test, xnic_sim_atomic(&d.mr, 65, false, 1, 0, &old),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, xnic_sim_atomic(&d.mr, XT_DM_LEN, false, 1, 0,
+	KUNIT_EXPECT_EQ(test, xnic_sim_atomic(&d.mr, KT_DM_LEN, false, 1, 0,
 					      &old), -EFAULT);
 }
 

@@ -19,7 +19,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/io.h>
-#include "../drivers/hw/xnic/sim/xnic_sim.h"
+#include "xnic_sim_fixture.h"
 
 #define MT_PD		1
 #define MT_QKEY		0x22220000
@@ -36,28 +36,38 @@ static const u8 mt_none[16] = { 0xff, 0x0e, 9 };	/* a group nobody has */
 
 /* ------------------------------------------------------------ table */
 
+/* GIDs and whether the model takes them for multicast groups */
+struct mt_gid_row {
+	u8 gid[16];
+	bool mcast;
+};
+
+static const struct mt_gid_row mt_gids[] = {
+	{ { 0xff }, true },
+	{ { 0xff, 0x02, [15] = 1 }, true },
+	{ { [10] = 0xff, [11] = 0xff, 224 }, true },
+	{ { [10] = 0xff, [11] = 0xff, 239, 255, 255, 255 }, true },
+	{ { [10] = 0xff, [11] = 0xff, 223, 255, 255, 255 }, false },
+	{ { [10] = 0xff, [11] = 0xff, 240 }, false },
+	{ { [10] = 0xff, [11] = 0xfe, 224 }, false },
+	{ { [9] = 1, [10] = 0xff, [11] = 0xff, 224 }, false },
+	{ { 0xfe, 0x80, [15] = 1 }, false },
+	{ { 0 }, false },
+};
+
+static void mt_gid_desc(const struct mt_gid_row *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%pI6c %s", r->gid,
+		 r->mcast ? "multicast" : "not multicast");
+}
+
+KUNIT_ARRAY_PARAM(mt_gid, mt_gids, mt_gid_desc);
+
 static void mcast_gid(struct kunit *test)
 {
-	static const struct {
-		u8 gid[16];
-		bool mcast;
-	} c[] = {
-		{ { 0xff }, true },
-		{ { 0xff, 0x02, [15] = 1 }, true },
-		{ { [10] = 0xff, [11] = 0xff, 224 }, true },
-		{ { [10] = 0xff, [11] = 0xff, 239, 255, 255, 255 }, true },
-		{ { [10] = 0xff, [11] = 0xff, 223, 255, 255, 255 }, false },
-		{ { [10] = 0xff, [11] = 0xff, 240 }, false },
-		{ { [10] = 0xff, [11] = 0xfe, 224 }, false },
-		{ { [9] = 1, [10] = 0xff, [11] = 0xff, 224 }, false },
-		{ { 0xfe, 0x80, [15] = 1 }, false },
-		{ { 0 }, false },
-	};
-	int i;
+	const struct mt_gid_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(c); i++)
-		KUNIT_EXPECT_EQ_MSG(test, xnic_sim_gid_mcast(c[i].gid),
-				    c[i].mcast, "case %d", i);
+	KUNIT_EXPECT_EQ(test, xnic_sim_gid_mcast(r->gid), r->mcast);
 }
 
 static struct xnic_sim_dev *mt_dev(struct kunit *test, int index);
@@ -137,43 +147,16 @@ static void mcast_table(struct kunit *test)
 
 /* ------------------------------------------------------------ sends */
 
-static void mt_pages_free(struct kunit_resource *res)
-{
-	free_pages((unsigned long)res->data, 2);
-}
-
-static int mt_pages_init(struct kunit_resource *res, void *ctx)
-{
-	res->data = ctx;
-	return 0;
-}
-
 /* 16 KiB of zeroed memory, freed after the test */
 static void *mt_dma(struct kunit *test, u64 *dma)
 {
-	void *p = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 2);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, mt_pages_init,
-							 mt_pages_free,
-							 GFP_KERNEL, p));
-	*dma = virt_to_phys(p);
-	return p;
-}
-
-static void mt_dev_free(struct kunit_resource *res)
-{
-	xnic_sim_dev_free(res->data);
+	return kt_dma(test, 4 * PAGE_SIZE, dma);
 }
 
 static struct xnic_sim_dev *mt_dev(struct kunit *test, int index)
 {
-	struct xnic_sim_dev *d = xnic_sim_dev_alloc(index);
+	struct xnic_sim_dev *d = kt_sim_dev(test, index, false);
 
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, mt_pages_init,
-							 mt_dev_free,
-							 GFP_KERNEL, d));
 	d->engine = current;
 	return d;
 }
@@ -335,16 +318,6 @@ static void mt_got(struct mt_env *e, struct mt_qp *r, struct mt_qp *s,
 					 MT_LEN), 0, "%s: payload", what);
 }
 
-static u64 mt_ctr(struct xnic_sim_dev *d, enum xnic_sim_ctr c)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(d->ctr, cpu)->v[c];
-	return sum;
-}
-
 /* every attached QP on both devices, once; the sender's own too */
 static void mcast_send(struct kunit *test)
 {
@@ -368,9 +341,9 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, none, s, mt_g6, 0, "not attached");
 	mt_got(e, other, s, mt_g6, 0, "other group");
 	KUNIT_EXPECT_EQ(test, s->cq.pi, 0U);
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_tx_mcast), 1ULL);
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_rx_mcast), 1ULL);
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[1], XS_CTR_rx_mcast), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_tx_mcast), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_rx_mcast), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[1], XS_CTR_rx_mcast), 2ULL);
 
 	/* the sender attached receives its own message too (as rxe) */
 	KUNIT_ASSERT_EQ(test, xnic_sim_mcg_attach(e->d[0], 10, mt_g4), 0);
@@ -385,17 +358,17 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, a, s, mt_g6, 2, "second");
 	mt_got(e, b, s, mt_g6, 2, "second");
 	mt_got(e, c, s, mt_g6, 1, "another Q_Key");
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_qkey), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_qkey), 1ULL);
 
 	/* a group's GID needs the multicast QPN, and the QPN a group */
 	mt_send(e, s, 20, mt_g6, MT_QKEY);
 	mt_got(e, b, s, mt_g6, 2, "group GID, unicast QPN");
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_noqp), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_noqp), 1ULL);
 	mt_send(e, s, XNIC_MCAST_QPN, e->d[1]->gid, MT_QKEY);
 	mt_got(e, b, s, mt_g6, 2, "multicast QPN, unicast GID");
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 1ULL);
 	mt_send(e, s, XNIC_MCAST_QPN, mt_none, MT_QKEY);
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 2ULL);
 
 	/* detached, and removed with its QP: no more copies */
 	KUNIT_EXPECT_EQ(test, xnic_sim_mcg_detach(e->d[0], 11, mt_g6), 0);
@@ -404,7 +377,7 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, a, s, mt_g6, 2, "detached");
 	mt_got(e, b, s, mt_g6, 2, "its QP destroyed");
 	mt_got(e, c, s, mt_g6, 1, "still another Q_Key");
-	KUNIT_EXPECT_EQ(test, mt_ctr(e->d[0], XS_CTR_ud_drop_qkey), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_qkey), 2ULL);
 
 	/* a QP gone from the table is not reached, even if still listed */
 	c->q.qkey = MT_QKEY;
@@ -418,7 +391,7 @@ static void mcast_send(struct kunit *test)
 }
 
 static struct kunit_case mcast_cases[] = {
-	KUNIT_CASE(mcast_gid),
+	KUNIT_CASE_PARAM(mcast_gid, mt_gid_gen_params),
 	KUNIT_CASE(mcast_table),
 	KUNIT_CASE(mcast_send),
 	{}

@@ -22,7 +22,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/io.h>
-#include "../drivers/hw/xnic/sim/xnic_sim.h"
+#include "xnic_sim_fixture.h"
 
 #define PM_PD		1
 #define PM_PSN		0x100
@@ -39,115 +39,25 @@
 #define PM_VAL		0x1122334455667788ULL
 #define PM_FILL		0xa5
 
-struct pm_pages {
-	unsigned long va;
-	unsigned int order;
-};
-
-static void pm_pages_free(struct kunit_resource *res)
-{
-	struct pm_pages *p = res->data;
-
-	free_pages(p->va, p->order);
-	kfree(p);
-}
-
-static int pm_res_init(struct kunit_resource *res, void *ctx)
-{
-	res->data = ctx;
-	return 0;
-}
-
-static void *pm_dma(struct kunit *test, size_t size, u64 *dma)
-{
-	struct pm_pages *p = kzalloc(sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->order = get_order(size);
-	p->va = __get_free_pages(GFP_KERNEL | __GFP_ZERO, p->order);
-	if (!p->va)
-		kfree(p);
-	KUNIT_ASSERT_NE(test, p->va, 0UL);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, pm_res_init,
-							 pm_pages_free,
-							 GFP_KERNEL, p));
-	*dma = virt_to_phys((void *)p->va);
-	return (void *)p->va;
-}
-
 struct pm_env {
 	struct kunit *test;
-	struct xnic_sim_dev *d[2];
-	struct xnic_sim_cq cq[2];
-	struct xnic_sim_db db[2];
-	struct xnic_sim_mr all[2];
-	struct xnic_sim_mr mr;		/* PM_MR_KEY on device 1 */
-	u64 mr_mtt;
-	u8 *mr_buf;
+	struct kt_sim_pair p;		/* PM_MR_KEY on device 1 */
 	u32 next_qpn;
 };
 
-static void pm_devs_free(struct kunit_resource *res)
-{
-	struct pm_env *e = res->data;
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (e->d[i])
-			xnic_sim_dev_free(e->d[i]);
-}
+static const struct kt_sim_pair_cfg pm_pair_cfg = {
+	.pd = PM_PD, .cq_log = PM_CQ_LOG, .all_key = PM_ALL_KEY,
+	.mr_key = PM_MR_KEY, .mr_access = PM_MR_ACC, .mr_iova = PM_MR_IOVA,
+};
 
 static struct pm_env *pm_env(struct kunit *test)
 {
 	struct pm_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	e->test = test;
 	e->next_qpn = 0x10;
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, pm_res_init,
-							 pm_devs_free,
-							 GFP_KERNEL, e));
-	for (i = 0; i < 2; i++) {
-		struct xnic_sim_dev *d = xnic_sim_dev_alloc(i);
-		struct xnic_sim_cq *cq = &e->cq[i];
-		struct xnic_sim_mr *all = &e->all[i];
-
-		KUNIT_ASSERT_NOT_NULL(test, d);
-		e->d[i] = d;
-		d->engine = current;
-		cq->dev = d;
-		cq->cqn = 1;
-		cq->log = PM_CQ_LOG;
-		pm_dma(test, sizeof(struct xnic_cqe) << PM_CQ_LOG, &cq->ring);
-		pm_dma(test, sizeof(struct xnic_cq_dbrec), &cq->dbrec);
-		spin_lock_init(&cq->lock);
-		KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&d->cqs, 1, cq), 0);
-		pm_dma(test, XNIC_DB_PAGE_SIZE, &e->db[i].addr);
-		all->key = PM_ALL_KEY;
-		all->pdn = PM_PD;
-		all->access = XNIC_ACCESS_LOCAL_WRITE;
-		all->flags = XNIC_MR_F_ALL;
-		all->valid = true;
-		KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&d->mrs,
-							  PM_ALL_KEY >> 8,
-							  all), 0);
-	}
-	e->d[0]->peer = e->d[1];
-	e->d[1]->peer = e->d[0];
-	e->mr_buf = pm_dma(test, PAGE_SIZE, &e->mr_mtt);
-	e->mr.key = PM_MR_KEY;
-	e->mr.pdn = PM_PD;
-	e->mr.access = PM_MR_ACC;
-	e->mr.valid = true;
-	e->mr.page_shift = PAGE_SHIFT;
-	e->mr.npages = 1;
-	e->mr.max_pages = 1;
-	e->mr.iova = PM_MR_IOVA;
-	e->mr.length = PAGE_SIZE;
-	e->mr.mtt = &e->mr_mtt;
-	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d[1]->mrs,
-						  PM_MR_KEY >> 8, &e->mr), 0);
+	kt_sim_pair_init(test, &e->p, &pm_pair_cfg);
 	return e;
 }
 
@@ -157,16 +67,16 @@ static struct xnic_sim_qp *pm_qp(struct pm_env *e, int dev, u8 type)
 	struct xnic_sim_qp *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
-	q->dev = e->d[dev];
+	q->dev = e->p.d[dev];
 	q->qpn = e->next_qpn++;
 	q->pdn = PM_PD;
 	q->type = type;
 	q->state = XNIC_QPS_RTS;
-	q->scq = &e->cq[dev];
-	q->rcq = &e->cq[dev];
-	q->db = &e->db[dev];
+	q->scq = &e->p.cq[dev];
+	q->rcq = &e->p.cq[dev];
+	q->db = &e->p.db[dev];
 	q->slot = q->qpn % 64;
-	pm_dma(test, sizeof(struct xnic_qp_dbrec), &q->dbrec);
+	kt_dma(test, sizeof(struct xnic_qp_dbrec), &q->dbrec);
 	q->mtu = XNIC_MTU_1024;
 	q->timeout = 1;
 	q->retry_cnt = 2;
@@ -191,15 +101,15 @@ static struct pm_pair pm_pair(struct pm_env *e, u8 type)
 {
 	struct pm_pair p = { pm_qp(e, 0, type), pm_qp(e, 1, type) };
 
-	p.a->rdev = e->d[1];
-	memcpy(p.a->dgid, e->d[1]->gid, sizeof(p.a->dgid));
+	p.a->rdev = e->p.d[1];
+	memcpy(p.a->dgid, e->p.d[1]->gid, sizeof(p.a->dgid));
 	p.a->dest_qpn = p.b->qpn;
-	p.b->rdev = e->d[0];
-	memcpy(p.b->dgid, e->d[0]->gid, sizeof(p.b->dgid));
+	p.b->rdev = e->p.d[0];
+	memcpy(p.b->dgid, e->p.d[0]->gid, sizeof(p.b->dgid));
 	p.b->dest_qpn = p.a->qpn;
 	p.a->sq_psn = PM_PSN;
 	p.b->rq_psn = PM_PSN;
-	memset(e->mr_buf, PM_FILL, PAGE_SIZE);
+	memset(e->p.mr_buf, PM_FILL, PAGE_SIZE);
 	return p;
 }
 
@@ -208,7 +118,7 @@ static u8 pm_aw(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 		u32 len, u32 *byte_len)
 {
 	static u8 payload[16];
-	struct xnic_sim_swqe *w = &e->d[0]->scr->w;
+	struct xnic_sim_swqe *w = &e->p.d[0]->scr->w;
 	u64 v = PM_VAL;
 	u8 status = 0xff;
 	u32 bl;
@@ -222,7 +132,7 @@ static u8 pm_aw(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 	w->inline_data = payload;
 	w->remote_addr = addr;
 	w->rkey = rkey;
-	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->d[0], p->a, &status,
+	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->p.d[0], p->a, &status,
 						  byte_len ? byte_len : &bl),
 			(int)XS_DONE);
 	return status;
@@ -231,7 +141,7 @@ static u8 pm_aw(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 static u8 pm_flush(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 		   u32 len, u8 type, u8 level, u32 *byte_len)
 {
-	struct xnic_sim_swqe *w = &e->d[0]->scr->w;
+	struct xnic_sim_swqe *w = &e->p.d[0]->scr->w;
 	u8 status = 0xff;
 	u32 bl;
 
@@ -243,7 +153,7 @@ static u8 pm_flush(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 	w->flush_len = len;
 	w->flush_type = type;
 	w->flush_level = level;
-	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->d[0], p->a, &status,
+	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->p.d[0], p->a, &status,
 						  byte_len ? byte_len : &bl),
 			(int)XS_DONE);
 	return status;
@@ -253,7 +163,7 @@ static u64 pm_at(struct pm_env *e, u32 off)
 {
 	u64 v;
 
-	memcpy(&v, e->mr_buf + off, 8);
+	memcpy(&v, e->p.mr_buf + off, 8);
 	return v;
 }
 
@@ -261,7 +171,7 @@ static u64 pm_at(struct pm_env *e, u32 off)
 static void pm_refused(struct pm_env *e, struct pm_pair *p, const char *what)
 {
 	KUNIT_EXPECT_EQ_MSG(e->test, p->b->state, XNIC_QPS_ERR, "%s", what);
-	KUNIT_EXPECT_NULL_MSG(e->test, memchr_inv(e->mr_buf, PM_FILL,
+	KUNIT_EXPECT_NULL_MSG(e->test, memchr_inv(e->p.mr_buf, PM_FILL,
 						  PAGE_SIZE),
 			      "%s: memory written", what);
 }
@@ -283,7 +193,7 @@ static void pmem_aw_ok(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
 	/* the last word; REMOTE_WRITE is the right, not REMOTE_ATOMIC */
 	p = pm_pair(e, XNIC_QPT_RC);
-	e->mr.access = XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE;
+	e->p.mr.access = XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE;
 	p.b->access = XNIC_ACCESS_REMOTE_WRITE;
 	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA + PAGE_SIZE - 8,
 				    PM_MR_KEY, 8, NULL), XNIC_CQE_SUCCESS);
@@ -319,11 +229,11 @@ static void pmem_aw_errors(struct kunit *test)
 	pm_refused(e, &p, "16 bytes");
 	/* the MR without REMOTE_WRITE (atomic is not enough) */
 	p = pm_pair(e, XNIC_QPT_RC);
-	e->mr.access = PM_MR_ACC & ~XNIC_ACCESS_REMOTE_WRITE;
+	e->p.mr.access = PM_MR_ACC & ~XNIC_ACCESS_REMOTE_WRITE;
 	KUNIT_EXPECT_EQ(test, pm_aw(e, &p, PM_MR_IOVA, PM_MR_KEY, 8, NULL),
 			XNIC_CQE_REM_ACCESS_ERR);
 	pm_refused(e, &p, "MR without REMOTE_WRITE");
-	e->mr.access = PM_MR_ACC;
+	e->p.mr.access = PM_MR_ACC;
 	/* the QP without REMOTE_WRITE: rxe's unsupported opcode */
 	p = pm_pair(e, XNIC_QPT_RC);
 	p.b->access = PM_QP_ACC & ~XNIC_ACCESS_REMOTE_WRITE;
@@ -380,13 +290,13 @@ static void pmem_flush_ok(struct kunit *test)
 				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_MR, &bl),
 			XNIC_CQE_SUCCESS);
 	/* persistence (an MR made by hand: no pmem here), both types */
-	e->mr.access = PM_MR_ACC | XNIC_ACCESS_FLUSH_PERSISTENT;
+	e->p.mr.access = PM_MR_ACC | XNIC_ACCESS_FLUSH_PERSISTENT;
 	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA + 8, PM_MR_KEY, 100,
 				       XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT,
 				       XNIC_FLUSH_RANGE, NULL),
 			XNIC_CQE_SUCCESS);
 	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
-	KUNIT_EXPECT_NULL(test, memchr_inv(e->mr_buf, PM_FILL, PAGE_SIZE));
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, PM_FILL, PAGE_SIZE));
 }
 
 static void pmem_flush_errors(struct kunit *test)
@@ -396,12 +306,12 @@ static void pmem_flush_errors(struct kunit *test)
 
 	/* the MR without FLUSH_GLOBAL */
 	p = pm_pair(e, XNIC_QPT_RC);
-	e->mr.access = PM_MR_ACC & ~XNIC_ACCESS_FLUSH_GLOBAL;
+	e->p.mr.access = PM_MR_ACC & ~XNIC_ACCESS_FLUSH_GLOBAL;
 	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
 				       XNIC_FLUSH_GLOBAL, XNIC_FLUSH_RANGE,
 				       NULL), XNIC_CQE_REM_ACCESS_ERR);
 	pm_refused(e, &p, "MR without FLUSH_GLOBAL");
-	e->mr.access = PM_MR_ACC;
+	e->p.mr.access = PM_MR_ACC;
 	/* persistence asked of an MR of global visibility only */
 	p = pm_pair(e, XNIC_QPT_RC);
 	KUNIT_EXPECT_EQ(test, pm_flush(e, &p, PM_MR_IOVA, PM_MR_KEY, 64,
@@ -472,7 +382,7 @@ static void pmem_tables(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, XNIC_CQE_OP_FLUSH, 8);
 	KUNIT_EXPECT_EQ(test, XNIC_CQE_OP_ATOMIC_WRITE, 9);
 	/* an ordinary page is no persistent memory */
-	pm_dma(test, PAGE_SIZE, &dma);
+	kt_dma(test, PAGE_SIZE, &dma);
 	KUNIT_EXPECT_FALSE(test, xnic_sim_mtt_pmem(&dma, 1, PAGE_SHIFT));
 	KUNIT_EXPECT_FALSE(test, xnic_sim_mtt_pmem(&dma, 0, PAGE_SHIFT));
 }

@@ -21,60 +21,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/io.h>
-#include "../drivers/hw/xnic/sim/xnic_sim.h"
-
-struct xr_pages {
-	unsigned long va;
-	unsigned int order;
-};
-
-static void xr_pages_free(struct kunit_resource *res)
-{
-	struct xr_pages *p = res->data;
-
-	free_pages(p->va, p->order);
-	kfree(p);
-}
-
-static int xr_res_init(struct kunit_resource *res, void *ctx)
-{
-	res->data = ctx;
-	return 0;
-}
-
-/* zeroed pages freed after the test; their "DMA" (physical) address */
-static void *xr_dma(struct kunit *test, size_t size, u64 *dma)
-{
-	struct xr_pages *p = kzalloc(sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->order = get_order(size);
-	p->va = __get_free_pages(GFP_KERNEL | __GFP_ZERO, p->order);
-	if (!p->va)
-		kfree(p);
-	KUNIT_ASSERT_NE(test, p->va, 0UL);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, xr_res_init,
-							 xr_pages_free,
-							 GFP_KERNEL, p));
-	*dma = virt_to_phys((void *)p->va);
-	return (void *)p->va;
-}
-
-static void xr_dev_free(struct kunit_resource *res)
-{
-	xnic_sim_dev_free(res->data);
-}
-
-static struct xnic_sim_dev *xr_dev(struct kunit *test)
-{
-	struct xnic_sim_dev *d = xnic_sim_dev_alloc(0);
-
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, xr_res_init,
-							 xr_dev_free,
-							 GFP_KERNEL, d));
-	return d;
-}
+#include "xnic_sim_fixture.h"
 
 struct xr_cq {
 	struct xnic_sim_cq cq;
@@ -93,8 +40,8 @@ static void xr_cq(struct kunit *test, struct xnic_sim_dev *d, struct xr_cq *c,
 	c->cq.pi = pi0;
 	c->cq.served = XNIC_SIM_ARM_NONE;
 	spin_lock_init(&c->cq.lock);
-	c->ring = xr_dma(test, sizeof(struct xnic_cqe) << log, &c->cq.ring);
-	c->rec = xr_dma(test, sizeof(*c->rec), &c->cq.dbrec);
+	c->ring = kt_dma(test, sizeof(struct xnic_cqe) << log, &c->cq.ring);
+	c->rec = kt_dma(test, sizeof(*c->rec), &c->cq.dbrec);
 	c->rec->ci = cpu_to_le32(pi0);
 }
 
@@ -123,7 +70,7 @@ static struct xnic_cqe *xr_valid(struct xnic_cqe *ring, u32 log, u32 i)
  */
 static void xr_cq_move(struct kunit *test, u32 pi0)
 {
-	struct xnic_sim_dev *d = xr_dev(test);
+	struct xnic_sim_dev *d = kt_sim_dev(test, 0, false);
 	struct xnic_cq_dbrec *nrec;
 	struct xnic_cqe *nring;
 	u64 ring_dma, rec_dma;
@@ -135,9 +82,9 @@ static void xr_cq_move(struct kunit *test, u32 pi0)
 		xr_post(test, &c, 100 + i);
 	c.rec->ci = cpu_to_le32(ci);
 	c.rec->arm = cpu_to_le32(5 << 2 | XNIC_CQ_ARM_NEXT);
-	nring = xr_dma(test, sizeof(struct xnic_cqe) << 4, &ring_dma);
+	nring = kt_dma(test, sizeof(struct xnic_cqe) << 4, &ring_dma);
 	memset(nring, 0xa5, sizeof(struct xnic_cqe) << 4);
-	nrec = xr_dma(test, sizeof(*nrec), &rec_dma);
+	nrec = kt_dma(test, sizeof(*nrec), &rec_dma);
 
 	KUNIT_ASSERT_EQ(test, xnic_sim_cq_resize(&c.cq, 4, ring_dma, rec_dma),
 			0);
@@ -188,7 +135,7 @@ static void cq_move_wrap(struct kunit *test)
 /* shrinking: exactly the CQEs held fits, one fewer entry does not */
 static void cq_shrink(struct kunit *test)
 {
-	struct xnic_sim_dev *d = xr_dev(test);
+	struct xnic_sim_dev *d = kt_sim_dev(test, 0, false);
 	u64 r4, r2, r1, rec_dma, old_ring;
 	struct xnic_cq_dbrec *nrec;
 	struct xnic_cqe *ring4;
@@ -198,16 +145,16 @@ static void cq_shrink(struct kunit *test)
 	xr_cq(test, d, &c, 4, 0x10);
 	for (i = 0; i < 4; i++)
 		xr_post(test, &c, i);
-	xr_dma(test, sizeof(struct xnic_cqe) << 1, &r1);
-	xr_dma(test, sizeof(struct xnic_cqe) << 2, &r2);
-	ring4 = xr_dma(test, sizeof(struct xnic_cqe) << 2, &r4);
-	nrec = xr_dma(test, sizeof(*nrec), &rec_dma);
+	kt_dma(test, sizeof(struct xnic_cqe) << 1, &r1);
+	kt_dma(test, sizeof(struct xnic_cqe) << 2, &r2);
+	ring4 = kt_dma(test, sizeof(struct xnic_cqe) << 2, &r4);
+	nrec = kt_dma(test, sizeof(*nrec), &rec_dma);
 	old_ring = c.cq.ring;
 	KUNIT_EXPECT_EQ(test, xnic_sim_cq_resize(&c.cq, 1, r1, rec_dma),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, c.cq.ring, old_ring);
 	KUNIT_EXPECT_EQ(test, c.cq.log, 4U);
-	KUNIT_EXPECT_EQ(test, nrec->ci, 0U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(nrec->ci), 0U);
 	/* a ci the device never reached: impossible, refused */
 	c.rec->ci = cpu_to_le32(0x10 + 5);
 	KUNIT_EXPECT_EQ(test, xnic_sim_cq_resize(&c.cq, 2, r2, rec_dma),
@@ -255,7 +202,7 @@ static void xr_rpost(u8 *ring, u32 log, u32 i)
  */
 static void xr_srq_move(struct kunit *test, u32 ci)
 {
-	struct xnic_sim_dev *d = xr_dev(test);
+	struct xnic_sim_dev *d = kt_sim_dev(test, 0, false);
 	struct xnic_sim_qp qp = {};
 	struct xnic_qp_dbrec *nrec;
 	u64 ring_dma, rec_dma;
@@ -269,14 +216,14 @@ static void xr_srq_move(struct kunit *test, u32 ci)
 	s.srq.shift = XR_SHIFT;
 	s.srq.ci = ci;
 	spin_lock_init(&s.srq.lock);
-	s.ring = xr_dma(test, 4 << XR_SHIFT, &s.srq.ring);
-	s.rec = xr_dma(test, sizeof(*s.rec), &s.srq.dbrec);
+	s.ring = kt_dma(test, 4 << XR_SHIFT, &s.srq.ring);
+	s.rec = kt_dma(test, sizeof(*s.rec), &s.srq.dbrec);
 	for (i = ci; i != ci + 3; i++)
 		xr_rpost(s.ring, 2, i);
 	s.rec->rq_pi = cpu_to_le32(ci + 3);
-	nring = xr_dma(test, 8 << XR_SHIFT, &ring_dma);
+	nring = kt_dma(test, 8 << XR_SHIFT, &ring_dma);
 	memset(nring, 0xa5, 8 << XR_SHIFT);
-	nrec = xr_dma(test, sizeof(*nrec), &rec_dma);
+	nrec = kt_dma(test, sizeof(*nrec), &rec_dma);
 
 	KUNIT_ASSERT_EQ(test, xnic_sim_srq_resize(&s.srq, 3, ring_dma, rec_dma),
 			0);
@@ -318,7 +265,7 @@ static void srq_move_wrap(struct kunit *test)
 
 static void srq_bad_pi(struct kunit *test)
 {
-	struct xnic_sim_dev *d = xr_dev(test);
+	struct xnic_sim_dev *d = kt_sim_dev(test, 0, false);
 	struct xr_srq s = {};
 	u64 ring_dma, rec_dma;
 
@@ -326,11 +273,11 @@ static void srq_bad_pi(struct kunit *test)
 	s.srq.log = 2;
 	s.srq.shift = XR_SHIFT;
 	spin_lock_init(&s.srq.lock);
-	s.ring = xr_dma(test, 4 << XR_SHIFT, &s.srq.ring);
-	s.rec = xr_dma(test, sizeof(*s.rec), &s.srq.dbrec);
+	s.ring = kt_dma(test, 4 << XR_SHIFT, &s.srq.ring);
+	s.rec = kt_dma(test, sizeof(*s.rec), &s.srq.dbrec);
 	s.rec->rq_pi = cpu_to_le32(5);	/* more than the ring ahead */
-	xr_dma(test, 8 << XR_SHIFT, &ring_dma);
-	xr_dma(test, sizeof(struct xnic_qp_dbrec), &rec_dma);
+	kt_dma(test, 8 << XR_SHIFT, &ring_dma);
+	kt_dma(test, sizeof(struct xnic_qp_dbrec), &rec_dma);
 	KUNIT_EXPECT_EQ(test, xnic_sim_srq_resize(&s.srq, 3, ring_dma, rec_dma),
 			-EIO);
 	KUNIT_EXPECT_EQ(test, (u32)s.srq.log, 2U);

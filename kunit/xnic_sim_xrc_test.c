@@ -28,7 +28,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/io.h>
-#include "../drivers/hw/xnic/sim/xnic_sim.h"
+#include "xnic_sim_fixture.h"
 
 #define XX_CMDQ_LOG	3
 #define XX_CQ_LOG	5
@@ -58,43 +58,6 @@
 #define XX_REMOTE	(XNIC_ACCESS_REMOTE_WRITE | XNIC_ACCESS_REMOTE_READ | \
 			 XNIC_ACCESS_REMOTE_ATOMIC)
 #define XX_MAX_TRIES	16
-
-struct xx_pages {
-	unsigned long va;
-	unsigned int order;
-};
-
-static void xx_pages_free(struct kunit_resource *res)
-{
-	struct xx_pages *p = res->data;
-
-	free_pages(p->va, p->order);
-	kfree(p);
-}
-
-static int xx_res_init(struct kunit_resource *res, void *ctx)
-{
-	res->data = ctx;
-	return 0;
-}
-
-/* zeroed pages freed after the test; their "DMA" (physical) address */
-static void *xx_dma(struct kunit *test, size_t size, u64 *dma)
-{
-	struct xx_pages *p = kzalloc(sizeof(*p), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->order = get_order(size);
-	p->va = __get_free_pages(GFP_KERNEL | __GFP_ZERO, p->order);
-	if (!p->va)
-		kfree(p);
-	KUNIT_ASSERT_NE(test, p->va, 0UL);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, xx_res_init,
-							 xx_pages_free,
-							 GFP_KERNEL, p));
-	*dma = virt_to_phys((void *)p->va);
-	return (void *)p->va;
-}
 
 struct xx_cq {
 	struct xnic_cqe *ring;
@@ -126,24 +89,6 @@ struct xx_env {
 	u8 *tbuf;			/* the remote access target page */
 	u64 tbuf_dma;
 };
-
-static void xx_dev_free(struct kunit_resource *res)
-{
-	struct xnic_sim_dev *d = res->data;
-
-	xnic_sim_clear(d);
-	xnic_sim_dev_free(d);
-}
-
-static u64 xx_ctr(struct xnic_sim_dev *d, enum xnic_sim_ctr c)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(d->ctr, cpu)->v[c];
-	return sum;
-}
 
 /* Execute one command through the queue.  Return: its status. */
 static u32 xx_cmd(struct xx_env *e, u8 op, const void *in, size_t len)
@@ -177,8 +122,8 @@ static void xx_cq(struct xx_env *e, u32 cqn)
 	};
 	u64 ring, rec;
 
-	c->ring = xx_dma(e->test, sizeof(struct xnic_cqe) << XX_CQ_LOG, &ring);
-	c->rec = xx_dma(e->test, sizeof(*c->rec), &rec);
+	c->ring = kt_dma(e->test, sizeof(struct xnic_cqe) << XX_CQ_LOG, &ring);
+	c->rec = kt_dma(e->test, sizeof(*c->rec), &rec);
 	in.ring_addr = cpu_to_le64(ring);
 	in.dbrec_addr = cpu_to_le64(rec);
 	KUNIT_ASSERT_EQ(e->test, XX_CMD(e, XNIC_CMD_CREATE_CQ, in),
@@ -199,8 +144,8 @@ static struct xnic_cqe *xx_cqe(struct xx_env *e, u32 cqn)
 
 static void xx_q_mem(struct xx_env *e, struct xx_q *q, u8 shift)
 {
-	q->ring = xx_dma(e->test, 1U << (XX_Q_LOG + shift), &q->ring_dma);
-	q->rec = xx_dma(e->test, sizeof(*q->rec), &q->rec_dma);
+	q->ring = kt_dma(e->test, 1U << (XX_Q_LOG + shift), &q->ring_dma);
+	q->rec = kt_dma(e->test, sizeof(*q->rec), &q->rec_dma);
 }
 
 static u32 xx_srq_cmd(struct xx_env *e, u32 srqn, u8 type, u32 xrcdn,
@@ -327,7 +272,7 @@ static u32 xx_reg_mr(struct xx_env *e, u32 key, u32 pdn, u32 access,
 	if (all) {
 		in.flags = cpu_to_le32(XNIC_MR_F_ALL);
 	} else {
-		mtt = xx_dma(e->test, sizeof(*mtt), &mtt_dma);
+		mtt = kt_dma(e->test, sizeof(*mtt), &mtt_dma);
 		*mtt = e->tbuf_dma;
 		in.iova = cpu_to_le64(XX_IOVA);
 		in.length = cpu_to_le64(PAGE_SIZE);
@@ -354,24 +299,20 @@ static struct xx_env *xx_env(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	e->test = test;
-	d = xnic_sim_dev_alloc(0);
-	KUNIT_ASSERT_NOT_NULL(test, d);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, xx_res_init,
-							 xx_dev_free,
-							 GFP_KERNEL, d));
+	d = kt_sim_dev(test, 0, true);
 	e->d = d;
 	/* a kick (a QP set to ERR rings its doorbell) wakes us */
 	d->engine = current;
-	e->cmdq = xx_dma(test, sizeof(struct xnic_cmd) << XX_CMDQ_LOG, &cmdq);
+	e->cmdq = kt_dma(test, sizeof(struct xnic_cmd) << XX_CMDQ_LOG, &cmdq);
 	d->cmdq_base = cmdq;
 	d->cmdq_log = XX_CMDQ_LOG;
-	e->lbuf = xx_dma(test, PAGE_SIZE, &e->lbuf_dma);
-	e->rbuf = xx_dma(test, PAGE_SIZE, &e->rbuf_dma);
-	e->tbuf = xx_dma(test, PAGE_SIZE, &e->tbuf_dma);
+	e->lbuf = kt_dma(test, PAGE_SIZE, &e->lbuf_dma);
+	e->rbuf = kt_dma(test, PAGE_SIZE, &e->rbuf_dma);
+	e->tbuf = kt_dma(test, PAGE_SIZE, &e->tbuf_dma);
 	for (i = 0; i < PAGE_SIZE; i++)
 		e->lbuf[i] = i * 7 + 1;
 
-	xx_dma(test, XNIC_DB_PAGE_SIZE, &e->db_dma);
+	kt_dma(test, XNIC_DB_PAGE_SIZE, &e->db_dma);
 	db.page_addr = cpu_to_le64(e->db_dma);
 	KUNIT_ASSERT_EQ(test, XX_CMD(e, XNIC_CMD_ALLOC_DB, db), XNIC_CMD_OK);
 	xx_cq(e, XX_CQ_INI);
@@ -731,33 +672,44 @@ static void xx_bad_srq(struct kunit *test, u32 srqn, u8 op)
 		if (s)
 			KUNIT_EXPECT_EQ(test, s->ci, 0U);
 	}
-	KUNIT_EXPECT_GE(test, xx_ctr(e->d, XS_CTR_err_rem_inv_req), 1ULL);
+	KUNIT_EXPECT_GE(test, kt_sim_ctr(e->d, XS_CTR_err_rem_inv_req), 1ULL);
 }
 
-static const u8 xx_ops[] = {
-	XNIC_OP_SEND, XNIC_OP_SEND_WITH_IMM, XNIC_OP_RDMA_WRITE,
-	XNIC_OP_RDMA_WRITE_WITH_IMM, XNIC_OP_RDMA_READ,
-	XNIC_OP_ATOMIC_FETCH_AND_ADD,
+/* the requests an XRC target refuses for a wrong SRQ, one row each */
+struct xx_op_row {
+	u8 op;
+	const char *name;
 };
+
+#define XX_OP(op) { op, #op }
+static const struct xx_op_row xx_ops[] = {
+	XX_OP(XNIC_OP_SEND), XX_OP(XNIC_OP_SEND_WITH_IMM),
+	XX_OP(XNIC_OP_RDMA_WRITE), XX_OP(XNIC_OP_RDMA_WRITE_WITH_IMM),
+	XX_OP(XNIC_OP_RDMA_READ), XX_OP(XNIC_OP_ATOMIC_FETCH_AND_ADD),
+};
+
+static void xx_op_desc(const struct xx_op_row *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xx_op, xx_ops, xx_op_desc);
 
 /* an XRC SRQ of another domain */
 static void xrc_other_xrcd(struct kunit *test)
 {
-	u32 i;
+	const struct xx_op_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(xx_ops); i++)
-		xx_bad_srq(test, XX_SRQ2, xx_ops[i]);
+	xx_bad_srq(test, XX_SRQ2, r->op);
 }
 
 /* a basic SRQ, and a number no SRQ has */
 static void xrc_not_xrc_srq(struct kunit *test)
 {
-	u32 i;
+	const struct xx_op_row *r = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(xx_ops); i++) {
-		xx_bad_srq(test, XX_SRQ_BASIC, xx_ops[i]);
-		xx_bad_srq(test, 0x777, xx_ops[i]);
-	}
+	xx_bad_srq(test, XX_SRQ_BASIC, r->op);
+	xx_bad_srq(test, 0x777, r->op);
 }
 
 /*
@@ -969,8 +921,8 @@ static struct kunit_case xrc_cases[] = {
 	KUNIT_CASE(xrc_send),
 	KUNIT_CASE(xrc_rdma),
 	KUNIT_CASE(xrc_foreign_pd),
-	KUNIT_CASE(xrc_other_xrcd),
-	KUNIT_CASE(xrc_not_xrc_srq),
+	KUNIT_CASE_PARAM(xrc_other_xrcd, xx_op_gen_params),
+	KUNIT_CASE_PARAM(xrc_not_xrc_srq, xx_op_gen_params),
 	KUNIT_CASE(xrc_target_not_tgt),
 	KUNIT_CASE(xrc_rnr),
 	KUNIT_CASE(xrc_srq_ci),
