@@ -2,12 +2,13 @@
 /*
  * Per-file handle table.
  *
- * Create is two-phase: xrdma_uobj_alloc() reserves a handle that lookups do
- * not see, the object is created, the response copied to userspace, then
- * xrdma_uobj_commit() publishes the handle (or xrdma_uobj_abort() releases
- * it).  Each handle has a use count: commands that use an object hold it
- * shared (xrdma_uobj_get()), destroy needs it exclusive and fails with
- * -EBUSY instead of waiting.  Lookups and the use count are under the
+ * Create is two-phase (the dispatcher in ioctl.c drives it):
+ * xrdma_uobj_alloc() reserves a handle that lookups do not see, the object
+ * is created, the response copied to userspace, then xrdma_uobj_commit()
+ * publishes the handle (or xrdma_uobj_abort() releases it).  Each handle
+ * has a use count: commands that use an object hold it shared
+ * (xrdma_uobj_get()), destroy needs it exclusive and fails with -EBUSY
+ * instead of waiting.  Lookups and the use count are under the
  * xarray's lock, so a uobj is freed only after it left the table.
  *
  * Handles are allocated cyclically (1..INT_MAX, never 0): a destroyed
@@ -56,9 +57,12 @@ void xrdma_uobj_commit(struct xrdma_uobj *uobj)
 	xa_store(&uobj->ufile->handles, uobj->handle, uobj, GFP_KERNEL);
 }
 
+/* Undo a reservation whose object was not created (a CQ's channel goes). */
 void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 {
 	xa_erase(&uobj->ufile->handles, uobj->handle);
+	if (uobj->channel)
+		xrdma_ev_file_put(uobj->channel);
 	if (uobj->async)
 		xrdma_ev_file_put(uobj->async);
 	kfree(uobj);
@@ -176,43 +180,6 @@ void xrdma_uobj_finish(struct xrdma_uobj *uobj, struct xrdma_cmd_destroy *resp)
 		xrdma_uobj_put(uobj->xrcd_uobj);
 	xa_erase(&uobj->ufile->handles, uobj->handle);
 	kfree(uobj);
-}
-
-/**
- * xrdma_uobj_destroy - the DESTROY command
- * @ufile: the file
- * @type: XRDMA_OBJ_*
- * @handle: handle
- * @resp: filled with the event counts
- *
- * Return: 0, -ENOENT, -EINVAL (wrong type), -EBUSY (in use by another
- * command or by a dependent object).
- */
-int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
-		       struct xrdma_cmd_destroy *resp)
-{
-	struct xrdma_uobj *uobj;
-	int ret = 0;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		ret = -ENOENT;
-	else if (uobj->type != type)
-		ret = -EINVAL;
-	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
-		ret = -EBUSY;
-	xa_unlock(&ufile->handles);
-	if (ret)
-		return ret;
-
-	ret = xrdma_uobj_hw_destroy(uobj);
-	if (ret) {
-		atomic_set(&uobj->usecnt, 0);
-		return ret;
-	}
-	xrdma_uobj_finish(uobj, resp);
-	return 0;
 }
 
 /*
