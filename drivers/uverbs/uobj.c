@@ -68,6 +68,35 @@ void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 	kfree(uobj);
 }
 
+/*
+ * Look a handle up and hold it: shared (a use more, unless it is being
+ * destroyed) or exclusive (only if nobody uses it).
+ */
+static struct xrdma_uobj *xrdma_uobj_lookup(struct xrdma_ufile *ufile,
+					    u32 type, u32 handle,
+					    bool exclusive)
+{
+	struct xrdma_uobj *uobj;
+	bool busy;
+
+	xa_lock(&ufile->handles);
+	uobj = xa_load(&ufile->handles, handle);
+	if (!uobj) {
+		uobj = ERR_PTR(-ENOENT);
+	} else if (uobj->type != type) {
+		uobj = ERR_PTR(-EINVAL);
+	} else {
+		if (exclusive)
+			busy = atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0;
+		else
+			busy = !atomic_inc_unless_negative(&uobj->usecnt);
+		if (busy)
+			uobj = ERR_PTR(-EBUSY);
+	}
+	xa_unlock(&ufile->handles);
+	return uobj;
+}
+
 /**
  * xrdma_uobj_get - look up a handle and hold its object shared
  * @ufile: the file
@@ -80,18 +109,7 @@ void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 struct xrdma_uobj *xrdma_uobj_get(struct xrdma_ufile *ufile, u32 type,
 				  u32 handle)
 {
-	struct xrdma_uobj *uobj;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		uobj = ERR_PTR(-ENOENT);
-	else if (uobj->type != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (!atomic_inc_unless_negative(&uobj->usecnt))
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&ufile->handles);
-	return uobj;
+	return xrdma_uobj_lookup(ufile, type, handle, false);
 }
 
 void xrdma_uobj_put(struct xrdma_uobj *uobj)
@@ -105,27 +123,17 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj)
  * @type: expected XRDMA_OBJ_* type
  * @handle: from userspace
  *
- * For a command that changes the object (rereg): no other command uses
- * or destroys it until xrdma_uobj_put_write().
+ * For a command that changes or destroys the object (REREG_MR, DESTROY):
+ * no other command uses or destroys it until xrdma_uobj_put_write().
  *
  * Return: the uobj, or ERR_PTR: -ENOENT (no such handle in this file),
- * -EINVAL (another type), -EBUSY (in use by another command).
+ * -EINVAL (another type), -EBUSY (in use by another command or by a
+ * dependent object).
  */
 struct xrdma_uobj *xrdma_uobj_get_write(struct xrdma_ufile *ufile, u32 type,
 					u32 handle)
 {
-	struct xrdma_uobj *uobj;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		uobj = ERR_PTR(-ENOENT);
-	else if (uobj->type != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&ufile->handles);
-	return uobj;
+	return xrdma_uobj_lookup(ufile, type, handle, true);
 }
 
 void xrdma_uobj_put_write(struct xrdma_uobj *uobj)
