@@ -2,12 +2,13 @@
 /*
  * Per-file handle table.
  *
- * Create is two-phase: xrdma_uobj_alloc() reserves a handle that lookups do
- * not see, the object is created, the response copied to userspace, then
- * xrdma_uobj_commit() publishes the handle (or xrdma_uobj_abort() releases
- * it).  Each handle has a use count: commands that use an object hold it
- * shared (xrdma_uobj_get()), destroy needs it exclusive and fails with
- * -EBUSY instead of waiting.  Lookups and the use count are under the
+ * Create is two-phase (the dispatcher in ioctl.c drives it):
+ * xrdma_uobj_alloc() reserves a handle that lookups do not see, the object
+ * is created, the response copied to userspace, then xrdma_uobj_commit()
+ * publishes the handle (or xrdma_uobj_abort() releases it).  Each handle
+ * has a use count: commands that use an object hold it shared
+ * (xrdma_uobj_get()), destroy needs it exclusive and fails with -EBUSY
+ * instead of waiting.  Lookups and the use count are under the
  * xarray's lock, so a uobj is freed only after it left the table.
  *
  * Handles are allocated cyclically (1..INT_MAX, never 0): a destroyed
@@ -56,12 +57,44 @@ void xrdma_uobj_commit(struct xrdma_uobj *uobj)
 	xa_store(&uobj->ufile->handles, uobj->handle, uobj, GFP_KERNEL);
 }
 
+/* Undo a reservation whose object was not created (a CQ's channel goes). */
 void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 {
 	xa_erase(&uobj->ufile->handles, uobj->handle);
+	if (uobj->channel)
+		xrdma_ev_file_put(uobj->channel);
 	if (uobj->async)
 		xrdma_ev_file_put(uobj->async);
 	kfree(uobj);
+}
+
+/*
+ * Look a handle up and hold it: shared (a use more, unless it is being
+ * destroyed) or exclusive (only if nobody uses it).
+ */
+static struct xrdma_uobj *xrdma_uobj_lookup(struct xrdma_ufile *ufile,
+					    u32 type, u32 handle,
+					    bool exclusive)
+{
+	struct xrdma_uobj *uobj;
+	bool busy;
+
+	xa_lock(&ufile->handles);
+	uobj = xa_load(&ufile->handles, handle);
+	if (!uobj) {
+		uobj = ERR_PTR(-ENOENT);
+	} else if (uobj->type != type) {
+		uobj = ERR_PTR(-EINVAL);
+	} else {
+		if (exclusive)
+			busy = atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0;
+		else
+			busy = !atomic_inc_unless_negative(&uobj->usecnt);
+		if (busy)
+			uobj = ERR_PTR(-EBUSY);
+	}
+	xa_unlock(&ufile->handles);
+	return uobj;
 }
 
 /**
@@ -76,18 +109,7 @@ void xrdma_uobj_abort(struct xrdma_uobj *uobj)
 struct xrdma_uobj *xrdma_uobj_get(struct xrdma_ufile *ufile, u32 type,
 				  u32 handle)
 {
-	struct xrdma_uobj *uobj;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		uobj = ERR_PTR(-ENOENT);
-	else if (uobj->type != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (!atomic_inc_unless_negative(&uobj->usecnt))
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&ufile->handles);
-	return uobj;
+	return xrdma_uobj_lookup(ufile, type, handle, false);
 }
 
 void xrdma_uobj_put(struct xrdma_uobj *uobj)
@@ -101,27 +123,17 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj)
  * @type: expected XRDMA_OBJ_* type
  * @handle: from userspace
  *
- * For a command that changes the object (rereg): no other command uses
- * or destroys it until xrdma_uobj_put_write().
+ * For a command that changes or destroys the object (REREG_MR, DESTROY):
+ * no other command uses or destroys it until xrdma_uobj_put_write().
  *
  * Return: the uobj, or ERR_PTR: -ENOENT (no such handle in this file),
- * -EINVAL (another type), -EBUSY (in use by another command).
+ * -EINVAL (another type), -EBUSY (in use by another command or by a
+ * dependent object).
  */
 struct xrdma_uobj *xrdma_uobj_get_write(struct xrdma_ufile *ufile, u32 type,
 					u32 handle)
 {
-	struct xrdma_uobj *uobj;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		uobj = ERR_PTR(-ENOENT);
-	else if (uobj->type != type)
-		uobj = ERR_PTR(-EINVAL);
-	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
-		uobj = ERR_PTR(-EBUSY);
-	xa_unlock(&ufile->handles);
-	return uobj;
+	return xrdma_uobj_lookup(ufile, type, handle, true);
 }
 
 void xrdma_uobj_put_write(struct xrdma_uobj *uobj)
@@ -176,43 +188,6 @@ void xrdma_uobj_finish(struct xrdma_uobj *uobj, struct xrdma_cmd_destroy *resp)
 		xrdma_uobj_put(uobj->xrcd_uobj);
 	xa_erase(&uobj->ufile->handles, uobj->handle);
 	kfree(uobj);
-}
-
-/**
- * xrdma_uobj_destroy - the DESTROY command
- * @ufile: the file
- * @type: XRDMA_OBJ_*
- * @handle: handle
- * @resp: filled with the event counts
- *
- * Return: 0, -ENOENT, -EINVAL (wrong type), -EBUSY (in use by another
- * command or by a dependent object).
- */
-int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
-		       struct xrdma_cmd_destroy *resp)
-{
-	struct xrdma_uobj *uobj;
-	int ret = 0;
-
-	xa_lock(&ufile->handles);
-	uobj = xa_load(&ufile->handles, handle);
-	if (!uobj)
-		ret = -ENOENT;
-	else if (uobj->type != type)
-		ret = -EINVAL;
-	else if (atomic_cmpxchg(&uobj->usecnt, 0, -1) != 0)
-		ret = -EBUSY;
-	xa_unlock(&ufile->handles);
-	if (ret)
-		return ret;
-
-	ret = xrdma_uobj_hw_destroy(uobj);
-	if (ret) {
-		atomic_set(&uobj->usecnt, 0);
-		return ret;
-	}
-	xrdma_uobj_finish(uobj, resp);
-	return 0;
 }
 
 /*

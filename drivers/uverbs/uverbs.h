@@ -91,7 +91,7 @@ struct xrdma_uobj {
 	struct xrdma_uobj *xrcd_uobj;
 	/* a QP handle from OPEN_QP: the core's handle on the shared QP */
 	struct xrdma_qp_open *qp_open;
-	/* an XRCD handle: its charge, one XRCD of its holder's (cmd.c) */
+	/* an XRCD handle: its charge, one XRCD of its holder's (cmd_srq.c) */
 	struct xrdma_ucharge xrcd_charge;
 };
 
@@ -151,8 +151,6 @@ void xrdma_uobj_put(struct xrdma_uobj *uobj);
 struct xrdma_uobj *xrdma_uobj_get_write(struct xrdma_ufile *ufile, u32 type,
 					u32 handle);
 void xrdma_uobj_put_write(struct xrdma_uobj *uobj);
-int xrdma_uobj_destroy(struct xrdma_ufile *ufile, u32 type, u32 handle,
-		       struct xrdma_cmd_destroy *resp);
 void xrdma_uobj_destroy_all(struct xrdma_ufile *ufile);
 int xrdma_uobj_hw_destroy(struct xrdma_uobj *uobj);
 void xrdma_uobj_finish(struct xrdma_uobj *uobj,
@@ -176,8 +174,10 @@ void xrdma_uobj_drop_events(struct xrdma_uobj *uobj);
 void xrdma_ev_file_dev_gone(struct xrdma_ev_file *ev);
 void xrdma_ufile_channels_gone(struct xrdma_ufile *ufile);
 
-/* cmd.c */
+/* cmd_srq.c */
 int xrdma_uverbs_close_xrcd(struct xrdma_uobj *uobj);
+
+/* ioctl.c */
 long xrdma_uverbs_ioctl(struct file *filp, unsigned int cmd,
 			unsigned long arg);
 
