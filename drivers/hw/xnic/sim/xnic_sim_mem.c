@@ -86,6 +86,22 @@ bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len)
 	return true;
 }
 
+/**
+ * xnic_sim_addr_ok - whether a range can be DMA memory the driver gave
+ * @addr: its DMA address
+ * @len: bytes
+ * @align: the alignment @addr must have (a power of 2)
+ *
+ * Return: whether [@addr, @addr + @len) is aligned, does not wrap, and
+ * starts and ends in memory (rings and records the commands name).
+ */
+bool xnic_sim_addr_ok(u64 addr, u64 len, u64 align)
+{
+	if (!addr || !len || addr & (align - 1) || addr + len < addr)
+		return false;
+	return pfn_valid(PHYS_PFN(addr)) && pfn_valid(PHYS_PFN(addr + len - 1));
+}
+
 /* A 32-bit little-endian word of DMA memory; 0 if no memory backs it. */
 u32 xnic_sim_rd32(u64 dma)
 {
