@@ -52,6 +52,62 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 }
 
 /*
+ * The responder of an RC, UC or XRC request, once the requester's side
+ * passed: the connected peer (xnic_sim_rc_peer(); none answers, the
+ * requester retries) and, for an XRC_INI requester, the XRC SRQ the
+ * request names (xnic_sim_xrc_srq()).  Return: the responder QP, or NULL
+ * with *@r the request's result (and @status set).
+ */
+static struct xnic_sim_qp *xnic_sim_responder(struct xnic_sim_dev *dev,
+					      struct xnic_sim_qp *qp,
+					      u8 *status, int *r)
+{
+	struct xnic_sim_qp *rqp = xnic_sim_rc_peer(qp);
+
+	if (!rqp) {
+		*r = xnic_sim_no_answer(qp, status);
+		return NULL;
+	}
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status)) {
+		*r = XS_DONE;
+		return NULL;
+	}
+	return rqp;
+}
+
+/*
+ * The responder's checks of an ATOMIC WRITE or FLUSH of @len bytes
+ * (xnic_sim_pmem_rkey(); @type and @level: a FLUSH's).  A refused
+ * request is answered: a bad key as any remote access error
+ * (xnic_sim_rem_access()), anything else as an invalid request (the
+ * responder goes to ERR).  Return: whether the access goes on, with @mr
+ * and @maddr set; otherwise the request is done, with @status.
+ */
+static bool xnic_sim_pmem_resp(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			       u64 len, u8 type, u8 level,
+			       const struct xnic_sim_mr **mr, u64 *maddr,
+			       u8 *status)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	u8 st;
+
+	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
+				w->rkey, w->remote_addr, len, type, level, mr,
+				maddr);
+	if (st == XNIC_CQE_REM_ACCESS_ERR) {
+		xnic_sim_rem_access(qp, rqp, status);
+		return false;
+	}
+	if (st) {
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		*status = st;
+		return false;
+	}
+	return true;
+}
+
+/*
  * The requester's SGEs (or inline data) as segments from @first on,
  * checked for @need rights.  Return: 0 or a CQE status.
  */
@@ -281,11 +337,9 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	*byte_len = len;
 	if (ud)
 		return xnic_sim_ud_send(dev, qp, nl, len, sgid, stype);
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	rdev = rqp->dev;
 
 	spin_lock(&rqp->lock);
@@ -375,11 +429,9 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	if (len) {
 		mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
 				   w->remote_addr, len, XNIC_ACCESS_REMOTE_WRITE,
@@ -449,6 +501,7 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	u64 len, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -459,11 +512,9 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, len);
 	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
 		return XS_DONE;
@@ -499,6 +550,7 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	u64 len, orig, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -511,11 +563,9 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 		return XS_DONE;
 	}
 	*byte_len = 8;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, 8);
 	if (!xnic_sim_rd_atomic_resp(rqp, status))
 		return XS_DONE;
@@ -552,13 +602,13 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 				    u32 *byte_len)
 {
 	struct xnic_sim_scratch *s = dev->scr;
-	const struct xnic_sim_swqe *w = &s->w;
 	struct xnic_sim_seg dst = { .kaddr = &s->atomic_orig, .len = 8 };
 	const struct xnic_sim_mr *mr;
 	struct xnic_sim_qp *rqp;
 	u64 len, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -571,24 +621,14 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, len);
-	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
-				w->rkey, w->remote_addr, len, 0, 0, &mr,
-				&maddr);
-	if (!st && xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
-		st = XNIC_CQE_REM_ACCESS_ERR;
-	if (st == XNIC_CQE_REM_ACCESS_ERR)
-		return xnic_sim_rem_access(qp, rqp, status);
-	if (st) {
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		*status = st;
+	if (!xnic_sim_pmem_resp(dev, qp, rqp, len, 0, 0, &mr, &maddr, status))
 		return XS_DONE;
-	}
+	if (xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
+		return xnic_sim_rem_access(qp, rqp, status);
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(8, &rqp->rx_bytes);
 	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
@@ -610,7 +650,7 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_qp *rqp;
 	u64 addr, len;
 	u64 maddr;
-	u8 st;
+	int r;
 
 	if (!w->flush_type ||
 	    w->flush_type & ~(XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT) ||
@@ -619,22 +659,13 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = w->flush_len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, 0);
-	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
-				w->rkey, w->remote_addr, w->flush_len,
-				w->flush_type, w->flush_level, &mr, &maddr);
-	if (st == XNIC_CQE_REM_ACCESS_ERR)
-		return xnic_sim_rem_access(qp, rqp, status);
-	if (st) {
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		*status = st;
+	if (!xnic_sim_pmem_resp(dev, qp, rqp, w->flush_len, w->flush_type,
+				w->flush_level, &mr, &maddr, status))
 		return XS_DONE;
-	}
 	if (w->flush_level == XNIC_FLUSH_MR) {
 		addr = READ_ONCE(mr->iova);
 		len = READ_ONCE(mr->length);
