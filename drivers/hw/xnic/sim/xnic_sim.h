@@ -12,21 +12,29 @@
  *                      and stop, debugfs
  *   xnic_sim_engine.c  the engine: thread, pass, sleep, doorbell scan,
  *                      a QP's turn on the active list, budgets, kick serve
- *   xnic_sim_cmd.c     command queue, object commands, reset
+ *   xnic_sim_cmd.c     command queue, the device's own commands, reset
  *   xnic_sim_eth.c     the port's Ethernet function: its registers, TX
  *                      and RX rings, frames over the cable
- *   xnic_sim_req.c     transport, requester: fetch, decode and execute
- *                      send WQEs (RC, UC, UD); drives resp and comp
+ *   xnic_sim_req.c     transport, requester: execute send WQEs (RC, UC,
+ *                      UD); drives resp and comp
  *   xnic_sim_resp.c    transport, responder: which QP takes a request,
  *                      receive queues and SRQs, receive buffers, rkeys,
  *                      receive completions, NAKs
  *   xnic_sim_comp.c    transport, completer: retiring a send WQE, retries
  *                      and RNR waits
- *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing
+ *   xnic_sim_obj.c     object commands (CQ, SRQ, MR, MW, doorbell pages;
+ *                      QPs': xnic_sim_qp.c), SRQ resize, window
+ *                      invalidation, dropping every object
+ *   xnic_sim_wqe.c     work queue entries: fetch and decode send WQEs,
+ *                      receive WQE lengths; the formats the driver's
+ *                      xnic_wqe.c encodes (xnic_sim_wqe.h)
+ *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing;
+ *                      the QP commands
  *   xnic_sim_cq.c      completion and event queue writers
  *   xnic_sim_port.c    ports and cables: GIDs, GID routing, multicast
  *                      groups, the cable parameter, the peer's sections
- *   xnic_sim_tbl.c     object tables (number -> object)
+ *   xnic_sim_tbl.c     object tables (number -> object), and creating an
+ *                      object into one (xnic_sim_tbl.h)
  *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
  *                      (xnic_sim_mem.h)
  * KUnit (kunit/xnic_sim_test.c) includes all of them but main.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xnic_sim: the transport, requester side.  The requester's engine
- * fetches and decodes each send WQE and executes it directly against the
- * responder's queues and memory (the "wire" is shared kernel memory and
- * lossless): RC, UC, UD and XRC_INI, every opcode.  The responder's side of an
- * operation is in xnic_sim_resp.c, the requester's completion, retries
- * and RNR waits in xnic_sim_comp.c; this file drives both.
+ * executes each send WQE (fetched and decoded by xnic_sim_wqe.c)
+ * directly against the responder's queues and memory (the "wire" is
+ * shared kernel memory and lossless): RC, UC, UD and XRC_INI, every
+ * opcode.  The responder's side of an operation is in xnic_sim_resp.c,
+ * the requester's completion, retries and RNR waits in xnic_sim_comp.c;
+ * this file drives both.
  *
  * Order of checks of a remote operation: the requester's own SGEs (local
  * errors complete the WQE before anything reaches the wire), the
@@ -170,6 +171,54 @@ static u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
 }
 
 /*
+ * A SEND's @len bytes (@nl local segments) into the receive WQE taken:
+ * its buffers (xnic_sim_recv_segs()), long enough, the copy.  A failure
+ * completes the receive WQE in error and the responder goes to ERR.
+ * Return: 0, or the NAK an RC requester gets for it.
+ */
+static u8 xnic_sim_recv_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     struct xnic_sim_qp *rqp, u32 nl, u64 len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	u64 rlen;
+	u32 nr;
+	u8 st;
+
+	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	if (st) {
+		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return XNIC_CQE_REM_OP_ERR;
+	}
+	if (rlen < len) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	}
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, len,
+			  xnic_sim_may_sleep(dev))) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return XNIC_CQE_REM_OP_ERR;
+	}
+	return 0;
+}
+
+/* A SEND of @len bytes received: its completion and the counts. */
+static void xnic_sim_recv_done(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			       u8 flags, u64 len)
+{
+	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(len, &rqp->rx_bytes);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_send, 1);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_send_bytes, len);
+}
+
+/*
  * One copy of a UD message to @rqp, a QP of @rdev: @nl local segments
  * of @len bytes from segment 1 on (segment 0 is the network header in
  * scratch).  UD is unreliable: a QP that cannot take it (not UD, not
@@ -182,9 +231,8 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			     u32 nl, u64 len, u8 flags)
 {
 	struct xnic_sim_scratch *s = dev->scr;
-	u64 need = len + XNIC_SIM_GRH_LEN, rlen;
-	u8 st, unused;
-	u32 nr;
+	u64 need = len + XNIC_SIM_GRH_LEN;
+	u8 unused;
 	int r;
 
 	if (!xnic_sim_qpt_ud(rqp->type)) {
@@ -213,30 +261,9 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_bad_rwqe(dev, qp, rqp, &unused);
 		return false;
 	}
-	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
-	if (st) {
-		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
+	if (xnic_sim_recv_copy(dev, qp, rqp, nl, need))
 		return false;
-	}
-	if (rlen < need) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		return false;
-	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
-			  xnic_sim_may_sleep(dev))) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
-		return false;
-	}
-	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, need);
-	atomic64_inc(&rqp->rx_ops);
-	atomic64_add(need, &rqp->rx_bytes);
-	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
+	xnic_sim_recv_done(dev, qp, rqp, flags, need);
 	return true;
 }
 
@@ -318,8 +345,8 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_mr *imr = NULL;
 	struct xnic_sim_dev *rdev;
 	struct xnic_sim_qp *rqp;
-	u32 nl, nr, ikey = 0;
-	u64 len, rlen;
+	u32 nl, ikey = 0;
+	u64 len;
 	u8 st, flags = 0, stype = 0;
 	u8 sgid[16];
 	int r;
@@ -366,29 +393,10 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (r < 0)
 		return xnic_sim_bad_rwqe(dev, qp, rqp, status);
 
-	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	st = xnic_sim_recv_copy(dev, qp, rqp, nl, len);
 	if (st) {
-		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
 		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_OP_ERR;
-		return XS_DONE;
-	}
-	if (rlen < len) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_INV_REQ_ERR;
-		return XS_DONE;
-	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, len,
-			  xnic_sim_may_sleep(dev))) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
-		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_OP_ERR;
+			*status = st;
 		return XS_DONE;
 	}
 	if (inv) {
@@ -401,11 +409,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
 		flags |= XNIC_CQE_WITH_IMM;
-	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
-	atomic64_inc(&rqp->rx_ops);
-	atomic64_add(len, &rqp->rx_bytes);
-	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, len);
+	xnic_sim_recv_done(dev, qp, rqp, flags, len);
 	return XS_DONE;
 }
 
