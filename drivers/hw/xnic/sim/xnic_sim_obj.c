@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic_sim: the objects the commands manage -- completion queues, QPs,
- * SRQs, MRs, memory windows, doorbell pages -- their commands (create,
- * modify, query, resize, destroy: dispatched by xnic_sim_cmd.c), the
- * changes the transport makes to them whatever its role (an SRQ's
- * resize, a window's invalidation), and dropping them all at reset.
+ * xnic_sim: the objects the commands manage -- completion queues, SRQs,
+ * MRs, memory windows, doorbell pages, and QPs (whose commands are in
+ * xnic_sim_qp.c) -- their commands (create, modify, query, resize,
+ * destroy: xnic_sim_obj_cmd(), called by xnic_sim_cmd.c), the changes
+ * the transport makes to them whatever its role (an SRQ's resize, a
+ * window's invalidation), and dropping them all at reset.
  *
  * Every object-creating command has one shape: its input is checked
  * (BAD_PARAM, and BAD_INDEX for a missing object it names), then
