@@ -12,21 +12,29 @@
  *                      and stop, debugfs
  *   xnic_sim_engine.c  the engine: thread, pass, sleep, doorbell scan,
  *                      a QP's turn on the active list, budgets, kick serve
- *   xnic_sim_cmd.c     command queue, object commands, reset
+ *   xnic_sim_cmd.c     command queue, the device's own commands, reset
  *   xnic_sim_eth.c     the port's Ethernet function: its registers, TX
  *                      and RX rings, frames over the cable
- *   xnic_sim_req.c     transport, requester: fetch, decode and execute
- *                      send WQEs (RC, UC, UD); drives resp and comp
+ *   xnic_sim_req.c     transport, requester: execute send WQEs (RC, UC,
+ *                      UD); drives resp and comp
  *   xnic_sim_resp.c    transport, responder: which QP takes a request,
  *                      receive queues and SRQs, receive buffers, rkeys,
  *                      receive completions, NAKs
  *   xnic_sim_comp.c    transport, completer: retiring a send WQE, retries
  *                      and RNR waits
- *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing
+ *   xnic_sim_obj.c     object commands (CQ, SRQ, MR, MW, doorbell pages;
+ *                      QPs': xnic_sim_qp.c), SRQ resize, window
+ *                      invalidation, dropping every object
+ *   xnic_sim_wqe.c     work queue entries: fetch and decode send WQEs,
+ *                      receive WQE lengths; the formats the driver's
+ *                      xnic_wqe.c encodes (xnic_sim_wqe.h)
+ *   xnic_sim_qp.c      QP state: transitions, active list, ERR, flushing;
+ *                      the QP commands
  *   xnic_sim_cq.c      completion and event queue writers
  *   xnic_sim_port.c    ports and cables: GIDs, GID routing, multicast
  *                      groups, the cable parameter, the peer's sections
- *   xnic_sim_tbl.c     object tables (number -> object)
+ *   xnic_sim_tbl.c     object tables (number -> object), and creating an
+ *                      object into one (xnic_sim_tbl.h)
  *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
  *                      (xnic_sim_mem.h)
  * KUnit (kunit/xnic_sim_test.c) includes all of them but main.
@@ -81,6 +89,8 @@
 #include <linux/platform_device.h>
 #include <xrdma/xnic_hw.h>
 #include "xnic_sim_mem.h"
+#include "xnic_sim_tbl.h"
+#include "xnic_sim_wqe.h"
 
 #define XNIC_SIM_MAX_SGE	8	/* SGEs per WQE, both queues */
 #define XNIC_SIM_MAX_INLINE	256
@@ -92,7 +102,6 @@
 #define XNIC_SIM_MAX_MSG	BIT(31)
 #define XNIC_SIM_UD_MTU		4096
 #define XNIC_SIM_GRH_LEN	40
-#define XNIC_SIM_IDX_BITS	24	/* object numbers and MR indexes */
 #define XNIC_SIM_MAX_DB		1024
 
 #define XNIC_SIM_MAX_DEV	8
@@ -110,6 +119,14 @@
 #define XNIC_SIM_VENDOR_ID	0x5852		/* "XR" */
 #define XNIC_SIM_PART_ID	0x1
 #define XNIC_SIM_GUID_BASE	0x025852fffe000000ULL
+
+/* every access right an MR or a QP may have (but MW_BIND) */
+#define XNIC_SIM_ACCESS_ALL	(XNIC_ACCESS_LOCAL_WRITE |		\
+				 XNIC_ACCESS_REMOTE_WRITE |		\
+				 XNIC_ACCESS_REMOTE_READ |		\
+				 XNIC_ACCESS_REMOTE_ATOMIC |		\
+				 XNIC_ACCESS_FLUSH_GLOBAL |		\
+				 XNIC_ACCESS_FLUSH_PERSISTENT)
 
 /* ------------------------------------------------------------------ */
 /* Rings                                                               */
@@ -163,71 +180,6 @@ static inline u64 xnic_sim_db_group_addr(u64 page, u32 g)
 	return page + offsetof(struct xnic_db_page, group) +
 	       (u64)g * sizeof(__le64);
 }
-
-/* ------------------------------------------------------------------ */
-/* Work queue entries                                                  */
-
-/**
- * struct xnic_sim_swqe - a send WQE, decoded from a private copy
- * @opcode: XNIC_OP_*
- * @flags: XNIC_WQE_*
- * @num_sge: SGEs at @sge
- * @inline_len: bytes at @inline_data
- * @wr_id: echoed in the CQE
- * @imm: immediate data or rkey to invalidate, as stored
- * @remote_addr: RDMA and atomic target
- * @rkey: its key
- * @compare_add: atomic operand
- * @swap: atomic operand
- * @flush_len: FLUSH: bytes of the range
- * @flush_type: FLUSH: XNIC_FLUSH_GLOBAL, XNIC_FLUSH_PERSISTENT
- * @flush_level: FLUSH: XNIC_FLUSH_RANGE or XNIC_FLUSH_MR
- * @dest_qpn: UD destination
- * @remote_srqn: XRC_INI: the target's XRC SRQ
- * @qkey: UD key
- * @dgid: UD destination port
- * @sgid_index: UD source GID table entry
- * @hop_limit: UD GRH hop limit / IPv4 TTL
- * @tclass: UD GRH traffic class / IPv4 TOS
- * @fr: REG_MR fields (CPU order)
- * @bind: BIND_MW fields (CPU order)
- * @sge: the SGEs, in the copy
- * @inline_data: the inline data, in the copy
- */
-struct xnic_sim_swqe {
-	u8 opcode;
-	u8 flags;
-	u8 num_sge;
-	u32 inline_len;
-	u64 wr_id;
-	__le32 imm;
-	u64 remote_addr;
-	u32 rkey;
-	u64 compare_add;
-	u64 swap;
-	u32 flush_len;
-	u8 flush_type;
-	u8 flush_level;
-	u32 dest_qpn;
-	u32 remote_srqn;
-	u32 qkey;
-	u8 dgid[16];
-	u8 sgid_index;
-	u8 hop_limit;
-	u8 tclass;
-	struct {
-		u64 mtt_addr;
-		u64 iova;
-		u64 length;
-		u32 key;
-		u32 access;
-		u32 npages;
-		u8 page_shift;
-	} fr;
-	struct xnic_sim_bind bind;
-	const struct xnic_sge *sge;
-	const u8 *inline_data;
-};
 
 /**
  * struct xnic_sim_budget - what a pass or a kick serve may still execute
@@ -315,69 +267,6 @@ enum xnic_sim_ctr {
 struct xnic_sim_ctrs {
 	u64 v[XS_CTR_NUM];
 };
-
-/* ------------------------------------------------------------------ */
-/* Object tables (xnic_sim_tbl.c): 24-bit numbers, two levels          */
-
-#define XNIC_SIM_TBL_SHIFT	12
-#define XNIC_SIM_TBL_CHUNK	BIT(XNIC_SIM_TBL_SHIFT)
-#define XNIC_SIM_TBL_TOP	(1U << (XNIC_SIM_IDX_BITS - XNIC_SIM_TBL_SHIFT))
-
-struct xnic_sim_tbl_chunk {
-	u32 used;
-	struct rcu_head rcu;
-	void *ent[XNIC_SIM_TBL_CHUNK];
-};
-
-/**
- * struct xnic_sim_tbl - number -> object
- * @top: chunks of XNIC_SIM_TBL_CHUNK entries, allocated when needed
- * @count: objects in the table
- * @max: most objects allowed (the QUERY_CAPS limit)
- *
- * One writer (the owning device's engine thread); readers load entries
- * with READ_ONCE.  An emptied chunk is unpublished by erase and handed to
- * the caller, who frees it (xnic_sim_tbl_free_chunk()) once no reader can
- * hold it.
- *
- * Why not an xarray, and sections rather than SRCU: every WQE looks up
- * objects (its MRs, the responder's QP and MRs, often on the peer
- * device) by numbers the driver and its users chose, so a lookup is two
- * dependent loads with no lock and no read-side section to enter, and a
- * table has one writer, which needs no xa_lock.  What must be waited for
- * before a free is one known reader, the cabled peer's engine, so a
- * destroying command waits for that engine to leave its section (a
- * sequence count, xnic_sim_sect_sync()) -- microseconds -- where
- * synchronize_srcu() would wait for a grace period on every DESTROY and
- * DEREG.  debugfs walks the tables under rcu_read_lock(); emptied chunks
- * and QPs are freed after an RCU grace period for it.
- */
-struct xnic_sim_tbl {
-	struct xnic_sim_tbl_chunk **top;
-	u32 count;
-	u32 max;
-};
-
-int xnic_sim_tbl_init(struct xnic_sim_tbl *t, u32 max);
-void xnic_sim_tbl_destroy(struct xnic_sim_tbl *t);
-int xnic_sim_tbl_insert(struct xnic_sim_tbl *t, u32 idx, void *p);
-void *xnic_sim_tbl_erase(struct xnic_sim_tbl *t, u32 idx,
-			 struct xnic_sim_tbl_chunk **empty);
-void *xnic_sim_tbl_next(const struct xnic_sim_tbl *t, u32 *idx);
-void xnic_sim_tbl_free_chunk(struct xnic_sim_tbl_chunk *c);
-struct xnic_sim_tbl_chunk **xnic_sim_tbl_take(struct xnic_sim_tbl *t);
-void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old, void (*fn)(void *p));
-
-/* Lookup: O(1), lock-free. */
-static inline void *xnic_sim_tbl_get(const struct xnic_sim_tbl *t, u32 idx)
-{
-	struct xnic_sim_tbl_chunk *c;
-
-	if (idx >= (1U << XNIC_SIM_IDX_BITS))
-		return NULL;
-	c = READ_ONCE(t->top[idx >> XNIC_SIM_TBL_SHIFT]);
-	return c ? READ_ONCE(c->ent[idx & (XNIC_SIM_TBL_CHUNK - 1)]) : NULL;
-}
 
 struct xnic_sim_dev;
 struct xnic_sim_eth;
@@ -787,8 +676,33 @@ bool xnic_sim_budget_take(struct xnic_sim_budget *b,
 
 /* xnic_sim_cmd.c: the command queue, objects, reset */
 bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev);
-void xnic_sim_clear(struct xnic_sim_dev *dev);
 void xnic_sim_do_reset(struct xnic_sim_dev *dev);
+
+/* A command's status for an errno of the model's own functions. */
+static inline u32 xnic_sim_errno_status(int err)
+{
+	switch (err) {
+	case 0:
+		return XNIC_CMD_OK;
+	case -EEXIST:
+		return XNIC_CMD_BAD_INDEX;
+	case -ENOSPC:
+	case -ENOMEM:
+		return XNIC_CMD_NO_RESOURCES;
+	default:
+		return XNIC_CMD_BAD_PARAM;
+	}
+}
+
+/* xnic_sim_obj.c: the objects' commands, window invalidation, reset */
+u32 xnic_sim_obj_cmd(struct xnic_sim_dev *dev, struct xnic_cmd *c);
+void xnic_sim_clear(struct xnic_sim_dev *dev);
+int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
+			u64 dbrec);
+bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
+			       const struct xnic_sim_qp *rqp);
+bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
+			    bool sync);
 
 /* xnic_sim_eth.c: the Ethernet function */
 void xnic_sim_eth_mac(u64 guid, u8 mac[6]);
@@ -808,31 +722,17 @@ enum xnic_sim_res {
 	XS_WAIT,	/* RNR or transport retry: try again later */
 };
 
-int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size);
-void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w);
-u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
-int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
-bool xnic_sim_sq_ready(struct xnic_sim_qp *qp);
-int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp);
 int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		     u8 *status, u32 *byte_len);
 
 /* xnic_sim_resp.c: the transport, responder */
-int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
-bool xnic_sim_op_is_send(u8 opcode);
 struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);
 int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp);
 u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
 		      u32 *nseg, u64 *len);
-int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
-			u64 dbrec);
 void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
 		       u32 len);
-bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
-			       const struct xnic_sim_qp *rqp);
-bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
-			    bool sync);
 const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
 					u32 rkey, u64 addr, u64 len,
 					u32 right, u64 *maddr);
@@ -867,7 +767,7 @@ static inline bool xnic_sim_retry_left(u32 count, u8 limit, bool infinite7)
 	return (infinite7 && limit == 7) || count < limit;
 }
 
-/* xnic_sim_qp.c: QP state */
+/* xnic_sim_qp.c: QP state, QP commands */
 bool xnic_sim_qp_trans_ok(u8 cur, u8 next);
 bool xnic_sim_qp_can_recv(u8 state);
 void xnic_sim_qp_activate(struct xnic_sim_qp *qp);
@@ -877,6 +777,12 @@ void xnic_sim_qp_set_err(struct xnic_sim_qp *qp, u8 event);
 bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       u32 *quota, bool *more);
 void xnic_sim_err_sweep(struct xnic_sim_dev *dev);
+u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
+			   const struct xnic_cmd_create_qp *in);
+u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn);
+u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
+			   const struct xnic_cmd_modify_qp *in);
+u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c);
 
 /* xnic_sim_cq.c: completion and event queue writers */
 /**

@@ -86,6 +86,22 @@ bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len)
 	return true;
 }
 
+/**
+ * xnic_sim_addr_ok - whether a range can be DMA memory the driver gave
+ * @addr: its DMA address
+ * @len: bytes
+ * @align: the alignment @addr must have (a power of 2)
+ *
+ * Return: whether [@addr, @addr + @len) is aligned, does not wrap, and
+ * starts and ends in memory (rings and records the commands name).
+ */
+bool xnic_sim_addr_ok(u64 addr, u64 len, u64 align)
+{
+	if (!addr || !len || addr & (align - 1) || addr + len < addr)
+		return false;
+	return pfn_valid(PHYS_PFN(addr)) && pfn_valid(PHYS_PFN(addr + len - 1));
+}
+
 /* A 32-bit little-endian word of DMA memory; 0 if no memory backs it. */
 u32 xnic_sim_rd32(u64 dma)
 {
@@ -476,6 +492,25 @@ int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
 	return 0;
 }
 
+/*
+ * Map the 8 aligned bytes at @addr of @mr (checked) for an atomic access.
+ * Return: 0 with *@p mapped (xnic_sim_unmap() it), -EINVAL if
+ * misaligned, -EFAULT if not memory.
+ */
+static int xnic_sim_map_u64(const struct xnic_sim_mr *mr, u64 addr, u64 **p)
+{
+	u64 dma, contig;
+
+	if (addr & 7)
+		return -EINVAL;
+	if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
+		return -EFAULT;
+	if (dma & 7)
+		return -EINVAL;
+	*p = xnic_sim_map(dma);
+	return *p ? 0 : -EFAULT;
+}
+
 /**
  * xnic_sim_atomic_write - ATOMIC WRITE: 8 bytes stored at once
  * @mr: the MR (checked for the 8 bytes at @addr)
@@ -488,18 +523,11 @@ int xnic_sim_copy(const struct xnic_sim_seg *dst, u32 ndst,
  */
 int xnic_sim_atomic_write(const struct xnic_sim_mr *mr, u64 addr, u64 val)
 {
-	u64 dma, contig;
 	u64 *p;
+	int ret = xnic_sim_map_u64(mr, addr, &p);
 
-	if (addr & 7)
-		return -EINVAL;
-	if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
-		return -EFAULT;
-	if (dma & 7)
-		return -EINVAL;
-	p = xnic_sim_map(dma);
-	if (!p)
-		return -EFAULT;
+	if (ret)
+		return ret;
 	/* after every earlier write of the device, in one store */
 	smp_store_release(p, val);
 	xnic_sim_unmap(p);
@@ -559,18 +587,12 @@ int xnic_sim_flush(const struct xnic_sim_mr *mr, u64 addr, u64 len, u8 type)
 int xnic_sim_atomic(const struct xnic_sim_mr *mr, u64 addr, bool cmp_swap,
 		    u64 compare_add, u64 swap, u64 *orig)
 {
-	u64 dma, contig, old, prev;
+	u64 old, prev;
 	u64 *p;
+	int ret = xnic_sim_map_u64(mr, addr, &p);
 
-	if (addr & 7)
-		return -EINVAL;
-	if (xnic_sim_mr_xlate(mr, addr, &dma, &contig))
-		return -EFAULT;
-	if (dma & 7)
-		return -EINVAL;
-	p = xnic_sim_map(dma);
-	if (!p)
-		return -EFAULT;
+	if (ret)
+		return ret;
 	if (cmp_swap) {
 		old = cmpxchg64(p, compare_add, swap);
 	} else {

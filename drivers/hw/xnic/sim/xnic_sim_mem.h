@@ -26,6 +26,7 @@ bool xnic_sim_dma_read(u64 dma, void *buf, size_t len);
 bool xnic_sim_dma_write(u64 dma, const void *buf, size_t len);
 u32 xnic_sim_rd32(u64 dma);
 u8 xnic_sim_rd8(u64 dma);
+bool xnic_sim_addr_ok(u64 addr, u64 len, u64 align);
 
 /* Undo xnic_sim_map(). */
 static inline void xnic_sim_unmap(void *p)

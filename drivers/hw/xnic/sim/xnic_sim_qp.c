@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xnic_sim: QP state.  The legal transitions, the engine's active list
+ * xnic_sim: QPs.  The legal transitions, the engine's active list
  * (a QP with send work, a wait or something to flush is on it), moving a
- * QP to ERR because of an error (any engine), and flushing a QP in ERR
- * (its own engine): its posted WQEs complete with WR_FLUSH_ERR.
+ * QP to ERR because of an error (any engine), flushing a QP in ERR
+ * (its own engine): its posted WQEs complete with WR_FLUSH_ERR; and the
+ * QP commands (CREATE_QP, MODIFY_QP, QUERY_QP, DESTROY_QP; dispatched by
+ * xnic_sim_obj_cmd()).
  */
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include "xnic_sim.h"
 
 /**
@@ -239,4 +243,344 @@ void xnic_sim_err_sweep(struct xnic_sim_dev *dev)
 		if (pi != READ_ONCE(qp->rq_ci))
 			xnic_sim_qp_activate(qp);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Queue pairs                                                         */
+
+/* What CREATE_QP found for the QP: its CQs, SRQ and doorbell page. */
+struct xnic_sim_qp_args {
+	const struct xnic_cmd_create_qp *in;
+	struct xnic_sim_cq *scq;
+	struct xnic_sim_cq *rcq;
+	struct xnic_sim_srq *srq;
+	struct xnic_sim_db *db;
+};
+
+/* What every QP starts with, an XRC_TGT QP's all. */
+static void xnic_sim_qp_init_common(struct xnic_sim_dev *dev,
+				    struct xnic_sim_qp *qp,
+				    const struct xnic_cmd_create_qp *in)
+{
+	qp->dev = dev;
+	qp->qpn = le32_to_cpu(in->qpn);
+	qp->type = in->qp_type;
+	qp->state = XNIC_QPS_RESET;
+	qp->mtu = XNIC_MTU_4096;
+	qp->port = 1;
+	INIT_LIST_HEAD(&qp->active_node);
+	INIT_LIST_HEAD(&qp->err_node);
+	spin_lock_init(&qp->lock);
+	atomic64_set(&qp->rx_ops, 0);
+	atomic64_set(&qp->rx_bytes, 0);
+}
+
+static u32 xnic_sim_xrc_tgt_init(struct xnic_sim_dev *dev, void *obj,
+				 const void *arg)
+{
+	const struct xnic_cmd_create_qp *in = arg;
+	struct xnic_sim_qp *qp = obj;
+
+	xnic_sim_qp_init_common(dev, qp, in);
+	qp->xrcdn = le32_to_cpu(in->xrcdn);
+	return XNIC_CMD_OK;
+}
+
+static const struct xnic_sim_obj_type xnic_sim_xrc_tgt_type = {
+	.size = sizeof(struct xnic_sim_qp),
+	.init = xnic_sim_xrc_tgt_init,
+};
+
+static u32 xnic_sim_qp_init(struct xnic_sim_dev *dev, void *obj,
+			    const void *arg)
+{
+	const struct xnic_sim_qp_args *a = arg;
+	const struct xnic_cmd_create_qp *in = a->in;
+	struct xnic_sim_qp *qp = obj;
+
+	xnic_sim_qp_init_common(dev, qp, in);
+	qp->pdn = le32_to_cpu(in->pdn);
+	qp->kernel = le32_to_cpu(in->db_index) == 0;
+	qp->sig_all = !!in->sq_sig_all;
+	qp->scq = a->scq;
+	qp->rcq = a->rcq;
+	qp->srq = a->srq;
+	qp->db = a->db;
+	qp->slot = le32_to_cpu(in->db_slot);
+	qp->dbrec = le64_to_cpu(in->dbrec_addr);
+	qp->sq_addr = le64_to_cpu(in->sq_addr);
+	qp->sq_log = in->sq_log_wqe;
+	qp->sq_shift = in->sq_wqe_shift;
+	if (!a->srq && in->qp_type != XNIC_QPT_XRC_INI) {
+		qp->rq_addr = le64_to_cpu(in->rq_addr);
+		qp->rq_log = in->rq_log_wqe;
+		qp->rq_shift = in->rq_wqe_shift;
+	}
+	return XNIC_CMD_OK;
+}
+
+static const struct xnic_sim_obj_type xnic_sim_qp_type = {
+	.size = sizeof(struct xnic_sim_qp),
+	.init = xnic_sim_qp_init,
+};
+
+/*
+ * CREATE_QP of an XRC_TGT QP: a number, a domain, nothing else (no
+ * queues, CQs, doorbell slot or PD; those fields are ignored).
+ */
+static u32 xnic_sim_cmd_create_xrc_tgt(struct xnic_sim_dev *dev,
+				       const struct xnic_cmd_create_qp *in)
+{
+	u32 qpn = le32_to_cpu(in->qpn), xrcdn = le32_to_cpu(in->xrcdn);
+
+	if (qpn == XNIC_GSI_QPN || in->reserved2 || !xrcdn ||
+	    xrcdn >= (1U << XNIC_SIM_IDX_BITS))
+		return XNIC_CMD_BAD_PARAM;
+	return xnic_sim_obj_create(dev, &dev->qps, qpn, &xnic_sim_xrc_tgt_type,
+				   in, NULL);
+}
+
+u32 xnic_sim_cmd_create_qp(struct xnic_sim_dev *dev,
+			   const struct xnic_cmd_create_qp *in)
+{
+	u32 qpn = le32_to_cpu(in->qpn), srqn = le32_to_cpu(in->srqn);
+	u32 dbi = le32_to_cpu(in->db_index), slot = le32_to_cpu(in->db_slot);
+	u64 sq = le64_to_cpu(in->sq_addr), rq = le64_to_cpu(in->rq_addr);
+	u64 dbrec = le64_to_cpu(in->dbrec_addr);
+	bool ini = in->qp_type == XNIC_QPT_XRC_INI;
+	struct xnic_sim_qp ***chunkp;
+	struct xnic_sim_srq *srq = NULL;
+	struct xnic_sim_cq *scq, *rcq = NULL;
+	struct xnic_sim_qp_args args;
+	struct xnic_sim_db *db;
+	void *obj;
+	u32 st;
+
+	if (in->qp_type == XNIC_QPT_XRC_TGT)
+		return xnic_sim_cmd_create_xrc_tgt(dev, in);
+	if ((in->qp_type != XNIC_QPT_RC && in->qp_type != XNIC_QPT_UC &&
+	     in->qp_type != XNIC_QPT_UD && in->qp_type != XNIC_QPT_GSI &&
+	     !ini) ||
+	    /* QPN 1 is the GSI QP's, and only its */
+	    (in->qp_type == XNIC_QPT_GSI ? qpn != XNIC_GSI_QPN :
+	     qpn == XNIC_GSI_QPN) ||
+	    in->xrcdn || in->reserved2 ||
+	    /* an XRC_INI QP has no receive side: its RQ fields are ignored */
+	    (ini && srqn != XNIC_NO_SRQ) ||
+	    in->sq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	    in->sq_wqe_shift < XNIC_SQ_WQE_MIN_SHIFT ||
+	    in->sq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
+	    !xnic_sim_addr_ok(sq, 1ULL << (in->sq_log_wqe + in->sq_wqe_shift),
+			      8) ||
+	    !xnic_sim_addr_ok(dbrec, sizeof(struct xnic_qp_dbrec), 8) ||
+	    dbi >= XNIC_SIM_MAX_DB || slot >= XNIC_DB_SLOTS)
+		return XNIC_CMD_BAD_PARAM;
+	if (srqn == XNIC_NO_SRQ && !ini &&
+	    (in->rq_log_wqe > XNIC_SIM_MAX_LOG_WQE ||
+	     in->rq_wqe_shift < XNIC_RQ_WQE_MIN_SHIFT ||
+	     in->rq_wqe_shift > XNIC_SIM_MAX_WQE_SHIFT ||
+	     !xnic_sim_addr_ok(rq, 1ULL << (in->rq_log_wqe + in->rq_wqe_shift),
+			       8)))
+		return XNIC_CMD_BAD_PARAM;
+	scq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->send_cqn));
+	if (!ini)
+		rcq = xnic_sim_tbl_get(&dev->cqs, le32_to_cpu(in->recv_cqn));
+	db = dev->db[dbi];
+	if (srqn != XNIC_NO_SRQ) {
+		srq = xnic_sim_tbl_get(&dev->srqs, srqn);
+		/* an XRC SRQ takes no QP: requests name it */
+		if (srq && srq->type != XNIC_SRQT_BASIC)
+			return XNIC_CMD_BAD_PARAM;
+	}
+	if (!scq || (!rcq && !ini) || !db || (srqn != XNIC_NO_SRQ && !srq) ||
+	    xnic_sim_tbl_get(&dev->qps, qpn))
+		return XNIC_CMD_BAD_INDEX;
+	chunkp = &db->slot[slot / XNIC_SIM_DB_CHUNK];
+	if (*chunkp && (*chunkp)[slot % XNIC_SIM_DB_CHUNK])
+		return XNIC_CMD_BAD_INDEX;
+	if (!*chunkp) {
+		*chunkp = kcalloc(XNIC_SIM_DB_CHUNK, sizeof(**chunkp),
+				  GFP_KERNEL);
+		if (!*chunkp)
+			return XNIC_CMD_NO_RESOURCES;
+	}
+	args = (struct xnic_sim_qp_args) {
+		.in = in, .scq = scq, .rcq = rcq, .srq = srq, .db = db,
+	};
+	st = xnic_sim_obj_create(dev, &dev->qps, qpn, &xnic_sim_qp_type, &args,
+				 &obj);
+	if (st != XNIC_CMD_OK)
+		return st;
+	(*chunkp)[slot % XNIC_SIM_DB_CHUNK] = obj;
+	db->nqps++;
+	scq->users++;
+	if (rcq)
+		rcq->users++;
+	if (srq)
+		srq->users++;
+	return XNIC_CMD_OK;
+}
+
+/* Unlink a QP from everything its engine and its doorbell page know. */
+static void xnic_sim_qp_unlink(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_qp **chunk;
+
+	if (!qp->db)	/* XRC_TGT */
+		return;
+	chunk = qp->db->slot[qp->slot / XNIC_SIM_DB_CHUNK];
+	chunk[qp->slot % XNIC_SIM_DB_CHUNK] = NULL;
+	qp->db->nqps--;
+	xnic_sim_qp_deactivate(qp);
+	if (qp->on_err) {
+		list_del(&qp->err_node);
+		qp->on_err = false;
+	}
+}
+
+u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
+{
+	struct xnic_sim_tbl_chunk *empty = NULL;
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	spin_lock(&qp->lock);
+	WRITE_ONCE(qp->state, XNIC_QPS_RESET);
+	spin_unlock(&qp->lock);
+	xnic_sim_tbl_erase(&dev->qps, qpn, &empty);
+	xnic_sim_qp_unlink(dev, qp);
+	xnic_sim_mcg_detach_qp(dev, qpn);
+	xnic_sim_sect_sync(dev);
+	xnic_sim_tbl_free_chunk(empty);
+	if (qp->scq)
+		qp->scq->users--;
+	if (qp->rcq)
+		qp->rcq->users--;
+	if (qp->srq)
+		qp->srq->users--;
+	kfree_rcu(qp, rcu);
+	return XNIC_CMD_OK;
+}
+
+u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
+			   const struct xnic_cmd_modify_qp *in)
+{
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
+						  le32_to_cpu(in->qpn));
+	u32 mask = le32_to_cpu(in->mask);
+	u8 cur, next;
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	cur = READ_ONCE(qp->state);
+	next = mask & XNIC_QP_MOD_STATE ? in->state : cur;
+	if ((mask & XNIC_QP_MOD_STATE) && !xnic_sim_qp_trans_ok(cur, next))
+		return XNIC_CMD_BAD_STATE;
+	if (((mask & XNIC_QP_MOD_PATH_MTU) &&
+	     (in->path_mtu < XNIC_MTU_256 || in->path_mtu > XNIC_MTU_4096)) ||
+	    ((mask & XNIC_QP_MOD_MAX_RD_ATOMIC) &&
+	     in->max_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
+	    ((mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC) &&
+	     in->max_dest_rd_atomic > XNIC_SIM_MAX_RD_ATOM) ||
+	    ((mask & XNIC_QP_MOD_RETRY_CNT) && in->retry_cnt > 7) ||
+	    ((mask & XNIC_QP_MOD_RNR_RETRY) && in->rnr_retry > 7) ||
+	    ((mask & XNIC_QP_MOD_MIN_RNR_TIMER) && in->min_rnr_timer > 31) ||
+	    ((mask & XNIC_QP_MOD_TIMEOUT) && in->timeout > 31) ||
+	    ((mask & XNIC_QP_MOD_PORT) && in->port_num != 1) ||
+	    ((mask & XNIC_QP_MOD_ACCESS) &&
+	     le32_to_cpu(in->access) & ~XNIC_SIM_ACCESS_ALL) ||
+	    ((mask & XNIC_QP_MOD_DEST_QPN) &&
+	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
+		return XNIC_CMD_BAD_PARAM;
+	/* the AV's source GID must be a valid entry of the port's table */
+	if (mask & XNIC_QP_MOD_AV) {
+		u8 sgid[16], type;
+
+		if (!xnic_sim_sgid(dev, in->sgid_index, sgid, &type))
+			return XNIC_CMD_BAD_PARAM;
+	}
+
+	if (mask & XNIC_QP_MOD_PATH_MTU)
+		qp->mtu = in->path_mtu;
+	if (mask & XNIC_QP_MOD_TIMEOUT)
+		qp->timeout = in->timeout;
+	if (mask & XNIC_QP_MOD_RETRY_CNT)
+		qp->retry_cnt = in->retry_cnt;
+	if (mask & XNIC_QP_MOD_RNR_RETRY)
+		qp->rnr_retry = in->rnr_retry;
+	if (mask & XNIC_QP_MOD_MIN_RNR_TIMER)
+		WRITE_ONCE(qp->min_rnr_timer, in->min_rnr_timer);
+	if (mask & XNIC_QP_MOD_MAX_RD_ATOMIC)
+		qp->max_rd_atomic = in->max_rd_atomic;
+	if (mask & XNIC_QP_MOD_MAX_DEST_RD_ATOMIC)
+		WRITE_ONCE(qp->max_dest_rd_atomic, in->max_dest_rd_atomic);
+	if (mask & XNIC_QP_MOD_QKEY)
+		WRITE_ONCE(qp->qkey, le32_to_cpu(in->qkey));
+	if (mask & XNIC_QP_MOD_RQ_PSN)
+		WRITE_ONCE(qp->rq_psn, le32_to_cpu(in->rq_psn) & 0xffffff);
+	if (mask & XNIC_QP_MOD_SQ_PSN)
+		qp->sq_psn = le32_to_cpu(in->sq_psn) & 0xffffff;
+	if (mask & XNIC_QP_MOD_DEST_QPN)
+		WRITE_ONCE(qp->dest_qpn, le32_to_cpu(in->dest_qpn));
+	if (mask & XNIC_QP_MOD_ACCESS)
+		WRITE_ONCE(qp->access, le32_to_cpu(in->access));
+	if (mask & XNIC_QP_MOD_PORT)
+		qp->port = in->port_num;
+	if (mask & XNIC_QP_MOD_AV) {
+		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
+		qp->sgid_index = in->sgid_index;
+		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
+	}
+	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
+		return XNIC_CMD_OK;
+
+	spin_lock(&qp->lock);
+	WRITE_ONCE(qp->state, next);
+	if (next == XNIC_QPS_RESET)
+		qp->rq_ci = 0;
+	spin_unlock(&qp->lock);
+	switch (next) {
+	case XNIC_QPS_RESET:
+		xnic_sim_qp_deactivate(qp);
+		if (qp->on_err) {
+			list_del(&qp->err_node);
+			qp->on_err = false;
+		}
+		qp->sq_ci = 0;
+		qp->sq_pi = 0;
+		qp->wait_until = 0;
+		qp->rnr_count = 0;
+		qp->retry_count = 0;
+		qp->last_wqe_sent = false;
+		/* no operation of the peer still uses the old queues */
+		xnic_sim_sect_sync(dev);
+		break;
+	case XNIC_QPS_ERR:
+	case XNIC_QPS_RTS:
+		/* an XRC_TGT QP has nothing to send or flush */
+		if (qp->type != XNIC_QPT_XRC_TGT)
+			xnic_sim_qp_activate(qp);
+		break;
+	default:
+		break;
+	}
+	return XNIC_CMD_OK;
+}
+
+u32 xnic_sim_cmd_query_qp(struct xnic_sim_dev *dev, struct xnic_cmd *c)
+{
+	u32 qpn = le32_to_cpu(c->obj.index);
+	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps, qpn);
+	struct xnic_cmd_query_qp_out *o = &c->query_qp;
+
+	if (!qp)
+		return XNIC_CMD_BAD_INDEX;
+	memset(c->raw, 0, sizeof(c->raw));
+	o->index = cpu_to_le32(qpn);
+	o->state = READ_ONCE(qp->state);
+	o->sq_psn = cpu_to_le32(qp->sq_psn);
+	o->rq_psn = cpu_to_le32(READ_ONCE(qp->rq_psn));
+	return XNIC_CMD_OK;
 }

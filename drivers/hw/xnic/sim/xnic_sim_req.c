@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xnic_sim: the transport, requester side.  The requester's engine
- * fetches and decodes each send WQE and executes it directly against the
- * responder's queues and memory (the "wire" is shared kernel memory and
- * lossless): RC, UC, UD and XRC_INI, every opcode.  The responder's side of an
- * operation is in xnic_sim_resp.c, the requester's completion, retries
- * and RNR waits in xnic_sim_comp.c; this file drives both.
+ * executes each send WQE (fetched and decoded by xnic_sim_wqe.c)
+ * directly against the responder's queues and memory (the "wire" is
+ * shared kernel memory and lossless): RC, UC, UD and XRC_INI, every
+ * opcode.  The responder's side of an operation is in xnic_sim_resp.c,
+ * the requester's completion, retries and RNR waits in xnic_sim_comp.c;
+ * this file drives both.
  *
  * Order of checks of a remote operation: the requester's own SGEs (local
  * errors complete the WQE before anything reaches the wire), the
@@ -23,216 +24,6 @@
  */
 #include <linux/string.h>
 #include "xnic_sim.h"
-
-/**
- * xnic_sim_swqe_len - bytes of a send WQE that hold information
- * @ctrl: its control segment (a private copy)
- * @wqe_size: the queue's WQE size
- *
- * Return: the length to copy (header and SGEs or inline data), or
- * -EINVAL if the entry cannot be valid: too many SGEs, too much inline
- * data, SGEs with inline data, or more than @wqe_size bytes.
- */
-int xnic_sim_swqe_len(const struct xnic_wqe_ctrl *ctrl, u32 wqe_size)
-{
-	u32 data;
-
-	if (ctrl->flags & XNIC_WQE_INLINE) {
-		if (ctrl->num_sge)
-			return -EINVAL;
-		data = le32_to_cpu(ctrl->inline_len);
-		if (data > XNIC_SIM_MAX_INLINE)
-			return -EINVAL;
-	} else {
-		if (ctrl->num_sge > XNIC_SIM_MAX_SGE)
-			return -EINVAL;
-		data = ctrl->num_sge * sizeof(struct xnic_sge);
-	}
-	if (XNIC_WQE_DATA_OFF + data > wqe_size)
-		return -EINVAL;
-	return XNIC_WQE_DATA_OFF + data;
-}
-
-/**
- * xnic_sim_swqe_decode - decode a send WQE
- * @buf: private copy of xnic_sim_swqe_len() bytes (or more)
- * @w: result; its pointers point into @buf
- */
-void xnic_sim_swqe_decode(const void *buf, struct xnic_sim_swqe *w)
-{
-	const struct xnic_wqe_ctrl *c = buf + XNIC_WQE_CTRL_OFF;
-	const struct xnic_wqe_remote *r = buf + XNIC_WQE_REMOTE_OFF;
-	const struct xnic_wqe_atomic *a = buf + XNIC_WQE_ATOMIC_OFF;
-	const struct xnic_wqe_flush *fl = buf + XNIC_WQE_FLUSH_OFF;
-	const struct xnic_wqe_ud *ud = buf + XNIC_WQE_UD_OFF;
-	const struct xnic_wqe_xrc *xrc = buf + XNIC_WQE_XRC_OFF;
-	const struct xnic_wqe_fr *fr = buf + XNIC_WQE_FR_OFF;
-	const struct xnic_wqe_bind *bd = buf + XNIC_WQE_BIND_OFF;
-
-	w->opcode = c->opcode;
-	w->flags = c->flags;
-	w->num_sge = (c->flags & XNIC_WQE_INLINE) ? 0 : c->num_sge;
-	w->inline_len = (c->flags & XNIC_WQE_INLINE) ?
-			le32_to_cpu(c->inline_len) : 0;
-	w->wr_id = le64_to_cpu(c->wr_id);
-	w->imm = c->imm_data;
-	if (c->opcode == XNIC_OP_REG_MR) {
-		w->fr.mtt_addr = le64_to_cpu(fr->mtt_addr);
-		w->fr.iova = le64_to_cpu(fr->iova);
-		w->fr.length = le64_to_cpu(fr->length);
-		w->fr.key = le32_to_cpu(fr->key);
-		w->fr.access = le32_to_cpu(fr->access);
-		w->fr.npages = le32_to_cpu(fr->npages);
-		w->fr.page_shift = fr->page_shift;
-	} else if (c->opcode == XNIC_OP_BIND_MW) {
-		w->bind.addr = le64_to_cpu(bd->addr);
-		w->bind.length = le64_to_cpu(bd->length);
-		w->bind.mr_key = le32_to_cpu(bd->mr_key);
-		w->bind.mw_key = le32_to_cpu(bd->mw_key);
-		w->bind.access = le32_to_cpu(bd->access);
-		w->bind.flags = bd->flags;
-	} else {
-		w->remote_addr = le64_to_cpu(r->remote_addr);
-		w->rkey = le32_to_cpu(r->rkey);
-		w->compare_add = le64_to_cpu(a->compare_add);
-		w->swap = le64_to_cpu(a->swap);
-		w->flush_len = le32_to_cpu(fl->length);
-		w->flush_type = fl->type;
-		w->flush_level = fl->level;
-		w->dest_qpn = le32_to_cpu(ud->dest_qpn);
-		w->remote_srqn = le32_to_cpu(xrc->remote_srqn);
-		w->qkey = le32_to_cpu(ud->qkey);
-		memcpy(w->dgid, ud->dgid, sizeof(w->dgid));
-		w->sgid_index = ud->sgid_index;
-		w->hop_limit = ud->hop_limit;
-		w->tclass = ud->traffic_class;
-	}
-	w->sge = buf + XNIC_WQE_DATA_OFF;
-	w->inline_data = buf + XNIC_WQE_DATA_OFF;
-}
-
-/**
- * xnic_sim_swqe_bytes - payload bytes a decoded send WQE moves at most
- * @w: the WQE
- *
- * The inline length or the sum of the SGE lengths (the responder side
- * copies as much, plus a GRH for UD); an atomic's 8 bytes are within its
- * SGE.  Return: the bytes, up to 8 x 4 GiB.
- */
-u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w)
-{
-	u64 n = w->inline_len;
-	u32 i;
-
-	for (i = 0; i < w->num_sge; i++)
-		n += le32_to_cpu(w->sge[i].length);
-	return n;
-}
-
-/**
- * xnic_sim_op_check - may this opcode run on this QP?
- * @qp_type: XNIC_QPT_*
- * @opcode: XNIC_OP_*
- * @kernel: the QP belongs to the kernel (REG_MR allowed)
- *
- * Return: 0 or XNIC_CQE_LOC_QP_OP_ERR.
- */
-int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel)
-{
-	switch (opcode) {
-	case XNIC_OP_SEND:
-	case XNIC_OP_SEND_WITH_IMM:
-	case XNIC_OP_LOCAL_INV:
-	case XNIC_OP_NOP:
-		return 0;
-	case XNIC_OP_REG_MR:
-		return kernel ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
-	case XNIC_OP_RDMA_WRITE:
-	case XNIC_OP_RDMA_WRITE_WITH_IMM:
-		return xnic_sim_qpt_ud(qp_type) ? XNIC_CQE_LOC_QP_OP_ERR : 0;
-	case XNIC_OP_BIND_MW:
-		return xnic_sim_qpt_ud(qp_type) ? XNIC_CQE_LOC_QP_OP_ERR : 0;
-	case XNIC_OP_RDMA_READ:
-	case XNIC_OP_ATOMIC_CMP_AND_SWP:
-	case XNIC_OP_ATOMIC_FETCH_AND_ADD:
-	case XNIC_OP_SEND_WITH_INV:
-	case XNIC_OP_ATOMIC_WRITE:
-	case XNIC_OP_FLUSH:
-		return xnic_sim_qpt_rc(qp_type) ? 0 : XNIC_CQE_LOC_QP_OP_ERR;
-	default:
-		return XNIC_CQE_LOC_QP_OP_ERR;
-	}
-}
-
-/*
- * Whether the WQE at sq_ci is announced and owned by the device (a look,
- * without side effects: xnic_sim_sq_fetch() decides).
- */
-bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
-{
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-
-		if (xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log) <= 0)
-			return false;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	return xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log);
-}
-
-/*
- * Fetch the WQE at sq_ci into the scratch buffer and decode it.
- * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
- * is empty, -EINVAL the doorbell record or the entry is not valid.
- */
-int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
-{
-	struct xnic_sim_scratch *scr = dev->scr;
-	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
-	u32 mask = (1U << qp->sq_log) - 1;
-	u64 addr;
-	int len;
-
-	if (qp->sq_ci == qp->sq_pi) {
-		u32 pi = xnic_sim_rd32(qp->dbrec +
-				       offsetof(struct xnic_qp_dbrec, sq_pi));
-		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
-
-		if (n < 0)
-			return -EINVAL;
-		qp->sq_pi = pi;
-		if (!n)
-			return 0;
-	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
-	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
-			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log))
-		return -EINVAL;
-	dma_rmb();	/* the entry after its owner */
-	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	len = xnic_sim_swqe_len(ctrl, 1U << qp->sq_shift);
-	if (len < 0) {
-		ctrl->flags &= ~XNIC_WQE_INLINE;
-		ctrl->num_sge = 0;
-		xnic_sim_swqe_decode(scr->wqe, &scr->w);
-		return 2;
-	}
-	if (len > XNIC_WQE_DATA_OFF &&
-	    !xnic_sim_dma_read(addr + XNIC_WQE_DATA_OFF,
-			       scr->wqe + XNIC_WQE_DATA_OFF,
-			       len - XNIC_WQE_DATA_OFF))
-		return -EINVAL;
-	xnic_sim_swqe_decode(scr->wqe, &scr->w);
-	return 1;
-}
 
 /*
  * Advance the PSNs of both ends by the packets of a message.  An RC
@@ -259,6 +50,62 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 		xnic_sim_count(qp->dev, XS_CTR_psn_mismatch, 1);
 	qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
 	WRITE_ONCE(rqp->rq_psn, qp->sq_psn);
+}
+
+/*
+ * The responder of an RC, UC or XRC request, once the requester's side
+ * passed: the connected peer (xnic_sim_rc_peer(); none answers, the
+ * requester retries) and, for an XRC_INI requester, the XRC SRQ the
+ * request names (xnic_sim_xrc_srq()).  Return: the responder QP, or NULL
+ * with *@r the request's result (and @status set).
+ */
+static struct xnic_sim_qp *xnic_sim_responder(struct xnic_sim_dev *dev,
+					      struct xnic_sim_qp *qp,
+					      u8 *status, int *r)
+{
+	struct xnic_sim_qp *rqp = xnic_sim_rc_peer(qp);
+
+	if (!rqp) {
+		*r = xnic_sim_no_answer(qp, status);
+		return NULL;
+	}
+	if (!xnic_sim_xrc_srq(dev, qp, rqp, status)) {
+		*r = XS_DONE;
+		return NULL;
+	}
+	return rqp;
+}
+
+/*
+ * The responder's checks of an ATOMIC WRITE or FLUSH of @len bytes
+ * (xnic_sim_pmem_rkey(); @type and @level: a FLUSH's).  A refused
+ * request is answered: a bad key as any remote access error
+ * (xnic_sim_rem_access()), anything else as an invalid request (the
+ * responder goes to ERR).  Return: whether the access goes on, with @mr
+ * and @maddr set; otherwise the request is done, with @status.
+ */
+static bool xnic_sim_pmem_resp(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			       u64 len, u8 type, u8 level,
+			       const struct xnic_sim_mr **mr, u64 *maddr,
+			       u8 *status)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+	u8 st;
+
+	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
+				w->rkey, w->remote_addr, len, type, level, mr,
+				maddr);
+	if (st == XNIC_CQE_REM_ACCESS_ERR) {
+		xnic_sim_rem_access(qp, rqp, status);
+		return false;
+	}
+	if (st) {
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		*status = st;
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -324,6 +171,54 @@ static u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
 }
 
 /*
+ * A SEND's @len bytes (@nl local segments) into the receive WQE taken:
+ * its buffers (xnic_sim_recv_segs()), long enough, the copy.  A failure
+ * completes the receive WQE in error and the responder goes to ERR.
+ * Return: 0, or the NAK an RC requester gets for it.
+ */
+static u8 xnic_sim_recv_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			     struct xnic_sim_qp *rqp, u32 nl, u64 len)
+{
+	struct xnic_sim_scratch *s = dev->scr;
+	u64 rlen;
+	u32 nr;
+	u8 st;
+
+	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	if (st) {
+		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return XNIC_CQE_REM_OP_ERR;
+	}
+	if (rlen < len) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
+		return XNIC_CQE_REM_INV_REQ_ERR;
+	}
+	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, len,
+			  xnic_sim_may_sleep(dev))) {
+		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
+				  XNIC_CQE_OP_RECV, 0, 0);
+		xnic_sim_qp_set_err(rqp, 0);
+		return XNIC_CQE_REM_OP_ERR;
+	}
+	return 0;
+}
+
+/* A SEND of @len bytes received: its completion and the counts. */
+static void xnic_sim_recv_done(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
+			       u8 flags, u64 len)
+{
+	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
+	atomic64_inc(&rqp->rx_ops);
+	atomic64_add(len, &rqp->rx_bytes);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_send, 1);
+	xnic_sim_count(rqp->dev, XS_CTR_rx_send_bytes, len);
+}
+
+/*
  * One copy of a UD message to @rqp, a QP of @rdev: @nl local segments
  * of @len bytes from segment 1 on (segment 0 is the network header in
  * scratch).  UD is unreliable: a QP that cannot take it (not UD, not
@@ -336,9 +231,8 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			     u32 nl, u64 len, u8 flags)
 {
 	struct xnic_sim_scratch *s = dev->scr;
-	u64 need = len + XNIC_SIM_GRH_LEN, rlen;
-	u8 st, unused;
-	u32 nr;
+	u64 need = len + XNIC_SIM_GRH_LEN;
+	u8 unused;
 	int r;
 
 	if (!xnic_sim_qpt_ud(rqp->type)) {
@@ -367,30 +261,9 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_bad_rwqe(dev, qp, rqp, &unused);
 		return false;
 	}
-	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
-	if (st) {
-		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
+	if (xnic_sim_recv_copy(dev, qp, rqp, nl, need))
 		return false;
-	}
-	if (rlen < need) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		return false;
-	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, need,
-			  xnic_sim_may_sleep(dev))) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
-		return false;
-	}
-	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, need);
-	atomic64_inc(&rqp->rx_ops);
-	atomic64_add(need, &rqp->rx_bytes);
-	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, need);
+	xnic_sim_recv_done(dev, qp, rqp, flags, need);
 	return true;
 }
 
@@ -472,8 +345,8 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_mr *imr = NULL;
 	struct xnic_sim_dev *rdev;
 	struct xnic_sim_qp *rqp;
-	u32 nl, nr, ikey = 0;
-	u64 len, rlen;
+	u32 nl, ikey = 0;
+	u64 len;
 	u8 st, flags = 0, stype = 0;
 	u8 sgid[16];
 	int r;
@@ -491,11 +364,9 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	*byte_len = len;
 	if (ud)
 		return xnic_sim_ud_send(dev, qp, nl, len, sgid, stype);
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	rdev = rqp->dev;
 
 	spin_lock(&rqp->lock);
@@ -522,29 +393,10 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (r < 0)
 		return xnic_sim_bad_rwqe(dev, qp, rqp, status);
 
-	st = xnic_sim_recv_segs(dev, rqp, &nr, &rlen);
+	st = xnic_sim_recv_copy(dev, qp, rqp, nl, len);
 	if (st) {
-		xnic_sim_recv_cqe(dev, qp, rqp, st, XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
 		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_OP_ERR;
-		return XS_DONE;
-	}
-	if (rlen < len) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_LEN_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_INV_REQ_ERR;
-		return XS_DONE;
-	}
-	if (xnic_sim_copy(s->rseg, nr, s->lseg, nl, len,
-			  xnic_sim_may_sleep(dev))) {
-		xnic_sim_recv_cqe(dev, qp, rqp, XNIC_CQE_LOC_PROT_ERR,
-				  XNIC_CQE_OP_RECV, 0, 0);
-		xnic_sim_qp_set_err(rqp, 0);
-		if (xnic_sim_qpt_rc(qp->type))
-			*status = XNIC_CQE_REM_OP_ERR;
+			*status = st;
 		return XS_DONE;
 	}
 	if (inv) {
@@ -557,11 +409,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
 		flags |= XNIC_CQE_WITH_IMM;
-	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
-	atomic64_inc(&rqp->rx_ops);
-	atomic64_add(len, &rqp->rx_bytes);
-	xnic_sim_count(rdev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rdev, XS_CTR_rx_send_bytes, len);
+	xnic_sim_recv_done(dev, qp, rqp, flags, len);
 	return XS_DONE;
 }
 
@@ -585,11 +433,9 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	if (len) {
 		mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
 				   w->remote_addr, len, XNIC_ACCESS_REMOTE_WRITE,
@@ -659,6 +505,7 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	u64 len, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -669,11 +516,9 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, len);
 	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
 		return XS_DONE;
@@ -709,6 +554,7 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	u64 len, orig, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -721,11 +567,9 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 		return XS_DONE;
 	}
 	*byte_len = 8;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, 8);
 	if (!xnic_sim_rd_atomic_resp(rqp, status))
 		return XS_DONE;
@@ -762,13 +606,13 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 				    u32 *byte_len)
 {
 	struct xnic_sim_scratch *s = dev->scr;
-	const struct xnic_sim_swqe *w = &s->w;
 	struct xnic_sim_seg dst = { .kaddr = &s->atomic_orig, .len = 8 };
 	const struct xnic_sim_mr *mr;
 	struct xnic_sim_qp *rqp;
 	u64 len, maddr;
 	u32 nl;
 	u8 st;
+	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
 		return XS_DONE;
@@ -781,24 +625,14 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 		return XS_DONE;
 	}
 	*byte_len = len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, len);
-	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
-				w->rkey, w->remote_addr, len, 0, 0, &mr,
-				&maddr);
-	if (!st && xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
-		st = XNIC_CQE_REM_ACCESS_ERR;
-	if (st == XNIC_CQE_REM_ACCESS_ERR)
-		return xnic_sim_rem_access(qp, rqp, status);
-	if (st) {
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		*status = st;
+	if (!xnic_sim_pmem_resp(dev, qp, rqp, len, 0, 0, &mr, &maddr, status))
 		return XS_DONE;
-	}
+	if (xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
+		return xnic_sim_rem_access(qp, rqp, status);
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(8, &rqp->rx_bytes);
 	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
@@ -820,7 +654,7 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	struct xnic_sim_qp *rqp;
 	u64 addr, len;
 	u64 maddr;
-	u8 st;
+	int r;
 
 	if (!w->flush_type ||
 	    w->flush_type & ~(XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT) ||
@@ -829,22 +663,13 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return XS_DONE;
 	}
 	*byte_len = w->flush_len;
-	rqp = xnic_sim_rc_peer(qp);
+	rqp = xnic_sim_responder(dev, qp, status, &r);
 	if (!rqp)
-		return xnic_sim_no_answer(qp, status);
-	if (!xnic_sim_xrc_srq(dev, qp, rqp, status))
-		return XS_DONE;
+		return r;
 	xnic_sim_psn(qp, rqp, 0);
-	st = xnic_sim_pmem_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->opcode,
-				w->rkey, w->remote_addr, w->flush_len,
-				w->flush_type, w->flush_level, &mr, &maddr);
-	if (st == XNIC_CQE_REM_ACCESS_ERR)
-		return xnic_sim_rem_access(qp, rqp, status);
-	if (st) {
-		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
-		*status = st;
+	if (!xnic_sim_pmem_resp(dev, qp, rqp, w->flush_len, w->flush_type,
+				w->flush_level, &mr, &maddr, status))
 		return XS_DONE;
-	}
 	if (w->flush_level == XNIC_FLUSH_MR) {
 		addr = READ_ONCE(mr->iova);
 		len = READ_ONCE(mr->length);

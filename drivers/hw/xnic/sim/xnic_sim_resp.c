@@ -8,7 +8,6 @@
  * request (ERR and a NAK status for the requester).
  */
 #include <linux/kernel.h>
-#include <linux/slab.h>
 #include "xnic_sim.h"
 
 /*
@@ -159,62 +158,6 @@ int xnic_sim_rq_take(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp)
 	return ret;
 }
 
-/**
- * xnic_sim_srq_resize - move an SRQ to a larger ring and record (RESIZE_SRQ)
- * @srq: the SRQ
- * @log: log2 of the new ring's size, larger than the current one
- * @ring: DMA address of the new ring (checked by the caller)
- * @dbrec: DMA address of the new doorbell record
- *
- * Under the SRQ's consumer lock: the WQEs from the consumer index to the
- * old record's rq_pi move to the same free-running indexes of the new
- * ring, with the owner of the new size; the record is copied.  Sleeps
- * (a WQE-sized bounce buffer).
- *
- * Return: 0, -ENOMEM, or -EIO for an impossible rq_pi or an unreadable
- * record.
- */
-int xnic_sim_srq_resize(struct xnic_sim_srq *srq, u8 log, u64 ring,
-			u64 dbrec)
-{
-	u32 size = 1U << srq->shift, i, pi;
-	struct xnic_qp_dbrec rec;
-	int ret = 0;
-	u8 *wqe;
-
-	wqe = kmalloc(size, GFP_KERNEL);
-	if (!wqe)
-		return -ENOMEM;
-	spin_lock(&srq->lock);
-	if (!xnic_sim_dma_read(srq->dbrec, &rec, sizeof(rec))) {
-		ret = -EIO;
-		goto out;
-	}
-	pi = le32_to_cpu(rec.rq_pi);
-	if (pi - srq->ci > (1U << srq->log)) {
-		ret = -EIO;
-		goto out;
-	}
-	for (i = srq->ci; i != pi; i++) {
-		u64 from = srq->ring + ((u64)(i & ((1U << srq->log) - 1)) <<
-					srq->shift);
-		u64 to = ring + ((u64)(i & ((1U << log) - 1)) << srq->shift);
-
-		if (!xnic_sim_dma_read(from, wqe, size))
-			memset(wqe, 0, size);
-		((struct xnic_rwqe *)wqe)->owner = (i >> log) & 1;
-		xnic_sim_dma_write(to, wqe, size);
-	}
-	xnic_sim_dma_write(dbrec, &rec, sizeof(rec));
-	srq->ring = ring;
-	srq->dbrec = dbrec;
-	srq->log = log;
-out:
-	spin_unlock(&srq->lock);
-	kfree(wqe);
-	return ret;
-}
-
 /*
  * The receive WQE's SGEs as segments, checked against the responder's
  * MRs (local write).  Return: 0 or a CQE status.
@@ -360,48 +303,6 @@ const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
 	return mr;
 }
 
-/**
- * xnic_sim_mw_remote_inv_ok - may a SEND_WITH_INV invalidate this window?
- * @mw: a window of the responder's device (key and PD checked)
- * @rqp: the responder QP
- *
- * Only a bound type 2 window, through the QP it is bound to.
- */
-bool xnic_sim_mw_remote_inv_ok(const struct xnic_sim_mr *mw,
-			       const struct xnic_sim_qp *rqp)
-{
-	if (mw->mw_type != XNIC_MW_TYPE_2)
-		return false;
-	/* the QP after VALID: pairs with the binder's release */
-	return smp_load_acquire(&mw->state) == XNIC_SIM_MW_VALID &&
-	       READ_ONCE(mw->qpn) == rqp->qpn;
-}
-
-/**
- * xnic_sim_mw_invalidate - unbind a bound window
- * @dev: the device whose engine runs this (not necessarily the window's)
- * @mw: the window
- * @sync: wait for the peer's operations through it (the window's own
- *	  engine invalidating; a peer's engine invalidating is the peer)
- *
- * The window's own engine cannot free the MR while it is executing an
- * operation, so a remote invalidation need not wait.
- * Return: whether this call invalidated it (false: it was not bound).
- */
-bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
-			    bool sync)
-{
-	if (cmpxchg(&mw->state, XNIC_SIM_MW_VALID,
-		    XNIC_SIM_MW_INVALIDATING) != XNIC_SIM_MW_VALID)
-		return false;
-	if (sync)
-		xnic_sim_sect_sync(dev);
-	atomic_dec(&mw->parent->binds);
-	/* unbound before a binder may take it: pairs with its acquire */
-	smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
-	return true;
-}
-
 /*
  * A responder with no resources for RDMA READ and atomics
  * (max_dest_rd_atomic 0) finds such a request invalid: it goes to ERR
@@ -536,27 +437,4 @@ int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (xnic_sim_qpt_rc(qp->type))
 		*status = XNIC_CQE_REM_OP_ERR;
 	return XS_DONE;
-}
-
-/**
- * xnic_sim_rwqe_len - bytes of a receive WQE that hold information
- * @hdr: its header (a private copy)
- * @wqe_size: the queue's WQE size
- *
- * Return: header and SGEs, or -EINVAL if they cannot fit.
- */
-int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size)
-{
-	u32 len = sizeof(*hdr) + hdr->num_sge * sizeof(struct xnic_sge);
-
-	if (hdr->num_sge > XNIC_SIM_MAX_SGE || len > wqe_size)
-		return -EINVAL;
-	return len;
-}
-
-/* Whether the opcode consumes a receive WQE (with its data). */
-bool xnic_sim_op_is_send(u8 opcode)
-{
-	return opcode == XNIC_OP_SEND || opcode == XNIC_OP_SEND_WITH_IMM ||
-	       opcode == XNIC_OP_SEND_WITH_INV;
 }

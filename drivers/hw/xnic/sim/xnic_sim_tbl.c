@@ -179,3 +179,46 @@ void xnic_sim_tbl_drop(struct xnic_sim_tbl_chunk **old, void (*fn)(void *p))
 	}
 	kvfree(old);
 }
+
+/**
+ * xnic_sim_obj_create - the end of every object-creating command
+ * @dev: the device (its engine)
+ * @t: the object's table
+ * @idx: its number in @t (the command's, checked by nobody else)
+ * @type: the object's kind
+ * @arg: what @type->init reads (the command, or what it found)
+ * @objp: the object, when created (may be NULL)
+ *
+ * Called once the command's input passed its checks.  The object is in
+ * @t, and so visible to every engine, only once @type->init filled it in.
+ *
+ * Return: XNIC_CMD_OK; XNIC_CMD_BAD_INDEX if @idx is in use,
+ * XNIC_CMD_NO_RESOURCES without memory or beyond the table's limit, or
+ * what @type->init returned -- with nothing left behind.
+ */
+u32 xnic_sim_obj_create(struct xnic_sim_dev *dev, struct xnic_sim_tbl *t,
+			u32 idx, const struct xnic_sim_obj_type *type,
+			const void *arg, void **objp)
+{
+	void *obj;
+	u32 st;
+
+	if (xnic_sim_tbl_get(t, idx))
+		return XNIC_CMD_BAD_INDEX;
+	obj = kzalloc(type->size, GFP_KERNEL);
+	if (!obj)
+		return XNIC_CMD_NO_RESOURCES;
+	st = type->init(dev, obj, arg);
+	if (st == XNIC_CMD_OK)
+		st = xnic_sim_errno_status(xnic_sim_tbl_insert(t, idx, obj));
+	if (st != XNIC_CMD_OK) {
+		if (type->free)
+			type->free(obj);
+		else
+			kfree(obj);
+		return st;
+	}
+	if (objp)
+		*objp = obj;
+	return XNIC_CMD_OK;
+}
