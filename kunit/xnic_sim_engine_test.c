@@ -55,10 +55,10 @@ static void dev_kick_serve(struct kunit *test)
 	td_connect(a, a, 1);
 	for (i = 0; i < 5; i++) {
 		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
-		runs = td_ctr(d, XS_CTR_writer_runs);
+		runs = td_ctr(d, XNIC_SIM_CTR_writer_runs);
 		w.wr_id = 0x100 + i;
 		td_post(a, &w);		/* sees NEED_WAKEUP: kicks */
-		if (td_ctr(d, XS_CTR_writer_runs) != runs) {
+		if (td_ctr(d, XNIC_SIM_CTR_writer_runs) != runs) {
 			KUNIT_EXPECT_TRUE_MSG(test, td_peek(cq, &e),
 					      "kick serve without its completion");
 			served++;
@@ -72,7 +72,7 @@ static void dev_kick_serve(struct kunit *test)
 
 	WRITE_ONCE(xnic_sim_kick_serve_on, false);
 	KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 0));
-	runs = td_ctr(d, XS_CTR_writer_runs);
+	runs = td_ctr(d, XNIC_SIM_CTR_writer_runs);
 	w.wr_id = 0x200;
 	td_post(a, &w);
 	KUNIT_EXPECT_TRUE(test, td_poll(cq, &e, 1000));
@@ -82,7 +82,7 @@ static void dev_kick_serve(struct kunit *test)
 	 * wakeup: NEED_WAKEUP is set before the engine sleeps, and a kick
 	 * before it does keeps it awake, or ends a yield.)
 	 */
-	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_writer_runs), runs);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_writer_runs), runs);
 	/* td_exit() restores xnic_sim_kick_serve_on */
 }
 
@@ -132,7 +132,7 @@ static struct {
 	u32 slice[2];		/* ... and when it ended */
 	u32 serves;		/* kick serves seen */
 	u32 bad_ctx;		/* serves holding exec_lock while preemptible */
-	struct task_struct *stall;	/* parked at XS_HOOK_SERVE_AFTER */
+	struct task_struct *stall;	/* parked at XNIC_SIM_HOOK_SERVE_AFTER */
 	bool parked;
 	struct completion release;
 } th;
@@ -144,11 +144,11 @@ static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 	if (dev != th.dev)
 		return;
 	switch (where) {
-	case XS_HOOK_SERVE_START:
+	case XNIC_SIM_HOOK_SERVE_START:
 		for (i = 0; i < 2; i++)
 			th.start[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
 		break;
-	case XS_HOOK_SERVE_END:
+	case XNIC_SIM_HOOK_SERVE_END:
 		for (i = 0; i < 2; i++)
 			th.slice[i] = th.cq[i] ? td_cq_count(th.cq[i]) : 0;
 		if (!mutex_is_locked(&dev->exec_lock) ||
@@ -156,7 +156,7 @@ static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 			th.bad_ctx++;
 		th.serves++;
 		break;
-	case XS_HOOK_SERVE_AFTER:
+	case XNIC_SIM_HOOK_SERVE_AFTER:
 		if (current == th.stall && !READ_ONCE(th.parked)) {
 			WRITE_ONCE(th.parked, true);
 			wait_for_completion(&th.release);
@@ -469,8 +469,8 @@ static void dev_db_hostile(struct kunit *test)
 	kt_sim_pass_budget(&b);
 	kt_sim_pass_data(sim, &next, &b);
 	for (round = 0; round < 3; round++) {
-		bad = td_ctr(d, XS_CTR_bad_doorbells);
-		dbs = td_ctr(d, XS_CTR_doorbells);
+		bad = td_ctr(d, XNIC_SIM_CTR_bad_doorbells);
+		dbs = td_ctr(d, XNIC_SIM_CTR_doorbells);
 		td_ring_bits(d, 1, 77);		/* no QP */
 		td_ring_bits(d, 1, 4096 + 5);	/* no QP, summary word 1 */
 		td_ring_bits(d, 1, 3);		/* nothing posted */
@@ -478,9 +478,9 @@ static void dev_db_hostile(struct kunit *test)
 		kt_sim_pass_budget(&b);
 		work = kt_sim_pass_data(sim, &next, &b);
 		KUNIT_EXPECT_FALSE_MSG(test, work, "round %d", round);
-		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_bad_doorbells) - bad,
 				2ULL);
-		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_doorbells) - dbs, 2ULL);
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_doorbells) - dbs, 2ULL);
 		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
 			KUNIT_EXPECT_EQ(test,
 					le64_to_cpu(READ_ONCE(d->db[1]->summary[s])),
@@ -496,7 +496,7 @@ static void dev_db_hostile(struct kunit *test)
 	 * is one.
 	 */
 	for (round = 0; round < 3; round++) {
-		bad = td_ctr(d, XS_CTR_bad_doorbells);
+		bad = td_ctr(d, XNIC_SIM_CTR_bad_doorbells);
 		td_ring_bits(d, 1, 77);
 		td_ring_bits(d, 1, 3);
 		td_ring_bits(d, 1, 4);
@@ -504,7 +504,7 @@ static void dev_db_hostile(struct kunit *test)
 		work = kt_sim_recheck_locked(sim);
 		preempt_enable();
 		KUNIT_EXPECT_FALSE_MSG(test, work, "look %d", round);
-		KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_bad_doorbells) - bad,
+		KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_bad_doorbells) - bad,
 				1ULL);
 		for (s = 0; s < XNIC_DB_SUMMARY_WORDS; s++)
 			KUNIT_EXPECT_EQ(test,

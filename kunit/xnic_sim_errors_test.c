@@ -313,25 +313,25 @@ static void dev_fuzz(struct kunit *test)
 		struct td_dev *d = &c->dev[i];
 
 		kunit_info(test, "dev %d: doorbells %llu bad %llu, sends %llu writes %llu reads %llu atomics %llu, errors: loc_qp_op %llu loc_prot %llu loc_len %llu rem_access %llu rem_inv_req %llu flush %llu, rnr %llu retries %llu cq_overruns %llu\n",
-			   i, td_ctr(d, XS_CTR_doorbells),
-			   td_ctr(d, XS_CTR_bad_doorbells),
-			   td_ctr(d, XS_CTR_tx_send) +
-			   td_ctr(d, XS_CTR_tx_send_imm) +
-			   td_ctr(d, XS_CTR_tx_send_inv),
-			   td_ctr(d, XS_CTR_tx_rdma_write) +
-			   td_ctr(d, XS_CTR_tx_rdma_write_imm),
-			   td_ctr(d, XS_CTR_tx_rdma_read),
-			   td_ctr(d, XS_CTR_tx_cmp_swap) +
-			   td_ctr(d, XS_CTR_tx_fetch_add),
-			   td_ctr(d, XS_CTR_err_loc_qp_op),
-			   td_ctr(d, XS_CTR_err_loc_prot),
-			   td_ctr(d, XS_CTR_err_loc_len),
-			   td_ctr(d, XS_CTR_err_rem_access),
-			   td_ctr(d, XS_CTR_err_rem_inv_req),
-			   td_ctr(d, XS_CTR_err_flush),
-			   td_ctr(d, XS_CTR_rnr_naks),
-			   td_ctr(d, XS_CTR_retries),
-			   td_ctr(d, XS_CTR_cq_overruns));
+			   i, td_ctr(d, XNIC_SIM_CTR_doorbells),
+			   td_ctr(d, XNIC_SIM_CTR_bad_doorbells),
+			   td_ctr(d, XNIC_SIM_CTR_tx_send) +
+			   td_ctr(d, XNIC_SIM_CTR_tx_send_imm) +
+			   td_ctr(d, XNIC_SIM_CTR_tx_send_inv),
+			   td_ctr(d, XNIC_SIM_CTR_tx_rdma_write) +
+			   td_ctr(d, XNIC_SIM_CTR_tx_rdma_write_imm),
+			   td_ctr(d, XNIC_SIM_CTR_tx_rdma_read),
+			   td_ctr(d, XNIC_SIM_CTR_tx_cmp_swap) +
+			   td_ctr(d, XNIC_SIM_CTR_tx_fetch_add),
+			   td_ctr(d, XNIC_SIM_CTR_err_loc_qp_op),
+			   td_ctr(d, XNIC_SIM_CTR_err_loc_prot),
+			   td_ctr(d, XNIC_SIM_CTR_err_loc_len),
+			   td_ctr(d, XNIC_SIM_CTR_err_rem_access),
+			   td_ctr(d, XNIC_SIM_CTR_err_rem_inv_req),
+			   td_ctr(d, XNIC_SIM_CTR_err_flush),
+			   td_ctr(d, XNIC_SIM_CTR_rnr_naks),
+			   td_ctr(d, XNIC_SIM_CTR_retries),
+			   td_ctr(d, XNIC_SIM_CTR_cq_overruns));
 	}
 	/* the devices still work after a reset */
 	for (i = 0; i < 2; i++)
@@ -355,7 +355,7 @@ static void dev_teardown_race(struct kunit *test)
 	const u32 posted = (1U << TD_Q_LOG) - 1;
 	u32 len = 4 * PAGE_SIZE, round, i, failed = 0, cut = 0;
 	u8 *src = kunit_kzalloc(test, len, GFP_KERNEL);
-	u64 writes = td_ctr(d0, XS_CTR_tx_rdma_write);
+	u64 writes = td_ctr(d0, XNIC_SIM_CTR_tx_rdma_write);
 	struct xnic_cqe e;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -368,7 +368,7 @@ static void dev_teardown_race(struct kunit *test)
 		struct xnic_cmd_modify_qp mq = {};
 		struct xnic_cmd_dereg_mr dm = { .key = cpu_to_le32(m->key) };
 		struct td_wr w = {};
-		u64 done0 = td_ctr(d0, XS_CTR_tx_rdma_write);
+		u64 done0 = td_ctr(d0, XNIC_SIM_CTR_tx_rdma_write);
 		unsigned long end;
 		u32 acct, errs = 0;
 
@@ -406,7 +406,7 @@ static void dev_teardown_race(struct kunit *test)
 		 */
 		end = jiffies + msecs_to_jiffies(5000);
 		for (;;) {
-			acct = td_ctr(d0, XS_CTR_tx_rdma_write) - done0 + errs;
+			acct = td_ctr(d0, XNIC_SIM_CTR_tx_rdma_write) - done0 + errs;
 			if (acct >= posted || time_after(jiffies, end))
 				break;
 			if (td_poll(acq, &e, 10)) {
@@ -422,7 +422,7 @@ static void dev_teardown_race(struct kunit *test)
 		td_up(d1);
 	}
 	kunit_info(test, "%llu of %u writes done, %u completions in error, teardown cut %u of 12 rounds short\n",
-		   td_ctr(d0, XS_CTR_tx_rdma_write) - writes, 12 * posted,
+		   td_ctr(d0, XNIC_SIM_CTR_tx_rdma_write) - writes, 12 * posted,
 		   failed, cut);
 }
 

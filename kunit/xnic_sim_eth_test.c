@@ -251,8 +251,8 @@ static void dev_counters(struct kunit *test)
 	/* the whole set, with room to spare: the extra slot untouched */
 	q.buf_addr = cpu_to_le64(td_pa(buf));
 	q.num = cpu_to_le32(XNIC_CTR_NUM + 1);
-	cmds = td_ctr(d, XS_CTR_commands);
-	cqes = td_ctr(d, XS_CTR_cqes);
+	cmds = td_ctr(d, XNIC_SIM_CTR_commands);
+	cqes = td_ctr(d, XNIC_SIM_CTR_cqes);
 	KUNIT_ASSERT_EQ(test, td_cmd_out(d, XNIC_CMD_QUERY_COUNTERS, &q,
 					 sizeof(q), &out, sizeof(out)),
 			(u32)XNIC_CMD_OK);
@@ -261,10 +261,10 @@ static void dev_counters(struct kunit *test)
 			0xa5a5a5a5a5a5a5a5ULL);
 	/* taken before the command counted itself */
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[XNIC_CTR_COMMANDS]), cmds);
-	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_commands), cmds + 1);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_commands), cmds + 1);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(buf[XNIC_CTR_CQES]), cqes);
 	/* the model's counters are at the PRM's indexes */
-	KUNIT_EXPECT_EQ(test, (int)XS_CTR_NUM, (int)XNIC_CTR_NUM);
+	KUNIT_EXPECT_EQ(test, (int)XNIC_SIM_CTR_NUM, (int)XNIC_CTR_NUM);
 	for (i = 0; i < XNIC_CTR_NUM; i++) {
 		if (i == XNIC_CTR_COMMANDS || i == XNIC_CTR_EQES ||
 		    i == XNIC_CTR_IRQS || i == XNIC_CTR_SLEEPS ||
@@ -318,7 +318,7 @@ static void dev_eq_flood(struct kunit *test)
 				true);
 	u8 *src = kunit_kzalloc(test, 64, GFP_KERNEL);
 	u32 n = 4U << TD_EQ_LOG, i, ev, pi;
-	u64 overruns = td_ctr(d, XS_CTR_eq_overruns);
+	u64 overruns = td_ctr(d, XNIC_SIM_CTR_eq_overruns);
 	struct td_wr w = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -341,7 +341,7 @@ static void dev_eq_flood(struct kunit *test)
 		td_expect(cq, i, 0, XNIC_CQE_OP_RDMA_WRITE, NULL);
 	}
 	KUNIT_EXPECT_FALSE(test, td_rd(d, XNIC_REG_STATUS) & XNIC_STATUS_FATAL);
-	KUNIT_EXPECT_EQ(test, td_ctr(d, XS_CTR_eq_overruns), overruns);
+	KUNIT_EXPECT_EQ(test, td_ctr(d, XNIC_SIM_CTR_eq_overruns), overruns);
 	/* one event for n arms and CQEs */
 	KUNIT_EXPECT_EQ(test, READ_ONCE(d->sim->eq_pi) - pi, 1U);
 	td_wr(d, XNIC_REG_INTR_MASK, 0);

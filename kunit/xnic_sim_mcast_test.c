@@ -282,7 +282,7 @@ static void mt_send(struct mt_env *e, struct mt_qp *s, u32 dqpn,
 	w->hop_limit = 1;
 	memcpy(w->dgid, dgid, 16);
 	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(d, &s->q, &status,
-						  &byte_len), (int)XS_DONE);
+						  &byte_len), (int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(e->test, status, (u8)XNIC_CQE_SUCCESS);
 }
 
@@ -341,9 +341,9 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, none, s, mt_g6, 0, "not attached");
 	mt_got(e, other, s, mt_g6, 0, "other group");
 	KUNIT_EXPECT_EQ(test, s->cq.pi, 0U);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_tx_mcast), 1ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_rx_mcast), 1ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[1], XS_CTR_rx_mcast), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_tx_mcast), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_rx_mcast), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[1], XNIC_SIM_CTR_rx_mcast), 2ULL);
 
 	/* the sender attached receives its own message too (as rxe) */
 	KUNIT_ASSERT_EQ(test, xnic_sim_mcg_attach(e->d[0], 10, mt_g4), 0);
@@ -358,17 +358,17 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, a, s, mt_g6, 2, "second");
 	mt_got(e, b, s, mt_g6, 2, "second");
 	mt_got(e, c, s, mt_g6, 1, "another Q_Key");
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_qkey), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_ud_drop_qkey), 1ULL);
 
 	/* a group's GID needs the multicast QPN, and the QPN a group */
 	mt_send(e, s, 20, mt_g6, MT_QKEY);
 	mt_got(e, b, s, mt_g6, 2, "group GID, unicast QPN");
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_noqp), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_ud_drop_noqp), 1ULL);
 	mt_send(e, s, XNIC_MCAST_QPN, e->d[1]->gid, MT_QKEY);
 	mt_got(e, b, s, mt_g6, 2, "multicast QPN, unicast GID");
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_ud_drop_nomcg), 1ULL);
 	mt_send(e, s, XNIC_MCAST_QPN, mt_none, MT_QKEY);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_nomcg), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_ud_drop_nomcg), 2ULL);
 
 	/* detached, and removed with its QP: no more copies */
 	KUNIT_EXPECT_EQ(test, xnic_sim_mcg_detach(e->d[0], 11, mt_g6), 0);
@@ -377,7 +377,7 @@ static void mcast_send(struct kunit *test)
 	mt_got(e, a, s, mt_g6, 2, "detached");
 	mt_got(e, b, s, mt_g6, 2, "its QP destroyed");
 	mt_got(e, c, s, mt_g6, 1, "still another Q_Key");
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XS_CTR_ud_drop_qkey), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->d[0], XNIC_SIM_CTR_ud_drop_qkey), 2ULL);
 
 	/* a QP gone from the table is not reached, even if still listed */
 	c->q.qkey = MT_QKEY;

@@ -134,7 +134,7 @@ static u8 pm_aw(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 	w->rkey = rkey;
 	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->p.d[0], p->a, &status,
 						  byte_len ? byte_len : &bl),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	return status;
 }
 
@@ -155,7 +155,7 @@ static u8 pm_flush(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 	w->flush_level = level;
 	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->p.d[0], p->a, &status,
 						  byte_len ? byte_len : &bl),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	return status;
 }
 

@@ -136,7 +136,7 @@ static void kt_post_recv(struct kt_env *e, struct kt_qp *x, u64 wr_id,
 	x->rec->rq_pi = cpu_to_le32(x->rq_pi);
 }
 
-/* Execute a send WQE of @x once, as its engine would.  Return: XS_*. */
+/* Execute a send WQE of @x once, as its engine would.  Return: XNIC_SIM_*. */
 static int kt_try(struct kt_env *e, struct kt_qp *x, u8 op, u32 len,
 		  u64 raddr, u32 rkey, u8 *status)
 {
@@ -187,8 +187,8 @@ static u8 kt_exec(struct kt_env *e, struct kt_qp *x, u8 op, u32 len,
 	do {
 		r = kt_try(e, x, op, len, raddr, rkey, &status);
 		n++;
-	} while (r == XS_WAIT && n < KT_MAX_TRIES);
-	KUNIT_EXPECT_EQ(e->test, r, (int)XS_DONE);
+	} while (r == XNIC_SIM_WAIT && n < KT_MAX_TRIES);
+	KUNIT_EXPECT_EQ(e->test, r, (int)XNIC_SIM_DONE);
 	if (tries)
 		*tries = n;
 	return status;
@@ -298,16 +298,16 @@ static void xport_rc_wrong_source(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, tries, 3);
 			drops += tries;
 			KUNIT_EXPECT_EQ(test,
-					kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_bad_src),
+					kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_bad_src),
 					drops);
 			kt_untouched(e, v, KT_PSN, "after an intruder");
 		}
 	}
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_psn), 0ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_send), 0ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_write), 0ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_read), 0ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_atomic), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_psn), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_send), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_write), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_read), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_atomic), 0ULL);
 
 	kt_peer_works(e, p, v, KT_PSN);
 }
@@ -335,8 +335,8 @@ static void xport_uc_wrong_source(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_exec(e, in, XNIC_OP_RDMA_WRITE, 64,
 				      KT_MR_IOVA, KT_MR_KEY ^ 1, NULL),
 			XNIC_CQE_SUCCESS);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_bad_src), 3ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XS_CTR_uc_drops), 3ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_bad_src), 3ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XNIC_SIM_CTR_uc_drops), 3ULL);
 	kt_untouched(e, v, KT_PSN, "UC intruder");
 	kt_peer_works(e, p, v, KT_PSN);
 }
@@ -370,11 +370,11 @@ static void xport_rc_psn(struct kunit *test)
 						  KT_MR_IOVA, KT_MR_KEY ^ 1,
 						  NULL),
 				    XNIC_CQE_RETRY_EXC_ERR, "PSN %+d", off[i]);
-		KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_psn),
+		KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_psn),
 				6ULL * (i + 1));
 		kt_untouched(e, v, KT_PSN, "out of sequence");
 	}
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_bad_src), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_bad_src), 0ULL);
 
 	/* in sequence again: everything works, PSNs advance together */
 	p->q.sq_psn = KT_PSN;
@@ -396,20 +396,20 @@ static void xport_rc_psn(struct kunit *test)
 	/* no receive: an RNR NAK; once one is posted the retry is in order */
 	p->q.rnr_count = 0;
 	KUNIT_EXPECT_EQ(test, kt_try(e, p, XNIC_OP_SEND, 64, 0, 0, &st),
-			(int)XS_WAIT);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XS_CTR_rnr_naks), 1ULL);
+			(int)XNIC_SIM_WAIT);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XNIC_SIM_CTR_rnr_naks), 1ULL);
 	KUNIT_EXPECT_EQ(test, v->q.rq_psn, psn);
 	KUNIT_EXPECT_EQ(test, p->q.sq_psn, psn);
 	kt_post_recv(e, v, 0xa2, 1024, 256);
 	KUNIT_EXPECT_EQ(test, kt_try(e, p, XNIC_OP_SEND, 64, 0, 0, &st),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(test, st, XNIC_CQE_SUCCESS);
 	psn = (psn + 1) & 0xffffff;
 	KUNIT_EXPECT_EQ(test, v->q.rq_psn, psn);
 	KUNIT_EXPECT_EQ(test, v->q.rq_ci, 2U);
 	KUNIT_EXPECT_EQ(test, v->q.state, XNIC_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_psn), 24ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XS_CTR_psn_mismatch), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_psn), 24ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XNIC_SIM_CTR_psn_mismatch), 0ULL);
 }
 
 /* UC has no retries: a gap loses a message, the next one resynchronises. */
@@ -427,8 +427,8 @@ static void xport_uc_psn(struct kunit *test)
 			XNIC_CQE_SUCCESS);
 	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf, e->lbuf, 64), 0);
 	KUNIT_EXPECT_EQ(test, v->q.rq_psn, KT_PSN + 4U);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XS_CTR_psn_mismatch), 1ULL);
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XS_CTR_rx_drop_psn), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XNIC_SIM_CTR_psn_mismatch), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[1], XNIC_SIM_CTR_rx_drop_psn), 0ULL);
 }
 
 /*
@@ -471,7 +471,7 @@ static void xport_ud_qkey(struct kunit *test)
 			r->rec->rq_pi = cpu_to_le32(r->rq_pi);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XS_CTR_ud_drop_qkey), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(e->p.d[0], XNIC_SIM_CTR_ud_drop_qkey), 2ULL);
 }
 
 static struct kunit_case xport_cases[] = {

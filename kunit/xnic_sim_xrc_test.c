@@ -399,12 +399,12 @@ static void xx_post(struct xx_env *e, struct xx_q *sq, u64 wr_id,
 
 /*
  * Execute the next WQE of @qpn as its engine does, waits skipped.
- * Return: XS_DONE (completed), or XS_WAIT after @max_tries executions.
+ * Return: XNIC_SIM_DONE (completed), or XNIC_SIM_WAIT after @max_tries executions.
  */
 static int xx_run(struct xx_env *e, u32 qpn, int max_tries, int *tries)
 {
 	struct xnic_sim_qp *qp = xx_qp(e, qpn);
-	int r = XS_WAIT, n = 0;
+	int r = XNIC_SIM_WAIT, n = 0;
 	u32 len;
 	u8 st;
 
@@ -413,7 +413,7 @@ static int xx_run(struct xx_env *e, u32 qpn, int max_tries, int *tries)
 		n++;
 		qp->wait_until = 0;
 		r = xnic_sim_sq_exec(e->d, qp, &st, &len);
-		if (r == XS_DONE) {
+		if (r == XNIC_SIM_DONE) {
 			xnic_sim_sq_complete(e->d, qp, st, len);
 			break;
 		}
@@ -431,7 +431,7 @@ static u8 xx_exec(struct xx_env *e, u64 wr_id, const struct xx_wr *wr)
 
 	xx_post(e, &e->sq[0], wr_id, wr);
 	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, XX_MAX_TRIES, NULL),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	c = xx_cqe(e, XX_CQ_INI);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->wr_id), wr_id);
@@ -672,7 +672,7 @@ static void xx_bad_srq(struct kunit *test, u32 srqn, u8 op)
 		if (s)
 			KUNIT_EXPECT_EQ(test, s->ci, 0U);
 	}
-	KUNIT_EXPECT_GE(test, kt_sim_ctr(e->d, XS_CTR_err_rem_inv_req), 1ULL);
+	KUNIT_EXPECT_GE(test, kt_sim_ctr(e->d, XNIC_SIM_CTR_err_rem_inv_req), 1ULL);
 }
 
 /* the requests an XRC target refuses for a wrong SRQ, one row each */
@@ -736,7 +736,7 @@ static void xrc_target_not_tgt(struct kunit *test)
 
 	xx_post(e, &e->sq[0], 1, &wr);
 	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, XX_MAX_TRIES, &tries),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(test, tries, 3);	/* retry_cnt 2 */
 	KUNIT_ASSERT_NOT_NULL(test, xx_cqe(e, XX_CQ_INI));
 	KUNIT_EXPECT_EQ(test, e->cq[XX_CQ_INI].ring[0].status,
@@ -758,17 +758,17 @@ static void xrc_rnr(struct kunit *test)
 	int tries;
 
 	xx_post(e, &e->sq[0], 1, &wr);
-	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, &tries), (int)XS_WAIT);
+	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, &tries), (int)XNIC_SIM_WAIT);
 	KUNIT_EXPECT_EQ(test, xx_qp(e, XX_INI)->rnr_naks, 1ULL);
 	KUNIT_EXPECT_EQ(test, xx_qp_state(e, XX_TGT), XNIC_QPS_RTR);
 	KUNIT_EXPECT_NULL(test, xx_cqe(e, XX_CQ_INI));
 	/* a receive in another domain's SRQ does not help */
 	xx_post_recv(e, &e->srq[XX_SRQ2], 7, 0, 64);
-	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XS_WAIT);
+	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XNIC_SIM_WAIT);
 	KUNIT_EXPECT_EQ(test, xx_qp(e, XX_INI)->rnr_naks, 2ULL);
 	KUNIT_EXPECT_EQ(test, xx_srq(e, XX_SRQ2)->ci, 0U);
 	xx_post_recv(e, &e->srq[XX_SRQ], 8, 0, 64);
-	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XS_DONE);
+	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XNIC_SIM_DONE);
 	c = xx_cqe(e, XX_CQ_INI);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
@@ -779,7 +779,7 @@ static void xrc_rnr(struct kunit *test)
 	/* rnr_retry 2: the third NAK in a row fails the WQE */
 	xx_post(e, &e->sq[0], 2, &wr);
 	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, XX_MAX_TRIES, &tries),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(test, tries, 3);
 	c = xx_cqe(e, XX_CQ_INI);
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -835,7 +835,7 @@ static void xrc_srq_ci(struct kunit *test)
 	xx_post_recv(e, b, 9, 0, 64);
 	wr.srqn = 0;
 	xx_post(e, &e->sq[2], 9, &wr);
-	KUNIT_EXPECT_EQ(test, xx_run(e, XX_RC2, 1, NULL), (int)XS_DONE);
+	KUNIT_EXPECT_EQ(test, xx_run(e, XX_RC2, 1, NULL), (int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(b->rec->sq_pi), 1U);
 	KUNIT_ASSERT_NOT_NULL(test, xx_cqe(e, XX_CQ_RC));
 	KUNIT_EXPECT_EQ(test, e->cq[XX_CQ_RC].ring[0].status,
@@ -863,7 +863,7 @@ static void xrc_destroy_inflight(struct kunit *test)
 			XNIC_CMD_BUSY);
 	KUNIT_EXPECT_EQ(test, xx_destroy(e, XNIC_CMD_DESTROY_SRQ, XX_SRQ),
 			XNIC_CMD_OK);
-	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XS_DONE);
+	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, 1, NULL), (int)XNIC_SIM_DONE);
 	c = xx_cqe(e, XX_CQ_INI);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_REM_INV_REQ_ERR);
@@ -882,7 +882,7 @@ static void xrc_destroy_inflight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xx_destroy(e, XNIC_CMD_DESTROY_QP, XX_TGT),
 			XNIC_CMD_OK);
 	KUNIT_EXPECT_EQ(test, xx_run(e, XX_INI, XX_MAX_TRIES, &tries),
-			(int)XS_DONE);
+			(int)XNIC_SIM_DONE);
 	KUNIT_EXPECT_EQ(test, tries, 3);
 	c = xx_cqe(e, XX_CQ_INI);
 	KUNIT_ASSERT_NOT_NULL(test, c);

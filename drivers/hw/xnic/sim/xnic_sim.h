@@ -199,73 +199,73 @@ struct xnic_sim_budget {
 
 /* Counters: per device, in debugfs "counters" (xnic_sim_ctr_names[]) */
 enum xnic_sim_ctr {
-	XS_CTR_doorbells = XNIC_CTR_DOORBELLS,
-	XS_CTR_bad_doorbells = XNIC_CTR_BAD_DOORBELLS,
-	XS_CTR_kicks = XNIC_CTR_KICKS,
-	XS_CTR_sleeps = XNIC_CTR_SLEEPS,
-	XS_CTR_wakeups = XNIC_CTR_WAKEUPS,
-	XS_CTR_writer_runs = XNIC_CTR_WRITER_RUNS,
-	XS_CTR_yields = XNIC_CTR_YIELDS,
-	XS_CTR_commands = XNIC_CTR_COMMANDS,
-	XS_CTR_cmd_errors = XNIC_CTR_CMD_ERRORS,
-	XS_CTR_eqes = XNIC_CTR_EQES,
-	XS_CTR_eq_overruns = XNIC_CTR_EQ_OVERRUNS,
-	XS_CTR_irqs = XNIC_CTR_IRQS,
-	XS_CTR_cqes = XNIC_CTR_CQES,
-	XS_CTR_cq_overruns = XNIC_CTR_CQ_OVERRUNS,
-	XS_CTR_tx_rdma_write = XNIC_CTR_TX_RDMA_WRITE,
-	XS_CTR_tx_rdma_write_bytes = XNIC_CTR_TX_RDMA_WRITE_BYTES,
-	XS_CTR_tx_rdma_write_imm = XNIC_CTR_TX_RDMA_WRITE_IMM,
-	XS_CTR_tx_rdma_write_imm_bytes = XNIC_CTR_TX_RDMA_WRITE_IMM_BYTES,
-	XS_CTR_tx_send = XNIC_CTR_TX_SEND,
-	XS_CTR_tx_send_bytes = XNIC_CTR_TX_SEND_BYTES,
-	XS_CTR_tx_send_imm = XNIC_CTR_TX_SEND_IMM,
-	XS_CTR_tx_send_imm_bytes = XNIC_CTR_TX_SEND_IMM_BYTES,
-	XS_CTR_tx_rdma_read = XNIC_CTR_TX_RDMA_READ,
-	XS_CTR_tx_rdma_read_bytes = XNIC_CTR_TX_RDMA_READ_BYTES,
-	XS_CTR_tx_cmp_swap = XNIC_CTR_TX_CMP_SWAP,
-	XS_CTR_tx_fetch_add = XNIC_CTR_TX_FETCH_ADD,
-	XS_CTR_tx_local_inv = XNIC_CTR_TX_LOCAL_INV,
-	XS_CTR_tx_send_inv = XNIC_CTR_TX_SEND_INV,
-	XS_CTR_tx_send_inv_bytes = XNIC_CTR_TX_SEND_INV_BYTES,
-	XS_CTR_tx_reg_mr = XNIC_CTR_TX_REG_MR,
-	XS_CTR_tx_bind_mw = XNIC_CTR_TX_BIND_MW,
-	XS_CTR_tx_nop = XNIC_CTR_TX_NOP,
-	XS_CTR_tx_mcast = XNIC_CTR_TX_MCAST,
-	XS_CTR_rx_send = XNIC_CTR_RX_SEND,
-	XS_CTR_rx_send_bytes = XNIC_CTR_RX_SEND_BYTES,
-	XS_CTR_rx_write = XNIC_CTR_RX_WRITE,
-	XS_CTR_rx_write_bytes = XNIC_CTR_RX_WRITE_BYTES,
-	XS_CTR_rx_read = XNIC_CTR_RX_READ,
-	XS_CTR_rx_read_bytes = XNIC_CTR_RX_READ_BYTES,
-	XS_CTR_rx_atomic = XNIC_CTR_RX_ATOMIC,
-	XS_CTR_rx_mcast = XNIC_CTR_RX_MCAST,
-	XS_CTR_err_loc_len = XNIC_CTR_ERR_LOC_LEN,
-	XS_CTR_err_loc_qp_op = XNIC_CTR_ERR_LOC_QP_OP,
-	XS_CTR_err_loc_prot = XNIC_CTR_ERR_LOC_PROT,
-	XS_CTR_err_mw_bind = XNIC_CTR_ERR_MW_BIND,
-	XS_CTR_err_flush = XNIC_CTR_ERR_FLUSH,
-	XS_CTR_err_rem_inv_req = XNIC_CTR_ERR_REM_INV_REQ,
-	XS_CTR_err_rem_access = XNIC_CTR_ERR_REM_ACCESS,
-	XS_CTR_err_rem_op = XNIC_CTR_ERR_REM_OP,
-	XS_CTR_err_retry_exc = XNIC_CTR_ERR_RETRY_EXC,
-	XS_CTR_err_rnr_retry_exc = XNIC_CTR_ERR_RNR_RETRY_EXC,
-	XS_CTR_err_other = XNIC_CTR_ERR_OTHER,
-	XS_CTR_rnr_naks = XNIC_CTR_RNR_NAKS,
-	XS_CTR_retries = XNIC_CTR_RETRIES,
-	XS_CTR_ud_drop_qkey = XNIC_CTR_UD_DROP_QKEY,
-	XS_CTR_ud_drop_noqp = XNIC_CTR_UD_DROP_NOQP,
-	XS_CTR_ud_drop_norecv = XNIC_CTR_UD_DROP_NORECV,
-	XS_CTR_ud_drop_nomcg = XNIC_CTR_UD_DROP_NOMCG,
-	XS_CTR_uc_drops = XNIC_CTR_UC_DROPS,
-	XS_CTR_psn_mismatch = XNIC_CTR_PSN_MISMATCH,
-	XS_CTR_rx_drop_bad_src = XNIC_CTR_RX_DROP_BAD_SRC,
-	XS_CTR_rx_drop_psn = XNIC_CTR_RX_DROP_PSN,
-	XS_CTR_NUM = XNIC_CTR_NUM
+	XNIC_SIM_CTR_doorbells = XNIC_CTR_DOORBELLS,
+	XNIC_SIM_CTR_bad_doorbells = XNIC_CTR_BAD_DOORBELLS,
+	XNIC_SIM_CTR_kicks = XNIC_CTR_KICKS,
+	XNIC_SIM_CTR_sleeps = XNIC_CTR_SLEEPS,
+	XNIC_SIM_CTR_wakeups = XNIC_CTR_WAKEUPS,
+	XNIC_SIM_CTR_writer_runs = XNIC_CTR_WRITER_RUNS,
+	XNIC_SIM_CTR_yields = XNIC_CTR_YIELDS,
+	XNIC_SIM_CTR_commands = XNIC_CTR_COMMANDS,
+	XNIC_SIM_CTR_cmd_errors = XNIC_CTR_CMD_ERRORS,
+	XNIC_SIM_CTR_eqes = XNIC_CTR_EQES,
+	XNIC_SIM_CTR_eq_overruns = XNIC_CTR_EQ_OVERRUNS,
+	XNIC_SIM_CTR_irqs = XNIC_CTR_IRQS,
+	XNIC_SIM_CTR_cqes = XNIC_CTR_CQES,
+	XNIC_SIM_CTR_cq_overruns = XNIC_CTR_CQ_OVERRUNS,
+	XNIC_SIM_CTR_tx_rdma_write = XNIC_CTR_TX_RDMA_WRITE,
+	XNIC_SIM_CTR_tx_rdma_write_bytes = XNIC_CTR_TX_RDMA_WRITE_BYTES,
+	XNIC_SIM_CTR_tx_rdma_write_imm = XNIC_CTR_TX_RDMA_WRITE_IMM,
+	XNIC_SIM_CTR_tx_rdma_write_imm_bytes = XNIC_CTR_TX_RDMA_WRITE_IMM_BYTES,
+	XNIC_SIM_CTR_tx_send = XNIC_CTR_TX_SEND,
+	XNIC_SIM_CTR_tx_send_bytes = XNIC_CTR_TX_SEND_BYTES,
+	XNIC_SIM_CTR_tx_send_imm = XNIC_CTR_TX_SEND_IMM,
+	XNIC_SIM_CTR_tx_send_imm_bytes = XNIC_CTR_TX_SEND_IMM_BYTES,
+	XNIC_SIM_CTR_tx_rdma_read = XNIC_CTR_TX_RDMA_READ,
+	XNIC_SIM_CTR_tx_rdma_read_bytes = XNIC_CTR_TX_RDMA_READ_BYTES,
+	XNIC_SIM_CTR_tx_cmp_swap = XNIC_CTR_TX_CMP_SWAP,
+	XNIC_SIM_CTR_tx_fetch_add = XNIC_CTR_TX_FETCH_ADD,
+	XNIC_SIM_CTR_tx_local_inv = XNIC_CTR_TX_LOCAL_INV,
+	XNIC_SIM_CTR_tx_send_inv = XNIC_CTR_TX_SEND_INV,
+	XNIC_SIM_CTR_tx_send_inv_bytes = XNIC_CTR_TX_SEND_INV_BYTES,
+	XNIC_SIM_CTR_tx_reg_mr = XNIC_CTR_TX_REG_MR,
+	XNIC_SIM_CTR_tx_bind_mw = XNIC_CTR_TX_BIND_MW,
+	XNIC_SIM_CTR_tx_nop = XNIC_CTR_TX_NOP,
+	XNIC_SIM_CTR_tx_mcast = XNIC_CTR_TX_MCAST,
+	XNIC_SIM_CTR_rx_send = XNIC_CTR_RX_SEND,
+	XNIC_SIM_CTR_rx_send_bytes = XNIC_CTR_RX_SEND_BYTES,
+	XNIC_SIM_CTR_rx_write = XNIC_CTR_RX_WRITE,
+	XNIC_SIM_CTR_rx_write_bytes = XNIC_CTR_RX_WRITE_BYTES,
+	XNIC_SIM_CTR_rx_read = XNIC_CTR_RX_READ,
+	XNIC_SIM_CTR_rx_read_bytes = XNIC_CTR_RX_READ_BYTES,
+	XNIC_SIM_CTR_rx_atomic = XNIC_CTR_RX_ATOMIC,
+	XNIC_SIM_CTR_rx_mcast = XNIC_CTR_RX_MCAST,
+	XNIC_SIM_CTR_err_loc_len = XNIC_CTR_ERR_LOC_LEN,
+	XNIC_SIM_CTR_err_loc_qp_op = XNIC_CTR_ERR_LOC_QP_OP,
+	XNIC_SIM_CTR_err_loc_prot = XNIC_CTR_ERR_LOC_PROT,
+	XNIC_SIM_CTR_err_mw_bind = XNIC_CTR_ERR_MW_BIND,
+	XNIC_SIM_CTR_err_flush = XNIC_CTR_ERR_FLUSH,
+	XNIC_SIM_CTR_err_rem_inv_req = XNIC_CTR_ERR_REM_INV_REQ,
+	XNIC_SIM_CTR_err_rem_access = XNIC_CTR_ERR_REM_ACCESS,
+	XNIC_SIM_CTR_err_rem_op = XNIC_CTR_ERR_REM_OP,
+	XNIC_SIM_CTR_err_retry_exc = XNIC_CTR_ERR_RETRY_EXC,
+	XNIC_SIM_CTR_err_rnr_retry_exc = XNIC_CTR_ERR_RNR_RETRY_EXC,
+	XNIC_SIM_CTR_err_other = XNIC_CTR_ERR_OTHER,
+	XNIC_SIM_CTR_rnr_naks = XNIC_CTR_RNR_NAKS,
+	XNIC_SIM_CTR_retries = XNIC_CTR_RETRIES,
+	XNIC_SIM_CTR_ud_drop_qkey = XNIC_CTR_UD_DROP_QKEY,
+	XNIC_SIM_CTR_ud_drop_noqp = XNIC_CTR_UD_DROP_NOQP,
+	XNIC_SIM_CTR_ud_drop_norecv = XNIC_CTR_UD_DROP_NORECV,
+	XNIC_SIM_CTR_ud_drop_nomcg = XNIC_CTR_UD_DROP_NOMCG,
+	XNIC_SIM_CTR_uc_drops = XNIC_CTR_UC_DROPS,
+	XNIC_SIM_CTR_psn_mismatch = XNIC_CTR_PSN_MISMATCH,
+	XNIC_SIM_CTR_rx_drop_bad_src = XNIC_CTR_RX_DROP_BAD_SRC,
+	XNIC_SIM_CTR_rx_drop_psn = XNIC_CTR_RX_DROP_PSN,
+	XNIC_SIM_CTR_NUM = XNIC_CTR_NUM
 };
 
 struct xnic_sim_ctrs {
-	u64 v[XS_CTR_NUM];
+	u64 v[XNIC_SIM_CTR_NUM];
 };
 
 struct xnic_sim_dev;
@@ -619,9 +619,9 @@ static inline bool xnic_sim_may_sleep(const struct xnic_sim_dev *dev)
  * includes the sources; the module has none.
  */
 enum xnic_sim_hook {
-	XS_HOOK_SERVE_START,	/* a kick serve's start, exec_lock held */
-	XS_HOOK_SERVE_END,	/* a kick serve's end, exec_lock still held */
-	XS_HOOK_SERVE_AFTER,	/* after a kick serve, exec_lock released */
+	XNIC_SIM_HOOK_SERVE_START,	/* a kick serve's start, exec_lock held */
+	XNIC_SIM_HOOK_SERVE_END,	/* a kick serve's end, exec_lock still held */
+	XNIC_SIM_HOOK_SERVE_AFTER,	/* after a kick serve, exec_lock released */
 };
 
 #ifdef XNIC_SIM_TEST_HOOKS
@@ -718,8 +718,8 @@ void xnic_sim_eth_free(struct xnic_sim_dev *dev);
 
 /* xnic_sim_req.c: the transport, requester */
 enum xnic_sim_res {
-	XS_DONE,	/* completed, with a status */
-	XS_WAIT,	/* RNR or transport retry: try again later */
+	XNIC_SIM_DONE,	/* completed, with a status */
+	XNIC_SIM_WAIT,	/* RNR or transport retry: try again later */
 };
 
 int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,

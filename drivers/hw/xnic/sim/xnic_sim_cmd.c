@@ -128,13 +128,13 @@ static void xnic_sim_cmd_one(struct xnic_sim_dev *dev, u64 addr)
 	u32 status;
 
 	if (!xnic_sim_dma_read(addr, &c, sizeof(c))) {
-		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_cmd_errors, 1);
 		return;
 	}
 	status = xnic_sim_cmd_exec(dev, &c);
-	xnic_sim_count(dev, XS_CTR_commands, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_commands, 1);
 	if (status)
-		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_cmd_errors, 1);
 	c.hdr.status = cpu_to_le32(status);
 	xnic_sim_dma_write(addr + offsetof(struct xnic_cmd, raw), c.raw,
 			   sizeof(c.raw));
@@ -166,7 +166,7 @@ bool xnic_sim_cmd_poll(struct xnic_sim_dev *dev)
 		return false;
 	if (xnic_sim_ring_avail(dev->cmd_ci, pi, log) < 0) {
 		/* an impossible producer index: ignored */
-		xnic_sim_count(dev, XS_CTR_cmd_errors, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_cmd_errors, 1);
 		dev->cmd_ci = pi;
 		return true;
 	}

@@ -9,23 +9,23 @@
 #include "xnic_sim.h"
 
 static const u8 xnic_sim_tx_ctr[][2] = {
-	[XNIC_OP_RDMA_WRITE] = { XS_CTR_tx_rdma_write,
-				 XS_CTR_tx_rdma_write_bytes },
-	[XNIC_OP_RDMA_WRITE_WITH_IMM] = { XS_CTR_tx_rdma_write_imm,
-					  XS_CTR_tx_rdma_write_imm_bytes },
-	[XNIC_OP_SEND] = { XS_CTR_tx_send, XS_CTR_tx_send_bytes },
-	[XNIC_OP_SEND_WITH_IMM] = { XS_CTR_tx_send_imm,
-				    XS_CTR_tx_send_imm_bytes },
-	[XNIC_OP_RDMA_READ] = { XS_CTR_tx_rdma_read,
-				XS_CTR_tx_rdma_read_bytes },
-	[XNIC_OP_ATOMIC_CMP_AND_SWP] = { XS_CTR_tx_cmp_swap, 0 },
-	[XNIC_OP_ATOMIC_FETCH_AND_ADD] = { XS_CTR_tx_fetch_add, 0 },
-	[XNIC_OP_LOCAL_INV] = { XS_CTR_tx_local_inv, 0 },
-	[XNIC_OP_SEND_WITH_INV] = { XS_CTR_tx_send_inv,
-				    XS_CTR_tx_send_inv_bytes },
-	[XNIC_OP_REG_MR] = { XS_CTR_tx_reg_mr, 0 },
-	[XNIC_OP_BIND_MW] = { XS_CTR_tx_bind_mw, 0 },
-	[XNIC_OP_NOP] = { XS_CTR_tx_nop, 0 },
+	[XNIC_OP_RDMA_WRITE] = { XNIC_SIM_CTR_tx_rdma_write,
+				 XNIC_SIM_CTR_tx_rdma_write_bytes },
+	[XNIC_OP_RDMA_WRITE_WITH_IMM] = { XNIC_SIM_CTR_tx_rdma_write_imm,
+					  XNIC_SIM_CTR_tx_rdma_write_imm_bytes },
+	[XNIC_OP_SEND] = { XNIC_SIM_CTR_tx_send, XNIC_SIM_CTR_tx_send_bytes },
+	[XNIC_OP_SEND_WITH_IMM] = { XNIC_SIM_CTR_tx_send_imm,
+				    XNIC_SIM_CTR_tx_send_imm_bytes },
+	[XNIC_OP_RDMA_READ] = { XNIC_SIM_CTR_tx_rdma_read,
+				XNIC_SIM_CTR_tx_rdma_read_bytes },
+	[XNIC_OP_ATOMIC_CMP_AND_SWP] = { XNIC_SIM_CTR_tx_cmp_swap, 0 },
+	[XNIC_OP_ATOMIC_FETCH_AND_ADD] = { XNIC_SIM_CTR_tx_fetch_add, 0 },
+	[XNIC_OP_LOCAL_INV] = { XNIC_SIM_CTR_tx_local_inv, 0 },
+	[XNIC_OP_SEND_WITH_INV] = { XNIC_SIM_CTR_tx_send_inv,
+				    XNIC_SIM_CTR_tx_send_inv_bytes },
+	[XNIC_OP_REG_MR] = { XNIC_SIM_CTR_tx_reg_mr, 0 },
+	[XNIC_OP_BIND_MW] = { XNIC_SIM_CTR_tx_bind_mw, 0 },
+	[XNIC_OP_NOP] = { XNIC_SIM_CTR_tx_nop, 0 },
 };
 
 /* Retire the WQE at sq_ci: completion if signaled or failed. */
@@ -72,39 +72,39 @@ void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 int xnic_sim_no_answer(struct xnic_sim_qp *qp, u8 *status)
 {
 	if (!xnic_sim_qpt_rc(qp->type)) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
+		xnic_sim_count(qp->dev, XNIC_SIM_CTR_uc_drops, 1);
+		return XNIC_SIM_DONE;
 	}
 	if (xnic_sim_retry_left(qp->retry_count, qp->retry_cnt, false)) {
 		qp->retry_count++;
 		qp->retries++;
-		xnic_sim_count(qp->dev, XS_CTR_retries, 1);
+		xnic_sim_count(qp->dev, XNIC_SIM_CTR_retries, 1);
 		qp->wait_until = xnic_sim_now() +
 				 xnic_sim_retry_delay_ns(qp->timeout);
-		return XS_WAIT;
+		return XNIC_SIM_WAIT;
 	}
 	*status = XNIC_CQE_RETRY_EXC_ERR;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* No receive WQE: RC gets an RNR NAK and waits, UC loses the message. */
 int xnic_sim_rnr(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp, u8 *status)
 {
 	if (!xnic_sim_qpt_rc(qp->type)) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
+		xnic_sim_count(qp->dev, XNIC_SIM_CTR_uc_drops, 1);
+		return XNIC_SIM_DONE;
 	}
 	qp->rnr_naks++;
-	xnic_sim_count(qp->dev, XS_CTR_rnr_naks, 1);
+	xnic_sim_count(qp->dev, XNIC_SIM_CTR_rnr_naks, 1);
 	if (xnic_sim_retry_left(qp->rnr_count, qp->rnr_retry, true)) {
 		qp->wait_until = xnic_sim_now() +
 			xnic_sim_rnr_delay_ns(READ_ONCE(rqp->min_rnr_timer),
 					      qp->rnr_count);
 		qp->rnr_count++;
-		return XS_WAIT;
+		return XNIC_SIM_WAIT;
 	}
 	*status = XNIC_CQE_RNR_RETRY_EXC_ERR;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /**

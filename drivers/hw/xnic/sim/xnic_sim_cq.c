@@ -63,7 +63,7 @@ static bool xnic_sim_eq_write(struct xnic_sim_dev *dev, u8 type, u32 data,
 	}
 	dev->eq_pi++;
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
-	xnic_sim_count(dev, XS_CTR_eqes, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_eqes, 1);
 	xnic_sim_raise_irq(dev);
 	return true;
 
@@ -73,7 +73,7 @@ fatal:
 	spin_lock_irqsave(&dev->reg_lock, flags);
 	WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_FATAL);
 	spin_unlock_irqrestore(&dev->reg_lock, flags);
-	xnic_sim_count(dev, XS_CTR_eq_overruns, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_eq_overruns, 1);
 	pr_err_ratelimited("xnic_sim %d: event queue overrun: device fatal\n",
 			   dev->index);
 	return false;
@@ -102,16 +102,16 @@ bool xnic_sim_eq_post(struct xnic_sim_dev *dev, u8 type, u32 data, u32 aux)
 void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
 {
 	static const u8 map[] = {
-		[XNIC_CQE_LOC_LEN_ERR] = XS_CTR_err_loc_len,
-		[XNIC_CQE_LOC_QP_OP_ERR] = XS_CTR_err_loc_qp_op,
-		[XNIC_CQE_LOC_PROT_ERR] = XS_CTR_err_loc_prot,
-		[XNIC_CQE_MW_BIND_ERR] = XS_CTR_err_mw_bind,
-		[XNIC_CQE_WR_FLUSH_ERR] = XS_CTR_err_flush,
-		[XNIC_CQE_REM_INV_REQ_ERR] = XS_CTR_err_rem_inv_req,
-		[XNIC_CQE_REM_ACCESS_ERR] = XS_CTR_err_rem_access,
-		[XNIC_CQE_REM_OP_ERR] = XS_CTR_err_rem_op,
-		[XNIC_CQE_RETRY_EXC_ERR] = XS_CTR_err_retry_exc,
-		[XNIC_CQE_RNR_RETRY_EXC_ERR] = XS_CTR_err_rnr_retry_exc,
+		[XNIC_CQE_LOC_LEN_ERR] = XNIC_SIM_CTR_err_loc_len,
+		[XNIC_CQE_LOC_QP_OP_ERR] = XNIC_SIM_CTR_err_loc_qp_op,
+		[XNIC_CQE_LOC_PROT_ERR] = XNIC_SIM_CTR_err_loc_prot,
+		[XNIC_CQE_MW_BIND_ERR] = XNIC_SIM_CTR_err_mw_bind,
+		[XNIC_CQE_WR_FLUSH_ERR] = XNIC_SIM_CTR_err_flush,
+		[XNIC_CQE_REM_INV_REQ_ERR] = XNIC_SIM_CTR_err_rem_inv_req,
+		[XNIC_CQE_REM_ACCESS_ERR] = XNIC_SIM_CTR_err_rem_access,
+		[XNIC_CQE_REM_OP_ERR] = XNIC_SIM_CTR_err_rem_op,
+		[XNIC_CQE_RETRY_EXC_ERR] = XNIC_SIM_CTR_err_retry_exc,
+		[XNIC_CQE_RNR_RETRY_EXC_ERR] = XNIC_SIM_CTR_err_rnr_retry_exc,
 	};
 
 	if (!status)
@@ -119,7 +119,7 @@ void xnic_sim_count_status(struct xnic_sim_dev *dev, u8 status)
 	if (status < ARRAY_SIZE(map) && map[status])
 		xnic_sim_count(dev, map[status], 1);
 	else
-		xnic_sim_count(dev, XS_CTR_err_other, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_err_other, 1);
 }
 
 /**
@@ -153,7 +153,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 	if (xnic_sim_ring_full(cq->pi, ci, cq->log)) {
 		xnic_sim_unmap(rec);
 		cq->overrun = true;
-		xnic_sim_count(dev, XS_CTR_cq_overruns, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_cq_overruns, 1);
 		xnic_sim_eq_post(dev, XNIC_EQE_CQ_ERR, cq->cqn, 0);
 		goto overrun;
 	}
@@ -187,7 +187,7 @@ int xnic_sim_cq_post(struct xnic_sim_cq *cq,
 	if (fire)
 		xnic_sim_eq_write(dev, XNIC_EQE_COMPLETION, cq->cqn, 0, cq);
 	spin_unlock(&cq->lock);
-	xnic_sim_count(dev, XS_CTR_cqes, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_cqes, 1);
 	return 0;
 
 overrun:

@@ -13,69 +13,69 @@
 
 bool xnic_sim_kick_serve_on = true;
 
-static const char * const xnic_sim_ctr_names[XS_CTR_NUM] = {
-	[XS_CTR_doorbells] = "doorbells",
-	[XS_CTR_bad_doorbells] = "bad_doorbells",
-	[XS_CTR_kicks] = "kicks",
-	[XS_CTR_sleeps] = "sleeps",
-	[XS_CTR_wakeups] = "wakeups",
-	[XS_CTR_writer_runs] = "writer_runs",
-	[XS_CTR_yields] = "yields",
-	[XS_CTR_commands] = "commands",
-	[XS_CTR_cmd_errors] = "cmd_errors",
-	[XS_CTR_eqes] = "eqes",
-	[XS_CTR_eq_overruns] = "eq_overruns",
-	[XS_CTR_irqs] = "irqs",
-	[XS_CTR_cqes] = "cqes",
-	[XS_CTR_cq_overruns] = "cq_overruns",
-	[XS_CTR_tx_rdma_write] = "tx_rdma_write",
-	[XS_CTR_tx_rdma_write_bytes] = "tx_rdma_write_bytes",
-	[XS_CTR_tx_rdma_write_imm] = "tx_rdma_write_imm",
-	[XS_CTR_tx_rdma_write_imm_bytes] = "tx_rdma_write_imm_bytes",
-	[XS_CTR_tx_send] = "tx_send",
-	[XS_CTR_tx_send_bytes] = "tx_send_bytes",
-	[XS_CTR_tx_send_imm] = "tx_send_imm",
-	[XS_CTR_tx_send_imm_bytes] = "tx_send_imm_bytes",
-	[XS_CTR_tx_rdma_read] = "tx_rdma_read",
-	[XS_CTR_tx_rdma_read_bytes] = "tx_rdma_read_bytes",
-	[XS_CTR_tx_cmp_swap] = "tx_cmp_swap",
-	[XS_CTR_tx_fetch_add] = "tx_fetch_add",
-	[XS_CTR_tx_local_inv] = "tx_local_inv",
-	[XS_CTR_tx_send_inv] = "tx_send_inv",
-	[XS_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
-	[XS_CTR_tx_reg_mr] = "tx_reg_mr",
-	[XS_CTR_tx_bind_mw] = "tx_bind_mw",
-	[XS_CTR_tx_nop] = "tx_nop",
-	[XS_CTR_tx_mcast] = "tx_mcast",
-	[XS_CTR_rx_send] = "rx_send",
-	[XS_CTR_rx_send_bytes] = "rx_send_bytes",
-	[XS_CTR_rx_write] = "rx_write",
-	[XS_CTR_rx_write_bytes] = "rx_write_bytes",
-	[XS_CTR_rx_read] = "rx_read",
-	[XS_CTR_rx_read_bytes] = "rx_read_bytes",
-	[XS_CTR_rx_atomic] = "rx_atomic",
-	[XS_CTR_rx_mcast] = "rx_mcast",
-	[XS_CTR_err_loc_len] = "err_loc_len",
-	[XS_CTR_err_loc_qp_op] = "err_loc_qp_op",
-	[XS_CTR_err_loc_prot] = "err_loc_prot",
-	[XS_CTR_err_mw_bind] = "err_mw_bind",
-	[XS_CTR_err_flush] = "err_flush",
-	[XS_CTR_err_rem_inv_req] = "err_rem_inv_req",
-	[XS_CTR_err_rem_access] = "err_rem_access",
-	[XS_CTR_err_rem_op] = "err_rem_op",
-	[XS_CTR_err_retry_exc] = "err_retry_exc",
-	[XS_CTR_err_rnr_retry_exc] = "err_rnr_retry_exc",
-	[XS_CTR_err_other] = "err_other",
-	[XS_CTR_rnr_naks] = "rnr_naks",
-	[XS_CTR_retries] = "retries",
-	[XS_CTR_ud_drop_qkey] = "ud_drop_qkey",
-	[XS_CTR_ud_drop_noqp] = "ud_drop_noqp",
-	[XS_CTR_ud_drop_norecv] = "ud_drop_norecv",
-	[XS_CTR_ud_drop_nomcg] = "ud_drop_nomcg",
-	[XS_CTR_uc_drops] = "uc_drops",
-	[XS_CTR_psn_mismatch] = "psn_mismatch",
-	[XS_CTR_rx_drop_bad_src] = "rx_drop_bad_src",
-	[XS_CTR_rx_drop_psn] = "rx_drop_psn",
+static const char * const xnic_sim_ctr_names[XNIC_SIM_CTR_NUM] = {
+	[XNIC_SIM_CTR_doorbells] = "doorbells",
+	[XNIC_SIM_CTR_bad_doorbells] = "bad_doorbells",
+	[XNIC_SIM_CTR_kicks] = "kicks",
+	[XNIC_SIM_CTR_sleeps] = "sleeps",
+	[XNIC_SIM_CTR_wakeups] = "wakeups",
+	[XNIC_SIM_CTR_writer_runs] = "writer_runs",
+	[XNIC_SIM_CTR_yields] = "yields",
+	[XNIC_SIM_CTR_commands] = "commands",
+	[XNIC_SIM_CTR_cmd_errors] = "cmd_errors",
+	[XNIC_SIM_CTR_eqes] = "eqes",
+	[XNIC_SIM_CTR_eq_overruns] = "eq_overruns",
+	[XNIC_SIM_CTR_irqs] = "irqs",
+	[XNIC_SIM_CTR_cqes] = "cqes",
+	[XNIC_SIM_CTR_cq_overruns] = "cq_overruns",
+	[XNIC_SIM_CTR_tx_rdma_write] = "tx_rdma_write",
+	[XNIC_SIM_CTR_tx_rdma_write_bytes] = "tx_rdma_write_bytes",
+	[XNIC_SIM_CTR_tx_rdma_write_imm] = "tx_rdma_write_imm",
+	[XNIC_SIM_CTR_tx_rdma_write_imm_bytes] = "tx_rdma_write_imm_bytes",
+	[XNIC_SIM_CTR_tx_send] = "tx_send",
+	[XNIC_SIM_CTR_tx_send_bytes] = "tx_send_bytes",
+	[XNIC_SIM_CTR_tx_send_imm] = "tx_send_imm",
+	[XNIC_SIM_CTR_tx_send_imm_bytes] = "tx_send_imm_bytes",
+	[XNIC_SIM_CTR_tx_rdma_read] = "tx_rdma_read",
+	[XNIC_SIM_CTR_tx_rdma_read_bytes] = "tx_rdma_read_bytes",
+	[XNIC_SIM_CTR_tx_cmp_swap] = "tx_cmp_swap",
+	[XNIC_SIM_CTR_tx_fetch_add] = "tx_fetch_add",
+	[XNIC_SIM_CTR_tx_local_inv] = "tx_local_inv",
+	[XNIC_SIM_CTR_tx_send_inv] = "tx_send_inv",
+	[XNIC_SIM_CTR_tx_send_inv_bytes] = "tx_send_inv_bytes",
+	[XNIC_SIM_CTR_tx_reg_mr] = "tx_reg_mr",
+	[XNIC_SIM_CTR_tx_bind_mw] = "tx_bind_mw",
+	[XNIC_SIM_CTR_tx_nop] = "tx_nop",
+	[XNIC_SIM_CTR_tx_mcast] = "tx_mcast",
+	[XNIC_SIM_CTR_rx_send] = "rx_send",
+	[XNIC_SIM_CTR_rx_send_bytes] = "rx_send_bytes",
+	[XNIC_SIM_CTR_rx_write] = "rx_write",
+	[XNIC_SIM_CTR_rx_write_bytes] = "rx_write_bytes",
+	[XNIC_SIM_CTR_rx_read] = "rx_read",
+	[XNIC_SIM_CTR_rx_read_bytes] = "rx_read_bytes",
+	[XNIC_SIM_CTR_rx_atomic] = "rx_atomic",
+	[XNIC_SIM_CTR_rx_mcast] = "rx_mcast",
+	[XNIC_SIM_CTR_err_loc_len] = "err_loc_len",
+	[XNIC_SIM_CTR_err_loc_qp_op] = "err_loc_qp_op",
+	[XNIC_SIM_CTR_err_loc_prot] = "err_loc_prot",
+	[XNIC_SIM_CTR_err_mw_bind] = "err_mw_bind",
+	[XNIC_SIM_CTR_err_flush] = "err_flush",
+	[XNIC_SIM_CTR_err_rem_inv_req] = "err_rem_inv_req",
+	[XNIC_SIM_CTR_err_rem_access] = "err_rem_access",
+	[XNIC_SIM_CTR_err_rem_op] = "err_rem_op",
+	[XNIC_SIM_CTR_err_retry_exc] = "err_retry_exc",
+	[XNIC_SIM_CTR_err_rnr_retry_exc] = "err_rnr_retry_exc",
+	[XNIC_SIM_CTR_err_other] = "err_other",
+	[XNIC_SIM_CTR_rnr_naks] = "rnr_naks",
+	[XNIC_SIM_CTR_retries] = "retries",
+	[XNIC_SIM_CTR_ud_drop_qkey] = "ud_drop_qkey",
+	[XNIC_SIM_CTR_ud_drop_noqp] = "ud_drop_noqp",
+	[XNIC_SIM_CTR_ud_drop_norecv] = "ud_drop_norecv",
+	[XNIC_SIM_CTR_ud_drop_nomcg] = "ud_drop_nomcg",
+	[XNIC_SIM_CTR_uc_drops] = "uc_drops",
+	[XNIC_SIM_CTR_psn_mismatch] = "psn_mismatch",
+	[XNIC_SIM_CTR_rx_drop_bad_src] = "rx_drop_bad_src",
+	[XNIC_SIM_CTR_rx_drop_psn] = "rx_drop_psn",
 };
 
 static struct xnic_sim_dev *xnic_sim_bus_dev(struct xnic_bus *bus)
@@ -115,7 +115,7 @@ static void xnic_sim_irq_fn(struct irq_work *work)
 
 	spin_lock(&dev->irq_lock);
 	if (dev->handler && !READ_ONCE(dev->intr_mask)) {
-		xnic_sim_count(dev, XS_CTR_irqs, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_irqs, 1);
 		dev->handler(dev->index, dev->irq_data);
 	}
 	spin_unlock(&dev->irq_lock);
@@ -307,7 +307,7 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 			xnic_sim_raise_irq(dev);
 		return;
 	case XNIC_REG_KICK:
-		xnic_sim_count(dev, XS_CTR_kicks, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_kicks, 1);
 		/* the work done in the writer's stead needs no wakeup */
 		if ((val & XNIC_KICK_RUN_HERE) &&
 		    READ_ONCE(xnic_sim_kick_serve_on) &&
@@ -353,7 +353,7 @@ static void xnic_sim_write32(struct xnic_bus *bus, u32 reg, u32 val)
 /**
  * xnic_sim_ctr_sum - one counter, summed over the CPUs
  * @dev: device
- * @c: XS_CTR_*
+ * @c: XNIC_SIM_CTR_*
  *
  * Return: its value (not a snapshot with the others).
  */
@@ -372,7 +372,7 @@ static int xnic_sim_counters_show(struct seq_file *m, void *v)
 	struct xnic_sim_dev *dev = m->private;
 	int i;
 
-	for (i = 0; i < XS_CTR_NUM; i++)
+	for (i = 0; i < XNIC_SIM_CTR_NUM; i++)
 		seq_printf(m, "%s %llu\n", xnic_sim_ctr_names[i],
 			   xnic_sim_ctr_sum(dev, i));
 	return 0;

@@ -147,7 +147,7 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		if (r <= 0) {
 			if (r < 0) {
 				qp->bad_doorbells++;
-				xnic_sim_count(dev, XS_CTR_bad_doorbells, 1);
+				xnic_sim_count(dev, XNIC_SIM_CTR_bad_doorbells, 1);
 			}
 			xnic_sim_qp_deactivate(qp);
 			return work;
@@ -159,7 +159,7 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			status = XNIC_CQE_LOC_QP_OP_ERR;
 			len = 0;
 		} else if (xnic_sim_sq_exec(dev, qp, &status, &len) ==
-			   XS_WAIT) {
+			   XNIC_SIM_WAIT) {
 			*next = min(*next, qp->wait_until);
 			return work;
 		}
@@ -245,11 +245,11 @@ static void xnic_sim_db_slot_hit(struct xnic_sim_dev *dev,
 
 	if (!qp) {
 		/* no QP behind the bit: no work, nothing to wake up for */
-		xnic_sim_count(dev, XS_CTR_bad_doorbells, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_bad_doorbells, 1);
 		return;
 	}
 	qp->doorbells++;
-	xnic_sim_count(dev, XS_CTR_doorbells, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_doorbells, 1);
 	xnic_sim_qp_activate(qp);
 	if (h->check && xnic_sim_qp_has_work(qp))
 		h->valid++;
@@ -474,7 +474,7 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
 	}
 	set_current_state(TASK_INTERRUPTIBLE);	/* full barrier */
 	if (!xnic_sim_pending(dev)) {
-		xnic_sim_count(dev, yield ? XS_CTR_yields : XS_CTR_sleeps, 1);
+		xnic_sim_count(dev, yield ? XNIC_SIM_CTR_yields : XNIC_SIM_CTR_sleeps, 1);
 		if (deadline) {
 			u64 now = xnic_sim_now();
 			ktime_t t = ns_to_ktime(deadline > now ?
@@ -488,7 +488,7 @@ static void xnic_sim_sleep(struct xnic_sim_dev *dev, u64 deadline,
 			schedule();
 		}
 		if (!yield)
-			xnic_sim_count(dev, XS_CTR_wakeups, 1);
+			xnic_sim_count(dev, XNIC_SIM_CTR_wakeups, 1);
 	}
 	__set_current_state(TASK_RUNNING);
 out:
@@ -553,8 +553,8 @@ bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 		return false;
 	}
 	dev->serving = true;
-	xnic_sim_count(dev, XS_CTR_writer_runs, 1);
-	xnic_sim_hook(dev, XS_HOOK_SERVE_START);
+	xnic_sim_count(dev, XNIC_SIM_CTR_writer_runs, 1);
+	xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_START);
 	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
 	for (i = 0; i < h.n; i++)
@@ -562,7 +562,7 @@ bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 	/* a QP still active has work left: over budget, in ERR, waiting */
 	for (i = 0; i < h.n; i++)
 		b.left |= h.qp[i]->on_active;
-	xnic_sim_hook(dev, XS_HOOK_SERVE_END);
+	xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_END);
 	dev->serving = false;
 	done = !b.left && !h.more && READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
@@ -576,7 +576,7 @@ bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 	mutex_unlock(&dev->exec_lock);
 	preempt_enable();
 	/* where a preempted writer may be parked: holding nothing */
-	xnic_sim_hook(dev, XS_HOOK_SERVE_AFTER);
+	xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_AFTER);
 	return done;
 }
 

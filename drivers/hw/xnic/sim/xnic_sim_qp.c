@@ -171,7 +171,7 @@ bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		info.opcode = xnic_sim_cqe_opcode(ctrl.opcode);
 		qp->sq_ci++;
 		qp->flushed++;
-		xnic_sim_count(dev, XS_CTR_err_flush, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_err_flush, 1);
 		xnic_sim_cq_post(qp->scq, &info, false);
 		(*quota)--;
 		did = true;
@@ -218,7 +218,7 @@ bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			break;
 		info.wr_id = le64_to_cpu(hdr.wr_id);
 		qp->flushed++;
-		xnic_sim_count(dev, XS_CTR_err_flush, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_err_flush, 1);
 		xnic_sim_cq_post(qp->rcq, &info, false);
 		did = true;
 	}

@@ -47,7 +47,7 @@ static void xnic_sim_psn(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 		return;
 	}
 	if (rq_psn != qp->sq_psn)
-		xnic_sim_count(qp->dev, XS_CTR_psn_mismatch, 1);
+		xnic_sim_count(qp->dev, XNIC_SIM_CTR_psn_mismatch, 1);
 	qp->sq_psn = (qp->sq_psn + n) & 0xffffff;
 	WRITE_ONCE(rqp->rq_psn, qp->sq_psn);
 }
@@ -70,7 +70,7 @@ static struct xnic_sim_qp *xnic_sim_responder(struct xnic_sim_dev *dev,
 		return NULL;
 	}
 	if (!xnic_sim_xrc_srq(dev, qp, rqp, status)) {
-		*r = XS_DONE;
+		*r = XNIC_SIM_DONE;
 		return NULL;
 	}
 	return rqp;
@@ -214,8 +214,8 @@ static void xnic_sim_recv_done(struct xnic_sim_dev *dev,
 	xnic_sim_recv_cqe(dev, qp, rqp, 0, XNIC_CQE_OP_RECV, flags, len);
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(len, &rqp->rx_bytes);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_send, 1);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_send_bytes, len);
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_send, 1);
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_send_bytes, len);
 }
 
 /*
@@ -236,24 +236,24 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	int r;
 
 	if (!xnic_sim_qpt_ud(rqp->type)) {
-		xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_noqp, 1);
 		return false;
 	}
 	spin_lock(&rqp->lock);
 	if (!xnic_sim_qp_can_recv(rqp->state)) {
 		spin_unlock(&rqp->lock);
-		xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_noqp, 1);
 		return false;
 	}
 	if (READ_ONCE(rqp->qkey) != xnic_sim_ud_qkey(qp, s->w.qkey)) {
 		spin_unlock(&rqp->lock);
-		xnic_sim_count(dev, XS_CTR_ud_drop_qkey, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_qkey, 1);
 		return false;
 	}
 	r = xnic_sim_rq_take(dev, rqp);
 	spin_unlock(&rqp->lock);
 	if (!r) {
-		xnic_sim_count(dev, XS_CTR_ud_drop_norecv, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_norecv, 1);
 		return false;
 	}
 	xnic_sim_psn(qp, rqp, len);
@@ -299,17 +299,17 @@ static int xnic_sim_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		rqp = rdev[0] ? xnic_sim_tbl_get(&rdev[0]->qps, w->dest_qpn) :
 				NULL;
 		if (!rqp) {
-			xnic_sim_count(dev, XS_CTR_ud_drop_noqp, 1);
-			return XS_DONE;
+			xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_noqp, 1);
+			return XNIC_SIM_DONE;
 		}
 		xnic_sim_ud_copy(dev, qp, rdev[0], rqp, nl, len, flags);
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 
-	xnic_sim_count(dev, XS_CTR_tx_mcast, 1);
+	xnic_sim_count(dev, XNIC_SIM_CTR_tx_mcast, 1);
 	if (!xnic_sim_gid_mcast(w->dgid)) {
-		xnic_sim_count(dev, XS_CTR_ud_drop_nomcg, 1);
-		return XS_DONE;
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_nomcg, 1);
+		return XNIC_SIM_DONE;
 	}
 	/* the message's packets once, whatever the number of copies */
 	sq_psn = qp->sq_psn;
@@ -323,15 +323,15 @@ static int xnic_sim_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			qp->sq_psn = sq_psn;
 			if (xnic_sim_ud_copy(dev, qp, rdev[i], rqp, nl, len,
 					     flags))
-				xnic_sim_count(rdev[i], XS_CTR_rx_mcast, 1);
+				xnic_sim_count(rdev[i], XNIC_SIM_CTR_rx_mcast, 1);
 		}
 	}
 	if (!found)
-		xnic_sim_count(dev, XS_CTR_ud_drop_nomcg, 1);
+		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_nomcg, 1);
 	mtu = xnic_sim_mtu_bytes(qp->mtu);
 	n = len ? (u32)div_u64(len + mtu - 1, mtu) : 1;
 	qp->sq_psn = (sq_psn + n) & 0xffffff;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* SEND, SEND_WITH_IMM, SEND_WITH_INV (RC, UC, UD). */
@@ -354,12 +354,12 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	/* UD: the source GID must be a valid entry of the port's table */
 	if (ud && !xnic_sim_sgid(dev, w->sgid_index, sgid, &stype)) {
 		*status = XNIC_CQE_LOC_QP_OP_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	st = xnic_sim_local_segs(dev, qp, 0, ud, &nl, &len);
 	if (st || (ud && len > XNIC_SIM_UD_MTU)) {
 		*status = st ? st : XNIC_CQE_LOC_LEN_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = len;
 	if (ud)
@@ -397,7 +397,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (st) {
 		if (xnic_sim_qpt_rc(qp->type))
 			*status = st;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	if (inv) {
 		/* a window: another invalidation may have come first */
@@ -410,7 +410,7 @@ static int xnic_sim_do_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (w->opcode == XNIC_OP_SEND_WITH_IMM)
 		flags |= XNIC_CQE_WITH_IMM;
 	xnic_sim_recv_done(dev, qp, rqp, flags, len);
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* RDMA_WRITE, RDMA_WRITE_WITH_IMM (RC, UC). */
@@ -430,7 +430,7 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	st = xnic_sim_local_segs(dev, qp, 0, 0, &nl, &len);
 	if (st) {
 		*status = st;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = len;
 	rqp = xnic_sim_responder(dev, qp, status, &r);
@@ -466,7 +466,7 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		if (xnic_sim_copy(s->rseg, 1, s->lseg, nl, len,
 				  xnic_sim_may_sleep(dev))) {
 			*status = XNIC_CQE_LOC_PROT_ERR;
-			return XS_DONE;
+			return XNIC_SIM_DONE;
 		}
 	}
 	if (imm)
@@ -475,9 +475,9 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 				  XNIC_CQE_WITH_IMM, len);
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(len, &rqp->rx_bytes);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_write_bytes, len);
-	return XS_DONE;
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_write, 1);
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_write_bytes, len);
+	return XNIC_SIM_DONE;
 }
 
 /*
@@ -508,12 +508,12 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
 				 &len);
 	if (st) {
 		*status = st;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = len;
 	rqp = xnic_sim_responder(dev, qp, status, &r);
@@ -521,7 +521,7 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return r;
 	xnic_sim_psn(qp, rqp, len);
 	if (!xnic_sim_rd_atomic_resp(rqp, status) || !len)
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
 			   w->remote_addr, len, XNIC_ACCESS_REMOTE_READ, &maddr);
 	if (!mr)
@@ -532,13 +532,13 @@ static int xnic_sim_do_read(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (xnic_sim_copy(s->lseg, nl, s->rseg, 1, len,
 			  xnic_sim_may_sleep(dev))) {
 		*status = XNIC_CQE_LOC_PROT_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(len, &rqp->rx_bytes);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_read, 1);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_read_bytes, len);
-	return XS_DONE;
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_read, 1);
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_read_bytes, len);
+	return XNIC_SIM_DONE;
 }
 
 /* ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD (RC). */
@@ -557,14 +557,14 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	st = xnic_sim_local_segs(dev, qp, XNIC_ACCESS_LOCAL_WRITE, 0, &nl,
 				 &len);
 	if (!st && len < 8)
 		st = XNIC_CQE_LOC_LEN_ERR;
 	if (st) {
 		*status = st;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = 8;
 	rqp = xnic_sim_responder(dev, qp, status, &r);
@@ -572,11 +572,11 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 		return r;
 	xnic_sim_psn(qp, rqp, 8);
 	if (!xnic_sim_rd_atomic_resp(rqp, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	if (w->remote_addr & 7) {
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
 		*status = XNIC_CQE_REM_INV_REQ_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
 			   w->remote_addr, 8, XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
@@ -588,11 +588,11 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	s->atomic_orig = orig;
 	if (xnic_sim_copy(s->lseg, nl, &src, 1, 8, false)) {
 		*status = XNIC_CQE_LOC_PROT_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	atomic64_inc(&rqp->rx_ops);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_atomic, 1);
-	return XS_DONE;
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_atomic, 1);
+	return XNIC_SIM_DONE;
 }
 
 /*
@@ -615,14 +615,14 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 	int r;
 
 	if (!xnic_sim_rd_atomic_init(qp, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	st = xnic_sim_local_segs(dev, qp, 0, 0, &nl, &len);
 	if (!st && len == 8 &&
 	    xnic_sim_copy(&dst, 1, s->lseg, nl, 8, false))
 		st = XNIC_CQE_LOC_PROT_ERR;
 	if (st) {
 		*status = st;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = len;
 	rqp = xnic_sim_responder(dev, qp, status, &r);
@@ -630,14 +630,14 @@ static int xnic_sim_do_atomic_write(struct xnic_sim_dev *dev,
 		return r;
 	xnic_sim_psn(qp, rqp, len);
 	if (!xnic_sim_pmem_resp(dev, qp, rqp, len, 0, 0, &mr, &maddr, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	if (xnic_sim_atomic_write(mr, maddr, s->atomic_orig))
 		return xnic_sim_rem_access(qp, rqp, status);
 	atomic64_inc(&rqp->rx_ops);
 	atomic64_add(8, &rqp->rx_bytes);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_write, 1);
-	xnic_sim_count(rqp->dev, XS_CTR_rx_write_bytes, 8);
-	return XS_DONE;
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_write, 1);
+	xnic_sim_count(rqp->dev, XNIC_SIM_CTR_rx_write_bytes, 8);
+	return XNIC_SIM_DONE;
 }
 
 /*
@@ -660,7 +660,7 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	    w->flush_type & ~(XNIC_FLUSH_GLOBAL | XNIC_FLUSH_PERSISTENT) ||
 	    w->flush_level > XNIC_FLUSH_MR || w->num_sge || w->inline_len) {
 		*status = XNIC_CQE_LOC_QP_OP_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	*byte_len = w->flush_len;
 	rqp = xnic_sim_responder(dev, qp, status, &r);
@@ -669,7 +669,7 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_psn(qp, rqp, 0);
 	if (!xnic_sim_pmem_resp(dev, qp, rqp, w->flush_len, w->flush_type,
 				w->flush_level, &mr, &maddr, status))
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	if (w->flush_level == XNIC_FLUSH_MR) {
 		addr = READ_ONCE(mr->iova);
 		len = READ_ONCE(mr->length);
@@ -680,7 +680,7 @@ static int xnic_sim_do_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (xnic_sim_flush(mr, addr, len, w->flush_type))
 		return xnic_sim_rem_access(qp, rqp, status);
 	atomic64_inc(&rqp->rx_ops);
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* LOCAL_INV: invalidate a fast-reg MR of the QP's PD. */
@@ -696,17 +696,17 @@ static int xnic_sim_do_local_inv(struct xnic_sim_dev *dev,
 		    READ_ONCE(mr->key) != key || mr->pdn != qp->pdn ||
 		    !xnic_sim_mw_invalidate(dev, mr, true))
 			*status = XNIC_CQE_LOC_PROT_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	if (!mr || READ_ONCE(mr->key) != key || mr->pdn != qp->pdn ||
 	    !(mr->flags & XNIC_MR_F_FREG)) {
 		*status = XNIC_CQE_LOC_PROT_ERR;
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	WRITE_ONCE(mr->valid, false);
 	/* an operation of the peer that passed the check is over */
 	xnic_sim_sect_sync(dev);
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /*
@@ -727,7 +727,7 @@ static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
 		mr = xnic_sim_tbl_get(&dev->mrs, b->mr_key >> 8);
 	*status = xnic_sim_bind_check(mw, mr, qp->pdn, b);
 	if (*status)
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	/* only this engine binds; a peer only takes VALID to INVALIDATING */
 	prev = xchg(&mw->state, XNIC_SIM_MW_BINDING);
 	if (prev == XNIC_SIM_MW_VALID) {
@@ -738,7 +738,7 @@ static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
 	if (!b->length) {
 		/* the new key before FREE: pairs with readers' acquire */
 		smp_store_release(&mw->state, XNIC_SIM_MW_FREE);
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	}
 	atomic_inc(&mr->binds);
 	WRITE_ONCE(mw->parent, mr);
@@ -750,7 +750,7 @@ static int xnic_sim_do_bind_mw(struct xnic_sim_dev *dev,
 	WRITE_ONCE(mw->qpn, qp->qpn);
 	/* every field before VALID: pairs with xnic_sim_mw_check()'s acquire */
 	smp_store_release(&mw->state, XNIC_SIM_MW_VALID);
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* REG_MR (kernel QPs): fast registration of a page list. */
@@ -791,20 +791,20 @@ static int xnic_sim_do_reg_mr(struct xnic_sim_dev *dev,
 	WRITE_ONCE(mr->key, w->fr.key);
 	smp_wmb();	/* the registration before it becomes valid */
 	WRITE_ONCE(mr->valid, true);
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 bad:
 	*status = XNIC_CQE_LOC_PROT_ERR;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /**
  * xnic_sim_sq_exec - execute the decoded send WQE in the engine's scratch
  * @dev: the QP's device (its engine)
  * @qp: the requester
- * @status: XNIC_CQE_* result (when XS_DONE)
+ * @status: XNIC_CQE_* result (when XNIC_SIM_DONE)
  * @byte_len: bytes of the operation
  *
- * Return: XS_DONE, or XS_WAIT with qp->wait_until set (RNR, retry).
+ * Return: XNIC_SIM_DONE, or XNIC_SIM_WAIT with qp->wait_until set (RNR, retry).
  */
 int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		     u8 *status, u32 *byte_len)
@@ -815,10 +815,10 @@ int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	*status = xnic_sim_op_check(qp->type, op, qp->kernel);
 	*byte_len = 0;
 	if (*status)
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	switch (op) {
 	case XNIC_OP_NOP:
-		return XS_DONE;
+		return XNIC_SIM_DONE;
 	case XNIC_OP_LOCAL_INV:
 		return xnic_sim_do_local_inv(dev, qp, status);
 	case XNIC_OP_REG_MR:

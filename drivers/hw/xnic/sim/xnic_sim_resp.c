@@ -40,12 +40,12 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 		return NULL;
 	if (READ_ONCE(rqp->rdev) != qp->dev ||
 	    READ_ONCE(rqp->dest_qpn) != qp->qpn) {
-		xnic_sim_count(rdev, XS_CTR_rx_drop_bad_src, 1);
+		xnic_sim_count(rdev, XNIC_SIM_CTR_rx_drop_bad_src, 1);
 		return NULL;
 	}
 	if (xnic_sim_qpt_rc(qp->type) &&
 	    READ_ONCE(rqp->rq_psn) != qp->sq_psn) {
-		xnic_sim_count(rdev, XS_CTR_rx_drop_psn, 1);
+		xnic_sim_count(rdev, XNIC_SIM_CTR_rx_drop_psn, 1);
 		return NULL;
 	}
 	return rqp;
@@ -104,7 +104,7 @@ static int xnic_sim_rq_take_locked(struct xnic_sim_dev *dev,
 		return -EINVAL;
 	return 1;
 bad:
-	xnic_sim_count(rdev, XS_CTR_bad_doorbells, 1);
+	xnic_sim_count(rdev, XNIC_SIM_CTR_bad_doorbells, 1);
 	return 0;
 }
 
@@ -414,14 +414,14 @@ int xnic_sim_rem_access(struct xnic_sim_qp *qp, struct xnic_sim_qp *rqp,
 			u8 *status)
 {
 	if (!xnic_sim_qpt_rc(qp->type)) {
-		xnic_sim_count(qp->dev, XS_CTR_uc_drops, 1);
-		return XS_DONE;
+		xnic_sim_count(qp->dev, XNIC_SIM_CTR_uc_drops, 1);
+		return XNIC_SIM_DONE;
 	}
 	if (rqp->type == XNIC_QPT_XRC_TGT && qp->dev->scr->xsrq)
 		xnic_sim_xrc_srq_err(qp->dev->scr->xsrq);
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_ACCESS_ERR);
 	*status = XNIC_CQE_REM_ACCESS_ERR;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
 
 /* A malformed receive WQE: the responder fails, so does an RC message. */
@@ -436,5 +436,5 @@ int xnic_sim_bad_rwqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
 	if (xnic_sim_qpt_rc(qp->type))
 		*status = XNIC_CQE_REM_OP_ERR;
-	return XS_DONE;
+	return XNIC_SIM_DONE;
 }
