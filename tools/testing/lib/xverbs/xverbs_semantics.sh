@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_TIMEOUT: 180
+# XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run tools/testing/lib/xverbs/xv_test
+#
+# Verbs semantics the stock programs do not check, through xrdma's
+# libibverbs.so.1 on xnic0 (tools/testing/lib/xverbs/xv_test.c): every RC
+# opcode's data and completions, UD with the GRH and AHs from a wc, error
+# completions with the QP states and flushes, API errors, ordering,
+# threads, the completion channel, async events, the ibv_wr_* and
+# extended CQ API.  xv_test must exit 0 ("not ok" lines name what broke),
+# the device must hold no object afterwards and the modules must unload.
+
+command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
+command -v xv_test >/dev/null || fail "xv_test not in the guest (not built?)"
+[ -f /usr/bin/libibverbs.so.1 ] ||
+	fail "xverbs' libibverbs.so.1 not shipped (not built?)"
+mount_debugfs
+xnic_stack_up 1
+: >"$XRDMA_TMP/errors"
+
+# 1000 WRITE+SEND per thread (4 threads): a few seconds under QEMU TCG
+xrdma-run xv_test -d xnic0 -i 1000 -w 150 -v >"$XRDMA_TMP/out" 2>&1
+rc=$?
+cat "$XRDMA_TMP/out"
+[ $rc = 0 ] ||
+	echo "xv_test rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
+# the library under test really is ours (xv_test reports its mapping)
+grep -qx '# libibverbs: /usr/bin/libibverbs.so.1' "$XRDMA_TMP/out" ||
+	echo "xv_test did not run on xverbs' libibverbs.so.1" >>"$XRDMA_TMP/errors"
+[ $rc != 0 ] || grep -q '^# xv_test: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
+	echo "xv_test: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+
+xnic_stack_end xnic0
+fail_on_errors
