@@ -21,13 +21,7 @@ mount_debugfs
 xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 
-xrdma-run xv_dm -d xnic0 >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_dm rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_dm: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_dm: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked xv_dm "$XRDMA_TMP/out" xrdma-run xv_dm -d xnic0
 grep -q 'libibverbs.so.1' "$XRDMA_TMP/out" ||
 	echo "xv_dm: did not name the library it ran on" >>"$XRDMA_TMP/errors"
 

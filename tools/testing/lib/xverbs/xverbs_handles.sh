@@ -19,13 +19,7 @@ xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 out=$XRDMA_TMP/out
 
-xrdma-run xv_handles -d xnic0 -w 250 >"$out" 2>&1
-rc=$?
-cat "$out"
-[ $rc = 0 ] ||
-	echo "xv_handles rc=$rc, first: $(grep -E '^(not ok|FAIL|Bail out)' "$out" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_handles: [0-9]* \(checks\|tests\), 0 failed$' "$out" ||
-	echo "xv_handles: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked -f 'not ok|FAIL|Bail out' -u '\(checks\|tests\)' xv_handles "$out" xrdma-run xv_handles -d xnic0 -w 250
 dmesg | grep -E 'soft lockup|rcu_sched self-detected|BUG:' >>"$XRDMA_TMP/errors"
 
 xnic_stack_end xnic0

@@ -23,13 +23,7 @@ mount_debugfs
 xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 
-xrdma-run xv_mr -d xnic0 >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_mr rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_mr: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_mr: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked xv_mr "$XRDMA_TMP/out" xrdma-run xv_mr -d xnic0
 
 xnic_stack_end xnic0
 fail_on_errors

@@ -24,15 +24,9 @@ xnic_stack_up 1
 res="$XRDMA_DEBUGFS/xrdma/xnic0/resources"
 [ -r "$res" ] || fail "no $res"
 
-xrdma-run xv_mw -d xnic0 -r "$res" >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_mw rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
+run_checked xv_mw "$XRDMA_TMP/out" xrdma-run xv_mw -d xnic0 -r "$res"
 grep -qx '# libibverbs: /usr/bin/libibverbs.so.1' "$XRDMA_TMP/out" ||
 	echo "xv_mw did not run on xverbs' libibverbs.so.1" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_mw: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_mw: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
 grep -q '^mw 0$' "$res" ||
 	echo "the resources file has no 'mw 0' line after the program" >>"$XRDMA_TMP/errors"
 # the device executed the binds and reported their errors

@@ -45,13 +45,7 @@ command -v xv_pmem >/dev/null || fail "xv_pmem not in the guest (not built?)"
 pmem_run() {
 	_pl=$1
 	shift
-	"$@" >"$XRDMA_TMP/out" 2>&1
-	_pr=$?
-	cat "$XRDMA_TMP/out"
-	[ $_pr = 0 ] ||
-		echo "xv_pmem on $_pl rc=$_pr: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
-	grep -q '^# xv_pmem: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-		echo "xv_pmem on $_pl: no clean summary line" >>"$XRDMA_TMP/errors"
+	run_checked -l "xv_pmem on $_pl" xv_pmem "$XRDMA_TMP/out" "$@"
 	grep '^# case ' "$XRDMA_TMP/out" | sort >"/tmp/xv_pmem.$_pl"
 	[ -s "/tmp/xv_pmem.$_pl" ] ||
 		echo "xv_pmem on $_pl: no case ran" >>"$XRDMA_TMP/errors"

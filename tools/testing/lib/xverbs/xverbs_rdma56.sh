@@ -27,13 +27,7 @@ mount_debugfs
 xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 
-xrdma-run /xrdma/rdma56/xv_rdma56 -d xnic0 >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_rdma56 rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_rdma56: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_rdma56: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked xv_rdma56 "$XRDMA_TMP/out" xrdma-run /xrdma/rdma56/xv_rdma56 -d xnic0
 grep -q '/usr/bin/libibverbs.so.1' "$XRDMA_TMP/out" ||
 	echo "xv_rdma56: did not run on xverbs' libibverbs.so.1" >>"$XRDMA_TMP/errors"
 

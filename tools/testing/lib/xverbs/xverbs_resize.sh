@@ -21,21 +21,12 @@ mount_debugfs
 xnic_stack_up 1
 : >"$XRDMA_TMP/errors"
 
-xrdma-run xv_resize -d xnic0 -n 2000 >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_resize rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_resize: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_resize: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked xv_resize "$XRDMA_TMP/out" xrdma-run xv_resize -d xnic0 -n 2000
 
 # a process that resized a CQ and an SRQ and exits without cleaning up
 # leaves nothing behind (xnic_stack_end checks the device's objects)
-xrdma-run xv_resize -d xnic0 exit_dirty >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] && grep -q '^# xv_resize: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_resize exit_dirty rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
+run_checked -l "xv_resize exit_dirty" xv_resize "$XRDMA_TMP/out" \
+	xrdma-run xv_resize -d xnic0 exit_dirty
 
 xnic_stack_end xnic0
 fail_on_errors

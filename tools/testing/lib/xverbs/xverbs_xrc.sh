@@ -39,15 +39,9 @@ res="$XRDMA_DEBUGFS/xrdma/xnic0/resources"
 [ -r "$res" ] || fail "no $res"
 grep -q '^xrcd [0-9]*$' "$res" || fail "the resources file counts no xrcd"
 
-xrdma-run xv_xrc -d xnic0 -r "$res" >"$XRDMA_TMP/out" 2>&1
-rc=$?
-cat "$XRDMA_TMP/out"
-[ $rc = 0 ] ||
-	echo "xv_xrc rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/out" | head -n 1)" >>"$XRDMA_TMP/errors"
+run_checked xv_xrc "$XRDMA_TMP/out" xrdma-run xv_xrc -d xnic0 -r "$res"
 grep -qx '# libibverbs: /usr/bin/libibverbs.so.1' "$XRDMA_TMP/out" ||
 	echo "xv_xrc did not run on xverbs' libibverbs.so.1" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_xrc: [0-9]* tests, 0 failed$' "$XRDMA_TMP/out" ||
-	echo "xv_xrc: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
 # the three processes of the traffic part reported
 for w in R1 R2 S; do
 	grep -q "^ok [0-9]* - traffic $w: " "$XRDMA_TMP/out" ||
@@ -55,13 +49,7 @@ for w in R1 R2 S; do
 done
 
 dmesg -c >/dev/null 2>&1
-xrdma-run xv_xrc_isolation -d xnic0 -r "$res" >"$XRDMA_TMP/iso" 2>&1
-rc=$?
-cat "$XRDMA_TMP/iso"
-[ $rc = 0 ] ||
-	echo "xv_xrc_isolation rc=$rc: $(grep -E '^(not ok|Bail out)' "$XRDMA_TMP/iso" | head -n 1)" >>"$XRDMA_TMP/errors"
-[ $rc != 0 ] || grep -q '^# xv_xrc_isolation: [0-9]* tests, 0 failed$' "$XRDMA_TMP/iso" ||
-	echo "xv_xrc_isolation: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+run_checked xv_xrc_isolation "$XRDMA_TMP/iso" xrdma-run xv_xrc_isolation -d xnic0 -r "$res"
 grep -q '^# umount: attacker runs as uid 65534 ' "$XRDMA_TMP/iso" ||
 	echo "xv_xrc_isolation: the attacker did not run as uid 65534" >>"$XRDMA_TMP/errors"
 if dmesg | grep -q 'Busy inodes after unmount'; then

@@ -243,6 +243,42 @@ fail_on_errors() {
 	fail "$(head -n 1 "$XRDMA_TMP/errors")"
 }
 
+# run_checked [-l LABEL] [-f RE] [-u UNIT] NAME OUT CMD...: run a test
+# program of the xt library (tools/testing/harness/xt/xt.c), its output in
+# the file OUT (then shown), and check how it ended: a non-zero exit
+# status is an error "LABEL rc=N: FIRST" (FIRST: its first line matching
+# ^(RE), extended; default RE "not ok|Bail out"), and an exit status 0
+# needs its summary line "# NAME: N UNIT, 0 failed" (UNIT a basic regex,
+# default "tests"), else an error "LABEL: exit 0 without its summary
+# line".  LABEL defaults to NAME.  Errors go to $XRDMA_TMP/errors
+# (fail_on_errors); RUN_RC is CMD's exit status; returns 0 when neither
+# error was found, else 1.
+run_checked() {
+	_rc_l="" _rc_f="not ok|Bail out" _rc_u=tests
+	while :; do
+		case $1 in
+		-l) _rc_l=$2 ;;
+		-f) _rc_f=$2 ;;
+		-u) _rc_u=$2 ;;
+		*) break ;;
+		esac
+		shift 2
+	done
+	_rc_n=$1 _rc_o=$2
+	shift 2
+	[ -n "$_rc_l" ] || _rc_l=$_rc_n
+	"$@" >"$_rc_o" 2>&1
+	RUN_RC=$?
+	cat "$_rc_o"
+	if [ $RUN_RC != 0 ]; then
+		echo "$_rc_l rc=$RUN_RC: $(grep -E "^($_rc_f)" "$_rc_o" | head -n 1)" >>"$XRDMA_TMP/errors"
+		return 1
+	fi
+	grep -q "^# $_rc_n: [0-9]* \($_rc_u\), 0 failed\$" "$_rc_o" && return 0
+	echo "$_rc_l: exit 0 without its summary line" >>"$XRDMA_TMP/errors"
+	return 1
+}
+
 # wait_for SECS CMD...: until CMD succeeds, up to SECS seconds (times
 # XRDMA_TIMEOUT_SCALE); 1 when it never did
 wait_for() {
