@@ -301,7 +301,7 @@ done
 echo "root:x:0:0:root:/root:/bin/sh" >"$R"/etc/passwd
 echo "root:x:0:" >"$R"/etc/group
 printf '127.0.0.1 localhost\n' >"$R"/etc/hosts
-install -m 0755 "$XRDMA_GUEST_DIR/init.sh" "$R"/init
+install -m 0755 "$XRDMA_HARNESS/guest/init.sh" "$R"/init
 
 mkdir -p "$(dirname "$OUT")"
 case $OUT in

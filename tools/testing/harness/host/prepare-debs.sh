@@ -9,7 +9,7 @@
 #                 guest has no compiler), in a scratch DKMS tree
 # The dkms run is scripts/dkms-scratch.sh: nothing on the host changes.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
 KVER=${1:?usage: prepare-debs.sh KVER}
 OUT=$ROOT/build/guest/debs
 rm -rf "$OUT"
