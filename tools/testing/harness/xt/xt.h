@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xt: the library of the userspace test programs in tools/testing
- * (uverbs_test, xnic_utest, raw_write, xv_test, xv_isolation, uverbs_fuzz,
+ * (uverbs_test, xnic_utest, xnic_raw, xv_semantics, xv_isolation, uverbs_fuzz,
  * the benchmarks).  xt.c needs nothing but libc; xt_uverbs.c (the raw
  * uverbs ioctls) needs uapi/, xt_verbs.c (libibverbs) -libverbs.
  *

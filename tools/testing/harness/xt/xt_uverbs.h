@@ -2,7 +2,7 @@
 /*
  * xt_uverbs: raw uverbs ioctls (uapi/xrdma/xrdma-abi.h) shared by the
  * test programs that use no verbs library (uverbs_test, xnic_utest,
- * raw_write, uverbs_fuzz), and xnic's queue formats (uapi/xrdma/xnic-abi.h).
+ * xnic_raw, uverbs_fuzz), and xnic's queue formats (uapi/xrdma/xnic-abi.h).
  * Build with -I uapi.
  */
 #ifndef XT_UVERBS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * xt_verbs: libibverbs helpers of the test programs that run over
- * xrdma's libibverbs.so.1 (xv_test, xv_isolation, xv_scale): QP
+ * xrdma's libibverbs.so.1 (xv_semantics, xv_isolation, xv_scale): QP
  * transitions, registered buffers, polling.  Link with -libverbs.
  */
 #ifndef XT_VERBS_H

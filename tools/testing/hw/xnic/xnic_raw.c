@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * raw_write: one RDMA WRITE on an xnic device from userspace with nothing
+ * xnic_raw: one RDMA WRITE on an xnic device from userspace with nothing
  * but the uverbs ioctls (uapi/xrdma/xrdma-abi.h) and the xnic queue
  * formats (uapi/xrdma/xnic-abi.h): no libibverbs, no provider library.
  *
@@ -37,7 +37,7 @@
  * with one getppid() in it must report exactly that system call.
  * Every WRITE's data is verified in the destination buffer.
  *
- * Usage: raw_write [-n IBDEV] [-c COUNTERS_FILE] [-v] [-l] [SUBTEST...]
+ * Usage: xnic_raw [-n IBDEV] [-c COUNTERS_FILE] [-v] [-l] [SUBTEST...]
  *   the subtests "awake" (1.) and "sleep" (2., then 1. again) each run in
  *   a child process with a context and QP of their own; -l lists them.
  * Output: "ok N - ..." / "not ok N - ..." lines (tools/testing/harness/xt/xt.h);
@@ -868,7 +868,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv,
-		      "raw_write");
+		      "xnic_raw");
 	if (ret >= 0)
 		return ret;
 	memset(&sa, 0, sizeof(sa));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xv_test: verbs semantics that the stock programs (ibv_*_pingpong,
+ * xv_semantics: verbs semantics that the stock programs (ibv_*_pingpong,
  * perftest) do not check, run through whatever libibverbs.so.1 the
  * dynamic linker finds -- on xrdma, tools/lib/xverbs via scripts/xrdma-run.
  * It is built against the system's <infiniband/verbs.h> and uses nothing
@@ -80,7 +80,7 @@
  * PD of its own ("setup: ..." checks) and the two checks of the end
  * ("events: ...", "teardown: ..."); -l lists them, names or globs run some.
  *
- * Usage: xv_test [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v]
+ * Usage: xv_semantics [-d IBDEV] [-i ITERATIONS] [-t WAIT_MS] [-w SECONDS] [-v]
  *                [-l] [SUBTEST...]
  * Output: "ok N - SUBTEST: ..." / "not ok N - ..." lines and a summary
  * (tools/testing/harness/xt/xt.h); exit 0 if all passed.
@@ -131,7 +131,7 @@ static enum ibv_mtu mtu;
 static void on_alarm(int sig)
 {
 	(void)sig;
-	xt_watchdog_expired("xv_test: watchdog expired (a verb hung)");
+	xt_watchdog_expired("xv_semantics: watchdog expired (a verb hung)");
 }
 
 /* a destroy/dereg/dealloc call: it must succeed */
@@ -2597,7 +2597,7 @@ int main(int argc, char **argv)
 		{ .c = 'v', .num = &verbose },
 	};
 
-	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv, "xv_test");
+	ret = xt_main(&suite, opts, ARRAY_SIZE(opts), &argc, &argv, "xv_semantics");
 	if (ret >= 0)
 		return ret;
 	signal(SIGALRM, on_alarm);
