@@ -29,7 +29,8 @@
 #   XRDMA_TEST_TIMEOUT=S   override every test's in-guest time limit
 #   XRDMA_BUILD=0          do not build (use the .ko files and test programs
 #                          already built); otherwise "make" at the top and
-#                          "make -C" in each directory under tools/testing/ with a Makefile
+#                          "make -C" in each directory under tools/testing/
+#                          with a Makefile
 #   XRDMA_KO_DIRS=D[:D]    where to look for *.ko (default: the repo)
 #   XRDMA_EXTRA_TESTS=D[:D] more test directories (throwaway tests)
 #   XRDMA_APPEND=ARGS      extra kernel command line
