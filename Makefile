@@ -34,9 +34,8 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR) $(XRDMA_CONFIG)
 NEED_KDIR = @$(CURDIR)/scripts/kernels.sh check "$(KDIR)"
 
 # the library and the userspace test programs the guest tests run
-TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/xnic \
-	     tools/testing/bench tools/testing/xverbs tools/testing/isolation \
-	     tools/testing/fuzz tools/testing/comm
+TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/hw/xnic \
+	     tools/testing/bench tools/testing/lib/xverbs tools/testing/ulp/comm
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo bench help fuzz uninstall install-modules \
@@ -136,11 +135,11 @@ demo: deps
 	scripts/demo.sh
 
 bench: deps
-	scripts/bench.sh
+	tools/testing/bench/bench-host.sh
 
 # make fuzz SECONDS=S [SEED=N] [ITERATIONS=N] [FUZZ_SKIP=a,b]
 # [FUZZ_DISJOINT_MRS=1]: only the
-# ABI fuzzer (tools/testing/guest/uverbs_fuzz.sh) in a guest, for S seconds
+# ABI fuzzer (tools/testing/uverbs/uverbs_fuzz.sh) in a guest, for S seconds
 # (default 300) with seed N (default: a random one, printed), on a kernel
 # command line that makes the slab and page allocators catch use after
 # free and overruns (FUZZ_KERNEL_DEBUG= for none).

@@ -5,7 +5,7 @@
  * xrdma_reg_user_mr_dmabuf() on a device without dmabuf MRs.  A KUnit
  * thread has no user memory: the "user MR" here is a DMA MR given a
  * writable umem of no pages, so that no pinning is needed (translation
- * changes are tested in the guest: tools/testing/xverbs/xv_mr.c).
+ * changes are tested in the guest: tools/testing/lib/xverbs/xv_mr.c).
  */
 #include <xrdma/xrdma_umem.h>
 #include "fake_driver.h"

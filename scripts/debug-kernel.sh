@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The xrdma debug guest kernel: Debian's linux-source-6.1 configured as
-# allnoconfig + scripts/guest/debug-kernel.config (KASAN generic inline,
+# allnoconfig + tools/testing/harness/host/debug-kernel.config (KASAN generic inline,
 # lockdep, kmemleak, DEBUG_LIST/OBJECTS/VM/SG, DMA-API debug, UBSAN,
 # hardened usercopy, FORTIFY_SOURCE, KUnit), built once and cached.
 #
@@ -29,7 +29,7 @@
 #                                  serialises its users), key = hash of the
 #                                  config fragment (minus comments) +
 #                                  linux-source version + gcc version
-#   XRDMA_DEBUGK_CONFIG    fragment (default scripts/guest/debug-kernel.config)
+#   XRDMA_DEBUGK_CONFIG    fragment (default tools/testing/harness/host/debug-kernel.config)
 #   JOBS                   make -j (default nproc)
 #   XRDMA_PROGRESS_INTERVAL  seconds between progress lines (default 30):
 #                          while it extracts or builds, a line on stderr says
@@ -42,7 +42,7 @@ PROJ=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/progress.sh
 . "$PROJ/scripts/progress.sh"
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
-FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/scripts/guest/debug-kernel.config}")
+FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/tools/testing/harness/host/debug-kernel.config}")
 JOBS=${JOBS:-$(nproc)}
 t_start=$(date +%s)
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: build the modules, boot a QEMU TCG guest on Debian's kernel
-# and show xrdma doing its work there (scripts/guest/demo/demo.sh): the
+# and show xrdma doing its work there (tools/testing/harness/demo/demo.sh): the
 # devices, unmodified verbs programs and perftest over xnic0 against
 # Soft-RoCE, NVMe-oF and rping over xnic0 through the kernel's RDMA stack,
 # the device's counters, a clean unload.  The guest's lines are shown as
@@ -14,8 +14,8 @@
 # XRDMA_TIMEOUT (the guest's time limit in seconds, default 600).
 set -uo pipefail
 
-# shellcheck source=scripts/guest/lib.sh
-. "$(dirname "$0")/guest/lib.sh"
+# shellcheck source=tools/testing/harness/host/lib.sh
+. "$(dirname "$0")/../tools/testing/harness/host/lib.sh"
 
 T0=$(date +%s)
 KVER=$(xrdma_kver)
@@ -52,7 +52,7 @@ done
 # the guest script (its header: programs, files), the test library, the
 # kernel's modules it loads itself
 "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
-	-T "$XRDMA_GUEST_DIR/demo" -x "$XRDMA_TESTS_DIR/lib:/xrdma/tests/lib" \
+	-T "$XRDMA_HARNESS/demo" -x "$XRDMA_GUEST_LIB:/xrdma/tests/lib" \
 	-m "ib_core crc32_generic veth rdma_rxe rdma_ucm null_blk nvmet nvmet-rdma nvme-rdma" \
 	"${KA[@]}" >"$OUT/mkinitramfs.log" 2>&1 || {
 	tail -n 20 "$OUT/mkinitramfs.log"

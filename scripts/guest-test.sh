@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # xrdma guest integration tests: build the modules, pack them with the guest
-# tests (tools/testing/guest/*.sh) into an initramfs, boot the Debian kernel
+# tests (the *.sh under tools/testing/ with an "# XRDMA_KEY:" header line,
+# tools/testing/harness/README) into an initramfs, boot the Debian kernel
 # under QEMU TCG and collect per-test results from the serial console.
 #
 # Usage: scripts/guest-test.sh [GLOB...]     (default: every test)
@@ -28,7 +29,8 @@
 #   XRDMA_TEST_TIMEOUT=S   override every test's in-guest time limit
 #   XRDMA_BUILD=0          do not build (use the .ko files and test programs
 #                          already built); otherwise "make" at the top and
-#                          "make -C" in each tools/testing/*/ with a Makefile
+#                          "make -C" in each directory under tools/testing/
+#                          with a Makefile
 #   XRDMA_KO_DIRS=D[:D]    where to look for *.ko (default: the repo)
 #   XRDMA_EXTRA_TESTS=D[:D] more test directories (throwaway tests)
 #   XRDMA_APPEND=ARGS      extra kernel command line
@@ -57,8 +59,8 @@
 #                          how far along it is (scripts/progress.sh)
 set -uo pipefail
 
-# shellcheck source=scripts/guest/lib.sh
-. "$(dirname "$0")/guest/lib.sh"
+# shellcheck source=tools/testing/harness/host/lib.sh
+. "$(dirname "$0")/../tools/testing/harness/host/lib.sh"
 
 T_START=$(date +%s.%N)
 elapsed() { awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $1}"; }
@@ -178,6 +180,12 @@ if [ "${XRDMA_BUILD:-1}" != 0 ]; then
 	fi
 fi
 
+# two tests of one name: the runner would run one of them only
+if ! xrdma_check_tests 2>"$OUT/tests.err"; then
+	cat "$OUT/tests.err" >&2
+	echo "selection FAIL two guest tests of one name (see above)" | record
+	finish
+fi
 mapfile -t KOS < <(xrdma_find_modules "$KVER")
 mapfile -t VM1 < <(xrdma_select "$GLOBS" 1)
 mapfile -t VM2 < <(xrdma_select "$GLOBS" 2)
@@ -214,14 +222,12 @@ done | sort -u)
 
 # --- initramfs with every test; the selection goes on the command line
 t0=$(date +%s.%N)
-TD=()
-while read -r d; do TD+=(-T "$d"); done < <(xrdma_test_dirs)
 KA=()
 for ko in "${KOS[@]}"; do KA+=(-K "$ko"); done
 last=$(progress_recall guest-initramfs secs)
 progress_start guest progress_say "packing the initramfs${last:+ (${last}s last time)}"
 "$XRDMA_GUEST_DIR"/mkinitramfs.sh -k "$KVER" -o "$OUT/initramfs.cpio" \
-	"${TD[@]}" "${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"
+	"${KA[@]}" "${XA[@]}" 2>"$OUT/mkinitramfs.log"
 mrc=$?
 progress_stop
 [ $mrc != 0 ] || progress_keep guest-initramfs "secs=$(elapsed "$t0" | cut -d. -f1)"

@@ -5,7 +5,7 @@
 # rdma-core, which Debian's python3-pyverbs ships in
 # /usr/share/doc/rdma-core/tests/, its larger files gzipped by
 # dh_compress), unpacked into build/pyverbs/tests for the guest test
-# tools/testing/guest/pyverbs.sh.  Nothing of the suite is changed.
+# tools/testing/ulp/pyverbs.sh.  Nothing of the suite is changed.
 #
 #   scripts/pyverbs-tests.sh [KVER]     (KVER is ignored: XRDMA_PREPARE)
 #

@@ -8,7 +8,7 @@
 # compiles it out of both (CONFIG_CIFS_SMB_DIRECT and
 # CONFIG_SMB_SERVER_SMBDIRECT unset in 6.1's and 6.12's config), so the
 # stock modules cannot run over RDMA at all.  The modules are cached and
-# never installed: the guest test tools/testing/guest/ulp_smb.sh insmods
+# never installed: the guest test tools/testing/ulp/smb/ulp_smb.sh insmods
 # them by path in place of Debian's.  Nothing of the source is changed.
 #
 #   scripts/smbdirect-modules.sh [KVER]     (default: the guest kernel,
@@ -44,7 +44,7 @@
 # cifs_md4 (fs/smb/common) and more that differs by kernel (fscache on
 # 6.1, netfs and nls_ucs2_utils on 6.12): Debian's modules of KVER, whose
 # symbol CRCs are the Module.symvers we build against; modinfo of the
-# results names them (scripts/guest/mkinitramfs.sh ships them so).
+# results names them (tools/testing/harness/host/mkinitramfs.sh ships them so).
 #
 # Environment:
 #   XRDMA_CACHE   cache dir (default /var/cache/xrdma):
@@ -71,10 +71,10 @@ die() {
 	exit 1
 }
 
-# the guest kernel: newest Debian kernel with headers (scripts/guest/lib.sh)
+# the guest kernel: newest Debian kernel with headers (tools/testing/harness/host/lib.sh)
 guest_kver() {
-	# shellcheck source=scripts/guest/lib.sh
-	. "$(dirname "$0")/guest/lib.sh"
+	# shellcheck source=tools/testing/harness/host/lib.sh
+	. "$(dirname "$0")/../tools/testing/harness/host/lib.sh"
 	xrdma_kver
 }
 KVER=${1:-$(guest_kver)}

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The fixture of tools/testing/guest/xverbs_rdma56.sh: rdma-core 56's
+# The fixture of tools/testing/lib/xverbs/xverbs_rdma56.sh: rdma-core 56's
 # headers, as Debian 13 (trixie) ships them in libibverbs-dev, fetched
 # from the Debian mirror and verified, then xv_rdma56
-# (tools/testing/xverbs/xv_rdma56.c) compiled against them and linked
+# (tools/testing/lib/xverbs/xv_rdma56.c) compiled against them and linked
 # against tools/lib/xverbs' libibverbs.so.1 (rdma-core 44's ABI).  The
 # headers are never committed nor installed: they live in the cache.
 #
@@ -135,7 +135,7 @@ fi
 inc=$DIR/$ver/usr/include
 
 mkdir -p "$OUT"
-make -s -C "$root/tools/testing/xverbs" rdma56 RDMA56_INCLUDE="$inc" \
+make -s -C "$root/tools/testing/lib/xverbs" rdma56 RDMA56_INCLUDE="$inc" \
 	RDMA56_OUT="$OUT/xv_rdma56" >&2 ||
 	die "building xv_rdma56 against $inc failed"
 echo "$ver" >"$OUT/rdma-core-version"

@@ -5,8 +5,8 @@ scripts/install-deps.sh, so that a test needing a package nobody listed
 fails on every machine, not only on those where the package is missing.
 
 The programs:
- - the guest tests' "# XRDMA_PROGRAMS:" lines (tools/testing/guest/*.sh,
-   scripts/guest/demo/*.sh), resolved as scripts/guest/mkinitramfs.sh
+ - the guest tests' "# XRDMA_PROGRAMS:" lines (tools/testing/**/*.sh but
+   the harness's, tools/testing/harness/demo/*.sh), resolved as tools/testing/harness/host/mkinitramfs.sh
    does; repo-relative paths are our build products; and the host files
    and directories their "# XRDMA_FILES:" lines ship;
  - the commands of the shell scripts make check runs on the host
@@ -42,15 +42,18 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), '..', '..'))
 SYSDIRS = ('/usr/sbin', '/usr/bin', '/sbin', '/bin')
 DEPS = 'scripts/install-deps.sh'
 
-GUEST_TESTS = ('tools/testing/guest/*.sh', 'scripts/guest/demo/*.sh')
-# What make check runs on the host.  tools/testing/guest/, bench-guest.sh
+GUEST_TESTS = ('tools/testing/**/*.sh', 'tools/testing/harness/demo/*.sh')
+# the harness's own scripts are no tests (the demo's excepted, above)
+NOT_TESTS = 'tools/testing/harness/'
+# What make check runs on the host.  The guest tests, bench-guest.sh
 # & co run in the guest: their programs are the XRDMA_PROGRAMS shipped.
-HOST_SCRIPTS = ('scripts/*.sh', 'scripts/guest/*.sh', 'scripts/selftest/*.sh',
+HOST_SCRIPTS = ('scripts/*.sh', 'tools/testing/harness/host/*.sh',
+                'scripts/selftest/*.sh', 'tools/testing/bench/bench-host.sh',
                 'scripts/xrdma-run', '.ci/run',
                 'tools/testing/uverbs/header-test.sh',
                 'tools/lib/xverbs/symcheck.sh',
                 'tools/lib/xverbs/ref/gen-refcheck.sh')
-GUEST_SIDE = ('scripts/guest/init.sh',)
+GUEST_SIDE = ('tools/testing/harness/guest/init.sh',)
 
 # The project's functions that run their later arguments as a command:
 # name -> how many arguments come before the command.
@@ -58,7 +61,7 @@ HELPERS = {
     'stage': 1,             # scripts/check.sh: stage NAME CMD...
     'check': 1,             # scripts/selftest/*.sh: check DESC CMD...
     't': 1,                 # uverbs/header-test.sh: t NAME CMD...
-    'xrdma_tee_stderr': 1,  # scripts/guest/lib.sh: xrdma_tee_stderr LOG CMD...
+    'xrdma_tee_stderr': 1,  # tools/testing/harness/host/lib.sh: xrdma_tee_stderr LOG CMD...
     'progress_start': 1,    # scripts/progress.sh: progress_start LABEL FN...
     'progress_tick': 0,     # scripts/progress.sh: progress_tick FN...
 }
@@ -531,8 +534,11 @@ class Scanner:
         host commands: returned."""
         prepare = []
         for pat in GUEST_TESTS:
-            for f in sorted(glob.glob(os.path.join(ROOT, pat))):
+            for f in sorted(glob.glob(os.path.join(ROOT, pat),
+                                      recursive=True)):
                 rel = os.path.relpath(f, ROOT)
+                if '**' in pat and rel.startswith(NOT_TESTS):
+                    continue
                 with open(f, errors='replace') as fh:
                     for n, line in enumerate(fh, 1):
                         m = re.match(r'# XRDMA_(PROGRAMS|PREPARE|FILES):(.*)',
@@ -581,7 +587,8 @@ def shell_files():
 class Functions:
     """The functions a script can call: those it defines, and those of
     the files it sources, found by the end of the path it gives "."
-    (after the last expansion: "$(dirname "$0")/guest/lib.sh")."""
+    (after the last expansion and any leading "../":
+    "$(dirname "$0")/../tools/testing/harness/host/lib.sh")."""
 
     def __init__(self, sources):
         self.files, self.sources, self.cache = shell_files(), sources, {}
@@ -598,7 +605,8 @@ class Functions:
             names = set()
         for word in self.sources.get(rel, []):
             tail = re.split(r'\$\(\.\.\.\)|\$\{[^}]*\}|\$\w+', word)[-1]
-            tail = tail.lstrip('/')
+            # "$(dirname "$0")/../tools/testing/harness/host/lib.sh"
+            tail = re.sub(r'^(\.\.?/)+', '', tail.lstrip('/'))
             if not tail:
                 continue
             c = [f for f in self.files if ('/' + f).endswith('/' + tail)]

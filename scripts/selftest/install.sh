@@ -16,7 +16,7 @@
 # Nothing it does may change the host: the places an install writes to are
 # listed before and compared after (a machine where DKMS ran before keeps
 # its MOK key in /var/lib/dkms; that must stay as it was, not be absent).
-# The packages installed and used in a guest: tools/testing/guest/install_deb.sh.
+# The packages installed and used in a guest: tools/testing/ulp/install_deb.sh.
 # Prints "N passed, N failed".
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

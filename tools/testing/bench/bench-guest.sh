@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 #
-# bench-guest.sh MODE RUNS: the guest side of "make bench" (scripts/bench.sh).
+# bench-guest.sh MODE RUNS: the guest side of "make bench" (tools/testing/bench/bench-host.sh).
 # MODE is "full" or "smoke" (tiny iteration counts, for make check).  Runs,
 # in this guest with both stacks up, the same perftest commands on Soft-RoCE
 # (rxe0 on veth0, GID index 1, the system's libibverbs with its rxe
@@ -347,7 +347,7 @@ ulps() {
 	bench_smb "$_s" "$_r" "$([ "$MODE" = full ] && echo 64 || echo 8)"
 }
 
-# bench_smb: the SMB Direct rows (shipped by tools/testing/guest/bench.sh)
+# bench_smb: the SMB Direct rows (shipped by tools/testing/bench/bench.sh)
 if [ -f /usr/bin/bench-smb.sh ]; then
 	# shellcheck source=tools/testing/bench/bench-smb.sh
 	. /usr/bin/bench-smb.sh

@@ -2,7 +2,7 @@
 # shellcheck shell=dash
 #
 # The SMB Direct rows of make bench, sourced by the guest side
-# (tools/testing/bench/bench-guest.sh, run by tools/testing/guest/bench.sh):
+# (tools/testing/bench/bench-guest.sh, run by tools/testing/bench/bench.sh):
 #
 #     . /usr/bin/bench-smb.sh          (shipped by XRDMA_PROGRAMS)
 #     bench_smb STACK RUN MIB
@@ -18,7 +18,7 @@
 # or BENCH_FAIL <stack> smb <run> <why>.  Returns 1 on a failure.
 #
 # The guest test needs, besides lib/ulp.sh's and bench-guest.sh's lines,
-# the header lines of tools/testing/guest/ulp_smb.sh: its XRDMA_PREPARE,
+# the header lines of tools/testing/ulp/smb/ulp_smb.sh: its XRDMA_PREPARE,
 # its second and third XRDMA_DEBIAN_MODULES and its XRDMA_PROGRAMS lines,
 # and "# XRDMA_PROGRAMS: tools/testing/bench/bench-smb.sh".
 

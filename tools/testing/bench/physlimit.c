@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * physlimit: the physical limits of this machine, to compare the RDMA
- * stacks of make bench against (scripts/bench.sh):
+ * stacks of make bench against (tools/testing/bench/bench-host.sh):
  *   memcpy_64k_MBps     one thread copying a 64 KiB buffer to another,
  *                       again and again (caches), 10^6 bytes copied / s
  *   memcpy_64m_MBps     the same with 64 MiB buffers (memory)

@@ -2,7 +2,7 @@
 /*
  * uverbs_test: limits on what one process or user may take of a device
  * (Documentation/core.rst "Limits"), run on xnic0 by
- * tools/testing/guest/uverbs_limits.sh:
+ * tools/testing/uverbs/uverbs_limits.sh:
  *
  *   limmem     queue memory counts in VmPin against RLIMIT_MEMLOCK for as
  *              long as it exists, mapped after DESTROY included; munmap
@@ -803,7 +803,7 @@ void t_limmemcg(void)
 
 /*
  * DRM's ioctls for a dumb buffer exported as a dmabuf (include/uapi/drm,
- * a stable ABI; as tools/testing/xverbs/xv_mr.c)
+ * a stable ABI; as tools/testing/lib/xverbs/xv_mr.c)
  */
 struct lim_drm_version {
 	int major, minor, patchlevel;

@@ -4,7 +4,7 @@
  * (Documentation/uverbs.rst) against xrdma_testdev, run inside a guest.
  *
  Checks, their output and the subtest runner are the test library's
- * (tools/testing/lib/xt.h): one line a check,
+ * (tools/testing/harness/xt/xt.h): one line a check,
  *   ok N - SUBTEST: NAME
  *   not ok N - SUBTEST: NAME: DETAIL
  * and at the end "# uverbs_test: N tests, N failed", exit status 1 if any
@@ -41,7 +41,7 @@ static inline void wr64(void *p, uint64_t v)
 }
 
 /*
- * the names these tests had before the library (tools/testing/lib/xt.h);
+ * the names these tests had before the library (tools/testing/harness/xt/xt.h);
  * new code uses the xt_ ones
  */
 #define ut_subtest	xt_subtest

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two QEMU TCG guests joined by a QEMU socket netdev bound to 127.0.0.1.
+#
+# Usage: run-2vm.sh INITRD LOG_A LOG_B [TIMEOUT_S] [APPEND] [NIC_MODEL]
+#   Guest a listens, guest b connects; each gets "xrdma.role=a|b" appended to
+#   APPEND and one NIC (default virtio-net-pci, MACs 52:54:00:00:00:0a/0b).
+#   Exit status: 124 if either guest hit the timeout, else the first nonzero
+#   QEMU status, else 0.
+# Environment: XRDMA_PORT (default: a free port), XRDMA_2VM_SMP vCPUs per
+# guest (default 1: two guests already fill two host cores), XRDMA_MEM,
+# XRDMA_NTESTS (as for run-vm.sh: each guest's progress lines, "guest a:",
+# "guest b:", count the tests done of that many).
+set -uo pipefail
+
+D=$(dirname "$0")
+# shellcheck source=tools/testing/harness/host/lib.sh
+. "$D/lib.sh"
+
+[ $# -ge 3 ] || xrdma_die "usage: run-2vm.sh INITRD LOG_A LOG_B [TIMEOUT_S] [APPEND] [NIC]"
+INITRD=$1
+LOG_A=$2
+LOG_B=$3
+TO=${4:-300}
+APPEND=${5:-}
+NIC=${6:-virtio-net-pci}
+export XRDMA_SMP=${XRDMA_2VM_SMP:-1}
+
+port_busy() { ss -Htan 2>/dev/null | awk '{print $4}' | grep -q ":$1\$"; }
+
+PORT=${XRDMA_PORT:-}
+if [ -z "$PORT" ]; then
+	for _ in $(seq 50); do
+		PORT=$((20000 + RANDOM % 20000))
+		port_busy "$PORT" || break
+	done
+fi
+
+"$D"/run-vm.sh "$INITRD" "$LOG_A" "$TO" "$APPEND xrdma.role=a" -- \
+	-netdev "socket,id=n0,listen=127.0.0.1:$PORT" \
+	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0a" &
+pid_a=$!
+# guest b's connect fails unless a already listens
+for _ in $(seq 100); do
+	ss -Htln 2>/dev/null | awk '{print $4}' | grep -q "^127.0.0.1:$PORT\$" && break
+	kill -0 $pid_a 2>/dev/null || break
+	sleep 0.1
+done
+"$D"/run-vm.sh "$INITRD" "$LOG_B" "$TO" "$APPEND xrdma.role=b" -- \
+	-netdev "socket,id=n0,connect=127.0.0.1:$PORT" \
+	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0b"
+rc_b=$?
+wait $pid_a
+rc_a=$?
+if [ $rc_a = 124 ] || [ $rc_b = 124 ]; then
+	exit 124
+fi
+[ $rc_a != 0 ] && exit $rc_a
+exit $rc_b

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_TIMEOUT: 240
+# XRDMA_SUBTEST: rxe 240
+# XRDMA_SUBTEST: xnic 240
+# XRDMA_SUBTEST: remove_rxe 180
+# XRDMA_SUBTEST: remove_xnic 180
+# XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
+# XRDMA_DEBIAN_MODULES: null_blk nvmet nvmet-rdma nvme-rdma
+# XRDMA_PROGRAMS: ip rdma nvme dd cmp
+#
+# NVMe over Fabrics through the kernel's RDMA stack, with Debian's modules
+# and nvme-cli only (tools/testing/harness/guest/lib/ulp.sh gives the transport):
+# nvmet + nvmet-rdma export a memory-backed null_blk namespace (nsid 1)
+# and a file-backed one (nsid 2) on $ULP_IP:4420; nvme-rdma connects
+# (nvme connect -t rdma); a random pattern written with O_DIRECT to each
+# namespace reads back byte for byte, through the host and on the target
+# side; the transport's counters show the data crossed the device under
+# test; rdma res shows the ULPs' QPs; nvme disconnect; everything
+# unloads.
+#
+#   rxe, xnic                 the above over Soft-RoCE / xnic (xrdma_ib)
+#   remove_rxe, remove_xnic   the device disappears under a live
+#                             connection with I/O running (rdma link
+#                             delete rxe0 / rmmod xnic): the host's error
+#                             handling removes the controller in bounded
+#                             time, the reading process ends, and the
+#                             stack unloads
+
+# shellcheck source=/dev/null # lib/ulp.sh, in the guest
+. /xrdma/tests/lib/ulp.sh
+
+NQN=nqn.2026-12.org.xrdma:ulp-nvme
+CFS=/sys/kernel/config/nvmet
+SUB=$CFS/subsystems/$NQN
+PORT=$CFS/ports/1
+MIB=8
+IMG=$XRDMA_TMP/ns2.img
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c7a7e8a-1d2b-4c3d-9e0f-0123456789ab
+HOSTID=6c7a7e8a-1d2b-4c3d-9e0f-0123456789ab
+ULP_MODS="nvme_rdma nvme_fabrics nvme_core nvmet_rdma nvmet null_blk
+rdma_cm iw_cm ib_cm"
+
+case $XRDMA_SUBTEST in
+rxe | xnic) TR=$XRDMA_SUBTEST MODE=data ;;
+remove_rxe | remove_xnic) TR=${XRDMA_SUBTEST#remove_} MODE=remove ;;
+*) fail "unknown subtest '$XRDMA_SUBTEST'" ;;
+esac
+
+command -v nvme >/dev/null || fail "nvme-cli not shipped"
+
+target_up() {
+	# loaded before with other parameters (the test's header)?
+	! module_loaded null_blk || assert rmmod null_blk
+	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
+	assert modprobe nvmet
+	assert modprobe nvmet-rdma
+	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+		assert mount -t configfs none /sys/kernel/config
+	ulp_wait 5 test -b /dev/nullb0 || fail "no /dev/nullb0"
+	assert mkdir "$SUB"
+	echo 1 >"$SUB/attr_allow_any_host" || fail "attr_allow_any_host"
+	assert mkdir "$SUB/namespaces/1"
+	echo /dev/nullb0 >"$SUB/namespaces/1/device_path" || fail "ns 1 path"
+	echo 1 >"$SUB/namespaces/1/enable" || fail "ns 1 (null_blk) enable"
+	# tmpfs has no O_DIRECT in 6.1: the file namespace uses the page cache
+	assert truncate -s 64M "$IMG"
+	assert mkdir "$SUB/namespaces/2"
+	echo "$IMG" >"$SUB/namespaces/2/device_path" || fail "ns 2 path"
+	echo 1 >"$SUB/namespaces/2/buffered_io" || fail "ns 2 buffered_io"
+	echo 1 >"$SUB/namespaces/2/enable" || fail "ns 2 (file) enable"
+	assert mkdir "$PORT"
+	echo rdma >"$PORT/addr_trtype"
+	echo ipv4 >"$PORT/addr_adrfam"
+	echo "$ULP_IP" >"$PORT/addr_traddr"
+	echo 4420 >"$PORT/addr_trsvcid"
+	# linking the subsystem enables the port: nvmet-rdma listens
+	ln -s "$SUB" "$PORT/subsystems/$NQN" ||
+		fail "nvmet-rdma cannot listen on $ULP_IP:4420 ($ULP_IBDEV)"
+}
+
+target_down() {
+	rm -f "$PORT/subsystems/$NQN"
+	[ -d "$PORT" ] && rmdir "$PORT"
+	for _n in 1 2; do
+		[ -d "$SUB/namespaces/$_n" ] || continue
+		echo 0 >"$SUB/namespaces/$_n/enable"
+		rmdir "$SUB/namespaces/$_n"
+	done
+	[ -d "$SUB" ] && rmdir "$SUB"
+	[ ! -d "$SUB" ] || echo "nvmet subsystem left in configfs" >>"$XRDMA_TMP/errors"
+}
+
+# ns_dev NSID: the host's block device of namespace NSID of our subsystem
+ns_dev() {
+	for _b in /sys/block/nvme*n*; do
+		case ${_b##*/} in *c*) continue ;; esac
+		[ "$(cat "$_b/nsid" 2>/dev/null)" = "$1" ] || continue
+		grep -qx "$NQN" "$_b/device/subsysnqn" 2>/dev/null ||
+			grep -qx "$NQN" "$_b/device/device/subsysnqn" 2>/dev/null ||
+			continue
+		[ -b "/dev/${_b##*/}" ] || continue
+		echo "/dev/${_b##*/}"
+		return 0
+	done
+	return 1
+}
+
+no_nvme_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
+
+connect() {
+	assert modprobe nvme-rdma
+	nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
+		--hostnqn="$HOSTNQN" --hostid="$HOSTID" ||
+		fail "nvme connect -t rdma -a $ULP_IP -s 4420 -n $NQN failed"
+	ulp_wait 20 ns_dev 1 >/dev/null || fail "namespace 1 did not appear"
+	ulp_wait 20 ns_dev 2 >/dev/null || fail "namespace 2 did not appear"
+	DEV1=$(ns_dev 1)
+	DEV2=$(ns_dev 2)
+	note "connected: nsid 1 $DEV1 (null_blk), nsid 2 $DEV2 (file)"
+	nvme list-subsys 2>/dev/null | sed 's/^/# /'
+}
+
+# verify DEV BACKING OFFSET_MIB: a random pattern written at OFFSET_MIB
+# with O_DIRECT reads back the same through DEV and on BACKING (target)
+verify() {
+	_p=$XRDMA_TMP/pat
+	_d=
+	[ -b "$2" ] && _d=iflag=direct
+	/usr/bin/dd if=/dev/urandom of="$_p" bs=1M count=$MIB 2>/dev/null ||
+		fail "no pattern"
+	/usr/bin/dd if="$_p" of="$1" bs=1M seek="$3" conv=nocreat,notrunc \
+		oflag=direct 2>"$XRDMA_TMP/dd" || {
+		cat "$XRDMA_TMP/dd"
+		fail "direct write to $1 failed"
+	}
+	/usr/bin/dd if="$1" of="$XRDMA_TMP/back" bs=1M skip="$3" count=$MIB \
+		iflag=direct 2>"$XRDMA_TMP/dd" || {
+		cat "$XRDMA_TMP/dd"
+		fail "direct read from $1 failed"
+	}
+	/usr/bin/cmp "$_p" "$XRDMA_TMP/back" ||
+		fail "$1: data read back differs from the pattern written"
+	# shellcheck disable=SC2086 # no argument when empty
+	/usr/bin/dd if="$2" of="$XRDMA_TMP/back" bs=1M skip="$3" count=$MIB \
+		$_d 2>/dev/null || fail "cannot read $2"
+	/usr/bin/cmp "$_p" "$XRDMA_TMP/back" ||
+		fail "$2 (target side) does not hold what was written to $1"
+	rm -f "$_p" "$XRDMA_TMP/back"
+}
+
+# teardown: disconnect (if connected), target, modules, transport; each
+# step copes with what is not there (the end of the test and, on a
+# failure, the exit trap)
+teardown() {
+	if ! no_nvme_ctrl; then
+		nvme disconnect -n "$NQN" >"$XRDMA_TMP/disc" 2>&1 ||
+			echo "nvme disconnect failed: $(cat "$XRDMA_TMP/disc")" \
+				>>"$XRDMA_TMP/errors"
+		ulp_wait 20 no_nvme_ctrl ||
+			echo "an nvme controller is left after disconnect" \
+				>>"$XRDMA_TMP/errors"
+	fi
+	target_down
+	# shellcheck disable=SC2086 # a list
+	ulp_rmmod $ULP_MODS
+	ulp_fabric_down
+	# shellcheck disable=SC2086
+	left=$(ulp_loaded $ULP_MODS nvme_rdma nvmet_rdma | sort -u | tr '\n' ' ')
+	[ -z "$left" ] || echo "modules still loaded: $left" >>"$XRDMA_TMP/errors"
+	_rc=$(cat /sys/module/ib_core/refcnt 2>/dev/null || echo 0)
+	[ "$_rc" = 0 ] || {
+		echo "ib_core still in use (refcnt $_rc, holders: $(cd /sys/module/ib_core/holders && echo *))"
+		lsmod
+	} >>"$XRDMA_TMP/errors"
+}
+
+trap 'teardown >/dev/null 2>&1' EXIT
+ulp_fabric_up "$TR"
+target_up
+connect
+
+if [ "$MODE" = data ]; then
+	t0=$(ulp_traffic)
+	verify "$DEV1" /dev/nullb0 0
+	verify "$DEV1" /dev/nullb0 40
+	verify "$DEV2" "$IMG" 3
+	t1=$(ulp_traffic)
+	want=$(ulp_traffic_min $((3 * 2 * MIB * 1048576)))
+	note "$ULP_IBDEV traffic: $((t1 - t0)) $ULP_TRAFFIC_UNIT (at least $want)"
+	[ $((t1 - t0)) -ge "$want" ] ||
+		fail "$ULP_IBDEV counters moved $((t1 - t0)) $ULP_TRAFFIC_UNIT, want >= $want: the data did not cross it"
+	# the ULPs' connections: the admin queue and at least one I/O queue,
+	# an RC QP on each side of each; the host's and the target's cm_ids
+	# named after them
+	/usr/bin/rdma res show qp link "$ULP_IBDEV/1" >"$XRDMA_TMP/qps" 2>&1
+	/usr/bin/rdma res show cm_id link "$ULP_IBDEV/1" >"$XRDMA_TMP/cmids" 2>&1
+	sed 's/^/# /' "$XRDMA_TMP/qps" "$XRDMA_TMP/cmids"
+	n=$(grep -c 'type RC state RTS' "$XRDMA_TMP/qps")
+	[ "$n" -ge 4 ] || fail "rdma res shows $n RC QPs in RTS on $ULP_IBDEV, want >= 4"
+	grep -q 'comm \[nvme_rdma\]' "$XRDMA_TMP/cmids" ||
+		fail "rdma res shows no nvme_rdma cm_id on $ULP_IBDEV"
+	grep -q 'comm \[nvmet_rdma\]' "$XRDMA_TMP/cmids" ||
+		fail "rdma res shows no nvmet_rdma cm_id on $ULP_IBDEV"
+	nvme disconnect -n "$NQN" || fail "nvme disconnect -n $NQN"
+	ulp_wait 20 no_nvme_ctrl || fail "controller still there 20 s after nvme disconnect"
+else
+	# direct reads in a loop until the device goes
+	(
+		while /usr/bin/dd if="$DEV1" of=/dev/null bs=64k count=256 \
+			iflag=direct 2>/dev/null; do
+			:
+		done
+	) &
+	reader=$!
+	trap 'kill $reader; teardown >/dev/null 2>&1' EXIT
+	sleep 1
+	kill -0 $reader 2>/dev/null || fail "the reader ended before the removal"
+	if [ "$TR" = rxe ]; then
+		/usr/bin/rdma link delete rxe0 &
+		rm_pid=$!
+		what="rdma link delete rxe0"
+	else
+		rmmod xnic &
+		rm_pid=$!
+		what="rmmod xnic"
+	fi
+	# shellcheck disable=SC2016 # eval'ed by ulp_wait
+	if ! ulp_wait 60 eval '! kill -0 $rm_pid 2>/dev/null'; then
+		cat /proc/$rm_pid/stack 2>/dev/null
+		echo w >/proc/sysrq-trigger
+		fail "$what still running after 60 s"
+	fi
+	wait $rm_pid || fail "$what failed"
+	note "$what done"
+	ulp_wait 60 no_nvme_ctrl || {
+		ls /sys/class/nvme/
+		fail "the nvme controller is still there 60 s after $what"
+	}
+	# shellcheck disable=SC2016
+	ulp_wait 30 eval '! kill -0 $reader 2>/dev/null' || {
+		fail "the reader still runs 30 s after the device went"
+	}
+	trap 'teardown >/dev/null 2>&1' EXIT
+	refute test -b "$DEV1"
+	# the target's listener lost its device: reconnecting must fail
+	refute nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
+		--hostnqn="$HOSTNQN" --hostid="$HOSTID"
+	ulp_wait 20 no_nvme_ctrl || fail "a controller appeared without a device"
+fi
+
+trap - EXIT
+teardown
+fail_on_errors
