@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ktest: the debugfs runner that the in-kernel test ULPs share
- * (tools/testing/rdma_cm: xrdma_cmtest.ko, tools/testing/xnic_ulp:
+ * (tools/testing/ib/cm_test: xrdma_cmtest.ko, tools/testing/core/ulp_test:
  * xnic_ulp_test.ko).  A module describes its cases in a struct ktest and
  * gets the folder /sys/kernel/debug/<name>/ with three files:
  *

@@ -3,7 +3,7 @@
 # XRDMA_TIMEOUT: 900
 #
 # In-kernel verbs tests of the xnic driver and device model through the
-# xrdma core API (tools/testing/xnic_ulp): xrdma_core, xnic_sim ndev=2 (two
+# xrdma core API (tools/testing/core/ulp_test): xrdma_core, xnic_sim ndev=2 (two
 # cabled devices), xnic, xnic_ulp_test; every case of the module runs once
 # in loopback (xnic0 alone) and once device to device (xnic0 <-> xnic1),
 # one at a time.  Each must print "XRDMA_CASE <name> PASS"; afterwards

@@ -7,7 +7,7 @@
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma
 #
 # The kernel's rdma_cm and ib_core verbs driven directly by our test ULP
-# xrdma_cmtest.ko (tools/testing/rdma_cm), over Soft-RoCE (rxe) or over
+# xrdma_cmtest.ko (tools/testing/ib/cm_test), over Soft-RoCE (rxe) or over
 # xnic through xrdma_ib (tools/testing/harness/guest/lib/ulp.sh gives the
 # transport; the xnic subtest fails, never skips, without xrdma_ib.ko).
 # Client and server cm_ids live in the module, on the one device that
