@@ -38,6 +38,10 @@
 #include "../drivers/hw/xnic/xnic_eq.c"
 #include "../drivers/hw/xnic/xnic_mem.c"
 #include "../drivers/hw/xnic/xnic_verbs.c"
+#include "../drivers/hw/xnic/xnic_codes.c"
+#include "../drivers/hw/xnic/xnic_cq.c"
+#include "../drivers/hw/xnic/xnic_qp.c"
+#include "../drivers/hw/xnic/xnic_mr.c"
 #include "../drivers/hw/xnic/xnic_eth.c"
 #include "../drivers/hw/xnic/sim/xnic_sim.h"
 

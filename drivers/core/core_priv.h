@@ -34,7 +34,7 @@ int xrdma_check_qp_attr(struct xrdma_device *dev, enum xrdma_qp_type type,
 int xrdma_check_ah_attr(struct xrdma_device *dev,
 			const struct xrdma_ah_attr *attr);
 
-/* verbs.c: use counts and object allocation, shared with mr.c */
+/* verbs.c: use counts and object allocation, shared by the object files */
 bool xrdma_use_get(atomic_t *usecnt);
 void xrdma_use_put(atomic_t *usecnt);
 bool xrdma_use_kill(atomic_t *usecnt);
@@ -46,7 +46,7 @@ void *xrdma_obj_alloc_id(struct xrdma_device *dev, size_t size,
 void xrdma_obj_abort(struct xrdma_res *res);
 void xrdma_obj_free(struct xrdma_res *res);
 
-/* verbs.c: destroy a QP for good (for XRC_TGT: its last handle closed) */
+/* qp.c: destroy a QP for good (for XRC_TGT: its last handle closed) */
 void xrdma_qp_teardown(struct xrdma_qp *qp);
 
 /* xrcd.c: the handles of XRC_TGT QPs */

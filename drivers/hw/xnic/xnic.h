@@ -8,8 +8,13 @@
  *   xnic_eq.c     event queue: interrupt handler, event dispatch
  *   xnic_mem.c    memory given to the device: DMA buffers, queues, what
  *                 is kept after a failed command until a reset
- *   xnic_verbs.c  control path: objects, user contexts, mmap; verbs
- *                 values to and from the device's codes
+ *   xnic_verbs.c  control path: the verbs table (xnic_dev_ops), user
+ *                 contexts, mmap, counters, clock, PD, AH, multicast, XRCD
+ *   xnic_codes.c  verbs values to and from the device's codes; port
+ *                 attributes and the GID table
+ *   xnic_cq.c     CQ verbs (create, resize, destroy)
+ *   xnic_qp.c     QP and SRQ verbs (create, modify, query, destroy)
+ *   xnic_mr.c     MR and MW verbs: registration, translation tables
  *   xnic_dp.c     kernel data path: doorbells, post, CQE decoding, poll,
  *                 arm
  *   xnic_wqe.c    WQE encoding and sizes (no device access)
@@ -120,7 +125,7 @@ struct xnic_dev {
 	u32 port_state;			/* enum xrdma_port_state */
 	struct xnic_eth *eth[XRDMA_MAX_PORTS];	/* netdev of each port */
 
-	/* port 1's GID table as programmed (SET_GID), xnic_verbs.c */
+	/* port 1's GID table as programmed (SET_GID), xnic_codes.c */
 	struct mutex gid_mutex;		/* serialises set_gid */
 	spinlock_t gid_lock;		/* the entries, for query_gid */
 	struct xnic_gid_entry {
@@ -341,7 +346,7 @@ static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
 
 int xnic_hw_reset(struct xnic_dev *xdev);
 
-/* xnic_verbs.c: the GID table the device holds after reset */
+/* xnic_codes.c: the GID table the device holds after reset */
 void xnic_gid_init(struct xnic_dev *xdev);
 
 /* ------------------------------------------------------------------ */
@@ -415,10 +420,70 @@ void xnic_dm_free(struct xrdma_dm *dm);
 void xnic_dm_release(struct xnic_ubuf *ubuf);
 
 /* ------------------------------------------------------------------ */
-/* xnic_verbs.c                                                        */
+/* xnic_verbs.c: the verbs table; the objects' destroy command         */
 
 extern const struct xrdma_device_ops xnic_dev_ops;
+int xnic_destroy_obj(struct xnic_dev *xdev, u8 opcode, u32 index);
+
+/* ------------------------------------------------------------------ */
+/* xnic_codes.c: the device's codes, port 1 and its GID table          */
+
 int xnic_port_state_from_hw(u32 state);
+int xnic_qp_type_to_hw(enum xrdma_qp_type type);
+int xnic_qp_state_to_hw(enum xrdma_qp_state state);
+int xnic_qp_state_from_hw(u32 state);
+int xnic_mtu_to_hw(enum xrdma_mtu mtu);
+int xnic_qp_mask_to_hw(u32 mask, u32 *hw_mask);
+int xnic_query_port(struct xrdma_device *dev, u32 port,
+		    struct xrdma_port_attr *attr);
+int xnic_query_gid(struct xrdma_device *dev, u32 port, int index,
+		   union xrdma_gid *gid);
+int xnic_set_gid(struct xrdma_device *dev, u32 port, u32 index,
+		 const union xrdma_gid *gid, enum xrdma_gid_type type);
+
+/* ------------------------------------------------------------------ */
+/* xnic_cq.c                                                           */
+
+int xnic_create_cq(struct xrdma_cq *cq,
+		   const struct xrdma_cq_init_attr *attr,
+		   struct xrdma_udata *udata);
+int xnic_resize_cq(struct xrdma_cq *cq, u32 cqe,
+		   struct xrdma_udata *udata);
+void xnic_destroy_cq(struct xrdma_cq *cq);
+
+/* ------------------------------------------------------------------ */
+/* xnic_qp.c: QPs and SRQs                                             */
+
+int xnic_create_qp(struct xrdma_qp *qp,
+		   struct xrdma_qp_init_attr *attr,
+		   struct xrdma_udata *udata);
+int xnic_modify_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		   int mask, struct xrdma_udata *udata);
+int xnic_query_qp(struct xrdma_qp *qp, struct xrdma_qp_attr *attr,
+		  int mask, struct xrdma_qp_init_attr *init_attr);
+void xnic_destroy_qp(struct xrdma_qp *qp);
+int xnic_create_srq(struct xrdma_srq *srq,
+		    struct xrdma_srq_init_attr *attr,
+		    struct xrdma_udata *udata);
+int xnic_modify_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr,
+		    u32 mask, struct xrdma_udata *udata);
+int xnic_query_srq(struct xrdma_srq *srq, struct xrdma_srq_attr *attr);
+void xnic_destroy_srq(struct xrdma_srq *srq);
+
+/* ------------------------------------------------------------------ */
+/* xnic_mr.c: MRs and MWs                                              */
+
+int xnic_get_dma_mr(struct xrdma_mr *mr);
+int xnic_alloc_mr(struct xrdma_mr *mr, u32 max_num_sg);
+int xnic_map_mr_sg(struct xrdma_mr *mr, struct scatterlist *sg,
+		   int sg_nents, unsigned int *sg_offset);
+int xnic_reg_user_mr(struct xrdma_mr *mr, struct xrdma_udata *udata);
+int xnic_rereg_user_mr(struct xrdma_mr *mr, struct xrdma_mr_rereg *rr);
+int xnic_dereg_mr(struct xrdma_mr *mr);
+int xnic_alloc_mw(struct xrdma_mw *mw, struct xrdma_udata *udata);
+int xnic_dealloc_mw(struct xrdma_mw *mw);
+int xnic_reg_dm_mr(struct xrdma_mr *mr, struct xrdma_dm *dm,
+		   u64 offset);
 
 /* ------------------------------------------------------------------ */
 /* xnic_dp.c                                                           */
