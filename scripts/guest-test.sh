@@ -189,10 +189,18 @@ fi
 mapfile -t KOS < <(xrdma_find_modules "$KVER")
 mapfile -t VM1 < <(xrdma_select "$GLOBS" 1)
 mapfile -t VM2 < <(xrdma_select "$GLOBS" 2)
-if [ ${#VM1[@]} = 0 ] && [ ${#VM2[@]} = 0 ]; then
-	xrdma_log "no guest test matches '$GLOBS'; tests are:"
+# every name or glob asked for selects something: a typo is no green run
+nomatch=()
+IFS=, read -r -a globs <<<"$GLOBS"
+for g in "${globs[@]}"; do
+	if [ -z "$(xrdma_select "$g" 1)" ] && [ -z "$(xrdma_select "$g" 2)" ]; then
+		nomatch+=("$g")
+	fi
+done
+if [ ${#nomatch[@]} != 0 ]; then
+	xrdma_log "no guest test matches '${nomatch[*]}'; tests are:"
 	xrdma_all_tests | cut -d' ' -f1 | sed 's/^/  /' >&2
-	echo "selection FAIL no test matches '$GLOBS'" | record
+	echo "selection FAIL no test matches '${nomatch[*]}'" | record
 	finish
 fi
 

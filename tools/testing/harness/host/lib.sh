@@ -149,11 +149,13 @@ xrdma_match() {
 }
 
 # xrdma_select GLOBS VMS -> the selected tests needing VMS guests, as
-# xrdma_all_tests prints them
+# xrdma_all_tests prints them.  A glob selects a test by its name or by
+# its file's (xverbs_pmem selects xverbs_pmem_xnic and xverbs_pmem_rxe).
 xrdma_select() {
 	local name lim sub f
 	xrdma_all_tests | while read -r name lim sub f; do
-		xrdma_match "$name" "$1" || continue
+		xrdma_match "$name" "$1" ||
+			xrdma_match "$(basename "$f" .sh)" "$1" || continue
 		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] &&
 			echo "$name $lim $sub $f"
 	done
