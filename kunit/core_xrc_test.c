@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xrdma_core_xrc: XRC in the core (drivers/core/xrcd.c, verbs.c,
+ * xrdma_core_xrc: XRC in the core (drivers/core/xrcd.c, srq.c and qp.c,
  * qp_state.c) on the fake device with XRDMA_DEVICE_XRC: domains and their
  * use counts (-EBUSY), the checks of XRC SRQs and XRC_INI/XRC_TGT QPs,
  * the shared XRC_TGT QP (several handles, events to every handle with its
