@@ -190,13 +190,7 @@ mapfile -t KOS < <(xrdma_find_modules "$KVER")
 mapfile -t VM1 < <(xrdma_select "$GLOBS" 1)
 mapfile -t VM2 < <(xrdma_select "$GLOBS" 2)
 # every name or glob asked for selects something: a typo is no green run
-nomatch=()
-IFS=, read -r -a globs <<<"$GLOBS"
-for g in "${globs[@]}"; do
-	if [ -z "$(xrdma_select "$g" 1)" ] && [ -z "$(xrdma_select "$g" 2)" ]; then
-		nomatch+=("$g")
-	fi
-done
+mapfile -t nomatch < <(xrdma_unmatched "$GLOBS")
 if [ ${#nomatch[@]} != 0 ]; then
 	xrdma_log "no guest test matches '${nomatch[*]}'; tests are:"
 	xrdma_all_tests | cut -d' ' -f1 | sed 's/^/  /' >&2

@@ -148,14 +148,32 @@ xrdma_match() {
 	return 1
 }
 
+# xrdma_selects NAME FILE GLOBS: a glob selects a test by its name or by
+# its file's (xverbs_pmem selects xverbs_pmem_xnic and xverbs_pmem_rxe)
+xrdma_selects() {
+	local base=${2##*/}
+	xrdma_match "$1" "$3" || xrdma_match "${base%.sh}" "$3"
+}
+
+# xrdma_unmatched GLOBS -> each glob of GLOBS that selects no test
+xrdma_unmatched() {
+	local all g globs name lim sub f
+	all=$(xrdma_all_tests)
+	IFS=, read -r -a globs <<<"$1"
+	for g in "${globs[@]}"; do
+		while read -r name lim sub f; do
+			xrdma_selects "$name" "$f" "$g" && continue 2
+		done <<<"$all"
+		echo "$g"
+	done
+}
+
 # xrdma_select GLOBS VMS -> the selected tests needing VMS guests, as
-# xrdma_all_tests prints them.  A glob selects a test by its name or by
-# its file's (xverbs_pmem selects xverbs_pmem_xnic and xverbs_pmem_rxe).
+# xrdma_all_tests prints them
 xrdma_select() {
 	local name lim sub f
 	xrdma_all_tests | while read -r name lim sub f; do
-		xrdma_match "$name" "$1" ||
-			xrdma_match "$(basename "$f" .sh)" "$1" || continue
+		xrdma_selects "$name" "$f" "$1" || continue
 		[ "$(xrdma_test_field "$f" VMS 1)" = "$2" ] &&
 			echo "$name $lim $sub $f"
 	done
