@@ -108,6 +108,8 @@
 /* Ethernet: largest frame, an MTU of 4096 with a VLAN tag */
 #define XNIC_SIM_ETH_MAX_FRAME	(4096 + 18)
 
+#include "xnic_sim_wire.h"
+
 /* QUERY_CAPS limits */
 #define XNIC_SIM_MAX_QP		16384
 #define XNIC_SIM_MAX_CQ		16384
@@ -261,6 +263,27 @@ enum xnic_sim_ctr {
 	XNIC_SIM_CTR_psn_mismatch = XNIC_CTR_PSN_MISMATCH,
 	XNIC_SIM_CTR_rx_drop_bad_src = XNIC_CTR_RX_DROP_BAD_SRC,
 	XNIC_SIM_CTR_rx_drop_psn = XNIC_CTR_RX_DROP_PSN,
+	XNIC_SIM_CTR_wire_tx_packets = XNIC_CTR_WIRE_TX_PKTS,
+	XNIC_SIM_CTR_wire_tx_bytes = XNIC_CTR_WIRE_TX_BYTES,
+	XNIC_SIM_CTR_wire_rx_packets = XNIC_CTR_WIRE_RX_PKTS,
+	XNIC_SIM_CTR_wire_rx_bytes = XNIC_CTR_WIRE_RX_BYTES,
+	XNIC_SIM_CTR_wire_retransmits = XNIC_CTR_WIRE_RETRANSMITS,
+	XNIC_SIM_CTR_wire_timeouts = XNIC_CTR_WIRE_TIMEOUTS,
+	XNIC_SIM_CTR_wire_seq_naks_sent = XNIC_CTR_WIRE_SEQ_NAKS_SENT,
+	XNIC_SIM_CTR_wire_seq_naks_rcvd = XNIC_CTR_WIRE_SEQ_NAKS_RCVD,
+	XNIC_SIM_CTR_wire_rnr_naks_sent = XNIC_CTR_WIRE_RNR_NAKS_SENT,
+	XNIC_SIM_CTR_wire_rnr_naks_rcvd = XNIC_CTR_WIRE_RNR_NAKS_RCVD,
+	XNIC_SIM_CTR_wire_err_naks_sent = XNIC_CTR_WIRE_ERR_NAKS_SENT,
+	XNIC_SIM_CTR_wire_err_naks_rcvd = XNIC_CTR_WIRE_ERR_NAKS_RCVD,
+	XNIC_SIM_CTR_wire_duplicates = XNIC_CTR_WIRE_DUPLICATES,
+	XNIC_SIM_CTR_wire_oos_drops = XNIC_CTR_WIRE_OOS_DROPS,
+	XNIC_SIM_CTR_wire_icrc_errors = XNIC_CTR_WIRE_ICRC_ERRORS,
+	XNIC_SIM_CTR_wire_malformed = XNIC_CTR_WIRE_MALFORMED,
+	XNIC_SIM_CTR_wire_drop_noqp = XNIC_CTR_WIRE_NO_QP,
+	XNIC_SIM_CTR_wire_no_neigh = XNIC_CTR_WIRE_NO_NEIGH,
+	XNIC_SIM_CTR_wire_ecn_marked = XNIC_CTR_WIRE_ECN_MARKED,
+	XNIC_SIM_CTR_wire_eth_tx = XNIC_CTR_WIRE_ETH_TX,
+	XNIC_SIM_CTR_wire_eth_rx = XNIC_CTR_WIRE_ETH_RX,
 	XNIC_SIM_CTR_NUM = XNIC_CTR_NUM
 };
 
@@ -411,6 +434,13 @@ struct xnic_sim_qp {
 	u8 dgid[16];
 	u8 sgid_index;			/* AV */
 	struct xnic_sim_dev *rdev;	/* RC/UC: the remote port's device */
+	/*
+	 * RC/UC/XRC whose remote port is on the wire (xnic_sim_wire.h):
+	 * set by MODIFY_QP with the AV, with its transport state (E)
+	 */
+	bool wire;
+	struct xnic_sim_wreq *wreq;
+	struct xnic_sim_wresp *wresp;
 
 	/* engine (E) */
 	struct list_head active_node;
@@ -555,6 +585,7 @@ struct xnic_sim_dev {
 	u32 n_db;
 
 	struct xnic_sim_eth *eth;	/* the port's Ethernet function */
+	struct xnic_sim_wire *wire;	/* the port's wire (xnic_sim_wire.c) */
 
 	struct xnic_sim_ctrs __percpu *ctr;
 	struct dentry *dbg;

@@ -132,6 +132,8 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_qp_deactivate(qp);
 		return false;
 	}
+	if (READ_ONCE(qp->wire))
+		return xnic_sim_wreq_turn(dev, qp, now, next, b);
 	if (qp->wait_until) {
 		if (now < qp->wait_until) {
 			*next = min(*next, qp->wait_until);
@@ -597,7 +599,9 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 	if (xnic_sim_live(dev)) {
 		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
+		work |= xnic_sim_wire_rx_poll(dev, XNIC_SIM_WIRE_RX_BUDGET);
 		work |= xnic_sim_pass_data(dev, next, &b);
+		xnic_sim_wresp_flush_acks(dev);
 		work |= xnic_sim_eth_tx(dev);
 	}
 	now = xnic_sim_now();

@@ -460,8 +460,38 @@ u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 		qp->rcq->users--;
 	if (qp->srq)
 		qp->srq->users--;
+	kfree(qp->wreq);
+	kfree(qp->wresp);
 	kfree_rcu(qp, rcu);
 	return XNIC_CMD_OK;
+}
+
+/*
+ * Whether an RC, UC or XRC_INI QP's remote port is on the wire: the AV's
+ * GID is neither this port's nor its cabled peer's and the port is
+ * attached.  Such a QP gets its transport state (kept until it is
+ * destroyed; a later AV may take it back to the cable).  An XRC_TGT QP
+ * answers whoever sends to it: it gets the responder's state on an
+ * attached port whatever its AV.  Return: 0, or -ENOMEM.
+ */
+static int xnic_sim_qp_wire_set(struct xnic_sim_dev *dev,
+				struct xnic_sim_qp *qp)
+{
+	bool wire = !qp->rdev && xnic_sim_wire_on(dev) &&
+		    !xnic_sim_qpt_ud(qp->type);
+
+	if (wire && !qp->wreq && qp->type != XNIC_QPT_XRC_TGT) {
+		qp->wreq = kzalloc(sizeof(*qp->wreq), GFP_KERNEL_ACCOUNT);
+		if (!qp->wreq)
+			return -ENOMEM;
+	}
+	if (wire && !qp->wresp && qp->type != XNIC_QPT_XRC_INI) {
+		qp->wresp = kzalloc(sizeof(*qp->wresp), GFP_KERNEL_ACCOUNT);
+		if (!qp->wresp)
+			return -ENOMEM;
+	}
+	WRITE_ONCE(qp->wire, wire);
+	return 0;
 }
 
 u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
@@ -532,6 +562,8 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
 		qp->sgid_index = in->sgid_index;
 		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
+		if (xnic_sim_qp_wire_set(dev, qp))
+			return XNIC_CMD_NO_RESOURCES;
 	}
 	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
 		return XNIC_CMD_OK;
@@ -554,6 +586,10 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		qp->rnr_count = 0;
 		qp->retry_count = 0;
 		qp->last_wqe_sent = false;
+		if (qp->wreq)
+			xnic_sim_wreq_reset(qp);
+		if (qp->wresp)
+			xnic_sim_wresp_reset(qp);
 		/* no operation of the peer still uses the old queues */
 		xnic_sim_sect_sync(dev);
 		break;

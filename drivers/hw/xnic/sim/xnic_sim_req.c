@@ -296,6 +296,9 @@ static int xnic_sim_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 
 	if (w->dest_qpn != XNIC_MCAST_QPN) {
 		rdev[0] = xnic_sim_gid_dev(dev, w->dgid);
+		if (!rdev[0] && xnic_sim_wire_on(dev))
+			return xnic_sim_wreq_ud_send(dev, qp, nl, len, sgid,
+						     stype);
 		rqp = rdev[0] ? xnic_sim_tbl_get(&rdev[0]->qps, w->dest_qpn) :
 				NULL;
 		if (!rqp) {

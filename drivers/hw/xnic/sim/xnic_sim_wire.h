@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xnic_sim: the port on an Ethernet (Documentation/xnic/wire.rst).
+ *
+ * A port may be attached to a host netdev (the netdev module parameter,
+ * or the device's "netdev" sysfs attribute at run time): the netdev is
+ * then the port's wire.  What the port's Ethernet function transmits
+ * leaves on it, what arrives on it is the port's (an rx_handler, as a
+ * bridge port), and RDMA traffic to a GID that is neither the port's own
+ * nor its cabled peer's goes over it as RoCEv2.
+ *
+ *   xnic_sim_wire.c   attach/detach, identity, the rx_handler, frames in
+ *                     and out, the neighbour cache (MACs of peers),
+ *                     dispatching received RoCEv2 packets (engine)
+ *   xnic_sim_roce.c   packet formats and ICRC (xnic_sim_roce.h)
+ *   xnic_sim_wreq.c   requester and completer of wire QPs: packets out
+ *                     of send WQEs, PSNs, the retransmission timer,
+ *                     go-back-N, ACK/NAK/READ response/atomic ACK
+ *                     handling, completions (struct xnic_sim_wreq)
+ *   xnic_sim_wresp.c  responder of wire QPs: PSN checks, duplicates,
+ *                     receive WQEs across packets, RDMA WRITE, READ
+ *                     responses within max_dest_rd_atomic, atomics and
+ *                     their replay cache, ACK coalescing, NAKs, RNR,
+ *                     UD and UC receives (struct xnic_sim_wresp)
+ *
+ * Where it runs.  The rx_handler (softirq) only queues RoCEv2 frames for
+ * the device's engine and kicks it; every transport state change is the
+ * engine's (exec_lock held, the engine thread, never a kick serve), so
+ * the requester and responder state of a QP needs no lock of its own.
+ * Frames are sent with dev_queue_xmit() from the engine.
+ */
+#ifndef _XNIC_SIM_WIRE_H
+#define _XNIC_SIM_WIRE_H
+
+#include <linux/types.h>
+#include <linux/skbuff.h>
+#include "xnic_sim_roce.h"
+
+struct xnic_sim_dev;
+struct xnic_sim_qp;
+struct xnic_sim_budget;
+
+/* RoCEv2 frames an engine pass takes from the wire */
+#define XNIC_SIM_WIRE_RX_BUDGET	64
+/* Send WQEs a wire QP may have in flight (sent, not yet acknowledged). */
+#define XNIC_SIM_WIRE_WINDOW	64
+/* RDMA READ / atomic responder resources kept for duplicates */
+#define XNIC_SIM_WIRE_RD_RES	XNIC_SIM_MAX_RD_ATOM
+
+/**
+ * struct xnic_sim_wflight - one send WQE in flight (requester)
+ * @idx: its SQ index (free running, as sq_ci)
+ * @opcode: XNIC_OP_*
+ * @flags: XNIC_WQE_*
+ * @wr_id: for its CQE
+ * @len: bytes of the message
+ * @first_psn: PSN of its first packet
+ * @last_psn: PSN of its last (a READ: of its last response)
+ * @sent: bytes sent so far (the next packet's offset)
+ * @status: set when it completes in error
+ */
+struct xnic_sim_wflight {
+	u32 idx;
+	u8 opcode;
+	u8 flags;
+	u64 wr_id;
+	u32 len;
+	u32 first_psn;
+	u32 last_psn;
+	u32 sent;
+	u8 status;
+};
+
+/**
+ * struct xnic_sim_wreq - requester and completer state of a wire QP
+ * (xnic_sim_wreq.c; all of it the owner's engine's).  Reset when the QP
+ * goes to RESET (xnic_sim_wreq_reset()).
+ */
+struct xnic_sim_wreq {
+	struct xnic_sim_wflight fl[XNIC_SIM_WIRE_WINDOW];
+	u32 fl_head;		/* oldest in flight (index into fl, free running) */
+	u32 fl_tail;		/* next free */
+	u32 una_psn;		/* oldest unacknowledged PSN */
+	u32 next_psn;		/* PSN of the next new packet */
+	u32 rd_out;		/* READs/atomics outstanding (<= max_rd_atomic) */
+	u64 timer;		/* retransmission deadline (ns), 0 off */
+	u64 rnr_until;		/* RNR wait until (ns), 0 off */
+	u32 retry_left;
+	u32 rnr_left;
+	bool resend;		/* go back to una_psn */
+};
+
+/**
+ * struct xnic_sim_wres - a READ or atomic the responder executed,
+ * kept to answer its duplicate (xnic_sim_wresp.c)
+ */
+struct xnic_sim_wres {
+	u8 opcode;		/* BTH opcode of the request; 0: unused */
+	u32 psn;		/* first PSN */
+	u32 last_psn;		/* last PSN of the response */
+	u64 va;
+	u32 rkey;
+	u32 len;
+	u64 orig;		/* atomic: the original value returned */
+	u8 syndrome;
+};
+
+/**
+ * struct xnic_sim_wresp - responder state of a wire QP (xnic_sim_wresp.c;
+ * the owner's engine's).  rq_psn of struct xnic_sim_qp is the next PSN
+ * expected.  Reset with the QP (xnic_sim_wresp_reset()).
+ */
+struct xnic_sim_wresp {
+	u32 msn;		/* message sequence number */
+	bool in_msg;		/* a multi-packet SEND/WRITE in progress */
+	u32 msg_off;		/* bytes of it received */
+	u64 wr_va;		/* WRITE in progress: next address */
+	u32 wr_rkey;
+	u32 wr_left;		/* bytes still expected */
+	u64 rwqe_id;		/* SEND in progress: its receive WQE */
+	bool nak_sent;		/* a PSN sequence NAK is out (send only one) */
+	bool ack_due;		/* an ACK is owed (coalesced) */
+	u32 ack_psn;		/* ... for this PSN */
+	struct xnic_sim_wres res[XNIC_SIM_WIRE_RD_RES];
+	u32 res_head;
+};
+
+/* xnic_sim_wire.c */
+int xnic_sim_wire_attach(struct xnic_sim_dev *dev, const char *ifname);
+void xnic_sim_wire_detach(struct xnic_sim_dev *dev);
+bool xnic_sim_wire_on(const struct xnic_sim_dev *dev);
+/* Engine: received RoCEv2 frames, at most @max; whether any was. */
+bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max);
+/*
+ * A frame for @p with room for @p->paylen bytes of payload at *@payload
+ * (the caller fills it, then calls xnic_sim_wire_xmit()).  @p->sgid and
+ * dgid are the caller's, the MACs the wire's.  NULL: no memory (counted).
+ */
+struct sk_buff *xnic_sim_wire_alloc(struct xnic_sim_dev *dev,
+				    const struct xnic_sim_pkt *p,
+				    u8 **payload);
+/*
+ * Resolve @p->dgid's MAC, write the headers and ICRC, send.  Consumes
+ * @skb.  Return: 0, or -EHOSTUNREACH with no MAC for it yet (a request
+ * for it is on its way; the frame is dropped and counted).
+ */
+int xnic_sim_wire_xmit(struct xnic_sim_dev *dev, struct sk_buff *skb,
+		       struct xnic_sim_pkt *p);
+/* The Ethernet function's TX when attached: Return: whether it was sent. */
+bool xnic_sim_wire_eth_xmit(struct xnic_sim_dev *dev, const u8 *frame,
+			    u32 len);
+
+/* xnic_sim_wreq.c */
+/*
+ * A UD SEND whose destination is on the wire (xnic_sim_ud_send(): the
+ * local segments from 1 on, @nl of them, @len bytes; source GID @sgid of
+ * type @stype).  Return: XNIC_SIM_DONE (UD is unreliable).
+ */
+int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			  u32 nl, u64 len, const u8 *sgid, u8 stype);
+/* A wire QP's turn (engine thread; never in a kick serve). */
+bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			u64 now, u64 *next, struct xnic_sim_budget *b);
+/* A response (ACK, NAK, READ response, atomic ACK) for @qp. */
+void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			const struct xnic_sim_pkt *p);
+void xnic_sim_wreq_reset(struct xnic_sim_qp *qp);
+
+/* xnic_sim_wresp.c */
+/* A received packet: find its QP, hand requests and responses on. */
+void xnic_sim_roce_recv(struct xnic_sim_dev *dev,
+			const struct xnic_sim_pkt *p);
+/* A request for @qp (RC, UC, UD). */
+void xnic_sim_wresp_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			 const struct xnic_sim_pkt *p);
+/* Coalesced ACKs owed, sent at the end of an engine pass. */
+void xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev);
+void xnic_sim_wresp_reset(struct xnic_sim_qp *qp);
+
+#endif /* _XNIC_SIM_WIRE_H */
