@@ -467,30 +467,34 @@ u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 }
 
 /*
- * Whether an RC, UC or XRC_INI QP's remote port is on the wire: the AV's
- * GID is neither this port's nor its cabled peer's and the port is
- * attached.  Such a QP gets its transport state (kept until it is
- * destroyed; a later AV may take it back to the cable).  An XRC_TGT QP
- * answers whoever sends to it: it gets the responder's state on an
- * attached port whatever its AV.  Return: 0, or -ENOMEM.
+ * Whether an RC or UC QP's remote port is on the wire (*@on): the AV's
+ * GID is neither this port's nor its cabled peer's (@rdev NULL) and the
+ * port is attached.  Such a QP gets its transport state (kept until it is
+ * destroyed; a later AV may take it back to the cable).  XRC is not
+ * carried on the wire (no XRCETH yet): an XRC QP's AV must reach a port
+ * of the cable.  Return: 0, -EOPNOTSUPP (XRC) or -ENOMEM.
  */
 static int xnic_sim_qp_wire_set(struct xnic_sim_dev *dev,
-				struct xnic_sim_qp *qp)
+				struct xnic_sim_qp *qp,
+				struct xnic_sim_dev *rdev, bool *on)
 {
-	bool wire = !qp->rdev && xnic_sim_wire_on(dev) &&
+	bool wire = !rdev && xnic_sim_wire_on(dev) &&
 		    !xnic_sim_qpt_ud(qp->type);
 
-	if (wire && !qp->wreq && qp->type != XNIC_QPT_XRC_TGT) {
-		qp->wreq = kzalloc(sizeof(*qp->wreq), GFP_KERNEL_ACCOUNT);
+	if (wire && (qp->type == XNIC_QPT_XRC_INI ||
+		     qp->type == XNIC_QPT_XRC_TGT))
+		return -EOPNOTSUPP;
+	if (wire && !qp->wreq) {
+		qp->wreq = kzalloc(sizeof(*qp->wreq), GFP_KERNEL);
 		if (!qp->wreq)
 			return -ENOMEM;
 	}
-	if (wire && !qp->wresp && qp->type != XNIC_QPT_XRC_INI) {
-		qp->wresp = kzalloc(sizeof(*qp->wresp), GFP_KERNEL_ACCOUNT);
+	if (wire && !qp->wresp) {
+		qp->wresp = kzalloc(sizeof(*qp->wresp), GFP_KERNEL);
 		if (!qp->wresp)
 			return -ENOMEM;
 	}
-	WRITE_ONCE(qp->wire, wire);
+	*on = wire;
 	return 0;
 }
 
@@ -500,7 +504,10 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	struct xnic_sim_qp *qp = xnic_sim_tbl_get(&dev->qps,
 						  le32_to_cpu(in->qpn));
 	u32 mask = le32_to_cpu(in->mask);
+	struct xnic_sim_dev *rdev = NULL;
+	bool wire = false;
 	u8 cur, next;
+	int err;
 
 	if (!qp)
 		return XNIC_CMD_BAD_INDEX;
@@ -530,6 +537,11 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 
 		if (!xnic_sim_sgid(dev, in->sgid_index, sgid, &type))
 			return XNIC_CMD_BAD_PARAM;
+		rdev = xnic_sim_gid_dev(dev, in->dgid);
+		err = xnic_sim_qp_wire_set(dev, qp, rdev, &wire);
+		if (err)
+			return err == -ENOMEM ? XNIC_CMD_NO_RESOURCES :
+						XNIC_CMD_BAD_PARAM;
 	}
 
 	if (mask & XNIC_QP_MOD_PATH_MTU)
@@ -561,9 +573,8 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	if (mask & XNIC_QP_MOD_AV) {
 		memcpy(qp->dgid, in->dgid, sizeof(qp->dgid));
 		qp->sgid_index = in->sgid_index;
-		WRITE_ONCE(qp->rdev, xnic_sim_gid_dev(dev, qp->dgid));
-		if (xnic_sim_qp_wire_set(dev, qp))
-			return XNIC_CMD_NO_RESOURCES;
+		WRITE_ONCE(qp->rdev, rdev);
+		WRITE_ONCE(qp->wire, wire);
 	}
 	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
 		return XNIC_CMD_OK;
