@@ -248,7 +248,7 @@ def main(argv):
                 continue
             roce += 1
             name, err = r
-            key = name or "(no BTH)"
+            key = name or "(IP/UDP)"
             counts[key] = counts.get(key, 0) + 1
             if err:
                 bad += 1
