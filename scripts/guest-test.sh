@@ -306,7 +306,8 @@ unfollow() {
 
 # wire_pcap_check TEST...: the conformance check of the link's capture
 # (tools/testing/harness/host/pcap-check.sh, its output in
-# wire_pcap.log), a result line "wire_pcap STATUS REASON" of its own.
+# wire_pcap.log), a result line "wire_pcap STATUS REASON" of its own;
+# the capture is kept as wire.pcap.gz.
 # RoCE frames are expected when a test with "# XRDMA_ROCE: 1" passed.
 wire_pcap_check() {
 	local t name file expect=0 v
@@ -325,6 +326,10 @@ wire_pcap_check() {
 	esac
 	sed -n '/^BTH opcodes/,/^[^ ]/p' "$OUT/wire_pcap.log" | grep '^ ' | head -n 30
 	[ "${v%% *}" != FAIL ] || head -n 30 "$OUT/wire_pcap.log"
+	# tshark and Wireshark read it compressed (tens of MB of test data
+	# that compress well, kept for XRDMA_KEEP_RUNS runs)
+	rm -f "$OUT/wire.checked.pcap" "$OUT/wire.pcap.err"
+	[ -f "$OUT/wire.pcap" ] && gzip -1 "$OUT/wire.pcap"
 }
 
 # --- one guest for all single-guest tests

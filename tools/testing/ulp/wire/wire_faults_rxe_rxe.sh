@@ -20,6 +20,7 @@
 # completer_retry_err) of the two guests together moved: the faults
 # were there and recovered from (lib/wire.sh wire_faults).
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
 : >"$XRDMA_TMP/errors"
 wire_up rxe

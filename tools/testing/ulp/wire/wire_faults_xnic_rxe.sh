@@ -22,6 +22,7 @@
 # out-of-sequence drops, ICRC errors, malformed) moved.  Skipped, in both
 # guests, until xnic_sim can attach to a netdev.
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
 wire_require_xnic
 : >"$XRDMA_TMP/errors"
@@ -34,7 +35,6 @@ wire_sync up >/dev/null
 note "faults on rxe's egress, xnic serving"
 wire_faults a b
 note "faults on xnic's egress, xnic the client"
-WIRE_PORT=18900
 wire_faults b a
 note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
 wire_sync end >/dev/null

@@ -24,6 +24,7 @@
 # guest-test.sh checks as wire_pcap): the xnic pairings run the same
 # suite against this.
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
 : >"$XRDMA_TMP/errors"
 wire_up rxe

@@ -21,6 +21,7 @@
 # sides with its result line (rc_pingpong and rping check the data).
 # Skipped, in both guests, until xnic_sim can attach to a netdev.
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
 wire_require_xnic
 : >"$XRDMA_TMP/errors"
@@ -33,7 +34,6 @@ note "peer: $(wire_sync up "$WIRE_IBDEV")"
 note "xnic as server"
 wire_suite a
 note "xnic as client"
-WIRE_PORT=18800
 wire_suite b
 note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
 wire_sync end >/dev/null

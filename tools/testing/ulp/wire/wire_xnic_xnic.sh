@@ -17,6 +17,7 @@
 # program checks it.  Skipped, in both guests, until xnic_sim can attach
 # to a netdev.
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
 wire_require_xnic
 : >"$XRDMA_TMP/errors"

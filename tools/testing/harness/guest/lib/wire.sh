@@ -112,8 +112,11 @@ wire_require_xnic() {
 # the netdev a previous test had)
 _wire_ip() {
 	/usr/bin/ip addr flush dev "$1"
-	[ -z "${2:-}" ] || /usr/bin/ip link set "$1" mtu "$2" ||
-		fail "cannot set MTU $2 on $1"
+	if [ -n "${2:-}" ] && ! /usr/bin/ip link set "$1" mtu "$2"; then
+		# (the path MTU 4096 runs will say what that costs)
+		[ "$WIRE_STACK" = xnic ] || fail "cannot set MTU $2 on $1"
+		note "cannot set MTU $2 on $1, left at $(cat "/sys/class/net/$1/mtu")"
+	fi
 	/usr/bin/ip addr add "$XRDMA_IP/$WIRE_PREFIX" dev "$1" ||
 		fail "ip addr add $XRDMA_IP on $1"
 	/usr/bin/ip link set "$1" up || fail "$1 up"
@@ -295,6 +298,7 @@ wire_server() {
 }
 
 wire_server_wait() {
+	_wsw=
 	eval "_wsw=\$WIRE_SRV_$1"
 	wait "$_wsw"
 	_wire_check "$1" server $? "$XRDMA_TMP/$1.srv" "$2"
@@ -449,8 +453,10 @@ WIRE_FAULTS="loss 2%|duplicate 1%|delay 5ms reorder 25% 50%|corrupt 1%"
 
 wire_recovery() {
 	if [ "$WIRE_STACK" = xnic ]; then
+		# shellcheck disable=SC2086 # a list of names
 		wire_counter_sum $WIRE_XNIC_RECOVERY
 	else
+		# shellcheck disable=SC2086
 		wire_counter_sum $WIRE_RXE_RECOVERY
 	fi
 }
@@ -495,7 +501,7 @@ wire_faults() {
 		# shellcheck disable=SC2086
 		wire_pair "$_wfs" "f${_wfi}_rc" "$WIRE_PP" "$WIRE_PP" tcp "$_wfpeer" -- \
 			ibv_rc_pingpong -d "$WIRE_IBDEV" -g "$WIRE_GIDX" -m 1024 \
-			-s 1048576 -n 3 -c
+			-s 1048576 -n 2 -c
 		for _wfo in write read; do
 			wire_pair "$_wfs" "f${_wfi}_$_wfo" 'local address' "$WIRE_PT" tcp \
 				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \
