@@ -72,34 +72,43 @@ if [ -n "$fences" ]; then
 	PCAP=${PCAP%.pcap}.checked.pcap
 fi
 
-total=$(ts 'frame' -T fields -e frame.number | wc -l)
-grep -v 'Running as user' "$PCAP.err" | grep -q . && {
+# one pass: frame, UDP ports, BTH opcode, expert severities, malformed
+F=$PCAP.fields
+tshark -n "${NOHEUR[@]}" -r "$PCAP" -T fields -E separator=/t -E aggregator=, \
+	-e frame.number -e udp.port -e infiniband.bth.opcode \
+	-e _ws.expert.severity -e _ws.malformed >"$F" 2>"$PCAP.err"
+trc=$?
+if [ $trc != 0 ] || grep -v 'Running as user' "$PCAP.err" | grep -q .; then
 	sed 's/^/  /' "$PCAP.err"
-	verdict FAIL "tshark cannot read the capture"
-}
-roce=$(ts 'udp.port == 4791' -T fields -e frame.number | wc -l)
-ib=$(ts 'udp.port == 4791 && infiniband' -T fields -e frame.number | wc -l)
+	verdict FAIL "tshark cannot read the capture (rc=$trc)"
+fi
+# (severity error is 0x800000, PI_ERROR)
+read -r total roce ib notib errs < <(awk -F'\t' '
+	{ n++ }
+	$2 ~ /(^|,)4791(,|$)/ { r++; if ($3 != "") i++; else ni++ }
+	{ e = ($5 != ""); k = split($4, s, ",")
+	  for (j = 1; j <= k; j++) if (s[j] + 0 >= 8388608) e = 1
+	  if (e) ne++ }
+	END { print n + 0, r + 0, i + 0, ni + 0, ne + 0 }' "$F")
 out "frames: $total, UDP 4791: $roce, decoded as InfiniBand: $ib ($(du -h "$PCAP" | cut -f1))"
 
 bad=""
-notib=$(ts 'udp.port == 4791 && !infiniband')
-if [ -n "$notib" ]; then
-	out "UDP 4791 frames not decoded as InfiniBand ($(echo "$notib" | wc -l)):"
-	echo "$notib" | head -n 10 | sed 's/^/  /'
-	bad="$bad, $(echo "$notib" | wc -l) RoCE frame(s) not InfiniBand"
+if [ "$notib" != 0 ]; then
+	out "UDP 4791 frames not decoded as InfiniBand ($notib), the first:"
+	ts 'udp.port == 4791 && !infiniband' | head -n 10 | sed 's/^/  /'
+	bad="$bad, $notib RoCE frame(s) not InfiniBand"
 fi
-err=$(ts '_ws.malformed || _ws.expert.severity >= error')
-if [ -n "$err" ]; then
-	out "malformed frames or expert errors ($(echo "$err" | wc -l)):"
-	echo "$err" | head -n 10 | sed 's/^/  /'
+if [ "$errs" != 0 ]; then
+	out "malformed frames or expert errors ($errs), the first:"
+	ts '_ws.malformed || _ws.expert.severity >= error' | head -n 10 | sed 's/^/  /'
 	ts '_ws.malformed || _ws.expert.severity >= error' -T fields \
 		-e frame.number -e _ws.expert.message | head -n 10 | sed 's/^/  /'
-	bad="$bad, $(echo "$err" | wc -l) malformed/expert-error frame(s)"
+	bad="$bad, $errs malformed/expert-error frame(s)"
 fi
 
 if [ "$ib" -gt 0 ]; then
 	out "BTH opcodes (count opcode name):"
-	ts infiniband -T fields -e infiniband.bth.opcode | sort -n | uniq -c |
+	awk -F'\t' '$3 != "" { print $3 }' "$F" | sort -n | uniq -c |
 		awk 'BEGIN {
 			split("SEND_FIRST SEND_MIDDLE SEND_LAST SEND_LAST_IMM SEND_ONLY " \
 			      "SEND_ONLY_IMM WRITE_FIRST WRITE_MIDDLE WRITE_LAST " \
