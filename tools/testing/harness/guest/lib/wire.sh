@@ -51,7 +51,9 @@
 #     same test, and prints the VALUE the peer passed (default "-").
 #     Guest a listens on TCP port WIRE_SYNC_PORT, guest b connects until
 #     it is answered.  Fails the test on a timeout, or when the peer is at
-#     another step (a test that failed in one guest).
+#     another step of this test or at a later test (the test failed
+#     there); a peer at an earlier test (one that failed here) is waited
+#     for, so that one failure does not fail the tests after it.
 # wire_server NAME tcp|cm PORT PROGRAM ARGS...
 #     Starts the server side of a client/server program in the background
 #     (as wire_run, output in $XRDMA_TMP/NAME.srv), waits until it listens
@@ -229,32 +231,51 @@ wire_run() {
 	fi
 }
 
+# _wire_order TEST: the test's place in the order both guests run them
+_wire_order() {
+	awk -v t="$1" '$1 == t { print NR; f = 1; exit } END { if (!f) print 0 }' \
+		/xrdma/tests.list
+}
+
 # wire_sync STEP [VALUE] [SECONDS]
 wire_sync() {
 	_ws_tok="$XRDMA_TEST:$1"
 	_ws_val=${2:--}
 	_ws_lim=$((${3:-120} * ${XRDMA_TIMEOUT_SCALE:-1}))
 	_ws_in=$XRDMA_TMP/sync.in
-	: >"$_ws_in"
-	if [ "$XRDMA_ROLE" = a ]; then
-		echo "$_ws_tok $_ws_val" |
-			timeout "$_ws_lim" nc -l -p "$WIRE_SYNC_PORT" >"$_ws_in" 2>/dev/null
-	else
-		_ws_t0=$(cut -d. -f1 /proc/uptime)
-		while :; do
+	_ws_t0=$(cut -d. -f1 /proc/uptime)
+	while :; do
+		: >"$_ws_in"
+		_ws_left=$((_ws_lim - $(cut -d. -f1 /proc/uptime) + _ws_t0))
+		[ "$_ws_left" -gt 0 ] ||
+			fail "wire_sync $1: the peer did not come within ${_ws_lim}s"
+		if [ "$XRDMA_ROLE" = a ]; then
+			echo "$_ws_tok $_ws_val" |
+				timeout "$_ws_left" nc -l -p "$WIRE_SYNC_PORT" >"$_ws_in" 2>/dev/null
+		else
 			echo "$_ws_tok $_ws_val" |
 				timeout 5 nc -w 2 "$XRDMA_PEER_IP" "$WIRE_SYNC_PORT" \
 					>"$_ws_in" 2>/dev/null
-			[ -s "$_ws_in" ] && break
-			[ $(($(cut -d. -f1 /proc/uptime) - _ws_t0)) -lt "$_ws_lim" ] || break
+		fi
+		_ws_ptok='' _ws_pval=''
+		read -r _ws_ptok _ws_pval <"$_ws_in"
+		if [ -z "$_ws_ptok" ]; then
+			# (b: a does not listen yet)
+			[ "$XRDMA_ROLE" = a ] || sleep 0.2
+			continue
+		fi
+		[ "$_ws_ptok" = "$_ws_tok" ] && break
+		# the peer is at another test: when at an earlier one (it is
+		# still in a test that failed here), it fails that one on our
+		# answer and comes; when at a later one, this test failed there
+		_ws_pt=${_ws_ptok%%:*}
+		if [ "$_ws_pt" != "$XRDMA_TEST" ] &&
+		   [ "$(_wire_order "$_ws_pt")" -lt "$(_wire_order "$XRDMA_TEST")" ]; then
 			sleep 0.2
-		done
-	fi
-	read -r _ws_ptok _ws_pval <"$_ws_in"
-	[ -n "$_ws_ptok" ] ||
-		fail "wire_sync $1: the peer did not come within ${_ws_lim}s"
-	[ "$_ws_ptok" = "$_ws_tok" ] ||
+			continue
+		fi
 		fail "wire_sync $1: the peer is at '$_ws_ptok', not '$_ws_tok'"
+	done
 	echo "$_ws_pval"
 }
 
