@@ -60,10 +60,12 @@ ts() {
 # frames corrupted on purpose (wire_faults, lib/wire.sh): between an ICMP
 # echo request of 1311 data bytes and the next of 1312, left out of a
 # copy that the checks below read
-fences=$(tshark -n -r "$PCAP" -Y 'icmp.type == 8 && (data.len == 1311 || data.len == 1312)' \
-	-T fields -e frame.number -e data.len 2>/dev/null |
-	awk '$2 == 1311 && !on { s = $1; on = 1 }
-	     $2 == 1312 && on { printf "%s(frame.number >= %d && frame.number <= %d)", sep, s, $1; sep = " || "; on = 0 }
+# (by the IPv4 length, 20 + 8 + data: tshark takes the first 8 data
+# bytes for a timestamp, or not, and data.len varies)
+fences=$(tshark -n -r "$PCAP" -Y 'icmp.type == 8 && (ip.len == 1339 || ip.len == 1340)' \
+	-T fields -e frame.number -e ip.len 2>/dev/null |
+	awk '$2 == 1339 && !on { s = $1; on = 1 }
+	     $2 == 1340 && on { printf "%s(frame.number >= %d && frame.number <= %d)", sep, s, $1; sep = " || "; on = 0 }
 	     END { if (on) printf "%s(frame.number >= %d)", sep, s }')
 if [ -n "$fences" ]; then
 	out "left out, corrupted on purpose: $(tshark -n -r "$PCAP" -Y "$fences" 2>/dev/null | wc -l) frames ($fences)"
