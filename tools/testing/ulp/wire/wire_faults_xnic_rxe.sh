@@ -6,7 +6,7 @@
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
 # XRDMA_DEBIAN_MODULES: rdma_ucm ib_core sch_netem
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma /usr/sbin/tc ibv_rc_pingpong
-# XRDMA_PROGRAMS: ib_write_bw ib_read_bw rping
+# XRDMA_PROGRAMS: ib_write_bw ib_read_bw
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
 # XRDMA_FILES: /etc/libibverbs.d/rxe.driver
 # XRDMA_FILES: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
@@ -16,8 +16,8 @@
 # corruption (fenced out of the capture's check), first on b's egress
 # (what reaches xnic is faulty; xnic the servers), then on a's own
 # (xnic the clients: its requests and retransmissions).  Under each,
-# ibv_rc_pingpong -c (1 MiB, path MTU 1024) and rping -V check the data,
-# ib_write_bw and ib_read_bw complete on both sides, and xnic's wire_*
+# ibv_rc_pingpong -c (1 MiB, path MTU 1024) checks the data, ib_write_bw
+# and ib_read_bw complete on both sides, and xnic's wire_*
 # recovery counters (retransmits, timeouts, sequence NAKs, duplicates,
 # out-of-sequence drops, ICRC errors, malformed) moved.  Skipped, in both
 # guests, until xnic_sim can attach to a netdev.

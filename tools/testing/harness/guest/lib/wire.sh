@@ -495,15 +495,15 @@ wire_pcap_fence() {
 # wire_faults SERVER_ROLE NETEM_ROLE: each fault of WIRE_FAULTS in turn
 # as a netem qdisc on the egress of guest NETEM_ROLE, under traffic that
 # checks its data: ibv_rc_pingpong -c 1 MiB at path MTU 1024, ib_write_bw,
-# ib_read_bw, rping -V.  Every run must pass (wire_pair), and the
-# recovery counters must have moved: those of the xnic guest(s) when one
-# of the two is xnic, else the sum of both guests' -- noted per fault.
+# ib_read_bw.  Every run must pass (wire_pair), and the recovery counters
+# must have moved: those of the xnic guest(s) when one of the two is
+# xnic, else the sum of both guests' -- noted per fault.  No rdma_cm
+# here: a lost DREQ (a CM MAD on QP1, not the RC transport) leaves rping's
+# server waiting for a disconnect that never comes.
 wire_faults() {
 	_wfs=$1 _wfn=$2
 	_wfpeer=$XRDMA_PEER_IP
 	[ "$XRDMA_ROLE" = "$_wfs" ] && _wfpeer=$XRDMA_IP
-	_wfsrv=$XRDMA_IP
-	[ "$XRDMA_ROLE" = "$_wfs" ] || _wfsrv=$XRDMA_PEER_IP
 	_wfi=0
 	_wfifs=$IFS
 	IFS='|'
@@ -528,7 +528,6 @@ wire_faults() {
 				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \
 				-n 20 -F
 		done
-		wire_pair_rping "$_wfs" "$_wfsrv"
 		if [ "$XRDMA_ROLE" = "$_wfn" ]; then
 			/usr/bin/tc qdisc del dev "$WIRE_ETH" root ||
 				echo "cannot remove netem ($_wff)" >>"$XRDMA_TMP/errors"
