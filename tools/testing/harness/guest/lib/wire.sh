@@ -366,7 +366,8 @@ wire_counter_sum() {
 #   rc    ibv_rc_pingpong, received data checked (-c), 1 B .. 1 MiB at
 #         path MTU 1024 and 4096
 #   ud    ibv_ud_pingpong, 1 B and 1024 B
-#   perf  perftest ib_{write,read,send,atomic}_{lat,bw}, short runs
+#   perf  perftest ib_{write,read,send,atomic}_{lat,bw}, short runs, and
+#         ib_atomic_lat -A CMP_AND_SWAP
 #   cm    rdma_cm: rping -V, perftest -R (ib_send_lat, ib_write_bw)
 # Each pair's result goes to $XRDMA_TMP/errors (fail_on_errors).  The
 # client's result row is noted (the numbers, for the record; none is
@@ -433,6 +434,10 @@ wire_suite() {
 						-n 20 -F
 				done
 			done
+			# (the default atomic is FETCH_ADD)
+			# shellcheck disable=SC2086
+			wire_pair "$_wsr" ib_atomic_cas 'local address' "$WIRE_PT" tcp "$_wpeer" -- \
+				ib_atomic_lat $_wsd -x "$WIRE_GIDX" -n 20 -F -A CMP_AND_SWAP
 			;;
 		cm)
 			# rping binds the server to its address, the client
