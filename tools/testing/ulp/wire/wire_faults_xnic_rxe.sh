@@ -3,6 +3,7 @@
 # XRDMA_VMS: 2
 # XRDMA_TIMEOUT: 300
 # XRDMA_ROCE: 1
+# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
 # XRDMA_DEBIAN_MODULES: rdma_ucm ib_core sch_netem
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma /usr/sbin/tc ibv_rc_pingpong
@@ -20,7 +21,8 @@
 # and ib_read_bw complete on both sides, and xnic's wire_*
 # recovery counters (retransmits, timeouts, sequence NAKs, duplicates,
 # out-of-sequence drops, ICRC errors, malformed) moved.  Skipped, in both
-# guests, until xnic_sim can attach to a netdev.
+# guests, until xnic_sim can attach to a netdev and its transport is in
+# (wire-caps.sh).
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
