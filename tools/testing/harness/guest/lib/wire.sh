@@ -67,6 +67,9 @@
 # wire_client NAME PATTERN PROGRAM ARGS...
 #     Waits for the peer's server (wire_sync NAME), runs the client,
 #     checks it as wire_server_wait does.  Both return 0 when it passed.
+#     With WIRE_CM_RETRY set, a client rejected with "invalid service ID"
+#     (rdma_cm: the listener not reachable yet, seen on 6.1 although
+#     "rdma resource" showed it in LISTEN) connects again, up to 3 times.
 # wire_netem ARGS...
 #     tc qdisc replace dev eth0 root netem ARGS (egress of this guest).
 # wire_counters
@@ -337,8 +340,21 @@ wire_client() {
 	shift 2
 	wire_sync "$_wcn" >/dev/null
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
-	timeout 100 "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
-	_wire_check "$_wcn" client $? "$XRDMA_TMP/$_wcn.cli" "$_wcp" || return 1
+	_wct=0
+	while :; do
+		timeout 100 "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
+		_wcrc=$?
+		# an rdma_cm listener seen in LISTEN can still reject with
+		# "invalid service ID" for a moment (6.1): connect again
+		if [ $_wcrc = 0 ] || [ -z "${WIRE_CM_RETRY:-}" ] || [ $_wct -ge 3 ] ||
+		   ! grep -q 'RDMA_CM_EVENT_REJECTED; error: 8\.' "$XRDMA_TMP/$_wcn.cli"; then
+			break
+		fi
+		_wct=$((_wct + 1))
+		note "$_wcn: rejected (no listener yet), connecting again"
+		sleep 1
+	done
+	_wire_check "$_wcn" client "$_wcrc" "$XRDMA_TMP/$_wcn.cli" "$_wcp" || return 1
 	note "[$(cut -d' ' -f1 /proc/uptime)] $_wcn: $(grep -E "$_wcp" "$XRDMA_TMP/$_wcn.cli" | tail -n 1 |
 		tr -s ' \t' ' ' | cut -c 1-100)"
 }
@@ -449,6 +465,7 @@ wire_suite() {
 		cm)
 			# rping binds the server to its address, the client
 			# connects to it
+			WIRE_CM_RETRY=1
 			wire_pair_rping "$_wsr" "$_wsrv"
 			# shellcheck disable=SC2086
 			wire_pair "$_wsr" cm_send_lat 'local address' "$WIRE_PT" cm "$_wpeer" -- \
@@ -456,6 +473,7 @@ wire_suite() {
 			# shellcheck disable=SC2086
 			wire_pair "$_wsr" cm_write_bw 'local address' "$WIRE_PT" cm "$_wpeer" -- \
 				ib_write_bw $_wsd -R -n 20 -F
+			WIRE_CM_RETRY=
 			;;
 		*) fail "wire_suite: unknown part $_wp" ;;
 		esac
