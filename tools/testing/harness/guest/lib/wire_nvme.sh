@@ -148,9 +148,22 @@ _wn_no_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
 _wn_connect() {
 	assert modprobe nvme-rdma
 	_wnt0=$(_wn_now)
-	nvme connect -t rdma -a "$XRDMA_PEER_IP" -s 4420 -n "$WN_NQN" \
-		--hostnqn="$WN_HOSTNQN" --hostid="$WN_HOSTID" ||
-		fail "nvme connect -t rdma -a $XRDMA_PEER_IP -s 4420 -n $WN_NQN failed"
+	_wntry=0
+	while :; do
+		_wnd0=$(dmesg | wc -l)
+		nvme connect -t rdma -a "$XRDMA_PEER_IP" -s 4420 -n "$WN_NQN" \
+			--hostnqn="$WN_HOSTNQN" --hostid="$WN_HOSTID" && break
+		# a listener just made can reject with "invalid service ID"
+		# for a moment on 6.1 (lib/wire.sh, WIRE_CM_RETRY): only that
+		# is tried again, up to 3 times
+		if [ $_wntry -ge 3 ] || ! dmesg | tail -n +$((_wnd0 + 1)) |
+			grep -q 'Connect rejected: status 8 ('; then
+			fail "nvme connect -t rdma -a $XRDMA_PEER_IP -s 4420 -n $WN_NQN failed"
+		fi
+		_wntry=$((_wntry + 1))
+		note "nvme connect rejected (invalid service ID), connecting again"
+		sleep 1
+	done
 	wait_for 20 _wn_ns_dev 1 >/dev/null || fail "namespace 1 did not appear"
 	wait_for 20 _wn_ns_dev 2 >/dev/null || fail "namespace 2 did not appear"
 	WN_DEV1=$(_wn_ns_dev 1)
