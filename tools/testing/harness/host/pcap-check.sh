@@ -50,6 +50,14 @@ for h in $(tshark -G heuristic-decodes 2>/dev/null |
 	NOHEUR+=(--disable-protocol "$h")
 done
 
+# and the infiniband.payload heuristic that takes a payload starting
+# with an ethertype and two zero bytes for an Ethernet frame without its
+# addresses ("eth_over_ib", also not in -G): an NVMe-oF CQE whose first
+# bytes are 08 00 00 00 (Controller Status "shutdown complete") "is" a
+# bogus IPv4 packet
+tshark -n --disable-heuristic eth_over_ib -r "$PCAP" -c 1 >/dev/null 2>&1 &&
+	NOHEUR+=(--disable-heuristic eth_over_ib)
+
 # ts FILTER [tshark args]: tshark over the capture, its root warning gone
 ts() {
 	local f=$1
