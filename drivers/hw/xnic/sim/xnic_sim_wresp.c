@@ -593,8 +593,9 @@ static struct xnic_sim_wres *xnic_sim_wres_new(struct xnic_sim_wresp *w,
 /*
  * READ responses of @res from PSN @psn on, @off bytes into it: of the
  * path MTU, FIRST/MIDDLE/LAST or ONLY, AETH on the first and last,
- * memory read now.  @done: the READ completes with them (MSN).
- * Return: whether the key still grants the read.
+ * memory read now.  A duplicate from the middle of a READ (@off) goes on
+ * with MIDDLE/LAST, as rxe's replay.  @done: the READ completes with
+ * them (MSN).  Return: whether the key still grants the read.
  */
 static bool xnic_sim_wresp_read_send(struct xnic_sim_dev *dev,
 				     struct xnic_sim_qp *qp,
@@ -621,14 +622,12 @@ static bool xnic_sim_wresp_read_send(struct xnic_sim_dev *dev,
 		u32 pl = min_t(u64, len - (u64)i * mtu, mtu);
 		struct xnic_sim_seg d, s;
 
-		if (n == 1)
-			op = XNIC_SIM_BTH_READ_RESP_ONLY;
-		else if (!i)
-			op = XNIC_SIM_BTH_READ_RESP_FIRST;
-		else if (i == n - 1)
-			op = XNIC_SIM_BTH_READ_RESP_LAST;
+		if (i == n - 1)
+			op = !i && !off ? XNIC_SIM_BTH_READ_RESP_ONLY :
+					  XNIC_SIM_BTH_READ_RESP_LAST;
 		else
-			op = XNIC_SIM_BTH_READ_RESP_MIDDLE;
+			op = !i && !off ? XNIC_SIM_BTH_READ_RESP_FIRST :
+					  XNIC_SIM_BTH_READ_RESP_MIDDLE;
 		if (done && i == n - 1) {
 			w->msn = (w->msn + 1) & 0xffffff;
 			counted = true;
