@@ -474,6 +474,69 @@ static void wresp_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
 }
 
+/*
+ * WRITE_ONLY_IMM consumes a receive WQE (none: RNR, nothing written);
+ * SEND_ONLY_INV invalidates a fast-registration MR, a bad key is a
+ * remote access error.
+ */
+static void wresp_imm_inv(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	struct xnic_cqe *c;
+
+	p = kt_req(e, x, XNIC_SIM_BTH_WRITE_ONLY_IMM, KT_PSN);
+	p.va = KT_MR_IOVA;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = 32;
+	p.imm = cpu_to_be32(0x1234);
+	kt_pay(e, &p, 0, 32);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, XNIC_SIM_AETH_RNR | KT_RNR_TIMER, 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+	kt_post_recv(e, x, 0xa1, 0, 64);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf, e->data, 32), 0);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	c = kt_cqe(e, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->wr_id), 0xa1ULL);
+	KUNIT_EXPECT_EQ(test, c->opcode, XNIC_CQE_OP_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->byte_len), 32U);
+	KUNIT_EXPECT_EQ(test, (__force u32)c->imm_data,
+			(__force u32)cpu_to_be32(0x1234));
+
+	e->p.mr.flags |= XNIC_MR_F_FREG;
+	kt_post_recv(e, x, 0xa2, 0, 64);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY_INV, KT_PSN + 1);
+	p.ieth = KT_MR_KEY;
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 16);
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	c = kt_cqe(e, 1);
+	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_WITH_INV);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->imm_data), (u32)KT_MR_KEY);
+	KUNIT_EXPECT_FALSE(test, e->p.mr.valid);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_ACK, 2);
+
+	/* the key again: no longer valid, a remote access error */
+	kt_post_recv(e, x, 0xa3, 0, 64);
+	p.psn = (KT_PSN + 2) & 0xffffff;
+	p.ieth = KT_MR_KEY ^ 0xff;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 2, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 2);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	/* the receive WQE it took is flushed */
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 3U);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 2)->status, XNIC_CQE_WR_FLUSH_ERR);
+}
+
 /* Answer @i is a READ response of @len bytes at @psn, @off into the MR. */
 static void kt_expect_read(struct kt_env *e, u32 i, u8 op, u32 psn,
 			   u32 off, u32 len)
@@ -876,6 +939,7 @@ static struct kunit_case xnic_sim_wresp_cases[] = {
 	KUNIT_CASE(wresp_send_too_long),
 	KUNIT_CASE(wresp_rnr),
 	KUNIT_CASE(wresp_write),
+	KUNIT_CASE(wresp_imm_inv),
 	KUNIT_CASE(wresp_read),
 	KUNIT_CASE(wresp_atomic),
 	KUNIT_CASE(wresp_dup_send),
