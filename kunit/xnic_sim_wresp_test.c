@@ -839,6 +839,33 @@ static void wresp_ud(struct kunit *test)
 	kt_rx(e, &p);
 	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_ud_drop_norecv), 1ULL);
 	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+
+	/* over IPv4: 20 zero bytes, then the IPv4 header of the packet */
+	kt_post_recv(e, x, 0xa2, 2048, 1024);
+	memset(p.sgid, 0, 16);
+	memset(p.dgid, 0, 16);
+	p.sgid[10] = 0xff;
+	p.sgid[11] = 0xff;
+	p.sgid[12] = 10;
+	p.sgid[15] = 2;
+	p.dgid[10] = 0xff;
+	p.dgid[11] = 0xff;
+	p.dgid[12] = 10;
+	p.dgid[15] = 1;
+	p.ipv4 = true;
+	p.imm = cpu_to_be32(0x55);
+	p.opcode = XNIC_SIM_BTH_UD | XNIC_SIM_BTH_SEND_ONLY_IMM;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	c = kt_cqe(e, 1);
+	KUNIT_EXPECT_EQ(test, c->flags & XNIC_CQE_NET_MASK, XNIC_CQE_NET_IPV4);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_WITH_IMM);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->rbuf + 2048, 0, 20));
+	KUNIT_EXPECT_EQ(test, e->rbuf[2048 + 20], 0x45);
+	KUNIT_EXPECT_EQ(test, kt_ip_sum(e->rbuf + 2048 + 20), 0xffff);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 32, p.sgid + 12, 4), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 36, p.dgid + 12, 4), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 40, e->data, 200), 0);
 }
 
 /* The wire counters a packet the responder did not execute lands in. */
