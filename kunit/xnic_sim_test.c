@@ -20,6 +20,8 @@
  *                                fixture of two devices on a fake wire:
  *                                kunit/xnic_sim_wire_fixture.[ch])
  *   xnic_sim_roce                xnic_sim_roce_test.c
+ *   xnic_sim_wresp               xnic_sim_wresp_test.c (the responder of
+ *                                wire QPs, on a fake wire)
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA

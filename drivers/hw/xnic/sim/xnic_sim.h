@@ -586,6 +586,8 @@ struct xnic_sim_dev {
 
 	struct xnic_sim_eth *eth;	/* the port's Ethernet function */
 	struct xnic_sim_wire *wire;	/* the port's wire (xnic_sim_wire.c) */
+	/* wire QPs owing a coalesced ACK, engine (xnic_sim_wresp.c) */
+	struct list_head wresp_acks;
 
 	struct xnic_sim_ctrs __percpu *ctr;
 	struct dentry *dbg;

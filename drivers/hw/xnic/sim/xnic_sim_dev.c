@@ -517,6 +517,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);
+	INIT_LIST_HEAD(&dev->wresp_acks);
 	dev->status = XNIC_STATUS_READY;
 	dev->intr_mask = 1;
 	dev->scr = kzalloc(sizeof(*dev->scr), GFP_KERNEL);

@@ -33,6 +33,7 @@
 #define _XNIC_SIM_WIRE_H
 
 #include <linux/types.h>
+#include <linux/list.h>
 #include <linux/skbuff.h>
 #include "xnic_sim_roce.h"
 
@@ -91,36 +92,69 @@ struct xnic_sim_wreq {
 };
 
 /**
- * struct xnic_sim_wres - a READ or atomic the responder executed,
- * kept to answer its duplicate (xnic_sim_wresp.c)
+ * struct xnic_sim_wres - a READ or atomic the responder executed, kept to
+ * answer its duplicate (xnic_sim_wresp.c).  max_dest_rd_atomic of them,
+ * the oldest reused (as rxe).
+ * @opcode: BTH opcode of the request; 0: unused
+ * @psn: its PSN (the first response's)
+ * @last_psn: PSN of the last response
+ * @va: RETH / AtomicETH address
+ * @rkey: its key
+ * @len: READ: bytes
+ * @orig: atomic: the original value returned
+ * @msn: atomic: the MSN its ACK carried
  */
 struct xnic_sim_wres {
-	u8 opcode;		/* BTH opcode of the request; 0: unused */
-	u32 psn;		/* first PSN */
-	u32 last_psn;		/* last PSN of the response */
+	u8 opcode;
+	u32 psn;
+	u32 last_psn;
 	u64 va;
 	u32 rkey;
 	u32 len;
-	u64 orig;		/* atomic: the original value returned */
-	u8 syndrome;
+	u64 orig;
+	u32 msn;
 };
 
 /**
  * struct xnic_sim_wresp - responder state of a wire QP (xnic_sim_wresp.c;
  * the owner's engine's).  rq_psn of struct xnic_sim_qp is the next PSN
  * expected.  Reset with the QP (xnic_sim_wresp_reset()).
+ * @qp: the QP (set when it first owes an ACK)
+ * @ack_node: on the device's list of QPs owing an ACK (wresp_acks) ...
+ * @on_ack: ... while set
+ * @ack_due: an ACK is owed (coalesced, sent at the end of the pass) ...
+ * @ack_psn: ... for this PSN
+ * @ipv4: the last request came over IPv4 (answers go the same way)
+ * @msn: message sequence number (24 bits)
+ * @msg: a SEND or WRITE in progress: XNIC_SIM_PH_SEND or _WRITE, else 0
+ * @msg_off: bytes of it received
+ * @wr_va: WRITE in progress: its RETH address
+ * @wr_rkey: ... key
+ * @wr_len: ... DMA length
+ * @have_rwqe: a receive WQE taken (by a SEND in progress, or kept by UC
+ *	       for the next message after one was dropped): @rwqe
+ * @rwqe: a copy of it (header and SGEs)
+ * @nak_sent: a PSN sequence NAK is out (send only one)
+ * @res: READ and atomic responder resources
+ * @res_head: the next one to (re)use
  */
 struct xnic_sim_wresp {
-	u32 msn;		/* message sequence number */
-	bool in_msg;		/* a multi-packet SEND/WRITE in progress */
-	u32 msg_off;		/* bytes of it received */
-	u64 wr_va;		/* WRITE in progress: next address */
+	struct xnic_sim_qp *qp;
+	struct list_head ack_node;
+	bool on_ack;
+	bool ack_due;
+	u32 ack_psn;
+	bool ipv4;
+	u32 msn;
+	u32 msg;
+	u32 msg_off;
+	u64 wr_va;
 	u32 wr_rkey;
-	u32 wr_left;		/* bytes still expected */
-	u64 rwqe_id;		/* SEND in progress: its receive WQE */
-	bool nak_sent;		/* a PSN sequence NAK is out (send only one) */
-	bool ack_due;		/* an ACK is owed (coalesced) */
-	u32 ack_psn;		/* ... for this PSN */
+	u32 wr_len;
+	bool have_rwqe;
+	u8 rwqe[sizeof(struct xnic_rwqe) +
+		XNIC_SIM_MAX_SGE * sizeof(struct xnic_sge)] __aligned(8);
+	bool nak_sent;
 	struct xnic_sim_wres res[XNIC_SIM_WIRE_RD_RES];
 	u32 res_head;
 };

@@ -1,0 +1,986 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite xnic_sim_wresp: the responder of wire QPs
+ * (drivers/hw/xnic/sim/xnic_sim_wresp.c, Documentation/xnic/wire.rst,
+ * "Responder").  A scripted requester: each case builds request packets
+ * (struct xnic_sim_pkt, as xnic_sim_pkt_parse() leaves them) and hands
+ * them to xnic_sim_roce_recv() of an engine-less model device, as the
+ * wire's RX poll does, ends an engine pass with
+ * xnic_sim_wresp_flush_acks(), and reads back what the responder sent
+ * (the frames of a fake wire, xnic_sim_wire_attach_fake(), parsed) and
+ * what it did to its QP, receive queue, CQ, memory and counters.
+ *
+ * The model's sources are compiled into this module by
+ * kunit/xnic_sim_test.c.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/io.h>
+#include <linux/random.h>
+#include "xnic_sim_fixture.h"
+
+#define KT_PD		1
+#define KT_PSN		0xfffffe	/* wraps within the first few packets */
+#define KT_RQ_LOG	3
+#define KT_RQ_SHIFT	6		/* 64-byte receive WQEs */
+#define KT_CQ_LOG	6
+#define KT_ALL_KEY	0x100		/* index 1: an MR over all memory */
+#define KT_MR_KEY	(2 << 8 | 0x5c)	/* index 2: one page, remote rights */
+#define KT_MR_IOVA	0x7f0000000000ULL
+#define KT_QKEY		0x11111111
+#define KT_RQPN		0x345		/* the remote requester's QPN */
+#define KT_QPN		20
+#define KT_MTU		1024		/* XNIC_MTU_1024 */
+#define KT_RNR_TIMER	7
+#define KT_REMOTE	(XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_WRITE | \
+			 XNIC_ACCESS_REMOTE_READ | XNIC_ACCESS_REMOTE_ATOMIC)
+#define KT_MAX_OUT	16
+
+/* the remote requester's address */
+static const u8 kt_rgid[16] = {
+	0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33,
+	0x44, 0x55,
+};
+
+struct kt_qp {
+	struct xnic_sim_qp q;
+	struct xnic_rwqe *rq;		/* CPU view of the receive ring */
+	struct xnic_qp_dbrec *rec;
+	u32 rq_pi;
+};
+
+struct kt_env {
+	struct kunit *test;
+	struct kt_sim_pair p;		/* KT_ALL_KEY, KT_MR_KEY on device 1 */
+	struct xnic_sim_dev *d;		/* the responder: device 1 */
+	struct sk_buff_head cap;	/* frames it sends */
+	u8 *rbuf;			/* receive buffers */
+	u64 rbuf_dma;
+	u8 *data;			/* payloads sent */
+	/* the frames sent since the last kt_out(), parsed */
+	struct xnic_sim_pkt out[KT_MAX_OUT];
+	u8 *out_pay[KT_MAX_OUT];
+	u32 nout;
+};
+
+static struct kt_sim_pair_cfg kt_pair_cfg = {
+	.pd = KT_PD, .cq_log = KT_CQ_LOG, .all_key = KT_ALL_KEY,
+	.mr_key = KT_MR_KEY, .mr_access = KT_REMOTE, .mr_iova = KT_MR_IOVA,
+};
+
+/* The fake wire: keep what the responder transmits. */
+static void kt_tx(void *ctx, struct xnic_sim_dev *dev, struct sk_buff *skb)
+{
+	struct kt_env *e = ctx;
+
+	skb_queue_tail(&e->cap, skb);
+}
+
+static void kt_wire_off(struct kunit_resource *res)
+{
+	struct kt_env *e = res->data;
+
+	xnic_sim_wire_detach(e->d);
+	skb_queue_purge(&e->cap);
+}
+
+static struct kt_env *kt_env_cfg(struct kunit *test,
+				 const struct kt_sim_pair_cfg *cfg)
+{
+	struct kt_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->test = test;
+	kt_sim_pair_init(test, &e->p, cfg);
+	e->d = e->p.d[1];
+	skb_queue_head_init(&e->cap);
+	KUNIT_ASSERT_EQ(test, xnic_sim_wire_attach_fake(e->d, kt_tx, e), 0);
+	kt_defer(test, kt_wire_off, e);
+	e->rbuf = kt_dma(test, 4 * PAGE_SIZE, &e->rbuf_dma);
+	e->data = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->data);
+	kt_fill_pattern(e->data, 4 * PAGE_SIZE, 1);
+	for (i = 0; i < KT_MAX_OUT; i++) {
+		e->out_pay[i] = kunit_kzalloc(test, 4096, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, e->out_pay[i]);
+	}
+	return e;
+}
+
+static struct kt_env *kt_env(struct kunit *test)
+{
+	return kt_env_cfg(test, &kt_pair_cfg);
+}
+
+/* A wire QP of the responder in RTS, connected to the remote requester. */
+static struct kt_qp *kt_qp(struct kt_env *e, u32 qpn, u8 type)
+{
+	struct kunit *test = e->test;
+	struct kt_qp *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	struct xnic_sim_qp *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	q = &x->q;
+	q->dev = e->d;
+	q->qpn = qpn;
+	q->pdn = KT_PD;
+	q->type = type;
+	q->state = XNIC_QPS_RTS;
+	q->scq = &e->p.cq[1];
+	q->rcq = &e->p.cq[1];
+	q->db = &e->p.db[1];
+	q->slot = qpn % 64;
+	x->rq = kt_dma(test, 1U << (KT_RQ_LOG + KT_RQ_SHIFT), &q->rq_addr);
+	q->rq_log = KT_RQ_LOG;
+	q->rq_shift = KT_RQ_SHIFT;
+	x->rec = kt_dma(test, sizeof(*x->rec), &q->dbrec);
+	q->mtu = XNIC_MTU_1024;
+	q->min_rnr_timer = KT_RNR_TIMER;
+	q->max_rd_atomic = 4;
+	q->max_dest_rd_atomic = 4;
+	q->port = 1;
+	q->qkey = KT_QKEY;
+	q->access = KT_REMOTE;
+	q->sgid_index = 1;		/* the default GID, RoCEv2 */
+	memcpy(q->dgid, kt_rgid, sizeof(q->dgid));
+	q->dest_qpn = KT_RQPN;
+	q->rq_psn = KT_PSN;
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->active_node);
+	INIT_LIST_HEAD(&q->err_node);
+	if (!xnic_sim_qpt_ud(type)) {
+		q->wire = true;
+		q->wreq = kunit_kzalloc(test, sizeof(*q->wreq), GFP_KERNEL);
+		q->wresp = kunit_kzalloc(test, sizeof(*q->wresp), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, q->wreq);
+		KUNIT_ASSERT_NOT_NULL(test, q->wresp);
+	}
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d->qps, qpn, q), 0);
+	return x;
+}
+
+/* A receive WQE of @len bytes at @off in the receive buffer. */
+static void kt_post_recv(struct kt_env *e, struct kt_qp *x, u64 wr_id,
+			 u32 off, u32 len)
+{
+	u32 slot = x->rq_pi & ((1U << KT_RQ_LOG) - 1);
+	struct xnic_rwqe *h = (void *)x->rq + (slot << KT_RQ_SHIFT);
+	struct xnic_sge *sge = (void *)(h + 1);
+
+	h->wr_id = cpu_to_le64(wr_id);
+	h->num_sge = 1;
+	sge->addr = cpu_to_le64(e->rbuf_dma + off);
+	sge->length = cpu_to_le32(len);
+	sge->lkey = cpu_to_le32(KT_ALL_KEY);
+	h->owner = (x->rq_pi >> KT_RQ_LOG) & 1;
+	x->rq_pi++;
+	x->rec->rq_pi = cpu_to_le32(x->rq_pi);
+}
+
+/* A request of the remote requester to @x: BTH and addresses. */
+static struct xnic_sim_pkt kt_req(struct kt_env *e, struct kt_qp *x, u8 op,
+				  u32 psn)
+{
+	struct xnic_sim_pkt p = {
+		.opcode = op, .pkey = XNIC_SIM_DEFAULT_PKEY,
+		.dqpn = x->q.qpn, .psn = psn & 0xffffff,
+		.hop_limit = 64, .sqpn = KT_RQPN, .qkey = KT_QKEY,
+	};
+
+	memcpy(p.sgid, kt_rgid, 16);
+	memcpy(p.dgid, e->d->gid, 16);
+	return p;
+}
+
+/* @len bytes of payload, @off into the data, on @p. */
+static void kt_pay(struct kt_env *e, struct xnic_sim_pkt *p, u32 off,
+		   u32 len)
+{
+	p->payload = e->data + off;
+	p->paylen = len;
+}
+
+/* The wire's RX poll hands @p to the device (engine: exec_lock held). */
+static void kt_rx(struct kt_env *e, const struct xnic_sim_pkt *p)
+{
+	mutex_lock(&e->d->exec_lock);
+	xnic_sim_roce_recv(e->d, p);
+	mutex_unlock(&e->d->exec_lock);
+}
+
+/* The end of an engine pass: the ACKs owed. */
+static void kt_pass_end(struct kt_env *e)
+{
+	mutex_lock(&e->d->exec_lock);
+	xnic_sim_wresp_flush_acks(e->d);
+	mutex_unlock(&e->d->exec_lock);
+}
+
+/* Parse the frames sent since the last call into e->out.  Return: count. */
+static u32 kt_out(struct kt_env *e)
+{
+	struct kunit *test = e->test;
+	struct sk_buff *skb;
+	u32 i;
+
+	e->nout = 0;
+	for (i = 0; (skb = skb_dequeue(&e->cap)); i++) {
+		struct xnic_sim_pkt *p = &e->out[e->nout];
+
+		if (e->nout == KT_MAX_OUT) {
+			kfree_skb(skb);
+			continue;
+		}
+		memset(p, 0, sizeof(*p));
+		KUNIT_EXPECT_EQ_MSG(test,
+				    xnic_sim_pkt_parse(skb->data, skb->len, p),
+				    XNIC_SIM_DROP_NONE, "frame %u", i);
+		KUNIT_ASSERT_LE(test, p->paylen, 4096U);
+		memcpy(e->out_pay[e->nout], p->payload, p->paylen);
+		p->payload = e->out_pay[e->nout];
+		/* every answer goes to the requester, from the QP's GID */
+		KUNIT_EXPECT_EQ(test, memcmp(p->dgid, kt_rgid, 16), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(p->sgid, e->d->gid, 16), 0);
+		KUNIT_EXPECT_EQ(test, p->dqpn, (u32)KT_RQPN);
+		kfree_skb(skb);
+		e->nout++;
+	}
+	KUNIT_EXPECT_LE(test, i, (u32)KT_MAX_OUT);
+	return e->nout;
+}
+
+/* Answer @i is an ACK/NAK: BTH PSN, syndrome and MSN. */
+static void kt_expect_ack(struct kt_env *e, u32 i, u32 psn, u8 syndrome,
+			  u32 msn)
+{
+	struct kunit *test = e->test;
+	const struct xnic_sim_pkt *p = &e->out[i];
+
+	KUNIT_ASSERT_LT(test, i, e->nout);
+	KUNIT_EXPECT_EQ(test, p->opcode, XNIC_SIM_BTH_ACK);
+	KUNIT_EXPECT_EQ(test, p->psn, psn & 0xffffff);
+	KUNIT_EXPECT_EQ(test, p->syndrome, syndrome);
+	KUNIT_EXPECT_EQ(test, p->msn, msn);
+}
+
+#define KT_ACK		(XNIC_SIM_AETH_ACK | 0x1f)
+#define KT_NAK(c)	(XNIC_SIM_AETH_NAK | (c))
+
+static u32 kt_cqes(struct kt_env *e)
+{
+	return e->p.cq[1].pi;
+}
+
+static struct xnic_cqe *kt_cqe(struct kt_env *e, u32 i)
+{
+	struct xnic_cqe *c = phys_to_virt(e->p.cq[1].ring);
+
+	return &c[i];
+}
+
+static u64 kt_ctr(struct kt_env *e, enum xnic_sim_ctr c)
+{
+	return kt_sim_ctr(e->d, c);
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * SEND ONLY into a posted receive, then a SEND of three packets with
+ * immediate data: data, CQEs, one ACK per ackreq packet of a pass.
+ */
+static void wresp_send(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	struct xnic_cqe *c;
+
+	kt_post_recv(e, x, 0xa1, 0, 256);
+	kt_post_recv(e, x, 0xa2, 1024, 4096);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN);
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 100);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	c = kt_cqe(e, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->wr_id), 0xa1ULL);
+	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->opcode, XNIC_CQE_OP_RECV);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->byte_len), 100U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->src_qp), (u32)KT_RQPN);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf, e->data, 100), 0);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);	/* coalesced: not yet */
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_ACK, 1);
+
+	/* FIRST, MIDDLE, LAST_IMM: 2 * MTU + 500 bytes */
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_FIRST, KT_PSN + 1);
+	kt_pay(e, &p, 1000, KT_MTU);
+	kt_rx(e, &p);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_MIDDLE, KT_PSN + 2);
+	kt_pay(e, &p, 1000 + KT_MTU, KT_MTU);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_LAST_IMM, KT_PSN + 3);
+	kt_pay(e, &p, 1000 + 2 * KT_MTU, 500);
+	p.imm = cpu_to_be32(0xdeadbeef);
+	p.ackreq = true;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	c = kt_cqe(e, 1);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->wr_id), 0xa2ULL);
+	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->byte_len), 2U * KT_MTU + 500);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, (__force u32)c->imm_data,
+			(__force u32)cpu_to_be32(0xdeadbeef));
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 1024, e->data + 1000,
+				     2 * KT_MTU + 500), 0);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 3, KT_ACK, 2);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 4) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_send), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_send_bytes),
+			100ULL + 2 * KT_MTU + 500);
+}
+
+/*
+ * A SEND longer than its receive buffer: LOC_LEN_ERR receive completion,
+ * NAK invalid request, the QP in ERR; a middle packet of a bad length
+ * is an invalid request too.
+ */
+static void wresp_send_too_long(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	kt_post_recv(e, x, 0xa1, 0, 1500);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_FIRST, KT_PSN);
+	kt_pay(e, &p, 0, KT_MTU);
+	kt_rx(e, &p);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_LAST, KT_PSN + 1);
+	kt_pay(e, &p, KT_MTU, KT_MTU);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 0)->status, XNIC_CQE_LOC_LEN_ERR);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(kt_cqe(e, 0)->wr_id), 0xa1ULL);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_err_naks_sent), 1ULL);
+
+	/* a MIDDLE packet shorter than the MTU */
+	kt_post_recv(e, y, 0xb1, 0, 4096);
+	p = kt_req(e, y, XNIC_SIM_BTH_SEND_FIRST, KT_PSN);
+	kt_pay(e, &p, 0, KT_MTU);
+	kt_rx(e, &p);
+	p = kt_req(e, y, XNIC_SIM_BTH_SEND_MIDDLE, KT_PSN + 1);
+	kt_pay(e, &p, 0, KT_MTU - 4);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, y->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+	/* the receive WQE the message held is completed, in error */
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(kt_cqe(e, 1)->wr_id), 0xb1ULL);
+	KUNIT_EXPECT_NE(test, kt_cqe(e, 1)->status, XNIC_CQE_SUCCESS);
+}
+
+/* No receive posted: an RNR NAK, nothing consumed; the retry succeeds. */
+static void wresp_rnr(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN);
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 64);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, XNIC_SIM_AETH_RNR | KT_RNR_TIMER, 0);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_rnr_naks_sent), 1ULL);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (u32)KT_PSN);
+	KUNIT_EXPECT_EQ(test, x->q.rq_ci, 0U);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_RTS);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+
+	kt_post_recv(e, x, 0xa1, 0, 256);
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 0)->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf, e->data, 64), 0);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_ACK, 1);
+}
+
+/*
+ * WRITE of two packets with the right key, then one with a bad key:
+ * a remote access NAK, the QP in ERR, memory untouched.
+ */
+static void wresp_write(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	p = kt_req(e, x, XNIC_SIM_BTH_WRITE_FIRST, KT_PSN);
+	p.va = KT_MR_IOVA + 100;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = KT_MTU + 10;
+	kt_pay(e, &p, 0, KT_MTU);
+	kt_rx(e, &p);
+	p = kt_req(e, x, XNIC_SIM_BTH_WRITE_LAST, KT_PSN + 1);
+	kt_pay(e, &p, KT_MTU, 10);
+	p.ackreq = true;
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf + 100, e->data, KT_MTU + 10),
+			0);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_ACK, 1);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_write), 1ULL);
+
+	memset(e->p.mr_buf, 0, PAGE_SIZE);
+	p = kt_req(e, x, XNIC_SIM_BTH_WRITE_ONLY, KT_PSN + 2);
+	p.va = KT_MR_IOVA;
+	p.rkey = KT_MR_KEY ^ 1;
+	p.dma_len = 64;
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 64);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 2, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 1);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+	/* in ERR: the next request is dropped, counted */
+	p.psn = (KT_PSN + 3) & 0xffffff;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_drop_noqp), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+}
+
+/*
+ * WRITE_ONLY_IMM consumes a receive WQE (none: RNR, nothing written);
+ * SEND_ONLY_INV invalidates a fast-registration MR, a bad key is a
+ * remote access error.
+ */
+static void wresp_imm_inv(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	struct xnic_cqe *c;
+
+	p = kt_req(e, x, XNIC_SIM_BTH_WRITE_ONLY_IMM, KT_PSN);
+	p.va = KT_MR_IOVA;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = 32;
+	p.imm = cpu_to_be32(0x1234);
+	kt_pay(e, &p, 0, 32);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, XNIC_SIM_AETH_RNR | KT_RNR_TIMER, 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+	kt_post_recv(e, x, 0xa1, 0, 64);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf, e->data, 32), 0);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	c = kt_cqe(e, 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(c->wr_id), 0xa1ULL);
+	KUNIT_EXPECT_EQ(test, c->opcode, XNIC_CQE_OP_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->byte_len), 32U);
+	KUNIT_EXPECT_EQ(test, (__force u32)c->imm_data,
+			(__force u32)cpu_to_be32(0x1234));
+
+	e->p.mr.flags |= XNIC_MR_F_FREG;
+	kt_post_recv(e, x, 0xa2, 0, 64);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY_INV, KT_PSN + 1);
+	p.ieth = KT_MR_KEY;
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 16);
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	c = kt_cqe(e, 1);
+	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_WITH_INV);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->imm_data), (u32)KT_MR_KEY);
+	KUNIT_EXPECT_FALSE(test, e->p.mr.valid);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_ACK, 2);
+
+	/* the key again: no longer valid, a remote access error */
+	kt_post_recv(e, x, 0xa3, 0, 64);
+	p.psn = (KT_PSN + 2) & 0xffffff;
+	p.ieth = KT_MR_KEY ^ 0xff;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 2, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 2);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	/* the receive WQE it took is flushed */
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 3U);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 2)->status, XNIC_CQE_WR_FLUSH_ERR);
+}
+
+/* Answer @i is a READ response of @len bytes at @psn, @off into the MR. */
+static void kt_expect_read(struct kt_env *e, u32 i, u8 op, u32 psn,
+			   u32 off, u32 len)
+{
+	struct kunit *test = e->test;
+	const struct xnic_sim_pkt *p = &e->out[i];
+
+	KUNIT_ASSERT_LT(test, i, e->nout);
+	KUNIT_EXPECT_EQ_MSG(test, p->opcode, op, "response %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, p->psn, psn & 0xffffff, "response %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, p->paylen, len, "response %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(p->payload, e->p.mr_buf + off, len),
+			    0, "response %u", i);
+}
+
+/*
+ * READ of 2.5 MTUs: FIRST, MIDDLE, LAST from the request's PSN on, the
+ * MR's bytes; rq_psn past them.  Its duplicate is executed again, memory
+ * read anew; one from its second PSN answers from there on.
+ */
+static void wresp_read(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	u32 len = 2 * KT_MTU + 512;
+
+	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 3);
+	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN);
+	p.va = KT_MR_IOVA + 8;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = len;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 3U);
+	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_FIRST, KT_PSN, 8, KT_MTU);
+	kt_expect_read(e, 1, XNIC_SIM_BTH_READ_RESP_MIDDLE, KT_PSN + 1,
+		       8 + KT_MTU, KT_MTU);
+	kt_expect_read(e, 2, XNIC_SIM_BTH_READ_RESP_LAST, KT_PSN + 2,
+		       8 + 2 * KT_MTU, 512);
+	KUNIT_EXPECT_EQ(test, e->out[2].syndrome, KT_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[2].msn, 1U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_read), 1ULL);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+
+	/* the duplicate: memory changed since, read again */
+	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 4);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 3U);
+	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_FIRST, KT_PSN, 8, KT_MTU);
+	kt_expect_read(e, 2, XNIC_SIM_BTH_READ_RESP_LAST, KT_PSN + 2,
+		       8 + 2 * KT_MTU, 512);
+	/* from its second PSN: MIDDLE, LAST */
+	p.psn = (KT_PSN + 1) & 0xffffff;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 2U);
+	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_MIDDLE, KT_PSN + 1,
+		       8 + KT_MTU, KT_MTU);
+	kt_expect_read(e, 1, XNIC_SIM_BTH_READ_RESP_LAST, KT_PSN + 2,
+		       8 + 2 * KT_MTU, 512);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_duplicates), 2ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_read), 1ULL);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
+
+	/* a bad key: remote access NAK */
+	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + 3);
+	p.va = KT_MR_IOVA + PAGE_SIZE - 8;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = 16;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 3, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 1);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+}
+
+/*
+ * FETCH_ADD, then its duplicate: memory changed once, the same original
+ * value and MSN in both ATOMIC ACKs.  A misaligned CMP_SWAP is an invalid
+ * request.
+ */
+static void wresp_atomic(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	u64 *v = (u64 *)(e->p.mr_buf + 64);
+	struct xnic_sim_pkt p;
+
+	*v = 1000;
+	p = kt_req(e, x, XNIC_SIM_BTH_FETCH_ADD, KT_PSN);
+	p.va = KT_MR_IOVA + 64;
+	p.rkey = KT_MR_KEY;
+	p.swap_add = 5;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, *v, 1005ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	KUNIT_EXPECT_EQ(test, e->out[0].opcode, XNIC_SIM_BTH_ATOMIC_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[0].psn, (u32)KT_PSN);
+	KUNIT_EXPECT_EQ(test, e->out[0].orig, 1000ULL);
+	KUNIT_EXPECT_EQ(test, e->out[0].msn, 1U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 1) & 0xffffff);
+
+	/* a SEND in between does not disturb the replay */
+	kt_post_recv(e, x, 0xa1, 0, 256);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN + 1);
+	kt_pay(e, &p, 0, 8);
+	kt_rx(e, &p);
+	p = kt_req(e, x, XNIC_SIM_BTH_FETCH_ADD, KT_PSN);
+	p.va = KT_MR_IOVA + 64;
+	p.rkey = KT_MR_KEY;
+	p.swap_add = 5;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, *v, 1005ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	KUNIT_EXPECT_EQ(test, e->out[0].opcode, XNIC_SIM_BTH_ATOMIC_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[0].psn, (u32)KT_PSN);
+	KUNIT_EXPECT_EQ(test, e->out[0].orig, 1000ULL);
+	KUNIT_EXPECT_EQ(test, e->out[0].msn, 1U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_atomic), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_duplicates), 1ULL);
+
+	/* CMP_SWAP at an address not 8-byte aligned */
+	p = kt_req(e, x, XNIC_SIM_BTH_CMP_SWAP, KT_PSN + 2);
+	p.va = KT_MR_IOVA + 68;
+	p.rkey = KT_MR_KEY;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 2, KT_NAK(XNIC_SIM_NAK_INV_REQ), 2);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, *v, 1005ULL);
+}
+
+/* A duplicate SEND is acknowledged again, not delivered again. */
+static void wresp_dup_send(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	kt_post_recv(e, x, 0xa1, 0, 256);
+	kt_post_recv(e, x, 0xa2, 256, 256);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN);
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 32);
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_ci, 1U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_duplicates), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_send), 1ULL);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_ACK, 1);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 1) & 0xffffff);
+}
+
+/*
+ * A gap: the packets after it are dropped, one PSN sequence NAK for the
+ * expected PSN; once it comes, a later gap gets its own NAK.
+ */
+static void wresp_gap(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		kt_post_recv(e, x, 0xa0 + i, 256 * i, 256);
+	for (i = 2; i < 5; i++) {
+		p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN + i);
+		p.ackreq = true;
+		kt_pay(e, &p, 0, 16);
+		kt_rx(e, &p);
+	}
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_PSN_SEQ), 0);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_seq_naks_sent), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_oos_drops), 3ULL);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_ci, 0U);
+
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN);
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 16);
+	kt_rx(e, &p);
+	p.psn = (KT_PSN + 3) & 0xffffff;
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	/* the NAK acknowledges PSN KT_PSN: the ACK owed for it is not sent */
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 1, KT_NAK(XNIC_SIM_NAK_PSN_SEQ), 1);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_seq_naks_sent), 2ULL);
+}
+
+/* Several ackreq packets in one pass: one ACK, for the last PSN. */
+static void wresp_coalesce(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		p = kt_req(e, x, XNIC_SIM_BTH_WRITE_ONLY, KT_PSN + i);
+		p.va = KT_MR_IOVA + 64 * i;
+		p.rkey = KT_MR_KEY;
+		p.dma_len = 64;
+		p.ackreq = i != 4;
+		kt_pay(e, &p, 64 * i, 64);
+		kt_rx(e, &p);
+	}
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + 3, KT_ACK, 5);
+	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf, e->data, 5 * 64), 0);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+}
+
+/*
+ * UC: a gap loses the message in progress (its receive WQE kept for the
+ * next one); a new FIRST or ONLY starts over whatever its PSN; nothing
+ * is ever answered.
+ */
+static void wresp_uc(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_UC);
+	struct xnic_sim_pkt p;
+
+	kt_post_recv(e, x, 0xa1, 0, 4096);
+	p = kt_req(e, x, XNIC_SIM_BTH_UC | XNIC_SIM_BTH_SEND_FIRST, KT_PSN);
+	kt_pay(e, &p, 0, KT_MTU);
+	kt_rx(e, &p);
+	p = kt_req(e, x, XNIC_SIM_BTH_UC | XNIC_SIM_BTH_SEND_LAST, KT_PSN + 2);
+	kt_pay(e, &p, 0, 10);
+	p.ackreq = true;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_uc_drops), 2ULL);
+	p = kt_req(e, x, XNIC_SIM_BTH_UC | XNIC_SIM_BTH_SEND_ONLY, KT_PSN + 7);
+	kt_pay(e, &p, 100, 50);
+	kt_rx(e, &p);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(kt_cqe(e, 0)->wr_id), 0xa1ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(kt_cqe(e, 0)->byte_len), 50U);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf, e->data + 100, 50), 0);
+	KUNIT_EXPECT_EQ(test, x->q.rq_ci, 1U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 8) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_RTS);
+}
+
+/*
+ * UD: the Q_Key must be the QP's (else dropped, counted); a SEND with
+ * the right one lands after the 40-byte network header, with the DETH's
+ * source QP.
+ */
+static void wresp_ud(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_UD);
+	struct xnic_sim_pkt p;
+	struct xnic_cqe *c;
+
+	kt_post_recv(e, x, 0xa1, 0, 1024);
+	p = kt_req(e, x, XNIC_SIM_BTH_UD | XNIC_SIM_BTH_SEND_ONLY, 5);
+	p.qkey = KT_QKEY + 1;
+	p.sqpn = 0x77;
+	kt_pay(e, &p, 0, 200);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_ud_drop_qkey), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_EQ(test, x->q.rq_ci, 0U);
+
+	p.qkey = KT_QKEY;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+	c = kt_cqe(e, 0);
+	KUNIT_EXPECT_EQ(test, c->status, XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->byte_len), 240U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(c->src_qp), 0x77U);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_GRH);
+	KUNIT_EXPECT_EQ(test, c->flags & XNIC_CQE_NET_MASK, XNIC_CQE_NET_IPV6);
+	/* a GRH: version 6, the sender's and our addresses */
+	KUNIT_EXPECT_EQ(test, e->rbuf[0] >> 4, 6);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 8, kt_rgid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 24, e->d->gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 40, e->data, 200), 0);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+
+	/* no receive: dropped, counted */
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_ud_drop_norecv), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 1U);
+
+	/* over IPv4: 20 zero bytes, then the IPv4 header of the packet */
+	kt_post_recv(e, x, 0xa2, 2048, 1024);
+	memset(p.sgid, 0, 16);
+	memset(p.dgid, 0, 16);
+	p.sgid[10] = 0xff;
+	p.sgid[11] = 0xff;
+	p.sgid[12] = 10;
+	p.sgid[15] = 2;
+	p.dgid[10] = 0xff;
+	p.dgid[11] = 0xff;
+	p.dgid[12] = 10;
+	p.dgid[15] = 1;
+	p.ipv4 = true;
+	p.imm = cpu_to_be32(0x55);
+	p.opcode = XNIC_SIM_BTH_UD | XNIC_SIM_BTH_SEND_ONLY_IMM;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 2U);
+	c = kt_cqe(e, 1);
+	KUNIT_EXPECT_EQ(test, c->flags & XNIC_CQE_NET_MASK, XNIC_CQE_NET_IPV4);
+	KUNIT_EXPECT_TRUE(test, c->flags & XNIC_CQE_WITH_IMM);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->rbuf + 2048, 0, 20));
+	KUNIT_EXPECT_EQ(test, e->rbuf[2048 + 20], 0x45);
+	KUNIT_EXPECT_EQ(test, kt_ip_sum(e->rbuf + 2048 + 20), 0xffff);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 32, p.sgid + 12, 4), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 36, p.dgid + 12, 4), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 40, e->data, 200), 0);
+}
+
+/* The wire counters a packet the responder did not execute lands in. */
+static const enum xnic_sim_ctr kt_fuzz_ctrs[] = {
+	XNIC_SIM_CTR_wire_drop_noqp, XNIC_SIM_CTR_wire_malformed,
+	XNIC_SIM_CTR_wire_duplicates, XNIC_SIM_CTR_wire_oos_drops,
+	XNIC_SIM_CTR_wire_err_naks_sent, XNIC_SIM_CTR_wire_rnr_naks_sent,
+	XNIC_SIM_CTR_uc_drops, XNIC_SIM_CTR_rx_drop_bad_src,
+};
+
+static u64 kt_fuzz_sum(struct kt_env *e)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(kt_fuzz_ctrs); i++)
+		n += kt_ctr(e, kt_fuzz_ctrs[i]);
+	return n;
+}
+
+/*
+ * Hostile packets at live RC and UC QPs: any opcode, PSNs around the
+ * expected one, any length, random keys and addresses, no receive
+ * posted and no MR granting remote rights.  Nothing may crash or write a
+ * CQE, memory stays as it was, and every packet is either executed (a
+ * message that needs no key: a zero-length WRITE or READ) or counted.
+ * A QP driven to ERR is put back to RTS.
+ */
+static void wresp_fuzz(struct kunit *test)
+{
+	static const struct kt_sim_pair_cfg cfg = {
+		.pd = KT_PD, .cq_log = KT_CQ_LOG, .all_key = KT_ALL_KEY,
+		.mr_key = KT_MR_KEY, .mr_access = XNIC_ACCESS_LOCAL_WRITE,
+		.mr_iova = KT_MR_IOVA,
+	};
+	struct kt_env *e = kt_env_cfg(test, &cfg);
+	struct kt_qp *x[2] = {
+		kt_qp(e, KT_QPN, XNIC_QPT_RC),
+		kt_qp(e, KT_QPN + 1, XNIC_QPT_UC),
+	};
+	struct xnic_sim_pkt p;
+	u64 before, done;
+	int i;
+
+	for (i = 0; i < 4000; i++) {
+		struct kt_qp *q = x[get_random_u32_below(2)];
+		u32 r = get_random_u32();
+
+		/* responses are the requester's (xnic_sim_wreq.c) */
+		if (xnic_sim_opcodes[(u8)r].mask & XNIC_SIM_PH_RESP)
+			continue;
+		p = kt_req(e, q, (u8)r,
+			   q->q.rq_psn + (s32)get_random_u32_below(9) - 4);
+		if (r & BIT(8))
+			p.dqpn = get_random_u32_below(64);
+		p.ackreq = r & BIT(9);
+		p.se = r & BIT(10);
+		p.va = KT_MR_IOVA + get_random_u32_below(2 * PAGE_SIZE);
+		if (r & BIT(11))
+			p.va = get_random_u64();
+		p.rkey = r & BIT(12) ? KT_MR_KEY : get_random_u32();
+		p.dma_len = r & BIT(13) ? get_random_u32() :
+			    get_random_u32_below(3 * KT_MTU);
+		p.swap_add = get_random_u64();
+		p.cmp = get_random_u64();
+		p.ieth = r & BIT(14) ? KT_MR_KEY : get_random_u32();
+		kt_pay(e, &p, get_random_u32_below(PAGE_SIZE),
+		       get_random_u32_below(KT_MTU + 64));
+		before = kt_fuzz_sum(e);
+		done = kt_ctr(e, XNIC_SIM_CTR_rx_write) +
+		       kt_ctr(e, XNIC_SIM_CTR_rx_read);
+		kt_rx(e, &p);
+		if (get_random_u32_below(8) == 0)
+			kt_pass_end(e);
+		KUNIT_EXPECT_GE_MSG(test, kt_fuzz_sum(e) +
+				    kt_ctr(e, XNIC_SIM_CTR_rx_write) +
+				    kt_ctr(e, XNIC_SIM_CTR_rx_read),
+				    before + done + 1,
+				    "packet %d: opcode %#x psn %#x uncounted",
+				    i, p.opcode, p.psn);
+		kt_out(e);
+		if (q->q.state == XNIC_QPS_ERR) {
+			q->q.state = XNIC_QPS_RTS;
+			xnic_sim_wresp_reset(&q->q);
+		}
+	}
+	kt_pass_end(e);
+	kt_out(e);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->rbuf, 0, 4 * PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_send), 0ULL);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_atomic), 0ULL);
+}
+
+static struct kunit_case xnic_sim_wresp_cases[] = {
+	KUNIT_CASE(wresp_send),
+	KUNIT_CASE(wresp_send_too_long),
+	KUNIT_CASE(wresp_rnr),
+	KUNIT_CASE(wresp_write),
+	KUNIT_CASE(wresp_imm_inv),
+	KUNIT_CASE(wresp_read),
+	KUNIT_CASE(wresp_atomic),
+	KUNIT_CASE(wresp_dup_send),
+	KUNIT_CASE(wresp_gap),
+	KUNIT_CASE(wresp_coalesce),
+	KUNIT_CASE(wresp_uc),
+	KUNIT_CASE(wresp_ud),
+	KUNIT_CASE(wresp_fuzz),
+	{}
+};
+
+static struct kunit_suite xnic_sim_wresp_suite = {
+	.name = "xnic_sim_wresp",
+	.test_cases = xnic_sim_wresp_cases,
+};
+
+kunit_test_suite(xnic_sim_wresp_suite);
