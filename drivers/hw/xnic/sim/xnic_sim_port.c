@@ -62,13 +62,6 @@ void xnic_sim_grh(u8 *grh, const u8 *sgid, const u8 *dgid, u32 paylen)
 }
 
 /* Whether a GID is an IPv4-mapped IPv6 address (::ffff:a.b.c.d). */
-static bool xnic_sim_gid_v4mapped(const u8 *gid)
-{
-	static const u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
-
-	return !memcmp(gid, prefix, sizeof(prefix));
-}
-
 /**
  * xnic_sim_net_hdr - build the 40 bytes a UD/GSI receive buffer starts with
  * @hdr: 40 bytes
@@ -93,7 +86,7 @@ u8 xnic_sim_net_hdr(u8 *hdr, const u8 *sgid, u8 sgid_type, const u8 *dgid,
 {
 	u8 *ip = hdr + 20;
 
-	if (sgid_type == XNIC_GID_TYPE_ROCE_V1 || !xnic_sim_gid_v4mapped(sgid)) {
+	if (sgid_type == XNIC_GID_TYPE_ROCE_V1 || !xnic_sim_gid_is_v4(sgid)) {
 		xnic_sim_grh(hdr, sgid, dgid, paylen);
 		put_unaligned_be32(6U << 28 | (u32)tclass << 20, hdr);
 		hdr[7] = hop_limit;
@@ -334,7 +327,7 @@ void xnic_sim_sect_sync(struct xnic_sim_dev *dev)
 bool xnic_sim_gid_mcast(const u8 *gid)
 {
 	return gid[0] == 0xff ||
-	       (xnic_sim_gid_v4mapped(gid) && (gid[12] & 0xf0) == 0xe0);
+	       (xnic_sim_gid_is_v4(gid) && (gid[12] & 0xf0) == 0xe0);
 }
 
 /* The group of @gid, or NULL; under mcg_lock. */

@@ -12,6 +12,7 @@
 #define _XNIC_SIM_ROCE_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
 
 #define XNIC_SIM_ROCE_PORT	4791	/* UDP destination port */
 #define XNIC_SIM_BTH_LEN	12
@@ -124,7 +125,7 @@ extern const struct xnic_sim_opcode xnic_sim_opcodes[256];
  * @pad: pad count (0..3); parse: as received, build: computed
  * @tver: transport header version (0)
  * @pkey: partition key
- * @becn: FECN/BECN bits (BTH byte 8, bits 7..6: F and B)
+ * @becn: FECN and BECN (BTH byte 4, bits 7..6): F << 1 | B
  * @dqpn: destination QP (24 bits)
  * @ackreq: AckReq
  * @psn: packet sequence number (24 bits)
