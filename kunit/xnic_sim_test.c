@@ -16,6 +16,9 @@
  *   xnic_sim_errors              xnic_sim_errors_test.c
  *   xnic_sim_engine              xnic_sim_engine_test.c
  *   xnic_sim_eth, xnic_sim_events xnic_sim_eth_test.c
+ *   xnic_sim_wire, xnic_sim_wire_fixture  xnic_sim_wire_test.c (the
+ *                                fixture of two devices on a fake wire:
+ *                                kunit/xnic_sim_wire_fixture.[ch])
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA

@@ -697,6 +697,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index);
 int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root);
 void xnic_sim_dev_stop(struct xnic_sim_dev *dev);
 void xnic_sim_dev_free(struct xnic_sim_dev *dev);
+int xnic_sim_dev_set_mac(struct xnic_sim_dev *dev, const u8 mac[6]);
 
 /* xnic_sim_engine.c: the engine thread, doorbell scans, scheduling */
 extern unsigned int xnic_sim_idle_us;
@@ -737,9 +738,11 @@ bool xnic_sim_mw_invalidate(struct xnic_sim_dev *dev, struct xnic_sim_mr *mw,
 
 /* xnic_sim_eth.c: the Ethernet function */
 void xnic_sim_eth_mac(u64 guid, u8 mac[6]);
+void xnic_sim_eth_set_guid(struct xnic_sim_dev *dev);
 bool xnic_sim_eth_ring_ok(u64 base, u32 log);
 bool xnic_sim_eth_pi_ok(u32 ci, u32 pi, u32 log);
 bool xnic_sim_eth_tx(struct xnic_sim_dev *dev);
+bool xnic_sim_eth_rx(struct xnic_sim_dev *dev, const u8 *frame, u32 len);
 bool xnic_sim_eth_read32(struct xnic_sim_dev *dev, u32 reg, u32 *val);
 bool xnic_sim_eth_write32(struct xnic_sim_dev *dev, u32 reg, u32 val);
 void xnic_sim_eth_reset(struct xnic_sim_dev *dev);

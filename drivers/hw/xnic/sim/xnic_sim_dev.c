@@ -9,6 +9,8 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/hardirq.h>
+#include <linux/etherdevice.h>
+#include <xrdma/compat.h>
 #include "xnic_sim.h"
 
 bool xnic_sim_kick_serve_on = true;
@@ -481,6 +483,7 @@ void xnic_sim_dev_free(struct xnic_sim_dev *dev)
 	xnic_sim_tbl_destroy(&dev->cqs);
 	xnic_sim_tbl_destroy(&dev->srqs);
 	xnic_sim_tbl_destroy(&dev->mrs);
+	xnic_sim_wire_free(dev);
 	xnic_sim_eth_free(dev);
 	if (dev->dm_pages)
 		__free_pages(dev->dm_pages, get_order(XNIC_SIM_DM_SIZE));
@@ -532,7 +535,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	    xnic_sim_tbl_init(&dev->srqs, XNIC_SIM_MAX_SRQ) ||
 	    xnic_sim_tbl_init(&dev->mrs,
 			      XNIC_SIM_MAX_MR + XNIC_SIM_MAX_MW) ||
-	    xnic_sim_eth_alloc(dev)) {
+	    xnic_sim_eth_alloc(dev) || xnic_sim_wire_init(dev)) {
 		xnic_sim_dev_free(dev);
 		return NULL;
 	}
@@ -542,6 +545,38 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	dev->pdata.bus.free_irq = xnic_sim_free_irq;
 	dev->pdata.dev = dev;
 	return dev;
+}
+
+/**
+ * xnic_sim_dev_set_mac - the identity of a device from a MAC
+ * @dev: from xnic_sim_dev_alloc(), its driver not bound yet
+ * @mac: a unicast MAC
+ *
+ * The node GUID is the MAC's EUI-64 (mac[0] ^ 2, mac[1], mac[2], ff, fe,
+ * mac[3..5]), so that the port's MAC (xnic_sim_eth_mac()) is @mac and
+ * its default GID the link-local address a host derives from @mac.
+ *
+ * Return: 0, or -EINVAL for a multicast or zero MAC.
+ */
+int xnic_sim_dev_set_mac(struct xnic_sim_dev *dev, const u8 mac[6])
+{
+	u8 g[8];
+
+	if (!is_valid_ether_addr(mac))
+		return -EINVAL;
+	g[0] = mac[0] ^ 2;
+	g[1] = mac[1];
+	g[2] = mac[2];
+	g[3] = 0xff;
+	g[4] = 0xfe;
+	g[5] = mac[3];
+	g[6] = mac[4];
+	g[7] = mac[5];
+	dev->guid = get_unaligned_be64(g);
+	xnic_sim_gid(dev->guid, dev->gid);
+	xnic_sim_gid_reset(dev);
+	xnic_sim_eth_set_guid(dev);
+	return 0;
 }
 
 /**
@@ -571,6 +606,7 @@ int xnic_sim_dev_start(struct xnic_sim_dev *dev, struct dentry *dbg_root)
 	debugfs_create_file("regs", 0400, dev->dbg, dev, &xnic_sim_regs_fops);
 	debugfs_create_file("mcast", 0400, dev->dbg, dev, &xnic_sim_mcast_fops);
 	xnic_sim_eth_debugfs(dev, dev->dbg);
+	xnic_sim_wire_debugfs(dev, dev->dbg);
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  * ethernet.rst).  Its registers, its TX and RX rings, and the cable: a
  * frame the port transmits lands in the cabled port's RX ring, or is
  * dropped (no cable, the peer's RX off or out of buffers); a port never
- * receives its own frames.
+ * receives its own frames.  A port attached to a wire (xnic_sim_wire.c)
+ * sends its frames on the wire instead of the cable, and receives what
+ * the wire's rx_handler hands to xnic_sim_eth_rx().
  *
  * Where it runs.  The TX ring is served by the device's engine thread
  * (xnic_sim_eth_tx(), a bounded number of frames per pass, after the
@@ -99,6 +101,15 @@ void xnic_sim_eth_mac(u64 guid, u8 mac[6])
 }
 
 /**
+ * xnic_sim_eth_set_guid - the port's MAC after its GUID changed
+ * @dev: device, its driver not bound (xnic_sim_dev_set_mac())
+ */
+void xnic_sim_eth_set_guid(struct xnic_sim_dev *dev)
+{
+	xnic_sim_eth_mac(dev->guid, dev->eth->mac);
+}
+
+/**
  * xnic_sim_eth_ring_ok - whether a ring may be enabled
  * @base: DMA address
  * @log: log2 of the number of descriptors
@@ -158,12 +169,19 @@ static void xnic_sim_eth_desc_done(const struct xnic_sim_eth_ring *r, u32 idx,
 	xnic_sim_unmap(d);
 }
 
-/*
- * Deliver a frame into @dev's RX ring (called by the cabled peer's engine,
- * holding the peer's tx_lock).  Return: whether it was received.
+/**
+ * xnic_sim_eth_rx - deliver a frame into @dev's RX ring
+ * @dev: the receiving device
+ * @frame: the frame, from its Ethernet header
+ * @len: its length
+ *
+ * Called by the cabled peer's engine holding the peer's tx_lock, or by
+ * the wire's rx_handler (softirq, xnic_sim_wire.c) holding nothing;
+ * takes @dev's rx_lock, then its eq_lock.
+ *
+ * Return: whether it was received.
  */
-static bool xnic_sim_eth_rx(struct xnic_sim_dev *dev, const u8 *frame,
-			    u32 len)
+bool xnic_sim_eth_rx(struct xnic_sim_dev *dev, const u8 *frame, u32 len)
 {
 	struct xnic_sim_eth *eth = dev->eth;
 	struct xnic_sim_eth_ring *r = &eth->rx;
@@ -223,8 +241,10 @@ static bool xnic_sim_eth_tx_one(struct xnic_sim_dev *dev)
 	struct xnic_sim_eth *eth = dev->eth;
 	struct xnic_sim_eth_ring *r = &eth->tx;
 	struct xnic_sim_dev *peer = dev->peer;
+	bool wire = xnic_sim_wire_on(dev);
 	unsigned long flags;
 	u8 status = XNIC_ETH_DESC_DONE;
+	bool send = false;
 	u32 len;
 	u64 addr;
 
@@ -243,6 +263,11 @@ static bool xnic_sim_eth_tx_one(struct xnic_sim_dev *dev)
 	    !xnic_sim_dma_read(addr, eth->frame, len)) {
 		eth->tx_errors++;
 		status |= XNIC_ETH_DESC_ERR;
+	} else if (wire) {
+		/* sent below, without the lock: the frame is in the bounce
+		 * buffer, which only the engine uses
+		 */
+		send = true;
 	} else if (!peer) {
 		eth->tx_drop_nocable++;
 	} else if (xnic_sim_eth_rx(peer, eth->frame, len)) {
@@ -258,6 +283,18 @@ static bool xnic_sim_eth_tx_one(struct xnic_sim_dev *dev)
 		xnic_sim_eq_post(dev, XNIC_EQE_ETH_TX, 1, 0);
 	}
 	spin_unlock_irqrestore(&eth->tx_lock, flags);
+	if (send) {
+		bool sent = xnic_sim_wire_eth_xmit(dev, eth->frame, len);
+
+		spin_lock_irqsave(&eth->tx_lock, flags);
+		if (sent) {
+			eth->tx_frames++;
+			eth->tx_bytes += len;
+		} else {
+			eth->tx_drop_peer++;
+		}
+		spin_unlock_irqrestore(&eth->tx_lock, flags);
+	}
 	return true;
 }
 
@@ -309,7 +346,8 @@ bool xnic_sim_eth_read32(struct xnic_sim_dev *dev, u32 reg, u32 *val)
 		*val = get_unaligned_be32(eth->mac + 2);
 		break;
 	case XNIC_REG_ETH_STATUS:
-		*val = (dev->peer ? XNIC_ETH_ST_LINK : 0) |
+		*val = (dev->peer || xnic_sim_wire_on(dev) ?
+			XNIC_ETH_ST_LINK : 0) |
 		       (READ_ONCE(eth->tx.on) ? XNIC_ETH_ST_TX_ON : 0) |
 		       (READ_ONCE(eth->rx.on) ? XNIC_ETH_ST_RX_ON : 0);
 		break;
@@ -497,7 +535,8 @@ static int xnic_sim_eth_show(struct seq_file *m, void *v)
 	r[6] = eth->rx_bad_pi;
 	spin_unlock_irqrestore(&eth->rx_lock, flags);
 
-	seq_printf(m, "mac %pM\nlink %d\n", eth->mac, dev->peer ? 1 : 0);
+	seq_printf(m, "mac %pM\nlink %d\n", eth->mac,
+		   dev->peer || xnic_sim_wire_on(dev) ? 1 : 0);
 	seq_printf(m, "tx_on %d\ntx_log %u\ntx_pi %u\ntx_ci %u\n",
 		   tx.on, tx.log, tx.pi, tx.ci);
 	seq_printf(m, "rx_on %d\nrx_log %u\nrx_pi %u\nrx_ci %u\n",

@@ -129,6 +129,24 @@ struct xnic_sim_wresp {
 };
 
 /* xnic_sim_wire.c */
+/* Bound of the RoCEv2 frames queued for the engine (more: dropped) */
+#define XNIC_SIM_WIRE_RXQ_MAX	1024
+/* Entries of the neighbour cache (GID -> MAC) */
+#define XNIC_SIM_WIRE_NEIGH_MAX	64
+
+int xnic_sim_wire_init(struct xnic_sim_dev *dev);
+void xnic_sim_wire_free(struct xnic_sim_dev *dev);
+int xnic_sim_wire_module_init(void);
+void xnic_sim_wire_module_exit(void);
+/* The attached netdev's name into @buf (IFNAMSIZ), "" if none. */
+void xnic_sim_wire_ifname(struct xnic_sim_dev *dev, char *buf);
+void xnic_sim_wire_debugfs(struct xnic_sim_dev *dev, struct dentry *dir);
+/* Learn (or overwrite) the MAC of @gid; false for a GID not cached. */
+bool xnic_sim_wire_neigh_learn(struct xnic_sim_dev *dev, const u8 *gid,
+			       const u8 *mac);
+/* The MAC for @gid (multicast, link-local EUI-64, cache); false if none */
+bool xnic_sim_wire_resolve(struct xnic_sim_dev *dev, const u8 *gid,
+			   u8 mac[6]);
 int xnic_sim_wire_attach(struct xnic_sim_dev *dev, const char *ifname);
 void xnic_sim_wire_detach(struct xnic_sim_dev *dev);
 bool xnic_sim_wire_on(const struct xnic_sim_dev *dev);
@@ -152,6 +170,38 @@ int xnic_sim_wire_xmit(struct xnic_sim_dev *dev, struct sk_buff *skb,
 /* The Ethernet function's TX when attached: Return: whether it was sent. */
 bool xnic_sim_wire_eth_xmit(struct xnic_sim_dev *dev, const u8 *frame,
 			    u32 len);
+
+#ifdef XNIC_SIM_TEST_HOOKS
+/*
+ * KUnit seam: a wire without a netdev.  Every frame the port transmits
+ * (RoCEv2 and its Ethernet function's) is handed to @tx(@ctx, @dev, skb),
+ * which owns the skb (skb->data: the Ethernet header); it runs in the
+ * engine's context under rcu_read_lock() and must not sleep.
+ * xnic_sim_wire_detach() undoes it.  Return: 0 or -EISCONN.
+ */
+typedef void (*xnic_sim_wire_tx_fn)(void *ctx, struct xnic_sim_dev *dev,
+				    struct sk_buff *skb);
+int xnic_sim_wire_attach_fake(struct xnic_sim_dev *dev,
+			      xnic_sim_wire_tx_fn tx, void *ctx);
+/*
+ * A frame received as the rx_handler would take it (skb->data: the
+ * Ethernet header; any context but hard IRQ); consumes @skb.
+ */
+void xnic_sim_wire_inject(struct xnic_sim_dev *dev, struct sk_buff *skb);
+/* Where the rx_handler would put a frame (enum xnic_sim_wire_class). */
+int xnic_sim_wire_classify(struct xnic_sim_dev *dev, const u8 *frame,
+			   u32 len);
+/* Frames dropped because the engine's queue was full. */
+u64 xnic_sim_wire_rxq_drops(struct xnic_sim_dev *dev);
+u32 xnic_sim_wire_rxq_len(struct xnic_sim_dev *dev);
+#endif
+
+/* What the rx_handler does with a frame */
+enum xnic_sim_wire_class {
+	XNIC_SIM_WIRE_DROP,	/* not the port's (another MAC, its own) */
+	XNIC_SIM_WIRE_ETH,	/* the Ethernet function's RX ring */
+	XNIC_SIM_WIRE_ROCE,	/* RoCEv2 to the port: the engine */
+};
 
 /* xnic_sim_wreq.c */
 /*

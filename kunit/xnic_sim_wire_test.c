@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the port on a wire (drivers/hw/xnic/sim/xnic_sim_wire.c) --
+ * attaching and refusals, the neighbour cache, what the rx_handler does
+ * with a frame, the bound of the engine's queue, hostile frames, the
+ * port's own ARP requests and neighbour solicitations, and the fixture
+ * (kunit/xnic_sim_wire_fixture.[ch]) carrying Ethernet frames.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <net/ndisc.h>
+#include "xnic_sim_wire_fixture.h"
+
+/* 6.1's KUnit has no KUNIT_EXPECT_MEMEQ */
+#define EXPECT_MEM(test, a, b, n) \
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, n), 0)
+
+static const u8 peer_mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
+static void v4_gid(u8 gid[16], u8 a, u8 b, u8 c, u8 d)
+{
+	memset(gid, 0, 16);
+	gid[10] = 0xff;
+	gid[11] = 0xff;
+	gid[12] = a;
+	gid[13] = b;
+	gid[14] = c;
+	gid[15] = d;
+}
+
+/*
+ * A UDP frame from @smac to @dmac, @sgid -> @dgid (IPv4-mapped: IPv4),
+ * destination port @dport, @plen bytes of payload after the UDP header.
+ * Return: its length.
+ */
+static u32 udp_frame(u8 *f, const u8 *dmac, const u8 *smac, const u8 *sgid,
+		     const u8 *dgid, u16 dport, u32 plen)
+{
+	bool v4 = !memcmp(dgid, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12);
+	u32 ip_len = v4 ? 20 : 40, off = ETH_HLEN + ip_len;
+
+	memset(f, 0, off + 8 + plen);
+	ether_addr_copy(f, dmac);
+	ether_addr_copy(f + 6, smac);
+	if (v4) {
+		struct iphdr *ip = (void *)(f + ETH_HLEN);
+
+		put_unaligned_be16(ETH_P_IP, f + 12);
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tot_len = htons(ip_len + 8 + plen);
+		ip->ttl = 64;
+		ip->protocol = IPPROTO_UDP;
+		memcpy(&ip->saddr, sgid + 12, 4);
+		memcpy(&ip->daddr, dgid + 12, 4);
+	} else {
+		struct ipv6hdr *ip = (void *)(f + ETH_HLEN);
+
+		put_unaligned_be16(ETH_P_IPV6, f + 12);
+		ip->version = 6;
+		ip->payload_len = htons(8 + plen);
+		ip->nexthdr = IPPROTO_UDP;
+		ip->hop_limit = 64;
+		memcpy(&ip->saddr, sgid, 16);
+		memcpy(&ip->daddr, dgid, 16);
+	}
+	put_unaligned_be16(0xc000, f + off);
+	put_unaligned_be16(dport, f + off + 2);
+	put_unaligned_be16(8 + plen, f + off + 4);
+	return off + 8 + plen;
+}
+
+/* An ARP frame: @op from @sha/@sip about @tip. */
+static u32 arp_frame(u8 *f, const u8 *dmac, u16 op, const u8 *sha,
+		     const u8 *sip, const u8 *tha, const u8 *tip)
+{
+	ether_addr_copy(f, dmac);
+	ether_addr_copy(f + 6, sha);
+	put_unaligned_be16(ETH_P_ARP, f + 12);
+	put_unaligned_be16(ARPHRD_ETHER, f + 14);
+	put_unaligned_be16(ETH_P_IP, f + 16);
+	f[18] = 6;
+	f[19] = 4;
+	put_unaligned_be16(op, f + 20);
+	memcpy(f + 22, sha, 6);
+	memcpy(f + 28, sip, 4);
+	memcpy(f + 32, tha, 6);
+	memcpy(f + 38, tip, 4);
+	return 42;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void wire_attach_detach(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_on(dev));
+	/* refusals: no such netdev, loopback */
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_attach(dev, "xnic-no-such0"),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_attach(dev, "lo"), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_on(dev));
+
+	KUNIT_ASSERT_EQ(test, xnic_sim_wire_attach_fake(dev, NULL, NULL), 0);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_on(dev));
+	/* attached already */
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_attach_fake(dev, NULL, NULL),
+			-EISCONN);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_attach(dev, "lo"), -EISCONN);
+	xnic_sim_wire_detach(dev);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_on(dev));
+	/* twice is harmless, and it attaches again */
+	xnic_sim_wire_detach(dev);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_attach_fake(dev, NULL, NULL), 0);
+	xnic_sim_wire_detach(dev);
+}
+
+/* The identity from a MAC: GUID = EUI-64, port MAC = the MAC, GID. */
+static void wire_identity(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	static const u8 m[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	static const u8 ll[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				   0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34,
+				   0x56 };
+	u8 mac[6], gid[16];
+	u8 type;
+
+	KUNIT_ASSERT_EQ(test, xnic_sim_dev_set_mac(dev, m), 0);
+	KUNIT_EXPECT_EQ(test, dev->guid, 0x505400fffe123456ULL);
+	xnic_sim_eth_mac(dev->guid, mac);
+	EXPECT_MEM(test, mac, m, 6);
+	EXPECT_MEM(test, dev->gid, ll, 16);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_sgid(dev, 1, gid, &type));
+	EXPECT_MEM(test, gid, ll, 16);
+	/* the Ethernet function's MAC registers follow */
+	KUNIT_EXPECT_EQ(test, dev->pdata.bus.read32(&dev->pdata.bus,
+						    XNIC_REG_ETH_MAC_HI),
+			0x5254U);
+	/* not a unicast MAC */
+	KUNIT_EXPECT_EQ(test, xnic_sim_dev_set_mac(dev, (const u8 *)
+						   "\x01\0\0\0\0\1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, xnic_sim_dev_set_mac(dev, (const u8 *)
+						   "\0\0\0\0\0\0"), -EINVAL);
+	/* the default identity stays what the tests know */
+	dev = kt_sim_dev(test, 1, false);
+	KUNIT_EXPECT_EQ(test, dev->guid, 0x025852fffe000002ULL);
+}
+
+static void wire_neigh(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	u8 gid[16], mac[6], m2[6];
+	static const u8 ll[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				   0x02, 0x58, 0x52, 0xff, 0xfe, 0x00, 0x00,
+				   0x07 };
+	static const u8 mc6[16] = { 0xff, 0x0e, [12] = 0x12, 0x34, 0x56,
+				    0x78 };
+	int i;
+
+	v4_gid(gid, 198, 18, 0, 2);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	/* learn, then overwrite */
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_neigh_learn(dev, gid, peer_mac));
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	EXPECT_MEM(test, mac, peer_mac, 6);
+	ether_addr_copy(m2, peer_mac);
+	m2[5] = 0x66;
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_neigh_learn(dev, gid, m2));
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	EXPECT_MEM(test, mac, m2, 6);
+
+	/* not learnt: a multicast MAC, a multicast or zero address */
+	v4_gid(gid, 198, 18, 0, 3);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_neigh_learn(dev, gid, (const u8 *)
+							    "\x01\0\x5e\0\0\1"));
+	v4_gid(gid, 224, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_neigh_learn(dev, gid, peer_mac));
+	v4_gid(gid, 0, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_neigh_learn(dev, gid, peer_mac));
+
+	/* from the GID itself: link-local EUI-64, multicast */
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, ll, mac));
+	EXPECT_MEM(test, mac, "\x00\x58\x52\x00\x00\x07", 6);
+	v4_gid(gid, 239, 129, 2, 3);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	EXPECT_MEM(test, mac, "\x01\x00\x5e\x01\x02\x03", 6);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, mc6, mac));
+	EXPECT_MEM(test, mac, "\x33\x33\x12\x34\x56\x78", 6);
+
+	/*
+	 * Bound: with 198.18.0.2 just used, fill the cache with as many
+	 * others: the least recently used go, 198.18.0.2 (used again
+	 * halfway) stays.
+	 */
+	for (i = 0; i < XNIC_SIM_WIRE_NEIGH_MAX; i++) {
+		v4_gid(gid, 10, 0, 1, i);
+		m2[5] = i;
+		KUNIT_ASSERT_TRUE(test, xnic_sim_wire_neigh_learn(dev, gid, m2));
+		if (i == XNIC_SIM_WIRE_NEIGH_MAX / 2) {
+			v4_gid(gid, 198, 18, 0, 2);
+			KUNIT_EXPECT_TRUE(test, xnic_sim_wire_resolve(dev, gid,
+								      mac));
+		}
+	}
+	v4_gid(gid, 198, 18, 0, 2);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	/* the oldest of the new ones made room */
+	v4_gid(gid, 10, 0, 1, 0);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	v4_gid(gid, 10, 0, 1, XNIC_SIM_WIRE_NEIGH_MAX - 1);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	KUNIT_EXPECT_EQ(test, mac[5], (u8)(XNIC_SIM_WIRE_NEIGH_MAX - 1));
+}
+
+/* Learning from frames: ARP and IP sources. */
+static void wire_neigh_frames(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	u8 f[128], gid[16], sgid[16], mac[6], port[6];
+	static const u8 sip[4] = { 198, 18, 0, 9 }, tip[4] = { 198, 18, 0, 1 };
+	u32 len;
+
+	xnic_sim_eth_mac(dev->guid, port);
+	len = arp_frame(f, port, ARPOP_REPLY, peer_mac, sip, port, tip);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	v4_gid(gid, 198, 18, 0, 9);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
+	EXPECT_MEM(test, mac, peer_mac, 6);
+
+	/* an IPv6 source */
+	memset(sgid, 0, 16);
+	sgid[0] = 0x20;
+	sgid[1] = 0x01;
+	sgid[15] = 0x42;
+	len = udp_frame(f, port, peer_mac, sgid, dev->gid, 53, 4);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, sgid, mac));
+	EXPECT_MEM(test, mac, peer_mac, 6);
+}
+
+/* RoCE (UDP 4791 to one of the port's GIDs) or the Ethernet function */
+static void wire_classify(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	u8 f[256], mine4[16], other4[16], src4[16], port[6];
+	u32 len;
+
+	xnic_sim_eth_mac(dev->guid, port);
+	v4_gid(mine4, 198, 18, 0, 1);
+	v4_gid(other4, 198, 18, 0, 7);
+	v4_gid(src4, 198, 18, 0, 2);
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(dev, 1, 2, mine4,
+					       XNIC_GID_TYPE_ROCE_V2, true), 0);
+
+	len = udp_frame(f, port, peer_mac, src4, mine4, 4791, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ROCE);
+	len = udp_frame(f, port, peer_mac, src4, other4, 4791, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	len = udp_frame(f, port, peer_mac, src4, mine4, 4792, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	/* IPv6 to the default GID */
+	len = udp_frame(f, port, peer_mac, other4, dev->gid, 4791, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ROCE);
+	/* a fragment is not RoCE */
+	len = udp_frame(f, port, peer_mac, src4, mine4, 4791, 32);
+	put_unaligned_be16(0x2000, f + ETH_HLEN + 6);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	/* truncated headers */
+	len = udp_frame(f, port, peer_mac, src4, mine4, 4791, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, ETH_HLEN + 24),
+			(int)XNIC_SIM_WIRE_ETH);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, 10),
+			(int)XNIC_SIM_WIRE_DROP);
+	/* the entry cleared: no longer the port's */
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(dev, 1, 2, mine4,
+					       XNIC_GID_TYPE_ROCE_V2, false), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+}
+
+/*
+ * The engine's queue holds XNIC_SIM_WIRE_RXQ_MAX frames; more are
+ * dropped and counted.  The devices are not enabled: their engines do
+ * not take from the queue.
+ */
+static void wire_queue_bound(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx(test);
+	struct xnic_sim_dev *dev = tw_sim(c, 1);
+	u8 f[128], port[6], src[16];
+	u32 len, i, extra = 10;
+
+	tw_mac(c, 1, port);
+	v4_gid(src, 198, 18, 0, 2);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 20);
+	for (i = 0; i < XNIC_SIM_WIRE_RXQ_MAX + extra; i++)
+		tw_inject(c, 1, f, len);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev),
+			(u32)XNIC_SIM_WIRE_RXQ_MAX);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_drops(dev), (u64)extra);
+	/* detaching purges it */
+	xnic_sim_wire_detach(dev);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 0U);
+}
+
+/* Frames for another MAC or from the port's own are not taken. */
+static void wire_mac_filter(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx(test);
+	struct xnic_sim_dev *dev = tw_sim(c, 1);
+	u8 f[128], port[6], other[6], src[16];
+	u32 len;
+
+	tw_mac(c, 1, port);
+	ether_addr_copy(other, peer_mac);
+	other[0] = 0x06;
+	v4_gid(src, 198, 18, 0, 2);
+	len = udp_frame(f, other, peer_mac, src, dev->gid, 4791, 20);
+	tw_inject(c, 1, f, len);
+	len = udp_frame(f, port, port, src, dev->gid, 4791, 20);
+	tw_inject(c, 1, f, len);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 0U);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 20);
+	tw_inject(c, 1, f, len);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 1U);
+}
+
+/* A hostile RoCE frame reaching an enabled device is counted, no more. */
+static void wire_hostile(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+	struct xnic_sim_dev *dev = tw_sim(c, 1);
+	u8 f[128], port[6], src[16];
+	unsigned long end;
+	u32 len, i;
+	u64 n;
+
+	tw_mac(c, 1, port);
+	v4_gid(src, 198, 18, 0, 2);
+	for (i = 0; i < 4; i++) {
+		/* a BTH of junk, 0..3 bytes short of one */
+		len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 9 + i);
+		memset(f + len - 9 - i, 0xa5 + i, 9 + i);
+		tw_inject(c, 1, f, len);
+	}
+	end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	do {
+		n = kt_sim_ctr(dev, XNIC_SIM_CTR_wire_malformed) +
+		    kt_sim_ctr(dev, XNIC_SIM_CTR_wire_icrc_errors);
+		if (n >= 4)
+			break;
+		usleep_range(500, 1000);
+	} while (time_before(jiffies, end));
+	KUNIT_EXPECT_EQ(test, n, 4ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(dev, XNIC_SIM_CTR_wire_rx_packets),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 0U);
+}
+
+/*
+ * No MAC for a destination: the frame is dropped and counted, and the
+ * port asks for it (ARP for IPv4, a solicitation for IPv6) from its
+ * MAC and the source GID's address; the fixture answers (teaches), so
+ * the next send resolves.
+ */
+static void wire_no_neigh(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx(test);
+	struct xnic_sim_dev *d0 = tw_sim(c, 0), *d1 = tw_sim(c, 1);
+	struct xnic_sim_pkt p = {};
+	u8 mac0[6], mac1[6], peer4[16], peer6[16], mac[6];
+	struct sk_buff *skb;
+
+	tw_mac(c, 0, mac0);
+	tw_mac(c, 1, mac1);
+	v4_gid(p.sgid, 198, 18, 0, 1);
+	v4_gid(peer4, 198, 18, 0, 2);
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(d0, 1, 2, p.sgid,
+					       XNIC_GID_TYPE_ROCE_V2, true), 0);
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(d1, 1, 2, peer4,
+					       XNIC_GID_TYPE_ROCE_V2, true), 0);
+	tw_capture(c, 0, true);
+
+	memcpy(p.dgid, peer4, 16);
+	skb = alloc_skb(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, 64);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_xmit(d0, skb, &p), -EHOSTUNREACH);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_no_neigh), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_tx_packets),
+			0ULL);
+	skb = tw_captured(c, 0);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_GE(test, skb->len, 42U);
+	KUNIT_EXPECT_TRUE(test, is_broadcast_ether_addr(skb->data));
+	EXPECT_MEM(test, skb->data + 6, mac0, 6);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(skb->data + 12),
+			(u16)ETH_P_ARP);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(skb->data + 20),
+			(u16)ARPOP_REQUEST);
+	EXPECT_MEM(test, skb->data + 22, mac0, 6);
+	EXPECT_MEM(test, skb->data + 28, p.sgid + 12, 4);
+	EXPECT_MEM(test, skb->data + 38, peer4 + 12, 4);
+	/* the fixture's answer taught d0 */
+	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(d0, peer4, mac));
+	EXPECT_MEM(test, mac, mac1, 6);
+
+	/* IPv6: a solicitation to the solicited-node group */
+	memset(peer6, 0, 16);
+	peer6[0] = 0x20;
+	peer6[1] = 0x01;
+	peer6[13] = 0xab;
+	peer6[14] = 0xcd;
+	peer6[15] = 0xef;
+	memcpy(p.sgid, d0->gid, 16);
+	memcpy(p.dgid, peer6, 16);
+	skb = alloc_skb(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_zero(skb, 64);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_xmit(d0, skb, &p), -EHOSTUNREACH);
+	skb = tw_captured(c, 0);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, skb->len, (u32)(ETH_HLEN + 40 + 32));
+	EXPECT_MEM(test, skb->data, "\x33\x33\xff\xab\xcd\xef", 6);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 6], (u8)IPPROTO_ICMPV6);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 7], 255);
+	EXPECT_MEM(test, skb->data + ETH_HLEN + 8, d0->gid, 16);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 40],
+			(u8)NDISC_NEIGHBOUR_SOLICITATION);
+	EXPECT_MEM(test, skb->data + ETH_HLEN + 48, peer6, 16);
+	EXPECT_MEM(test, skb->data + ETH_HLEN + 66, mac0, 6);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_no_neigh), 2ULL);
+}
+
+/* The fixture: drop / duplicate / capture, on Ethernet frames. */
+static void wire_fixture_faults(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx(test);
+	struct xnic_sim_dev *d0 = tw_sim(c, 0);
+	u8 f[64], mac1[6];
+	u32 i;
+
+	tw_mac(c, 1, mac1);
+	memset(f, 0, sizeof(f));
+	ether_addr_copy(f, mac1);
+	tw_mac(c, 0, f + 6);
+	put_unaligned_be16(0x88b5, f + 12);	/* local experimental */
+	tw_capture(c, 0, true);
+	tw_drop_next(c, 0, 2);
+	tw_dup_next(c, 0, 1);
+	for (i = 0; i < 4; i++) {
+		f[20] = i;
+		KUNIT_EXPECT_TRUE(test, xnic_sim_wire_eth_xmit(d0, f, sizeof(f)));
+	}
+	KUNIT_EXPECT_EQ(test, c->link[0].frames, 4ULL);
+	KUNIT_EXPECT_EQ(test, c->link[0].dropped, 2ULL);
+	KUNIT_EXPECT_EQ(test, c->link[0].duplicated, 1ULL);
+	KUNIT_EXPECT_EQ(test, c->link[0].delivered, 3ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(c, 0), 4U);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_eth_tx), 4ULL);
+	/* the other device's Ethernet RX is off: nothing taken */
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(tw_sim(c, 1),
+					 XNIC_SIM_CTR_wire_eth_rx), 0ULL);
+	/* a reordered frame waits for the next */
+	tw_reorder_next(c, 0, 1);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_eth_xmit(d0, f, sizeof(f)));
+	KUNIT_EXPECT_EQ(test, c->link[0].delivered, 3ULL);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_eth_xmit(d0, f, sizeof(f)));
+	KUNIT_EXPECT_EQ(test, c->link[0].delivered, 5ULL);
+	/* cut */
+	tw_cut(c, 0, true);
+	KUNIT_EXPECT_TRUE(test, xnic_sim_wire_eth_xmit(d0, f, sizeof(f)));
+	KUNIT_EXPECT_EQ(test, c->link[0].delivered, 5ULL);
+	/* detached: nothing is sent */
+	xnic_sim_wire_detach(d0);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_eth_xmit(d0, f, sizeof(f)));
+}
+
+static struct kunit_case wire_cases[] = {
+	KUNIT_CASE(wire_attach_detach),
+	KUNIT_CASE(wire_identity),
+	KUNIT_CASE(wire_neigh),
+	KUNIT_CASE(wire_neigh_frames),
+	KUNIT_CASE(wire_classify),
+	{}
+};
+
+static struct kunit_suite wire_suite = {
+	.name = "xnic_sim_wire",
+	.test_cases = wire_cases,
+};
+
+static struct kunit_case wire_fixture_cases[] = {
+	KUNIT_CASE(wire_queue_bound),
+	KUNIT_CASE(wire_mac_filter),
+	KUNIT_CASE(wire_hostile),
+	KUNIT_CASE(wire_no_neigh),
+	KUNIT_CASE(wire_fixture_faults),
+	{}
+};
+
+static struct kunit_suite wire_fixture_suite = {
+	.name = "xnic_sim_wire_fixture",
+	.init = tw_init,
+	.exit = tw_exit,
+	.test_cases = wire_fixture_cases,
+};
+
+kunit_test_suites(&wire_suite, &wire_fixture_suite);
