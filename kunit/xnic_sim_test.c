@@ -19,6 +19,8 @@
  *   xnic_sim_wire, xnic_sim_wire_fixture  xnic_sim_wire_test.c (the
  *                                fixture of two devices on a fake wire:
  *                                kunit/xnic_sim_wire_fixture.[ch])
+ *   xnic_sim_wreq                xnic_sim_wreq_test.c (the wire's
+ *                                requester, a scripted responder)
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA
