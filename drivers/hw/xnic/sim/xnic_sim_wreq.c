@@ -25,9 +25,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
+#include <linux/jiffies.h>
 #include "xnic_sim.h"
 
-#define XNIC_SIM_PSN_MASK	0xffffff
+#define XNIC_SIM_WREQ_PSN_MASK	0xffffff
 /* packets of one QP per turn */
 #define XNIC_SIM_WREQ_TURN_PKTS	64
 /* AckReq also on every this many packets of a long message */
@@ -35,47 +36,47 @@
 /* no MAC for the peer yet: wait this long, this often, then it is lost */
 #define XNIC_SIM_WREQ_NEIGH_NS	NSEC_PER_MSEC
 #define XNIC_SIM_WREQ_NEIGH_MAX	1000
-/* shortest retransmission timeout (rxe's is one jiffy) */
-#define XNIC_SIM_WREQ_MIN_TO_NS	NSEC_PER_MSEC
+/* shortest retransmission timeout: one tick, as rxe's timer in jiffies */
+#define XNIC_SIM_WREQ_MIN_TO_NS	TICK_NSEC
 
 /* The RNR NAK timer field, in us (IBTA vol. 1 Table 45; rxe's table). */
-static const u32 xnic_sim_rnr_us[32] = {
+static const u32 xnic_sim_wreq_rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
 	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
 	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-static inline u32 xnic_sim_psn_add(u32 psn, u32 n)
+static inline u32 xnic_sim_wreq_psn_add(u32 psn, u32 n)
 {
-	return (psn + n) & XNIC_SIM_PSN_MASK;
+	return (psn + n) & XNIC_SIM_WREQ_PSN_MASK;
 }
 
 /* <0, 0, >0 as @a is before, at, after @b (24-bit serial numbers). */
-static inline s32 xnic_sim_psn_cmp(u32 a, u32 b)
+static inline s32 xnic_sim_wreq_psn_cmp(u32 a, u32 b)
 {
 	return (s32)((a - b) << 8);
 }
 
-static inline u32 xnic_sim_psn_diff(u32 a, u32 b)
+static inline u32 xnic_sim_wreq_psn_diff(u32 a, u32 b)
 {
-	return (a - b) & XNIC_SIM_PSN_MASK;
+	return (a - b) & XNIC_SIM_WREQ_PSN_MASK;
 }
 
-static bool xnic_sim_op_rd(u8 opcode)
+static bool xnic_sim_wreq_op_rd(u8 opcode)
 {
 	return opcode == XNIC_OP_RDMA_READ ||
 	       opcode == XNIC_OP_ATOMIC_CMP_AND_SWP ||
 	       opcode == XNIC_OP_ATOMIC_FETCH_AND_ADD;
 }
 
-static bool xnic_sim_op_atomic(u8 opcode)
+static bool xnic_sim_wreq_op_atomic(u8 opcode)
 {
 	return opcode == XNIC_OP_ATOMIC_CMP_AND_SWP ||
 	       opcode == XNIC_OP_ATOMIC_FETCH_AND_ADD;
 }
 
 /* Operations that go on the wire (the others execute locally). */
-static bool xnic_sim_op_wire(u8 opcode)
+static bool xnic_sim_wreq_op_wire(u8 opcode)
 {
 	switch (opcode) {
 	case XNIC_OP_SEND:
@@ -85,7 +86,7 @@ static bool xnic_sim_op_wire(u8 opcode)
 	case XNIC_OP_RDMA_WRITE_WITH_IMM:
 		return true;
 	default:
-		return xnic_sim_op_rd(opcode);
+		return xnic_sim_wreq_op_rd(opcode);
 	}
 }
 
@@ -95,7 +96,7 @@ static bool xnic_sim_op_wire(u8 opcode)
  */
 static u32 xnic_sim_wfl_bytes(const struct xnic_sim_wflight *e)
 {
-	return xnic_sim_op_atomic(e->opcode) ? 8 : e->len;
+	return xnic_sim_wreq_op_atomic(e->opcode) ? 8 : e->len;
 }
 
 static struct xnic_sim_wflight *xnic_sim_wfl(struct xnic_sim_wreq *wr, u32 i)
@@ -105,7 +106,7 @@ static struct xnic_sim_wflight *xnic_sim_wfl(struct xnic_sim_wreq *wr, u32 i)
 
 static u32 xnic_sim_wfl_end(const struct xnic_sim_wflight *e)
 {
-	return xnic_sim_psn_add(e->first_psn, e->npkts);
+	return xnic_sim_wreq_psn_add(e->first_psn, e->npkts);
 }
 
 /* The WQE in flight whose PSNs hold @psn, or NULL. */
@@ -117,9 +118,9 @@ static struct xnic_sim_wflight *xnic_sim_wfl_find(struct xnic_sim_wreq *wr,
 	for (i = wr->fl_head; i != wr->fl_tail; i++) {
 		struct xnic_sim_wflight *e = xnic_sim_wfl(wr, i);
 
-		if (xnic_sim_psn_cmp(psn, e->first_psn) < 0)
+		if (xnic_sim_wreq_psn_cmp(psn, e->first_psn) < 0)
 			return NULL;
-		if (xnic_sim_psn_cmp(psn, xnic_sim_wfl_end(e)) < 0) {
+		if (xnic_sim_wreq_psn_cmp(psn, xnic_sim_wfl_end(e)) < 0) {
 			if (pos)
 				*pos = i;
 			return e;
@@ -177,10 +178,10 @@ static bool xnic_sim_wreq_retire(struct xnic_sim_dev *dev,
 		u8 status = e->status;
 
 		if (!status &&
-		    xnic_sim_psn_cmp(wr->una_psn, xnic_sim_wfl_end(e)) < 0)
+		    xnic_sim_wreq_psn_cmp(wr->una_psn, xnic_sim_wfl_end(e)) < 0)
 			break;
 		wr->fl_head++;
-		if (xnic_sim_op_rd(e->opcode) && wr->rd_out)
+		if (xnic_sim_wreq_op_rd(e->opcode) && wr->rd_out)
 			wr->rd_out--;
 		/* what xnic_sim_sq_complete() reads of the WQE */
 		w->opcode = e->opcode;
@@ -215,16 +216,16 @@ static void xnic_sim_wreq_una(struct xnic_sim_qp *qp, u32 psn, u64 now)
 {
 	struct xnic_sim_wreq *wr = qp->wreq;
 
-	if (xnic_sim_psn_cmp(psn, wr->una_psn) <= 0)
+	if (xnic_sim_wreq_psn_cmp(psn, wr->una_psn) <= 0)
 		return;
 	wr->una_psn = psn;
-	if (xnic_sim_psn_cmp(wr->ack_psn, psn) < 0)
+	if (xnic_sim_wreq_psn_cmp(wr->ack_psn, psn) < 0)
 		wr->ack_psn = psn;
-	if (xnic_sim_psn_cmp(wr->snd_psn, psn) < 0)
+	if (xnic_sim_wreq_psn_cmp(wr->snd_psn, psn) < 0)
 		wr->snd_psn = psn;
 	qp->retry_count = 0;
 	qp->rnr_count = 0;
-	if (xnic_sim_psn_cmp(psn, wr->max_psn) < 0)
+	if (xnic_sim_wreq_psn_cmp(psn, wr->max_psn) < 0)
 		xnic_sim_wreq_timer_start(qp, now);
 	else
 		wr->timer = 0;
@@ -244,14 +245,14 @@ static bool xnic_sim_wreq_ack(struct xnic_sim_qp *qp, u32 end, u64 now)
 		struct xnic_sim_wflight *e = xnic_sim_wfl(wr, i);
 		u32 e_end = xnic_sim_wfl_end(e);
 
-		if (xnic_sim_psn_cmp(end, e->first_psn) <= 0)
+		if (xnic_sim_wreq_psn_cmp(end, e->first_psn) <= 0)
 			break;
-		if (xnic_sim_op_rd(e->opcode) &&
-		    xnic_sim_psn_cmp(wr->una_psn, e_end) < 0) {
+		if (xnic_sim_wreq_op_rd(e->opcode) &&
+		    xnic_sim_wreq_psn_cmp(wr->una_psn, e_end) < 0) {
 			xnic_sim_wreq_una(qp, e->first_psn, now);
 			return true;
 		}
-		if (xnic_sim_psn_cmp(end, e_end) < 0) {
+		if (xnic_sim_wreq_psn_cmp(end, e_end) < 0) {
 			xnic_sim_wreq_una(qp, end, now);
 			break;
 		}
@@ -305,8 +306,8 @@ static bool xnic_sim_wreq_net(struct xnic_sim_dev *dev, u8 sgid_index,
  * Segments @out covering @s (@n of them) from byte @off on.  Return: how
  * many.
  */
-static u32 xnic_sim_segs_at(const struct xnic_sim_seg *s, u32 n, u64 off,
-			    struct xnic_sim_seg *out)
+static u32 xnic_sim_wreq_segs_at(const struct xnic_sim_seg *s, u32 n,
+				 u64 off, struct xnic_sim_seg *out)
 {
 	u32 i, k = 0;
 
@@ -347,7 +348,7 @@ static int xnic_sim_wreq_out(struct xnic_sim_dev *dev,
 	if (p->paylen) {
 		struct xnic_sim_seg dst = { .kaddr = payload,
 					    .len = p->paylen };
-		u32 n = xnic_sim_segs_at(seg, nseg, off, src);
+		u32 n = xnic_sim_wreq_segs_at(seg, nseg, off, src);
 
 		if (xnic_sim_copy(&dst, 1, src, n, p->paylen,
 				  xnic_sim_may_sleep(dev))) {
@@ -414,7 +415,7 @@ static void xnic_sim_wreq_fill(struct xnic_sim_qp *qp,
 	p->opcode = (rc ? XNIC_SIM_BTH_RC : XNIC_SIM_BTH_UC) | op;
 	mask = xnic_sim_opcodes[p->opcode].mask;
 	p->dqpn = qp->dest_qpn;
-	p->psn = xnic_sim_psn_add(e->first_psn, k);
+	p->psn = xnic_sim_wreq_psn_add(e->first_psn, k);
 	p->sport = xnic_sim_roce_sport(qp->qpn, qp->dest_qpn);
 	p->paylen = 0;
 	if (e->opcode == XNIC_OP_RDMA_READ) {
@@ -425,7 +426,7 @@ static void xnic_sim_wreq_fill(struct xnic_sim_qp *qp,
 		p->ackreq = true;
 		return;
 	}
-	if (xnic_sim_op_atomic(e->opcode)) {
+	if (xnic_sim_wreq_op_atomic(e->opcode)) {
 		p->va = w->remote_addr;
 		p->rkey = w->rkey;
 		p->swap_add = e->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP ?
@@ -461,7 +462,7 @@ static u8 xnic_sim_wreq_check(struct xnic_sim_dev *dev,
 			      struct xnic_sim_qp *qp, u32 *nl, u64 *len)
 {
 	const struct xnic_sim_swqe *w = &dev->scr->w;
-	bool rd = xnic_sim_op_rd(w->opcode);
+	bool rd = xnic_sim_wreq_op_rd(w->opcode);
 	u8 st;
 
 	st = xnic_sim_op_check(qp->type, w->opcode, qp->kernel);
@@ -471,7 +472,7 @@ static u8 xnic_sim_wreq_check(struct xnic_sim_dev *dev,
 		return st;
 	st = xnic_sim_local_segs(dev, qp, rd ? XNIC_ACCESS_LOCAL_WRITE : 0, 0,
 				 nl, len);
-	if (!st && xnic_sim_op_atomic(w->opcode) && *len < 8)
+	if (!st && xnic_sim_wreq_op_atomic(w->opcode) && *len < 8)
 		st = XNIC_CQE_LOC_LEN_ERR;
 	return st;
 }
@@ -519,7 +520,7 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 		e->status = XNIC_CQE_LOC_QP_OP_ERR;
 		return false;
 	}
-	k = xnic_sim_psn_diff(wr->snd_psn, e->first_psn);
+	k = xnic_sim_wreq_psn_diff(wr->snd_psn, e->first_psn);
 	while (k < e->npkts) {
 		u32 off = k * mtu;
 
@@ -529,7 +530,7 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 			b->left = true;
 			return false;
 		}
-		if (rc && xnic_sim_psn_diff(wr->snd_psn, wr->una_psn) >=
+		if (rc && xnic_sim_wreq_psn_diff(wr->snd_psn, wr->una_psn) >=
 			  XNIC_SIM_WIRE_PSN_WINDOW)
 			return false;
 		xnic_sim_wreq_fill(qp, e, &s->w, k, mtu, &p);
@@ -549,15 +550,15 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 			wr->neigh_waits = 0;
 		(*pkts)--;
 		b->bytes -= min_t(u64, b->bytes, p.paylen);
-		if (xnic_sim_psn_cmp(wr->snd_psn, wr->max_psn) < 0)
+		if (xnic_sim_wreq_psn_cmp(wr->snd_psn, wr->max_psn) < 0)
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_retransmits, 1);
 		/* a READ request stands for all its responses */
-		if (xnic_sim_op_rd(e->opcode))
+		if (xnic_sim_wreq_op_rd(e->opcode))
 			k = e->npkts;
 		else
 			k++;
-		wr->snd_psn = xnic_sim_psn_add(e->first_psn, k);
-		if (xnic_sim_psn_cmp(wr->snd_psn, wr->max_psn) > 0)
+		wr->snd_psn = xnic_sim_wreq_psn_add(e->first_psn, k);
+		if (xnic_sim_wreq_psn_cmp(wr->snd_psn, wr->max_psn) > 0)
 			wr->max_psn = wr->snd_psn;
 		if (rc && !wr->timer)
 			xnic_sim_wreq_timer_start(qp, now);
@@ -623,9 +624,9 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 		b->left = true;
 		return 0;
 	}
-	if (r == 1 && xnic_sim_op_wire(w->opcode))
+	if (r == 1 && xnic_sim_wreq_op_wire(w->opcode))
 		st = xnic_sim_wreq_check(dev, qp, &nl, &len);
-	if (r != 1 || !xnic_sim_op_wire(w->opcode) || st) {
+	if (r != 1 || !xnic_sim_wreq_op_wire(w->opcode) || st) {
 		/* in order: once everything before it completed */
 		if (!idle)
 			return 0;
@@ -634,12 +635,12 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 		xnic_sim_wreq_local(dev, qp, r, st);
 		return 1;
 	}
-	rd = xnic_sim_op_rd(w->opcode);
+	rd = xnic_sim_wreq_op_rd(w->opcode);
 	if ((rd && wr->rd_out >= qp->max_rd_atomic) ||
 	    ((w->flags & XNIC_WQE_FENCE) && wr->rd_out))
 		return 0;
 	if (xnic_sim_qpt_rc(qp->type) &&
-	    xnic_sim_psn_diff(wr->snd_psn, wr->una_psn) >=
+	    xnic_sim_wreq_psn_diff(wr->snd_psn, wr->una_psn) >=
 	    XNIC_SIM_WIRE_PSN_WINDOW)
 		return 0;
 	b->wqes--;
@@ -653,11 +654,11 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 		.first_psn = qp->sq_psn,
 		.npkts = 1,
 	};
-	if (!xnic_sim_op_atomic(w->opcode) && len)
+	if (!xnic_sim_wreq_op_atomic(w->opcode) && len)
 		e->npkts = DIV_ROUND_UP_ULL(len, xnic_sim_mtu_bytes(qp->mtu));
 	if (rd)
 		wr->rd_out++;
-	qp->sq_psn = xnic_sim_psn_add(qp->sq_psn, e->npkts);
+	qp->sq_psn = xnic_sim_wreq_psn_add(qp->sq_psn, e->npkts);
 	xnic_sim_wreq_send_fl(dev, qp, e, nl, now, pkts, b);
 	return 1;
 }
@@ -761,7 +762,7 @@ static void xnic_sim_wreq_progress(struct xnic_sim_dev *dev,
 	struct xnic_sim_wreq *wr = qp->wreq;
 
 	xnic_sim_wreq_una(qp, psn, now);
-	if (xnic_sim_psn_cmp(wr->ack_psn, wr->una_psn) > 0)
+	if (xnic_sim_wreq_psn_cmp(wr->ack_psn, wr->una_psn) > 0)
 		xnic_sim_wreq_ack(qp, wr->ack_psn, now);
 	xnic_sim_wreq_retire(dev, qp);
 }
@@ -778,9 +779,9 @@ static bool xnic_sim_wreq_expected(struct xnic_sim_wreq *wr,
 	u32 i;
 
 	for (i = wr->fl_head; i != pos; i++)
-		if (xnic_sim_op_rd(xnic_sim_wfl(wr, i)->opcode))
+		if (xnic_sim_wreq_op_rd(xnic_sim_wfl(wr, i)->opcode))
 			return false;
-	if (xnic_sim_psn_cmp(wr->una_psn, e->first_psn) <= 0)
+	if (xnic_sim_wreq_psn_cmp(wr->una_psn, e->first_psn) <= 0)
 		return psn == e->first_psn;
 	return psn == wr->una_psn;
 }
@@ -811,7 +812,7 @@ static u8 xnic_sim_wreq_land(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return st;
 	if (total != e->len)
 		return XNIC_CQE_LOC_QP_OP_ERR;
-	n = xnic_sim_segs_at(s->lseg, nl, off, dst);
+	n = xnic_sim_wreq_segs_at(s->lseg, nl, off, dst);
 	if (xnic_sim_copy(dst, n, &src, 1, len, xnic_sim_may_sleep(dev)))
 		return XNIC_CQE_LOC_PROT_ERR;
 	return 0;
@@ -834,7 +835,7 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
 	}
-	k = xnic_sim_psn_diff(p->psn, e->first_psn);
+	k = xnic_sim_wreq_psn_diff(p->psn, e->first_psn);
 	left = e->len - k * mtu;
 	/* every response but the last carries exactly one MTU */
 	if ((mask & XNIC_SIM_PH_END) ? p->paylen != left :
@@ -851,7 +852,7 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 		xnic_sim_wreq_retire(dev, qp);
 		return;
 	}
-	xnic_sim_wreq_progress(dev, qp, xnic_sim_psn_add(p->psn, 1), now);
+	xnic_sim_wreq_progress(dev, qp, xnic_sim_wreq_psn_add(p->psn, 1), now);
 }
 
 /* An atomic ACK: the original value into the local segment. */
@@ -866,7 +867,7 @@ static void xnic_sim_wreq_atomic_ack(struct xnic_sim_dev *dev,
 	u8 st;
 
 	e = xnic_sim_wfl_find(wr, p->psn, &pos);
-	if (!e || !xnic_sim_op_atomic(e->opcode) ||
+	if (!e || !xnic_sim_wreq_op_atomic(e->opcode) ||
 	    !xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
@@ -878,11 +879,11 @@ static void xnic_sim_wreq_atomic_ack(struct xnic_sim_dev *dev,
 		xnic_sim_wreq_retire(dev, qp);
 		return;
 	}
-	xnic_sim_wreq_progress(dev, qp, xnic_sim_psn_add(p->psn, 1), now);
+	xnic_sim_wreq_progress(dev, qp, xnic_sim_wreq_psn_add(p->psn, 1), now);
 }
 
 /* The CQE status of a NAK's code (IBTA 9.7.5.2.8, as rxe). */
-static u8 xnic_sim_nak_status(u8 code)
+static u8 xnic_sim_wreq_nak_status(u8 code)
 {
 	switch (code) {
 	case XNIC_SIM_NAK_INV_REQ:
@@ -905,13 +906,13 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 	u32 psn = p->psn;
 
 	if (type == XNIC_SIM_AETH_ACK) {
-		u32 end = xnic_sim_psn_add(psn, 1);
+		u32 end = xnic_sim_wreq_psn_add(psn, 1);
 
-		if (xnic_sim_psn_cmp(end, wr->ack_psn) <= 0) {
+		if (xnic_sim_wreq_psn_cmp(end, wr->ack_psn) <= 0) {
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 			return;
 		}
-		if (xnic_sim_psn_cmp(end, wr->max_psn) > 0) {
+		if (xnic_sim_wreq_psn_cmp(end, wr->max_psn) > 0) {
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 			return;
 		}
@@ -922,11 +923,11 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		return;
 	}
 	/* a NAK names the PSN it refuses: every one before it arrived */
-	if (xnic_sim_psn_cmp(psn, wr->una_psn) < 0) {
+	if (xnic_sim_wreq_psn_cmp(psn, wr->una_psn) < 0) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		return;
 	}
-	if (xnic_sim_psn_cmp(psn, wr->max_psn) >= 0 ||
+	if (xnic_sim_wreq_psn_cmp(psn, wr->max_psn) >= 0 ||
 	    type == 0x40) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
@@ -952,7 +953,7 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		qp->rnr_count++;
 		wr->snd_psn = psn;
 		wr->timer = 0;
-		wr->wait_until = now + (u64)xnic_sim_rnr_us[p->syndrome & 31] *
+		wr->wait_until = now + (u64)xnic_sim_wreq_rnr_us[p->syndrome & 31] *
 				       NSEC_PER_USEC;
 		return;
 	}
@@ -962,7 +963,7 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		return;
 	}
 	xnic_sim_count(dev, XNIC_SIM_CTR_wire_err_naks_rcvd, 1);
-	xnic_sim_wreq_fail(dev, qp, psn, xnic_sim_nak_status(p->syndrome & 0x1f));
+	xnic_sim_wreq_fail(dev, qp, psn, xnic_sim_wreq_nak_status(p->syndrome & 0x1f));
 }
 
 /**
@@ -1000,12 +1001,12 @@ void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return;
 	}
 	if (mask & XNIC_SIM_PH_READ) {
-		if (xnic_sim_psn_cmp(p->psn, wr->una_psn) < 0)
+		if (xnic_sim_wreq_psn_cmp(p->psn, wr->una_psn) < 0)
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		else
 			xnic_sim_wreq_read_resp(dev, qp, p, mask, now);
 	} else if (p->opcode == (XNIC_SIM_BTH_RC | XNIC_SIM_BTH_ATOMIC_ACK)) {
-		if (xnic_sim_psn_cmp(p->psn, wr->una_psn) < 0)
+		if (xnic_sim_wreq_psn_cmp(p->psn, wr->una_psn) < 0)
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		else
 			xnic_sim_wreq_atomic_ack(dev, qp, p, now);
@@ -1055,13 +1056,13 @@ int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 				      XNIC_SIM_BTH_SEND_ONLY);
 	p.se = !!(w->flags & XNIC_WQE_SOLICITED);
 	p.pkey = XNIC_SIM_DEFAULT_PKEY;
-	p.dqpn = w->dest_qpn & XNIC_SIM_PSN_MASK;
+	p.dqpn = w->dest_qpn & XNIC_SIM_WREQ_PSN_MASK;
 	p.psn = qp->sq_psn;
 	p.imm = (__force __be32)w->imm;
 	p.qkey = xnic_sim_ud_qkey(qp, w->qkey);
 	p.sqpn = qp->qpn;
 	p.paylen = len;
-	qp->sq_psn = xnic_sim_psn_add(qp->sq_psn, 1);
+	qp->sq_psn = xnic_sim_wreq_psn_add(qp->sq_psn, 1);
 	/* a failed copy or no neighbour: lost, as UD may be */
 	xnic_sim_wreq_out(dev, &p, &s->lseg[1], nl - 1, 0);
 	return XNIC_SIM_DONE;
