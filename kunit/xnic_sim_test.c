@@ -21,6 +21,7 @@
  *                                kunit/xnic_sim_wire_fixture.[ch])
  *   xnic_sim_wreq                xnic_sim_wreq_test.c (the wire's
  *                                requester, a scripted responder)
+ *   xnic_sim_roce                xnic_sim_roce_test.c
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA

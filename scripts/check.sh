@@ -92,6 +92,7 @@ stage kernels scripts/selftest/kernels.sh
 stage deps-audit-selftest scripts/selftest/deps-audit.py --selftest
 stage deps-audit scripts/selftest/deps-audit.py
 stage uapi-headers tools/testing/uverbs/header-test.sh
+stage roce-pcap-check tools/testing/hw/xnic/roce_pcap_check_test.sh
 stage xverbs-abi make -C tools/lib/xverbs check
 stage install scripts/selftest/install.sh
 stage kunit scripts/kunit.sh

@@ -103,10 +103,10 @@ const struct xnic_sim_opcode xnic_sim_opcodes[256] = {
 	OP(RC, ATOMIC_ACK, "Atomic Acknowledge",
 	   XNIC_SIM_PH_RESP | XNIC_SIM_PH_ACK | XNIC_SIM_PH_ONLY |
 	   XNIC_SIM_PH_AETH | XNIC_SIM_PH_ATMACK, AETH_LEN + ATMACK_LEN),
-	OP(RC, CMP_SWAP, "CmpSwap",
+	OP(RC, CMP_SWAP, "Compare Swap",
 	   XNIC_SIM_PH_REQ | XNIC_SIM_PH_ATOMIC | XNIC_SIM_PH_ONLY |
 	   XNIC_SIM_PH_ATMETH, ATMETH_LEN),
-	OP(RC, FETCH_ADD, "FetchAdd",
+	OP(RC, FETCH_ADD, "Fetch Add",
 	   XNIC_SIM_PH_REQ | XNIC_SIM_PH_ATOMIC | XNIC_SIM_PH_ONLY |
 	   XNIC_SIM_PH_ATMETH, ATMETH_LEN),
 	OP(RC, SEND_LAST_INV, "Send Last Invalidate",

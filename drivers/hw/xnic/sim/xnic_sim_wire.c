@@ -733,6 +733,18 @@ static bool xnic_sim_wire_is_xnic(const struct net_device *nd)
 	       !strcmp(to_platform_device(parent)->name, XNIC_PLATFORM_NAME);
 }
 
+/*
+ * The Ethernet function's link is up with a cable or a wire: tell the
+ * driver when attaching or detaching changed it (PORT_CHANGE; the RDMA
+ * port stays ACTIVE, as QUERY_CAPS says, a cable or not).
+ */
+static void xnic_sim_wire_link_event(struct xnic_sim_wire *w)
+{
+	if (!w->dev->peer)
+		xnic_sim_eq_post(w->dev, XNIC_EQE_PORT_CHANGE, 1,
+				 XNIC_PORT_ACTIVE);
+}
+
 static int xnic_sim_wire_attach_locked(struct xnic_sim_wire *w,
 				       const char *ifname)
 {
@@ -771,6 +783,7 @@ static int xnic_sim_wire_attach_locked(struct xnic_sim_wire *w,
 	w->held = nd;
 	rcu_assign_pointer(w->ndev, nd);
 	WRITE_ONCE(w->on, true);
+	xnic_sim_wire_link_event(w);
 	pr_info("xnic_sim %d: on %s (port %pM)\n", w->dev->index, nd->name,
 		w->mac);
 	return 0;
@@ -784,6 +797,7 @@ put:
 static void xnic_sim_wire_detach_locked(struct xnic_sim_wire *w)
 {
 	struct net_device *nd = w->held;
+	bool was_on = w->on;
 
 	ASSERT_RTNL();
 	WRITE_ONCE(w->on, false);
@@ -809,6 +823,8 @@ static void xnic_sim_wire_detach_locked(struct xnic_sim_wire *w)
 	}
 #endif
 	skb_queue_purge(&w->rxq);
+	if (was_on)
+		xnic_sim_wire_link_event(w);
 }
 
 /**
