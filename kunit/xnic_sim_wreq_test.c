@@ -260,8 +260,11 @@ static void wreq_loss_timer(struct kunit *test)
 	/* go-back-N: both again */
 	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
 	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 8);
-	KUNIT_EXPECT_GE(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 1ULL);
-	KUNIT_EXPECT_GE(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	/* counted once the frame is out: wait for them */
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_timeouts, 1));
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 2));
 	wq_ack(&t, 1);
 	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
 	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
@@ -302,6 +305,8 @@ static void wreq_seq_nak(struct kunit *test)
 	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 8, true, 8);
 	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 9, true, 8);
 	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_seq_naks_rcvd), 1ULL);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 2));
 	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
 	wq_ack(&t, 9);
 	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
@@ -558,6 +563,48 @@ static void wreq_ud_frame(struct kunit *test)
 }
 
 /*
+ * End to end: one READ of ten responses from an unaligned address of an
+ * MTT MR into two SGEs, with td_connect()'s retries (timeout 1: the
+ * timer's floor, retry_cnt 2).
+ */
+static void wreq_e2e_read(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+	struct td_dev *da = &c->td->dev[0], *db = &c->td->dev[1];
+	struct td_cq *acq = td_cq(da, 1, 6, false);
+	struct td_cq *bcq = td_cq(db, 2, 6, false);
+	struct td_qp *a = td_qp(da, 3, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
+				XNIC_NO_SRQ);
+	struct td_qp *b = td_qp(db, 4, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+				XNIC_NO_SRQ);
+	u64 iova = 0x7000000000000800ULL;
+	struct td_mr *m = td_mr(db, 9 << 8 | 0x5a, TD_PD, TD_ACCESS, 4, iova,
+				true);
+	u32 len = 3 * PAGE_SIZE - 0x800, i;
+	u8 *dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 0xa1,
+			   .raddr = iova + 1, .rkey = m->key, .nsge = 2 };
+	struct xnic_cqe e = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < len; i++)
+		*td_mr_byte(m, iova + i) = i * 5 + 3;
+	td_connect(a, b, 3);
+	td_connect(b, a, 3);
+	w.sge[0] = td_sge(td_pa(dst), 4097, TD_ALL_KEY);
+	w.sge[1] = td_sge(td_pa(dst + 4097), len - 4098, TD_ALL_KEY);
+	td_post(a, &w);
+	KUNIT_EXPECT_TRUE(test, td_poll(acq, &e, TD_TIMEOUT_MS));
+	KUNIT_EXPECT_EQ(test, e.status, 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len - 1);
+	for (i = 0; i < len - 1; i++)
+		if (dst[i] != *td_mr_byte(m, iova + 1 + i))
+			break;
+	KUNIT_EXPECT_EQ(test, i, len - 1);
+}
+
+/*
  * End to end, xnic to xnic (the responder: xnic_sim_wresp.c): every
  * opcode of td_rc_ops(), data checked, over a wire without faults.
  */
@@ -677,6 +724,7 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_dup_stale),
 	KUNIT_CASE(wreq_psn_wrap),
 	KUNIT_CASE(wreq_ud_frame),
+	KUNIT_CASE(wreq_e2e_read),
 	KUNIT_CASE(wreq_e2e_ops),
 	KUNIT_CASE(wreq_e2e_lossy),
 	{}
