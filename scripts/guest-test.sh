@@ -304,6 +304,34 @@ unfollow() {
 	tp=""
 }
 
+# wire_pcap_check TEST...: the conformance check of the link's capture
+# (tools/testing/harness/host/pcap-check.sh, its output in
+# wire_pcap.log), a result line "wire_pcap STATUS REASON" of its own;
+# the capture is kept as wire.pcap.gz.
+# RoCE frames are expected when a test with "# XRDMA_ROCE: 1" passed.
+wire_pcap_check() {
+	local t name file expect=0 v
+	for t in "$@"; do
+		name=${t%% *}
+		file=${t##* }
+		[ "$(xrdma_test_field "$file" ROCE 0)" = 1 ] || continue
+		awk -v n="$name" '$1 == n && $2 == "PASS" { f = 1 } END { exit !f }' \
+			"$RESULTS" && expect=1
+	done
+	"$XRDMA_GUEST_DIR"/pcap-check.sh "$OUT/wire.pcap" "$expect" >"$OUT/wire_pcap.log" 2>&1
+	v=$(tail -n 1 "$OUT/wire_pcap.log")
+	case $v in
+	PASS* | SKIP* | FAIL*) echo "wire_pcap $v" | record ;;
+	*) echo "wire_pcap FAIL pcap-check.sh said nothing (see wire_pcap.log)" | record ;;
+	esac
+	sed -n '/^BTH opcodes/,/^[^ ]/p' "$OUT/wire_pcap.log" | grep '^ ' | head -n 30
+	[ "${v%% *}" != FAIL ] || head -n 30 "$OUT/wire_pcap.log"
+	# tshark and Wireshark read it compressed (tens of MB of test data
+	# that compress well, kept for XRDMA_KEEP_RUNS runs)
+	rm -f "$OUT/wire.checked.pcap" "$OUT/wire.pcap.err"
+	[ -f "$OUT/wire.pcap" ] && gzip -1 "$OUT/wire.pcap"
+}
+
 # --- one guest for all single-guest tests
 if [ ${#VM1[@]} -gt 0 ]; then
 	to=$(run_timeout "${VM1[@]}")
@@ -326,7 +354,8 @@ if [ ${#VM2[@]} -gt 0 ]; then
 	: >"$OUT/a.log"
 	: >"$OUT/b.log"
 	follow "$OUT/a.log" "$OUT/b.log"
-	XRDMA_NTESTS=${#VM2[@]} "$XRDMA_GUEST_DIR"/run-2vm.sh "$OUT/initramfs.cpio" "$OUT/a.log" "$OUT/b.log" \
+	XRDMA_PCAP=$OUT/wire.pcap XRDMA_NTESTS=${#VM2[@]} \
+		"$XRDMA_GUEST_DIR"/run-2vm.sh "$OUT/initramfs.cpio" "$OUT/a.log" "$OUT/b.log" \
 		"$to" "$APPEND xrdma.vms=2"
 	unfollow
 	mapfile -t N < <(names "${VM2[@]}")
@@ -341,6 +370,7 @@ if [ ${#VM2[@]} -gt 0 ]; then
 		END { for (i = 1; i <= n; i++) print order[i], s[order[i]] r[order[i]] }' | record
 	show_failures "$OUT/a.log" <<<"$pa"
 	show_failures "$OUT/b.log" <<<"$pb"
+	wire_pcap_check "${VM2[@]}"
 fi
 
 finish

@@ -27,7 +27,7 @@ rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnupl
 nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
 ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin openmpi-common libopenmpi-dev
 libopenmpi3 libpmix2 qperf libtirpc-common netbase
-dkms lintian man-db curl gpgv debian-archive-keyring"
+dkms lintian man-db curl gpgv debian-archive-keyring tshark"
 
 # the bookworm-backports kernel series the tree supports besides 6.1
 BPO_SERIES="6.12"

@@ -12,6 +12,10 @@
 # guest (default 1: two guests already fill two host cores), XRDMA_MEM,
 # XRDMA_NTESTS (as for run-vm.sh: each guest's progress lines, "guest a:",
 # "guest b:", count the tests done of that many).
+# XRDMA_PCAP=FILE: the link's frames, both directions, as guest a's end of
+# it sees them, go to FILE (pcap; QEMU's filter-dump on guest a's netdev),
+# each frame cut to XRDMA_PCAP_SNAPLEN bytes (default 4600: whole frames
+# at the MTU the wire tests use, 4500, so that ICRCs can be checked).
 set -uo pipefail
 
 D=$(dirname "$0")
@@ -37,9 +41,14 @@ if [ -z "$PORT" ]; then
 	done
 fi
 
+CAP=()
+if [ -n "${XRDMA_PCAP:-}" ]; then
+	rm -f "$XRDMA_PCAP"
+	CAP=(-object "filter-dump,id=cap0,netdev=n0,file=$XRDMA_PCAP,maxlen=${XRDMA_PCAP_SNAPLEN:-4600}")
+fi
 "$D"/run-vm.sh "$INITRD" "$LOG_A" "$TO" "$APPEND xrdma.role=a" -- \
 	-netdev "socket,id=n0,listen=127.0.0.1:$PORT" \
-	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0a" &
+	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0a" "${CAP[@]}" &
 pid_a=$!
 # guest b's connect fails unless a already listens
 for _ in $(seq 100); do

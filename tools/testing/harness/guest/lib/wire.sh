@@ -1,0 +1,582 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Helpers for the two-guest RoCEv2 tests (tools/testing/ulp/wire/): each
+# guest has one virtio-net eth0 on a QEMU socket link (run-2vm.sh) and
+# puts one RDMA stack on it, Linux's rxe or the xnic port attached to
+# eth0.  Documentation/testing.rst, "Two guests on a wire".  A test
+# sources it after lib/xrdma_test.sh:
+#
+#     . /xrdma/tests/lib/wire.sh
+#     wire_up rxe                      # or xnic: WIRE_IBDEV, WIRE_GIDX...
+#     wire_sync ready                  # both guests reached "ready"
+#     wire_suite a                     # the interop suite, a the servers
+#     wire_sync end
+#     wire_down                        # unload: the next test picks its own
+#
+# The header must ship (besides the programs the test runs):
+#     # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe
+#     # XRDMA_DEBIAN_MODULES: ib_uverbs rdma_ucm
+#     # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma
+#     # XRDMA_FILES: /etc/libibverbs.d/rxe.driver
+#     # XRDMA_FILES: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+# and for xnic: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run; for
+# netem: sch_netem and /usr/sbin/tc (busybox's tc has no netem).
+#
+# Both guests run the same tests in the same order (init.sh), but not in
+# step: every exchange between them goes through wire_sync, a TCP
+# rendezvous over whatever netdev carries XRDMA_IP at the time.
+#
+# wire_xnic_ready
+#     0 when the xnic model can be attached to an Ethernet (xnic_sim has
+#     a "netdev" parameter), else 1.  wire_require_xnic skips the test
+#     (exit 77) then, or when the host found the model's RoCEv2 transport
+#     still the stub (/xrdma/wire/xnic_transport, from the test's
+#     "# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire")
+#     -- in both guests alike, as both get the same initramfs.
+# wire_up rxe|xnic [MTU]
+#     rxe:  crc32_generic, rdma_rxe, eth0 at MTU (default 4500, so that
+#           rxe's port MTU is 4096) with XRDMA_IP/24, rxe0 on eth0.
+#     xnic: xrdma_core, xrdma_uverbs, xnic_sim netdev=eth0, xnic and
+#           xrdma_ib; XRDMA_IP/24 on the netdev of xnic0's port 1.
+#     Waits for the port's GID of XRDMA_IP (::ffff:a.b.c.d) and sets
+#     WIRE_STACK, WIRE_IBDEV, WIRE_NETDEV, WIRE_GIDX (the GID's index).
+# wire_down
+#     Undoes wire_up (servers left running, qdiscs, addresses, devices,
+#     modules) -- what of it is there; problems go to $XRDMA_TMP/errors.
+#     wire_up makes it the test's EXIT trap too, so that a test that
+#     fails does not leave its stack to the next one.
+# wire_run PROGRAM ARGS...
+#     PROGRAM with the libibverbs of WIRE_STACK: xverbs' (xrdma-run) for
+#     xnic, Debian's for rxe.
+# wire_sync STEP [VALUE] [SECONDS]
+#     Waits (default 120 s) until the peer reached the same STEP of the
+#     same test, and prints the VALUE the peer passed (default "-").
+#     Guest a listens on TCP port WIRE_SYNC_PORT, guest b connects until
+#     it is answered.  Fails the test on a timeout, or when the peer is at
+#     another step of this test or at a later test (the test failed
+#     there); a peer at an earlier test (one that failed here) is waited
+#     for, so that one failure does not fail the tests after it.
+# wire_server NAME tcp|cm PORT PROGRAM ARGS...
+#     Starts the server side of a client/server program in the background
+#     (as wire_run, output in $XRDMA_TMP/NAME.srv), waits until it listens
+#     on PORT (a TCP socket, or an rdma_cm ID in LISTEN), then tells the
+#     peer (wire_sync NAME).  wire_down kills what is left of them.  wire_server_wait NAME PATTERN: its exit
+#     status and output (an extended regex PATTERN must match a line),
+#     errors to $XRDMA_TMP/errors.
+# wire_client NAME PATTERN PROGRAM ARGS...
+#     Waits for the peer's server (wire_sync NAME), runs the client,
+#     checks it as wire_server_wait does.  Both return 0 when it passed.
+#     With WIRE_CM_RETRY set, a client rejected with "invalid service ID"
+#     (rdma_cm: the listener not reachable yet, seen on 6.1 although
+#     "rdma resource" showed it in LISTEN) connects again, up to 3 times.
+# wire_netem ARGS...
+#     tc qdisc replace dev eth0 root netem ARGS (egress of this guest).
+# wire_counters
+#     The device's counters, "name value" a line: hw_counters of the ib
+#     device, and (xnic) the model's counters in debugfs.
+# wire_counter_sum NAME...
+#     The sum of those counters.
+
+WIRE_SYNC_PORT=7999
+WIRE_ETH=eth0
+WIRE_STACK=
+WIRE_IBDEV=
+WIRE_NETDEV=
+WIRE_GIDX=
+WIRE_PREFIX=24
+WIRE_PIDS=
+
+# the IPv4-mapped GID of XRDMA_IP as sysfs shows it
+_wire_gid() {
+	echo "$XRDMA_IP" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n", $1, $2, $3, $4 }'
+}
+
+# _wire_gidx DEV: the index of that GID in DEV's port 1
+_wire_gidx() {
+	_wg=$(_wire_gid)
+	for _f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$_f" 2>/dev/null)" = "$_wg" ] && {
+			echo "${_f##*/}"
+			return 0
+		}
+	done
+	return 1
+}
+
+wire_xnic_ready() {
+	has_ko xnic_sim || return 1
+	grep -qa 'parmtype=netdev:' "$XRDMA_KO/xnic_sim.ko"
+}
+
+wire_require_xnic() {
+	wire_xnic_ready ||
+		skip "xnic on a wire not there yet (xnic_sim has no netdev parameter)"
+	# the host's word on the transport (wire-caps.sh, XRDMA_PREPARE)
+	_wrt=$(cat /xrdma/wire/xnic_transport 2>/dev/null) ||
+		fail "no /xrdma/wire/xnic_transport (XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh)"
+	[ "$_wrt" = yes ] || skip "xnic's RoCEv2 transport not there yet (${_wrt#no: })"
+	has_ko xrdma_ib || skip "xrdma_ib.ko not built"
+}
+
+# _wire_ip DEV [MTU]: XRDMA_IP on DEV, up, neighbours flushed and
+# announced (the peer's neighbour entry of XRDMA_IP may name the MAC of
+# the netdev a previous test had)
+_wire_ip() {
+	/usr/bin/ip addr flush dev "$1"
+	if [ -n "${2:-}" ] && ! /usr/bin/ip link set "$1" mtu "$2"; then
+		# (the path MTU 4096 runs will say what that costs)
+		[ "$WIRE_STACK" = xnic ] || fail "cannot set MTU $2 on $1"
+		note "cannot set MTU $2 on $1, left at $(cat "/sys/class/net/$1/mtu")"
+	fi
+	/usr/bin/ip addr add "$XRDMA_IP/$WIRE_PREFIX" dev "$1" ||
+		fail "ip addr add $XRDMA_IP on $1"
+	/usr/bin/ip link set "$1" up || fail "$1 up"
+	/usr/bin/ip neigh flush all >/dev/null 2>&1
+	arping -q -U -c 1 -I "$1" "$XRDMA_IP" >/dev/null 2>&1
+	WIRE_NETDEV=$1
+}
+
+_wire_up_rxe() {
+	modprobe crc32_generic || fail "modprobe crc32_generic"
+	modprobe rdma_rxe || fail "modprobe rdma_rxe"
+	_wire_ip "$WIRE_ETH" "${1:-4500}"
+	/usr/bin/rdma link add rxe0 type rxe netdev "$WIRE_ETH" ||
+		fail "rdma link add rxe0 type rxe netdev $WIRE_ETH"
+	WIRE_IBDEV=rxe0
+}
+
+# _wire_xnic_netdev DEV: the netdev of DEV's port 1 (ib_core's GID
+# attributes, else rdma link), as ulp.sh finds it
+_wire_xnic_netdev() {
+	_un=$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/ndevs/0 2>/dev/null)
+	[ -n "$_un" ] ||
+		_un=$(/usr/bin/rdma link show "$1/1" 2>/dev/null |
+			sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	[ -n "$_un" ] && [ -d "/sys/class/net/$_un" ] || return 1
+	echo "$_un"
+}
+
+_wire_up_xnic() {
+	wire_require_xnic
+	mount_debugfs
+	modprobe ib_core || fail "modprobe ib_core"
+	# eth0 becomes the port's wire: no address of its own, up, big
+	# enough for 4096-byte RoCE packets
+	/usr/bin/ip addr flush dev "$WIRE_ETH"
+	/usr/bin/ip link set "$WIRE_ETH" mtu "${1:-4500}" ||
+		fail "cannot set MTU on $WIRE_ETH"
+	/usr/bin/ip link set "$WIRE_ETH" up || fail "$WIRE_ETH up"
+	for _m in xrdma_core xrdma_uverbs xnic_sim xnic xrdma_ib; do
+		_ko=$(xko $_m) || exit 1
+		_arg=
+		[ $_m = xnic_sim ] && _arg="ndev=1 netdev=$WIRE_ETH"
+		# shellcheck disable=SC2086 # no argument when empty
+		insmod "$_ko" $_arg || {
+			wire_down
+			fail "insmod $_m $_arg"
+		}
+	done
+	WIRE_IBDEV=xnic0
+	wait_for 10 test -d /sys/class/infiniband/xnic0 ||
+		fail "xrdma_ib registered no ib_device xnic0"
+	wait_for 10 _wire_xnic_netdev xnic0 >/dev/null ||
+		fail "xnic0 port 1 has no netdev (sysfs gid_attrs, rdma link)"
+	_wire_ip "$(_wire_xnic_netdev xnic0)" "${1:-4500}"
+}
+
+wire_up() {
+	WIRE_STACK=$1
+	# a test that fails leaves nothing behind for the next one either
+	trap 'wire_down' EXIT
+	: >>"$XRDMA_TMP/errors"
+	case $1 in
+	rxe) _wire_up_rxe "${2:-}" ;;
+	xnic) _wire_up_xnic "${2:-}" ;;
+	*) fail "wire_up: unknown stack '$1' (rxe or xnic)" ;;
+	esac
+	wait_for 10 _wire_gidx "$WIRE_IBDEV" >/dev/null || {
+		cat /sys/class/infiniband/"$WIRE_IBDEV"/ports/1/gids/* 2>/dev/null |
+			grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$'
+		fail "$WIRE_IBDEV: no GID for $XRDMA_IP on port 1 after 10 s"
+	}
+	WIRE_GIDX=$(_wire_gidx "$WIRE_IBDEV")
+	note "$1: $WIRE_IBDEV on $WIRE_NETDEV ($XRDMA_IP, GID index $WIRE_GIDX," \
+		"MTU $(cat "/sys/class/net/$WIRE_NETDEV/mtu"))"
+}
+
+wire_down() {
+	# servers still running hold the device: its removal would wait
+	for _wk in $WIRE_PIDS; do
+		kill -9 "$_wk" 2>/dev/null && note "killed a server left running (pid $_wk)"
+	done
+	WIRE_PIDS=
+	/usr/bin/tc qdisc del dev "$WIRE_ETH" root >/dev/null 2>&1
+	case $WIRE_STACK in
+	rxe)
+		[ -d /sys/class/infiniband/rxe0 ] &&
+			{ /usr/bin/rdma link delete rxe0 ||
+			  echo "rdma link delete rxe0 failed" >>"$XRDMA_TMP/errors"; }
+		;;
+	xnic)
+		[ -n "$WIRE_NETDEV" ] && [ -d "/sys/class/net/$WIRE_NETDEV" ] &&
+			/usr/bin/ip addr flush dev "$WIRE_NETDEV"
+		;;
+	esac
+	/usr/bin/ip addr flush dev "$WIRE_ETH" 2>/dev/null
+	WIRE_STACK=
+	for _wm in $(mod_order rdma_ucm rdma_rxe ib_uverbs xrdma_ib xnic xnic_sim \
+		xrdma_uverbs xrdma_core); do
+		module_loaded "$_wm" || continue
+		rmmod_timed "$_wm" >/dev/null ||
+			echo "rmmod $_wm failed" >>"$XRDMA_TMP/errors"
+	done
+}
+
+wire_run() {
+	if [ "$WIRE_STACK" = xnic ]; then
+		xrdma-run "$@"
+	else
+		"$@"
+	fi
+}
+
+# _wire_order TEST: the test's place in the order both guests run them
+_wire_order() {
+	awk -v t="$1" '$1 == t { print NR; f = 1; exit } END { if (!f) print 0 }' \
+		/xrdma/tests.list
+}
+
+# wire_sync STEP [VALUE] [SECONDS]
+wire_sync() {
+	_ws_tok="$XRDMA_TEST:$1"
+	_ws_val=${2:--}
+	_ws_lim=$((${3:-120} * ${XRDMA_TIMEOUT_SCALE:-1}))
+	_ws_in=$XRDMA_TMP/sync.in
+	_ws_t0=$(cut -d. -f1 /proc/uptime)
+	while :; do
+		: >"$_ws_in"
+		_ws_left=$((_ws_lim - $(cut -d. -f1 /proc/uptime) + _ws_t0))
+		[ "$_ws_left" -gt 0 ] ||
+			fail "wire_sync $1: the peer did not come within ${_ws_lim}s"
+		if [ "$XRDMA_ROLE" = a ]; then
+			echo "$_ws_tok $_ws_val" |
+				timeout "$_ws_left" nc -l -p "$WIRE_SYNC_PORT" >"$_ws_in" 2>/dev/null
+		else
+			echo "$_ws_tok $_ws_val" |
+				timeout 5 nc -w 2 "$XRDMA_PEER_IP" "$WIRE_SYNC_PORT" \
+					>"$_ws_in" 2>/dev/null
+		fi
+		_ws_ptok='' _ws_pval=''
+		read -r _ws_ptok _ws_pval <"$_ws_in"
+		if [ -z "$_ws_ptok" ]; then
+			# (b: a does not listen yet)
+			[ "$XRDMA_ROLE" = a ] || sleep 0.2
+			continue
+		fi
+		[ "$_ws_ptok" = "$_ws_tok" ] && break
+		# the peer is at another test: when at an earlier one (it is
+		# still in a test that failed here), it fails that one on our
+		# answer and comes; when at a later one, this test failed there
+		_ws_pt=${_ws_ptok%%:*}
+		if [ "$_ws_pt" != "$XRDMA_TEST" ] &&
+		   [ "$(_wire_order "$_ws_pt")" -lt "$(_wire_order "$XRDMA_TEST")" ]; then
+			sleep 0.2
+			continue
+		fi
+		fail "wire_sync $1: the peer is at '$_ws_ptok', not '$_ws_tok'"
+	done
+	echo "$_ws_pval"
+}
+
+# _wire_listening tcp|cm PORT: a TCP socket listens on PORT, or (cm) an
+# rdma_cm ID does
+_wire_listening() {
+	if [ "$1" = cm ]; then
+		/usr/bin/rdma resource show cm_id 2>/dev/null |
+			grep LISTEN | grep -q ":$2 "
+		return
+	fi
+	awk -v p="$(printf '%04X' "$2")" '$4 == "0A" && substr($2, length($2) - 3) == p { f = 1 }
+		END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# _wire_check NAME ROLE RC FILE PATTERN: one side's verdict
+_wire_check() {
+	if [ "$3" != 0 ]; then
+		echo "$1 $2 rc=$3: $(grep -v '^ *$' "$4" | tail -n 1)" >>"$XRDMA_TMP/errors"
+	elif ! grep -Eq "$5" "$4"; then
+		echo "$1 $2: exit 0 without its result line /$5/" >>"$XRDMA_TMP/errors"
+	else
+		return 0
+	fi
+	echo "--- $1 $2 output"
+	tail -n 30 "$4"
+	return 1
+}
+
+wire_server() {
+	_wsn=$1 _wsk=$2 _wsp=$3
+	shift 3
+	# (timeout runs the program itself: killing it kills the program)
+	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
+	timeout 100 "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
+	eval "WIRE_SRV_$_wsn=$!"
+	WIRE_PIDS="$WIRE_PIDS $!"
+	wait_for 20 _wire_listening "$_wsk" "$_wsp" ||
+		echo "$_wsn server: not listening after 20 s" >>"$XRDMA_TMP/errors"
+	wire_sync "$_wsn" >/dev/null
+}
+
+wire_server_wait() {
+	_wsw=
+	eval "_wsw=\$WIRE_SRV_$1"
+	wait "$_wsw"
+	_wire_check "$1" server $? "$XRDMA_TMP/$1.srv" "$2"
+}
+
+wire_client() {
+	_wcn=$1 _wcp=$2
+	shift 2
+	wire_sync "$_wcn" >/dev/null
+	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
+	_wct=0
+	while :; do
+		timeout 100 "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
+		_wcrc=$?
+		# an rdma_cm listener seen in LISTEN can still reject with
+		# "invalid service ID" for a moment (6.1): connect again
+		if [ $_wcrc = 0 ] || [ -z "${WIRE_CM_RETRY:-}" ] || [ $_wct -ge 3 ] ||
+		   ! grep -q 'RDMA_CM_EVENT_REJECTED; error: 8\.' "$XRDMA_TMP/$_wcn.cli"; then
+			break
+		fi
+		_wct=$((_wct + 1))
+		note "$_wcn: rejected (no listener yet), connecting again"
+		sleep 1
+	done
+	_wire_check "$_wcn" client "$_wcrc" "$XRDMA_TMP/$_wcn.cli" "$_wcp" || return 1
+	note "[$(cut -d' ' -f1 /proc/uptime)] $_wcn: $(grep -E "$_wcp" "$XRDMA_TMP/$_wcn.cli" | tail -n 1 |
+		tr -s ' \t' ' ' | cut -c 1-100)"
+}
+
+wire_netem() {
+	modprobe sch_netem || fail "modprobe sch_netem"
+	/usr/bin/tc qdisc replace dev "$WIRE_ETH" root netem "$@" ||
+		fail "tc qdisc replace dev $WIRE_ETH root netem $*"
+	note "netem on $WIRE_ETH: $*"
+}
+
+wire_counters() {
+	for _wc in /sys/class/infiniband/"$WIRE_IBDEV"/ports/1/hw_counters/*; do
+		[ -f "$_wc" ] && echo "${_wc##*/} $(cat "$_wc")"
+	done
+	if [ "$WIRE_STACK" = xnic ]; then
+		cat "$XRDMA_DEBUGFS"/xnic_sim/0/counters 2>/dev/null
+	fi
+	return 0
+}
+
+wire_counter_sum() {
+	wire_counters | awk -v want="$*" '
+		BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
+		$1 in ok { s += $2 } END { print s + 0 }'
+}
+
+# ------------------------------------------------------- the suite
+# wire_suite SERVER_ROLE [PARTS]: the interop suite of the pairing tests,
+# guest SERVER_ROLE (a or b) the servers, the other the clients; PARTS
+# (default "rc ud perf cm") picks:
+#   rc    ibv_rc_pingpong, received data checked (-c), 1 B .. 1 MiB at
+#         path MTU 1024 and 4096
+#   ud    ibv_ud_pingpong, 1 B and 1024 B
+#   perf  perftest ib_{write,read,send,atomic}_{lat,bw}, short runs, and
+#         ib_atomic_lat -A CMP_AND_SWAP
+#   cm    rdma_cm: rping -V, perftest -R (ib_send_lat, ib_write_bw)
+# Each pair's result goes to $XRDMA_TMP/errors (fail_on_errors).  The
+# client's result row is noted (the numbers, for the record; none is
+# asserted).  WIRE_PP_SIZES / WIRE_PP_ITERS override the rc sizes.
+WIRE_PORT=18600
+WIRE_PP='^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$'
+# a perftest result row: "#bytes #iterations" and numbers
+WIRE_PT='^[[:space:]]*[0-9]+[[:space:]]+[0-9]+[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+'
+
+# wire_pair SERVER_ROLE NAME SERVER_PATTERN CLIENT_PATTERN LISTEN
+#           CLIENT_TAIL -- PROGRAM ARGS...: one client/server run; the
+# server runs PROGRAM ARGS, the client PROGRAM ARGS CLIENT_TAIL (words);
+# LISTEN is "tcp" (the server's -p port) or "cm"
+wire_pair() {
+	_wpr=$1 _wpn=$2 _wps=$3 _wpc=$4 _wpl=$5 _wpt=$6
+	shift 7
+	WIRE_PORT=$((WIRE_PORT + 1))
+	if [ "$XRDMA_ROLE" = "$_wpr" ]; then
+		wire_server "$_wpn" "$_wpl" "$WIRE_PORT" "$@" -p "$WIRE_PORT"
+		wire_server_wait "$_wpn" "$_wps"
+	else
+		# shellcheck disable=SC2086 # the tail is words
+		wire_client "$_wpn" "$_wpc" "$@" -p "$WIRE_PORT" $_wpt
+	fi
+	# both sides done before the next pair (its port, its server)
+	wire_sync "$_wpn.done" >/dev/null
+}
+
+wire_suite() {
+	_wsr=$1
+	_wsparts=${2:-rc ud perf cm}
+	_wsd="-d $WIRE_IBDEV"
+	_wpeer=$XRDMA_PEER_IP
+	[ "$XRDMA_ROLE" = "$_wsr" ] && _wpeer=$XRDMA_IP
+	_wsrv=$XRDMA_IP
+	[ "$XRDMA_ROLE" = "$_wsr" ] || _wsrv=$XRDMA_PEER_IP
+	for _wp in $_wsparts; do
+		case $_wp in
+		rc)
+			for _wm in 1024 4096; do
+				for _wsz in ${WIRE_PP_SIZES:-1 4096 65536 1048576}; do
+					_wn=${WIRE_PP_ITERS:-10}
+					[ "$_wsz" -ge 1048576 ] && _wn=3
+					# shellcheck disable=SC2086
+					wire_pair "$_wsr" "rc_m${_wm}_s$_wsz" "$WIRE_PP" "$WIRE_PP" \
+						tcp "$_wpeer" -- ibv_rc_pingpong $_wsd -g "$WIRE_GIDX" \
+						-m "$_wm" -s "$_wsz" -n "$_wn" -c
+				done
+			done
+			;;
+		ud)
+			for _wsz in 1 1024; do
+				# shellcheck disable=SC2086
+				wire_pair "$_wsr" "ud_s$_wsz" "$WIRE_PP" "$WIRE_PP" tcp "$_wpeer" -- \
+					ibv_ud_pingpong $_wsd -g "$WIRE_GIDX" -s "$_wsz" -n 10
+			done
+			;;
+		perf)
+			for _wo in write read send atomic; do
+				for _wk in lat bw; do
+					# shellcheck disable=SC2086
+					wire_pair "$_wsr" "ib_${_wo}_$_wk" 'local address' "$WIRE_PT" \
+						tcp "$_wpeer" -- ib_${_wo}_$_wk $_wsd -x "$WIRE_GIDX" \
+						-n 20 -F
+				done
+			done
+			# (the default atomic is FETCH_ADD)
+			# shellcheck disable=SC2086
+			wire_pair "$_wsr" ib_atomic_cas 'local address' "$WIRE_PT" tcp "$_wpeer" -- \
+				ib_atomic_lat $_wsd -x "$WIRE_GIDX" -n 20 -F -A CMP_AND_SWAP
+			;;
+		cm)
+			# rping binds the server to its address, the client
+			# connects to it
+			WIRE_CM_RETRY=1
+			wire_pair_rping "$_wsr" "$_wsrv"
+			# shellcheck disable=SC2086
+			wire_pair "$_wsr" cm_send_lat 'local address' "$WIRE_PT" cm "$_wpeer" -- \
+				ib_send_lat $_wsd -R -n 20 -F
+			# shellcheck disable=SC2086
+			wire_pair "$_wsr" cm_write_bw 'local address' "$WIRE_PT" cm "$_wpeer" -- \
+				ib_write_bw $_wsd -R -n 20 -F
+			WIRE_CM_RETRY=
+			;;
+		*) fail "wire_suite: unknown part $_wp" ;;
+		esac
+	done
+}
+
+# rping: -V validates the data, -v prints each ping (counted: 10 each side)
+wire_pair_rping() {
+	WIRE_PORT=$((WIRE_PORT + 1))
+	if [ "$XRDMA_ROLE" = "$1" ]; then
+		wire_server rping cm "$WIRE_PORT" rping -s -v -V -C 10 -S 1000 -a "$2" -p "$WIRE_PORT"
+		wire_server_wait rping '^server ping data: rdma-ping-9: '
+	else
+		wire_client rping '^ping data: rdma-ping-9: ' rping -c -v -V -C 10 -S 1000 \
+			-a "$2" -p "$WIRE_PORT"
+	fi
+	wire_sync rping.done >/dev/null
+}
+
+# ------------------------------------------------------- faults
+# Counters that move when the transport recovers from a lost, duplicated,
+# reordered or corrupted packet: rxe's (hw_counters) and the xnic model's
+# wire_* ones (Documentation/xnic/wire.rst, "Counters")
+WIRE_RXE_RECOVERY="duplicate_request out_of_seq_request rcvd_seq_err completer_retry_err"
+WIRE_XNIC_RECOVERY="wire_retransmits wire_timeouts wire_seq_naks_sent wire_seq_naks_rcvd"
+WIRE_XNIC_RECOVERY="$WIRE_XNIC_RECOVERY wire_duplicates wire_oos_drops wire_icrc_errors wire_malformed"
+WIRE_FAULTS="loss 2%|duplicate 1%|delay 5ms reorder 25% 50%|corrupt 1%"
+
+wire_recovery() {
+	if [ "$WIRE_STACK" = xnic ]; then
+		# shellcheck disable=SC2086 # a list of names
+		wire_counter_sum $WIRE_XNIC_RECOVERY
+	else
+		# shellcheck disable=SC2086
+		wire_counter_sum $WIRE_RXE_RECOVERY
+	fi
+}
+
+# wire_pcap_fence off|on: a marker in the capture (an ICMP echo request of
+# 1311 / 1312 data bytes) around traffic that is corrupted on purpose:
+# the host's check (pcap-check.sh) leaves the frames between them out
+wire_pcap_fence() {
+	_wpf=1311
+	[ "$1" = on ] && _wpf=1312
+	ping -c 1 -W 1 -s $_wpf "$XRDMA_PEER_IP" >/dev/null 2>&1
+	return 0
+}
+
+# wire_faults SERVER_ROLE NETEM_ROLE: each fault of WIRE_FAULTS in turn
+# as a netem qdisc on the egress of guest NETEM_ROLE, under traffic that
+# checks its data: ibv_rc_pingpong -c 1 MiB at path MTU 1024, ib_write_bw,
+# ib_read_bw.  Every run must pass (wire_pair), and the recovery counters
+# must have moved: those of the xnic guest(s) when one of the two is
+# xnic, else the sum of both guests' -- noted per fault.  No rdma_cm
+# here: a lost DREQ (a CM MAD on QP1, not the RC transport) leaves rping's
+# server waiting for a disconnect that never comes.
+wire_faults() {
+	_wfs=$1 _wfn=$2
+	_wfpeer=$XRDMA_PEER_IP
+	[ "$XRDMA_ROLE" = "$_wfs" ] && _wfpeer=$XRDMA_IP
+	_wfi=0
+	_wfifs=$IFS
+	IFS='|'
+	# shellcheck disable=SC2086 # split at |
+	set -- $WIRE_FAULTS
+	IFS=$_wfifs
+	for _wff in "$@"; do
+		_wfi=$((_wfi + 1))
+		_wf0=$(wire_recovery)
+		if [ "$XRDMA_ROLE" = "$_wfn" ]; then
+			case $_wff in corrupt*) wire_pcap_fence off ;; esac
+			# shellcheck disable=SC2086 # netem's words
+			wire_netem $_wff
+		fi
+		wire_sync "fault$_wfi" >/dev/null
+		# shellcheck disable=SC2086
+		wire_pair "$_wfs" "f${_wfi}_rc" "$WIRE_PP" "$WIRE_PP" tcp "$_wfpeer" -- \
+			ibv_rc_pingpong -d "$WIRE_IBDEV" -g "$WIRE_GIDX" -m 1024 \
+			-s 1048576 -n 2 -c
+		for _wfo in write read; do
+			wire_pair "$_wfs" "f${_wfi}_$_wfo" 'local address' "$WIRE_PT" tcp \
+				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \
+				-n 20 -F
+		done
+		if [ "$XRDMA_ROLE" = "$_wfn" ]; then
+			/usr/bin/tc qdisc del dev "$WIRE_ETH" root ||
+				echo "cannot remove netem ($_wff)" >>"$XRDMA_TMP/errors"
+			case $_wff in corrupt*) wire_pcap_fence on ;; esac
+		fi
+		_wfd=$(($(wire_recovery) - _wf0))
+		_wfp=$(wire_sync "fault$_wfi.counted" "$WIRE_STACK:$_wfd")
+		_wfpd=${_wfp#*:}
+		if [ "$WIRE_STACK" = xnic ] || [ "${_wfp%%:*}" = xnic ]; then
+			_wfx=0
+			[ "$WIRE_STACK" = xnic ] && _wfx=$_wfd
+			[ "${_wfp%%:*}" = xnic ] && _wfx=$((_wfx + _wfpd))
+			_wfwhat="xnic recovery counters"
+		else
+			_wfx=$((_wfd + _wfpd))
+			_wfwhat="recovery counters of both rxe"
+		fi
+		note "$_wff: recovery counters +$_wfd here, +$_wfpd on the peer (${_wfp%%:*})"
+		[ "$_wfx" -gt 0 ] ||
+			echo "$_wff: the $_wfwhat did not move" >>"$XRDMA_TMP/errors"
+	done
+}

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_VMS: 2
+# XRDMA_TIMEOUT: 300
+# XRDMA_ROCE: 1
+# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
+# XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
+# XRDMA_DEBIAN_MODULES: rdma_ucm ib_core sch_netem
+# XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma /usr/sbin/tc ibv_rc_pingpong
+# XRDMA_PROGRAMS: ib_write_bw ib_read_bw
+# XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
+# XRDMA_FILES: /etc/libibverbs.d/rxe.driver
+# XRDMA_FILES: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+#
+# xnic against rxe on a faulty wire (issue 25): xnic in guest a, rxe in
+# b.  netem with, in turn, 2% loss, 1% duplicates, reordering and 1%
+# corruption (fenced out of the capture's check), first on b's egress
+# (what reaches xnic is faulty; xnic the servers), then on a's own
+# (xnic the clients: its requests and retransmissions).  Under each,
+# ibv_rc_pingpong -c (1 MiB, path MTU 1024) checks the data, ib_write_bw
+# and ib_read_bw complete on both sides, and xnic's wire_*
+# recovery counters (retransmits, timeouts, sequence NAKs, duplicates,
+# out-of-sequence drops, ICRC errors, malformed) moved.  Skipped, in both
+# guests, until xnic_sim can attach to a netdev and its transport is in
+# (wire-caps.sh).
+
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
+. /xrdma/tests/lib/wire.sh
+wire_require_xnic
+: >"$XRDMA_TMP/errors"
+if [ "$XRDMA_ROLE" = a ]; then
+	wire_up xnic
+else
+	wire_up rxe
+fi
+wire_sync up >/dev/null
+note "faults on rxe's egress, xnic serving"
+wire_faults a b
+note "faults on xnic's egress, xnic the client"
+wire_faults b a
+note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
+wire_sync end >/dev/null
+wire_down
+fail_on_errors
