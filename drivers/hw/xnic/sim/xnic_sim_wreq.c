@@ -300,7 +300,11 @@ static bool xnic_sim_wreq_net(struct xnic_sim_dev *dev, u8 sgid_index,
 	if (!xnic_sim_sgid(dev, sgid_index, p->sgid, &type))
 		return false;
 	memcpy(p->dgid, dgid, sizeof(p->dgid));
-	p->ipv4 = type == XNIC_GID_TYPE_ROCE_V2 && xnic_sim_gid_is_v4(p->sgid);
+	/*
+	 * The wire speaks RoCEv2 only: an IPv4-mapped GID is IPv4 also
+	 * from a RoCE v1 entry (as rxe, whose GIDs are all v2)
+	 */
+	p->ipv4 = xnic_sim_gid_is_v4(p->sgid);
 	p->hop_limit = XNIC_SIM_DEFAULT_TTL;
 	p->pkey = XNIC_SIM_DEFAULT_PKEY;
 	return true;
@@ -1051,7 +1055,7 @@ int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	memcpy(p.sgid, sgid, sizeof(p.sgid));
 	memcpy(p.dgid, w->dgid, sizeof(p.dgid));
-	p.ipv4 = stype == XNIC_GID_TYPE_ROCE_V2 && xnic_sim_gid_is_v4(sgid);
+	p.ipv4 = xnic_sim_gid_is_v4(sgid);
 	p.tclass = w->tclass;
 	p.hop_limit = w->hop_limit ? w->hop_limit : XNIC_SIM_DEFAULT_TTL;
 	p.sport = xnic_sim_roce_sport(qp->qpn, w->dest_qpn);
