@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <net/ndisc.h>
+#include <net/inet_ecn.h>
 #include "xnic_sim_wire_fixture.h"
 
 /* 6.1's KUnit has no KUNIT_EXPECT_MEMEQ */
@@ -447,6 +448,88 @@ static void wire_no_neigh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_no_neigh), 2ULL);
 }
 
+/* Wait for counter @c of @dev to reach @n; its value. */
+static u64 wait_ctr(struct xnic_sim_dev *dev, enum xnic_sim_ctr c, u64 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	u64 v;
+
+	while ((v = kt_sim_ctr(dev, c)) < n && time_before(jiffies, end))
+		usleep_range(500, 1000);
+	return v;
+}
+
+/* A UD SEND ONLY packet of @len bytes from d0 to d1's default GID. */
+static int send_pkt(struct kunit *test, struct tw_ctx *c, u8 tclass,
+		    u32 len)
+{
+	struct xnic_sim_dev *d0 = tw_sim(c, 0), *d1 = tw_sim(c, 1);
+	struct xnic_sim_pkt p = {};
+	struct sk_buff *skb;
+	u8 *payload;
+
+	p.opcode = XNIC_SIM_BTH_UD | XNIC_SIM_BTH_SEND_ONLY;
+	memcpy(p.sgid, d0->gid, 16);
+	memcpy(p.dgid, d1->gid, 16);
+	p.tclass = tclass;
+	p.hop_limit = 64;
+	p.sport = 0xc001;
+	p.pkey = XNIC_SIM_DEFAULT_PKEY;
+	p.dqpn = 7;
+	p.qkey = 0x11111111;
+	p.sqpn = 9;
+	p.paylen = len;
+	skb = xnic_sim_wire_alloc(d0, &p, &payload);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	memset(payload, 0x5a, len);
+	return xnic_sim_wire_xmit(d0, skb, &p);
+}
+
+/*
+ * A RoCEv2 packet end to end: built and sent by d0 (its MAC from the
+ * link-local GID), carried by the fixture, classified, queued, parsed
+ * by d1's engine; a corrupted one is an ICRC drop, a CE mark counted.
+ */
+static void wire_roce_path(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+	struct xnic_sim_dev *d0 = tw_sim(c, 0), *d1 = tw_sim(c, 1);
+	struct sk_buff *skb;
+	u8 mac0[6], mac1[6];
+
+	tw_mac(c, 0, mac0);
+	tw_mac(c, 1, mac1);
+	tw_capture(c, 0, true);
+	KUNIT_ASSERT_EQ(test, send_pkt(test, c, 0, 16), 0);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_tx_packets),
+			1ULL);
+	skb = tw_captured(c, 0);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	EXPECT_MEM(test, skb->data, mac1, 6);
+	EXPECT_MEM(test, skb->data + 6, mac0, 6);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d0, XNIC_SIM_CTR_wire_tx_bytes),
+			(u64)skb->len);
+	KUNIT_EXPECT_EQ(test, wait_ctr(d1, XNIC_SIM_CTR_wire_rx_packets, 1),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d1, XNIC_SIM_CTR_wire_rx_bytes),
+			(u64)skb->len);
+
+	tw_corrupt_next(c, 0, 1);
+	KUNIT_ASSERT_EQ(test, send_pkt(test, c, 0, 16), 0);
+	KUNIT_EXPECT_EQ(test, wait_ctr(d1, XNIC_SIM_CTR_wire_icrc_errors, 1),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d1, XNIC_SIM_CTR_wire_rx_packets),
+			1ULL);
+
+	KUNIT_ASSERT_EQ(test, send_pkt(test, c, INET_ECN_CE, 16), 0);
+	KUNIT_EXPECT_EQ(test, wait_ctr(d1, XNIC_SIM_CTR_wire_rx_packets, 2),
+			2ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d1, XNIC_SIM_CTR_wire_ecn_marked),
+			1ULL);
+	KUNIT_EXPECT_EQ(test, kt_sim_ctr(d1, XNIC_SIM_CTR_wire_malformed),
+			0ULL);
+}
+
 /* The fixture: drop / duplicate / capture, on Ethernet frames. */
 static void wire_fixture_faults(struct kunit *test)
 {
@@ -510,6 +593,7 @@ static struct kunit_case wire_fixture_cases[] = {
 	KUNIT_CASE(wire_mac_filter),
 	KUNIT_CASE(wire_hostile),
 	KUNIT_CASE(wire_no_neigh),
+	KUNIT_CASE(wire_roce_path),
 	KUNIT_CASE(wire_fixture_faults),
 	{}
 };
