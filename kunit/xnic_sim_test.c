@@ -19,6 +19,8 @@
  *   xnic_sim_wire, xnic_sim_wire_fixture  xnic_sim_wire_test.c (the
  *                                fixture of two devices on a fake wire:
  *                                kunit/xnic_sim_wire_fixture.[ch])
+ *   xnic_sim_wreq                xnic_sim_wreq_test.c (the wire's
+ *                                requester, a scripted responder)
  *   xnic_sim_roce                xnic_sim_roce_test.c
  *   xnic_sim_wresp               xnic_sim_wresp_test.c (the responder of
  *                                wire QPs, on a fake wire)

@@ -760,6 +760,11 @@ enum xnic_sim_res {
 
 int xnic_sim_sq_exec(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		     u8 *status, u32 *byte_len);
+/* shared with the wire's requester (xnic_sim_wreq.c) */
+u8 xnic_sim_local_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       u32 need, u32 first, u32 *nseg, u64 *len);
+u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey);
+bool xnic_sim_rd_atomic_init(struct xnic_sim_qp *qp, u8 *status);
 
 /* xnic_sim_resp.c: the transport, responder */
 struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp);

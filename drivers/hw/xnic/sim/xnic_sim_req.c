@@ -112,9 +112,8 @@ static bool xnic_sim_pmem_resp(struct xnic_sim_dev *dev,
  * The requester's SGEs (or inline data) as segments from @first on,
  * checked for @need rights.  Return: 0 or a CQE status.
  */
-static u8 xnic_sim_local_segs(struct xnic_sim_dev *dev,
-			      struct xnic_sim_qp *qp, u32 need, u32 first,
-			      u32 *nseg, u64 *len)
+u8 xnic_sim_local_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       u32 need, u32 first, u32 *nseg, u64 *len)
 {
 	struct xnic_sim_scratch *s = dev->scr;
 	const struct xnic_sim_swqe *w = &s->w;
@@ -165,7 +164,7 @@ static u8 xnic_sim_local_segs(struct xnic_sim_dev *dev,
  * cannot name; the QP's, set by MODIFY_QP, is used instead).  UD is
  * connectionless: the responder checks the Q_Key only.
  */
-static u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
+u32 xnic_sim_ud_qkey(const struct xnic_sim_qp *qp, u32 wr_qkey)
 {
 	return wr_qkey & BIT(31) ? READ_ONCE(qp->qkey) : wr_qkey;
 }
@@ -489,7 +488,7 @@ static int xnic_sim_do_write(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  * locally with LOC_QP_OP_ERR and nothing reaches the wire.  Return:
  * whether the requester may send the request.
  */
-static bool xnic_sim_rd_atomic_init(struct xnic_sim_qp *qp, u8 *status)
+bool xnic_sim_rd_atomic_init(struct xnic_sim_qp *qp, u8 *status)
 {
 	if (qp->max_rd_atomic)
 		return true;

@@ -48,47 +48,50 @@ struct xnic_sim_budget;
 /* RDMA READ / atomic responder resources kept for duplicates */
 #define XNIC_SIM_WIRE_RD_RES	XNIC_SIM_MAX_RD_ATOM
 
+/* PSNs a wire RC QP may have sent and not had acknowledged (as rxe) */
+#define XNIC_SIM_WIRE_PSN_WINDOW	128
+
 /**
- * struct xnic_sim_wflight - one send WQE in flight (requester)
+ * struct xnic_sim_wflight - one send WQE on the wire, sent or being sent
+ * (requester)
  * @idx: its SQ index (free running, as sq_ci)
  * @opcode: XNIC_OP_*
  * @flags: XNIC_WQE_*
+ * @status: set when it is to complete in error (when it is the oldest)
  * @wr_id: for its CQE
- * @len: bytes of the message
- * @first_psn: PSN of its first packet
- * @last_psn: PSN of its last (a READ: of its last response)
- * @sent: bytes sent so far (the next packet's offset)
- * @status: set when it completes in error
+ * @len: bytes its local segments hold (an atomic: 8 or more)
+ * @first_psn: PSN of its first packet (a READ: of its first response)
+ * @npkts: PSNs it takes: its packets (a READ: its responses)
  */
 struct xnic_sim_wflight {
 	u32 idx;
 	u8 opcode;
 	u8 flags;
+	u8 status;
 	u64 wr_id;
 	u32 len;
 	u32 first_psn;
-	u32 last_psn;
-	u32 sent;
-	u8 status;
+	u32 npkts;
 };
 
 /**
  * struct xnic_sim_wreq - requester and completer state of a wire QP
  * (xnic_sim_wreq.c; all of it the owner's engine's).  Reset when the QP
- * goes to RESET (xnic_sim_wreq_reset()).
+ * goes to RESET (xnic_sim_wreq_reset()).  The PSN of the next new packet
+ * is the QP's sq_psn; fl[fl_head] is the WQE at sq_ci.
  */
 struct xnic_sim_wreq {
 	struct xnic_sim_wflight fl[XNIC_SIM_WIRE_WINDOW];
 	u32 fl_head;		/* oldest in flight (index into fl, free running) */
 	u32 fl_tail;		/* next free */
-	u32 una_psn;		/* oldest unacknowledged PSN */
-	u32 next_psn;		/* PSN of the next new packet */
+	u32 una_psn;		/* oldest PSN not acknowledged (or received) */
+	u32 ack_psn;		/* one past the highest PSN an ACK named */
+	u32 snd_psn;		/* PSN of the next packet to send */
+	u32 max_psn;		/* one past the highest PSN sent */
 	u32 rd_out;		/* READs/atomics outstanding (<= max_rd_atomic) */
+	u32 neigh_waits;	/* waits for a neighbour, in a row */
 	u64 timer;		/* retransmission deadline (ns), 0 off */
-	u64 rnr_until;		/* RNR wait until (ns), 0 off */
-	u32 retry_left;
-	u32 rnr_left;
-	bool resend;		/* go back to una_psn */
+	u64 wait_until;		/* RNR or neighbour wait until (ns), 0 off */
 };
 
 /**

@@ -177,11 +177,14 @@ bool xnic_sim_sq_ready(struct xnic_sim_qp *qp)
 }
 
 /*
- * Fetch the WQE at sq_ci into the scratch buffer and decode it.
- * Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the queue
- * is empty, -EINVAL the doorbell record or the entry is not valid.
+ * Fetch the WQE at SQ index @idx (sq_ci, or for a wire QP one past those
+ * in flight: sq_ci <= @idx <= sq_pi) into the scratch buffer and decode
+ * it.  Return: 1 fetched, 2 malformed (wr_id and opcode decoded), 0 the
+ * queue holds nothing at @idx, -EINVAL the doorbell record or the entry
+ * is not valid.
  */
-int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
+int xnic_sim_sq_fetch_at(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			 u32 idx)
 {
 	struct xnic_sim_scratch *scr = dev->scr;
 	struct xnic_wqe_ctrl *ctrl = (void *)scr->wqe;
@@ -189,21 +192,22 @@ int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
 	u64 addr;
 	int len;
 
-	if (qp->sq_ci == qp->sq_pi) {
+	if (idx == qp->sq_pi) {
 		u32 pi = xnic_sim_rd32(qp->dbrec +
 				       offsetof(struct xnic_qp_dbrec, sq_pi));
 		int n = xnic_sim_ring_avail(qp->sq_ci, pi, qp->sq_log);
 
-		if (n < 0)
+		/* a producer index behind what was taken is not valid */
+		if (n < 0 || (u32)n < idx - qp->sq_ci)
 			return -EINVAL;
 		qp->sq_pi = pi;
-		if (!n)
+		if (pi == idx)
 			return 0;
 	}
-	addr = qp->sq_addr + ((u64)(qp->sq_ci & mask) << qp->sq_shift);
+	addr = qp->sq_addr + ((u64)(idx & mask) << qp->sq_shift);
 	if (!xnic_sim_wqe_owner_ok(xnic_sim_rd8(addr +
 			offsetof(struct xnic_wqe_ctrl, owner)),
-			qp->sq_ci, qp->sq_log))
+			idx, qp->sq_log))
 		return -EINVAL;
 	dma_rmb();	/* the entry after its owner */
 	if (!xnic_sim_dma_read(addr, scr->wqe, XNIC_WQE_DATA_OFF))
@@ -222,6 +226,12 @@ int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
 		return -EINVAL;
 	xnic_sim_swqe_decode(scr->wqe, &scr->w);
 	return 1;
+}
+
+/* Fetch the WQE at sq_ci (xnic_sim_sq_fetch_at()). */
+int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp)
+{
+	return xnic_sim_sq_fetch_at(dev, qp, qp->sq_ci);
 }
 
 /**

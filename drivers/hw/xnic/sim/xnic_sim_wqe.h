@@ -83,6 +83,8 @@ u64 xnic_sim_swqe_bytes(const struct xnic_sim_swqe *w);
 int xnic_sim_op_check(u8 qp_type, u8 opcode, bool kernel);
 bool xnic_sim_sq_ready(struct xnic_sim_qp *qp);
 int xnic_sim_sq_fetch(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp);
+int xnic_sim_sq_fetch_at(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			 u32 idx);
 int xnic_sim_rwqe_len(const struct xnic_rwqe *hdr, u32 wqe_size);
 bool xnic_sim_op_is_send(u8 opcode);
 

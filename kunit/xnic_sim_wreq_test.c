@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite xnic_sim_wreq: the requester and completer of wire QPs
+ * (drivers/hw/xnic/sim/xnic_sim_wreq.c), against a scripted responder.
+ * Device 0's RC QP talks to device 1 over the fake wire of
+ * xnic_sim_wire_fixture.h, but the link 0 -> 1 is cut: device 0's
+ * requests are only captured, and the responses the test builds
+ * (xnic_sim_pkt_write_hdr(), xnic_sim_pkt_seal()) are injected into
+ * device 0 as if from device 1.  Each case says what the completer must
+ * make of them: completions, retransmissions, counters, QP state.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include "xnic_sim_wire_fixture.h"
+
+#define WQ_DQPN		0x33		/* the scripted responder's QP */
+#define WQ_QPN		2
+#define WQ_CQN		1
+#define WQ_LONG_TO	20		/* ~4 s: no retransmission in a case */
+#define WQ_MID_TO	16		/* ~270 ms */
+#define WQ_SHORT_TO	10		/* ~4 ms */
+
+struct wq {
+	struct kunit *test;
+	struct tw_ctx *c;
+	struct td_dev *a;
+	struct td_cq *cq;
+	struct td_qp *q;
+	u8 *buf;			/* local memory, 4 pages */
+};
+
+/*
+ * Device 0's RC QP towards WQ_DQPN on device 1: PSN @psn, path MTU
+ * 1024, @timeout, @retry, @rnr.  The link 0 -> 1 is cut and captured.
+ */
+static void wq_up(struct wq *t, struct kunit *test, u8 type, u32 psn,
+		  u8 timeout, u8 retry, u8 rnr)
+{
+	struct xnic_cmd_modify_qp m = {};
+
+	t->test = test;
+	t->c = tw_ctx_up(test);
+	t->a = &t->c->td->dev[0];
+	t->cq = td_cq(t->a, WQ_CQN, 6, false);
+	t->q = td_qp(t->a, WQ_QPN, type, TD_PD, t->cq, t->cq, 0, 0,
+		     XNIC_NO_SRQ);
+	t->buf = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->buf);
+	tw_cut(t->c, 0, true);
+	tw_capture(t->c, 0, true);
+
+	m.access = cpu_to_le32(TD_ACCESS);
+	m.port_num = 1;
+	m.qkey = cpu_to_le32(0x11111111);
+	KUNIT_ASSERT_EQ(test, td_modify(t->q, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_ACCESS | XNIC_QP_MOD_PORT |
+					XNIC_QP_MOD_QKEY), (u32)XNIC_CMD_OK);
+	if (type == XNIC_QPT_UD) {
+		KUNIT_ASSERT_EQ(test, td_modify(t->q, &m, XNIC_QPS_RTR, 0),
+				(u32)XNIC_CMD_OK);
+		m.sq_psn = cpu_to_le32(psn);
+		KUNIT_ASSERT_EQ(test, td_modify(t->q, &m, XNIC_QPS_RTS,
+						XNIC_QP_MOD_SQ_PSN),
+				(u32)XNIC_CMD_OK);
+		return;
+	}
+	memset(&m, 0, sizeof(m));
+	m.path_mtu = XNIC_MTU_1024;
+	m.min_rnr_timer = 1;
+	m.max_dest_rd_atomic = 16;
+	memcpy(m.dgid, tw_sim(t->c, 1)->gid, 16);
+	m.dest_qpn = cpu_to_le32(WQ_DQPN);
+	KUNIT_ASSERT_EQ(test, td_modify(t->q, &m, XNIC_QPS_RTR,
+					XNIC_QP_MOD_AV | XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_DEST_QPN | XNIC_QP_MOD_RQ_PSN |
+					XNIC_QP_MOD_MIN_RNR_TIMER |
+					XNIC_QP_MOD_MAX_DEST_RD_ATOMIC),
+			(u32)XNIC_CMD_OK);
+	memset(&m, 0, sizeof(m));
+	m.timeout = timeout;
+	m.retry_cnt = retry;
+	m.rnr_retry = rnr;
+	m.max_rd_atomic = 16;
+	m.sq_psn = cpu_to_le32(psn);
+	KUNIT_ASSERT_EQ(test, td_modify(t->q, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_TIMEOUT | XNIC_QP_MOD_RETRY_CNT |
+					XNIC_QP_MOD_RNR_RETRY | XNIC_QP_MOD_SQ_PSN |
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
+			(u32)XNIC_CMD_OK);
+}
+
+/* The next RoCEv2 frame device 0 sent, parsed into @p (a copy kept). */
+static void wq_frame(struct wq *t, struct xnic_sim_pkt *p)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+	struct sk_buff *skb;
+
+	for (;;) {
+		skb = tw_captured(t->c, 0);
+		if (skb && xnic_sim_pkt_parse(skb->data, skb->len, p) ==
+			   XNIC_SIM_DROP_NONE)
+			return;
+		if (!skb) {
+			KUNIT_ASSERT_FALSE_MSG(t->test,
+					       time_after(jiffies, end),
+					       "no frame from device 0");
+			usleep_range(200, 400);
+		}
+	}
+}
+
+/* A response from the scripted responder to device 0. */
+struct wq_resp {
+	u8 op;				/* XNIC_SIM_BTH_* (RC) */
+	u32 psn;
+	u8 syndrome;
+	u64 orig;
+	const void *data;
+	u32 len;
+};
+
+static void wq_inject(struct wq *t, const struct wq_resp *r)
+{
+	struct xnic_sim_pkt p = {};
+	u32 flen;
+	u8 *f;
+
+	tw_mac(t->c, 1, p.smac);
+	tw_mac(t->c, 0, p.dmac);
+	memcpy(p.sgid, tw_sim(t->c, 1)->gid, 16);
+	memcpy(p.dgid, tw_sim(t->c, 0)->gid, 16);
+	p.hop_limit = 64;
+	p.sport = 0xc000;
+	p.opcode = XNIC_SIM_BTH_RC | r->op;
+	p.pkey = 0xffff;
+	p.dqpn = WQ_QPN;
+	p.psn = r->psn & 0xffffff;
+	p.syndrome = r->syndrome;
+	p.orig = r->orig;
+	p.paylen = r->len;
+	flen = xnic_sim_pkt_frame_len(&p);
+	f = kunit_kzalloc(t->test, flen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, f);
+	xnic_sim_pkt_write_hdr(f, &p);
+	if (r->len)
+		memcpy(f + xnic_sim_pkt_hdr_len(&p), r->data, r->len);
+	xnic_sim_pkt_seal(f, &p);
+	tw_inject(t->c, 0, f, flen);
+}
+
+static void wq_ack(struct wq *t, u32 psn)
+{
+	struct wq_resp r = { .op = XNIC_SIM_BTH_ACK, .psn = psn,
+			     .syndrome = 0x1f };
+
+	wq_inject(t, &r);
+}
+
+static void wq_nak(struct wq *t, u32 psn, u8 syndrome)
+{
+	struct wq_resp r = { .op = XNIC_SIM_BTH_ACK, .psn = psn,
+			     .syndrome = syndrome };
+
+	wq_inject(t, &r);
+}
+
+static u64 wq_ctr(struct wq *t, enum xnic_sim_ctr c)
+{
+	return td_ctr(t->a, c);
+}
+
+/* Wait until counter @c reaches @n (false: it did not in time). */
+static bool wq_wait_ctr(struct wq *t, enum xnic_sim_ctr c, u64 n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
+
+	while (wq_ctr(t, c) < n) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(200, 400);
+	}
+	return true;
+}
+
+/* A signaled SEND of @len bytes of t->buf. */
+static void wq_send(struct wq *t, u64 wr_id, u32 len)
+{
+	struct td_wr w = { .op = XNIC_OP_SEND, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = wr_id, .nsge = 1 };
+
+	w.sge[0] = td_sge(td_pa(t->buf), len, TD_ALL_KEY);
+	td_post(t->q, &w);
+}
+
+/* Frames of a SEND: opcode, PSN, AckReq; the next WQE's PSN. */
+static void wq_expect_send(struct wq *t, u8 op, u32 psn, bool ackreq,
+			   u32 paylen)
+{
+	struct xnic_sim_pkt p;
+
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode, (u8)(XNIC_SIM_BTH_RC | op));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn);
+	KUNIT_EXPECT_EQ(t->test, p.ackreq, ackreq);
+	KUNIT_EXPECT_EQ(t->test, p.dqpn, (u32)WQ_DQPN);
+	KUNIT_EXPECT_EQ(t->test, p.paylen, paylen);
+	KUNIT_EXPECT_FALSE(t->test, p.ipv4);
+}
+
+/*
+ * Three SENDs, the first of three packets: FIRST/MIDDLE/LAST, AckReq on
+ * the last only; an ACK of the second message completes the first two
+ * (coalesced), in order, the third only with its own ACK.
+ */
+static void wreq_inorder_coalesced(struct kunit *test)
+{
+	struct wq t;
+	struct xnic_cqe e;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_RC, 100, WQ_LONG_TO, 7, 7);
+	for (i = 0; i < 2500; i++)
+		t.buf[i] = i * 7;
+	wq_send(&t, 1, 2500);
+	wq_send(&t, 2, 10);
+	wq_send(&t, 3, 0);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_FIRST, 100, false, 1024);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_MIDDLE, 101, false, 1024);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_LAST, 102, true, 452);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 103, true, 10);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 104, true, 0);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 103);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), 2500U);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	/* nothing completes the third but its ACK (no timer within ~1 s) */
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 104);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_tx_send), 3ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 0ULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * Requests lost (the responder never answers): the timer expires and
+ * everything from the oldest unacknowledged PSN is sent again.
+ */
+static void wreq_loss_timer(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_MID_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 8);
+	/* go-back-N: both again */
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 8);
+	/* counted once the frame is out: wait for them */
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_timeouts, 1));
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 2));
+	wq_ack(&t, 1);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+}
+
+/* retry_cnt timeouts without progress: RETRY_EXC_ERR, ERR, flush. */
+static void wreq_retry_exceeded(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_SHORT_TO, 2, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 8);
+	td_expect(t.cq, 1, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	td_expect(t.cq, 2, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	/* the first sending and two retries, of both packets */
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 3ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 4ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_err_retry_exc), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 6U);
+}
+
+/* A PSN sequence NAK: what is before it completes, the rest is resent. */
+static void wreq_seq_nak(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 7, WQ_LONG_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 8);
+	wq_send(&t, 3, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 7, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 8, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 9, true, 8);
+	wq_nak(&t, 8, XNIC_SIM_AETH_NAK | XNIC_SIM_NAK_PSN_SEQ);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 8, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 9, true, 8);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_seq_naks_rcvd), 1ULL);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 2));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	wq_ack(&t, 9);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+}
+
+/* An RNR NAK: a wait, the same PSN again, then success. */
+static void wreq_rnr_then_ok(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 3);
+	wq_send(&t, 1, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_nak(&t, 0, XNIC_SIM_AETH_RNR | 1);	/* 10 us */
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_rnr_naks_rcvd), 1ULL);
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+}
+
+/* rnr_retry RNR NAKs, then RNR_RETRY_EXC_ERR and ERR. */
+static void wreq_rnr_exceeded(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 1);
+	wq_send(&t, 1, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_nak(&t, 0, XNIC_SIM_AETH_RNR | 1);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_nak(&t, 0, XNIC_SIM_AETH_RNR | 1);
+	td_expect(t.cq, 1, XNIC_CQE_RNR_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_rnr_naks_rcvd), 2ULL);
+}
+
+/* A remote access NAK of the second WQE: the first completes, then it. */
+static void wreq_rem_access(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_WRITE, .wr_id = 1, .nsge = 1,
+			   .raddr = 0x1000, .rkey = 0x4242 };
+	struct xnic_sim_pkt p;
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	w.sge[0] = td_sge(td_pa(t.buf), 16, TD_ALL_KEY);
+	td_post(t.q, &w);	/* unsignaled */
+	wq_send(&t, 2, 8);
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_WRITE_ONLY));
+	KUNIT_EXPECT_EQ(test, p.va, 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, p.rkey, 0x4242U);
+	KUNIT_EXPECT_EQ(test, p.dma_len, 16U);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 8);
+	wq_nak(&t, 1, XNIC_SIM_AETH_NAK | XNIC_SIM_NAK_REM_ACCESS);
+	td_expect(t.cq, 2, XNIC_CQE_REM_ACCESS_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_err_naks_rcvd), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_tx_rdma_write), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_err_rem_access), 1ULL);
+}
+
+/*
+ * A READ of three responses whose middle one is lost: the last is
+ * dropped, the timer asks again for the rest, which completes it.
+ */
+static void wreq_read_lost_middle(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = 1, .nsge = 2, .raddr = 0x10000,
+			   .rkey = 0x777 };
+	struct wq_resp r = { .syndrome = 0x1f };
+	struct xnic_sim_pkt p;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0x10, WQ_MID_TO, 7, 7);
+	src = kunit_kmalloc(test, 3000, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	for (i = 0; i < 3000; i++)
+		src[i] = i * 13 + 1;
+	/* two SGEs, split inside the second response */
+	w.sge[0] = td_sge(td_pa(t.buf), 1500, TD_ALL_KEY);
+	w.sge[1] = td_sge(td_pa(t.buf + 2 * PAGE_SIZE), 1500, TD_ALL_KEY);
+	td_post(t.q, &w);
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(test, p.psn, 0x10U);
+	KUNIT_EXPECT_EQ(test, p.va, 0x10000ULL);
+	KUNIT_EXPECT_EQ(test, p.rkey, 0x777U);
+	KUNIT_EXPECT_EQ(test, p.dma_len, 3000U);
+	r.op = XNIC_SIM_BTH_READ_RESP_FIRST;
+	r.psn = 0x10;
+	r.data = src;
+	r.len = 1024;
+	wq_inject(&t, &r);
+	r.op = XNIC_SIM_BTH_READ_RESP_LAST;
+	r.psn = 0x12;
+	r.data = src + 2048;
+	r.len = 952;
+	wq_inject(&t, &r);
+	KUNIT_ASSERT_TRUE(test, wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 1));
+	/* asked again from the missing response on */
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(test, p.psn, 0x11U);
+	KUNIT_EXPECT_EQ(test, p.va, 0x10000ULL + 1024);
+	KUNIT_EXPECT_EQ(test, p.dma_len, 3000U - 1024);
+	r.op = XNIC_SIM_BTH_READ_RESP_FIRST;
+	r.psn = 0x11;
+	r.data = src + 1024;
+	r.len = 1024;
+	wq_inject(&t, &r);
+	r.op = XNIC_SIM_BTH_READ_RESP_LAST;
+	r.psn = 0x12;
+	r.data = src + 2048;
+	r.len = 952;
+	wq_inject(&t, &r);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), 3000U);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, 1500), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf + 2 * PAGE_SIZE, src + 1500, 1500),
+			0);
+	/* the stale last response, again: a duplicate */
+	wq_inject(&t, &r);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_duplicates, 1));
+}
+
+/* An atomic: its AtomicETH out, the original value of its ACK in. */
+static void wreq_atomic_ack(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_ATOMIC_FETCH_AND_ADD,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 5, .nsge = 1,
+			   .raddr = 0x2008, .rkey = 0x999, .cmp = 3 };
+	struct wq_resp r = { .op = XNIC_SIM_BTH_ATOMIC_ACK, .syndrome = 0x1f,
+			     .orig = 0x1122334455667788ULL };
+	struct xnic_sim_pkt p;
+	struct xnic_cqe e;
+	struct wq t;
+	u64 v;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0xfffffe, WQ_LONG_TO, 7, 7);
+	w.sge[0] = td_sge(td_pa(t.buf + 8), 8, TD_ALL_KEY);
+	td_post(t.q, &w);
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_FETCH_ADD));
+	KUNIT_EXPECT_EQ(test, p.va, 0x2008ULL);
+	KUNIT_EXPECT_EQ(test, p.rkey, 0x999U);
+	KUNIT_EXPECT_EQ(test, p.swap_add, 3ULL);
+	KUNIT_EXPECT_TRUE(test, p.ackreq);
+	r.psn = p.psn;
+	wq_inject(&t, &r);
+	td_expect(t.cq, 5, 0, XNIC_CQE_OP_FETCH_ADD, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), 8U);
+	memcpy(&v, t.buf + 8, 8);
+	KUNIT_EXPECT_EQ(test, v, 0x1122334455667788ULL);
+}
+
+/*
+ * Duplicates and stale responses change nothing: an ACK again, an ACK
+ * of a PSN never sent, a READ response for no READ.
+ */
+static void wreq_dup_stale(struct kunit *test)
+{
+	struct wq_resp r = { .op = XNIC_SIM_BTH_READ_RESP_ONLY, .psn = 1,
+			     .syndrome = 0x1f };
+	struct xnic_cqe e;
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 8);
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	wq_ack(&t, 0);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_duplicates, 1));
+	wq_ack(&t, 5);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 1));
+	wq_inject(&t, &r);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 2));
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 1);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/* PSNs wrap at 2^24; one ACK past the wrap acknowledges all. */
+static void wreq_psn_wrap(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0xfffffe, WQ_LONG_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 2048);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0xfffffe, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_FIRST, 0xffffff, false, 1024);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_LAST, 0, true, 1024);
+	/* an ACK "before" the start, across the wrap: stale */
+	wq_ack(&t, 0xfffff0);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_duplicates, 1));
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+}
+
+/* UD to the wire: one SEND_ONLY_IMM packet with its DETH. */
+static void wreq_ud_frame(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_SEND_WITH_IMM,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 9,
+			   .imm = cpu_to_le32(0xa1b2c3d4), .nsge = 1,
+			   .dqpn = 0x77, .qkey = 0x1234, .hop_limit = 5,
+			   .tclass = 0x20 };
+	struct xnic_sim_pkt p;
+	struct wq t;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_UD, 0x42, WQ_LONG_TO, 7, 7);
+	for (i = 0; i < 300; i++)
+		t.buf[i] = i ^ 0x5a;
+	w.sge[0] = td_sge(td_pa(t.buf), 300, TD_ALL_KEY);
+	w.dgid = tw_sim(t.c, 1)->gid;
+	td_post(t.q, &w);
+	td_expect(t.cq, 9, 0, XNIC_CQE_OP_SEND, NULL);
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_UD | XNIC_SIM_BTH_SEND_ONLY_IMM));
+	KUNIT_EXPECT_EQ(test, p.dqpn, 0x77U);
+	KUNIT_EXPECT_EQ(test, p.sqpn, (u32)WQ_QPN);
+	KUNIT_EXPECT_EQ(test, p.qkey, 0x1234U);
+	KUNIT_EXPECT_EQ(test, p.psn, 0x42U);
+	KUNIT_EXPECT_EQ(test, p.hop_limit, 5);
+	KUNIT_EXPECT_EQ(test, p.tclass, 0x20);
+	KUNIT_EXPECT_EQ(test, (__force u32)p.imm,
+			(__force u32)cpu_to_le32(0xa1b2c3d4));
+	KUNIT_EXPECT_EQ(test, memcmp(p.sgid, tw_sim(t.c, 0)->gid, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(p.dgid, tw_sim(t.c, 1)->gid, 16), 0);
+	KUNIT_ASSERT_EQ(test, p.paylen, 300U);
+	KUNIT_EXPECT_EQ(test, memcmp(p.payload, t.buf, 300), 0);
+}
+
+/*
+ * End to end: one READ of ten responses from an unaligned address of an
+ * MTT MR into two SGEs, with td_connect()'s retries (timeout 1: the
+ * timer's floor, retry_cnt 2).
+ */
+static void wreq_e2e_read(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+	struct td_dev *da = &c->td->dev[0], *db = &c->td->dev[1];
+	struct td_cq *acq = td_cq(da, 1, 6, false);
+	struct td_cq *bcq = td_cq(db, 2, 6, false);
+	struct td_qp *a = td_qp(da, 3, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
+				XNIC_NO_SRQ);
+	struct td_qp *b = td_qp(db, 4, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+				XNIC_NO_SRQ);
+	u64 iova = 0x7000000000000800ULL;
+	struct td_mr *m = td_mr(db, 9 << 8 | 0x5a, TD_PD, TD_ACCESS, 4, iova,
+				true);
+	u32 len = 3 * PAGE_SIZE - 0x800, i;
+	u8 *dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 0xa1,
+			   .raddr = iova + 1, .rkey = m->key, .nsge = 2 };
+	struct xnic_cqe e = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	for (i = 0; i < len; i++)
+		*td_mr_byte(m, iova + i) = i * 5 + 3;
+	td_connect(a, b, 3);
+	td_connect(b, a, 3);
+	w.sge[0] = td_sge(td_pa(dst), 4097, TD_ALL_KEY);
+	w.sge[1] = td_sge(td_pa(dst + 4097), len - 4098, TD_ALL_KEY);
+	td_post(a, &w);
+	KUNIT_EXPECT_TRUE(test, td_poll(acq, &e, TD_TIMEOUT_MS));
+	KUNIT_EXPECT_EQ(test, e.status, 0);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len - 1);
+	for (i = 0; i < len - 1; i++)
+		if (dst[i] != *td_mr_byte(m, iova + 1 + i))
+			break;
+	KUNIT_EXPECT_EQ(test, i, len - 1);
+}
+
+/*
+ * End to end, xnic to xnic (the responder: xnic_sim_wresp.c): every
+ * opcode of td_rc_ops(), data checked, over a wire without faults.
+ */
+static void wreq_e2e_ops(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+
+	td_rc_ops(test, &c->td->dev[0], &c->td->dev[1], 8);
+	KUNIT_EXPECT_GT(test, td_ctr(&c->td->dev[0],
+				     XNIC_SIM_CTR_wire_tx_packets), 0ULL);
+}
+
+/* RESET -> RTS of @a towards @b over the wire, retries as given. */
+static void wq_pair_connect(struct td_qp *a, struct td_qp *b, u8 timeout,
+			    u8 retry)
+{
+	struct kunit *test = a->d->test;
+	struct xnic_cmd_modify_qp m = {};
+
+	m.access = cpu_to_le32(TD_ACCESS);
+	m.port_num = 1;
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_INIT,
+					XNIC_QP_MOD_ACCESS | XNIC_QP_MOD_PORT),
+			(u32)XNIC_CMD_OK);
+	memset(&m, 0, sizeof(m));
+	m.path_mtu = XNIC_MTU_1024;
+	m.min_rnr_timer = 1;
+	m.max_dest_rd_atomic = 16;
+	memcpy(m.dgid, b->d->sim->gid, 16);
+	m.dest_qpn = cpu_to_le32(b->qpn);
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTR,
+					XNIC_QP_MOD_AV | XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_DEST_QPN | XNIC_QP_MOD_RQ_PSN |
+					XNIC_QP_MOD_MIN_RNR_TIMER |
+					XNIC_QP_MOD_MAX_DEST_RD_ATOMIC),
+			(u32)XNIC_CMD_OK);
+	memset(&m, 0, sizeof(m));
+	m.timeout = timeout;
+	m.retry_cnt = retry;
+	m.rnr_retry = 7;
+	m.max_rd_atomic = 16;
+	KUNIT_ASSERT_EQ(test, td_modify(a, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_TIMEOUT | XNIC_QP_MOD_RETRY_CNT |
+					XNIC_QP_MOD_RNR_RETRY | XNIC_QP_MOD_SQ_PSN |
+					XNIC_QP_MOD_MAX_RD_ATOMIC),
+			(u32)XNIC_CMD_OK);
+}
+
+/*
+ * End to end on a lossy wire: 10% of the RoCE frames each way dropped,
+ * 5% duplicated, 5% reordered.  WRITEs of 3 packets and READs back:
+ * every one completes, in order, with the data; frames were resent.
+ */
+static void wreq_e2e_lossy(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx_up(test);
+	struct td_dev *da = &c->td->dev[0], *db = &c->td->dev[1];
+	struct td_cq *acq = td_cq(da, 1, 8, false);
+	struct td_cq *bcq = td_cq(db, 2, 8, false);
+	struct td_qp *a = td_qp(da, 3, XNIC_QPT_RC, TD_PD, acq, acq, 0, 0,
+				XNIC_NO_SRQ);
+	struct td_qp *b = td_qp(db, 4, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+				XNIC_NO_SRQ);
+	u64 iova = 0x7000000000000000ULL;
+	struct td_mr *m = td_mr(db, 9 << 8 | 0x11, TD_PD, TD_ACCESS, 8, iova,
+				true);
+	u32 len = 2500, n = 12, i, k;
+	u8 *src = kunit_kmalloc(test, len * n, GFP_KERNEL);
+	u8 *back = kunit_kzalloc(test, len * n, GFP_KERNEL);
+	struct td_wr w = {};
+	struct xnic_cqe e;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	for (i = 0; i < len * n; i++)
+		src[i] = i * 31 + 7;
+	wq_pair_connect(a, b, WQ_SHORT_TO, 7);
+	wq_pair_connect(b, a, WQ_SHORT_TO, 7);
+	for (k = 0; k < 2; k++) {
+		tw_filter(c, k, tw_is_roce);
+		tw_rates(c, k, 100, 0, 50, 50, 1234 + k);
+	}
+	for (i = 0; i < n; i++) {
+		w = (struct td_wr) { .op = XNIC_OP_RDMA_WRITE,
+				     .flags = XNIC_WQE_SIGNALED, .wr_id = i,
+				     .nsge = 1, .raddr = iova + i * len,
+				     .rkey = m->key };
+		w.sge[0] = td_sge(td_pa(src + i * len), len, TD_ALL_KEY);
+		td_post(a, &w);
+		td_expect(acq, i, 0, XNIC_CQE_OP_RDMA_WRITE, NULL);
+		w.op = XNIC_OP_RDMA_READ;
+		w.wr_id = 1000 + i;
+		w.sge[0] = td_sge(td_pa(back + i * len), len, TD_ALL_KEY);
+		td_post(a, &w);
+		td_expect(acq, 1000 + i, 0, XNIC_CQE_OP_RDMA_READ, &e);
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	}
+	for (i = 0; i < len * n; i++)
+		if (*td_mr_byte(m, iova + i) != src[i])
+			break;
+	KUNIT_EXPECT_EQ(test, i, len * n);
+	KUNIT_EXPECT_EQ(test, memcmp(back, src, len * n), 0);
+	KUNIT_EXPECT_GT(test, td_ctr(da, XNIC_SIM_CTR_wire_retransmits), 0ULL);
+	KUNIT_EXPECT_EQ(test, td_state(a), (u8)XNIC_QPS_RTS);
+}
+
+static struct kunit_case wreq_cases[] = {
+	KUNIT_CASE(wreq_inorder_coalesced),
+	KUNIT_CASE(wreq_loss_timer),
+	KUNIT_CASE(wreq_retry_exceeded),
+	KUNIT_CASE(wreq_seq_nak),
+	KUNIT_CASE(wreq_rnr_then_ok),
+	KUNIT_CASE(wreq_rnr_exceeded),
+	KUNIT_CASE(wreq_rem_access),
+	KUNIT_CASE(wreq_read_lost_middle),
+	KUNIT_CASE(wreq_atomic_ack),
+	KUNIT_CASE(wreq_dup_stale),
+	KUNIT_CASE(wreq_psn_wrap),
+	KUNIT_CASE(wreq_ud_frame),
+	KUNIT_CASE(wreq_e2e_read),
+	KUNIT_CASE(wreq_e2e_ops),
+	KUNIT_CASE(wreq_e2e_lossy),
+	{}
+};
+
+static struct kunit_suite wreq_suite = {
+	.name = "xnic_sim_wreq",
+	.init = tw_init,
+	.exit = tw_exit,
+	.test_cases = wreq_cases,
+};
+
+kunit_test_suite(wreq_suite);
