@@ -3,7 +3,6 @@
 # XRDMA_VMS: 2
 # XRDMA_TIMEOUT: 300
 # XRDMA_ROCE: 1
-# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
 # XRDMA_DEBIAN_MODULES: rdma_ucm ib_core sch_netem
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma /usr/sbin/tc ibv_rc_pingpong
@@ -20,9 +19,7 @@
 # ibv_rc_pingpong -c (1 MiB, path MTU 1024) checks the data, ib_write_bw
 # and ib_read_bw complete on both sides, and xnic's wire_*
 # recovery counters (retransmits, timeouts, sequence NAKs, duplicates,
-# out-of-sequence drops, ICRC errors, malformed) moved.  Skipped, in both
-# guests, until xnic_sim can attach to a netdev and its transport is in
-# (wire-caps.sh).
+# out-of-sequence drops, ICRC errors, malformed) moved.
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh

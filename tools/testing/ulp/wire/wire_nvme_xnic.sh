@@ -6,7 +6,6 @@
 # XRDMA_SUBTEST: both
 # XRDMA_SUBTEST: target
 # XRDMA_SUBTEST: host
-# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_core
 # XRDMA_DEBIAN_MODULES: null_blk nvmet nvmet-rdma nvme-rdma
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma nvme dd cmp
@@ -17,8 +16,6 @@
 #   both     xnic target, xnic host
 #   target   xnic target, rxe host
 #   host     rxe target, xnic host
-# Skipped, in both guests, until xnic_sim can attach to a netdev and its
-# RoCEv2 transport is in (wire-caps.sh, wire_require_xnic).
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh

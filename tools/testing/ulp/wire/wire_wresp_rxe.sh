@@ -18,13 +18,8 @@
 # same through netem's losses, duplicates and reordering (both guests'
 # egress), which drive the responder's sequence NAKs, duplicate
 # handling (a SEND or atomic executed once) and READ re-execution.
-# Runs while xnic's requester is still the stub: wire_require_xnic
-# asks for the wire only.
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-wire_require_xnic() {
-	wire_xnic_ready || skip "xnic on a wire not there yet"
-}
 : >"$XRDMA_TMP/errors"
 if [ "$XRDMA_ROLE" = a ]; then
 	wire_up xnic

@@ -3,7 +3,6 @@
 # XRDMA_VMS: 2
 # XRDMA_TIMEOUT: 300
 # XRDMA_ROCE: 1
-# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
 # XRDMA_DEBIAN_MODULES: rdma_ucm ib_core
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma ibv_rc_pingpong ibv_ud_pingpong
@@ -20,8 +19,6 @@
 # wire_rxe_rxe (lib/wire.sh wire_suite) twice: xnic as the servers (a),
 # then xnic as the clients (b the servers).  Each run exits 0 on both
 # sides with its result line (rc_pingpong and rping check the data).
-# Skipped, in both guests, until xnic_sim can attach to a netdev and its
-# transport is in (wire-caps.sh).
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh

@@ -3,7 +3,6 @@
 # XRDMA_VMS: 2
 # XRDMA_TIMEOUT: 200
 # XRDMA_ROCE: 1
-# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net ib_core rdma_ucm
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma ibv_rc_pingpong ibv_ud_pingpong
 # XRDMA_PROGRAMS: ib_write_lat ib_write_bw ib_read_lat ib_read_bw ib_send_lat
@@ -15,8 +14,7 @@
 # netdev, programs on xverbs' libibverbs (xrdma-run); guest a the
 # servers.  The suite of wire_rxe_rxe (lib/wire.sh wire_suite): every run
 # exits 0 on both sides with its result line, the data checked where the
-# program checks it.  Skipped, in both guests, until xnic_sim can attach
-# to a netdev and its transport is in (wire-caps.sh).
+# program checks it.
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh

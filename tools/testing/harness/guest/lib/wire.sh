@@ -29,11 +29,8 @@
 #
 # wire_xnic_ready
 #     0 when the xnic model can be attached to an Ethernet (xnic_sim has
-#     a "netdev" parameter), else 1.  wire_require_xnic skips the test
-#     (exit 77) then, or when the host found the model's RoCEv2 transport
-#     still the stub (/xrdma/wire/xnic_transport, from the test's
-#     "# XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh /xrdma/wire")
-#     -- in both guests alike, as both get the same initramfs.
+#     a "netdev" parameter), else 1.  wire_require_xnic fails the test
+#     then, or without xrdma_ib.ko.
 # wire_up rxe|xnic [MTU]
 #     rxe:  crc32_generic, rdma_rxe, eth0 at MTU (default 4500, so that
 #           rxe's port MTU is 4096) with XRDMA_IP/24, rxe0 on eth0.
@@ -111,12 +108,8 @@ wire_xnic_ready() {
 
 wire_require_xnic() {
 	wire_xnic_ready ||
-		skip "xnic on a wire not there yet (xnic_sim has no netdev parameter)"
-	# the host's word on the transport (wire-caps.sh, XRDMA_PREPARE)
-	_wrt=$(cat /xrdma/wire/xnic_transport 2>/dev/null) ||
-		fail "no /xrdma/wire/xnic_transport (XRDMA_PREPARE: tools/testing/ulp/wire/wire-caps.sh)"
-	[ "$_wrt" = yes ] || skip "xnic's RoCEv2 transport not there yet (${_wrt#no: })"
-	has_ko xrdma_ib || skip "xrdma_ib.ko not built"
+		fail "xnic_sim.ko has no netdev parameter (the port on a wire)"
+	has_ko xrdma_ib || fail "xrdma_ib.ko not built"
 }
 
 # _wire_ip DEV [MTU]: XRDMA_IP on DEV, up, neighbours flushed and
