@@ -97,7 +97,7 @@
 #define XNIC_SIM_MAX_WQE_SHIFT	12	/* 4 KiB WQEs at most */
 #define XNIC_SIM_MAX_LOG_WQE	12	/* 4096 WQEs per queue */
 #define XNIC_SIM_MAX_LOG_CQE	16	/* 65536 CQEs */
-#define XNIC_SIM_MAX_RD_ATOM	16
+#define XNIC_SIM_MAX_RD_ATOM	128	/* as rxe: peers may ask for its count */
 #define XNIC_SIM_MAX_FR_PAGES	512
 #define XNIC_SIM_MAX_MSG	BIT(31)
 #define XNIC_SIM_UD_MTU		4096

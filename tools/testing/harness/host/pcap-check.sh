@@ -77,7 +77,7 @@ fences=$(tshark -n -r "$PCAP" -Y 'icmp.type == 8 && (ip.len == 1339 || ip.len ==
 	     END { if (on) printf "%s(frame.number >= %d)", sep, s }')
 if [ -n "$fences" ]; then
 	out "left out, corrupted on purpose: $(tshark -n -r "$PCAP" -Y "$fences" 2>/dev/null | wc -l) frames ($fences)"
-	tshark -n -r "$PCAP" -Y "!($fences)" -w "${PCAP%.pcap}.checked.pcap" 2>/dev/null ||
+	tshark -n -r "$PCAP" -Y "!($fences)" -F pcap -w "${PCAP%.pcap}.checked.pcap" 2>/dev/null ||
 		verdict FAIL "tshark cannot write the capture without the fenced frames"
 	PCAP=${PCAP%.pcap}.checked.pcap
 fi
