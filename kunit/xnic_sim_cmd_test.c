@@ -116,7 +116,7 @@ static void dev_cmds(struct kunit *test)
 					XNIC_QP_MOD_PATH_MTU),
 			(u32)XNIC_CMD_BAD_PARAM);
 	m.path_mtu = 0;
-	m.max_rd_atomic = 17;
+	m.max_rd_atomic = XNIC_SIM_MAX_RD_ATOM + 1;
 	KUNIT_EXPECT_EQ(test, td_modify(q, &m, XNIC_QPS_INIT,
 					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_BAD_PARAM);
