@@ -798,6 +798,49 @@ static void wresp_uc(struct kunit *test)
 }
 
 /*
+ * A SEND in progress holds the receive WQE it took; the QP then goes to
+ * ERR another way than by the responder (here its consumer's): the flush
+ * completes the held WQE first, then the one still posted, both
+ * WR_FLUSH_ERR, and nothing is left held.
+ */
+static void wresp_err_flush_held(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_qp *q = &x->q;
+	struct xnic_sim_pkt p;
+	bool more = false;
+	u32 quota = 16;
+
+	kt_post_recv(e, x, 0xb1, 0, 4096);
+	kt_post_recv(e, x, 0xb2, 4096, 4096);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_FIRST, KT_PSN);
+	kt_pay(e, &p, 0, KT_MTU);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_TRUE(test, q->wresp->have_rwqe);
+	KUNIT_EXPECT_EQ(test, q->rq_ci, 1U);
+	KUNIT_EXPECT_EQ(test, kt_cqes(e), 0U);
+
+	mutex_lock(&e->d->exec_lock);
+	xnic_sim_qp_set_err(q, 0);
+	xnic_sim_qp_flush(e->d, q, &quota, &more);
+	if (q->on_err) {
+		list_del(&q->err_node);
+		q->on_err = false;
+	}
+	mutex_unlock(&e->d->exec_lock);
+
+	KUNIT_EXPECT_FALSE(test, more);
+	KUNIT_EXPECT_FALSE(test, q->wresp->have_rwqe);
+	KUNIT_ASSERT_EQ(test, kt_cqes(e), 2U);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(kt_cqe(e, 0)->wr_id), 0xb1ULL);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 0)->status, XNIC_CQE_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(kt_cqe(e, 1)->wr_id), 0xb2ULL);
+	KUNIT_EXPECT_EQ(test, kt_cqe(e, 1)->status, XNIC_CQE_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_err_flush), 2ULL);
+}
+
+/*
  * UD: the Q_Key must be the QP's (else dropped, counted); a SEND with
  * the right one lands after the 40-byte network header, with the DETH's
  * source QP.
@@ -973,6 +1016,7 @@ static struct kunit_case xnic_sim_wresp_cases[] = {
 	KUNIT_CASE(wresp_gap),
 	KUNIT_CASE(wresp_coalesce),
 	KUNIT_CASE(wresp_uc),
+	KUNIT_CASE(wresp_err_flush_held),
 	KUNIT_CASE(wresp_ud),
 	KUNIT_CASE(wresp_fuzz),
 	{}

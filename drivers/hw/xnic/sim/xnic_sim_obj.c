@@ -31,6 +31,9 @@ static void xnic_sim_qp_drop(void *p)
 {
 	struct xnic_sim_qp *qp = p;
 
+	/* the wire state is the owner's engine's alone: no reader to wait for */
+	kfree(qp->wreq);
+	kfree(qp->wresp);
 	kfree_rcu(qp, rcu);
 }
 

@@ -177,6 +177,11 @@ bool xnic_sim_qp_flush(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		did = true;
 	}
 
+	/* first the receive WQE a message on the wire holds */
+	if (*quota && xnic_sim_wresp_flush_held(dev, qp)) {
+		(*quota)--;
+		did = true;
+	}
 	if (qp->srq) {
 		if (!qp->last_wqe_sent) {
 			qp->last_wqe_sent = true;

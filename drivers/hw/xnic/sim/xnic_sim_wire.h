@@ -263,5 +263,8 @@ void xnic_sim_wresp_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 /* Coalesced ACKs owed, sent at the end of an engine pass. */
 void xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev);
 void xnic_sim_wresp_reset(struct xnic_sim_qp *qp);
+/* The receive WQE a message holds, flushed when the QP is in ERR. */
+bool xnic_sim_wresp_flush_held(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp);
 
 #endif /* _XNIC_SIM_WIRE_H */

@@ -324,6 +324,28 @@ static void xnic_sim_wresp_abort(struct xnic_sim_dev *dev,
 	w->msg = 0;
 }
 
+/**
+ * xnic_sim_wresp_flush_held - flush the receive WQE a message holds
+ * @dev: the QP's device (its engine)
+ * @qp: a QP in ERR
+ *
+ * A SEND (or a UC message a gap lost) holds the receive WQE it took
+ * across its packets; when the QP goes to ERR another way than by the
+ * responder's own error (a local MODIFY_QP, its requester's error, a CQ
+ * overrun) that WQE is no longer in the queue xnic_sim_qp_flush()
+ * flushes, so it is completed here first, with WR_FLUSH_ERR (counted).
+ * Return: whether there was one.
+ */
+bool xnic_sim_wresp_flush_held(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp)
+{
+	if (!qp->wresp || !qp->wresp->have_rwqe)
+		return false;
+	xnic_sim_wresp_abort(dev, qp, 0);
+	qp->flushed++;
+	return true;
+}
+
 /* An invalid request: the QP goes to ERR (QP_REQ_ERR). */
 static int xnic_sim_wresp_inv(struct xnic_sim_dev *dev,
 			      struct xnic_sim_qp *qp, u8 status)
@@ -430,7 +452,12 @@ static void xnic_sim_wresp_msg_done(struct xnic_sim_dev *dev,
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write, 1);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write_bytes, len);
 	}
-	w->have_rwqe = false;
+	/*
+	 * the receive WQE is used up by a SEND or a WRITE with immediate;
+	 * one kept from a message a UC gap lost waits for the next SEND
+	 */
+	if (w->msg == XNIC_SIM_PH_SEND || flags)
+		w->have_rwqe = false;
 	w->msg = 0;
 	w->msn = (w->msn + 1) & 0xffffff;
 }
@@ -479,6 +506,12 @@ static int xnic_sim_wresp_data(struct xnic_sim_dev *dev,
 		return xnic_sim_wresp_uc_drop(dev, qp);
 	}
 	off = start ? 0 : w->msg_off;
+	/* a message is at most XNIC_SIM_MAX_MSG bytes (msg_off is a u32) */
+	if ((u64)off + p->paylen > XNIC_SIM_MAX_MSG) {
+		if (rc)
+			return xnic_sim_wresp_inv(dev, qp, 0);
+		return xnic_sim_wresp_uc_drop(dev, qp);
+	}
 
 	if (kind == XNIC_SIM_PH_WRITE) {
 		if (start) {
