@@ -51,6 +51,8 @@ cleanup() {
 		$IP link del $_l 2>/dev/null
 	done
 	xnic_stack_down
+	# ipip's fallback tunl0 would appear in every later namespace
+	rmmod ipip 2>/dev/null
 }
 
 bail() {
