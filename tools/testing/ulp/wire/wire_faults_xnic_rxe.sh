@@ -16,8 +16,7 @@
 # corruption (fenced out of the capture's check), first on b's egress
 # (what reaches xnic is faulty; xnic the servers), then on a's own
 # (xnic the clients: its requests and retransmissions).  Under each,
-# ibv_rc_pingpong -c (1 MiB, path MTU 1024) checks the data, ib_write_bw
-# and ib_read_bw complete on both sides, and the receiving side's
+# ib_write_bw and ib_read_bw complete on both sides, and the receiving side's
 # recovery counters moved: xnic's wire_* ones (retransmits, timeouts,
 # sequence NAKs, duplicates, out-of-sequence drops, ICRC errors,
 # malformed) while the faults are on b's egress, rxe's on a's.
