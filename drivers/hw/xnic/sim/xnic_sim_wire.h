@@ -27,7 +27,9 @@
  * the device's engine and kicks it; every transport state change is the
  * engine's (exec_lock held, the engine thread, never a kick serve), so
  * the requester and responder state of a QP needs no lock of its own.
- * Frames are sent with dev_queue_xmit() from the engine.
+ * Frames are sent with dev_queue_xmit() from the engine; a UD send
+ * (xnic_sim_wreq_ud_send(), no transport state) may also go out from a
+ * kick serve, preemption disabled: it allocates with GFP_ATOMIC.
  */
 #ifndef _XNIC_SIM_WIRE_H
 #define _XNIC_SIM_WIRE_H
