@@ -31,15 +31,26 @@ struct wq {
 };
 
 /*
- * Device 0's RC QP towards WQ_DQPN on device 1: PSN @psn, path MTU
- * 1024, @timeout, @retry, @rnr.  The link 0 -> 1 is cut and captured.
+ * The seam (xnic_sim_wreq_test_skip): the next WQE of more than @n
+ * packets taken with nothing in flight starts @n PSNs in, those taken as
+ * sent and acknowledged (0: off; every case starts with it off).
  */
-static void wq_up(struct wq *t, struct kunit *test, u8 type, u32 psn,
-		  u8 timeout, u8 retry, u8 rnr)
+static void wq_skip(u32 n)
+{
+	WRITE_ONCE(xnic_sim_wreq_test_skip, n);
+}
+
+/*
+ * Device 0's RC QP towards WQ_DQPN on device 1: PSN @psn, path MTU @mtu,
+ * @timeout, @retry, @rnr.  The link 0 -> 1 is cut and captured.
+ */
+static void wq_up_mtu(struct wq *t, struct kunit *test, u8 type, u32 psn,
+		      u8 timeout, u8 retry, u8 rnr, u8 mtu)
 {
 	struct xnic_cmd_modify_qp m = {};
 
 	t->test = test;
+	wq_skip(0);
 	t->c = tw_ctx_up(test);
 	t->a = &t->c->td->dev[0];
 	t->cq = td_cq(t->a, WQ_CQN, 6, false);
@@ -66,7 +77,7 @@ static void wq_up(struct wq *t, struct kunit *test, u8 type, u32 psn,
 		return;
 	}
 	memset(&m, 0, sizeof(m));
-	m.path_mtu = XNIC_MTU_1024;
+	m.path_mtu = mtu;
 	m.min_rnr_timer = 1;
 	m.max_dest_rd_atomic = 16;
 	memcpy(m.dgid, tw_sim(t->c, 1)->gid, 16);
@@ -88,6 +99,13 @@ static void wq_up(struct wq *t, struct kunit *test, u8 type, u32 psn,
 					XNIC_QP_MOD_RNR_RETRY | XNIC_QP_MOD_SQ_PSN |
 					XNIC_QP_MOD_MAX_RD_ATOMIC),
 			(u32)XNIC_CMD_OK);
+}
+
+/* ... path MTU 1024 */
+static void wq_up(struct wq *t, struct kunit *test, u8 type, u32 psn,
+		  u8 timeout, u8 retry, u8 rnr)
+{
+	wq_up_mtu(t, test, type, psn, timeout, retry, rnr, XNIC_MTU_1024);
 }
 
 /* The next RoCEv2 frame device 0 sent, parsed into @p (a copy kept). */
@@ -711,6 +729,342 @@ static void wreq_e2e_lossy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td_state(a), (u8)XNIC_QPS_RTS);
 }
 
+/*
+ * MODIFY_QP of device 0's QP, staying in (or going to) @state: the
+ * command's status.
+ */
+static u32 wq_modify(struct wq *t, struct xnic_cmd_modify_qp *m, u8 state,
+		     u32 mask)
+{
+	return td_modify(t->q, m, state, mask);
+}
+
+/*
+ * Every frame device 0 sent until now, once the engine pass that sent
+ * them ended (a command waits for it): each must be a SEND_ONLY at @psn
+ * (a retransmission); Return: how many there were.
+ */
+static u32 wq_only_resends(struct wq *t, u32 psn)
+{
+	struct xnic_sim_pkt p;
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	td_state(t->q);
+	while ((skb = tw_captured(t->c, 0))) {
+		if (xnic_sim_pkt_parse(skb->data, skb->len, &p) !=
+		    XNIC_SIM_DROP_NONE)
+			continue;
+		KUNIT_EXPECT_EQ(t->test, p.psn, psn);
+		KUNIT_EXPECT_EQ(t->test, p.opcode,
+				(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_SEND_ONLY));
+		n++;
+	}
+	return n;
+}
+
+/* A signaled SEND of @len bytes of t->buf, written, its doorbell not rung */
+static void wq_write_send(struct wq *t, u64 wr_id, u32 len)
+{
+	struct td_wr w = { .op = XNIC_OP_SEND, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = wr_id, .nsge = 1 };
+
+	w.sge[0] = td_sge(td_pa(t->buf), len, TD_ALL_KEY);
+	td_write_wqe(t->q, &w);
+}
+
+/*
+ * A 2 GiB MR (iova 0, local write) of one 64 KiB chunk: its 2^15 MTT
+ * entries all name the same chunk, so that a WQE of 2^31 bytes (the
+ * largest message) has local memory at every offset.  Return: the chunk.
+ */
+#define WQ_BIG_LEN	BIT(31)
+#define WQ_BIG_SHIFT	16
+#define WQ_BIG_KEY	(7 << 8 | 0x42)
+#define WQ_BIG_PKTS	BIT(23)		/* its packets at path MTU 256 */
+
+static u8 *wq_big_mr(struct wq *t)
+{
+	u32 n = WQ_BIG_LEN >> WQ_BIG_SHIFT, i;
+	struct xnic_cmd_reg_mr in = {};
+	u64 mtt_dma, chunk_dma;
+	__le64 *mtt = kt_dma(t->test, n * sizeof(u64), &mtt_dma);
+	u8 *chunk = kt_dma(t->test, BIT(WQ_BIG_SHIFT), &chunk_dma);
+
+	for (i = 0; i < n; i++)
+		mtt[i] = cpu_to_le64(chunk_dma);
+	in.key = cpu_to_le32(WQ_BIG_KEY);
+	in.pdn = cpu_to_le32(TD_PD);
+	in.access = cpu_to_le32(XNIC_ACCESS_LOCAL_WRITE);
+	in.length = cpu_to_le64(WQ_BIG_LEN);
+	in.mtt_addr = cpu_to_le64(mtt_dma);
+	in.npages = cpu_to_le32(n);
+	in.page_shift = WQ_BIG_SHIFT;
+	td_cmd_ok(t->a, XNIC_CMD_REG_MR, &in, sizeof(in));
+	return chunk;
+}
+
+/*
+ * PSN window at its edge: a WRITE of 2^31 bytes at path MTU 256 is 2^23
+ * packets, as many PSNs as a requester may have outstanding, first and
+ * end 2^23 apart (where a 24-bit serial compare is ambiguous).  The seam
+ * takes all but its last two as sent and acknowledged.  Its last ACK
+ * completes it; a SEND behind it, which would make 2^23 + 1, is not sent
+ * until then, and goes out at the next PSN.
+ */
+static void wreq_psn_span_write(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_WRITE,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 1, .nsge = 1,
+			   .raddr = 0x10000, .rkey = 0x55 };
+	u32 first = 0xfffff0, last = (first + WQ_BIG_PKTS - 1) & 0xffffff;
+	struct xnic_sim_pkt p;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *chunk;
+
+	wq_up_mtu(&t, test, XNIC_QPT_RC, first, WQ_LONG_TO, 7, 7,
+		  XNIC_MTU_256);
+	chunk = wq_big_mr(&t);
+	memset(chunk + BIT(WQ_BIG_SHIFT) - 512, 0xab, 256);
+	memset(chunk + BIT(WQ_BIG_SHIFT) - 256, 0xcd, 256);
+	wq_skip(WQ_BIG_PKTS - 2);
+	w.sge[0] = td_sge(0, WQ_BIG_LEN, WQ_BIG_KEY);
+	td_write_wqe(t.q, &w);
+	wq_write_send(&t, 2, 8);
+	td_doorbell(t.q);
+	wq_frame(&t, &p);
+	wq_skip(0);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_WRITE_MIDDLE));
+	KUNIT_EXPECT_EQ(test, p.psn, (last - 1) & 0xffffff);
+	KUNIT_ASSERT_EQ(test, p.paylen, 256U);
+	KUNIT_EXPECT_EQ(test, p.payload[0], 0xab);
+	wq_frame(&t, &p);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_WRITE_LAST));
+	KUNIT_EXPECT_EQ(test, p.psn, last);
+	KUNIT_EXPECT_TRUE(test, p.ackreq);
+	KUNIT_ASSERT_EQ(test, p.paylen, 256U);
+	KUNIT_EXPECT_EQ(test, p.payload[255], 0xcd);
+	/* the SEND waits for the span: the pass that sent the WRITE is over */
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	wq_ack(&t, last);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_RDMA_WRITE, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), (u32)WQ_BIG_LEN);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, (last + 1) & 0xffffff, true,
+		       8);
+	wq_ack(&t, last + 1);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_duplicates), 0ULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * A READ of 2^31 bytes (2^23 responses) behind a SEND not yet
+ * acknowledged would make 2^23 + 1 PSNs outstanding: it is held back
+ * until the SEND's ACK, then asked for; its last response, 2^23 PSNs
+ * past its first, lands at the end of the 2 GiB and completes it.
+ */
+static void wreq_psn_span_read(struct kunit *test)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 2, .nsge = 1,
+			   .raddr = 0x100000000ULL, .rkey = 0x66 };
+	struct wq_resp r = { .op = XNIC_SIM_BTH_READ_RESP_ONLY,
+			     .syndrome = 0x1f, .len = 256 };
+	u32 first = 0x7ffff0, rfirst = first + 1;
+	u32 last = (rfirst + WQ_BIG_PKTS - 1) & 0xffffff;
+	struct xnic_sim_pkt p;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *chunk, *src;
+
+	wq_up_mtu(&t, test, XNIC_QPT_RC, first, WQ_LONG_TO, 7, 7,
+		  XNIC_MTU_256);
+	chunk = wq_big_mr(&t);
+	src = kunit_kmalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	memset(src, 0x5e, 256);
+	wq_skip(WQ_BIG_PKTS - 1);
+	wq_write_send(&t, 1, 8);
+	w.sge[0] = td_sge(0, WQ_BIG_LEN, WQ_BIG_KEY);
+	td_write_wqe(t.q, &w);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, first, true, 8);
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	wq_ack(&t, first);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	/* asked for the last response only (the seam took the rest) */
+	wq_frame(&t, &p);
+	wq_skip(0);
+	KUNIT_EXPECT_EQ(test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(test, p.psn, last);
+	KUNIT_EXPECT_EQ(test, p.va, 0x100000000ULL + WQ_BIG_LEN - 256);
+	KUNIT_EXPECT_EQ(test, p.dma_len, 256U);
+	r.psn = last;
+	r.data = src;
+	wq_inject(&t, &r);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), (u32)WQ_BIG_LEN);
+	KUNIT_EXPECT_EQ(test, memcmp(chunk + BIT(WQ_BIG_SHIFT) - 256, src,
+				     256), 0);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_oos_drops), 0ULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * SQD on the wire: a SEND in flight when the QP entered SQD is still
+ * resent by its timer and completes with its ACK; a SEND posted in SQD
+ * is not started.  Not drained, the path MTU may not change; drained,
+ * it and sq_psn may, and back in RTS the held SEND goes out with them.
+ */
+static void wreq_sqd_drain(struct kunit *test)
+{
+	struct xnic_cmd_modify_qp m = {};
+	struct wq t;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0x20, WQ_MID_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0x20, true, 8);
+	KUNIT_ASSERT_EQ(test, wq_modify(&t, &m, XNIC_QPS_SQD, 0),
+			(u32)XNIC_CMD_OK);
+	wq_send(&t, 2, 300);
+	/* two timeouts: at least one of them in SQD */
+	for (i = 0; i < 2; i++)
+		wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0x20, true, 8);
+	m.path_mtu = XNIC_MTU_256;
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_SQD,
+					XNIC_QP_MOD_PATH_MTU),
+			(u32)XNIC_CMD_BAD_STATE);
+	wq_ack(&t, 0x20);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_SQD);
+	/* resends before the ACK only; the second SEND did not start */
+	wq_only_resends(&t, 0x20);
+	m.sq_psn = cpu_to_le32(0x300);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_SQD,
+					XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_SQ_PSN),
+			(u32)XNIC_CMD_OK);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	memset(&m, 0, sizeof(m));
+	KUNIT_ASSERT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS, 0),
+			(u32)XNIC_CMD_OK);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_FIRST, 0x300, false, 256);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_LAST, 0x301, true, 44);
+	wq_ack(&t, 0x301);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+}
+
+/* In SQD a flight that is never answered still times out: ERR. */
+static void wreq_sqd_retry_exceeded(struct kunit *test)
+{
+	struct xnic_cmd_modify_qp m = {};
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_MID_TO, 2, 7);
+	wq_send(&t, 1, 8);
+	wq_send(&t, 2, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	KUNIT_ASSERT_EQ(test, wq_modify(&t, &m, XNIC_QPS_SQD, 0),
+			(u32)XNIC_CMD_OK);
+	td_expect(t.cq, 1, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	td_expect(t.cq, 2, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 3ULL);
+}
+
+/*
+ * MODIFY_QP with a SEND in flight: a new path MTU, sq_psn, AV or
+ * destination QP is refused (BAD_STATE) and changes nothing -- the next
+ * SEND goes out at the next PSN in 1024-byte packets; the same values
+ * again are no change.  Once drained they may change.
+ */
+static void wreq_modify_in_flight(struct kunit *test)
+{
+	static const u8 other[16] = { 0xfe, 0x80, [15] = 0x99 };
+	struct xnic_cmd_modify_qp m = {};
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0x40, WQ_LONG_TO, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0x40, true, 8);
+	m.path_mtu = XNIC_MTU_256;
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_PATH_MTU),
+			(u32)XNIC_CMD_BAD_STATE);
+	m.sq_psn = cpu_to_le32(0x999);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_SQ_PSN),
+			(u32)XNIC_CMD_BAD_STATE);
+	memcpy(m.dgid, other, 16);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_AV),
+			(u32)XNIC_CMD_BAD_STATE);
+	m.dest_qpn = cpu_to_le32(WQ_DQPN + 1);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_DEST_QPN),
+			(u32)XNIC_CMD_BAD_STATE);
+	/* the same values: no change */
+	m.path_mtu = XNIC_MTU_1024;
+	m.sq_psn = cpu_to_le32(0x41);
+	memcpy(m.dgid, tw_sim(t.c, 1)->gid, 16);
+	m.dest_qpn = cpu_to_le32(WQ_DQPN);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_SQ_PSN | XNIC_QP_MOD_AV |
+					XNIC_QP_MOD_DEST_QPN),
+			(u32)XNIC_CMD_OK);
+	wq_send(&t, 2, 1500);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_FIRST, 0x41, false, 1024);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_LAST, 0x42, true, 476);
+	wq_ack(&t, 0x42);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	/* drained */
+	m.path_mtu = XNIC_MTU_256;
+	m.sq_psn = cpu_to_le32(0x999);
+	KUNIT_EXPECT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_PATH_MTU |
+					XNIC_QP_MOD_SQ_PSN),
+			(u32)XNIC_CMD_OK);
+	wq_send(&t, 3, 300);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_FIRST, 0x999, false, 256);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_LAST, 0x99a, true, 44);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * A new timeout with a SEND in flight applies to the running timer: from
+ * ~17 s to ~270 ms, the SEND is resent well before the first would have
+ * expired; a retry_cnt lowered below the retries made fails the next.
+ */
+static void wreq_modify_timeout(struct kunit *test)
+{
+	struct xnic_cmd_modify_qp m = {};
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, 22, 7, 7);
+	wq_send(&t, 1, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	m.timeout = WQ_MID_TO;
+	KUNIT_ASSERT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_TIMEOUT),
+			(u32)XNIC_CMD_OK);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	m.retry_cnt = 0;
+	KUNIT_ASSERT_EQ(test, wq_modify(&t, &m, XNIC_QPS_RTS,
+					XNIC_QP_MOD_RETRY_CNT),
+			(u32)XNIC_CMD_OK);
+	td_expect(t.cq, 1, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+}
+
 static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_inorder_coalesced),
 	KUNIT_CASE(wreq_loss_timer),
@@ -727,6 +1081,12 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_e2e_read),
 	KUNIT_CASE(wreq_e2e_ops),
 	KUNIT_CASE(wreq_e2e_lossy),
+	KUNIT_CASE(wreq_psn_span_write),
+	KUNIT_CASE(wreq_psn_span_read),
+	KUNIT_CASE(wreq_sqd_drain),
+	KUNIT_CASE(wreq_sqd_retry_exceeded),
+	KUNIT_CASE(wreq_modify_in_flight),
+	KUNIT_CASE(wreq_modify_timeout),
 	{}
 };
 

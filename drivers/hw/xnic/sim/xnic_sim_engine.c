@@ -127,6 +127,9 @@ static bool xnic_sim_qp_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			xnic_sim_qp_deactivate(qp);
 		return work;
 	}
+	/* a wire QP in SQD: what it started completes (wire.rst) */
+	if (state == XNIC_QPS_SQD && READ_ONCE(qp->wire))
+		return xnic_sim_wreq_turn(dev, qp, now, next, b);
 	if (state != XNIC_QPS_RTS) {
 		/* posted WQEs wait for RTS (MODIFY_QP activates the QP) */
 		xnic_sim_qp_deactivate(qp);

@@ -536,6 +536,10 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	    ((mask & XNIC_QP_MOD_DEST_QPN) &&
 	     le32_to_cpu(in->dest_qpn) >= (1U << XNIC_SIM_IDX_BITS)))
 		return XNIC_CMD_BAD_PARAM;
+	/* a wire QP's packets in flight keep what they depend on */
+	if (next != XNIC_QPS_RESET && next != XNIC_QPS_ERR &&
+	    !xnic_sim_wreq_modify_ok(qp, in, mask))
+		return XNIC_CMD_BAD_STATE;
 	/* the AV's source GID must be a valid entry of the port's table */
 	if (mask & XNIC_QP_MOD_AV) {
 		u8 sgid[16], type;
@@ -581,6 +585,7 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		WRITE_ONCE(qp->rdev, rdev);
 		WRITE_ONCE(qp->wire, wire);
 	}
+	xnic_sim_wreq_modify(qp, mask);
 	if (!(mask & XNIC_QP_MOD_STATE) || next == cur)
 		return XNIC_CMD_OK;
 
@@ -613,6 +618,11 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 	case XNIC_QPS_RTS:
 		/* an XRC_TGT QP has nothing to send or flush */
 		if (qp->type != XNIC_QPT_XRC_TGT)
+			xnic_sim_qp_activate(qp);
+		break;
+	case XNIC_QPS_SQD:
+		/* a wire QP drains: its flights' timers keep running */
+		if (READ_ONCE(qp->wire))
 			xnic_sim_qp_activate(qp);
 		break;
 	default:

@@ -42,6 +42,7 @@
 struct xnic_sim_dev;
 struct xnic_sim_qp;
 struct xnic_sim_budget;
+struct xnic_cmd_modify_qp;
 
 /* RoCEv2 frames an engine pass takes from the wire */
 #define XNIC_SIM_WIRE_RX_BUDGET	64
@@ -52,6 +53,12 @@ struct xnic_sim_budget;
 
 /* PSNs a wire RC QP may have sent and not had acknowledged (as rxe) */
 #define XNIC_SIM_WIRE_PSN_WINDOW	128
+/*
+ * PSNs from the first of the oldest WQE in flight to the next new one, at
+ * most (IBTA's bound of outstanding PSNs; a WQE of 2^31 bytes at path
+ * MTU 256 takes all of them)
+ */
+#define XNIC_SIM_WIRE_PSN_SPAN		BIT(23)
 
 /**
  * struct xnic_sim_wflight - one send WQE on the wire, sent or being sent
@@ -254,6 +261,14 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			const struct xnic_sim_pkt *p);
 void xnic_sim_wreq_reset(struct xnic_sim_qp *qp);
+/* MODIFY_QP of a wire QP: whether it may (packets in flight), then done */
+bool xnic_sim_wreq_modify_ok(struct xnic_sim_qp *qp,
+			     const struct xnic_cmd_modify_qp *in, u32 mask);
+void xnic_sim_wreq_modify(struct xnic_sim_qp *qp, u32 mask);
+#ifdef XNIC_SIM_TEST_HOOKS
+/* KUnit seam: xnic_sim_wreq.c, xnic_sim_wreq_test_skip_psns() */
+extern u32 xnic_sim_wreq_test_skip;
+#endif
 
 /* xnic_sim_wresp.c */
 /* A received packet: find its QP, hand requests and responses on. */

@@ -6,7 +6,9 @@
  * A wire RC or UC QP's turn (xnic_sim_wreq_turn(), the engine thread)
  * sends the packets of its send WQEs: up to XNIC_SIM_WIRE_WINDOW WQEs
  * and XNIC_SIM_WIRE_PSN_WINDOW PSNs unacknowledged, max_rd_atomic READs
- * and atomics outstanding, a FENCE waiting for them.  A WQE whose
+ * and atomics outstanding, a FENCE waiting for them, all within
+ * XNIC_SIM_WIRE_PSN_SPAN PSNs from the oldest in flight.  In SQD only
+ * what was started goes on (resends, timers, completions).  A WQE whose
  * packets are sent stays in flight (struct xnic_sim_wflight, sq_ci at
  * the oldest) until its ACK, READ responses or atomic ACK came
  * (xnic_sim_wreq_recv()); WQEs complete in SQ order.  A WQE that does
@@ -22,6 +24,8 @@
  * slot only after its CQE) and checked again, as untrusted as the first
  * time.  UC: no responses, a message completes once its packets are
  * sent.  UD: one packet per message (xnic_sim_wreq_ud_send()).
+ * MODIFY_QP may not change what packets in flight depend on
+ * (xnic_sim_wreq_modify_ok()).
  */
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
@@ -53,12 +57,6 @@ static const u32 xnic_sim_wreq_rnr_us[32] = {
 static inline u32 xnic_sim_wreq_psn_add(u32 psn, u32 n)
 {
 	return (psn + n) & XNIC_SIM_WREQ_PSN_MASK;
-}
-
-/* <0, 0, >0 as @a is before, at, after @b (24-bit serial numbers). */
-static inline s32 xnic_sim_wreq_psn_cmp(u32 a, u32 b)
-{
-	return (s32)((a - b) << 8);
 }
 
 static inline u32 xnic_sim_wreq_psn_diff(u32 a, u32 b)
@@ -113,18 +111,87 @@ static u32 xnic_sim_wfl_end(const struct xnic_sim_wflight *e)
 	return xnic_sim_wreq_psn_add(e->first_psn, e->npkts);
 }
 
+/*
+ * The PSN window.  Every PSN the requester keeps lies in the window from
+ * its base -- the first PSN of the oldest WQE in flight, una_psn when
+ * none is -- to sq_psn, which spans at most XNIC_SIM_WIRE_PSN_SPAN PSNs
+ * (IBTA: a requester has at most 2^23 PSNs outstanding;
+ * xnic_sim_wreq_take() holds a WQE back until it fits).  PSNs are
+ * compared by their offsets from the base: exact at every span up to
+ * 2^24 - 1, where the 24-bit serial number compare ((a - b) << 8) is
+ * wrong at a distance of exactly 2^23 -- the PSNs of one WQE of 2^31
+ * bytes at path MTU 256.  A received PSN more than the span past the
+ * base is behind the window.
+ */
+static u32 xnic_sim_wreq_base(struct xnic_sim_wreq *wr)
+{
+	if (wr->fl_head != wr->fl_tail)
+		return xnic_sim_wfl(wr, wr->fl_head)->first_psn;
+	return wr->una_psn;
+}
+
+static u32 xnic_sim_wreq_off(struct xnic_sim_wreq *wr, u32 psn)
+{
+	return xnic_sim_wreq_psn_diff(psn, xnic_sim_wreq_base(wr));
+}
+
+/* <0, 0, >0 as @a is before, at, after @b in the window. */
+static s32 xnic_sim_wreq_cmp(struct xnic_sim_wreq *wr, u32 a, u32 b)
+{
+	return (s32)xnic_sim_wreq_off(wr, a) - (s32)xnic_sim_wreq_off(wr, b);
+}
+
+/* A received PSN already acknowledged: before una_psn, or behind. */
+static bool xnic_sim_wreq_old(struct xnic_sim_wreq *wr, u32 psn)
+{
+	u32 off = xnic_sim_wreq_off(wr, psn);
+
+	return off > XNIC_SIM_WIRE_PSN_SPAN ||
+	       off < xnic_sim_wreq_off(wr, wr->una_psn);
+}
+
+#ifdef XNIC_SIM_TEST_HOOKS
+u32 xnic_sim_wreq_test_skip;
+
+/*
+ * KUnit seam: a WQE of more than xnic_sim_wreq_test_skip packets taken
+ * with nothing in flight has that many of its first PSNs taken as sent
+ * and acknowledged (once), so that a case reaches the end of a WQE of
+ * 2^23 packets without moving 2 GiB.
+ */
+static void xnic_sim_wreq_test_skip_psns(struct xnic_sim_wreq *wr,
+					 const struct xnic_sim_wflight *e)
+{
+	u32 n = READ_ONCE(xnic_sim_wreq_test_skip);
+
+	if (!n || n >= e->npkts || wr->fl_tail - wr->fl_head != 1)
+		return;
+	WRITE_ONCE(xnic_sim_wreq_test_skip, 0);
+	wr->una_psn = xnic_sim_wreq_psn_add(e->first_psn, n);
+	wr->ack_psn = wr->una_psn;
+	wr->snd_psn = wr->una_psn;
+	wr->max_psn = wr->una_psn;
+}
+#else
+static void xnic_sim_wreq_test_skip_psns(struct xnic_sim_wreq *wr,
+					 const struct xnic_sim_wflight *e)
+{
+}
+#endif
+
 /* The WQE in flight whose PSNs hold @psn, or NULL. */
 static struct xnic_sim_wflight *xnic_sim_wfl_find(struct xnic_sim_wreq *wr,
 						  u32 psn, u32 *pos)
 {
+	u32 off = xnic_sim_wreq_off(wr, psn);
 	u32 i;
 
 	for (i = wr->fl_head; i != wr->fl_tail; i++) {
 		struct xnic_sim_wflight *e = xnic_sim_wfl(wr, i);
 
-		if (xnic_sim_wreq_psn_cmp(psn, e->first_psn) < 0)
+		if (off < xnic_sim_wreq_off(wr, e->first_psn))
 			return NULL;
-		if (xnic_sim_wreq_psn_cmp(psn, xnic_sim_wfl_end(e)) < 0) {
+		if (off < xnic_sim_wreq_off(wr, xnic_sim_wfl_end(e))) {
 			if (pos)
 				*pos = i;
 			return e;
@@ -182,7 +249,7 @@ static bool xnic_sim_wreq_retire(struct xnic_sim_dev *dev,
 		u8 status = e->status;
 
 		if (!status &&
-		    xnic_sim_wreq_psn_cmp(wr->una_psn, xnic_sim_wfl_end(e)) < 0)
+		    xnic_sim_wreq_cmp(wr, wr->una_psn, xnic_sim_wfl_end(e)) < 0)
 			break;
 		wr->fl_head++;
 		if (xnic_sim_wreq_op_rd(e->opcode) && wr->rd_out)
@@ -220,16 +287,16 @@ static void xnic_sim_wreq_una(struct xnic_sim_qp *qp, u32 psn, u64 now)
 {
 	struct xnic_sim_wreq *wr = qp->wreq;
 
-	if (xnic_sim_wreq_psn_cmp(psn, wr->una_psn) <= 0)
+	if (xnic_sim_wreq_cmp(wr, psn, wr->una_psn) <= 0)
 		return;
 	wr->una_psn = psn;
-	if (xnic_sim_wreq_psn_cmp(wr->ack_psn, psn) < 0)
+	if (xnic_sim_wreq_cmp(wr, wr->ack_psn, psn) < 0)
 		wr->ack_psn = psn;
-	if (xnic_sim_wreq_psn_cmp(wr->snd_psn, psn) < 0)
+	if (xnic_sim_wreq_cmp(wr, wr->snd_psn, psn) < 0)
 		wr->snd_psn = psn;
 	qp->retry_count = 0;
 	qp->rnr_count = 0;
-	if (xnic_sim_wreq_psn_cmp(psn, wr->max_psn) < 0)
+	if (xnic_sim_wreq_cmp(wr, psn, wr->max_psn) < 0)
 		xnic_sim_wreq_timer_start(qp, now);
 	else
 		wr->timer = 0;
@@ -249,14 +316,14 @@ static bool xnic_sim_wreq_ack(struct xnic_sim_qp *qp, u32 end, u64 now)
 		struct xnic_sim_wflight *e = xnic_sim_wfl(wr, i);
 		u32 e_end = xnic_sim_wfl_end(e);
 
-		if (xnic_sim_wreq_psn_cmp(end, e->first_psn) <= 0)
+		if (xnic_sim_wreq_cmp(wr, end, e->first_psn) <= 0)
 			break;
 		if (xnic_sim_wreq_op_rd(e->opcode) &&
-		    xnic_sim_wreq_psn_cmp(wr->una_psn, e_end) < 0) {
+		    xnic_sim_wreq_cmp(wr, wr->una_psn, e_end) < 0) {
 			xnic_sim_wreq_una(qp, e->first_psn, now);
 			return true;
 		}
-		if (xnic_sim_wreq_psn_cmp(end, e_end) < 0) {
+		if (xnic_sim_wreq_cmp(wr, end, e_end) < 0) {
 			xnic_sim_wreq_una(qp, end, now);
 			break;
 		}
@@ -558,7 +625,7 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 			wr->neigh_waits = 0;
 		(*pkts)--;
 		b->bytes -= min_t(u64, b->bytes, p.paylen);
-		if (xnic_sim_wreq_psn_cmp(wr->snd_psn, wr->max_psn) < 0)
+		if (xnic_sim_wreq_cmp(wr, wr->snd_psn, wr->max_psn) < 0)
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_retransmits, 1);
 		/* a READ request stands for all its responses */
 		if (xnic_sim_wreq_op_rd(e->opcode))
@@ -566,7 +633,7 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 		else
 			k++;
 		wr->snd_psn = xnic_sim_wreq_psn_add(e->first_psn, k);
-		if (xnic_sim_wreq_psn_cmp(wr->snd_psn, wr->max_psn) > 0)
+		if (xnic_sim_wreq_cmp(wr, wr->snd_psn, wr->max_psn) > 0)
 			wr->max_psn = wr->snd_psn;
 		if (rc && !wr->timer)
 			xnic_sim_wreq_timer_start(qp, now);
@@ -614,6 +681,7 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 	u32 n = wr->fl_tail - wr->fl_head, nl = 0;
 	bool idle = !n, rd;
 	struct xnic_sim_wflight *e;
+	u32 npkts = 1;
 	u64 len = 0;
 	u8 st = 0;
 	int r;
@@ -651,6 +719,12 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 	    xnic_sim_wreq_psn_diff(wr->snd_psn, wr->una_psn) >=
 	    XNIC_SIM_WIRE_PSN_WINDOW)
 		return 0;
+	/* len <= XNIC_SIM_MAX_MSG: at most 2^23 packets, the whole span */
+	if (!xnic_sim_wreq_op_atomic(w->opcode) && len)
+		npkts = DIV_ROUND_UP_ULL(len, xnic_sim_mtu_bytes(qp->mtu));
+	/* its PSNs within the span from the oldest in flight */
+	if (xnic_sim_wreq_off(wr, qp->sq_psn) + npkts > XNIC_SIM_WIRE_PSN_SPAN)
+		return 0;
 	b->wqes--;
 	e = xnic_sim_wfl(wr, wr->fl_tail++);
 	*e = (struct xnic_sim_wflight) {
@@ -660,28 +734,37 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 		.wr_id = w->wr_id,
 		.len = len,
 		.first_psn = qp->sq_psn,
-		.npkts = 1,
+		.npkts = npkts,
 	};
-	if (!xnic_sim_wreq_op_atomic(w->opcode) && len)
-		e->npkts = DIV_ROUND_UP_ULL(len, xnic_sim_mtu_bytes(qp->mtu));
 	if (rd)
 		wr->rd_out++;
 	qp->sq_psn = xnic_sim_wreq_psn_add(qp->sq_psn, e->npkts);
+	xnic_sim_wreq_test_skip_psns(wr, e);
 	xnic_sim_wreq_send_fl(dev, qp, e, nl, now, pkts, b);
 	return 1;
 }
 
+/* RTS, or SQD: draining, what was started completes (timers run). */
+static bool xnic_sim_wreq_live(const struct xnic_sim_qp *qp)
+{
+	u8 state = READ_ONCE(qp->state);
+
+	return state == XNIC_QPS_RTS || state == XNIC_QPS_SQD;
+}
+
 /**
- * xnic_sim_wreq_turn - a wire RC/UC QP's turn in RTS
+ * xnic_sim_wreq_turn - a wire RC/UC QP's turn in RTS or SQD
  * @dev: its device (the engine thread)
  * @qp: the QP
  * @now: xnic_sim_now()
  * @next: lowered to the QP's next deadline (retransmission, RNR wait)
  * @b: the pass's budget
  *
- * Expired timers first, then the packets not sent yet (after a go-back),
- * then new WQEs.  The QP stays on the active list while anything is in
- * flight.  Return: whether anything was sent or completed.
+ * Expired timers first, then the packets not sent yet (after a go-back,
+ * or the rest of a long message), then new WQEs -- not in SQD: the WQEs
+ * already taken complete or time out, none is started.  The QP stays on
+ * the active list while anything is in flight.  Return: whether anything
+ * was sent or completed.
  */
 bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			u64 now, u64 *next, struct xnic_sim_budget *b)
@@ -706,7 +789,7 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_timeouts, 1);
 		xnic_sim_wreq_retry(dev, qp);
 		work = true;
-		if (READ_ONCE(qp->state) != XNIC_QPS_RTS)
+		if (!xnic_sim_wreq_live(qp))
 			return true;
 	}
 	if (wr->wait_until) {
@@ -716,7 +799,7 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		}
 		wr->wait_until = 0;
 	}
-	while (READ_ONCE(qp->state) == XNIC_QPS_RTS && pkts) {
+	while (xnic_sim_wreq_live(qp) && pkts) {
 		if (wr->snd_psn != qp->sq_psn) {
 			struct xnic_sim_wflight *e;
 			u32 before = pkts;
@@ -734,6 +817,9 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			work = true;
 			continue;
 		}
+		/* SQ drain: nothing new starts */
+		if (READ_ONCE(qp->state) != XNIC_QPS_RTS)
+			break;
 		r = xnic_sim_wreq_take(dev, qp, now, &pkts, b);
 		if (r <= 0)
 			break;
@@ -744,9 +830,11 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			break;
 	}
 out:
-	if (READ_ONCE(qp->state) != XNIC_QPS_RTS)
+	if (!xnic_sim_wreq_live(qp))
 		return work;
-	if (wr->fl_head == wr->fl_tail && r < 0) {
+	if (wr->fl_head == wr->fl_tail &&
+	    (r < 0 || READ_ONCE(qp->state) == XNIC_QPS_SQD)) {
+		/* nothing to take, or drained */
 		xnic_sim_qp_deactivate(qp);
 		return work;
 	}
@@ -770,7 +858,7 @@ static void xnic_sim_wreq_progress(struct xnic_sim_dev *dev,
 	struct xnic_sim_wreq *wr = qp->wreq;
 
 	xnic_sim_wreq_una(qp, psn, now);
-	if (xnic_sim_wreq_psn_cmp(wr->ack_psn, wr->una_psn) > 0)
+	if (xnic_sim_wreq_cmp(wr, wr->ack_psn, wr->una_psn) > 0)
 		xnic_sim_wreq_ack(qp, wr->ack_psn, now);
 	xnic_sim_wreq_retire(dev, qp);
 }
@@ -789,7 +877,7 @@ static bool xnic_sim_wreq_expected(struct xnic_sim_wreq *wr,
 	for (i = wr->fl_head; i != pos; i++)
 		if (xnic_sim_wreq_op_rd(xnic_sim_wfl(wr, i)->opcode))
 			return false;
-	if (xnic_sim_wreq_psn_cmp(wr->una_psn, e->first_psn) <= 0)
+	if (xnic_sim_wreq_cmp(wr, wr->una_psn, e->first_psn) <= 0)
 		return psn == e->first_psn;
 	return psn == wr->una_psn;
 }
@@ -916,11 +1004,12 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 	if (type == XNIC_SIM_AETH_ACK) {
 		u32 end = xnic_sim_wreq_psn_add(psn, 1);
 
-		if (xnic_sim_wreq_psn_cmp(end, wr->ack_psn) <= 0) {
+		if (xnic_sim_wreq_cmp(wr, end, wr->ack_psn) <= 0 ||
+		    xnic_sim_wreq_off(wr, end) > XNIC_SIM_WIRE_PSN_SPAN) {
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 			return;
 		}
-		if (xnic_sim_wreq_psn_cmp(end, wr->max_psn) > 0) {
+		if (xnic_sim_wreq_cmp(wr, end, wr->max_psn) > 0) {
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 			return;
 		}
@@ -931,11 +1020,11 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		return;
 	}
 	/* a NAK names the PSN it refuses: every one before it arrived */
-	if (xnic_sim_wreq_psn_cmp(psn, wr->una_psn) < 0) {
+	if (xnic_sim_wreq_old(wr, psn)) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		return;
 	}
-	if (xnic_sim_wreq_psn_cmp(psn, wr->max_psn) >= 0 ||
+	if (xnic_sim_wreq_cmp(wr, psn, wr->max_psn) >= 0 ||
 	    type == 0x40) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
@@ -1009,20 +1098,20 @@ void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return;
 	}
 	if (mask & XNIC_SIM_PH_READ) {
-		if (xnic_sim_wreq_psn_cmp(p->psn, wr->una_psn) < 0)
+		if (xnic_sim_wreq_old(wr, p->psn))
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		else
 			xnic_sim_wreq_read_resp(dev, qp, p, mask, now);
 	} else if (p->opcode == (XNIC_SIM_BTH_RC | XNIC_SIM_BTH_ATOMIC_ACK)) {
-		if (xnic_sim_wreq_psn_cmp(p->psn, wr->una_psn) < 0)
+		if (xnic_sim_wreq_old(wr, p->psn))
 			xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 		else
 			xnic_sim_wreq_atomic_ack(dev, qp, p, now);
 	} else {
 		xnic_sim_wreq_aeth(dev, qp, p, now);
 	}
-	/* the window may have opened: the turn sends more */
-	if (READ_ONCE(qp->state) == XNIC_QPS_RTS)
+	/* the window may have opened: the turn sends more (SQD: resends) */
+	if (xnic_sim_wreq_live(qp))
 		xnic_sim_qp_activate(qp);
 }
 
@@ -1074,6 +1163,64 @@ int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	/* a failed copy or no neighbour: lost, as UD may be */
 	xnic_sim_wreq_out(dev, &p, &s->lseg[1], nl - 1, 0);
 	return XNIC_SIM_DONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* MODIFY_QP                                                           */
+
+/**
+ * xnic_sim_wreq_modify_ok - may MODIFY_QP change this wire QP so?
+ * @qp: the QP (its engine, exec_lock held: no turn runs meanwhile)
+ * @in: the command
+ * @mask: its XNIC_QP_MOD_* mask
+ *
+ * Packets in flight depend on the AV and the destination QP (where they
+ * are resent), the path MTU (how a WQE is cut, where a READ response
+ * lands) and sq_psn (the PSNs they hold): with anything in flight none
+ * of these may change (IBTA: they change at INIT->RTR, RTR->RTS, and in
+ * SQD once drained; the AV there or by APM, which the device lacks).  A
+ * value equal to the current one is no change.  The QP's move to RESET
+ * or ERR, which ends the flights, is not asked about.  Return: whether
+ * it may (else the command answers BAD_STATE, changing nothing).
+ */
+bool xnic_sim_wreq_modify_ok(struct xnic_sim_qp *qp,
+			     const struct xnic_cmd_modify_qp *in, u32 mask)
+{
+	struct xnic_sim_wreq *wr = qp->wreq;
+
+	if (!wr || wr->fl_head == wr->fl_tail)
+		return true;
+	if ((mask & XNIC_QP_MOD_PATH_MTU) && in->path_mtu != qp->mtu)
+		return false;
+	if ((mask & XNIC_QP_MOD_SQ_PSN) &&
+	    (le32_to_cpu(in->sq_psn) & XNIC_SIM_WREQ_PSN_MASK) != qp->sq_psn)
+		return false;
+	if ((mask & XNIC_QP_MOD_DEST_QPN) &&
+	    le32_to_cpu(in->dest_qpn) != READ_ONCE(qp->dest_qpn))
+		return false;
+	if ((mask & XNIC_QP_MOD_AV) &&
+	    (memcmp(in->dgid, qp->dgid, sizeof(qp->dgid)) ||
+	     in->sgid_index != qp->sgid_index))
+		return false;
+	return true;
+}
+
+/**
+ * xnic_sim_wreq_modify - MODIFY_QP changed a wire QP's attributes
+ * @qp: the QP (its engine)
+ * @mask: what changed (XNIC_QP_MOD_*)
+ *
+ * A new timeout applies to the running timer too, from now (0: none);
+ * new retry_cnt, rnr_retry and max_rd_atomic hold from the next retry,
+ * RNR NAK or READ on (a count past a lowered limit: the next one fails,
+ * no READ starts until enough completed).
+ */
+void xnic_sim_wreq_modify(struct xnic_sim_qp *qp, u32 mask)
+{
+	struct xnic_sim_wreq *wr = qp->wreq;
+
+	if (wr && (mask & XNIC_QP_MOD_TIMEOUT) && wr->timer)
+		xnic_sim_wreq_timer_start(qp, xnic_sim_now());
 }
 
 void xnic_sim_wreq_reset(struct xnic_sim_qp *qp)
