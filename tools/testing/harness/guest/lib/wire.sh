@@ -498,7 +498,30 @@ wire_pair_rping() {
 	wire_sync rping.done >/dev/null
 }
 
+# wire_pair_verify SERVER_ROLE NAME [ARGS...]: wire_verify
+# (tools/testing/ulp/wire/wire_verify.c) between the guests, SERVER_ROLE
+# listening: each side in turn the requester of RC SEND, WRITE and READ
+# of every size (default 1 B .. 1 MiB, path MTU 1024), every byte and
+# completion checked on the side that can see it, the peer met over TCP
+# after the last completion before the QP goes.  ARGS go to both sides
+# (-S sizes, -n iterations, -m MTU).  Both sides must print the summary
+# with no failure and exit 0.  The test ships
+# tools/testing/ulp/wire/wire_verify.
+WIRE_VERIFY='^# wire_verify: [0-9]+ tests, 0 failed$'
+wire_pair_verify() {
+	_wvr=$1 _wvn=$2
+	shift 2
+	command -v wire_verify >/dev/null ||
+		fail "wire_verify not in the guest (not built? XRDMA_PROGRAMS)"
+	_wvpeer=$XRDMA_PEER_IP
+	[ "$XRDMA_ROLE" = "$_wvr" ] && _wvpeer=$XRDMA_IP
+	wire_pair "$_wvr" "$_wvn" "$WIRE_VERIFY" "$WIRE_VERIFY" tcp "-c $_wvpeer" -- \
+		wire_verify -d "$WIRE_IBDEV" -g "$WIRE_GIDX" -w 95 "$@"
+}
+
 # ------------------------------------------------------- faults
+# what wire_faults runs wire_verify with (words)
+WIRE_VERIFY_FAULT_ARGS="-n 1"
 # Counters that move when the transport recovers from a lost, duplicated,
 # reordered or corrupted packet: rxe's (hw_counters) and the xnic model's
 # wire_* ones (Documentation/xnic/wire.rst, "Counters")
@@ -528,16 +551,19 @@ wire_pcap_fence() {
 }
 
 # wire_faults SERVER_ROLE NETEM_ROLE: each fault of WIRE_FAULTS in turn
-# as a netem qdisc on the egress of guest NETEM_ROLE, under ib_write_bw
-# and ib_read_bw (perftest meets over TCP after its last completion, so
-# no side tears down while the other still waits for an ACK; not
+# as a netem qdisc on the egress of guest NETEM_ROLE, under wire_verify
+# (wire_pair_verify: RC SEND, WRITE and READ of 1 B .. 1 MiB each way,
+# every byte and completion checked), ib_write_bw and ib_read_bw.  All
+# three meet the peer over TCP after their last completion, so no side
+# tears down while the other still waits for an ACK (not
 # ibv_rc_pingpong, whose client may exit before its last ACK reaches the
-# server, which then retries into a destroyed QP: a lost final ACK
-# fails the server whatever the transport does).  Every run must pass (wire_pair), and the recovery counters
-# of the guest that receives the faulty stream (the one without the
-# qdisc) must have moved -- both guests' are noted per fault.  No rdma_cm
-# here: a lost DREQ (a CM MAD on QP1, not the RC transport) leaves rping's
-# server waiting for a disconnect that never comes.
+# server, which then retries into a destroyed QP: a lost final ACK fails
+# the server whatever the transport does).  Every run must pass on both
+# sides, and the recovery counters of the guest that receives the faulty
+# stream (the one without the qdisc) must have moved -- both guests' are
+# noted per fault.  No rdma_cm here: a lost DREQ (a CM MAD on QP1, not
+# the RC transport) leaves rping's server waiting for a disconnect that
+# never comes.
 wire_faults() {
 	_wfs=$1 _wfn=$2
 	_wfpeer=$XRDMA_PEER_IP
@@ -557,6 +583,8 @@ wire_faults() {
 			wire_netem $_wff
 		fi
 		wire_sync "fault$_wfi" >/dev/null
+		# shellcheck disable=SC2086 # the tail is words
+		wire_pair_verify "$_wfs" "f${_wfi}_verify" $WIRE_VERIFY_FAULT_ARGS
 		for _wfo in write read; do
 			wire_pair "$_wfs" "f${_wfi}_$_wfo" 'local address' "$WIRE_PT" tcp \
 				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \
