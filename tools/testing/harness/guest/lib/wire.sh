@@ -74,6 +74,31 @@
 #     device, and (xnic) the model's counters in debugfs.
 # wire_counter_sum NAME...
 #     The sum of those counters.
+#
+# For the attachment tests (tools/testing/hw/xnic/wire_*.sh), which load
+# the model on a netdev themselves, with no RDMA stack over it:
+# wire_sim_eth I
+#     The netdev of xnic_sim device I (the platform device xnic.I), or 1.
+# wire_sim_ctr I NAME
+#     Counter NAME of model device I (debugfs).
+# wire_sim_attach LOW
+#     xrdma_core, xrdma_uverbs, xnic_sim netdev=LOW (one device), xnic;
+#     waits for xnic.0's netdev and sets WIRE_XN to its name.  Fails the
+#     test (the stack unloaded) when a step fails.
+# wire_in_echos
+#     The ICMP echo requests this guest answered (/proc/net/snmp).
+# wire_ping_peer DEV
+#     Waits (60 tries) until XRDMA_PEER_IP answers a ping, then pings it
+#     3 times: 0, or 1 (noted) when it does not answer.
+# wire_echos_done BASE
+#     Waits (60 s) until this guest answered 4 echo requests more than
+#     BASE (wire_in_echos before): the peer's wire_ping_peer is done, so
+#     that neither guest unloads under the other's pings.  0, or 1.
+
+# lib/ulp.sh: its NVMe-oF helpers (lib/wire_nvme.sh) and the netdev of
+# an ib_device's port (_ulp_xnic_netdev)
+# shellcheck source=/dev/null # in the guest
+. /xrdma/tests/lib/ulp.sh
 
 WIRE_SYNC_PORT=7999
 WIRE_ETH=eth0
@@ -139,17 +164,6 @@ _wire_up_rxe() {
 	WIRE_IBDEV=rxe0
 }
 
-# _wire_xnic_netdev DEV: the netdev of DEV's port 1 (ib_core's GID
-# attributes, else rdma link), as ulp.sh finds it
-_wire_xnic_netdev() {
-	_un=$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/ndevs/0 2>/dev/null)
-	[ -n "$_un" ] ||
-		_un=$(/usr/bin/rdma link show "$1/1" 2>/dev/null |
-			sed -n 's/.* netdev \([^ ]*\).*/\1/p')
-	[ -n "$_un" ] && [ -d "/sys/class/net/$_un" ] || return 1
-	echo "$_un"
-}
-
 _wire_up_xnic() {
 	wire_require_xnic
 	mount_debugfs
@@ -173,9 +187,9 @@ _wire_up_xnic() {
 	WIRE_IBDEV=xnic0
 	wait_for 10 test -d /sys/class/infiniband/xnic0 ||
 		fail "xrdma_ib registered no ib_device xnic0"
-	wait_for 10 _wire_xnic_netdev xnic0 >/dev/null ||
+	wait_for 10 _ulp_xnic_netdev xnic0 >/dev/null ||
 		fail "xnic0 port 1 has no netdev (sysfs gid_attrs, rdma link)"
-	_wire_ip "$(_wire_xnic_netdev xnic0)" "${1:-4500}"
+	_wire_ip "$(_ulp_xnic_netdev xnic0)" "${1:-4500}"
 }
 
 wire_up() {
@@ -383,6 +397,75 @@ wire_counter_sum() {
 	wire_counters | awk -v want="$*" '
 		BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
 		$1 in ok { s += $2 } END { print s + 0 }'
+}
+
+# ------------------------------------------------------- the attachment
+wire_sim_eth() {
+	for _wse in /sys/class/net/*; do
+		_wsl=$(readlink "$_wse/device" 2>/dev/null) || continue
+		if [ "${_wsl##*/}" = "xnic.$1" ]; then
+			echo "${_wse##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+wire_sim_ctr() {
+	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/counters"
+}
+
+wire_sim_attach() {
+	mount_debugfs
+	for _wsm in xrdma_core xrdma_uverbs xnic_sim xnic; do
+		_wsk=$(xko $_wsm) || exit 1
+		_wsa=
+		[ $_wsm = xnic_sim ] && _wsa="netdev=$1"
+		# shellcheck disable=SC2086 # no argument when empty
+		insmod "$_wsk" $_wsa || {
+			xnic_stack_down
+			fail "insmod $_wsm $_wsa"
+		}
+	done
+	wait_for 10 wire_sim_eth 0 >/dev/null || {
+		xnic_stack_down
+		fail "no netdev of xnic.0"
+	}
+	# shellcheck disable=SC2034 # the test's
+	WIRE_XN=$(wire_sim_eth 0)
+}
+
+wire_in_echos() {
+	awk '/^Icmp:/ { if (!n) { for (i = 1; i <= NF; i++) if ($i == "InEchos") c = i; n = 1 }
+			else print $c }' /proc/net/snmp
+}
+
+wire_ping_peer() {
+	_wpp=0
+	until ping -c 1 -W 1 "$XRDMA_PEER_IP" >/dev/null 2>&1; do
+		_wpp=$((_wpp + 1))
+		[ $_wpp -lt 60 ] || {
+			note "peer $XRDMA_PEER_IP never answered over $1"
+			return 1
+		}
+	done
+	ping -c 3 -i 0.2 -W 2 "$XRDMA_PEER_IP" || {
+		note "ping $XRDMA_PEER_IP over $1 failed"
+		return 1
+	}
+}
+
+wire_echos_done() {
+	_wed=0
+	while [ "$(wire_in_echos)" -lt $(($1 + 4)) ]; do
+		_wed=$((_wed + 1))
+		[ $_wed -lt 300 ] || {
+			note "peer did not finish pinging us (answered $(($(wire_in_echos) - $1)))"
+			return 1
+		}
+		sleep 0.2
+	done
+	sleep 1
 }
 
 # ------------------------------------------------------- the suite
