@@ -29,19 +29,9 @@
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-wire_require_xnic
-: >"$XRDMA_TMP/errors"
-if [ "$XRDMA_ROLE" = a ]; then
-	wire_up xnic
-else
-	wire_up rxe
-fi
-wire_sync up >/dev/null
+wire_begin xnic rxe
 note "faults on rxe's egress, xnic serving"
 wire_faults a b
 note "faults on xnic's egress, xnic the client"
 wire_faults b a
-note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
-wire_sync end >/dev/null
-wire_down
-fail_on_errors
+wire_end

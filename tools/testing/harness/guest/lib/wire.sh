@@ -38,6 +38,15 @@
 #           xrdma_ib; XRDMA_IP/24 on the netdev of xnic0's port 1.
 #     Waits for the port's GID of XRDMA_IP (::ffff:a.b.c.d) and sets
 #     WIRE_STACK, WIRE_IBDEV, WIRE_NETDEV, WIRE_GIDX (the GID's index).
+# wire_begin STACK_A STACK_B
+#     The start of a pairing test: $XRDMA_TMP/errors emptied, wire_up
+#     STACK_A in guest a and STACK_B in guest b (both guests fail at once,
+#     with wire_require_xnic, when either stack is xnic and it cannot be
+#     had), both meet (wire_sync up) and note the peer's device.
+# wire_end
+#     The end of one: the device's non-zero counters noted, both meet
+#     (wire_sync end: the last exchange, wire_down takes the address
+#     away), wire_down, fail_on_errors.
 # wire_down
 #     Undoes wire_up (servers left running, qdiscs, addresses, devices,
 #     modules) -- what of it is there; problems go to $XRDMA_TMP/errors.
@@ -210,6 +219,24 @@ wire_up() {
 	WIRE_GIDX=$(_wire_gidx "$WIRE_IBDEV")
 	note "$1: $WIRE_IBDEV on $WIRE_NETDEV ($XRDMA_IP, GID index $WIRE_GIDX," \
 		"MTU $(cat "/sys/class/net/$WIRE_NETDEV/mtu"))"
+}
+
+wire_begin() {
+	case " $1 $2 " in *" xnic "*) wire_require_xnic ;; esac
+	: >"$XRDMA_TMP/errors"
+	if [ "$XRDMA_ROLE" = a ]; then
+		wire_up "$1"
+	else
+		wire_up "$2"
+	fi
+	note "peer: $(wire_sync up "$WIRE_IBDEV")"
+}
+
+wire_end() {
+	note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
+	wire_sync end >/dev/null
+	wire_down
+	fail_on_errors
 }
 
 wire_down() {
