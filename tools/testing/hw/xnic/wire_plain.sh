@@ -15,17 +15,15 @@
 . /xrdma/tests/lib/wire.sh
 IP=/usr/bin/ip
 [ -x $IP ] || fail "iproute2's ip not in the guest"
-low=$(wire_netdev) || fail "no network interface (virtio-net missing?)"
 mount_debugfs
+wire_sim_low
+low=$WIRE_LOW
 
 bail() {
 	xnic_stack_down
 	fail "$*"
 }
 
-# what an earlier test left on it (its address would route around the port)
-assert $IP addr flush dev "$low"
-assert $IP link set "$low" up
 echos0=$(wire_in_echos)
 if [ "$XRDMA_ROLE" = a ]; then
 	lowmac=$(cat "/sys/class/net/$low/address")

@@ -18,8 +18,9 @@
 . /xrdma/tests/lib/wire.sh
 IP=/usr/bin/ip
 [ -x $IP ] || fail "iproute2's ip not in the guest"
-low=$(wire_netdev) || fail "no network interface (virtio-net missing?)"
 mount_debugfs
+wire_sim_low
+low=$WIRE_LOW
 
 # guid_of MAC: the node GUID (as sysfs shows it) whose EUI-64 MAC is MAC
 guid_of() {
@@ -39,9 +40,6 @@ bail() {
 	fail "$*"
 }
 
-# what an earlier test left on it (its address would route around the port)
-assert $IP addr flush dev "$low"
-assert $IP link set "$low" up
 echos0=$(wire_in_echos)
 lowmac=$(cat "/sys/class/net/$low/address")
 wire_sim_attach "$low"

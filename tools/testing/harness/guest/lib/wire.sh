@@ -90,6 +90,10 @@
 #     The netdev of xnic_sim device I (the platform device xnic.I), or 1.
 # wire_sim_ctr I NAME
 #     Counter NAME of model device I (debugfs).
+# wire_sim_low
+#     The guest's network interface (wire_netdev) up with no address
+#     (one an earlier test left would route around the port): its name
+#     in WIRE_LOW.  Fails the test when there is none.
 # wire_sim_attach LOW
 #     xrdma_core, xrdma_uverbs, xnic_sim netdev=LOW (one device), xnic;
 #     waits for xnic.0's netdev and sets WIRE_XN to its name.  Fails the
@@ -173,6 +177,22 @@ _wire_up_rxe() {
 	WIRE_IBDEV=rxe0
 }
 
+# _wire_load_xnic CLEANUP LOW [MOD]: xrdma_core, xrdma_uverbs, xnic_sim
+# with one device on LOW (netdev=LOW), xnic and MOD; when one does not
+# load, CLEANUP, then the test fails
+_wire_load_xnic() {
+	for _wlm in xrdma_core xrdma_uverbs xnic_sim xnic ${3:-}; do
+		_wlk=$(xko "$_wlm") || exit 1
+		_wla=
+		[ "$_wlm" = xnic_sim ] && _wla="ndev=1 netdev=$2"
+		# shellcheck disable=SC2086 # no argument when empty
+		insmod "$_wlk" $_wla || {
+			$1
+			fail "insmod $_wlm $_wla"
+		}
+	done
+}
+
 _wire_up_xnic() {
 	wire_require_xnic
 	mount_debugfs
@@ -183,16 +203,7 @@ _wire_up_xnic() {
 	/usr/bin/ip link set "$WIRE_ETH" mtu "${1:-4500}" ||
 		fail "cannot set MTU on $WIRE_ETH"
 	/usr/bin/ip link set "$WIRE_ETH" up || fail "$WIRE_ETH up"
-	for _m in xrdma_core xrdma_uverbs xnic_sim xnic xrdma_ib; do
-		_ko=$(xko $_m) || exit 1
-		_arg=
-		[ $_m = xnic_sim ] && _arg="ndev=1 netdev=$WIRE_ETH"
-		# shellcheck disable=SC2086 # no argument when empty
-		insmod "$_ko" $_arg || {
-			wire_down
-			fail "insmod $_m $_arg"
-		}
-	done
+	_wire_load_xnic wire_down "$WIRE_ETH" xrdma_ib
 	WIRE_IBDEV=xnic0
 	wait_for 10 test -d /sys/class/infiniband/xnic0 ||
 		fail "xrdma_ib registered no ib_device xnic0"
@@ -442,18 +453,15 @@ wire_sim_ctr() {
 	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/counters"
 }
 
+wire_sim_low() {
+	WIRE_LOW=$(wire_netdev) || fail "no network interface (virtio-net missing?)"
+	/usr/bin/ip addr flush dev "$WIRE_LOW" || fail "ip addr flush dev $WIRE_LOW"
+	/usr/bin/ip link set "$WIRE_LOW" up || fail "$WIRE_LOW up"
+}
+
 wire_sim_attach() {
 	mount_debugfs
-	for _wsm in xrdma_core xrdma_uverbs xnic_sim xnic; do
-		_wsk=$(xko $_wsm) || exit 1
-		_wsa=
-		[ $_wsm = xnic_sim ] && _wsa="netdev=$1"
-		# shellcheck disable=SC2086 # no argument when empty
-		insmod "$_wsk" $_wsa || {
-			xnic_stack_down
-			fail "insmod $_wsm $_wsa"
-		}
-	done
+	_wire_load_xnic xnic_stack_down "$1"
 	wait_for 10 wire_sim_eth 0 >/dev/null || {
 		xnic_stack_down
 		fail "no netdev of xnic.0"
