@@ -240,7 +240,9 @@ wire_begin() {
 	else
 		wire_up "$2"
 	fi
-	note "peer: $(wire_sync up "$WIRE_IBDEV")"
+	# (a failed meeting fails the subshell: its exit status ends the test)
+	_wbp=$(wire_sync up "$WIRE_IBDEV") || exit 1
+	note "peer: $_wbp"
 }
 
 wire_end() {
