@@ -20,6 +20,11 @@
  *
  *   wire_verify -d IBDEV -g GID_INDEX -p PORT [-c HOST] [-m MTU]
  *               [-S SIZE,...] [-n ITERS] [-t POLL_MS] [-w SECONDS]
+ *               [-T TIMEOUT]
+ *
+ * -T is the QP's local ACK timeout (4.096 us << TIMEOUT, default 14:
+ * 67 ms), with retry_cnt 7: IBTA's 7 retries without progress, then
+ * RETRY_EXC_ERR (rxe takes 7 as "retry for ever").
  *
  * Output: xt's "ok N - ..." lines, one per side, operation and size,
  * then "# wire_verify: N tests, F failed"; exit 0 only when every check
@@ -64,12 +69,12 @@ static const char *const wv_op_name[WV_NOPS] = { "SEND", "WRITE", "READ" };
 
 static struct {
 	const char *dev, *host;
-	int gidx, port, mtu, iters, poll_ms;
+	int gidx, port, mtu, iters, poll_ms, timeout;
 	unsigned int watchdog;
 	size_t sizes[WV_MAX_SIZES];
 	int nsizes;
 } opt = {
-	.gidx = -1, .mtu = 1024, .iters = 2, .poll_ms = 60000,
+	.gidx = -1, .mtu = 1024, .iters = 2, .poll_ms = 60000, .timeout = 14,
 	.watchdog = 240,
 };
 
@@ -233,7 +238,7 @@ static void setup(void)
 static void connect_qp(void)
 {
 	struct xt_rc_opts ro = {
-		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.timeout = (uint8_t)opt.timeout, .retry_cnt = 7, .rnr_retry = 7,
 		.sgid_index = (uint8_t)opt.gidx,
 	};
 	enum ibv_mtu mtu;
@@ -252,9 +257,10 @@ static void connect_qp(void)
 	ret = xt_rc_rts(ep.qp, ntohl(peer.qpn), &dgid, mtu, &ro);
 	if (ret)
 		xt_bail(ret, "RC QP to RTS (peer QP %#x)", ntohl(peer.qpn));
-	xt_note("%s: QP %#x to %#x, path MTU %d, %d sizes x %d iterations",
+	xt_note("%s: QP %#x to %#x, path MTU %d, timeout %d, %d sizes x %d iterations",
 		opt.host ? "client" : "server", ep.qp->qp_num,
-		ntohl(peer.qpn), 128 << mtu, opt.nsizes, opt.iters);
+		ntohl(peer.qpn), 128 << mtu, opt.timeout, opt.nsizes,
+		opt.iters);
 }
 
 /*
@@ -454,7 +460,7 @@ int main(int argc, char **argv)
 	int c;
 
 	parse_sizes("1,1024,1025,4097,65536,1048576");
-	while ((c = getopt(argc, argv, "d:g:p:c:m:S:n:t:w:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:c:m:S:n:t:w:T:")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.dev = optarg;
@@ -483,12 +489,16 @@ int main(int argc, char **argv)
 		case 'w':
 			opt.watchdog = (unsigned int)atoi(optarg);
 			break;
+		case 'T':
+			opt.timeout = atoi(optarg);
+			break;
 		default:
 			return xt_usage("wire_verify",
-					"-d IBDEV -g GID_INDEX -p PORT [-c HOST] [-m MTU] [-S SIZE,...] [-n ITERS] [-t POLL_MS] [-w SECONDS]");
+					"-d IBDEV -g GID_INDEX -p PORT [-c HOST] [-m MTU] [-S SIZE,...] [-n ITERS] [-t POLL_MS] [-w SECONDS] [-T TIMEOUT]");
 		}
 	}
-	if (!opt.dev || opt.gidx < 0 || opt.port <= 0 || opt.iters < 1)
+	if (!opt.dev || opt.gidx < 0 || opt.port <= 0 || opt.iters < 1 ||
+	    opt.timeout < 0 || opt.timeout > 31)
 		return xt_usage("wire_verify",
 				"-d IBDEV -g GID_INDEX -p PORT [-c HOST] ...");
 	xt_init("wire_verify", NULL);

@@ -640,8 +640,17 @@ wire_pair_verify() {
 }
 
 # ------------------------------------------------------- faults
-# what wire_faults runs wire_verify with (words)
-WIRE_VERIFY_FAULT_ARGS="-n 1"
+# what wire_faults runs wire_verify with (words): one pass, and a local
+# ACK timeout of 268 ms (-T 16).  With the default 67 ms, xnic reading
+# 1 MiB from rxe under 1% corruption once ended in RETRY_EXC_ERR (6.12,
+# December 2026): a READ response lost, xnic drops the ones after it
+# (PSN order) until its timer asks again, and rxe's responder answers
+# each repeated READ request with the whole rest of the message, in turn
+# behind the ones before -- under TCG, 8 timer periods went by without a
+# response in order.  That is IBTA's retry_cnt 7 at work (rxe's
+# requester takes 7 as "for ever" and never ends so), not the data path
+# under test: 268 ms per retry leaves rxe the time to catch up.
+WIRE_VERIFY_FAULT_ARGS="-n 1 -T 16"
 # Counters that move when the transport recovers from a lost, duplicated,
 # reordered or corrupted packet: rxe's (hw_counters) and the xnic model's
 # wire_* ones (Documentation/xnic/wire.rst, "Counters")
