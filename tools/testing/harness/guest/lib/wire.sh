@@ -646,10 +646,12 @@ wire_pair_verify() {
 # December 2026): a READ response lost, xnic drops the ones after it
 # (PSN order) until its timer asks again, and rxe's responder answers
 # each repeated READ request with the whole rest of the message, in turn
-# behind the ones before -- under TCG, 8 timer periods went by without a
-# response in order.  That is IBTA's retry_cnt 7 at work (rxe's
-# requester takes 7 as "for ever" and never ends so), not the data path
-# under test: 268 ms per retry leaves rxe the time to catch up.
+# behind the ones before.  A 1 MiB READ takes 50-100 ms under TCG
+# (perftest: 10-20 MB/s), longer than 67 ms: the replays queued up faster
+# than they drained and 8 timer periods went by without a response in
+# order.  That is IBTA's retry_cnt 7 at work (rxe's requester takes 7 as
+# "for ever" and never ends so), not the data path under test: with
+# 268 ms per retry the queue drains before the next retry.
 WIRE_VERIFY_FAULT_ARGS="-n 1 -T 16"
 # Counters that move when the transport recovers from a lost, duplicated,
 # reordered or corrupted packet: rxe's (hw_counters) and the xnic model's
