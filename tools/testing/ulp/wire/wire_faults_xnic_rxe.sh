@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # XRDMA_VMS: 2
-# XRDMA_TIMEOUT: 300
+# XRDMA_TIMEOUT: 480
 # XRDMA_ROCE: 1
 # XRDMA_DEBIAN_MODULES: virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs
 # XRDMA_DEBIAN_MODULES: rdma_ucm ib_core sch_netem

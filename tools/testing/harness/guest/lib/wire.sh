@@ -67,7 +67,9 @@
 #     Starts the server side of a client/server program in the background
 #     (as wire_run, output in $XRDMA_TMP/NAME.srv), waits until it listens
 #     on PORT (a TCP socket, or an rdma_cm ID in LISTEN), then tells the
-#     peer (wire_sync NAME).  wire_down kills what is left of them.  wire_server_wait NAME PATTERN: its exit
+#     peer (wire_sync NAME).  Server and client are killed after
+#     WIRE_PROG_TIMEOUT seconds (default 100).  wire_down kills what is
+#     left of them.  wire_server_wait NAME PATTERN: its exit
 #     status and output (an extended regex PATTERN must match a line),
 #     errors to $XRDMA_TMP/errors.
 # wire_client NAME PATTERN PROGRAM ARGS...
@@ -121,6 +123,8 @@ WIRE_NETDEV=
 WIRE_GIDX=
 WIRE_PREFIX=24
 WIRE_PIDS=
+# seconds a server or client of wire_server / wire_client may run
+WIRE_PROG_TIMEOUT=100
 
 # the IPv4-mapped GID of XRDMA_IP as sysfs shows it
 _wire_gid() {
@@ -377,7 +381,7 @@ wire_server() {
 	shift 3
 	# (timeout runs the program itself: killing it kills the program)
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
-	timeout 100 "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
+	timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
 	eval "WIRE_SRV_$_wsn=$!"
 	WIRE_PIDS="$WIRE_PIDS $!"
 	wait_for 20 _wire_listening "$_wsk" "$_wsp" ||
@@ -399,7 +403,7 @@ wire_client() {
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
 	_wct=0
 	while :; do
-		timeout 100 "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
+		timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
 		_wcrc=$?
 		# an rdma_cm listener seen in LISTEN can still reject with
 		# "invalid service ID" for a moment (6.1): connect again
@@ -635,8 +639,10 @@ wire_pair_verify() {
 		fail "wire_verify not in the guest (not built? XRDMA_PROGRAMS)"
 	_wvpeer=$XRDMA_PEER_IP
 	[ "$XRDMA_ROLE" = "$_wvr" ] && _wvpeer=$XRDMA_IP
+	# (its own watchdog first: it says where it was)
 	wire_pair "$_wvr" "$_wvn" "$WIRE_VERIFY" "$WIRE_VERIFY" tcp "-c $_wvpeer" -- \
-		wire_verify -d "$WIRE_IBDEV" -g "$WIRE_GIDX" -w 95 "$@"
+		wire_verify -d "$WIRE_IBDEV" -g "$WIRE_GIDX" \
+		-w $((WIRE_PROG_TIMEOUT - 5)) "$@"
 }
 
 # ------------------------------------------------------- faults
@@ -714,8 +720,12 @@ wire_faults() {
 			wire_netem $_wff
 		fi
 		wire_sync "fault$_wfi" >/dev/null
+		# (6.1, reordering: 40 s where 6.12 took 18 s -- each READ
+		# response out of order costs xnic a timer period)
+		WIRE_PROG_TIMEOUT=200
 		# shellcheck disable=SC2086 # the tail is words
 		wire_pair_verify "$_wfs" "f${_wfi}_verify" $WIRE_VERIFY_FAULT_ARGS
+		WIRE_PROG_TIMEOUT=100
 		for _wfo in write read; do
 			wire_pair "$_wfs" "f${_wfi}_$_wfo" 'local address' "$WIRE_PT" tcp \
 				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \
