@@ -35,7 +35,8 @@ NEED_KDIR = @$(CURDIR)/scripts/kernels.sh check "$(KDIR)"
 
 # the library and the userspace test programs the guest tests run
 TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/hw/xnic \
-	     tools/testing/bench tools/testing/lib/xverbs tools/testing/ulp/comm
+	     tools/testing/bench tools/testing/lib/xverbs tools/testing/ulp/comm \
+	     tools/testing/ulp/wire
 
 .PHONY: tools all modules modules_install install clean deps sparse checkpatch \
 	kunit guest-test check demo bench help fuzz uninstall install-modules \

@@ -31,9 +31,6 @@
 . /xrdma/tests/lib/ulp.sh
 
 NQN=nqn.2026-12.org.xrdma:ulp-nvme
-CFS=/sys/kernel/config/nvmet
-SUB=$CFS/subsystems/$NQN
-PORT=$CFS/ports/1
 MIB=8
 IMG=$XRDMA_TMP/ns2.img
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c7a7e8a-1d2b-4c3d-9e0f-0123456789ab
@@ -49,74 +46,10 @@ esac
 
 command -v nvme >/dev/null || fail "nvme-cli not shipped"
 
-target_up() {
-	# loaded before with other parameters (the test's header)?
-	! module_loaded null_blk || assert rmmod null_blk
-	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
-	assert modprobe nvmet
-	assert modprobe nvmet-rdma
-	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
-		assert mount -t configfs none /sys/kernel/config
-	ulp_wait 5 test -b /dev/nullb0 || fail "no /dev/nullb0"
-	assert mkdir "$SUB"
-	echo 1 >"$SUB/attr_allow_any_host" || fail "attr_allow_any_host"
-	assert mkdir "$SUB/namespaces/1"
-	echo /dev/nullb0 >"$SUB/namespaces/1/device_path" || fail "ns 1 path"
-	echo 1 >"$SUB/namespaces/1/enable" || fail "ns 1 (null_blk) enable"
-	# tmpfs has no O_DIRECT in 6.1: the file namespace uses the page cache
-	assert truncate -s 64M "$IMG"
-	assert mkdir "$SUB/namespaces/2"
-	echo "$IMG" >"$SUB/namespaces/2/device_path" || fail "ns 2 path"
-	echo 1 >"$SUB/namespaces/2/buffered_io" || fail "ns 2 buffered_io"
-	echo 1 >"$SUB/namespaces/2/enable" || fail "ns 2 (file) enable"
-	assert mkdir "$PORT"
-	echo rdma >"$PORT/addr_trtype"
-	echo ipv4 >"$PORT/addr_adrfam"
-	echo "$ULP_IP" >"$PORT/addr_traddr"
-	echo 4420 >"$PORT/addr_trsvcid"
-	# linking the subsystem enables the port: nvmet-rdma listens
-	ln -s "$SUB" "$PORT/subsystems/$NQN" ||
-		fail "nvmet-rdma cannot listen on $ULP_IP:4420 ($ULP_IBDEV)"
-}
-
-target_down() {
-	rm -f "$PORT/subsystems/$NQN"
-	[ -d "$PORT" ] && rmdir "$PORT"
-	for _n in 1 2; do
-		[ -d "$SUB/namespaces/$_n" ] || continue
-		echo 0 >"$SUB/namespaces/$_n/enable"
-		rmdir "$SUB/namespaces/$_n"
-	done
-	[ -d "$SUB" ] && rmdir "$SUB"
-	[ ! -d "$SUB" ] || echo "nvmet subsystem left in configfs" >>"$XRDMA_TMP/errors"
-}
-
-# ns_dev NSID: the host's block device of namespace NSID of our subsystem
-ns_dev() {
-	for _b in /sys/block/nvme*n*; do
-		case ${_b##*/} in *c*) continue ;; esac
-		[ "$(cat "$_b/nsid" 2>/dev/null)" = "$1" ] || continue
-		grep -qx "$NQN" "$_b/device/subsysnqn" 2>/dev/null ||
-			grep -qx "$NQN" "$_b/device/device/subsysnqn" 2>/dev/null ||
-			continue
-		[ -b "/dev/${_b##*/}" ] || continue
-		echo "/dev/${_b##*/}"
-		return 0
-	done
-	return 1
-}
-
-no_nvme_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
-
 connect() {
-	assert modprobe nvme-rdma
-	nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
-		--hostnqn="$HOSTNQN" --hostid="$HOSTID" ||
-		fail "nvme connect -t rdma -a $ULP_IP -s 4420 -n $NQN failed"
-	ulp_wait 20 ns_dev 1 >/dev/null || fail "namespace 1 did not appear"
-	ulp_wait 20 ns_dev 2 >/dev/null || fail "namespace 2 did not appear"
-	DEV1=$(ns_dev 1)
-	DEV2=$(ns_dev 2)
+	ulp_nvme_connect "$NQN" "$ULP_IP" "$HOSTNQN" "$HOSTID"
+	DEV1=$ULP_NVME_DEV1
+	DEV2=$ULP_NVME_DEV2
 	note "connected: nsid 1 $DEV1 (null_blk), nsid 2 $DEV2 (file)"
 	nvme list-subsys 2>/dev/null | sed 's/^/# /'
 }
@@ -153,15 +86,8 @@ verify() {
 # step copes with what is not there (the end of the test and, on a
 # failure, the exit trap)
 teardown() {
-	if ! no_nvme_ctrl; then
-		nvme disconnect -n "$NQN" >"$XRDMA_TMP/disc" 2>&1 ||
-			echo "nvme disconnect failed: $(cat "$XRDMA_TMP/disc")" \
-				>>"$XRDMA_TMP/errors"
-		ulp_wait 20 no_nvme_ctrl ||
-			echo "an nvme controller is left after disconnect" \
-				>>"$XRDMA_TMP/errors"
-	fi
-	target_down
+	ulp_nvme_disconnect "$NQN"
+	ulp_nvme_target_down "$NQN"
 	# shellcheck disable=SC2086 # a list
 	ulp_rmmod $ULP_MODS
 	ulp_fabric_down
@@ -177,7 +103,7 @@ teardown() {
 
 trap 'teardown >/dev/null 2>&1' EXIT
 ulp_fabric_up "$TR"
-target_up
+ulp_nvme_target_up "$NQN" "$ULP_IP" "$IMG"
 connect
 
 if [ "$MODE" = data ]; then
@@ -203,7 +129,7 @@ if [ "$MODE" = data ]; then
 	grep -q 'comm \[nvmet_rdma\]' "$XRDMA_TMP/cmids" ||
 		fail "rdma res shows no nvmet_rdma cm_id on $ULP_IBDEV"
 	nvme disconnect -n "$NQN" || fail "nvme disconnect -n $NQN"
-	ulp_wait 20 no_nvme_ctrl || fail "controller still there 20 s after nvme disconnect"
+	ulp_wait 20 ulp_nvme_no_ctrl || fail "controller still there 20 s after nvme disconnect"
 else
 	# direct reads in a loop until the device goes
 	(
@@ -233,7 +159,7 @@ else
 	fi
 	wait $rm_pid || fail "$what failed"
 	note "$what done"
-	ulp_wait 60 no_nvme_ctrl || {
+	ulp_wait 60 ulp_nvme_no_ctrl || {
 		ls /sys/class/nvme/
 		fail "the nvme controller is still there 60 s after $what"
 	}
@@ -246,7 +172,7 @@ else
 	# the target's listener lost its device: reconnecting must fail
 	refute nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID"
-	ulp_wait 20 no_nvme_ctrl || fail "a controller appeared without a device"
+	ulp_wait 20 ulp_nvme_no_ctrl || fail "a controller appeared without a device"
 fi
 
 trap - EXIT

@@ -23,27 +23,15 @@
 #   - unloading with a port attached frees the netdev (it joins a bridge).
 # The console must stay free of splats (the harness checks).
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
+. /xrdma/tests/lib/wire.sh
 IP=/usr/bin/ip
 NS=wire_attach_peer
 [ -x $IP ] || fail "iproute2's ip not in the guest"
 mount_debugfs
 
-eth_of() {
-	for _n in /sys/class/net/*; do
-		_l=$(readlink "$_n/device" 2>/dev/null) || continue
-		if [ "${_l##*/}" = "xnic.$1" ]; then
-			echo "${_n##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 attr() { echo "/sys/bus/platform/devices/xnic.$1/netdev"; }
 flags() { echo $(($(cat "/sys/class/net/$1/flags"))); }
-ctr() {
-	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/counters"
-}
 
 cleanup() {
 	$IP netns del $NS 2>/dev/null
@@ -90,7 +78,7 @@ done
 insmod "$(xko xnic_sim)" ndev=2 cable=none || bail "insmod xnic_sim"
 insmod "$(xko xnic)" || bail "insmod xnic"
 n=0
-until xn0=$(eth_of 0) && eth_of 1 >/dev/null; do
+until xn0=$(wire_sim_eth 0) && wire_sim_eth 1 >/dev/null; do
 	n=$((n + 1))
 	[ $n -lt 100 ] || bail "no netdevs of xnic.0 and xnic.1"
 	sleep 0.1
@@ -121,8 +109,8 @@ done
 pings 3 || bail "no ping through the port"
 pmac=$($IP -n $NS neigh show 198.18.7.1 dev v1 | awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }')
 [ "$pmac" = "$xmac" ] || bail "the peer sees 198.18.7.1 at '$pmac', want the port's $xmac"
-tx=$(ctr 0 wire_eth_tx)
-rx=$(ctr 0 wire_eth_rx)
+tx=$(wire_sim_ctr 0 wire_eth_tx)
+rx=$(wire_sim_ctr 0 wire_eth_rx)
 if [ "$tx" -lt 4 ] || [ "$rx" -lt 4 ]; then
 	bail "wire_eth_tx $tx wire_eth_rx $rx, want 4 each"
 fi

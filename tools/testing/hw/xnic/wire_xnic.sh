@@ -14,22 +14,13 @@
 # own (two guests, two identities) and the frames counted (wire_eth_tx,
 # wire_eth_rx), then unloads (the netdev is free again).
 
+# shellcheck source=/dev/null # lib/wire.sh, in the guest
+. /xrdma/tests/lib/wire.sh
 IP=/usr/bin/ip
 [ -x $IP ] || fail "iproute2's ip not in the guest"
-low=$(wire_netdev) || fail "no network interface (virtio-net missing?)"
 mount_debugfs
-
-# eth_of I: the netdev of xnic_sim device I
-eth_of() {
-	for _n in /sys/class/net/*; do
-		_l=$(readlink "$_n/device" 2>/dev/null) || continue
-		if [ "${_l##*/}" = "xnic.$1" ]; then
-			echo "${_n##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
+wire_sim_low
+low=$WIRE_LOW
 
 # guid_of MAC: the node GUID (as sysfs shows it) whose EUI-64 MAC is MAC
 guid_of() {
@@ -44,44 +35,16 @@ guid_of() {
 # flags DEV: the netdev's flags (sysfs), as a number
 flags() { echo $(($(cat "/sys/class/net/$1/flags"))); }
 
-# ctr NAME: a counter of model device 0
-ctr() {
-	awk -v n="$1" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/0/counters"
-}
-
-in_echos() {
-	awk '/^Icmp:/ { if (!n) { for (i = 1; i <= NF; i++) if ($i == "InEchos") c = i; n = 1 }
-			else print $c }' /proc/net/snmp
-}
-
 bail() {
 	xnic_stack_down
 	fail "$*"
 }
 
-# what an earlier test left on it (its address would route around the port)
-assert $IP addr flush dev "$low"
-assert $IP link set "$low" up
-echos0=$(in_echos)
+echos0=$(wire_in_echos)
 lowmac=$(cat "/sys/class/net/$low/address")
-for m in xrdma_core xrdma_uverbs; do
-	assert insmod "$(xko $m)"
-done
-insmod "$(xko xnic_sim)" netdev="$low" || bail "insmod xnic_sim netdev=$low"
-insmod "$(xko xnic)" || bail "insmod xnic"
-n=0
-until xn=$(eth_of 0); do
-	n=$((n + 1))
-	[ $n -lt 100 ] || bail "no netdev of xnic.0"
-	sleep 0.1
-done
-n=0
-until [ -e /sys/class/xrdma/uverbs0/node_guid ]; do
-	n=$((n + 1))
-	[ $n -lt 100 ] || bail "no uverbs0"
-	sleep 0.1
-done
-
+wire_sim_attach "$low"
+xn=$WIRE_XN
+wait_for 10 test -e /sys/class/xrdma/uverbs0/node_guid || bail "no uverbs0"
 # identity: the virtio-net's
 [ "$(cat /sys/bus/platform/devices/xnic.0/netdev)" = "$low" ] ||
 	bail "xnic.0/netdev: $(cat /sys/bus/platform/devices/xnic.0/netdev), want $low"
@@ -94,15 +57,10 @@ note "$low $lowmac: $xn $xmac, node_guid $guid"
 
 assert $IP addr add "$XRDMA_IP/24" dev "$xn"
 assert $IP link set "$xn" up
-tx0=$(ctr wire_eth_tx)
-rx0=$(ctr wire_eth_rx)
+tx0=$(wire_sim_ctr 0 wire_eth_tx)
+rx0=$(wire_sim_ctr 0 wire_eth_rx)
 
-n=0
-until ping -c 1 -W 1 "$XRDMA_PEER_IP" >/dev/null 2>&1; do
-	n=$((n + 1))
-	[ $n -lt 60 ] || bail "peer $XRDMA_PEER_IP never answered over the wire"
-done
-ping -c 3 -i 0.2 -W 2 "$XRDMA_PEER_IP" || bail "ping $XRDMA_PEER_IP"
+wire_ping_peer "$xn" || bail "no ping of $XRDMA_PEER_IP over the wire"
 
 # the peer is another machine: another MAC (and so another GUID and GID)
 pmac=$($IP neigh show "$XRDMA_PEER_IP" dev "$xn" | awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }')
@@ -110,20 +68,14 @@ pmac=$($IP neigh show "$XRDMA_PEER_IP" dev "$xn" | awk '{ for (i = 1; i < NF; i+
 [ "$pmac" != "$xmac" ] || bail "the peer has our MAC $xmac"
 note "peer $XRDMA_PEER_IP is $pmac (node GUID $(guid_of "$pmac"))"
 
-tx=$(ctr wire_eth_tx)
-rx=$(ctr wire_eth_rx)
+tx=$(wire_sim_ctr 0 wire_eth_tx)
+rx=$(wire_sim_ctr 0 wire_eth_rx)
 [ "$tx" -ge $((tx0 + 4)) ] || bail "wire_eth_tx $tx0 -> $tx, want 4 more"
 [ "$rx" -ge $((rx0 + 4)) ] || bail "wire_eth_rx $rx0 -> $rx, want 4 more"
 note "wire_eth_tx $tx wire_eth_rx $rx"
 
 # stay up until the peer has pinged us too
-n=0
-while [ "$(in_echos)" -lt $((echos0 + 4)) ]; do
-	n=$((n + 1))
-	[ $n -lt 300 ] || bail "peer did not finish pinging us (answered $(($(in_echos) - echos0)))"
-	sleep 0.2
-done
-sleep 1
+wire_echos_done "$echos0" || bail "the peer did not finish"
 
 # attached with the netdev's own MAC: all multicast (IFF_ALLMULTI) for
 # the port's groups, no promiscuity

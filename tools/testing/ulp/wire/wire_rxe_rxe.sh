@@ -26,11 +26,6 @@
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-: >"$XRDMA_TMP/errors"
-wire_up rxe
-wire_sync up "$WIRE_IBDEV" >/dev/null
+wire_begin rxe rxe
 wire_suite a
-note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
-wire_sync end >/dev/null
-wire_down
-fail_on_errors
+wire_end

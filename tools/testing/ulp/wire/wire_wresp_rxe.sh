@@ -20,13 +20,7 @@
 # handling (a SEND or atomic executed once) and READ re-execution.
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-: >"$XRDMA_TMP/errors"
-if [ "$XRDMA_ROLE" = a ]; then
-	wire_up xnic
-else
-	wire_up rxe
-fi
-note "peer: $(wire_sync up "$WIRE_IBDEV")"
+wire_begin xnic rxe
 _wsd="-d $WIRE_IBDEV"
 _wpeer=$XRDMA_PEER_IP
 [ "$XRDMA_ROLE" = a ] && _wpeer=$XRDMA_IP
@@ -51,7 +45,4 @@ done
 # shellcheck disable=SC2086
 wire_pair a ib_read_bw_big 'local address' "$WIRE_PT" tcp "$_wpeer" -- \
 	ib_read_bw $_wsd -x "$WIRE_GIDX" -n 20 -F -s 1048576
-note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
-wire_sync end >/dev/null
-wire_down
-fail_on_errors
+wire_end

@@ -22,19 +22,9 @@
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-wire_require_xnic
-: >"$XRDMA_TMP/errors"
-if [ "$XRDMA_ROLE" = a ]; then
-	wire_up xnic
-else
-	wire_up rxe
-fi
-note "peer: $(wire_sync up "$WIRE_IBDEV")"
+wire_begin xnic rxe
 note "xnic as server"
 wire_suite a
 note "xnic as client"
 wire_suite b
-note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
-wire_sync end >/dev/null
-wire_down
-fail_on_errors
+wire_end

@@ -67,6 +67,31 @@
 #     CMD in network namespace NS ("" for this one).
 # ulp_dev_bytes I
 #     Payload bytes xnic_sim device I sent and received.
+#
+# NVMe over Fabrics, the target and the host of ulp_nvme.sh and of the
+# two-guest lib/wire_nvme.sh (the test ships null_blk nvmet nvmet-rdma
+# nvme-rdma and nvme-cli):
+# ulp_nvme_target_up NQN IP IMG
+#     null_blk (1 GiB, memory-backed) as nsid 1 and a 64 MiB file IMG
+#     (buffered I/O) as nsid 2 of subsystem NQN, any host allowed,
+#     exported by nvmet-rdma on IP:4420 (port 1).  Fails the test when a
+#     step fails.
+# ulp_nvme_target_down NQN [IMG]
+#     Undoes it, what of it is there (and removes IMG); a subsystem left
+#     in configfs goes to $XRDMA_TMP/errors.
+# ulp_nvme_connect NQN IP HOSTNQN HOSTID
+#     nvme-rdma, nvme connect -t rdma to IP:4420 (a reject for "invalid
+#     service ID", a listener just made on 6.1, is tried again up to 3
+#     times; lib/wire.sh, WIRE_CM_RETRY), then waits for namespaces 1
+#     and 2 and sets ULP_NVME_DEV1 and ULP_NVME_DEV2 to their block
+#     devices.  Fails the test when a step fails.
+# ulp_nvme_ns_dev NQN NSID
+#     The host's block device of namespace NSID of subsystem NQN, or 1.
+# ulp_nvme_no_ctrl
+#     0 when no nvme controller exists.
+# ulp_nvme_disconnect NQN
+#     nvme disconnect when a controller exists, then 20 s for it to go;
+#     a failure goes to $XRDMA_TMP/errors (1).
 
 ULP_IP=198.18.0.1
 ULP_PREFIX=24
@@ -313,4 +338,113 @@ ulp_cross_up() {
 	ulp_wait 10 _ulp_gid_of xnic1 c612:0102 ||
 		_ulp_cross_bail "xnic1: no GID for $ULP_XB"
 	note "xnic0/$_uc0 $ULP_XA in $ULP_NSA <-> xnic1/$_uc1 $ULP_XB in $ULP_NSB ($(/usr/bin/rdma system show))"
+}
+
+# ------------------------------------------------------- NVMe-oF
+ULP_NVME_CFS=/sys/kernel/config/nvmet
+ULP_NVME_PORT=$ULP_NVME_CFS/ports/1
+ULP_NVME_DEV1=
+ULP_NVME_DEV2=
+
+ulp_nvme_target_up() {
+	_uns=$ULP_NVME_CFS/subsystems/$1
+	# loaded before with other parameters (the test's header)?
+	! module_loaded null_blk || assert rmmod null_blk
+	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
+	assert modprobe nvmet
+	assert modprobe nvmet-rdma
+	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
+		assert mount -t configfs none /sys/kernel/config
+	ulp_wait 5 test -b /dev/nullb0 || fail "no /dev/nullb0"
+	assert mkdir "$_uns"
+	echo 1 >"$_uns/attr_allow_any_host" || fail "attr_allow_any_host"
+	assert mkdir "$_uns/namespaces/1"
+	echo /dev/nullb0 >"$_uns/namespaces/1/device_path" || fail "ns 1 path"
+	echo 1 >"$_uns/namespaces/1/enable" || fail "ns 1 (null_blk) enable"
+	# tmpfs has no O_DIRECT in 6.1: the file namespace uses the page cache
+	assert truncate -s 64M "$3"
+	assert mkdir "$_uns/namespaces/2"
+	echo "$3" >"$_uns/namespaces/2/device_path" || fail "ns 2 path"
+	echo 1 >"$_uns/namespaces/2/buffered_io" || fail "ns 2 buffered_io"
+	echo 1 >"$_uns/namespaces/2/enable" || fail "ns 2 (file) enable"
+	assert mkdir "$ULP_NVME_PORT"
+	echo rdma >"$ULP_NVME_PORT/addr_trtype"
+	echo ipv4 >"$ULP_NVME_PORT/addr_adrfam"
+	echo "$2" >"$ULP_NVME_PORT/addr_traddr"
+	echo 4420 >"$ULP_NVME_PORT/addr_trsvcid"
+	# linking the subsystem enables the port: nvmet-rdma listens
+	ln -s "$_uns" "$ULP_NVME_PORT/subsystems/$1" ||
+		fail "nvmet-rdma cannot listen on $2:4420"
+}
+
+ulp_nvme_target_down() {
+	_uns=$ULP_NVME_CFS/subsystems/$1
+	rm -f "$ULP_NVME_PORT/subsystems/$1" 2>/dev/null
+	[ -d "$ULP_NVME_PORT" ] && rmdir "$ULP_NVME_PORT"
+	for _unn in 1 2; do
+		[ -d "$_uns/namespaces/$_unn" ] || continue
+		echo 0 >"$_uns/namespaces/$_unn/enable"
+		rmdir "$_uns/namespaces/$_unn"
+	done
+	[ -d "$_uns" ] && rmdir "$_uns"
+	[ ! -d "$_uns" ] ||
+		echo "nvmet subsystem left in configfs" >>"$XRDMA_TMP/errors"
+	[ -z "${2:-}" ] || rm -f "$2"
+}
+
+ulp_nvme_ns_dev() {
+	for _unb in /sys/block/nvme*n*; do
+		case ${_unb##*/} in *c*) continue ;; esac
+		[ "$(cat "$_unb/nsid" 2>/dev/null)" = "$2" ] || continue
+		grep -qx "$1" "$_unb/device/subsysnqn" 2>/dev/null ||
+			grep -qx "$1" "$_unb/device/device/subsysnqn" 2>/dev/null ||
+			continue
+		[ -b "/dev/${_unb##*/}" ] || continue
+		echo "/dev/${_unb##*/}"
+		return 0
+	done
+	return 1
+}
+
+ulp_nvme_no_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
+
+ulp_nvme_connect() {
+	assert modprobe nvme-rdma
+	_unt=0
+	while :; do
+		_und=$(dmesg | wc -l)
+		nvme connect -t rdma -a "$2" -s 4420 -n "$1" \
+			--hostnqn="$3" --hostid="$4" && break
+		# a listener just made can reject with "invalid service ID"
+		# for a moment on 6.1: only that is tried again
+		if [ $_unt -ge 3 ] || ! dmesg | tail -n +$((_und + 1)) |
+			grep -q 'Connect rejected: status 8 ('; then
+			fail "nvme connect -t rdma -a $2 -s 4420 -n $1 failed"
+		fi
+		_unt=$((_unt + 1))
+		note "nvme connect rejected (invalid service ID), connecting again"
+		sleep 1
+	done
+	ulp_wait 20 ulp_nvme_ns_dev "$1" 1 >/dev/null ||
+		fail "namespace 1 did not appear"
+	ulp_wait 20 ulp_nvme_ns_dev "$1" 2 >/dev/null ||
+		fail "namespace 2 did not appear"
+	# shellcheck disable=SC2034 # the test's
+	ULP_NVME_DEV1=$(ulp_nvme_ns_dev "$1" 1)
+	# shellcheck disable=SC2034
+	ULP_NVME_DEV2=$(ulp_nvme_ns_dev "$1" 2)
+}
+
+ulp_nvme_disconnect() {
+	ulp_nvme_no_ctrl && return 0
+	nvme disconnect -n "$1" >"$XRDMA_TMP/disc" 2>&1 || {
+		echo "nvme disconnect -n $1 failed: $(cat "$XRDMA_TMP/disc")" \
+			>>"$XRDMA_TMP/errors"
+		return 1
+	}
+	ulp_wait 20 ulp_nvme_no_ctrl || {
+		echo "an nvme controller is left 20 s after nvme disconnect" \
+			>>"$XRDMA_TMP/errors"
+		return 1
+	}
 }

@@ -38,6 +38,15 @@
 #           xrdma_ib; XRDMA_IP/24 on the netdev of xnic0's port 1.
 #     Waits for the port's GID of XRDMA_IP (::ffff:a.b.c.d) and sets
 #     WIRE_STACK, WIRE_IBDEV, WIRE_NETDEV, WIRE_GIDX (the GID's index).
+# wire_begin STACK_A STACK_B
+#     The start of a pairing test: $XRDMA_TMP/errors emptied, wire_up
+#     STACK_A in guest a and STACK_B in guest b (both guests fail at once,
+#     with wire_require_xnic, when either stack is xnic and it cannot be
+#     had), both meet (wire_sync up) and note the peer's device.
+# wire_end
+#     The end of one: the device's non-zero counters noted, both meet
+#     (wire_sync end: the last exchange, wire_down takes the address
+#     away), wire_down, fail_on_errors.
 # wire_down
 #     Undoes wire_up (servers left running, qdiscs, addresses, devices,
 #     modules) -- what of it is there; problems go to $XRDMA_TMP/errors.
@@ -58,7 +67,9 @@
 #     Starts the server side of a client/server program in the background
 #     (as wire_run, output in $XRDMA_TMP/NAME.srv), waits until it listens
 #     on PORT (a TCP socket, or an rdma_cm ID in LISTEN), then tells the
-#     peer (wire_sync NAME).  wire_down kills what is left of them.  wire_server_wait NAME PATTERN: its exit
+#     peer (wire_sync NAME).  Server and client are killed after
+#     WIRE_PROG_TIMEOUT seconds (default 100).  wire_down kills what is
+#     left of them.  wire_server_wait NAME PATTERN: its exit
 #     status and output (an extended regex PATTERN must match a line),
 #     errors to $XRDMA_TMP/errors.
 # wire_client NAME PATTERN PROGRAM ARGS...
@@ -74,6 +85,35 @@
 #     device, and (xnic) the model's counters in debugfs.
 # wire_counter_sum NAME...
 #     The sum of those counters.
+#
+# For the attachment tests (tools/testing/hw/xnic/wire_*.sh), which load
+# the model on a netdev themselves, with no RDMA stack over it:
+# wire_sim_eth I
+#     The netdev of xnic_sim device I (the platform device xnic.I), or 1.
+# wire_sim_ctr I NAME
+#     Counter NAME of model device I (debugfs).
+# wire_sim_low
+#     The guest's network interface (wire_netdev) up with no address
+#     (one an earlier test left would route around the port): its name
+#     in WIRE_LOW.  Fails the test when there is none.
+# wire_sim_attach LOW
+#     xrdma_core, xrdma_uverbs, xnic_sim netdev=LOW (one device), xnic;
+#     waits for xnic.0's netdev and sets WIRE_XN to its name.  Fails the
+#     test (the stack unloaded) when a step fails.
+# wire_in_echos
+#     The ICMP echo requests this guest answered (/proc/net/snmp).
+# wire_ping_peer DEV
+#     Waits (60 tries) until XRDMA_PEER_IP answers a ping, then pings it
+#     3 times: 0, or 1 (noted) when it does not answer.
+# wire_echos_done BASE
+#     Waits (60 s) until this guest answered 4 echo requests more than
+#     BASE (wire_in_echos before): the peer's wire_ping_peer is done, so
+#     that neither guest unloads under the other's pings.  0, or 1.
+
+# lib/ulp.sh: its NVMe-oF helpers (lib/wire_nvme.sh) and the netdev of
+# an ib_device's port (_ulp_xnic_netdev)
+# shellcheck source=/dev/null # in the guest
+. /xrdma/tests/lib/ulp.sh
 
 WIRE_SYNC_PORT=7999
 WIRE_ETH=eth0
@@ -83,6 +123,8 @@ WIRE_NETDEV=
 WIRE_GIDX=
 WIRE_PREFIX=24
 WIRE_PIDS=
+# seconds a server or client of wire_server / wire_client may run
+WIRE_PROG_TIMEOUT=100
 
 # the IPv4-mapped GID of XRDMA_IP as sysfs shows it
 _wire_gid() {
@@ -139,15 +181,20 @@ _wire_up_rxe() {
 	WIRE_IBDEV=rxe0
 }
 
-# _wire_xnic_netdev DEV: the netdev of DEV's port 1 (ib_core's GID
-# attributes, else rdma link), as ulp.sh finds it
-_wire_xnic_netdev() {
-	_un=$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/ndevs/0 2>/dev/null)
-	[ -n "$_un" ] ||
-		_un=$(/usr/bin/rdma link show "$1/1" 2>/dev/null |
-			sed -n 's/.* netdev \([^ ]*\).*/\1/p')
-	[ -n "$_un" ] && [ -d "/sys/class/net/$_un" ] || return 1
-	echo "$_un"
+# _wire_load_xnic CLEANUP LOW [MOD]: xrdma_core, xrdma_uverbs, xnic_sim
+# with one device on LOW (netdev=LOW), xnic and MOD; when one does not
+# load, CLEANUP, then the test fails
+_wire_load_xnic() {
+	for _wlm in xrdma_core xrdma_uverbs xnic_sim xnic ${3:-}; do
+		_wlk=$(xko "$_wlm") || exit 1
+		_wla=
+		[ "$_wlm" = xnic_sim ] && _wla="ndev=1 netdev=$2"
+		# shellcheck disable=SC2086 # no argument when empty
+		insmod "$_wlk" $_wla || {
+			$1
+			fail "insmod $_wlm $_wla"
+		}
+	done
 }
 
 _wire_up_xnic() {
@@ -160,22 +207,13 @@ _wire_up_xnic() {
 	/usr/bin/ip link set "$WIRE_ETH" mtu "${1:-4500}" ||
 		fail "cannot set MTU on $WIRE_ETH"
 	/usr/bin/ip link set "$WIRE_ETH" up || fail "$WIRE_ETH up"
-	for _m in xrdma_core xrdma_uverbs xnic_sim xnic xrdma_ib; do
-		_ko=$(xko $_m) || exit 1
-		_arg=
-		[ $_m = xnic_sim ] && _arg="ndev=1 netdev=$WIRE_ETH"
-		# shellcheck disable=SC2086 # no argument when empty
-		insmod "$_ko" $_arg || {
-			wire_down
-			fail "insmod $_m $_arg"
-		}
-	done
+	_wire_load_xnic wire_down "$WIRE_ETH" xrdma_ib
 	WIRE_IBDEV=xnic0
 	wait_for 10 test -d /sys/class/infiniband/xnic0 ||
 		fail "xrdma_ib registered no ib_device xnic0"
-	wait_for 10 _wire_xnic_netdev xnic0 >/dev/null ||
+	wait_for 10 _ulp_xnic_netdev xnic0 >/dev/null ||
 		fail "xnic0 port 1 has no netdev (sysfs gid_attrs, rdma link)"
-	_wire_ip "$(_wire_xnic_netdev xnic0)" "${1:-4500}"
+	_wire_ip "$(_ulp_xnic_netdev xnic0)" "${1:-4500}"
 }
 
 wire_up() {
@@ -196,6 +234,26 @@ wire_up() {
 	WIRE_GIDX=$(_wire_gidx "$WIRE_IBDEV")
 	note "$1: $WIRE_IBDEV on $WIRE_NETDEV ($XRDMA_IP, GID index $WIRE_GIDX," \
 		"MTU $(cat "/sys/class/net/$WIRE_NETDEV/mtu"))"
+}
+
+wire_begin() {
+	case " $1 $2 " in *" xnic "*) wire_require_xnic ;; esac
+	: >"$XRDMA_TMP/errors"
+	if [ "$XRDMA_ROLE" = a ]; then
+		wire_up "$1"
+	else
+		wire_up "$2"
+	fi
+	# (a failed meeting fails the subshell: its exit status ends the test)
+	_wbp=$(wire_sync up "$WIRE_IBDEV") || exit 1
+	note "peer: $_wbp"
+}
+
+wire_end() {
+	note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
+	wire_sync end >/dev/null
+	wire_down
+	fail_on_errors
 }
 
 wire_down() {
@@ -323,7 +381,7 @@ wire_server() {
 	shift 3
 	# (timeout runs the program itself: killing it kills the program)
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
-	timeout 100 "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
+	timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
 	eval "WIRE_SRV_$_wsn=$!"
 	WIRE_PIDS="$WIRE_PIDS $!"
 	wait_for 20 _wire_listening "$_wsk" "$_wsp" ||
@@ -345,7 +403,7 @@ wire_client() {
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
 	_wct=0
 	while :; do
-		timeout 100 "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
+		timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
 		_wcrc=$?
 		# an rdma_cm listener seen in LISTEN can still reject with
 		# "invalid service ID" for a moment (6.1): connect again
@@ -383,6 +441,72 @@ wire_counter_sum() {
 	wire_counters | awk -v want="$*" '
 		BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
 		$1 in ok { s += $2 } END { print s + 0 }'
+}
+
+# ------------------------------------------------------- the attachment
+wire_sim_eth() {
+	for _wse in /sys/class/net/*; do
+		_wsl=$(readlink "$_wse/device" 2>/dev/null) || continue
+		if [ "${_wsl##*/}" = "xnic.$1" ]; then
+			echo "${_wse##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+wire_sim_ctr() {
+	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/counters"
+}
+
+wire_sim_low() {
+	WIRE_LOW=$(wire_netdev) || fail "no network interface (virtio-net missing?)"
+	/usr/bin/ip addr flush dev "$WIRE_LOW" || fail "ip addr flush dev $WIRE_LOW"
+	/usr/bin/ip link set "$WIRE_LOW" up || fail "$WIRE_LOW up"
+}
+
+wire_sim_attach() {
+	mount_debugfs
+	_wire_load_xnic xnic_stack_down "$1"
+	wait_for 10 wire_sim_eth 0 >/dev/null || {
+		xnic_stack_down
+		fail "no netdev of xnic.0"
+	}
+	# shellcheck disable=SC2034 # the test's
+	WIRE_XN=$(wire_sim_eth 0)
+}
+
+wire_in_echos() {
+	awk '/^Icmp:/ { if (!n) { for (i = 1; i <= NF; i++) if ($i == "InEchos") c = i; n = 1 }
+			else print $c }' /proc/net/snmp
+}
+
+wire_ping_peer() {
+	_wpp=0
+	until ping -c 1 -W 1 "$XRDMA_PEER_IP" >/dev/null 2>&1; do
+		_wpp=$((_wpp + 1))
+		[ $_wpp -lt 60 ] || {
+			note "peer $XRDMA_PEER_IP never answered over $1"
+			return 1
+		}
+	done
+	ping -c 3 -i 0.2 -W 2 "$XRDMA_PEER_IP" || {
+		note "ping $XRDMA_PEER_IP over $1 failed"
+		return 1
+	}
+}
+
+wire_echos_done() {
+	_wed=0
+	while [ "$(wire_in_echos)" -lt $(($1 + 4)) ]; do
+		_wed=$((_wed + 1))
+		[ $_wed -lt 300 ] || {
+			note "peer did not finish pinging us (answered $(($(wire_in_echos) - $1)))"
+			return 1
+		}
+		sleep 0.2
+	done
+	sleep 1
 }
 
 # ------------------------------------------------------- the suite
@@ -498,7 +622,43 @@ wire_pair_rping() {
 	wire_sync rping.done >/dev/null
 }
 
+# wire_pair_verify SERVER_ROLE NAME [ARGS...]: wire_verify
+# (tools/testing/ulp/wire/wire_verify.c) between the guests, SERVER_ROLE
+# listening: each side in turn the requester of RC SEND, WRITE and READ
+# of every size (default 1 B .. 1 MiB, path MTU 1024), every byte and
+# completion checked on the side that can see it, the peer met over TCP
+# after the last completion before the QP goes.  ARGS go to both sides
+# (-S sizes, -n iterations, -m MTU).  Both sides must print the summary
+# with no failure and exit 0.  The test ships
+# tools/testing/ulp/wire/wire_verify.
+WIRE_VERIFY='^# wire_verify: [0-9]+ tests, 0 failed$'
+wire_pair_verify() {
+	_wvr=$1 _wvn=$2
+	shift 2
+	command -v wire_verify >/dev/null ||
+		fail "wire_verify not in the guest (not built? XRDMA_PROGRAMS)"
+	_wvpeer=$XRDMA_PEER_IP
+	[ "$XRDMA_ROLE" = "$_wvr" ] && _wvpeer=$XRDMA_IP
+	# (its own watchdog first: it says where it was)
+	wire_pair "$_wvr" "$_wvn" "$WIRE_VERIFY" "$WIRE_VERIFY" tcp "-c $_wvpeer" -- \
+		wire_verify -d "$WIRE_IBDEV" -g "$WIRE_GIDX" \
+		-w $((WIRE_PROG_TIMEOUT - 5)) "$@"
+}
+
 # ------------------------------------------------------- faults
+# what wire_faults runs wire_verify with (words): one pass, and a local
+# ACK timeout of 268 ms (-T 16).  With the default 67 ms, xnic reading
+# 1 MiB from rxe under 1% corruption once ended in RETRY_EXC_ERR (6.12,
+# December 2026): a READ response lost, xnic drops the ones after it
+# (PSN order) until its timer asks again, and rxe's responder answers
+# each repeated READ request with the whole rest of the message, in turn
+# behind the ones before.  A 1 MiB READ takes 50-100 ms under TCG
+# (perftest: 10-20 MB/s), longer than 67 ms: the replays queued up faster
+# than they drained and 8 timer periods went by without a response in
+# order.  That is IBTA's retry_cnt 7 at work (rxe's requester takes 7 as
+# "for ever" and never ends so), not the data path under test: with
+# 268 ms per retry the queue drains before the next retry.
+WIRE_VERIFY_FAULT_ARGS="-n 1 -T 16"
 # Counters that move when the transport recovers from a lost, duplicated,
 # reordered or corrupted packet: rxe's (hw_counters) and the xnic model's
 # wire_* ones (Documentation/xnic/wire.rst, "Counters")
@@ -528,16 +688,19 @@ wire_pcap_fence() {
 }
 
 # wire_faults SERVER_ROLE NETEM_ROLE: each fault of WIRE_FAULTS in turn
-# as a netem qdisc on the egress of guest NETEM_ROLE, under ib_write_bw
-# and ib_read_bw (perftest meets over TCP after its last completion, so
-# no side tears down while the other still waits for an ACK; not
+# as a netem qdisc on the egress of guest NETEM_ROLE, under wire_verify
+# (wire_pair_verify: RC SEND, WRITE and READ of 1 B .. 1 MiB each way,
+# every byte and completion checked), ib_write_bw and ib_read_bw.  All
+# three meet the peer over TCP after their last completion, so no side
+# tears down while the other still waits for an ACK (not
 # ibv_rc_pingpong, whose client may exit before its last ACK reaches the
-# server, which then retries into a destroyed QP: a lost final ACK
-# fails the server whatever the transport does).  Every run must pass (wire_pair), and the recovery counters
-# of the guest that receives the faulty stream (the one without the
-# qdisc) must have moved -- both guests' are noted per fault.  No rdma_cm
-# here: a lost DREQ (a CM MAD on QP1, not the RC transport) leaves rping's
-# server waiting for a disconnect that never comes.
+# server, which then retries into a destroyed QP: a lost final ACK fails
+# the server whatever the transport does).  Every run must pass on both
+# sides, and the recovery counters of the guest that receives the faulty
+# stream (the one without the qdisc) must have moved -- both guests' are
+# noted per fault.  No rdma_cm here: a lost DREQ (a CM MAD on QP1, not
+# the RC transport) leaves rping's server waiting for a disconnect that
+# never comes.
 wire_faults() {
 	_wfs=$1 _wfn=$2
 	_wfpeer=$XRDMA_PEER_IP
@@ -557,6 +720,12 @@ wire_faults() {
 			wire_netem $_wff
 		fi
 		wire_sync "fault$_wfi" >/dev/null
+		# (6.1, reordering: 40 s where 6.12 took 18 s -- each READ
+		# response out of order costs xnic a timer period)
+		WIRE_PROG_TIMEOUT=200
+		# shellcheck disable=SC2086 # the tail is words
+		wire_pair_verify "$_wfs" "f${_wfi}_verify" $WIRE_VERIFY_FAULT_ARGS
+		WIRE_PROG_TIMEOUT=100
 		for _wfo in write read; do
 			wire_pair "$_wfs" "f${_wfi}_$_wfo" 'local address' "$WIRE_PT" tcp \
 				"$_wfpeer" -- ib_${_wfo}_bw -d "$WIRE_IBDEV" -x "$WIRE_GIDX" \

@@ -30,9 +30,6 @@
 # a kernel splat.
 
 WN_NQN=nqn.2026-12.org.xrdma:wire-nvme
-WN_CFS=/sys/kernel/config/nvmet
-WN_SUB=$WN_CFS/subsystems/$WN_NQN
-WN_PORT=$WN_CFS/ports/1
 WN_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:2b1e5a0c-7d4f-4e8a-9c61-5a3f0e7d2c19
 WN_HOSTID=2b1e5a0c-7d4f-4e8a-9c61-5a3f0e7d2c19
 # MiB per pattern
@@ -44,21 +41,6 @@ WN_ROLE=
 
 _wn_err() { echo "$*" >>"$XRDMA_TMP/errors"; }
 
-# _wn_rmmod MOD...: those loaded, each before what it depends on
-_wn_rmmod() {
-	for _wnm in $(mod_order "$@"); do
-		module_loaded "$_wnm" || continue
-		rmmod_timed "$_wnm" >/dev/null || _wn_err "rmmod $_wnm failed"
-	done
-}
-
-_wn_loaded() {
-	for _wnm in "$@"; do
-		module_loaded "$_wnm" && echo "$_wnm"
-	done
-	return 0
-}
-
 # (received bytes: virtio_net counts those as they come, but sent ones
 # only when it reclaims the buffers, later)
 _wn_eth_rx() { cat /sys/class/net/"$WIRE_ETH"/statistics/rx_bytes; }
@@ -69,48 +51,7 @@ _wn_md5() { md5sum "$1" | cut -d' ' -f1; }
 _wn_now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 
 # --------------------------------------------------------------- target
-_wn_target_up() {
-	! module_loaded null_blk || assert rmmod null_blk
-	assert modprobe null_blk nr_devices=1 gb=1 memory_backed=1
-	assert modprobe nvmet
-	assert modprobe nvmet-rdma
-	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
-		assert mount -t configfs none /sys/kernel/config
-	wait_for 5 test -b /dev/nullb0 || fail "no /dev/nullb0"
-	assert mkdir "$WN_SUB"
-	echo 1 >"$WN_SUB/attr_allow_any_host" || fail "attr_allow_any_host"
-	assert mkdir "$WN_SUB/namespaces/1"
-	echo /dev/nullb0 >"$WN_SUB/namespaces/1/device_path" || fail "ns 1 path"
-	echo 1 >"$WN_SUB/namespaces/1/enable" || fail "ns 1 (null_blk) enable"
-	# tmpfs has no O_DIRECT in 6.1: the file namespace uses the page cache
-	assert truncate -s 64M "$WN_IMG"
-	assert mkdir "$WN_SUB/namespaces/2"
-	echo "$WN_IMG" >"$WN_SUB/namespaces/2/device_path" || fail "ns 2 path"
-	echo 1 >"$WN_SUB/namespaces/2/buffered_io" || fail "ns 2 buffered_io"
-	echo 1 >"$WN_SUB/namespaces/2/enable" || fail "ns 2 (file) enable"
-	assert mkdir "$WN_PORT"
-	echo rdma >"$WN_PORT/addr_trtype"
-	echo ipv4 >"$WN_PORT/addr_adrfam"
-	echo "$XRDMA_IP" >"$WN_PORT/addr_traddr"
-	echo 4420 >"$WN_PORT/addr_trsvcid"
-	# linking the subsystem enables the port: nvmet-rdma listens
-	ln -s "$WN_SUB" "$WN_PORT/subsystems/$WN_NQN" ||
-		fail "nvmet-rdma cannot listen on $XRDMA_IP:4420 ($WIRE_IBDEV)"
-}
-
-_wn_target_down() {
-	rm -f "$WN_PORT/subsystems/$WN_NQN" 2>/dev/null
-	[ -d "$WN_PORT" ] && rmdir "$WN_PORT"
-	for _wn in 1 2; do
-		[ -d "$WN_SUB/namespaces/$_wn" ] || continue
-		echo 0 >"$WN_SUB/namespaces/$_wn/enable"
-		rmdir "$WN_SUB/namespaces/$_wn"
-	done
-	[ -d "$WN_SUB" ] && rmdir "$WN_SUB"
-	[ ! -d "$WN_SUB" ] || _wn_err "nvmet subsystem left in configfs"
-	rm -f "$WN_IMG"
-}
-
+# (the target itself: ulp_nvme_target_up and _down of lib/ulp.sh)
 # _wn_target_check STEP FILE OFFSET_MIB [iflag=direct]: FILE holds at
 # OFFSET_MIB what the host wrote in STEP (its md5, through wire_sync)
 _wn_target_check() {
@@ -128,57 +69,14 @@ _wn_target_check() {
 }
 
 # --------------------------------------------------------------- host
-# _wn_ns_dev NSID: the host's block device of namespace NSID of ours
-_wn_ns_dev() {
-	for _wb in /sys/block/nvme*n*; do
-		case ${_wb##*/} in *c*) continue ;; esac
-		[ "$(cat "$_wb/nsid" 2>/dev/null)" = "$1" ] || continue
-		grep -qx "$WN_NQN" "$_wb/device/subsysnqn" 2>/dev/null ||
-			grep -qx "$WN_NQN" "$_wb/device/device/subsysnqn" 2>/dev/null ||
-			continue
-		[ -b "/dev/${_wb##*/}" ] || continue
-		echo "/dev/${_wb##*/}"
-		return 0
-	done
-	return 1
-}
-
-_wn_no_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
-
 _wn_connect() {
-	assert modprobe nvme-rdma
 	_wnt0=$(_wn_now)
-	_wntry=0
-	while :; do
-		_wnd0=$(dmesg | wc -l)
-		nvme connect -t rdma -a "$XRDMA_PEER_IP" -s 4420 -n "$WN_NQN" \
-			--hostnqn="$WN_HOSTNQN" --hostid="$WN_HOSTID" && break
-		# a listener just made can reject with "invalid service ID"
-		# for a moment on 6.1 (lib/wire.sh, WIRE_CM_RETRY): only that
-		# is tried again, up to 3 times
-		if [ $_wntry -ge 3 ] || ! dmesg | tail -n +$((_wnd0 + 1)) |
-			grep -q 'Connect rejected: status 8 ('; then
-			fail "nvme connect -t rdma -a $XRDMA_PEER_IP -s 4420 -n $WN_NQN failed"
-		fi
-		_wntry=$((_wntry + 1))
-		note "nvme connect rejected (invalid service ID), connecting again"
-		sleep 1
-	done
-	wait_for 20 _wn_ns_dev 1 >/dev/null || fail "namespace 1 did not appear"
-	wait_for 20 _wn_ns_dev 2 >/dev/null || fail "namespace 2 did not appear"
-	WN_DEV1=$(_wn_ns_dev 1)
-	WN_DEV2=$(_wn_ns_dev 2)
+	ulp_nvme_connect "$WN_NQN" "$XRDMA_PEER_IP" "$WN_HOSTNQN" "$WN_HOSTID"
+	WN_DEV1=$ULP_NVME_DEV1
+	WN_DEV2=$ULP_NVME_DEV2
 	note "connected in $((($(_wn_now) - _wnt0) * 10)) ms: nsid 1 $WN_DEV1 (null_blk)," \
 		"nsid 2 $WN_DEV2 (file)"
 	nvme list-subsys 2>/dev/null | sed 's/^/# /'
-}
-
-_wn_disconnect() {
-	_wn_no_ctrl && return 0
-	nvme disconnect -n "$WN_NQN" >"$XRDMA_TMP/disc" 2>&1 ||
-		_wn_err "nvme disconnect -n $WN_NQN failed: $(cat "$XRDMA_TMP/disc")"
-	wait_for 20 _wn_no_ctrl ||
-		_wn_err "an nvme controller is left 20 s after nvme disconnect"
 }
 
 # _wn_rate WHAT CS: note WHAT's rate, WN_MIB MiB in CS centiseconds
@@ -257,17 +155,17 @@ _wn_no_rc_qp() {
 # trap)
 _wn_teardown() {
 	if [ "$WN_ROLE" = host ]; then
-		_wn_disconnect
+		ulp_nvme_disconnect "$WN_NQN"
 	elif [ "$WN_ROLE" = target ]; then
-		_wn_target_down
+		ulp_nvme_target_down "$WN_NQN" "$WN_IMG"
 	fi
 	# shellcheck disable=SC2086 # lists
-	_wn_rmmod $WN_ULP_MODS
+	ulp_rmmod $WN_ULP_MODS
 	wire_down
 	# shellcheck disable=SC2086
-	_wn_rmmod $WN_CM_MODS
+	ulp_rmmod $WN_CM_MODS
 	# shellcheck disable=SC2086
-	_wnl=$(_wn_loaded $WN_ULP_MODS $WN_CM_MODS | tr '\n' ' ')
+	_wnl=$(ulp_loaded $WN_ULP_MODS $WN_CM_MODS | tr '\n' ' ')
 	[ -z "$_wnl" ] || _wn_err "modules still loaded: $_wnl"
 	_wnr=$(cat /sys/module/ib_core/refcnt 2>/dev/null || echo 0)
 	[ "$_wnr" = 0 ] ||
@@ -291,7 +189,7 @@ wire_nvme() {
 		WN_ROLE=target
 		_wnpeer=$(wire_sync up "$WIRE_STACK") || exit 1
 		note "host on $_wnpeer"
-		_wn_target_up
+		ulp_nvme_target_up "$WN_NQN" "$XRDMA_IP" "$WN_IMG"
 		wire_sync target "$XRDMA_IP:4420" >/dev/null || exit 1
 		_wn_target_check w1 /dev/nullb0 0 iflag=direct
 		_wn_target_check w2 "$WN_IMG" 3
@@ -324,7 +222,7 @@ wire_nvme() {
 	note "counters: $(wire_counters | awk '$2 != 0' | tr '\n' ' ')"
 	if [ "$WN_ROLE" = host ]; then
 		_wnt0=$(_wn_now)
-		_wn_disconnect
+		ulp_nvme_disconnect "$WN_NQN"
 		note "disconnected in $((($(_wn_now) - _wnt0) * 10)) ms"
 		wire_sync disconnected >/dev/null || exit 1
 	else
