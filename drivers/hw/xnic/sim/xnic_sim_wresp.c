@@ -184,34 +184,6 @@ void xnic_sim_wresp_reset(struct xnic_sim_qp *qp)
 /* ------------------------------------------------------------------ */
 /* Receive WQEs and completions                                        */
 
-/*
- * A receive completion of @qp's receive WQE in the engine's scratch
- * (xnic_sim_recv_cqe() without a requester QP: the sender is @src_qp).
- */
-static void xnic_sim_wresp_cqe(struct xnic_sim_dev *dev,
-			       struct xnic_sim_qp *qp, u8 status, u8 opcode,
-			       u8 flags, u32 len, __le32 imm, u32 src_qp,
-			       bool se)
-{
-	const struct xnic_rwqe *hdr = (const void *)dev->scr->rwqe;
-	struct xnic_sim_cqe_info info = {
-		.wr_id = le64_to_cpu(hdr->wr_id),
-		.byte_len = len,
-		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
-		       imm : 0,
-		.qpn = qp->qpn,
-		.src_qp = src_qp,
-		.status = status,
-		.opcode = opcode,
-		.flags = status ? 0 : flags,
-	};
-
-	if (status)
-		xnic_sim_count_status(dev, status);
-	if (xnic_sim_cq_post(qp->rcq, &info, se) && !status)
-		xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
-}
-
 /* The receive WQE a message holds back into the scratch. */
 static void xnic_sim_wresp_rwqe_load(struct xnic_sim_dev *dev,
 				     struct xnic_sim_wresp *w)
@@ -244,8 +216,8 @@ static void xnic_sim_wresp_bad_rwqe(struct xnic_sim_dev *dev,
 	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
 
 	hdr->num_sge = 0;
-	xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_QP_OP_ERR, XNIC_CQE_OP_RECV,
-			   0, 0, 0, src_qp, false);
+	xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_QP_OP_ERR, XNIC_CQE_OP_RECV,
+		      0, 0, 0, false);
 	xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
 }
 
@@ -268,14 +240,14 @@ static int xnic_sim_wresp_place(struct xnic_sim_dev *dev,
 
 	st = xnic_sim_recv_segs(dev, qp, &nr, &rlen);
 	if (st) {
-		xnic_sim_wresp_cqe(dev, qp, st, XNIC_CQE_OP_RECV, 0, 0, 0,
-				   src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, st, XNIC_CQE_OP_RECV, 0, 0, 0,
+			      false);
 		xnic_sim_qp_set_err(qp, 0);
 		return XNIC_SIM_WR_OP;
 	}
 	if (rlen < need) {
-		xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_LEN_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0, src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_LEN_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 		xnic_sim_qp_set_err(qp, XNIC_EQE_QP_REQ_ERR);
 		return XNIC_SIM_WR_INV;
 	}
@@ -296,8 +268,8 @@ static int xnic_sim_wresp_place(struct xnic_sim_dev *dev,
 		}
 	}
 	if (xnic_sim_copy(s->rseg, j, src, ns, len, xnic_sim_may_sleep(dev))) {
-		xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_PROT_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0, src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_PROT_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 		xnic_sim_qp_set_err(qp, 0);
 		return XNIC_SIM_WR_OP;
 	}
@@ -315,10 +287,9 @@ static void xnic_sim_wresp_abort(struct xnic_sim_dev *dev,
 
 	if (w->have_rwqe) {
 		xnic_sim_wresp_rwqe_load(dev, w);
-		xnic_sim_wresp_cqe(dev, qp,
-				   status ? status : XNIC_CQE_WR_FLUSH_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0,
-				   READ_ONCE(qp->dest_qpn), false);
+		xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn),
+			      status ? status : XNIC_CQE_WR_FLUSH_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 	}
 	w->have_rwqe = false;
 	w->msg = 0;
@@ -439,16 +410,15 @@ static void xnic_sim_wresp_msg_done(struct xnic_sim_dev *dev,
 	atomic64_inc(&qp->rx_ops);
 	atomic64_add(len, &qp->rx_bytes);
 	if (w->msg == XNIC_SIM_PH_SEND) {
-		xnic_sim_wresp_cqe(dev, qp, 0, XNIC_CQE_OP_RECV, flags, len,
-				   imm, READ_ONCE(qp->dest_qpn), p->se);
+		xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn), 0,
+			      XNIC_CQE_OP_RECV, flags, len, imm, p->se);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_send, 1);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_send_bytes, len);
 	} else {
 		if (flags)
-			xnic_sim_wresp_cqe(dev, qp, 0,
-					   XNIC_CQE_OP_RECV_RDMA_WITH_IMM,
-					   flags, len, imm,
-					   READ_ONCE(qp->dest_qpn), p->se);
+			xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn), 0,
+				      XNIC_CQE_OP_RECV_RDMA_WITH_IMM, flags,
+				      len, imm, p->se);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write, 1);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write_bytes, len);
 	}
@@ -966,8 +936,8 @@ static void xnic_sim_wresp_ud(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (xnic_sim_wresp_place(dev, qp, p->sqpn, 0, src, p->paylen ? 2 : 1,
 				 need, need))
 		return;
-	xnic_sim_wresp_cqe(dev, qp, 0, XNIC_CQE_OP_RECV, flags, need,
-			   (__force __le32)p->imm, p->sqpn, p->se);
+	xnic_sim_rcqe(dev, qp, p->sqpn, 0, XNIC_CQE_OP_RECV, flags, need,
+		      (__force __le32)p->imm, p->se);
 	atomic64_inc(&qp->rx_ops);
 	atomic64_add(need, &qp->rx_bytes);
 	xnic_sim_count(dev, XNIC_SIM_CTR_rx_send, 1);
