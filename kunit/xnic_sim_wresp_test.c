@@ -1293,6 +1293,117 @@ static void wresp_read_xmit_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q->bad, 0U);
 }
 
+/* ------------------------------------------------------------------ */
+/* Atomics: alignment, windows                                         */
+
+#define KT_MW_KEY	(3 << 8 | 0x77)	/* index 3: a type 2 window */
+
+/* A type 2 window over the MR's page from @off, bound to @qpn. */
+static struct xnic_sim_mr *kt_mw2(struct kt_env *e, u32 qpn, u64 iova,
+				  u64 off)
+{
+	struct kunit *test = e->test;
+	struct xnic_sim_mr *mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->key = KT_MW_KEY;
+	mw->pdn = KT_PD;
+	mw->mw_type = XNIC_MW_TYPE_2;
+	mw->qpn = qpn;
+	mw->access = XNIC_ACCESS_REMOTE_READ | XNIC_ACCESS_REMOTE_ATOMIC;
+	mw->iova = iova;
+	mw->length = PAGE_SIZE - off;
+	mw->parent = &e->p.mr;
+	mw->base = KT_MR_IOVA + off;
+	mw->state = XNIC_SIM_MW_VALID;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d->mrs, KT_MW_KEY >> 8,
+						  mw), 0);
+	return mw;
+}
+
+static struct xnic_sim_pkt kt_fadd(struct kt_env *e, struct kt_qp *x,
+				   u32 psn, u64 va, u32 rkey)
+{
+	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_FETCH_ADD, psn);
+
+	p.va = va;
+	p.rkey = rkey;
+	p.swap_add = 1;
+	return p;
+}
+
+/*
+ * A type 2 window on the wire is checked as on the cable: READ and
+ * FETCH_ADD through it by the QP it is bound to reach its MR at the
+ * window's base; another QP gets a remote access NAK.
+ */
+static void wresp_mw2(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	u64 *v = (u64 *)(e->p.mr_buf + 256 + 8);
+	struct xnic_sim_pkt p;
+
+	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 5);
+	kt_mw2(e, KT_QPN, 0x1000, 256);
+	kt_read(e, x, KT_PSN, 0x1000 + 8, KT_MW_KEY, 100);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_ONLY, KT_PSN, 256 + 8,
+		       100);
+	*v = 7;
+	p = kt_fadd(e, x, KT_PSN + 1, 0x1000 + 8, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, *v, 8ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	KUNIT_EXPECT_EQ(test, e->out[0].opcode, XNIC_SIM_BTH_ATOMIC_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[0].orig, 7ULL);
+
+	/* not the QP it is bound to */
+	p = kt_fadd(e, y, KT_PSN, 0x1000 + 8, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, y->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, *v, 8ULL);
+}
+
+/*
+ * A misaligned atomic is an invalid request (class C, rxe's
+ * RESPST_ERR_MISALIGNED_ATOMIC) once its key is good -- also when the
+ * address is aligned but a window puts it at a misaligned place of its
+ * MR; with a bad key it is a remote access error (rxe checks the key
+ * first).
+ */
+static void wresp_atomic_align(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	struct kt_qp *z = kt_qp(e, KT_QPN + 2, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	kt_mw2(e, KT_QPN, 0, 4);	/* zero based, at byte 4 of its MR */
+	p = kt_fadd(e, x, KT_PSN, 0, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+
+	p = kt_fadd(e, y, KT_PSN, KT_MR_IOVA + 12, KT_MR_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+
+	p = kt_fadd(e, z, KT_PSN, KT_MR_IOVA + 12, KT_MR_KEY ^ 1);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+}
+
 /* The wire counters a packet the responder did not execute lands in. */
 static const enum xnic_sim_ctr kt_fuzz_ctrs[] = {
 	XNIC_SIM_CTR_wire_drop_noqp, XNIC_SIM_CTR_wire_malformed,
@@ -1406,6 +1517,8 @@ static struct kunit_case xnic_sim_wresp_cases[] = {
 	KUNIT_CASE(wresp_read_destroy_err),
 	KUNIT_CASE(wresp_read_key_gone),
 	KUNIT_CASE(wresp_read_xmit_fail),
+	KUNIT_CASE(wresp_mw2),
+	KUNIT_CASE(wresp_atomic_align),
 	KUNIT_CASE(wresp_fuzz),
 	{}
 };

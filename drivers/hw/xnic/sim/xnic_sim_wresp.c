@@ -932,12 +932,23 @@ static int xnic_sim_wresp_atomic(struct xnic_sim_dev *dev,
 	r = xnic_sim_wresp_rd_atomic_ok(dev, qp);
 	if (r)
 		return r;
-	if (p->va & 7)
-		return xnic_sim_wresp_inv(dev, qp, 0);
+	/*
+	 * The key first (a remote access error), then the alignment: an
+	 * address not 8-byte aligned, or one a window translates to such,
+	 * is an invalid request (IBTA 9.7.5.2.8 class C; rxe's check_rkey(), then
+	 * atomic_reply()'s RESPST_ERR_MISALIGNED_ATOMIC, class C).
+	 */
 	mr = xnic_sim_rkey(qp, qp->pdn, p->rkey, p->va, 8,
 			   XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
-	if (!mr || xnic_sim_atomic(mr, maddr, cs, cs ? p->cmp : p->swap_add,
-				   p->swap_add, &orig))
+	if (!mr)
+		return xnic_sim_wresp_access(dev, qp);
+	if ((p->va | maddr) & 7)
+		return xnic_sim_wresp_inv(dev, qp, 0);
+	r = xnic_sim_atomic(mr, maddr, cs, cs ? p->cmp : p->swap_add,
+			    p->swap_add, &orig);
+	if (r == -EINVAL)
+		return xnic_sim_wresp_inv(dev, qp, 0);
+	if (r)
 		return xnic_sim_wresp_access(dev, qp);
 	w->msn = (w->msn + 1) & 0xffffff;
 	res = xnic_sim_wres_new(w, READ_ONCE(qp->max_dest_rd_atomic));
