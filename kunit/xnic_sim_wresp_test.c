@@ -570,22 +570,28 @@ static void wresp_read(struct kunit *test)
 	p.rkey = KT_MR_KEY;
 	p.dma_len = len;
 	kt_rx(e, &p);
+	/* executed: the responses go out at the end of the pass */
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_read), 1ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+	kt_pass_end(e);
 	KUNIT_EXPECT_EQ(test, kt_out(e), 3U);
 	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_FIRST, KT_PSN, 8, KT_MTU);
 	kt_expect_read(e, 1, XNIC_SIM_BTH_READ_RESP_MIDDLE, KT_PSN + 1,
 		       8 + KT_MTU, KT_MTU);
 	kt_expect_read(e, 2, XNIC_SIM_BTH_READ_RESP_LAST, KT_PSN + 2,
 		       8 + 2 * KT_MTU, 512);
+	KUNIT_EXPECT_EQ(test, e->out[0].syndrome, KT_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[0].msn, 1U);
 	KUNIT_EXPECT_EQ(test, e->out[2].syndrome, KT_ACK);
 	KUNIT_EXPECT_EQ(test, e->out[2].msn, 1U);
-	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
-	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_read), 1ULL);
 	kt_pass_end(e);
 	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
 
 	/* the duplicate: memory changed since, read again */
 	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 4);
 	kt_rx(e, &p);
+	kt_pass_end(e);
 	KUNIT_EXPECT_EQ(test, kt_out(e), 3U);
 	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_FIRST, KT_PSN, 8, KT_MTU);
 	kt_expect_read(e, 2, XNIC_SIM_BTH_READ_RESP_LAST, KT_PSN + 2,
@@ -593,6 +599,7 @@ static void wresp_read(struct kunit *test)
 	/* from its second PSN: MIDDLE, LAST */
 	p.psn = (KT_PSN + 1) & 0xffffff;
 	kt_rx(e, &p);
+	kt_pass_end(e);
 	KUNIT_EXPECT_EQ(test, kt_out(e), 2U);
 	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_MIDDLE, KT_PSN + 1,
 		       8 + KT_MTU, KT_MTU);
@@ -911,6 +918,492 @@ static void wresp_ud(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(e->rbuf + 2048 + 40, e->data, 200), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* READ responses in turns                                             */
+
+#define KT_SEQ_MAX	256
+#define KT_MTU256	256
+
+/* The frames sent, in order (beyond e->out's KT_MAX_OUT). */
+struct kt_seq {
+	u32 n;
+	u8 op[KT_SEQ_MAX];
+	u32 psn[KT_SEQ_MAX];
+	u32 len[KT_SEQ_MAX];
+	u32 bad;	/* READ responses whose payload is not @mem's */
+};
+
+static bool kt_is_read_resp(u8 op)
+{
+	return op == XNIC_SIM_BTH_READ_RESP_FIRST ||
+	       op == XNIC_SIM_BTH_READ_RESP_MIDDLE ||
+	       op == XNIC_SIM_BTH_READ_RESP_LAST ||
+	       op == XNIC_SIM_BTH_READ_RESP_ONLY;
+}
+
+/*
+ * Append the frames sent since the last call to @q; a READ response's
+ * payload must be @mem's bytes at (its PSN - @psn0) * @mtu.  Return: how
+ * many were appended.
+ */
+static u32 kt_seq_take(struct kt_env *e, struct kt_seq *q, const u8 *mem,
+		       u32 psn0, u32 mtu)
+{
+	struct kunit *test = e->test;
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	while ((skb = skb_dequeue(&e->cap))) {
+		struct xnic_sim_pkt p = {};
+
+		KUNIT_EXPECT_EQ(test, xnic_sim_pkt_parse(skb->data, skb->len,
+							 &p),
+				XNIC_SIM_DROP_NONE);
+		if (q->n < KT_SEQ_MAX) {
+			q->op[q->n] = p.opcode;
+			q->psn[q->n] = p.psn;
+			q->len[q->n] = p.paylen;
+			q->n++;
+		}
+		if (mem && kt_is_read_resp(p.opcode) && p.paylen &&
+		    memcmp(p.payload,
+			   mem + (u64)((p.psn - psn0) & 0xffffff) * mtu,
+			   p.paylen))
+			q->bad++;
+		kfree_skb(skb);
+		n++;
+	}
+	return n;
+}
+
+/* A READ of @len bytes at @va (key @rkey) at @psn to @x. */
+static void kt_read(struct kt_env *e, struct kt_qp *x, u32 psn, u64 va,
+		    u32 rkey, u32 len)
+{
+	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, psn);
+
+	p.va = va;
+	p.rkey = rkey;
+	p.dma_len = len;
+	kt_rx(e, &p);
+}
+
+#define KT_BIG_KEY	(4 << 8 | 0x11)	/* index 4: the receive buffers */
+
+/*
+ * An MR of remote read over the receive buffers (4 pages, iova their DMA
+ * address), filled with a pattern: READs longer than a turn.  Return: it.
+ */
+static struct xnic_sim_mr *kt_all_remote(struct kt_env *e)
+{
+	struct kunit *test = e->test;
+	struct xnic_sim_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	u64 *mtt = kunit_kcalloc(test, 4, sizeof(*mtt), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	KUNIT_ASSERT_NOT_NULL(test, mtt);
+	for (i = 0; i < 4; i++)
+		mtt[i] = e->rbuf_dma + i * PAGE_SIZE;
+	mr->key = KT_BIG_KEY;
+	mr->pdn = KT_PD;
+	mr->access = XNIC_ACCESS_LOCAL_WRITE | XNIC_ACCESS_REMOTE_READ;
+	mr->valid = true;
+	mr->page_shift = PAGE_SHIFT;
+	mr->npages = 4;
+	mr->max_pages = 4;
+	mr->iova = e->rbuf_dma;
+	mr->length = 4 * PAGE_SIZE;
+	mr->mtt = mtt;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d->mrs, KT_BIG_KEY >> 8,
+						  mr), 0);
+	kt_fill_pattern(e->rbuf, 4 * PAGE_SIZE, 7);
+	return mr;
+}
+
+/*
+ * A READ of 64 packets (path MTU 256): nothing at once, then at most
+ * XNIC_SIM_WIRE_RD_TURN responses a pass, PSN after PSN across the passes,
+ * FIRST, MIDDLEs, LAST, each with the memory's bytes.  An atomic and an
+ * RNR NAK behind it wait for its LAST (the atomic is executed at once).
+ */
+static void wresp_read_turns(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	u32 len = 64 * KT_MTU256, i, passes = 0, got;
+	u64 *v = (u64 *)(e->p.mr_buf + 64);
+	struct xnic_sim_pkt p;
+	struct kt_seq *q;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	x->q.mtu = XNIC_MTU_256;
+	kt_all_remote(e);
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, len);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 64) & 0xffffff);
+	*v = 10;
+	p = kt_req(e, x, XNIC_SIM_BTH_FETCH_ADD, KT_PSN + 64);
+	p.va = KT_MR_IOVA + 64;
+	p.rkey = KT_MR_KEY;
+	p.swap_add = 1;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, *v, 11ULL);
+	p = kt_req(e, x, XNIC_SIM_BTH_SEND_ONLY, KT_PSN + 65);
+	p.ackreq = true;
+	kt_pay(e, &p, 0, 8);
+	kt_rx(e, &p);		/* no receive posted: RNR */
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, NULL, 0, 0), 0U);
+
+	for (passes = 0; passes < 16; passes++) {
+		kt_pass_end(e);
+		got = kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256);
+		KUNIT_EXPECT_LE(test, got, (u32)XNIC_SIM_WIRE_RD_TURN);
+		if (!got)
+			break;
+	}
+	KUNIT_EXPECT_GE(test, passes, 64U / XNIC_SIM_WIRE_RD_TURN);
+	KUNIT_EXPECT_LT(test, passes, 16U);
+
+	KUNIT_ASSERT_EQ(test, q->n, 66U);
+	for (i = 0; i < 64; i++) {
+		u8 op = !i ? XNIC_SIM_BTH_READ_RESP_FIRST :
+			i == 63 ? XNIC_SIM_BTH_READ_RESP_LAST :
+			XNIC_SIM_BTH_READ_RESP_MIDDLE;
+
+		KUNIT_EXPECT_EQ_MSG(test, q->op[i], op, "response %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, q->psn[i], (KT_PSN + i) & 0xffffff,
+				    "response %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, q->len[i], (u32)KT_MTU256,
+				    "response %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, q->bad, 0U);
+	KUNIT_EXPECT_EQ(test, q->op[64], XNIC_SIM_BTH_ATOMIC_ACK);
+	KUNIT_EXPECT_EQ(test, q->psn[64], (KT_PSN + 64) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, q->op[65], XNIC_SIM_BTH_ACK);
+	KUNIT_EXPECT_EQ(test, q->psn[65], (KT_PSN + 65) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_rnr_naks_sent), 1ULL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->d->wresp_acks));
+	KUNIT_EXPECT_EQ(test, x->q.wresp->npending, 0U);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_RTS);
+}
+
+/*
+ * The pass's budget is for all QPs: five QPs with a READ of a turn each
+ * get XNIC_SIM_WIRE_RD_PKTS responses in the first pass, the rest in the
+ * next.
+ */
+static void wresp_read_budget(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	u32 per = XNIC_SIM_WIRE_RD_TURN, nqp = XNIC_SIM_WIRE_RD_PKTS / per + 1;
+	struct kt_qp *x;
+	struct kt_seq *q;
+	u32 i;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	kt_all_remote(e);
+	for (i = 0; i < nqp; i++) {
+		x = kt_qp(e, KT_QPN + i, XNIC_QPT_RC);
+		x->q.mtu = XNIC_MTU_256;
+		kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY,
+			per * KT_MTU256);
+	}
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			(u32)XNIC_SIM_WIRE_RD_PKTS);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			nqp * per - XNIC_SIM_WIRE_RD_PKTS);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, NULL, 0, 0), 0U);
+	KUNIT_EXPECT_EQ(test, q->bad, 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->d->wresp_acks));
+}
+
+/*
+ * A duplicate READ mid-stream restarts its resource from its PSN (as rxe):
+ * the next responses go on from there, MIDDLE, in PSN order; one at the
+ * READ's own PSN starts over with FIRST.
+ */
+static void wresp_read_dup_mid(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	u32 turn = XNIC_SIM_WIRE_RD_TURN, i;
+	struct xnic_sim_pkt p;
+	struct kt_seq *q;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	x->q.mtu = XNIC_MTU_256;
+	kt_all_remote(e);
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			turn);
+
+	/* the requester asks again from its 6th response */
+	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + 5);
+	p.va = e->rbuf_dma + 5 * KT_MTU256;
+	p.rkey = KT_BIG_KEY;
+	p.dma_len = 59 * KT_MTU256;
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_duplicates), 1ULL);
+	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 64) & 0xffffff);
+	q->n = 0;
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			turn);
+	for (i = 0; i < turn; i++) {
+		KUNIT_EXPECT_EQ(test, q->psn[i], (KT_PSN + 5 + i) & 0xffffff);
+		KUNIT_EXPECT_EQ(test, q->op[i], XNIC_SIM_BTH_READ_RESP_MIDDLE);
+	}
+
+	/* from the READ's first PSN: FIRST again */
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	q->n = 0;
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			turn);
+	KUNIT_EXPECT_EQ(test, q->op[0], XNIC_SIM_BTH_READ_RESP_FIRST);
+	KUNIT_EXPECT_EQ(test, q->psn[0], (u32)KT_PSN);
+	KUNIT_EXPECT_EQ(test, q->psn[turn - 1], (KT_PSN + turn - 1) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, q->bad, 0U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_rx_read), 1ULL);
+}
+
+/*
+ * A READ half sent when its QP is reset or destroyed (both reset the
+ * responder: xnic_sim_wresp_reset()), or goes to ERR: nothing more is
+ * sent, the QP leaves the device's answer list, nothing stays pending.
+ */
+static void wresp_read_destroy_err(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	struct kt_seq *q;
+	bool more;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	kt_all_remote(e);
+	x->q.mtu = XNIC_MTU_256;
+	y->q.mtu = XNIC_MTU_256;
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	kt_read(e, y, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			2U * XNIC_SIM_WIRE_RD_TURN);
+	KUNIT_EXPECT_EQ(test, x->q.wresp->npending, 1U);
+
+	mutex_lock(&e->d->exec_lock);
+	xnic_sim_wresp_reset(&x->q);		/* destroy / RESET */
+	xnic_sim_qp_set_err(&y->q, 0);		/* any way to ERR */
+	if (y->q.on_err) {
+		list_del(&y->q.err_node);
+		y->q.on_err = false;
+	}
+	more = xnic_sim_wresp_flush_acks(e->d);
+	mutex_unlock(&e->d->exec_lock);
+	KUNIT_EXPECT_FALSE(test, more);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, NULL, 0, 0), 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->d->wresp_acks));
+	KUNIT_EXPECT_FALSE(test, x->q.wresp->on_ack);
+	KUNIT_EXPECT_FALSE(test, y->q.wresp->on_ack);
+	KUNIT_EXPECT_EQ(test, x->q.wresp->npending, 0U);
+	KUNIT_EXPECT_EQ(test, y->q.wresp->npending, 0U);
+	KUNIT_EXPECT_EQ(test, q->bad, 0U);
+}
+
+/*
+ * The key of a READ half sent is invalidated: the next response is not
+ * sent, a remote access NAK for its PSN is, the QP goes to ERR.
+ */
+static void wresp_read_key_gone(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+
+	struct xnic_sim_mr *all;
+
+	x->q.mtu = XNIC_MTU_256;
+	all = kt_all_remote(e);
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), (u32)XNIC_SIM_WIRE_RD_TURN);
+	all->access &= ~XNIC_ACCESS_REMOTE_READ;
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN + XNIC_SIM_WIRE_RD_TURN,
+		      KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 1);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->d->wresp_acks));
+}
+
+/*
+ * A response that cannot be sent (here: no MAC for the requester's
+ * address; counted by the wire) ends the READ's answers: nothing after it
+ * is sent; the requester's READ again from the PSN it misses resumes.
+ */
+static void wresp_read_xmit_fail(struct kunit *test)
+{
+	static const u8 far[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	u32 turn = XNIC_SIM_WIRE_RD_TURN;
+	struct xnic_sim_pkt p;
+	struct kt_seq *q;
+	u64 before;
+
+	q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	x->q.mtu = XNIC_MTU_256;
+	kt_all_remote(e);
+	kt_read(e, x, KT_PSN, e->rbuf_dma, KT_BIG_KEY, 64 * KT_MTU256);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			turn);
+
+	before = kt_ctr(e, XNIC_SIM_CTR_wire_no_neigh);
+	memcpy(x->q.dgid, far, 16);	/* no neighbour for it */
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_no_neigh),
+			before + 1);
+	KUNIT_EXPECT_EQ(test, x->q.wresp->npending, 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&e->d->wresp_acks));
+	skb_queue_purge(&e->cap);	/* the neighbour solicitation */
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&e->cap), 0U);
+
+	/* reachable again: the requester asks from the PSN it misses */
+	memcpy(x->q.dgid, kt_rgid, 16);
+	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + turn);
+	p.va = e->rbuf_dma + turn * KT_MTU256;
+	p.rkey = KT_BIG_KEY;
+	p.dma_len = (64 - turn) * KT_MTU256;
+	kt_rx(e, &p);
+	q->n = 0;
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_seq_take(e, q, e->rbuf, KT_PSN, KT_MTU256),
+			turn);
+	KUNIT_EXPECT_EQ(test, q->psn[0], (KT_PSN + turn) & 0xffffff);
+	KUNIT_EXPECT_EQ(test, q->bad, 0U);
+}
+
+/* ------------------------------------------------------------------ */
+/* Atomics: alignment, windows                                         */
+
+#define KT_MW_KEY	(3 << 8 | 0x77)	/* index 3: a type 2 window */
+
+/* A type 2 window over the MR's page from @off, bound to @qpn. */
+static struct xnic_sim_mr *kt_mw2(struct kt_env *e, u32 qpn, u64 iova,
+				  u64 off)
+{
+	struct kunit *test = e->test;
+	struct xnic_sim_mr *mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->key = KT_MW_KEY;
+	mw->pdn = KT_PD;
+	mw->mw_type = XNIC_MW_TYPE_2;
+	mw->qpn = qpn;
+	mw->access = XNIC_ACCESS_REMOTE_READ | XNIC_ACCESS_REMOTE_ATOMIC;
+	mw->iova = iova;
+	mw->length = PAGE_SIZE - off;
+	mw->parent = &e->p.mr;
+	mw->base = KT_MR_IOVA + off;
+	mw->state = XNIC_SIM_MW_VALID;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->d->mrs, KT_MW_KEY >> 8,
+						  mw), 0);
+	return mw;
+}
+
+static struct xnic_sim_pkt kt_fadd(struct kt_env *e, struct kt_qp *x,
+				   u32 psn, u64 va, u32 rkey)
+{
+	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_FETCH_ADD, psn);
+
+	p.va = va;
+	p.rkey = rkey;
+	p.swap_add = 1;
+	return p;
+}
+
+/*
+ * A type 2 window on the wire is checked as on the cable: READ and
+ * FETCH_ADD through it by the QP it is bound to reach its MR at the
+ * window's base; another QP gets a remote access NAK.
+ */
+static void wresp_mw2(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	u64 *v = (u64 *)(e->p.mr_buf + 256 + 8);
+	struct xnic_sim_pkt p;
+
+	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 5);
+	kt_mw2(e, KT_QPN, 0x1000, 256);
+	kt_read(e, x, KT_PSN, 0x1000 + 8, KT_MW_KEY, 100);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_read(e, 0, XNIC_SIM_BTH_READ_RESP_ONLY, KT_PSN, 256 + 8,
+		       100);
+	*v = 7;
+	p = kt_fadd(e, x, KT_PSN + 1, 0x1000 + 8, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, *v, 8ULL);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	KUNIT_EXPECT_EQ(test, e->out[0].opcode, XNIC_SIM_BTH_ATOMIC_ACK);
+	KUNIT_EXPECT_EQ(test, e->out[0].orig, 7ULL);
+
+	/* not the QP it is bound to */
+	p = kt_fadd(e, y, KT_PSN, 0x1000 + 8, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 0);
+	KUNIT_EXPECT_EQ(test, y->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, *v, 8ULL);
+}
+
+/*
+ * A misaligned atomic is an invalid request (class C, rxe's
+ * RESPST_ERR_MISALIGNED_ATOMIC) once its key is good -- also when the
+ * address is aligned but a window puts it at a misaligned place of its
+ * MR; with a bad key it is a remote access error (rxe checks the key
+ * first).
+ */
+static void wresp_atomic_align(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct kt_qp *y = kt_qp(e, KT_QPN + 1, XNIC_QPT_RC);
+	struct kt_qp *z = kt_qp(e, KT_QPN + 2, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	kt_mw2(e, KT_QPN, 0, 4);	/* zero based, at byte 4 of its MR */
+	p = kt_fadd(e, x, KT_PSN, 0, KT_MW_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+	KUNIT_EXPECT_EQ(test, x->q.state, XNIC_QPS_ERR);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+
+	p = kt_fadd(e, y, KT_PSN, KT_MR_IOVA + 12, KT_MR_KEY);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_INV_REQ), 0);
+
+	p = kt_fadd(e, z, KT_PSN, KT_MR_IOVA + 12, KT_MR_KEY ^ 1);
+	kt_rx(e, &p);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
+	kt_expect_ack(e, 0, KT_PSN, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(e->p.mr_buf, 0, PAGE_SIZE));
+}
+
 /* The wire counters a packet the responder did not execute lands in. */
 static const enum xnic_sim_ctr kt_fuzz_ctrs[] = {
 	XNIC_SIM_CTR_wire_drop_noqp, XNIC_SIM_CTR_wire_malformed,
@@ -1018,6 +1511,14 @@ static struct kunit_case xnic_sim_wresp_cases[] = {
 	KUNIT_CASE(wresp_uc),
 	KUNIT_CASE(wresp_err_flush_held),
 	KUNIT_CASE(wresp_ud),
+	KUNIT_CASE(wresp_read_turns),
+	KUNIT_CASE(wresp_read_budget),
+	KUNIT_CASE(wresp_read_dup_mid),
+	KUNIT_CASE(wresp_read_destroy_err),
+	KUNIT_CASE(wresp_read_key_gone),
+	KUNIT_CASE(wresp_read_xmit_fail),
+	KUNIT_CASE(wresp_mw2),
+	KUNIT_CASE(wresp_atomic_align),
 	KUNIT_CASE(wresp_fuzz),
 	{}
 };

@@ -774,6 +774,9 @@ u8 xnic_sim_recv_segs(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
 void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
 		       u32 len);
+void xnic_sim_rcqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
+		   u32 src_qp, u8 status, u8 opcode, u8 flags, u32 len,
+		   __le32 imm, bool se);
 const struct xnic_sim_mr *xnic_sim_rkey(struct xnic_sim_qp *rqp, u32 pdn,
 					u32 rkey, u64 addr, u64 len,
 					u32 right, u64 *maddr);

@@ -604,7 +604,7 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 		work |= xnic_sim_cmd_poll(dev);
 		work |= xnic_sim_wire_rx_poll(dev, XNIC_SIM_WIRE_RX_BUDGET);
 		work |= xnic_sim_pass_data(dev, next, &b);
-		xnic_sim_wresp_flush_acks(dev);
+		work |= xnic_sim_wresp_flush_acks(dev);
 		work |= xnic_sim_eth_tx(dev);
 	}
 	now = xnic_sim_now();

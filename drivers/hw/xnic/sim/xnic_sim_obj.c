@@ -695,6 +695,7 @@ void xnic_sim_clear(struct xnic_sim_dev *dev)
 	}
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);
+	INIT_LIST_HEAD(&dev->wresp_acks);	/* answers owed: the QPs go */
 	xnic_sim_mcg_reset(dev);
 	for (i = 0; i < ARRAY_SIZE(tbl); i++)
 		old[i] = xnic_sim_tbl_take(tbl[i]);

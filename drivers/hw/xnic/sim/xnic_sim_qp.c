@@ -466,6 +466,8 @@ u32 xnic_sim_cmd_destroy_qp(struct xnic_sim_dev *dev, u32 qpn)
 	if (qp->srq)
 		qp->srq->users--;
 	kfree(qp->wreq);
+	if (qp->wresp)
+		xnic_sim_wresp_reset(qp);	/* off the answer list */
 	kfree(qp->wresp);
 	kfree_rcu(qp, rcu);
 	return XNIC_CMD_OK;

@@ -201,32 +201,56 @@ static u64 xnic_sim_rwqe_id(struct xnic_sim_dev *dev)
 	return le64_to_cpu(((struct xnic_rwqe *)dev->scr->rwqe)->wr_id);
 }
 
-/* A receive completion on the responder. */
-void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
-		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
-		       u32 len)
+/**
+ * xnic_sim_rcqe - a receive completion of the receive WQE in the scratch
+ * @dev: the device whose engine took the WQE (dev->scr->rwqe, and for an
+ *	 XRC_TGT QP the XRC SRQ in dev->scr->xsrq)
+ * @rqp: the receiving QP
+ * @src_qp: the sender's QPN (the requester QP on the cable; the remote
+ *	    QP, or a UD packet's DETH source QP, on the wire)
+ * @status: XNIC_CQE_*, 0 success (counted otherwise)
+ * @opcode: XNIC_CQE_OP_*
+ * @flags: XNIC_CQE_* flags (none on an error)
+ * @len: bytes received
+ * @imm: immediate data or invalidated key, with XNIC_CQE_WITH_IMM/_INV
+ * @se: solicited event
+ *
+ * The one receive-CQE builder of both transports (cable and wire); a CQ
+ * overrun of a successful completion takes @rqp to ERR (QP_FATAL).
+ */
+void xnic_sim_rcqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *rqp,
+		   u32 src_qp, u8 status, u8 opcode, u8 flags, u32 len,
+		   __le32 imm, bool se)
 {
-	const struct xnic_sim_swqe *w = &dev->scr->w;
 	struct xnic_sim_cqe_info info = {
 		.wr_id = xnic_sim_rwqe_id(dev),
 		.byte_len = len,
 		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
-		       w->imm : 0,
+		       imm : 0,
 		.qpn = rqp->qpn,
-		.src_qp = qp->qpn,
+		.src_qp = src_qp,
 		.status = status,
 		.opcode = opcode,
 		.flags = status ? 0 : flags,
 	};
-
 	struct xnic_sim_cq *cq = rqp->type == XNIC_QPT_XRC_TGT ?
 				 dev->scr->xsrq->cq : rqp->rcq;
 
 	if (status)
 		xnic_sim_count_status(rqp->dev, status);
-	if (xnic_sim_cq_post(cq, &info,
-			     !!(w->flags & XNIC_WQE_SOLICITED)) && !status)
+	if (xnic_sim_cq_post(cq, &info, se) && !status)
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_FATAL);
+}
+
+/* A receive completion on the cable's responder (@qp: the requester). */
+void xnic_sim_recv_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_qp *rqp, u8 status, u8 opcode, u8 flags,
+		       u32 len)
+{
+	const struct xnic_sim_swqe *w = &dev->scr->w;
+
+	xnic_sim_rcqe(dev, rqp, qp->qpn, status, opcode, flags, len, w->imm,
+		      !!(w->flags & XNIC_WQE_SOLICITED));
 }
 
 /**

@@ -50,6 +50,15 @@ struct xnic_cmd_modify_qp;
 #define XNIC_SIM_WIRE_WINDOW	64
 /* RDMA READ / atomic responder resources kept for duplicates */
 #define XNIC_SIM_WIRE_RD_RES	XNIC_SIM_MAX_RD_ATOM
+/*
+ * What the responder sends of READ responses (and the atomic ACKs queued
+ * behind them) in an engine pass, all QPs together: packets, and payload
+ * bytes (a packet starts while some are left); a QP's turn at most
+ * XNIC_SIM_WIRE_RD_TURN packets.  The rest waits for the next pass.
+ */
+#define XNIC_SIM_WIRE_RD_PKTS	64
+#define XNIC_SIM_WIRE_RD_BYTES	(128U << 10)
+#define XNIC_SIM_WIRE_RD_TURN	16
 
 /* PSNs a wire RC QP may have sent and not had acknowledged (as rxe) */
 #define XNIC_SIM_WIRE_PSN_WINDOW	128
@@ -105,21 +114,26 @@ struct xnic_sim_wreq {
 
 /**
  * struct xnic_sim_wres - a READ or atomic the responder executed, kept to
- * answer its duplicate (xnic_sim_wresp.c).  max_dest_rd_atomic of them,
- * the oldest reused (as rxe).
+ * answer it and its duplicates (xnic_sim_wresp.c).  max_dest_rd_atomic
+ * of them, the oldest reused (as rxe).
  * @opcode: BTH opcode of the request; 0: unused
+ * @pending: answers are still to be sent, from @cur_psn on (READ
+ *	     responses, or an atomic's ACK queued behind them)
  * @psn: its PSN (the first response's)
  * @last_psn: PSN of the last response
+ * @cur_psn: the next response to send while @pending (rxe's cur_psn)
  * @va: RETH / AtomicETH address
  * @rkey: its key
  * @len: READ: bytes
  * @orig: atomic: the original value returned
- * @msn: atomic: the MSN its ACK carried
+ * @msn: the MSN its responses / ACK carry (counting itself)
  */
 struct xnic_sim_wres {
 	u8 opcode;
+	bool pending;
 	u32 psn;
 	u32 last_psn;
+	u32 cur_psn;
 	u64 va;
 	u32 rkey;
 	u32 len;
@@ -131,11 +145,17 @@ struct xnic_sim_wres {
  * struct xnic_sim_wresp - responder state of a wire QP (xnic_sim_wresp.c;
  * the owner's engine's).  rq_psn of struct xnic_sim_qp is the next PSN
  * expected.  Reset with the QP (xnic_sim_wresp_reset()).
- * @qp: the QP (set when it first owes an ACK)
- * @ack_node: on the device's list of QPs owing an ACK (wresp_acks) ...
+ * @qp: the QP (set when it first goes on the device's list)
+ * @ack_node: on the device's list of QPs owing answers (wresp_acks: an
+ *	      ACK, or READ responses) ...
  * @on_ack: ... while set
- * @ack_due: an ACK is owed (coalesced, sent at the end of the pass) ...
+ * @ack_due: an ACK is owed (coalesced, sent at the end of the pass, after
+ *	     the READ responses before it) ...
  * @ack_psn: ... for this PSN
+ * @npending: resources with answers still to send (@res[].pending)
+ * @nak_due: a PSN sequence or RNR NAK waits for them ...
+ * @nak_psn: ... for this PSN ...
+ * @nak_syndrome: ... with this syndrome
  * @ipv4: the last request came over IPv4 (answers go the same way)
  * @msn: message sequence number (24 bits)
  * @msg: a SEND or WRITE in progress: XNIC_SIM_PH_SEND or _WRITE, else 0
@@ -156,6 +176,10 @@ struct xnic_sim_wresp {
 	bool on_ack;
 	bool ack_due;
 	u32 ack_psn;
+	u32 npending;
+	bool nak_due;
+	u32 nak_psn;
+	u8 nak_syndrome;
 	bool ipv4;
 	u32 msn;
 	u32 msg;
@@ -277,8 +301,11 @@ void xnic_sim_roce_recv(struct xnic_sim_dev *dev,
 /* A request for @qp (RC, UC, UD). */
 void xnic_sim_wresp_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			 const struct xnic_sim_pkt *p);
-/* Coalesced ACKs owed, sent at the end of an engine pass. */
-void xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev);
+/*
+ * End of an engine pass: READ responses within the pass's budget, then
+ * the coalesced ACKs owed.  Return: whether answers are left or were sent.
+ */
+bool xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev);
 void xnic_sim_wresp_reset(struct xnic_sim_qp *qp);
 /* The receive WQE a message holds, flushed when the QP is in ERR. */
 bool xnic_sim_wresp_flush_held(struct xnic_sim_dev *dev,

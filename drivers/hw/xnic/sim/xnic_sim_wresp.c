@@ -20,13 +20,20 @@
  * RC.  qp->rq_psn is the PSN expected.  A packet ahead of it (a gap)
  * is dropped and answered by one PSN sequence NAK until the expected PSN
  * comes; one behind it is a duplicate: a SEND or WRITE is acknowledged
- * again (the last PSN executed) and not executed, a READ is executed
- * again from its responder resource (memory re-read, as rxe), an atomic
- * has its saved ACK (original value, MSN) sent again.  ACKs are
+ * again (the last PSN executed) and not executed, a READ restarts its
+ * responder resource from the duplicate's PSN (memory re-read, as rxe),
+ * an atomic has its saved ACK (original value, MSN) sent again.
+ *
+ * Answers go out in PSN order.  A READ's responses are sent from its
+ * resource's cursor (cur_psn, as rxe's read_reply()) at the end of each
+ * engine pass (xnic_sim_wresp_flush_acks()), a bounded number per pass
+ * and per QP (XNIC_SIM_WIRE_RD_*), so a 2 GiB READ neither holds the
+ * engine nor allocates more than one frame at a time.  What must not
+ * overtake them waits behind them: an atomic's ACK (queued on its
+ * resource), the coalesced ACK and a PSN sequence or RNR NAK.  ACKs are
  * coalesced: a packet with AckReq makes its QP owe one, sent once at the
- * end of the engine pass (xnic_sim_wresp_flush_acks()) for the latest
- * PSN; READ responses, atomic ACKs and NAKs go out at once (a READ's
- * responses all of them, as the cable executes a READ whole).
+ * end of the pass for the latest PSN; error NAKs go out at once (the QP
+ * goes to ERR, which drops what it still owed).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -115,9 +122,10 @@ static void xnic_sim_wresp_ack(struct xnic_sim_dev *dev,
 			       XNIC_SIM_AETH_TYPE(syndrome) != XNIC_SIM_AETH_ACK);
 }
 
-/* A NAK for the packet at @psn, counted. */
-static void xnic_sim_wresp_nak(struct xnic_sim_dev *dev,
-			       struct xnic_sim_qp *qp, u32 psn, u8 syndrome)
+/* A NAK for the packet at @psn now, counted. */
+static void xnic_sim_wresp_nak_now(struct xnic_sim_dev *dev,
+				   struct xnic_sim_qp *qp, u32 psn,
+				   u8 syndrome)
 {
 	enum xnic_sim_ctr c = XNIC_SIM_CTR_wire_err_naks_sent;
 
@@ -127,6 +135,41 @@ static void xnic_sim_wresp_nak(struct xnic_sim_dev *dev,
 		c = XNIC_SIM_CTR_wire_rnr_naks_sent;
 	xnic_sim_count(dev, c, 1);
 	xnic_sim_wresp_ack(dev, qp, psn, syndrome, qp->wresp->msn, false, 0);
+}
+
+/* Put @qp on the device's list of QPs owing answers (wresp_acks). */
+static void xnic_sim_wresp_queue(struct xnic_sim_dev *dev,
+				 struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_wresp *w = qp->wresp;
+
+	if (w->on_ack)
+		return;
+	w->on_ack = true;
+	w->qp = qp;
+	list_add_tail(&w->ack_node, &dev->wresp_acks);
+}
+
+/*
+ * A NAK for the packet at @psn.  A PSN sequence or RNR NAK acknowledges
+ * everything before @psn, so while READ responses before it are still to
+ * be sent it waits for them (the last one wins); an error NAK goes now
+ * (its QP is going to ERR, which drops them).
+ */
+static void xnic_sim_wresp_nak(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp, u32 psn, u8 syndrome)
+{
+	struct xnic_sim_wresp *w = qp->wresp;
+
+	if (w->npending &&
+	    (syndrome == (XNIC_SIM_AETH_NAK | XNIC_SIM_NAK_PSN_SEQ) ||
+	     XNIC_SIM_AETH_TYPE(syndrome) == XNIC_SIM_AETH_RNR)) {
+		w->nak_due = true;
+		w->nak_psn = psn & 0xffffff;
+		w->nak_syndrome = syndrome;
+		return;
+	}
+	xnic_sim_wresp_nak_now(dev, qp, psn, syndrome);
 }
 
 /* Owe a coalesced ACK for @psn (sent by xnic_sim_wresp_flush_acks()). */
@@ -139,39 +182,257 @@ static void xnic_sim_wresp_owe(struct xnic_sim_dev *dev,
 		return;
 	w->ack_psn = psn & 0xffffff;
 	w->ack_due = true;
-	if (w->on_ack)
+	xnic_sim_wresp_queue(dev, qp);
+}
+
+/* Answers of a resource are to be sent, from @psn on (queued in order). */
+static void xnic_sim_wres_pend(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp,
+			       struct xnic_sim_wres *res, u32 psn)
+{
+	res->cur_psn = psn & 0xffffff;
+	if (!res->pending) {
+		res->pending = true;
+		qp->wresp->npending++;
+	}
+	xnic_sim_wresp_queue(dev, qp);
+}
+
+/* A resource's answers are all sent, or given up. */
+static void xnic_sim_wres_done(struct xnic_sim_wresp *w,
+			       struct xnic_sim_wres *res)
+{
+	if (!res->pending)
 		return;
-	w->on_ack = true;
-	w->qp = qp;
-	list_add_tail(&w->ack_node, &dev->wresp_acks);
+	res->pending = false;
+	w->npending--;
+}
+
+/* The QP left the receiving states: nothing more is answered. */
+static void xnic_sim_wresp_drop_pending(struct xnic_sim_wresp *w)
+{
+	u32 i;
+
+	for (i = 0; i < XNIC_SIM_WIRE_RD_RES; i++)
+		w->res[i].pending = false;
+	w->npending = 0;
+	w->nak_due = false;
+	w->ack_due = false;
+}
+
+/* The pending resource whose next answer has the oldest PSN. */
+static struct xnic_sim_wres *xnic_sim_wres_oldest(struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_wresp *w = qp->wresp;
+	u32 ref = READ_ONCE(qp->rq_psn), i;
+	struct xnic_sim_wres *best = NULL;
+	s32 bd = 0, d;
+
+	for (i = 0; i < XNIC_SIM_WIRE_RD_RES; i++) {
+		if (!w->res[i].pending)
+			continue;
+		d = xnic_sim_psn_diff(w->res[i].cur_psn, ref);
+		if (!best || d < bd) {
+			best = &w->res[i];
+			bd = d;
+		}
+	}
+	return best;
+}
+
+static int xnic_sim_wresp_access(struct xnic_sim_dev *dev,
+				 struct xnic_sim_qp *qp);
+
+/* What the responder may still send in this pass (all QPs). */
+struct xnic_sim_wbudget {
+	u32 pkts;
+	u32 bytes;
+};
+
+/*
+ * The READ response of @res at its cur_psn: of the path MTU, FIRST,
+ * MIDDLE, LAST or ONLY by its place in the READ (a duplicate from the
+ * middle goes on with MIDDLE/LAST, as rxe's replay), AETH (ACK, the
+ * READ's MSN) on the first and last; memory read now, the key checked
+ * again for it (as rxe_recheck_mr()).  *@pl: its payload bytes.
+ * Return: 0 sent, -EACCES the key or memory no longer grants it, -EIO not
+ * sent (no frame, no neighbour, no wire: xnic_sim_wire_alloc() and
+ * xnic_sim_wire_xmit() count what they drop).
+ */
+static int xnic_sim_wresp_read_pkt(struct xnic_sim_dev *dev,
+				   struct xnic_sim_qp *qp,
+				   const struct xnic_sim_wres *res, u32 *pl)
+{
+	u32 mtu = xnic_sim_mtu_bytes(qp->mtu);
+	u32 k = xnic_sim_psn_diff(res->cur_psn, res->psn);
+	bool last = res->cur_psn == res->last_psn;
+	u64 off = (u64)k * mtu, maddr = 0;
+	const struct xnic_sim_mr *mr = NULL;
+	struct xnic_sim_seg d, s;
+	struct xnic_sim_pkt r;
+	struct sk_buff *skb;
+	u8 *pay, op;
+
+	*pl = off < res->len ? min_t(u64, res->len - off, mtu) : 0;
+	if (k)
+		op = last ? XNIC_SIM_BTH_READ_RESP_LAST :
+			    XNIC_SIM_BTH_READ_RESP_MIDDLE;
+	else
+		op = last ? XNIC_SIM_BTH_READ_RESP_ONLY :
+			    XNIC_SIM_BTH_READ_RESP_FIRST;
+	if (*pl) {
+		mr = xnic_sim_rkey(qp, qp->pdn, res->rkey, res->va + off, *pl,
+				   XNIC_ACCESS_REMOTE_READ, &maddr);
+		if (!mr)
+			return -EACCES;
+	}
+	skb = xnic_sim_wresp_alloc(dev, qp, &r, op, res->cur_psn, *pl, &pay);
+	if (!skb)
+		return -EIO;
+	r.syndrome = XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS;
+	r.msn = res->msn;
+	if (*pl) {
+		d = (struct xnic_sim_seg){ .kaddr = pay, .len = *pl };
+		s = (struct xnic_sim_seg){ .mr = mr, .addr = maddr,
+					   .len = *pl };
+		if (xnic_sim_copy(&d, 1, &s, 1, *pl, false)) {
+			kfree_skb(skb);
+			return -EACCES;
+		}
+	}
+	if (xnic_sim_wire_xmit(dev, skb, &r))
+		return -EIO;
+	xnic_sim_wresp_covered(qp->wresp, res->cur_psn, false);
+	return 0;
+}
+
+/*
+ * @qp's turn: its pending answers in PSN order, within @b and at most
+ * XNIC_SIM_WIRE_RD_TURN packets; a READ goes on from its cursor in the
+ * next pass.  A key that no longer grants a READ's memory ends it with a
+ * remote access NAK, the QP in ERR (rxe's RKEY_VIOLATION of a reply).  A
+ * response that could not be sent ends that READ's answers: nothing after
+ * it is sent as if it had been, the requester asks again from the first
+ * PSN it misses (its timer, or the sequence error of a later answer).
+ * Return: whether anything was sent.
+ */
+static bool xnic_sim_wresp_serve(struct xnic_sim_dev *dev,
+				 struct xnic_sim_qp *qp,
+				 struct xnic_sim_wbudget *b)
+{
+	struct xnic_sim_wresp *w = qp->wresp;
+	u32 turn = XNIC_SIM_WIRE_RD_TURN, pl;
+	struct xnic_sim_wres *res;
+	bool sent = false;
+	int r;
+
+	while (w->npending && turn && b->pkts && b->bytes) {
+		res = xnic_sim_wres_oldest(qp);
+		if (!res) {
+			w->npending = 0;
+			break;
+		}
+		turn--;
+		b->pkts--;
+		if (xnic_sim_opcodes[res->opcode].mask & XNIC_SIM_PH_ATOMIC) {
+			xnic_sim_wres_done(w, res);
+			xnic_sim_wresp_ack(dev, qp, res->psn,
+					   XNIC_SIM_AETH_ACK |
+					   XNIC_SIM_AETH_CREDITS,
+					   res->msn, true, res->orig);
+			sent = true;
+			continue;
+		}
+		r = xnic_sim_wresp_read_pkt(dev, qp, res, &pl);
+		if (r == -EACCES) {
+			xnic_sim_wresp_access(dev, qp);
+			xnic_sim_wresp_nak_now(dev, qp, res->cur_psn,
+					       XNIC_SIM_AETH_NAK |
+					       XNIC_SIM_NAK_REM_ACCESS);
+			xnic_sim_wresp_drop_pending(w);
+			return true;
+		}
+		if (r) {
+			xnic_sim_wres_done(w, res);
+			return sent;
+		}
+		sent = true;
+		b->bytes -= min(pl, b->bytes);
+		if (res->cur_psn == res->last_psn)
+			xnic_sim_wres_done(w, res);
+		else
+			res->cur_psn = (res->cur_psn + 1) & 0xffffff;
+	}
+	return sent;
 }
 
 /**
- * xnic_sim_wresp_flush_acks - send the ACKs owed
+ * xnic_sim_wresp_flush_acks - the responder's answers at the end of a pass
  * @dev: the device (its engine, at the end of a pass)
  *
- * One ACK per QP that owes one, for the latest PSN.  The list is empty
- * between passes: a QP joins it only while its packets are received in
- * the pass (after its commands), so none is destroyed while on it.
+ * The QPs on the list owe answers.  Those with READ responses (and the
+ * atomic ACKs queued behind them) pending get a turn each while the
+ * pass's budget lasts (XNIC_SIM_WIRE_RD_*): served ones that still owe
+ * go to the tail, ones the budget did not reach stay first for the next
+ * pass.  A QP with nothing pending leaves the list with the NAK and then
+ * the ACK it owes (one ACK, for the latest PSN).  A QP that stopped
+ * receiving (ERR) answers nothing more.  A QP stays on the list across
+ * passes; xnic_sim_wresp_reset() (RESET, destroy) takes it off.
+ * Return: whether answers were sent or are left (the engine stays awake).
  */
-void xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev)
+bool xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev)
 {
+	struct xnic_sim_wbudget b = {
+		.pkts = XNIC_SIM_WIRE_RD_PKTS,
+		.bytes = XNIC_SIM_WIRE_RD_BYTES,
+	};
 	struct xnic_sim_wresp *w, *tmp;
+	LIST_HEAD(served);
+	bool work = false;
 
 	list_for_each_entry_safe(w, tmp, &dev->wresp_acks, ack_node) {
+		struct xnic_sim_qp *qp = w->qp;
+
+		if (!xnic_sim_qp_can_recv(READ_ONCE(qp->state)))
+			xnic_sim_wresp_drop_pending(w);
+		if (w->npending) {
+			if (!b.pkts || !b.bytes)
+				continue;	/* first in the next pass */
+			work |= xnic_sim_wresp_serve(dev, qp, &b);
+			if (w->npending) {
+				list_move_tail(&w->ack_node, &served);
+				continue;
+			}
+		}
 		list_del(&w->ack_node);
 		w->on_ack = false;
+		if (!xnic_sim_qp_can_recv(READ_ONCE(qp->state))) {
+			xnic_sim_wresp_drop_pending(w);
+			continue;
+		}
+		if (w->nak_due) {
+			w->nak_due = false;
+			xnic_sim_wresp_nak_now(dev, qp, w->nak_psn,
+					       w->nak_syndrome);
+		}
 		if (!w->ack_due)
 			continue;
 		w->ack_due = false;
-		if (xnic_sim_qp_can_recv(READ_ONCE(w->qp->state)))
-			xnic_sim_wresp_ack(dev, w->qp, w->ack_psn,
-					   XNIC_SIM_AETH_ACK |
-					   XNIC_SIM_AETH_CREDITS,
-					   w->msn, false, 0);
+		xnic_sim_wresp_ack(dev, qp, w->ack_psn,
+				   XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS,
+				   w->msn, false, 0);
 	}
+	list_splice_tail(&served, &dev->wresp_acks);
+	return work || !list_empty(&dev->wresp_acks);
 }
 
+/**
+ * xnic_sim_wresp_reset - forget a wire QP's responder state
+ * @qp: the QP (RESET or destroy; its engine)
+ *
+ * Takes it off the device's answer list: a READ half sent is dropped
+ * (the state is all in struct xnic_sim_wresp, nothing else to free).
+ */
 void xnic_sim_wresp_reset(struct xnic_sim_qp *qp)
 {
 	struct xnic_sim_wresp *w = qp->wresp;
@@ -183,34 +444,6 @@ void xnic_sim_wresp_reset(struct xnic_sim_qp *qp)
 
 /* ------------------------------------------------------------------ */
 /* Receive WQEs and completions                                        */
-
-/*
- * A receive completion of @qp's receive WQE in the engine's scratch
- * (xnic_sim_recv_cqe() without a requester QP: the sender is @src_qp).
- */
-static void xnic_sim_wresp_cqe(struct xnic_sim_dev *dev,
-			       struct xnic_sim_qp *qp, u8 status, u8 opcode,
-			       u8 flags, u32 len, __le32 imm, u32 src_qp,
-			       bool se)
-{
-	const struct xnic_rwqe *hdr = (const void *)dev->scr->rwqe;
-	struct xnic_sim_cqe_info info = {
-		.wr_id = le64_to_cpu(hdr->wr_id),
-		.byte_len = len,
-		.imm = flags & (XNIC_CQE_WITH_IMM | XNIC_CQE_WITH_INV) ?
-		       imm : 0,
-		.qpn = qp->qpn,
-		.src_qp = src_qp,
-		.status = status,
-		.opcode = opcode,
-		.flags = status ? 0 : flags,
-	};
-
-	if (status)
-		xnic_sim_count_status(dev, status);
-	if (xnic_sim_cq_post(qp->rcq, &info, se) && !status)
-		xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
-}
 
 /* The receive WQE a message holds back into the scratch. */
 static void xnic_sim_wresp_rwqe_load(struct xnic_sim_dev *dev,
@@ -244,8 +477,8 @@ static void xnic_sim_wresp_bad_rwqe(struct xnic_sim_dev *dev,
 	struct xnic_rwqe *hdr = (void *)dev->scr->rwqe;
 
 	hdr->num_sge = 0;
-	xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_QP_OP_ERR, XNIC_CQE_OP_RECV,
-			   0, 0, 0, src_qp, false);
+	xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_QP_OP_ERR, XNIC_CQE_OP_RECV,
+		      0, 0, 0, false);
 	xnic_sim_qp_set_err(qp, XNIC_EQE_QP_FATAL);
 }
 
@@ -268,14 +501,14 @@ static int xnic_sim_wresp_place(struct xnic_sim_dev *dev,
 
 	st = xnic_sim_recv_segs(dev, qp, &nr, &rlen);
 	if (st) {
-		xnic_sim_wresp_cqe(dev, qp, st, XNIC_CQE_OP_RECV, 0, 0, 0,
-				   src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, st, XNIC_CQE_OP_RECV, 0, 0, 0,
+			      false);
 		xnic_sim_qp_set_err(qp, 0);
 		return XNIC_SIM_WR_OP;
 	}
 	if (rlen < need) {
-		xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_LEN_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0, src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_LEN_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 		xnic_sim_qp_set_err(qp, XNIC_EQE_QP_REQ_ERR);
 		return XNIC_SIM_WR_INV;
 	}
@@ -296,8 +529,8 @@ static int xnic_sim_wresp_place(struct xnic_sim_dev *dev,
 		}
 	}
 	if (xnic_sim_copy(s->rseg, j, src, ns, len, xnic_sim_may_sleep(dev))) {
-		xnic_sim_wresp_cqe(dev, qp, XNIC_CQE_LOC_PROT_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0, src_qp, false);
+		xnic_sim_rcqe(dev, qp, src_qp, XNIC_CQE_LOC_PROT_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 		xnic_sim_qp_set_err(qp, 0);
 		return XNIC_SIM_WR_OP;
 	}
@@ -315,10 +548,9 @@ static void xnic_sim_wresp_abort(struct xnic_sim_dev *dev,
 
 	if (w->have_rwqe) {
 		xnic_sim_wresp_rwqe_load(dev, w);
-		xnic_sim_wresp_cqe(dev, qp,
-				   status ? status : XNIC_CQE_WR_FLUSH_ERR,
-				   XNIC_CQE_OP_RECV, 0, 0, 0,
-				   READ_ONCE(qp->dest_qpn), false);
+		xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn),
+			      status ? status : XNIC_CQE_WR_FLUSH_ERR,
+			      XNIC_CQE_OP_RECV, 0, 0, 0, false);
 	}
 	w->have_rwqe = false;
 	w->msg = 0;
@@ -439,16 +671,15 @@ static void xnic_sim_wresp_msg_done(struct xnic_sim_dev *dev,
 	atomic64_inc(&qp->rx_ops);
 	atomic64_add(len, &qp->rx_bytes);
 	if (w->msg == XNIC_SIM_PH_SEND) {
-		xnic_sim_wresp_cqe(dev, qp, 0, XNIC_CQE_OP_RECV, flags, len,
-				   imm, READ_ONCE(qp->dest_qpn), p->se);
+		xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn), 0,
+			      XNIC_CQE_OP_RECV, flags, len, imm, p->se);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_send, 1);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_send_bytes, len);
 	} else {
 		if (flags)
-			xnic_sim_wresp_cqe(dev, qp, 0,
-					   XNIC_CQE_OP_RECV_RDMA_WITH_IMM,
-					   flags, len, imm,
-					   READ_ONCE(qp->dest_qpn), p->se);
+			xnic_sim_rcqe(dev, qp, READ_ONCE(qp->dest_qpn), 0,
+				      XNIC_CQE_OP_RECV_RDMA_WITH_IMM, flags,
+				      len, imm, p->se);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write, 1);
 		xnic_sim_count(dev, XNIC_SIM_CTR_rx_write_bytes, len);
 	}
@@ -608,7 +839,10 @@ static int xnic_sim_wresp_data(struct xnic_sim_dev *dev,
 /* ------------------------------------------------------------------ */
 /* RDMA READ and atomics                                               */
 
-/* A new responder resource: the oldest of max_dest_rd_atomic reused. */
+/*
+ * A new responder resource: the oldest of max_dest_rd_atomic reused (as
+ * rxe's: the requester must not have more outstanding).
+ */
 static struct xnic_sim_wres *xnic_sim_wres_new(struct xnic_sim_wresp *w,
 					       u8 max)
 {
@@ -619,77 +853,10 @@ static struct xnic_sim_wres *xnic_sim_wres_new(struct xnic_sim_wresp *w,
 		w->res_head = 0;
 	res = &w->res[w->res_head];
 	w->res_head = (w->res_head + 1) % max;
+	/* a requester over its limit: the oldest is recycled, answered or not */
+	xnic_sim_wres_done(w, res);
 	memset(res, 0, sizeof(*res));
 	return res;
-}
-
-/*
- * READ responses of @res from PSN @psn on, @off bytes into it: of the
- * path MTU, FIRST/MIDDLE/LAST or ONLY, AETH on the first and last,
- * memory read now.  A duplicate from the middle of a READ (@off) goes on
- * with MIDDLE/LAST, as rxe's replay.  @done: the READ completes with
- * them (MSN).  Return: whether the key still grants the read.
- */
-static bool xnic_sim_wresp_read_send(struct xnic_sim_dev *dev,
-				     struct xnic_sim_qp *qp,
-				     const struct xnic_sim_wres *res, u32 psn,
-				     u64 off, bool done)
-{
-	struct xnic_sim_wresp *w = qp->wresp;
-	u32 mtu = xnic_sim_mtu_bytes(qp->mtu);
-	u64 len = res->len - off, maddr = 0;
-	const struct xnic_sim_mr *mr = NULL;
-	u32 n = xnic_sim_wresp_npkts(qp, len), i;
-	struct xnic_sim_pkt r;
-	struct sk_buff *skb;
-	bool counted = false;
-	u8 *pay, op;
-
-	if (len) {
-		mr = xnic_sim_rkey(qp, qp->pdn, res->rkey, res->va + off, len,
-				   XNIC_ACCESS_REMOTE_READ, &maddr);
-		if (!mr)
-			return false;
-	}
-	for (i = 0; i < n; i++) {
-		u32 pl = min_t(u64, len - (u64)i * mtu, mtu);
-		struct xnic_sim_seg d, s;
-
-		if (i == n - 1)
-			op = !i && !off ? XNIC_SIM_BTH_READ_RESP_ONLY :
-					  XNIC_SIM_BTH_READ_RESP_LAST;
-		else
-			op = !i && !off ? XNIC_SIM_BTH_READ_RESP_FIRST :
-					  XNIC_SIM_BTH_READ_RESP_MIDDLE;
-		if (done && i == n - 1) {
-			w->msn = (w->msn + 1) & 0xffffff;
-			counted = true;
-		}
-		skb = xnic_sim_wresp_alloc(dev, qp, &r, op, psn + i, pl, &pay);
-		if (!skb)
-			break;
-		r.syndrome = XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS;
-		r.msn = w->msn;
-		if (pl) {
-			d = (struct xnic_sim_seg){ .kaddr = pay, .len = pl };
-			s = (struct xnic_sim_seg){
-				.mr = mr, .addr = maddr + (u64)i * mtu,
-				.len = pl,
-			};
-			if (xnic_sim_copy(&d, 1, &s, 1, pl, false)) {
-				kfree_skb(skb);
-				break;
-			}
-		}
-		if (xnic_sim_wire_xmit(dev, skb, &r))
-			break;
-		if (xnic_sim_may_sleep(dev) && !(i % 64))
-			cond_resched();
-	}
-	if (done && !counted)
-		w->msn = (w->msn + 1) & 0xffffff;	/* executed all the same */
-	xnic_sim_wresp_covered(w, psn + n - 1, false);
-	return true;
 }
 
 /*
@@ -735,8 +902,12 @@ static int xnic_sim_wresp_read(struct xnic_sim_dev *dev,
 	res->va = p->va;
 	res->rkey = p->rkey;
 	res->len = p->dma_len;
+	/* the MSN counts a READ when it is executed (C9-148, as rxe) */
+	w->msn = (w->msn + 1) & 0xffffff;
+	res->msn = w->msn;
 	WRITE_ONCE(qp->rq_psn, (p->psn + n) & 0xffffff);
-	xnic_sim_wresp_read_send(dev, qp, res, p->psn, 0, true);
+	/* its responses go out from the end of the pass on, in turns */
+	xnic_sim_wres_pend(dev, qp, res, p->psn);
 	atomic64_inc(&qp->rx_ops);
 	atomic64_add(p->dma_len, &qp->rx_bytes);
 	xnic_sim_count(dev, XNIC_SIM_CTR_rx_read, 1);
@@ -761,12 +932,23 @@ static int xnic_sim_wresp_atomic(struct xnic_sim_dev *dev,
 	r = xnic_sim_wresp_rd_atomic_ok(dev, qp);
 	if (r)
 		return r;
-	if (p->va & 7)
-		return xnic_sim_wresp_inv(dev, qp, 0);
+	/*
+	 * The key first (a remote access error), then the alignment: an
+	 * address not 8-byte aligned, or one a window translates to such,
+	 * is an invalid request (IBTA 9.7.5.2.8 class C; rxe's check_rkey(), then
+	 * atomic_reply()'s RESPST_ERR_MISALIGNED_ATOMIC, class C).
+	 */
 	mr = xnic_sim_rkey(qp, qp->pdn, p->rkey, p->va, 8,
 			   XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
-	if (!mr || xnic_sim_atomic(mr, maddr, cs, cs ? p->cmp : p->swap_add,
-				   p->swap_add, &orig))
+	if (!mr)
+		return xnic_sim_wresp_access(dev, qp);
+	if ((p->va | maddr) & 7)
+		return xnic_sim_wresp_inv(dev, qp, 0);
+	r = xnic_sim_atomic(mr, maddr, cs, cs ? p->cmp : p->swap_add,
+			    p->swap_add, &orig);
+	if (r == -EINVAL)
+		return xnic_sim_wresp_inv(dev, qp, 0);
+	if (r)
 		return xnic_sim_wresp_access(dev, qp);
 	w->msn = (w->msn + 1) & 0xffffff;
 	res = xnic_sim_wres_new(w, READ_ONCE(qp->max_dest_rd_atomic));
@@ -778,9 +960,13 @@ static int xnic_sim_wresp_atomic(struct xnic_sim_dev *dev,
 	res->orig = orig;
 	res->msn = w->msn;
 	WRITE_ONCE(qp->rq_psn, (p->psn + 1) & 0xffffff);
-	xnic_sim_wresp_ack(dev, qp, p->psn,
-			   XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS, w->msn,
-			   true, orig);
+	/* its ACK must not overtake READ responses still to be sent */
+	if (w->npending)
+		xnic_sim_wres_pend(dev, qp, res, p->psn);
+	else
+		xnic_sim_wresp_ack(dev, qp, p->psn,
+				   XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS,
+				   w->msn, true, orig);
 	atomic64_inc(&qp->rx_ops);
 	xnic_sim_count(dev, XNIC_SIM_CTR_rx_atomic, 1);
 	return XNIC_SIM_WR_OK;
@@ -799,7 +985,7 @@ static void xnic_sim_wresp_dup(struct xnic_sim_dev *dev,
 	struct xnic_sim_wresp *w = qp->wresp;
 	u32 mtu = xnic_sim_mtu_bytes(qp->mtu), i;
 	struct xnic_sim_wres *res;
-	u64 off;
+	u64 off, maddr;
 
 	xnic_sim_count(dev, XNIC_SIM_CTR_wire_duplicates, 1);
 	if (!(mask & (XNIC_SIM_PH_READ | XNIC_SIM_PH_ATOMIC))) {
@@ -813,7 +999,11 @@ static void xnic_sim_wresp_dup(struct xnic_sim_dev *dev,
 		    xnic_sim_psn_diff(p->psn, res->last_psn) > 0)
 			continue;
 		if (mask & XNIC_SIM_PH_ATOMIC) {
-			if (p->psn == res->psn)
+			if (p->psn != res->psn)
+				return;
+			if (w->npending)
+				xnic_sim_wres_pend(dev, qp, res, res->psn);
+			else
 				xnic_sim_wresp_ack(dev, qp, res->psn,
 						   XNIC_SIM_AETH_ACK |
 						   XNIC_SIM_AETH_CREDITS,
@@ -823,7 +1013,13 @@ static void xnic_sim_wresp_dup(struct xnic_sim_dev *dev,
 		off = (u64)xnic_sim_psn_diff(p->psn, res->psn) * mtu;
 		if (off && off >= res->len)
 			return;
-		xnic_sim_wresp_read_send(dev, qp, res, p->psn, off, false);
+		if (off < res->len &&
+		    !xnic_sim_rkey(qp, qp->pdn, res->rkey, res->va + off,
+				   res->len - off, XNIC_ACCESS_REMOTE_READ,
+				   &maddr))
+			return;
+		/* the resource starts over from the duplicate's PSN */
+		xnic_sim_wres_pend(dev, qp, res, p->psn);
 		return;
 	}
 }
@@ -852,6 +1048,7 @@ static void xnic_sim_wresp_rc(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		return;
 	}
 	w->nak_sent = false;
+	w->nak_due = false;	/* the PSN a waiting NAK named came */
 	if (mask & (XNIC_SIM_PH_SEND | XNIC_SIM_PH_WRITE))
 		r = xnic_sim_wresp_data(dev, qp, p, mask);
 	else if (mask & XNIC_SIM_PH_READ)
@@ -966,8 +1163,8 @@ static void xnic_sim_wresp_ud(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	if (xnic_sim_wresp_place(dev, qp, p->sqpn, 0, src, p->paylen ? 2 : 1,
 				 need, need))
 		return;
-	xnic_sim_wresp_cqe(dev, qp, 0, XNIC_CQE_OP_RECV, flags, need,
-			   (__force __le32)p->imm, p->sqpn, p->se);
+	xnic_sim_rcqe(dev, qp, p->sqpn, 0, XNIC_CQE_OP_RECV, flags, need,
+		      (__force __le32)p->imm, p->se);
 	atomic64_inc(&qp->rx_ops);
 	atomic64_add(need, &qp->rx_bytes);
 	xnic_sim_count(dev, XNIC_SIM_CTR_rx_send, 1);
