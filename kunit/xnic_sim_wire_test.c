@@ -14,6 +14,9 @@
 #include <linux/udp.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/ip6_checksum.h>
 #include <net/ndisc.h>
 #include <net/inet_ecn.h>
 #include "xnic_sim_wire_fixture.h"
@@ -221,23 +224,129 @@ static void wire_neigh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mac[5], (u8)(XNIC_SIM_WIRE_NEIGH_MAX - 1));
 }
 
-/* Learning from frames: ARP and IP sources. */
+/*
+ * A neighbour advertisement (@type NDISC_NEIGHBOUR_ADVERTISEMENT) from
+ * @saddr to @daddr for @target at @lla, or a solicitation (@type
+ * NDISC_NEIGHBOUR_SOLICITATION) for @target from @saddr at @lla; hop
+ * limit @hop, a valid checksum.  Return: its length.
+ */
+static u32 nd_frame(u8 *f, const u8 *dmac, const u8 *smac, u8 type,
+		    const u8 *saddr, const u8 *daddr, const u8 *target,
+		    const u8 *lla, u8 hop)
+{
+	struct ipv6hdr *ip = (void *)(f + ETH_HLEN);
+	u8 *ic = f + ETH_HLEN + sizeof(*ip);
+	u32 plen = 24 + 8;
+
+	memset(f, 0, ETH_HLEN + sizeof(*ip) + plen);
+	ether_addr_copy(f, dmac);
+	ether_addr_copy(f + 6, smac);
+	put_unaligned_be16(ETH_P_IPV6, f + 12);
+	ip->version = 6;
+	ip->payload_len = htons(plen);
+	ip->nexthdr = IPPROTO_ICMPV6;
+	ip->hop_limit = hop;
+	memcpy(&ip->saddr, saddr, 16);
+	memcpy(&ip->daddr, daddr, 16);
+	ic[0] = type;
+	if (type == NDISC_NEIGHBOUR_ADVERTISEMENT)
+		ic[4] = 0x60;		/* solicited, override */
+	memcpy(ic + 8, target, 16);
+	ic[24] = type == NDISC_NEIGHBOUR_ADVERTISEMENT ?
+		 ND_OPT_TARGET_LL_ADDR : ND_OPT_SOURCE_LL_ADDR;
+	ic[25] = 1;
+	memcpy(ic + 26, lla, 6);
+	put_unaligned((__force u16)csum_ipv6_magic(&ip->saddr, &ip->daddr, plen,
+						   IPPROTO_ICMPV6,
+						   csum_partial(ic, plen, 0)),
+		      (u16 *)(ic + 2));
+	return ETH_HLEN + sizeof(*ip) + plen;
+}
+
+/* @f (@len bytes, from its Ethernet header) in an 802.1Q tag of @vid. */
+static u32 vlan_tag(u8 *f, u32 len, u16 vid)
+{
+	memmove(f + 16, f + 12, len - 12);
+	put_unaligned_be16(ETH_P_8021Q, f + 12);
+	put_unaligned_be16(vid, f + 14);
+	return len + 4;
+}
+
+/* Whether @dev resolves @gid to @mac. */
+static bool resolves_to(struct xnic_sim_dev *dev, const u8 *gid,
+			const u8 *mac)
+{
+	u8 m[6];
+
+	return xnic_sim_wire_resolve(dev, gid, m) && ether_addr_equal(m, mac);
+}
+
+/*
+ * Learning as the kernel's neighbour code: ARP requests for the port's
+ * addresses and ARP replies to it; neighbour solicitations for its
+ * addresses and advertisements to it (hop limit 255, checksum); never an
+ * IP frame's source, nor ARP/ND of a VLAN.
+ */
 static void wire_neigh_frames(struct kunit *test)
 {
 	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
-	u8 f[128], gid[16], sgid[16], mac[6], port[6];
+	u8 f[160], gid[16], mine[16], sgid[16], port[6], evil[6];
 	static const u8 sip[4] = { 198, 18, 0, 9 }, tip[4] = { 198, 18, 0, 1 };
+	static const u8 other[4] = { 198, 18, 0, 7 };
 	u32 len;
 
 	xnic_sim_eth_mac(dev->guid, port);
+	ether_addr_copy(evil, peer_mac);
+	evil[5] = 0xee;
+	v4_gid(mine, 198, 18, 0, 1);
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(dev, 1, 2, mine,
+					       XNIC_GID_TYPE_ROCE_V2, true), 0);
+	v4_gid(gid, 198, 18, 0, 9);
+
+	/* an ARP reply to another address of ours, or another MAC: no */
+	len = arp_frame(f, port, ARPOP_REPLY, peer_mac, sip, port, other);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	len = arp_frame(f, port, ARPOP_REPLY, peer_mac, sip, peer_mac, tip);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, gid, f));
+	/* an ARP request for another address: no */
+	len = arp_frame(f, port, ARPOP_REQUEST, peer_mac, sip, port, other);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, gid, f));
+	/* an ARP reply in VLAN 5: no */
+	len = arp_frame(f, port, ARPOP_REPLY, peer_mac, sip, port, tip);
+	len = vlan_tag(f, len, 5);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, gid, f));
+
+	/* an ARP reply to us: learnt */
 	len = arp_frame(f, port, ARPOP_REPLY, peer_mac, sip, port, tip);
 	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
 			(int)XNIC_SIM_WIRE_ETH);
-	v4_gid(gid, 198, 18, 0, 9);
-	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, gid, mac));
-	EXPECT_MEM(test, mac, peer_mac, 6);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, gid, peer_mac));
 
-	/* an IPv6 source */
+	/* an IP frame with that source from another MAC changes nothing */
+	len = udp_frame(f, port, evil, gid, mine, 4791, 32);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ROCE);
+	len = udp_frame(f, port, evil, gid, mine, 53, 32);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, gid, peer_mac));
+	/* nor does it teach a new address */
+	v4_gid(sgid, 198, 18, 0, 66);
+	len = udp_frame(f, port, evil, sgid, mine, 53, 32);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, sgid, f));
+
+	/* an ARP request for our address teaches the asker (priority tag) */
+	len = arp_frame(f, port, ARPOP_REQUEST, evil, sip, port, tip);
+	len = vlan_tag(f, len, 0);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, gid, evil));
+
+	/* IPv6: an IP source teaches nothing */
 	memset(sgid, 0, 16);
 	sgid[0] = 0x20;
 	sgid[1] = 0x01;
@@ -245,8 +354,188 @@ static void wire_neigh_frames(struct kunit *test)
 	len = udp_frame(f, port, peer_mac, sgid, dev->gid, 53, 4);
 	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
 			(int)XNIC_SIM_WIRE_ETH);
-	KUNIT_ASSERT_TRUE(test, xnic_sim_wire_resolve(dev, sgid, mac));
-	EXPECT_MEM(test, mac, peer_mac, 6);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, sgid, f));
+	/* an advertisement with hop limit 64 (routed), or a bad checksum */
+	len = nd_frame(f, port, peer_mac, NDISC_NEIGHBOUR_ADVERTISEMENT, sgid,
+		       dev->gid, sgid, peer_mac, 64);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, sgid, f));
+	len = nd_frame(f, port, peer_mac, NDISC_NEIGHBOUR_ADVERTISEMENT, sgid,
+		       dev->gid, sgid, peer_mac, 255);
+	f[len - 1] ^= 1;
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, sgid, f));
+	/* ... to another address */
+	len = nd_frame(f, port, peer_mac, NDISC_NEIGHBOUR_ADVERTISEMENT, sgid,
+		       sgid, sgid, peer_mac, 255);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_resolve(dev, sgid, f));
+	/* a good one to our default GID: learnt */
+	len = nd_frame(f, port, peer_mac, NDISC_NEIGHBOUR_ADVERTISEMENT, sgid,
+		       dev->gid, sgid, peer_mac, 255);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, sgid, peer_mac));
+	/* a solicitation for another address teaches nothing, ours does */
+	len = nd_frame(f, port, evil, NDISC_NEIGHBOUR_SOLICITATION, sgid,
+		       dev->gid, sgid, evil, 255);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, sgid, peer_mac));
+	len = nd_frame(f, port, evil, NDISC_NEIGHBOUR_SOLICITATION, sgid,
+		       dev->gid, dev->gid, evil, 255);
+	xnic_sim_wire_classify(dev, f, len);
+	KUNIT_EXPECT_TRUE(test, resolves_to(dev, sgid, evil));
+	KUNIT_ASSERT_EQ(test, xnic_sim_set_gid(dev, 1, 2, mine,
+					       XNIC_GID_TYPE_ROCE_V2, false), 0);
+}
+
+/*
+ * The port is untagged: RoCEv2 in VLAN 1..4095 is not the port's (a
+ * counted drop), in VLAN 0 (priority tagged) it is; other tagged frames
+ * go to the Ethernet function (its host may run VLANs on it).
+ */
+static void wire_vlan(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	u8 f[160], src[16], port[6];
+	u32 len;
+
+	xnic_sim_eth_mac(dev->guid, port);
+	v4_gid(src, 198, 18, 0, 2);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 32);
+	len = vlan_tag(f, len, 100);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_VLAN);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 32);
+	len = vlan_tag(f, len, 0x2000 | 4095);	/* PCP 1, VID 4095 */
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_VLAN);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 32);
+	len = vlan_tag(f, len, 0x6000);		/* PCP 3, VID 0 */
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ROCE);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 53, 32);
+	len = vlan_tag(f, len, 100);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_classify(dev, f, len),
+			(int)XNIC_SIM_WIRE_ETH);
+}
+
+/* The port's active MTU: the attached netdev's, as rxe's; 4096 else. */
+static void wire_mtu(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	static const struct {
+		u32 ndev;
+		u8 ib;
+	} t[] = {
+		{ 9000, XNIC_MTU_4096 }, { 4176, XNIC_MTU_4096 },
+		{ 4175, XNIC_MTU_2048 }, { 2128, XNIC_MTU_2048 },
+		{ 2127, XNIC_MTU_1024 }, { 1500, XNIC_MTU_1024 },
+		{ 1104, XNIC_MTU_1024 }, { 1103, XNIC_MTU_512 },
+		{ 592, XNIC_MTU_512 }, { 591, XNIC_MTU_256 },
+		{ 68, XNIC_MTU_256 }, { 0, XNIC_MTU_256 },
+	};
+	struct xnic_bus *bus = &dev->pdata.bus;
+	unsigned int i;
+	u32 reg;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test, xnic_sim_wire_mtu_code(t[i].ndev),
+				    t[i].ib, "netdev MTU %u", t[i].ndev);
+	/* the cable */
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev), (u8)XNIC_MTU_4096);
+	KUNIT_EXPECT_EQ(test, bus->read32(bus, XNIC_REG_ETH_PORT_MTU),
+			(u32)XNIC_MTU_4096);
+	KUNIT_ASSERT_EQ(test, xnic_sim_wire_attach_fake(dev, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev), (u8)XNIC_MTU_4096);
+	xnic_sim_wire_set_mtu(dev, 1500);
+	KUNIT_EXPECT_EQ(test, bus->read32(bus, XNIC_REG_ETH_PORT_MTU),
+			(u32)XNIC_MTU_1024);
+	xnic_sim_wire_set_mtu(dev, 9000);
+	KUNIT_EXPECT_EQ(test, bus->read32(bus, XNIC_REG_ETH_PORT_MTU),
+			(u32)XNIC_MTU_4096);
+	xnic_sim_wire_set_mtu(dev, 1500);
+	/* detached: back to the cable's */
+	xnic_sim_wire_detach(dev);
+	KUNIT_EXPECT_EQ(test, bus->read32(bus, XNIC_REG_ETH_PORT_MTU),
+			(u32)XNIC_MTU_4096);
+	/* another port's block reads 0 */
+	reg = XNIC_REG_ETH(2, XNIC_REG_ETH_PORT_MTU);
+	KUNIT_EXPECT_EQ(test, bus->read32(bus, reg), 0U);
+}
+
+static netdev_tx_t kt_ndev_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops kt_ndev_ops = {
+	.ndo_start_xmit = kt_ndev_xmit,
+};
+
+/*
+ * A real netdev: attaching takes its MTU, NETDEV_CHANGEMTU moves the
+ * port's active MTU, unregistering it detaches.
+ */
+static void wire_mtu_netdev(struct kunit *test)
+{
+	struct xnic_sim_dev *dev = kt_sim_dev(test, 0, false);
+	struct net_device *nd;
+	int err;
+
+	/*
+	 * The module's netdev notifier (xnic_sim_main.c, not in the KUnit
+	 * build): registered for this case.
+	 */
+	KUNIT_ASSERT_EQ(test, xnic_sim_wire_module_init(), 0);
+	nd = alloc_etherdev(0);
+	if (!nd) {
+		xnic_sim_wire_module_exit();
+		KUNIT_FAIL(test, "alloc_etherdev");
+		return;
+	}
+	strscpy(nd->name, "xkt%d", IFNAMSIZ);
+	nd->netdev_ops = &kt_ndev_ops;
+	nd->max_mtu = 9000;
+	eth_hw_addr_random(nd);
+	err = register_netdev(nd);
+	if (err) {
+		free_netdev(nd);
+		xnic_sim_wire_module_exit();
+		KUNIT_FAIL(test, "register_netdev: %d", err);
+		return;
+	}
+	rtnl_lock();
+	err = dev_set_mtu(nd, 2200);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, err, 0);
+	err = xnic_sim_wire_attach(dev, nd->name);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	if (!err) {
+		KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev),
+				(u8)XNIC_MTU_2048);
+		rtnl_lock();
+		KUNIT_EXPECT_EQ(test, dev_set_mtu(nd, 1500), 0);
+		rtnl_unlock();
+		KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev),
+				(u8)XNIC_MTU_1024);
+		rtnl_lock();
+		KUNIT_EXPECT_EQ(test, dev_set_mtu(nd, 9000), 0);
+		rtnl_unlock();
+		KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev),
+				(u8)XNIC_MTU_4096);
+		rtnl_lock();
+		KUNIT_EXPECT_EQ(test, dev_set_mtu(nd, 1000), 0);
+		rtnl_unlock();
+		KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev),
+				(u8)XNIC_MTU_512);
+	}
+	/* the notifier detaches */
+	unregister_netdev(nd);
+	KUNIT_EXPECT_FALSE(test, xnic_sim_wire_on(dev));
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_active_mtu(dev), (u8)XNIC_MTU_4096);
+	free_netdev(nd);
+	xnic_sim_wire_module_exit();
 }
 
 /* RoCE (UDP 4791 to one of the port's GIDs) or the Ethernet function */
@@ -339,6 +628,28 @@ static void wire_mac_filter(struct kunit *test)
 	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 20);
 	tw_inject(c, 1, f, len);
 	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 1U);
+}
+
+/* RoCEv2 in a VLAN is dropped and counted, not queued; VLAN 0 is taken. */
+static void wire_vlan_drop(struct kunit *test)
+{
+	struct tw_ctx *c = tw_ctx(test);
+	struct xnic_sim_dev *dev = tw_sim(c, 1);
+	u8 f[160], port[6], src[16];
+	u32 len;
+
+	tw_mac(c, 1, port);
+	v4_gid(src, 198, 18, 0, 2);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 20);
+	len = vlan_tag(f, len, 7);
+	tw_inject(c, 1, f, len);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 0U);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rx_vlan_drops(dev), 1ULL);
+	len = udp_frame(f, port, peer_mac, src, dev->gid, 4791, 20);
+	len = vlan_tag(f, len, 0);
+	tw_inject(c, 1, f, len);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(dev), 1U);
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rx_vlan_drops(dev), 1ULL);
 }
 
 /* A hostile RoCE frame reaching an enabled device is counted, no more. */
@@ -580,6 +891,9 @@ static struct kunit_case wire_cases[] = {
 	KUNIT_CASE(wire_neigh),
 	KUNIT_CASE(wire_neigh_frames),
 	KUNIT_CASE(wire_classify),
+	KUNIT_CASE(wire_vlan),
+	KUNIT_CASE(wire_mtu),
+	KUNIT_CASE(wire_mtu_netdev),
 	{}
 };
 
@@ -591,6 +905,7 @@ static struct kunit_suite wire_suite = {
 static struct kunit_case wire_fixture_cases[] = {
 	KUNIT_CASE(wire_queue_bound),
 	KUNIT_CASE(wire_mac_filter),
+	KUNIT_CASE(wire_vlan_drop),
 	KUNIT_CASE(wire_hostile),
 	KUNIT_CASE(wire_no_neigh),
 	KUNIT_CASE(wire_roce_path),

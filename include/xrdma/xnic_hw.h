@@ -101,6 +101,8 @@ struct xnic_bus {
 #define XNIC_REG_ETH_RX_PI	0x12c	/* WO: RX producer index doorbell */
 #define XNIC_REG_ETH_ARM	0x130	/* WO: XNIC_ETH_ARM_* */
 #define XNIC_REG_ETH_MAX_FRAME	0x134	/* RO: largest frame, bytes */
+/* RO: the RDMA port's active MTU (enum xnic_mtu); 0: QUERY_CAPS port_mtu */
+#define XNIC_REG_ETH_PORT_MTU	0x138
 
 #define XNIC_ETH_ST_LINK	BIT(0)	/* the port is cabled */
 #define XNIC_ETH_ST_TX_ON	BIT(1)	/* the TX ring is in use */

@@ -214,15 +214,20 @@ int xnic_query_port(struct xrdma_device *dev, u32 port,
 		    struct xrdma_port_attr *attr)
 {
 	struct xnic_dev *xdev = to_xdev(dev);
-
 	int mtu = xnic_mtu_from_hw(xdev->caps.port_mtu);
+	u32 reg = XNIC_REG_ETH(port, XNIC_REG_ETH_PORT_MTU);
+	int active;
 
 	/* a device that reports an MTU the driver does not know gets 4096 */
 	if (mtu < 0)
 		mtu = XRDMA_MTU_4096;
+	/* the active MTU may change (the port's Ethernet); 0: the max */
+	active = xnic_mtu_from_hw(xnic_rd(xdev, reg));
+	if (active < 0 || active > mtu)
+		active = mtu;
 	attr->state = READ_ONCE(xdev->port_state);
 	attr->max_mtu = mtu;
-	attr->active_mtu = mtu;
+	attr->active_mtu = active;
 	attr->link_layer = XRDMA_LINK_LAYER_ETHERNET;
 	attr->gid_tbl_len = XRDMA_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;

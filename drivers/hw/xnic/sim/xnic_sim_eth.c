@@ -376,6 +376,10 @@ bool xnic_sim_eth_read32(struct xnic_sim_dev *dev, u32 reg, u32 *val)
 	case XNIC_REG_ETH_MAX_FRAME:
 		*val = XNIC_SIM_ETH_MAX_FRAME;
 		break;
+	case XNIC_REG_ETH_PORT_MTU:
+		/* the wire's netdev's, as rxe's; 4096 on the cable */
+		*val = xnic_sim_wire_active_mtu(dev);
+		break;
 	default:
 		*val = 0;	/* write-only and unused */
 		break;

@@ -26,11 +26,24 @@
  * Neighbours.  The transport gives a destination GID; the MAC comes from
  * the GID itself (multicast: 01:00:5e / 33:33; link-local EUI-64: its
  * interface identifier) or from a small cache (XNIC_SIM_WIRE_NEIGH_MAX
- * entries, the least recently used replaced) learnt from ARP and IP
- * frames crossing the port in both directions.  A GID not known makes
+ * entries, the least recently used replaced) learnt as the kernel's
+ * neighbour code learns: from received ARP and neighbour discovery
+ * addressed to the port (never from a frame's IP source), and from
+ * what the port's own host sends through the Ethernet function (its
+ * ARP replies, its IP frames' destinations).  A GID not known makes
  * the port send an ARP request or a neighbour solicitation itself (rate
  * limited) and the frame is dropped (wire_no_neigh): the requester
  * retransmits.
+ *
+ * VLANs.  The port is untagged: a RoCEv2 frame in an 802.1Q tag of VLAN
+ * 1..4095 is another LAN's and is dropped (rx_vlan_drops), ARP and ND in
+ * one teach nothing; VLAN 0 (priority tagged) is the port's own LAN.
+ * RoCE on a VLAN: attach the port to the VLAN's netdev (eth0.100), whose
+ * frames reach the rx_handler with the tag already taken off.
+ *
+ * MTU.  The port's active MTU follows the attached netdev's MTU as rxe's
+ * does (xnic_sim_wire_active_mtu(); NETDEV_CHANGEMTU), read by the
+ * driver from ETH_PORT_MTU; 4096 on the cable.
  *
  * Locks: neigh_lock (the cache; a leaf, taken with BHs off), the RX
  * queue's own lock (irqsave); a device's gid_lock (irqsave) is read
@@ -83,6 +96,8 @@ struct xnic_sim_neigh {
  * @rxq_drops: RoCEv2 frames dropped, the queue full
  * @rx_filtered: frames for another MAC (a promiscuous netdev's)
  * @rx_errors: frames not linearised or too short
+ * @rx_vlan_drops: RoCEv2 frames in an 802.1Q tag (VLAN 1..4095) dropped
+ * @mtu: the attached netdev's MTU (NETDEV_CHANGEMTU), 0 when not attached
  * @eth_tx_drops: Ethernet frames not sent (too long, no memory)
  * @solicits: ARP requests and neighbour solicitations sent
  * @fake_tx: KUnit: the fake wire's transmit (xnic_sim_wire_attach_fake())
@@ -104,6 +119,8 @@ struct xnic_sim_wire {
 	atomic64_t rxq_drops;
 	atomic64_t rx_filtered;
 	atomic64_t rx_errors;
+	atomic64_t rx_vlan_drops;
+	u32 mtu;
 	atomic64_t eth_tx_drops;
 	atomic64_t solicits;
 #ifdef XNIC_SIM_TEST_HOOKS
@@ -475,45 +492,119 @@ int xnic_sim_wire_xmit(struct xnic_sim_dev *dev, struct sk_buff *skb,
 /* Receiving                                                           */
 
 /*
- * Classify a frame, learning neighbours from it (@rx: it arrived: its
- * source; else the port sends it: its destination).
+ * An ARP packet (@a: its header, 28 bytes there) crossing the port
+ * untagged.  Received: a request for one of the port's addresses teaches
+ * the asker's MAC, a reply to the port (its address and MAC as the
+ * target) the answerer's -- what the kernel's ARP trusts, not any
+ * frame's source.  Sent by the port's Ethernet function: the host's
+ * reply teaches the peer it answers.
+ */
+static void xnic_sim_wire_arp_learn(struct xnic_sim_dev *dev, const u8 *a,
+				    bool rx)
+{
+	const struct arphdr *ah = (const void *)a;
+	const u8 *sha = a + sizeof(*ah), *tha = sha + 10;
+	__be32 ip;
+	u8 gid[16];
+
+	if (!rx) {
+		if (ah->ar_op == htons(ARPOP_REPLY)) {
+			memcpy(&ip, tha + 6, 4);
+			xnic_sim_wire_v4_gid(ip, gid);
+			xnic_sim_wire_neigh_learn(dev, gid, tha);
+		}
+		return;
+	}
+	memcpy(&ip, tha + 6, 4);
+	xnic_sim_wire_v4_gid(ip, gid);
+	if (!xnic_sim_wire_gid_mine(dev, gid))
+		return;
+	if (ah->ar_op == htons(ARPOP_REPLY)) {
+		if (!ether_addr_equal(tha, dev->wire->mac))
+			return;
+	} else if (ah->ar_op != htons(ARPOP_REQUEST)) {
+		return;
+	}
+	memcpy(&ip, sha + 6, 4);
+	xnic_sim_wire_v4_gid(ip, gid);
+	xnic_sim_wire_neigh_learn(dev, gid, sha);
+}
+
+/*
+ * A received untagged ICMPv6 packet (@ip, @avail bytes from it in the
+ * frame).  As the kernel's ndisc: hop limit 255 (no router forwarded
+ * it), code 0, a valid checksum; a neighbour solicitation for one of the
+ * port's addresses teaches the solicitor's MAC (its source link-layer
+ * option), a neighbour advertisement to one of the port's addresses the
+ * target's (its target link-layer option).
+ */
+static void xnic_sim_wire_nd_learn(struct xnic_sim_dev *dev,
+				   const struct ipv6hdr *ip, u32 avail)
+{
+	const u8 *ic = (const u8 *)(ip + 1), *target = ic + 8, *lla = NULL;
+	u32 plen = ntohs(ip->payload_len), off, olen;
+	u8 type = ic[0], want;
+
+	if (ip->hop_limit != 255 || plen < 24 || plen > avail - sizeof(*ip) ||
+	    ic[1] != 0)
+		return;
+	if (type == NDISC_NEIGHBOUR_SOLICITATION)
+		want = ND_OPT_SOURCE_LL_ADDR;
+	else if (type == NDISC_NEIGHBOUR_ADVERTISEMENT)
+		want = ND_OPT_TARGET_LL_ADDR;
+	else
+		return;
+	if (csum_ipv6_magic(&ip->saddr, &ip->daddr, plen, IPPROTO_ICMPV6,
+			    csum_partial(ic, plen, 0)))
+		return;
+	for (off = 24; off + 8 <= plen; off += olen) {
+		olen = ic[off + 1] * 8;
+		if (!olen || off + olen > plen)
+			return;
+		if (ic[off] == want && olen == 8)
+			lla = ic + off + 2;
+	}
+	if (!lla)
+		return;
+	if (type == NDISC_NEIGHBOUR_SOLICITATION) {
+		if (xnic_sim_wire_gid_mine(dev, target))
+			xnic_sim_wire_neigh_learn(dev, ip->saddr.s6_addr, lla);
+	} else if (xnic_sim_wire_gid_mine(dev, ip->daddr.s6_addr)) {
+		xnic_sim_wire_neigh_learn(dev, target, lla);
+	}
+}
+
+/*
+ * Classify a frame, learning neighbours from it (@rx: it arrived; else
+ * the port's Ethernet function sends it: the host's own resolution, its
+ * destination).  A frame in an 802.1Q tag other than VLAN 0 (priority
+ * tagged) belongs to a VLAN: the port is untagged, so it teaches
+ * nothing, and RoCEv2 in it is not the port's (XNIC_SIM_WIRE_VLAN).
  */
 static enum xnic_sim_wire_class
 xnic_sim_wire_class(struct xnic_sim_dev *dev, const u8 *f, u32 len, bool rx)
 {
 	const struct ethhdr *eh = (const void *)f;
-	const u8 *mac = rx ? eh->h_source : eh->h_dest;
+	bool tagged = false;
 	u8 gid[16];
 	u32 off = ETH_HLEN;
 	__be16 proto;
 
-	if (len < ETH_HLEN)
+	if (len < ETH_HLEN || !dev->wire)
 		return XNIC_SIM_WIRE_DROP;
 	proto = eh->h_proto;
 	if (proto == htons(ETH_P_8021Q) && len >= VLAN_ETH_HLEN) {
+		tagged = get_unaligned_be16(f + ETH_HLEN) & VLAN_VID_MASK;
 		proto = *(const __be16 *)(f + 16);
 		off = VLAN_ETH_HLEN;
 	}
 	if (proto == htons(ETH_P_ARP) && len >= off + 28) {
 		const struct arphdr *ah = (const void *)(f + off);
-		const u8 *a = f + off + sizeof(*ah);
-		__be32 ip;
 
-		if (ah->ar_hrd != htons(ARPHRD_ETHER) ||
-		    ah->ar_pro != htons(ETH_P_IP) || ah->ar_hln != ETH_ALEN ||
-		    ah->ar_pln != 4)
-			return XNIC_SIM_WIRE_ETH;
-		if (rx) {
-			/* the sender's address and MAC */
-			memcpy(&ip, a + 6, 4);
-			xnic_sim_wire_v4_gid(ip, gid);
-			xnic_sim_wire_neigh_learn(dev, gid, a);
-		} else if (ah->ar_op == htons(ARPOP_REPLY)) {
-			/* the host answers a peer: its address and MAC */
-			memcpy(&ip, a + 16, 4);
-			xnic_sim_wire_v4_gid(ip, gid);
-			xnic_sim_wire_neigh_learn(dev, gid, a + 10);
-		}
+		if (!tagged && ah->ar_hrd == htons(ARPHRD_ETHER) &&
+		    ah->ar_pro == htons(ETH_P_IP) && ah->ar_hln == ETH_ALEN &&
+		    ah->ar_pln == 4)
+			xnic_sim_wire_arp_learn(dev, f + off, rx);
 		return XNIC_SIM_WIRE_ETH;
 	}
 	if (proto == htons(ETH_P_IP) && len >= off + sizeof(struct iphdr)) {
@@ -523,9 +614,14 @@ xnic_sim_wire_class(struct xnic_sim_dev *dev, const u8 *f, u32 len, bool rx)
 
 		if (ip->version != 4 || ihl < sizeof(*ip) || len < off + ihl)
 			return XNIC_SIM_WIRE_ETH;
-		xnic_sim_wire_v4_gid(rx ? ip->saddr : ip->daddr, gid);
-		xnic_sim_wire_neigh_learn(dev, gid, mac);
-		if (!rx || ip->protocol != IPPROTO_UDP ||
+		if (!rx) {
+			if (!tagged) {
+				xnic_sim_wire_v4_gid(ip->daddr, gid);
+				xnic_sim_wire_neigh_learn(dev, gid, eh->h_dest);
+			}
+			return XNIC_SIM_WIRE_ETH;
+		}
+		if (ip->protocol != IPPROTO_UDP ||
 		    (ip->frag_off & htons(IP_MF | IP_OFFSET)) ||
 		    len < off + ihl + sizeof(*uh))
 			return XNIC_SIM_WIRE_ETH;
@@ -535,7 +631,7 @@ xnic_sim_wire_class(struct xnic_sim_dev *dev, const u8 *f, u32 len, bool rx)
 		xnic_sim_wire_v4_gid(ip->daddr, gid);
 		if (ipv4_is_multicast(ip->daddr) ||
 		    xnic_sim_wire_gid_mine(dev, gid))
-			return XNIC_SIM_WIRE_ROCE;
+			return tagged ? XNIC_SIM_WIRE_VLAN : XNIC_SIM_WIRE_ROCE;
 		return XNIC_SIM_WIRE_ETH;
 	}
 	if (proto == htons(ETH_P_IPV6) && len >= off + sizeof(struct ipv6hdr)) {
@@ -544,9 +640,17 @@ xnic_sim_wire_class(struct xnic_sim_dev *dev, const u8 *f, u32 len, bool rx)
 
 		if (ip->version != 6)
 			return XNIC_SIM_WIRE_ETH;
-		xnic_sim_wire_neigh_learn(dev, rx ? ip->saddr.s6_addr :
-					  ip->daddr.s6_addr, mac);
-		if (!rx || ip->nexthdr != IPPROTO_UDP ||
+		if (!rx) {
+			if (!tagged)
+				xnic_sim_wire_neigh_learn(dev,
+							  ip->daddr.s6_addr,
+							  eh->h_dest);
+			return XNIC_SIM_WIRE_ETH;
+		}
+		if (ip->nexthdr == IPPROTO_ICMPV6 && !tagged &&
+		    len >= off + sizeof(*ip) + 24)
+			xnic_sim_wire_nd_learn(dev, ip, len - off);
+		if (ip->nexthdr != IPPROTO_UDP ||
 		    len < off + sizeof(*ip) + sizeof(*uh))
 			return XNIC_SIM_WIRE_ETH;
 		uh = (const void *)(f + off + sizeof(*ip));
@@ -554,7 +658,7 @@ xnic_sim_wire_class(struct xnic_sim_dev *dev, const u8 *f, u32 len, bool rx)
 			return XNIC_SIM_WIRE_ETH;
 		if (ip->daddr.s6_addr[0] == 0xff ||
 		    xnic_sim_wire_gid_mine(dev, ip->daddr.s6_addr))
-			return XNIC_SIM_WIRE_ROCE;
+			return tagged ? XNIC_SIM_WIRE_VLAN : XNIC_SIM_WIRE_ROCE;
 	}
 	return XNIC_SIM_WIRE_ETH;
 }
@@ -595,6 +699,11 @@ static void xnic_sim_wire_rx(struct xnic_sim_wire *w, struct sk_buff *skb)
 			atomic64_inc(&w->rxq_drops);
 			kfree_skb(skb);
 		}
+		return;
+	case XNIC_SIM_WIRE_VLAN:
+		/* RoCEv2 of a VLAN: the port is untagged (wire.rst) */
+		atomic64_inc(&w->rx_vlan_drops);
+		kfree_skb(skb);
 		return;
 	case XNIC_SIM_WIRE_ETH:
 		if (xnic_sim_eth_rx(dev, skb->data, skb->len))
@@ -724,6 +833,43 @@ bool xnic_sim_wire_on(const struct xnic_sim_dev *dev)
 	return dev->wire && READ_ONCE(dev->wire->on);
 }
 
+/**
+ * xnic_sim_wire_mtu_code - the largest IB MTU a netdev MTU carries
+ * @ndev_mtu: the netdev's MTU (IP packet bytes)
+ *
+ * As rxe's rxe_set_mtu(): the MTU less XNIC_SIM_WIRE_MTU_HDR bytes of
+ * headers, rounded down to an IB MTU, at least 256, at most 4096.
+ *
+ * Return: XNIC_MTU_*.
+ */
+u8 xnic_sim_wire_mtu_code(u32 ndev_mtu)
+{
+	u8 code = XNIC_MTU_4096;
+
+	if (ndev_mtu < XNIC_SIM_WIRE_MTU_HDR + 512)
+		return XNIC_MTU_256;
+	while (code > XNIC_MTU_256 &&
+	       xnic_sim_mtu_bytes(code) > ndev_mtu - XNIC_SIM_WIRE_MTU_HDR)
+		code--;
+	return code;
+}
+
+/**
+ * xnic_sim_wire_active_mtu - the port's active MTU
+ * @dev: device (any context)
+ *
+ * Attached to a netdev: what its MTU carries (xnic_sim_wire_mtu_code()),
+ * following NETDEV_CHANGEMTU; otherwise (the cable, a fake wire) 4096.
+ *
+ * Return: XNIC_MTU_*.
+ */
+u8 xnic_sim_wire_active_mtu(const struct xnic_sim_dev *dev)
+{
+	u32 mtu = dev->wire ? READ_ONCE(dev->wire->mtu) : 0;
+
+	return mtu ? xnic_sim_wire_mtu_code(mtu) : XNIC_MTU_4096;
+}
+
 /* Whether @nd is the Ethernet function of an xnic (its parent device). */
 static bool xnic_sim_wire_is_xnic(const struct net_device *nd)
 {
@@ -781,6 +927,7 @@ static int xnic_sim_wire_attach_locked(struct xnic_sim_wire *w,
 	if (err)
 		goto unreg;
 	w->held = nd;
+	WRITE_ONCE(w->mtu, nd->mtu);
 	rcu_assign_pointer(w->ndev, nd);
 	WRITE_ONCE(w->on, true);
 	xnic_sim_wire_link_event(w);
@@ -801,6 +948,7 @@ static void xnic_sim_wire_detach_locked(struct xnic_sim_wire *w)
 
 	ASSERT_RTNL();
 	WRITE_ONCE(w->on, false);
+	WRITE_ONCE(w->mtu, 0);
 	if (nd) {
 		netdev_rx_handler_unregister(nd);
 		RCU_INIT_POINTER(w->ndev, NULL);
@@ -882,12 +1030,22 @@ static int xnic_sim_wire_netdev_event(struct notifier_block *nb,
 				      unsigned long event, void *ptr)
 {
 	struct net_device *nd = netdev_notifier_info_to_dev(ptr);
+	struct xnic_sim_wire *w;
 
-	if (event != NETDEV_UNREGISTER ||
-	    rtnl_dereference(nd->rx_handler) != xnic_sim_wire_rx_handler)
+	if (rtnl_dereference(nd->rx_handler) != xnic_sim_wire_rx_handler)
 		return NOTIFY_DONE;
-	xnic_sim_wire_detach_locked(rtnl_dereference(nd->rx_handler_data));
-	return NOTIFY_OK;
+	w = rtnl_dereference(nd->rx_handler_data);
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		xnic_sim_wire_detach_locked(w);
+		return NOTIFY_OK;
+	case NETDEV_CHANGEMTU:
+		/* the port's active MTU follows, as rxe's (no event) */
+		WRITE_ONCE(w->mtu, nd->mtu);
+		return NOTIFY_OK;
+	default:
+		return NOTIFY_DONE;
+	}
 }
 
 static struct notifier_block xnic_sim_wire_nb = {
@@ -919,11 +1077,14 @@ static int xnic_sim_wire_show(struct seq_file *m, void *v)
 	seq_printf(m, "on %d\nnetdev %s\nmac %pM\npromisc %d\n",
 		   READ_ONCE(w->on), name[0] ? name : "none", w->mac,
 		   READ_ONCE(w->promisc));
-	seq_printf(m, "rxq %u\nrxq_drops %lld\nrx_filtered %lld\nrx_errors %lld\neth_tx_drops %lld\nsolicits %lld\n",
+	seq_printf(m, "mtu %u\nactive_mtu %u\n", READ_ONCE(w->mtu),
+		   xnic_sim_mtu_bytes(xnic_sim_wire_active_mtu(dev)));
+	seq_printf(m, "rxq %u\nrxq_drops %lld\nrx_filtered %lld\nrx_errors %lld\nrx_vlan_drops %lld\neth_tx_drops %lld\nsolicits %lld\n",
 		   skb_queue_len_lockless(&w->rxq),
 		   (long long)atomic64_read(&w->rxq_drops),
 		   (long long)atomic64_read(&w->rx_filtered),
 		   (long long)atomic64_read(&w->rx_errors),
+		   (long long)atomic64_read(&w->rx_vlan_drops),
 		   (long long)atomic64_read(&w->eth_tx_drops),
 		   (long long)atomic64_read(&w->solicits));
 	spin_lock_bh(&w->neigh_lock);
@@ -1015,6 +1176,16 @@ int xnic_sim_wire_classify(struct xnic_sim_dev *dev, const u8 *frame,
 			   u32 len)
 {
 	return xnic_sim_wire_class(dev, frame, len, true);
+}
+
+void xnic_sim_wire_set_mtu(struct xnic_sim_dev *dev, u32 mtu)
+{
+	WRITE_ONCE(dev->wire->mtu, mtu);
+}
+
+u64 xnic_sim_wire_rx_vlan_drops(struct xnic_sim_dev *dev)
+{
+	return atomic64_read(&dev->wire->rx_vlan_drops);
 }
 
 u64 xnic_sim_wire_rxq_drops(struct xnic_sim_dev *dev)

@@ -217,6 +217,12 @@ bool xnic_sim_wire_resolve(struct xnic_sim_dev *dev, const u8 *gid,
 int xnic_sim_wire_attach(struct xnic_sim_dev *dev, const char *ifname);
 void xnic_sim_wire_detach(struct xnic_sim_dev *dev);
 bool xnic_sim_wire_on(const struct xnic_sim_dev *dev);
+/* Header bytes an IB MTU leaves room for in a netdev MTU (rxe's 80) */
+#define XNIC_SIM_WIRE_MTU_HDR	80
+/* The largest IB MTU (XNIC_MTU_*) a netdev MTU carries, as rxe's. */
+u8 xnic_sim_wire_mtu_code(u32 ndev_mtu);
+/* The port's active MTU: the attached netdev's, else 4096 (XNIC_MTU_*). */
+u8 xnic_sim_wire_active_mtu(const struct xnic_sim_dev *dev);
 /* Engine: received RoCEv2 frames, at most @max; whether any was. */
 bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max);
 /*
@@ -258,6 +264,10 @@ void xnic_sim_wire_inject(struct xnic_sim_dev *dev, struct sk_buff *skb);
 /* Where the rx_handler would put a frame (enum xnic_sim_wire_class). */
 int xnic_sim_wire_classify(struct xnic_sim_dev *dev, const u8 *frame,
 			   u32 len);
+/* The attached netdev's MTU changed to @mtu (0: none), as on the notifier. */
+void xnic_sim_wire_set_mtu(struct xnic_sim_dev *dev, u32 mtu);
+/* RoCEv2 frames dropped for their VLAN tag. */
+u64 xnic_sim_wire_rx_vlan_drops(struct xnic_sim_dev *dev);
 /* Frames dropped because the engine's queue was full. */
 u64 xnic_sim_wire_rxq_drops(struct xnic_sim_dev *dev);
 u32 xnic_sim_wire_rxq_len(struct xnic_sim_dev *dev);
@@ -268,6 +278,7 @@ enum xnic_sim_wire_class {
 	XNIC_SIM_WIRE_DROP,	/* not the port's (another MAC, its own) */
 	XNIC_SIM_WIRE_ETH,	/* the Ethernet function's RX ring */
 	XNIC_SIM_WIRE_ROCE,	/* RoCEv2 to the port: the engine */
+	XNIC_SIM_WIRE_VLAN,	/* RoCEv2 in a VLAN (VID 1..4095): dropped */
 };
 
 /* xnic_sim_wreq.c */

@@ -1129,7 +1129,7 @@ void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  *
  * One packet, SEND_ONLY[_IMM] with a DETH (the Q_Key as on the cable,
  * the source QPN).  A message longer than the path MTU (the QP's, or
- * 4096) is not sent (counted as wire_malformed).  Return: XNIC_SIM_DONE.
+ * 4096) or the port's active MTU is not sent (counted as wire_malformed).  Return: XNIC_SIM_DONE.
  */
 int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			  u32 nl, u64 len, const u8 *sgid, u8 stype)
@@ -1138,7 +1138,9 @@ int xnic_sim_wreq_ud_send(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	const struct xnic_sim_swqe *w = &s->w;
 	struct xnic_sim_pkt p = { };
 
-	if (len > xnic_sim_mtu_bytes(qp->mtu)) {
+	/* C10-93.1.1: longer than the port's MTU: not sent (as rxe) */
+	if (len > xnic_sim_mtu_bytes(min(qp->mtu,
+					 xnic_sim_wire_active_mtu(dev)))) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_malformed, 1);
 		return XNIC_SIM_DONE;
 	}

@@ -17,6 +17,8 @@
 #     (ELOOP), a netdev with an rx_handler (the other port's, a bridge
 #     port's: EBUSY), a port attached already (EISCONN), a name too long
 #     (EINVAL);
+#   - the port's active MTU (debugfs wire: active_mtu) follows v0's MTU
+#     as rxe's (1500: 1024, 9000: 4096, 2200: 2048), 4096 unattached;
 #   - "none" detaches (carrier down, promiscuity off, no more ping),
 #     attaching again works;
 #   - deleting the attached veth detaches (the attribute reads none);
@@ -70,6 +72,15 @@ pings() {
 }
 
 carrier() { cat "/sys/class/net/$1/carrier"; }
+# wire I NAME: NAME's value in xnic_sim I's debugfs wire file
+wire() {
+	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/wire"
+}
+# mtu_is I WANT WHAT: the active MTU of xnic.I is WANT
+mtu_is() {
+	_m=$(wire "$1" active_mtu)
+	[ "$_m" = "$2" ] || bail "xnic.$1 active_mtu $_m $3, want $2"
+}
 
 # -- setup --
 for m in xrdma_core xrdma_uverbs; do
@@ -95,6 +106,7 @@ xmac=$(cat "/sys/class/net/$xn0/address")
 
 [ "$(cat "$(attr 0)")" = none ] || bail "xnic.0 attached at load"
 [ "$(carrier "$xn0")" = 0 ] || bail "$xn0 has carrier without cable or wire"
+mtu_is 0 4096 "unattached"
 
 # -- attach, ping through the port --
 echo v0 > "$(attr 0)" || bail "attach xnic.0 to v0"
@@ -115,6 +127,16 @@ if [ "$tx" -lt 4 ] || [ "$rx" -lt 4 ]; then
 	bail "wire_eth_tx $tx wire_eth_rx $rx, want 4 each"
 fi
 note "through v0: wire_eth_tx $tx wire_eth_rx $rx"
+
+# -- the active MTU follows v0's --
+mtu_is 0 1024 "on v0 at MTU 1500"
+$IP link set v0 mtu 9000 || bail "v0 mtu 9000"
+mtu_is 0 4096 "on v0 at MTU 9000"
+$IP link set v0 mtu 2200 || bail "v0 mtu 2200"
+mtu_is 0 2048 "on v0 at MTU 2200"
+$IP link set v0 mtu 1500 || bail "v0 mtu 1500"
+mtu_is 0 1024 "on v0 at MTU 1500 again"
+note "active_mtu follows v0: 1500 1024, 9000 4096, 2200 2048"
 
 # -- refusals --
 modprobe ipip 2>/dev/null
@@ -146,6 +168,7 @@ until [ "$(carrier "$xn0")" = 0 ]; do
 	sleep 0.1
 done
 ping -c 1 -W 1 198.18.7.2 >/dev/null 2>&1 && bail "ping answered without the wire"
+mtu_is 0 4096 "detached"
 echo v0 > "$(attr 0)" || bail "attach again"
 pings 2 || bail "no ping after attaching again"
 
