@@ -155,7 +155,7 @@ def wire_table(out, vals, units, missing):
             fmt(vs[3]), fmt(sps[0]), fmt(sps[1]), fmt(sps[2]), met))
         wrows.append((m, units.get(m, ""), vs, sps))
     out.append("")
-    out.append("CPU busy % of guest a / guest b (1 vCPU each) during each")
+    out.append("CPU busy % of guest a / guest b (all its vCPUs) during each")
     hdr = "  %-16s" % "metric" + "".join("%12s" % p for p, _ in PAIRS)
     out.append(hdr)
     for m, what, better in WIRE:

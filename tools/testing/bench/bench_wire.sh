@@ -53,7 +53,9 @@ RUNS=${BENCH_WIRE_RUNS:-1}
 PAIRS=${BENCH_PAIRS:-xnic-xnic rxe-rxe xnic-rxe rxe-xnic}
 PAIRS=$(echo "$PAIRS" | tr , ' ')
 if [ "$MODE" = full ]; then
-	LAT_N=1000 BW_N=500 ULP_SECS=10 TCP_MIB=32 PING_N=20
+	# (ib_write_lat and ib_send_lat take ~22 ms a round trip on one
+	# vCPU: Documentation/performance.rst)
+	LAT_N=500 BW_N=500 ULP_SECS=10 TCP_MIB=32 PING_N=20
 else
 	LAT_N=50 BW_N=40 ULP_SECS=2 TCP_MIB=4 PING_N=5
 	RUNS=1
@@ -267,6 +269,14 @@ nv_connect() {
 	}
 }
 
+# ctr_note WHAT BEFORE: note the device's counters that moved since
+# BEFORE (wire_counters output, one line): what the NVMe-oF rows cost
+ctr_note() {
+	note "$1: $(wire_counters | awk -v b="$2" 'BEGIN { n = split(b, w, " ")
+		for (i = 1; i + 1 <= n; i += 2) o[w[i]] = w[i + 1] }
+		$2 - o[$1] > 0 { printf "%s +%d ", $1, $2 - o[$1] }')"
+}
+
 # nvme_rows PAIR RUN: steps listen (a's port up), conn (b connected),
 # ran (blkbench done: both CPU shares from conn to here), done
 nvme_rows() {
@@ -282,8 +292,10 @@ nvme_rows() {
 		wire_sync "${_ns}_listen" "$_nok" >/dev/null || exit 1
 		wire_sync "${_ns}_conn" >/dev/null || exit 1
 		_ncpu=$(cpu_mark)
+		_nctr=$(wire_counters | tr '\n' ' ')
 		wire_sync "${_ns}_ran" >/dev/null || exit 1
 		_ncpu=$(cpu_pct "$_ncpu")
+		ctr_note "$_np nvme_randread_4k target $WIRE_IBDEV" "$_nctr"
 		wire_sync "${_ns}_done" "$_ncpu" >/dev/null || exit 1
 		rm -f "$WN_PORT/subsystems/$WN_NQN"
 		return 0
@@ -297,6 +309,7 @@ nvme_rows() {
 	fi
 	wire_sync "${_ns}_conn" >/dev/null || exit 1
 	_ncpu=$(cpu_mark)
+	_nctr=$(wire_counters | tr '\n' ' ')
 	if [ $_nc = 0 ]; then
 		_nd=$(_wn_ns_dev 1)
 		if timeout $((ULP_SECS + 60)) blkbench -t $ULP_SECS -n nvme_randread_4k \
@@ -309,6 +322,7 @@ nvme_rows() {
 		}
 	fi
 	_ncpu=$(cpu_pct "$_ncpu")
+	ctr_note "$_np nvme_randread_4k host $WIRE_IBDEV" "$_nctr"
 	wire_sync "${_ns}_ran" >/dev/null || exit 1
 	nvme disconnect -n "$WN_NQN" >/dev/null 2>&1
 	wait_for 20 _wn_no_ctrl || {
