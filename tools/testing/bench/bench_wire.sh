@@ -37,7 +37,8 @@
 # Environment (xrdma.env.*): BENCH_MODE smoke (default: tiny counts, one
 # round; make check runs it so that it does not rot) or full (make bench,
 # tools/testing/bench/bench-host.sh), BENCH_WIRE_RUNS (rounds), BENCH_PAIRS
-# (pairings, default the four).  The test passes when every measurement
+# (pairings, default the four), BENCH_XNIC_IDLE_US (xnic_sim's idle_us,
+# for an experiment).  The test passes when every measurement
 # produced a positive number; no value is asserted.
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
@@ -142,6 +143,13 @@ stacks_load() {
 		fail "xnic0 port 1 has no netdev"
 	XNIC_ND=$(_wire_xnic_netdev xnic0)
 	echo none >"$XNIC_ATTR" || fail "cannot detach xnic.0"
+	# (an experiment's knob: the engine's polling before it sleeps)
+	if [ -n "${BENCH_XNIC_IDLE_US:-}" ]; then
+		echo "$BENCH_XNIC_IDLE_US" >/sys/module/xnic_sim/parameters/idle_us ||
+			fail "xnic_sim idle_us=$BENCH_XNIC_IDLE_US"
+		[ "$XRDMA_ROLE" = a ] ||
+			out "BENCH_INFO wire xnic_sim idle_us=$BENCH_XNIC_IDLE_US"
+	fi
 }
 
 # ------------------------------------------------------------ perftest
