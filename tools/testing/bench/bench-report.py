@@ -3,10 +3,16 @@
 """bench-report.py DIR: the report of a make bench run.
 
 Reads DIR/raw.txt ("BENCH <stack> <metric> <run> <value> <unit>" lines of
-tools/testing/bench/bench-guest.sh) and writes DIR/results.txt (a table of
-medians: metric, rxe, xnic, ratio xnic/rxe, % of the physical limit, the
-target and whether it is met), DIR/results.csv and DIR/chart.png (gnuplot).
-Exits 1 when a metric of the table has no measurement.
+tools/testing/bench/bench-guest.sh, and of the two-guest
+tools/testing/bench/bench_wire.sh whose stack is a pairing "A-B": guest
+a's stack (the servers, the NVMe-oF target) and guest b's) and writes
+DIR/results.txt (a table of medians: metric, rxe, xnic, ratio xnic/rxe, %
+of the physical limit, the target and whether it is met; then the
+two-guest table: the pairings side by side with the one-guest values,
+the speed-ups against rxe-rxe and the targets of issue 25, the guests'
+CPU busy shares and the link's own ping RTT and TCP rate),
+DIR/results.csv and DIR/chart.png (gnuplot).  Exits 1 when a metric of a
+table that ran (any of its lines in raw.txt) has no measurement.
 """
 import csv
 import os
@@ -50,6 +56,22 @@ PERF = [
     ("smb_read_1m", "SMB Direct seq read 1 MiB", "higher",
      "memcpy_64m_MBps", None),
 ]
+# the two-guest rows (bench_wire.sh): metric, what, better
+WIRE = [
+    ("write_lat_64", "ib_write_lat 64 B", "lower"),
+    ("read_lat_64", "ib_read_lat 64 B", "lower"),
+    ("send_lat_64", "ib_send_lat 64 B", "lower"),
+    ("write_bw_64k", "ib_write_bw 64 KiB", "higher"),
+    ("read_bw_64k", "ib_read_bw 64 KiB", "higher"),
+    ("send_bw_64k", "ib_send_bw 64 KiB", "higher"),
+    ("nvme_randread_4k", "NVMe-oF randread 4K QD32", "higher"),
+]
+# guest a's stack - guest b's; the speed-ups are against rxe-rxe, and
+# issue 25 wants xnic-xnic >= 2x, the mixed ones never slower (>= 1x)
+PAIRS = [("rxe-rxe", None), ("xnic-xnic", 2.0), ("xnic-rxe", 1.0),
+         ("rxe-xnic", 1.0)]
+LINK = [("ping_rtt_us", "ping RTT 56 B (ICMP, guest network stack)"),
+        ("tcp_MBps", "TCP stream a -> b (busybox httpd/wget)")]
 PHYS = [
     ("memcpy_64k_MBps", "memcpy 64 KiB, one thread"),
     ("memcpy_64m_MBps", "memcpy 64 MiB, one thread"),
@@ -96,11 +118,78 @@ def fmt(v, nd=3):
     return "%.*g" % (nd, v)
 
 
+def speedup(better, base, v):
+    """how many times faster v is than base (latency: base/v)"""
+    if not base or not v:
+        return None
+    return v / base if better == "higher" else base / v
+
+
+def wire_table(out, vals, units, missing):
+    """the two-guest rows of bench_wire.sh, appended to out"""
+    out.append("")
+    out.append("two guests on the QEMU socket link (bench_wire.sh): pairing "
+               "= guest a (servers, NVMe-oF target) - guest b (clients, host)")
+    out.append("speed-up: times faster than rxe-rxe (latency: rxe-rxe/x); "
+               "targets: xnic-xnic >= 2x, xnic-rxe and rxe-xnic >= 1x")
+    out.append("")
+    hdr = "%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s  %s" % (
+        "metric", "unit", "1g rxe", "1g xnic", "rxe-rxe", "xnic-xnic",
+        "xnic-rxe", "rxe-xnic", "xx/rr", "xr/rr", "rx/rr", "met")
+    out.append(hdr)
+    out.append("-" * len(hdr))
+    wrows = []
+    for m, what, better in WIRE:
+        vs = [med(vals, p, m) for p, _ in PAIRS]
+        for (p, _), v in zip(PAIRS, vs):
+            if v is None:
+                missing.append(p + " " + m)
+        sps = [speedup(better, vs[0], v) for v in vs[1:]]
+        oks = [sp is not None and sp >= t
+               for sp, (_, t) in zip(sps, PAIRS[1:])]
+        met = "yes" if all(oks) else "NO (" + ", ".join(
+            p for ok, (p, _) in zip(oks, PAIRS[1:]) if not ok) + ")"
+        out.append("%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s  %s" % (
+            m, units.get(m, ""), fmt(med(vals, "rxe", m)),
+            fmt(med(vals, "xnic", m)), fmt(vs[0]), fmt(vs[1]), fmt(vs[2]),
+            fmt(vs[3]), fmt(sps[0]), fmt(sps[1]), fmt(sps[2]), met))
+        wrows.append((m, units.get(m, ""), vs, sps))
+    out.append("")
+    out.append("CPU busy % of guest a / guest b (all its vCPUs) during each")
+    hdr = "  %-16s" % "metric" + "".join("%12s" % p for p, _ in PAIRS)
+    out.append(hdr)
+    for m, what, better in WIRE:
+        cells = []
+        for p, _ in PAIRS:
+            a = med(vals, p, m + "_cpu_a")
+            b = med(vals, p, m + "_cpu_b")
+            cells.append("%12s" % ("%s/%s" % (fmt(a), fmt(b))
+                                   if a is not None else "-"))
+        out.append("  %-16s" % m + "".join(cells))
+    out.append("")
+    out.append("the link itself (rxe-rxe's round, plain IPv4 on eth0)")
+    for m, what in LINK:
+        v = med(vals, "link", m)
+        if v is None:
+            missing.append("link " + m)
+        c = med(vals, "link", m + "_cpu_b")
+        out.append("  %-12s %-42s %8s %s%s" % (
+            m, what, fmt(v), units.get(m, ""),
+            "   (guest b busy %s%%)" % fmt(c) if c is not None else ""))
+    return wrows
+
+
 def main():
     d = sys.argv[1]
     vals, units, info, fails = load(os.path.join(d, "raw.txt"))
     rows, missing = [], []
+    one = any(k[0] in ("rxe", "xnic", "phys") for k in vals) or \
+        any(f.split()[0] in ("rxe", "xnic", "phys") for f in fails if f)
+    wire = any("-" in k[0] or k[0] == "link" for k in vals) or \
+        any(i.startswith("wire ") for i in info)
     for m, what, better, limit, target in PERF:
+        if not one:
+            break
         r, x = med(vals, "rxe", m), med(vals, "xnic", m)
         n = len(vals.get(("xnic", m), []))
         if x is None:
@@ -139,17 +228,21 @@ def main():
     for i in info:
         out.append("  " + i)
     out.append("")
+    if not one:
+        out.append("(the one-guest bench did not run)")
     hdr = "%-16s %-26s %-5s %10s %10s %9s %9s  %-27s %s" % (
         "metric", "what", "unit", "rxe", "xnic", "xnic/rxe", "% limit",
         "target", "met")
-    out.append(hdr)
-    out.append("-" * len(hdr))
+    if one:
+        out.append(hdr)
+        out.append("-" * len(hdr))
     for m, what, u, r, x, ratio, pct, tgt, met, n in rows:
         out.append("%-16s %-26s %-5s %10s %10s %9s %9s  %-27s %s" % (
             m, what, u, fmt(r), fmt(x), fmt(ratio), fmt(pct), tgt, met))
-    out.append("")
-    out.append("physical limits (guest)")
-    for m, what in PHYS:
+    if one:
+        out.append("")
+        out.append("physical limits (guest)")
+    for m, what in PHYS if one else []:
         out.append("  %-20s %-34s %10s %s" % (m, what, fmt(med(vals, "phys", m)),
                                               units.get(m, "")))
     if scale:
@@ -163,6 +256,9 @@ def main():
             spread = max(good) / min(good) if len(good) > 1 else None
             out.append("  %-16s" % sm + "".join("%12s" % fmt(x) for x in v) +
                        "   %s" % fmt(spread))
+    wrows = []
+    if wire:
+        wrows = wire_table(out, vals, units, missing)
     if fails:
         out.append("")
         out.append("failed measurements:")
@@ -171,8 +267,11 @@ def main():
         out.append("")
         out.append("not measured: " + ", ".join(missing))
     out.append("")
-    out.append("medians of %s run(s) each; targets from the benchmark issue" %
-               (max((r[9] for r in rows), default=0)))
+    out.append("medians of %s run(s) each (two guests: %s round(s)); "
+               "targets from the benchmark issues" %
+               (max((r[9] for r in rows), default=0),
+                max((len(vals.get((p, m), [])) for p, _ in PAIRS
+                     for m, _, _ in WIRE), default=0)))
     with open(os.path.join(d, "results.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -185,6 +284,10 @@ def main():
         for m, what in PHYS:
             w.writerow([m, units.get(m, ""), "", med(vals, "phys", m), "", "",
                         "", "", ""])
+        for m, u, vs, sps in wrows:
+            for (p, _), v in zip(PAIRS, vs):
+                w.writerow(["wire_%s_%s" % (p, m), u, "", v, "", "", "", "",
+                            len(vals.get((p, m), []))])
         for n in scale:
             for sm in smetrics:
                 k = "scale_%d_%s" % (n, sm)
@@ -210,6 +313,8 @@ set xtics rotate by -30
 set ylabel 'times faster than rxe'
 plot '%s' using 0:2:xtic(1) with boxes notitle, 10 title '10x target' lw 2
 """ % (os.path.join(d, "chart.png"), dat)
+    if not any(r[5] for r in rows):
+        return 1 if missing else 0
     try:
         subprocess.run(["gnuplot"], input=gp.encode(), check=True)
     except (OSError, subprocess.CalledProcessError) as e:
