@@ -391,7 +391,7 @@ static void wreq_rem_access(struct kunit *test)
 
 /*
  * A READ of three responses whose middle one is lost: the last is
- * dropped, the timer asks again for the rest, which completes it.
+ * dropped and asks again at once for the rest, which completes it.
  */
 static void wreq_read_lost_middle(struct kunit *test)
 {
@@ -458,6 +458,152 @@ static void wreq_read_lost_middle(struct kunit *test)
 	wq_inject(&t, &r);
 	KUNIT_EXPECT_TRUE(test,
 			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_duplicates, 1));
+}
+
+/*
+ * A READ of @len bytes into t->buf from remote 0x10000 at PSN @psn (path
+ * MTU 1024), its request seen; @src filled with what the remote holds.
+ */
+static u8 *wq_read_start(struct wq *t, u32 psn, u32 len)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = 7, .nsge = 1, .raddr = 0x10000,
+			   .rkey = 0x777 };
+	struct xnic_sim_pkt p;
+	u8 *src;
+	u32 i;
+
+	src = kunit_kmalloc(t->test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, src);
+	for (i = 0; i < len; i++)
+		src[i] = i * 11 + 5;
+	w.sge[0] = td_sge(td_pa(t->buf), len, TD_ALL_KEY);
+	td_post(t->q, &w);
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn);
+	return src;
+}
+
+/* Response @k (PSN @psn0 + @k) of a READ of @len bytes from @src. */
+static void wq_read_resp(struct wq *t, const u8 *src, u32 len, u32 psn0,
+			 u32 k)
+{
+	struct wq_resp r = { .syndrome = 0x1f, .psn = psn0 + k,
+			     .data = src + k * 1024 };
+
+	r.len = min_t(u32, len - k * 1024, 1024);
+	r.op = k * 1024 + r.len == len ? XNIC_SIM_BTH_READ_RESP_LAST :
+	       !k ? XNIC_SIM_BTH_READ_RESP_FIRST :
+	       XNIC_SIM_BTH_READ_RESP_MIDDLE;
+	wq_inject(t, &r);
+}
+
+/* The READ asked again from response @k: PSN, address, length. */
+static void wq_expect_reread(struct wq *t, u32 psn0, u32 len, u32 k)
+{
+	struct xnic_sim_pkt p;
+
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn0 + k);
+	KUNIT_EXPECT_EQ(t->test, p.va, 0x10000ULL + k * 1024);
+	KUNIT_EXPECT_EQ(t->test, p.dma_len, len - k * 1024);
+}
+
+/*
+ * A READ of four responses whose second is lost, without a timer
+ * (timeout 0): the third asks again from the second PSN at once (a
+ * timer could not), the new stream completes it with the data.
+ */
+static void wreq_read_gap_at_once(struct kunit *test)
+{
+	const u32 psn = 0x40, len = 4000;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 0);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_expect_reread(&t, psn, len, 1);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	wq_read_resp(&t, src, len, psn, 1);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_oos_drops), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * Once per gap: three responses of the stale stream beyond a lost one
+ * ask again once; after progress (the missing one came) a new gap asks
+ * again, once; then the READ completes.
+ */
+static void wreq_read_gap_once(struct kunit *test)
+{
+	const u32 psn = 0x80, len = 5000;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 0);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 3));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	wq_expect_reread(&t, psn, len, 1);
+	/* progress, then the next response lost: a new gap */
+	wq_read_resp(&t, src, len, psn, 1);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 5));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	wq_expect_reread(&t, psn, len, 2);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+}
+
+/*
+ * A gap's request takes one of retry_cnt, as a sequence NAK: with
+ * retry_cnt 1 the gap and a timeout end the READ in RETRY_EXC_ERR after
+ * one request again (whichever comes first), not two.
+ */
+static void wreq_read_gap_retry_cnt(struct kunit *test)
+{
+	const u32 psn = 0x90, len = 3000;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, WQ_MID_TO, 1, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 2);
+	td_expect(t.cq, 7, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 1U);
 }
 
 /* An atomic: its AtomicETH out, the original value of its ACK in. */
@@ -1074,6 +1220,9 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_rnr_exceeded),
 	KUNIT_CASE(wreq_rem_access),
 	KUNIT_CASE(wreq_read_lost_middle),
+	KUNIT_CASE(wreq_read_gap_at_once),
+	KUNIT_CASE(wreq_read_gap_once),
+	KUNIT_CASE(wreq_read_gap_retry_cnt),
 	KUNIT_CASE(wreq_atomic_ack),
 	KUNIT_CASE(wreq_dup_stale),
 	KUNIT_CASE(wreq_psn_wrap),

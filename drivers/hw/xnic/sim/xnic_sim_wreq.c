@@ -19,7 +19,8 @@
  *
  * Loss: go-back-N from the oldest unacknowledged PSN (una_psn), on the
  * retransmission timer, a PSN sequence NAK, an ACK beyond a READ or
- * atomic whose responses did not come, after an RNR wait.  A WQE is
+ * atomic whose responses did not come, a READ response beyond a gap
+ * (once per gap), after an RNR wait.  A WQE is
  * re-read from the SQ ring for every packet sent (the driver reuses a
  * slot only after its CQE) and checked again, as untrusted as the first
  * time.  UC: no responses, a message completes once its packets are
@@ -224,6 +225,7 @@ static void xnic_sim_wreq_idle(struct xnic_sim_wreq *wr, u32 sq_psn)
 	wr->snd_psn = sq_psn;
 	wr->max_psn = sq_psn;
 	wr->rd_out = 0;
+	wr->gap_retried = false;
 	wr->timer = 0;
 	wr->wait_until = 0;
 }
@@ -296,6 +298,7 @@ static void xnic_sim_wreq_una(struct xnic_sim_qp *qp, u32 psn, u64 now)
 		wr->snd_psn = psn;
 	qp->retry_count = 0;
 	qp->rnr_count = 0;
+	wr->gap_retried = false;
 	if (xnic_sim_wreq_cmp(wr, psn, wr->max_psn) < 0)
 		xnic_sim_wreq_timer_start(qp, now);
 	else
@@ -787,6 +790,7 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_wreq_idle(wr, qp->sq_psn);
 	if (wr->timer && now >= wr->timer) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_timeouts, 1);
+		wr->gap_retried = false;
 		xnic_sim_wreq_retry(dev, qp);
 		work = true;
 		if (!xnic_sim_wreq_live(qp))
@@ -914,6 +918,30 @@ static u8 xnic_sim_wreq_land(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	return 0;
 }
 
+/*
+ * A response at @psn of a READ in flight, not the next expected: the
+ * ones before it were lost.  Ask again from una_psn at once, go-back-N
+ * as after a PSN sequence NAK (rxe's completer: check_psn(), a READ
+ * response beyond comp.psn, COMPST_ERROR_RETRY), rather than a timer
+ * period later -- but once per gap: the rest of the stale stream, every
+ * response beyond the gap, asks nothing more until progress
+ * (xnic_sim_wreq_una()) or the timer clears gap_retried.  It is a
+ * transport retry: it takes one of retry_cnt (as rxe, but for 7), so a
+ * peer that never fills the gap ends in RETRY_EXC_ERR.
+ */
+static void xnic_sim_wreq_read_gap(struct xnic_sim_dev *dev,
+				   struct xnic_sim_qp *qp, u32 psn)
+{
+	struct xnic_sim_wreq *wr = qp->wreq;
+
+	if (wr->gap_retried ||
+	    xnic_sim_wreq_cmp(wr, psn, wr->una_psn) <= 0 ||
+	    xnic_sim_wreq_cmp(wr, psn, wr->max_psn) >= 0)
+		return;
+	wr->gap_retried = true;
+	xnic_sim_wreq_retry(dev, qp);
+}
+
 /* A READ response (@mask: its opcode's XNIC_SIM_PH_*). */
 static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 				    struct xnic_sim_qp *qp,
@@ -926,8 +954,12 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 	u8 st;
 
 	e = xnic_sim_wfl_find(wr, p->psn, &pos);
-	if (!e || e->opcode != XNIC_OP_RDMA_READ ||
-	    !xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+	if (!e || e->opcode != XNIC_OP_RDMA_READ) {
+		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
+		return;
+	}
+	if (!xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+		xnic_sim_wreq_read_gap(dev, qp, p->psn);
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
 	}
@@ -1071,7 +1103,8 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
  *
  * Anything that does not belong to what is in flight is dropped and
  * counted: a PSN already acknowledged (wire_duplicates), one not sent or
- * not the next expected (wire_oos_drops, the timer recovers).
+ * not the next expected (wire_oos_drops; the timer recovers, or, for a
+ * READ response beyond a gap, a READ asked again at once).
  */
 void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			const struct xnic_sim_pkt *p)
