@@ -1211,6 +1211,134 @@ static void wreq_modify_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
 }
 
+/*
+ * Local operations behind WQEs in flight.  A fast-registration MR
+ * (key WQ_FR_KEY, one page) to register with REG_MR.
+ */
+#define WQ_FR_KEY	(9 << 8 | 0x11)
+
+static void wq_fr_mr(struct wq *t)
+{
+	struct xnic_cmd_reg_mr in = {};
+
+	in.key = cpu_to_le32(WQ_FR_KEY);
+	in.pdn = cpu_to_le32(TD_PD);
+	in.flags = cpu_to_le32(XNIC_MR_F_FREG);
+	in.npages = cpu_to_le32(1);
+	in.page_shift = 12;
+	td_cmd_ok(t->a, XNIC_CMD_REG_MR, &in, sizeof(in));
+}
+
+/* A signaled REG_MR of t->buf's first page under @key, not rung. */
+static void wq_write_reg_mr(struct wq *t, u64 wr_id, u32 key)
+{
+	struct td_wr w = { .op = XNIC_OP_REG_MR, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = wr_id };
+	u64 mtt_dma;
+	__le64 *mtt = kt_dma(t->test, sizeof(u64), &mtt_dma);
+	struct td_qp *q = t->q;
+	struct xnic_wqe_fr *fr;
+
+	*mtt = cpu_to_le64(td_pa(t->buf));
+	td_write_wqe(q, &w);
+	fr = (void *)(q->sq + (((q->sq_pi - 1) & ((1U << TD_Q_LOG) - 1)) <<
+			       TD_WQE_SHIFT) + XNIC_WQE_FR_OFF);
+	fr->mtt_addr = cpu_to_le64(mtt_dma);
+	fr->iova = cpu_to_le64(0x10000);
+	fr->length = cpu_to_le64(PAGE_SIZE);
+	fr->key = cpu_to_le32(key);
+	fr->access = cpu_to_le32(XNIC_ACCESS_LOCAL_WRITE);
+	fr->npages = cpu_to_le32(1);
+	fr->page_shift = 12;
+}
+
+/*
+ * SEND, REG_MR, SEND: the REG_MR executes with the first SEND in flight,
+ * so the second SEND goes out before any ACK; the completions come in
+ * posting order, the REG_MR's with the first SEND's ACK.
+ */
+static void wreq_local_early(struct kunit *test)
+{
+	struct wq t;
+	struct xnic_cqe e;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_fr_mr(&t);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);
+	wq_write_send(&t, 3, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 4);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_REG_MR, NULL);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 1);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * A REG_MR that fails (no such MR) behind a SEND in flight: nothing
+ * after it goes out; the SEND completes with its ACK, then the REG_MR
+ * with its error, the QP in ERR, the SEND behind it flushed.
+ */
+static void wreq_local_early_err(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);	/* no MR at that key */
+	wq_write_send(&t, 3, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, XNIC_CQE_LOC_PROT_ERR, 0, NULL);
+	td_expect(t.cq, 3, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_tx_send), 1ULL);
+	KUNIT_EXPECT_NULL(test, tw_captured(t.c, 0));
+}
+
+/*
+ * LOCAL_INV waits for everything before it to complete (the Local
+ * Invalidate Fence, as rxe): with a SEND in flight before it, the SEND
+ * behind it goes out only after the first SEND's ACK completed the
+ * SEND, the REG_MR and the LOCAL_INV.
+ */
+static void wreq_local_inv_waits(struct kunit *test)
+{
+	struct td_wr inv = { .op = XNIC_OP_LOCAL_INV,
+			     .flags = XNIC_WQE_SIGNALED, .wr_id = 3,
+			     .imm = cpu_to_le32(WQ_FR_KEY) };
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_fr_mr(&t);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);
+	td_write_wqe(t.q, &inv);
+	wq_write_send(&t, 4, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	/* give the turn time to (wrongly) send more */
+	msleep(20);
+	KUNIT_EXPECT_NULL(test, tw_captured(t.c, 0));
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_REG_MR, NULL);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_LOCAL_INV, NULL);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 4);
+	wq_ack(&t, 1);
+	td_expect(t.cq, 4, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
 static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_inorder_coalesced),
 	KUNIT_CASE(wreq_loss_timer),
@@ -1236,6 +1364,9 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_sqd_retry_exceeded),
 	KUNIT_CASE(wreq_modify_in_flight),
 	KUNIT_CASE(wreq_modify_timeout),
+	KUNIT_CASE(wreq_local_early),
+	KUNIT_CASE(wreq_local_early_err),
+	KUNIT_CASE(wreq_local_inv_waits),
 	{}
 };
 

@@ -11,11 +11,13 @@
  * what was started goes on (resends, timers, completions).  A WQE whose
  * packets are sent stays in flight (struct xnic_sim_wflight, sq_ci at
  * the oldest) until its ACK, READ responses or atomic ACK came
- * (xnic_sim_wreq_recv()); WQEs complete in SQ order.  A WQE that does
- * not go on the wire -- a local operation, one refused on the wire, one
- * that fails the requester's local checks, a malformed one -- waits
- * until nothing is in flight before it, then executes or completes as
- * on the cable (xnic_sim_sq_exec(), xnic_sim_sq_complete()).
+ * (xnic_sim_wreq_recv()); WQEs complete in SQ order.  REG_MR, BIND_MW
+ * and NOP execute when the requester reaches them and stay in flight
+ * with no PSNs, done (or failed) once everything before them is.  A WQE
+ * that does not go on the wire otherwise -- LOCAL_INV, one refused on
+ * the wire, one that fails the requester's local checks, a malformed
+ * one -- waits until nothing is in flight before it, then executes or
+ * completes as on the cable (xnic_sim_sq_exec(), xnic_sim_sq_complete()).
  *
  * Loss: go-back-N from the oldest unacknowledged PSN (una_psn), on the
  * retransmission timer, a PSN sequence NAK, an ACK beyond a READ or
@@ -647,27 +649,41 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 }
 
 /*
- * The WQE at sq_ci that does not go on the wire, nothing in flight
- * before it: execute a local operation, or complete it with @status
- * (@r: what the fetch returned).
+ * A local operation the requester executes as soon as it reaches it,
+ * with WQEs still in flight before it (rxe_do_local_ops()): REG_MR,
+ * BIND_MW, NOP.  LOCAL_INV waits until everything before it completed
+ * (the Local Invalidate Fence, IBTA 10.6.5.1, as rxe_wqe_is_fenced()):
+ * a retransmission of an earlier WQE may still read the MR it
+ * invalidates.
  */
-static void xnic_sim_wreq_local(struct xnic_sim_dev *dev,
-				struct xnic_sim_qp *qp, int r, u8 status)
+static bool xnic_sim_wreq_op_early(u8 opcode)
+{
+	return opcode == XNIC_OP_REG_MR || opcode == XNIC_OP_BIND_MW ||
+	       opcode == XNIC_OP_NOP;
+}
+
+/*
+ * The WQE that does not go on the wire: execute a local operation, or
+ * the status it completes with (@r: what the fetch returned, @status:
+ * the requester's checks).  Return: its CQE status; @len its byte_len.
+ */
+static u8 xnic_sim_wreq_local(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, int r, u8 status,
+			      u32 *len)
 {
 	u8 op = dev->scr->w.opcode;
-	u32 len = 0;
 
+	*len = 0;
 	if (r == 2) {
 		status = XNIC_CQE_LOC_QP_OP_ERR;
-	} else if (!status && (op == XNIC_OP_NOP || op == XNIC_OP_LOCAL_INV ||
-			       op == XNIC_OP_REG_MR ||
-			       op == XNIC_OP_BIND_MW)) {
-		xnic_sim_sq_exec(dev, qp, &status, &len);
+	} else if (!status && (op == XNIC_OP_LOCAL_INV ||
+			       xnic_sim_wreq_op_early(op))) {
+		xnic_sim_sq_exec(dev, qp, &status, len);
 	} else if (!status) {
 		/* ATOMIC_WRITE, FLUSH: not on the wire (wire.rst) */
 		status = XNIC_CQE_LOC_QP_OP_ERR;
 	}
-	xnic_sim_sq_complete(dev, qp, status, len);
+	return status;
 }
 
 /*
@@ -691,6 +707,9 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 
 	if (n >= XNIC_SIM_WIRE_WINDOW)
 		return 0;
+	/* a local operation that failed: nothing after it starts */
+	if (n && xnic_sim_wfl(wr, wr->fl_tail - 1)->status)
+		return 0;
 	r = xnic_sim_sq_fetch_at(dev, qp, qp->sq_ci + n);
 	if (r <= 0) {
 		if (r < 0) {
@@ -705,13 +724,37 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 	}
 	if (r == 1 && xnic_sim_wreq_op_wire(w->opcode))
 		st = xnic_sim_wreq_check(dev, qp, &nl, &len);
+	if (r == 1 && !st && xnic_sim_wreq_op_early(w->opcode) && !idle) {
+		/*
+		 * Executed now, completed in order: a WQE in flight with
+		 * no PSNs, done once everything before it is (FENCE: once
+		 * the READs and atomics before it completed).
+		 */
+		if ((w->flags & XNIC_WQE_FENCE) && wr->rd_out)
+			return 0;
+		if (!xnic_sim_budget_take(b, w))
+			return 0;
+		e = xnic_sim_wfl(wr, wr->fl_tail++);
+		*e = (struct xnic_sim_wflight) {
+			.idx = qp->sq_ci + n,
+			.opcode = w->opcode,
+			.flags = w->flags,
+			.wr_id = w->wr_id,
+			.first_psn = qp->sq_psn,
+		};
+		e->status = xnic_sim_wreq_local(dev, qp, r, 0, &e->len);
+		return 1;
+	}
 	if (r != 1 || !xnic_sim_wreq_op_wire(w->opcode) || st) {
+		u32 l;
+
 		/* in order: once everything before it completed */
 		if (!idle)
 			return 0;
 		if (!xnic_sim_budget_take(b, w))
 			return 0;
-		xnic_sim_wreq_local(dev, qp, r, st);
+		st = xnic_sim_wreq_local(dev, qp, r, st, &l);
+		xnic_sim_sq_complete(dev, qp, st, l);
 		return 1;
 	}
 	rd = xnic_sim_wreq_op_rd(w->opcode);
