@@ -212,6 +212,20 @@ pair() {
 		note "$_p_n: the client's rpoll saw the server's close (POLLHUP) before its last receive; the server completed"
 		_p_crc=0
 	fi
+	# $PAIR_RPING_PINGS (rping -V -v -C N): rping's own exit race
+	# (lib/ulp.sh) on either end, once the client printed all N pings,
+	# each verified (-V checks a ping before -v prints it)
+	if [ -n "${PAIR_RPING_PINGS:-}" ] &&
+		[ "$(grep -Ec '^ping data: rdma-ping-[0-9]+: ' "$T/$_p_n.cli")" = "$PAIR_RPING_PINGS" ]; then
+		if ulp_rping_exit_race "$_p_crc" "$T/$_p_n.cli"; then
+			note "$_p_n: the client's cm_thread read its closed channel at exit (rc 255 after the last ping)"
+			_p_crc=0
+		fi
+		if ulp_rping_exit_race "$_p_src" "$T/$_p_n.srv"; then
+			note "$_p_n: the server's cm_thread read its closed channel at exit (rc 255 after the last ping)"
+			_p_src=0
+		fi
+	fi
 	if [ $_p_crc != 0 ] || [ $_p_src != 0 ]; then
 		err "$_p_n: client rc=$_p_crc server rc=$_p_src"
 		show "$T/$_p_n.cli" "$T/$_p_n.srv"
@@ -307,12 +321,14 @@ rping)
 	# per ping 2 x SIZE of RDMA payload
 	for s in 100:50 65535:8; do
 		size=${s%:*} count=${s#*:}
+		PAIR_RPING_PINGS=$count
 		if pair "rping_$size" 7100 $((2 * size * count)) \
 			rping -s -a "$IP" -p 7100 -V -C "$count" -S "$size" -- \
 			rping -c -a "$IP" -p 7100 -V -v -C "$count" -S "$size"; then
 			expect_line "rping_$size" "$T/rping_$size.cli" \
 				'^ping data: rdma-ping-[0-9]+: ' "$count"
 		fi
+		PAIR_RPING_PINGS=
 		clean "rping_$size"
 	done
 	;;

@@ -107,6 +107,17 @@ ULP_XNIC_DATA_CTRS="$ULP_XNIC_DATA_CTRS tx_send_imm_bytes tx_send_inv_bytes tx_r
 
 ulp_wait() { wait_for "$@"; }
 
+# ulp_rping_exit_race RC FILE: rping (librdmacm/examples/rping.c) ended
+# with RC and its output FILE as its own exit race makes it: main()
+# destroys the event channel without joining cm_thread, which, back
+# from the DISCONNECTED event, reads the closed fd and exit()s -1 (rc
+# 255, its last line rdma_get_cm_event's perror).  Only after the last
+# ping: the caller checks that every ping was verified.
+ulp_rping_exit_race() {
+	[ "$1" = 255 ] &&
+		[ "$(grep -v '^ *$' "$2" | tail -n 1)" = "rdma_get_cm_event: Bad file descriptor" ]
+}
+
 ulp_loaded() {
 	for _ul in "$@"; do
 		module_loaded "$_ul" && echo "$_ul"

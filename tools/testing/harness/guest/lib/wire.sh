@@ -354,13 +354,11 @@ _wire_listening() {
 
 # _wire_check NAME ROLE RC FILE PATTERN: one side's verdict
 _wire_check() {
-	if [ "$3" = 255 ] && [ -n "${WIRE_RPING_EXIT:-}" ] && grep -Eq "$5" "$4" &&
-	   [ "$(grep -v '^ *$' "$4" | tail -n 1)" = "rdma_get_cm_event: Bad file descriptor" ]; then
-		# rping's own exit race (librdmacm/examples/rping.c): main()
-		# destroys the event channel without joining cm_thread, which,
-		# back from the DISCONNECTED event, reads the closed fd and
-		# exit()s -1.  Every ping was verified (the result line is the
-		# last ping's): an accounted outcome, not the transport's
+	if [ -n "${WIRE_RPING_EXIT:-}" ] && ulp_rping_exit_race "$3" "$4" &&
+	   grep -Eq "$5" "$4"; then
+		# rping's own exit race (lib/ulp.sh); every ping was verified
+		# (the result line is the last ping's): an accounted outcome,
+		# not the transport's
 		note "$1 $2: rping's cm_thread read its closed channel at exit (rc 255 after the last ping)"
 		return 0
 	fi
