@@ -6,7 +6,9 @@
 #    bad one in fixtures/ (logs captured from real x86_64 runs of kunit.py in
 #    linux-source-6.1: kunit.py output followed by the kernel's test.log);
 #  - scripts/kunit-hook.sh hooks/unhooks a fake kernel tree idempotently and
-#    restores it byte for byte.
+#    restores it byte for byte;
+#  - the guest log parser (tools/testing/harness/host/lib.sh) gives each
+#    failed test a reason (fixtures/guest-results.log).
 # With --with-sparse also runs scripts/selftest/sparse-catches.sh (needs the
 # kernel headers, ~30 s).
 # Prints "N passed, N failed"; exits non-zero on any failure.
@@ -69,6 +71,24 @@ if "$SCRIPTS/kunit-log-check.sh" "$FIX/does-not-exist.log" >/dev/null 2>&1; then
 	nok "gate accepts a missing log"
 else
 	ok "gate rejects a missing log"
+fi
+
+# The guest log parser (tools/testing/harness/host/lib.sh): a test's own
+# reason, and for one killed at its limit the runner's note and its last
+# console line, and for a guest killed the guest's last console line
+# (what a CI summary shows of a hang)
+want_parse='foo FAIL timed out after 240s, killing it; last line: PING 198.18.5.2 (198.18.5.2): 56 data bytes
+bar FAIL it broke
+baz FAIL no reason given; last line: none
+gone FAIL never ran (guest stopped early or test missing)
+guest_timeout:vm FAIL QEMU killed: no guest progress for 300s; last console line: [  300.1] unregister_netdevice: waiting for xnic1 to become free. Usage count = 2'
+got_parse=$(bash -c '. "$1/../tools/testing/harness/host/lib.sh" &&
+	xrdma_parse_log "$2" vm foo bar baz gone' - "$SCRIPTS" "$FIX/guest-results.log" 2>&1)
+if [ "$got_parse" = "$want_parse" ]; then
+	ok "guest log parser: reasons, and a killed test's note and last line"
+else
+	nok "guest log parser:"
+	diff <(echo "$want_parse") <(echo "$got_parse") | sed 's/^/    | /'
 fi
 
 # kunit-hook.sh on a fake kernel tree.

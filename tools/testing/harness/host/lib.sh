@@ -230,7 +230,7 @@ xrdma_splats() {
 #                       objects of our modules, or could not scan
 # run-vm.sh appends "XRDMA_HOST qemu_rc=N ..." to the log.
 xrdma_parse_log() {
-	local log=$1 tag=$2 marks=$1 t st qrc done_ splat stall km
+	local log=$1 tag=$2 marks=$1 t st qrc done_ splat stall km why
 	shift 2
 	# markers from the guest's second serial port if it worked (run-vm.sh)
 	[ -s "$log.marks" ] && marks=$log.marks
@@ -239,8 +239,11 @@ xrdma_parse_log() {
 			grep -oE "XRDMA_RESULT $t (PASS|FAIL|SKIP)" | tail -1 | cut -d' ' -f3)
 		if [ -n "$st" ]; then
 			# the reason a test gave with fail/skip (lib/xrdma_test.sh)
-			echo "$t $st $(xrdma_test_output "$log" "$t" |
-				sed -n "s/^$st: $t: //p" | tail -1)"
+			why=$(xrdma_test_output "$log" "$t" |
+				sed -n "s/^$st: $t: //p" | tail -1)
+			[ "$st" = FAIL ] && [ -z "$why" ] &&
+				why=$(xrdma_fail_context "$log" "$t")
+			echo "$t $st $why"
 		elif tr -d '\r' <"$marks" | grep -qE "XRDMA_TEST_START $t( |\$)"; then
 			echo "$t FAIL started but never finished (guest hung or crashed)"
 		else
@@ -265,11 +268,29 @@ xrdma_parse_log() {
 	done_=$(tr -d '\r' <"$marks" | grep -c 'XRDMA_DONE' || true)
 	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 		stall=$(tr -d '\r' <"$log" | sed -n 's/.*XRDMA_HOST stalled: //p' | tail -1)
-		echo "guest_timeout:$tag FAIL QEMU killed: ${stall:-host timeout}"
+		echo "guest_timeout:$tag FAIL QEMU killed: ${stall:-host timeout}; last console line: $(xrdma_last_line "$log")"
 	elif [ "$done_" = 0 ]; then
-		echo "guest_crash:$tag FAIL guest stopped before the runner finished (qemu rc=${qrc:-?})"
+		echo "guest_crash:$tag FAIL guest stopped before the runner finished (qemu rc=${qrc:-?}); last console line: $(xrdma_last_line "$log")"
 	fi
 	return 0
+}
+
+# xrdma_fail_context LOG TEST: for a test that failed without saying why
+# (killed at its time limit, ended by a signal): the runner's notes on it
+# and its last console line, so that a summary shows where it stood
+xrdma_fail_context() {
+	local notes last
+	notes=$(xrdma_test_output "$1" "$2" |
+		sed -n "s/.*XRDMA_NOTE $2: \(.*\)/\1; /p" | head -2 | tr -d '\n')
+	last=$(xrdma_test_output "$1" "$2" | grep -v 'XRDMA_' |
+		grep -v '^ *$' | tail -1 | cut -c1-160)
+	echo "${notes:-no reason given; }last line: ${last:-none}"
+}
+
+# xrdma_last_line LOG: the guest's last console line (not the host's)
+xrdma_last_line() {
+	tr -d '\r' <"$1" | grep -v '^XRDMA_HOST' | grep -v '^ *$' | tail -1 |
+		cut -c1-160
 }
 
 # xrdma_test_output LOG TEST: console lines of one test
