@@ -60,6 +60,9 @@ nstat() { cat "/sys/class/net/$1/statistics/$2"; }
 # pstat DEV NAME: a statistic of DEV in the peer namespace
 pstat() { $IP netns exec $NS cat "/sys/class/net/$1/statistics/$2"; }
 
+# has_ll DEV ADDR: DEV has the IPv6 address ADDR (tentative or not)
+has_ll() { $IP -6 addr show dev "$1" | grep -q " $2 "; }
+
 # at_least GOT MIN WHAT
 at_least() {
 	[ "$1" -ge "$2" ] || fail "$3: $1, want at least $2"
@@ -174,7 +177,8 @@ sub_ping() {
 	assert_eq "$(cat "/sys/class/net/$n2/carrier")" 0 "carrier of uncabled $n2"
 	assert_eq "$(simctr 2 link)" 0 "model 2 link"
 	if [ -d /proc/sys/net/ipv6 ]; then
-		$IP -6 addr show dev "$n0" | grep -q 'fe80::258:52ff:fe00:1/64' || {
+		# addrconf adds it once the carrier is up, in its own time
+		wait_for 10 has_ll "$n0" fe80::258:52ff:fe00:1/64 || {
 			$IP -6 addr show dev "$n0"
 			bail "$n0 has no link-local address fe80::258:52ff:fe00:1 (the GID of xnic.0)"
 		}
