@@ -19,13 +19,15 @@
 # Markers (one line each, on the console and on ttyS1 if present):
 #   XRDMA_BOOT kver=K cpus=N uptime=S tests=GLOBS vms=N role=R
 #   XRDMA_TEST_START <name> timeout=S
+#   XRDMA_NOTE <name>: rc N, MemAvailable N kB, /tmp N kB
 #   XRDMA_RESULT <name> PASS|FAIL|SKIP
 #   XRDMA_TEST_END <name> rc=N secs=S
 #   XRDMA_KMEMLEAK total=N ours=N     (xrdma.kmemleak=1; ours=-1: no scan)
 #   XRDMA_SUMMARY passed=N failed=N skipped=N
 #   XRDMA_DONE
 # A test passes with exit status 0, is skipped with 77, fails otherwise or
-# when it exceeds its time limit (it is then killed with SIGKILL).  The
+# when it exceeds its time limit (it is then killed with SIGKILL).  Its
+# files ($XRDMA_TMP, in RAM) are removed unless it failed.  The
 # tests are those of /xrdma/tests.list (tools/testing/harness/host/mkinitramfs.sh): a
 # file's own, or one per "# XRDMA_SUBTEST: SUB [LIMIT]" line of its header,
 # named <file>_SUB and run with XRDMA_SUBTEST=SUB.
@@ -260,6 +262,10 @@ run_test() {
 	77) status=SKIP ;;
 	*) status=FAIL ;;
 	esac
+	# what the guest has left (a test's files live in RAM, in /tmp):
+	# the files of a test that passed go
+	[ $status = FAIL ] || rm -rf "$XRDMA_TMP"
+	mark "XRDMA_NOTE $name: rc $rc, MemAvailable $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB, /tmp $(du -sk /tmp | cut -f1) kB"
 	mark "XRDMA_RESULT $name $status"
 	mark "XRDMA_TEST_END $name rc=$rc secs=$(awk "BEGIN{printf \"%.2f\", $t1 - $t0}")"
 	left=$(our_modules_loaded | tr '\n' ' ')

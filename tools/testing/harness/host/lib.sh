@@ -281,7 +281,7 @@ xrdma_parse_log() {
 xrdma_fail_context() {
 	local notes last
 	notes=$(xrdma_test_output "$1" "$2" |
-		sed -n "s/.*XRDMA_NOTE $2: \(.*\)/\1; /p" | head -2 | tr -d '\n')
+		sed -n "s/.*XRDMA_NOTE $2: \(.*\)/\1; /p" | head -3 | tr -d '\n')
 	last=$(xrdma_test_output "$1" "$2" | grep -v 'XRDMA_' |
 		grep -v '^ *$' | tail -1 | cut -c1-160)
 	echo "${notes:-no reason given; }last line: ${last:-none}"
