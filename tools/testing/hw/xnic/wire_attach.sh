@@ -89,7 +89,7 @@ done
 insmod "$(xko xnic_sim)" ndev=2 cable=none || bail "insmod xnic_sim"
 insmod "$(xko xnic)" || bail "insmod xnic"
 n=0
-until xn0=$(wire_sim_eth 0) && wire_sim_eth 1 >/dev/null; do
+until xn0=$(xnic_netdev 0) && xnic_netdev 1 >/dev/null; do
 	n=$((n + 1))
 	[ $n -lt 100 ] || bail "no netdevs of xnic.0 and xnic.1"
 	sleep 0.1

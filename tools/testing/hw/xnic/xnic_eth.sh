@@ -36,18 +36,6 @@ BG=""
 
 [ -x $IP ] || fail "iproute2's ip not in the guest"
 
-# eth_of I: the netdev of xnic_sim device I in the current namespace
-eth_of() {
-	for _n in /sys/class/net/*; do
-		_l=$(readlink "$_n/device" 2>/dev/null) || continue
-		if [ "${_l##*/}" = "xnic.$1" ]; then
-			echo "${_n##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # simctr I NAME: value NAME of model device I's debugfs "eth" file
 simctr() {
 	awk -v n="$2" '$1 == n { print $2; f = 1 } END { exit !f }' \
@@ -92,8 +80,8 @@ bail() {
 
 # pair_up: device 0's netdev $n0 at $A, device 1's $n1 (side1_up)
 pair_up() {
-	n0=$(eth_of 0) || bail "no netdev of device 0"
-	n1=$(eth_of 1) || bail "no netdev of device 1"
+	n0=$(xnic_netdev 0) || bail "no netdev of device 0"
+	n1=$(xnic_netdev 1) || bail "no netdev of device 1"
 	NETNS=1
 	$IP netns add $NS 2>/dev/null || NETNS=0
 	$IP addr add $A/24 dev "$n0" || bail "address on $n0"
@@ -158,9 +146,9 @@ transfer() {
 sub_ping() {
 	xnic_stack_up 3
 	mount_debugfs
-	n2=$(eth_of 2) || bail "no netdev of device 2"
+	n2=$(xnic_netdev 2) || bail "no netdev of device 2"
 	for i in 0 1 2; do
-		n=$(eth_of $i) || bail "no netdev of device $i"
+		n=$(xnic_netdev $i) || bail "no netdev of device $i"
 		[ "$(cat "/sys/class/net/$n/address")" = "00:58:52:00:00:0$((i + 1))" ] ||
 			bail "MAC of $n: $(cat "/sys/class/net/$n/address"), want 00:58:52:00:00:0$((i + 1)) (from GUID 02:58:52:ff:fe:00:00:0$((i + 1)))"
 	done
@@ -283,7 +271,7 @@ sub_remove() {
 		[ -z "$($IP -n $NS -o link show | grep -v -e ' lo:' -e '@NONE:')" ] ||
 		bail "a netdev is left in $NS after unbind: $($IP -n $NS -o link show)"
 	echo xnic.1 >/sys/bus/platform/drivers/xnic/bind || bail "bind xnic.1"
-	n1=$(eth_of 1) || bail "no netdev after binding xnic.1 again"
+	n1=$(xnic_netdev 1) || bail "no netdev after binding xnic.1 again"
 	side1_up
 	[ $NETNS = 0 ] || ping -c 2 -W 5 $B || bail "ping after unbind and bind"
 	# (what sent through the old netdev may have stopped)

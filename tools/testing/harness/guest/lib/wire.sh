@@ -88,8 +88,6 @@
 #
 # For the attachment tests (tools/testing/hw/xnic/wire_*.sh), which load
 # the model on a netdev themselves, with no RDMA stack over it:
-# wire_sim_eth I
-#     The netdev of xnic_sim device I (the platform device xnic.I), or 1.
 # wire_sim_ctr I NAME
 #     Counter NAME of model device I (debugfs).
 # wire_sim_low
@@ -442,17 +440,6 @@ wire_counter_sum() {
 }
 
 # ------------------------------------------------------- the attachment
-wire_sim_eth() {
-	for _wse in /sys/class/net/*; do
-		_wsl=$(readlink "$_wse/device" 2>/dev/null) || continue
-		if [ "${_wsl##*/}" = "xnic.$1" ]; then
-			echo "${_wse##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 wire_sim_ctr() {
 	awk -v n="$2" '$1 == n { print $2 }' "$XRDMA_DEBUGFS/xnic_sim/$1/counters"
 }
@@ -466,12 +453,12 @@ wire_sim_low() {
 wire_sim_attach() {
 	mount_debugfs
 	_wire_load_xnic xnic_stack_down "$1"
-	wait_for 10 wire_sim_eth 0 >/dev/null || {
+	wait_for 10 xnic_netdev 0 >/dev/null || {
 		xnic_stack_down
 		fail "no netdev of xnic.0"
 	}
 	# shellcheck disable=SC2034 # the test's
-	WIRE_XN=$(wire_sim_eth 0)
+	WIRE_XN=$(xnic_netdev 0)
 }
 
 wire_in_echos() {

@@ -137,6 +137,19 @@ testdev_stack_up() {
 	assert insmod "$_td" ndev=1
 }
 
+# xnic_netdev I: the netdev of xnic_sim device I (the Ethernet function
+# of platform device xnic.I) in the current network namespace, or 1
+xnic_netdev() {
+	for _xn in /sys/class/net/*; do
+		_xl=$(readlink "$_xn/device" 2>/dev/null) || continue
+		if [ "${_xl##*/}" = "xnic.$1" ]; then
+			echo "${_xn##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # xnic_stack_up [NDEV]: load xrdma_core, xrdma_uverbs, xnic_sim (NDEV
 # devices, default 1) and xnic, and wait for the uverbs nodes of xnic0..
 xnic_stack_up() {
