@@ -32,6 +32,7 @@
 #define PM_ALL_KEY	0x100		/* index 1: all memory, local */
 #define PM_MR_KEY	(2 << 8 | 0x5c)	/* index 2: one page on device 1 */
 #define PM_MR_IOVA	0x7f0000000000ULL
+#define PM_MW_KEY	(3 << 8 | 0x77)	/* index 3: a type 2 window */
 #define PM_QP_ACC	(XNIC_ACCESS_REMOTE_WRITE | XNIC_ACCESS_REMOTE_READ | \
 			 XNIC_ACCESS_REMOTE_ATOMIC | XNIC_ACCESS_FLUSH_GLOBAL | \
 			 XNIC_ACCESS_FLUSH_PERSISTENT)
@@ -312,6 +313,7 @@ static u8 pm_fadd(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
 static void pmem_atomic_key_first(struct kunit *test)
 {
 	struct pm_env *e = pm_env(test);
+	struct xnic_sim_mr *mw;
 	struct pm_pair p;
 	u64 orig = 0;
 
@@ -345,6 +347,34 @@ static void pmem_atomic_key_first(struct kunit *test)
 				      NULL), XNIC_CQE_REM_ACCESS_ERR);
 	pm_refused(e, &p, "misaligned, no REMOTE_ATOMIC");
 	e->p.mr.access = PM_MR_ACC;
+	/*
+	 * aligned, but a type 2 window puts it at a misaligned place of its
+	 * MR: an invalid request too (was a remote access error)
+	 */
+	p = pm_pair(e, XNIC_QPT_RC);
+	mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->key = PM_MW_KEY;
+	mw->pdn = PM_PD;
+	mw->mw_type = XNIC_MW_TYPE_2;
+	mw->qpn = p.b->qpn;
+	mw->access = XNIC_ACCESS_REMOTE_ATOMIC;
+	mw->iova = 0x1000;
+	mw->length = PAGE_SIZE - 4;
+	mw->parent = &e->p.mr;
+	mw->base = PM_MR_IOVA + 4;
+	mw->state = XNIC_SIM_MW_VALID;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->p.d[1]->mrs,
+						  PM_MW_KEY >> 8, mw), 0);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, 0x1000 + 8, PM_MW_KEY, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "misaligned through a window");
+	/* ... and misaligned with the window's bad tag: the key first */
+	p = pm_pair(e, XNIC_QPT_RC);
+	mw->qpn = p.b->qpn;
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, 0x1000 + 9, PM_MW_KEY ^ 1, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "misaligned, the window's bad tag");
 }
 
 static void pmem_flush_ok(struct kunit *test)
