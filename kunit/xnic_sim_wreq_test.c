@@ -1620,6 +1620,40 @@ static void wreq_reset_responder_mid_read(struct kunit *test)
 }
 
 /*
+ * The responder's QP is destroyed while it serves the READ (the
+ * command's reset of its wire state, xnic_sim_wresp_reset(), then its
+ * memory freed): as the device's reset, not one response more, the
+ * requester's READ ends in RETRY_EXC_ERR.
+ */
+static void wreq_destroy_responder_mid_read(struct kunit *test)
+{
+	struct xnic_cmd_query_caps_out caps;
+	struct xnic_cmd_obj obj = {};
+	struct xnic_sim_pkt p;
+	struct sk_buff *skb;
+	struct wq_mid m;
+	u32 resp = 0;
+
+	wq_mid_read(test, &m, WQ_SHORT_TO, 1);
+	obj.index = cpu_to_le32(m.b->qpn);
+	td_want(m.db, XNIC_CMD_DESTROY_QP, &obj, sizeof(obj), XNIC_CMD_OK);
+	tw_capture(m.c, 1, true);
+	td_expect(m.acq, 0x77, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(m.a), (u8)XNIC_QPS_ERR);
+	/* a pass of device 1's engine after the requester gave up */
+	KUNIT_ASSERT_EQ(test, td_cmd_out(m.db, XNIC_CMD_QUERY_CAPS, NULL, 0,
+					 &caps, sizeof(caps)),
+			(u32)XNIC_CMD_OK);
+	while ((skb = tw_captured(m.c, 1)))
+		if (xnic_sim_pkt_parse(skb->data, skb->len, &p) ==
+		    XNIC_SIM_DROP_NONE &&
+		    (xnic_sim_opcodes[p.opcode].mask & XNIC_SIM_PH_RESP))
+			resp++;
+	KUNIT_EXPECT_EQ(test, resp, 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tw_sim(m.c, 1)->wresp_acks));
+}
+
+/*
  * The requester's device is reset in the middle of its READ: the
  * responses still coming are dropped (no QP), nothing lands in the
  * READ's memory and no CQE is written into the old CQ.
@@ -1681,6 +1715,7 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_local_early_err),
 	KUNIT_CASE(wreq_local_inv_waits),
 	KUNIT_CASE(wreq_reset_responder_mid_read),
+	KUNIT_CASE(wreq_destroy_responder_mid_read),
 	KUNIT_CASE(wreq_reset_requester_mid_read),
 	{}
 };
