@@ -12,7 +12,9 @@
  *                  malformed type and level, UC), each giving the status
  *                  rxe gives on Linux 6.12, the responder QP's state and
  *                  event, the memory untouched on an error; the WQE and
- *                  CQE opcodes; persistence refused on ordinary memory
+ *                  CQE opcodes; persistence refused on ordinary memory;
+ *                  and the same key-before-alignment order for
+ *                  FETCH_AND_ADD / CMP_AND_SWP (xnic_sim_req.c)
  *
  * As kunit/xnic_sim_xport_test.c: two cabled devices without engine
  * threads, objects made by hand, xnic_sim_sq_exec() called directly;
@@ -30,6 +32,7 @@
 #define PM_ALL_KEY	0x100		/* index 1: all memory, local */
 #define PM_MR_KEY	(2 << 8 | 0x5c)	/* index 2: one page on device 1 */
 #define PM_MR_IOVA	0x7f0000000000ULL
+#define PM_MW_KEY	(3 << 8 | 0x77)	/* index 3: a type 2 window */
 #define PM_QP_ACC	(XNIC_ACCESS_REMOTE_WRITE | XNIC_ACCESS_REMOTE_READ | \
 			 XNIC_ACCESS_REMOTE_ATOMIC | XNIC_ACCESS_FLUSH_GLOBAL | \
 			 XNIC_ACCESS_FLUSH_PERSISTENT)
@@ -270,6 +273,110 @@ static void pmem_aw_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.b->rq_psn, (u32)PM_PSN);
 }
 
+/* one FETCH_AND_ADD of 1 into an 8-byte local buffer; the status */
+static u8 pm_fadd(struct pm_env *e, struct pm_pair *p, u64 addr, u32 rkey,
+		  u64 *orig)
+{
+	struct xnic_sim_swqe *w = &e->p.d[0]->scr->w;
+	static struct xnic_sge sge;
+	u8 status = 0xff;
+	u64 *local, dma;
+	u32 bl;
+
+	local = kt_dma(e->test, 8, &dma);
+	*local = 0xdeadULL;
+	sge.addr = cpu_to_le64(dma);
+	sge.length = cpu_to_le32(8);
+	sge.lkey = cpu_to_le32(PM_ALL_KEY);
+	memset(w, 0, sizeof(*w));
+	w->opcode = XNIC_OP_ATOMIC_FETCH_AND_ADD;
+	w->flags = XNIC_WQE_SIGNALED;
+	w->num_sge = 1;
+	w->sge = &sge;
+	w->remote_addr = addr;
+	w->rkey = rkey;
+	w->compare_add = 1;
+	KUNIT_EXPECT_EQ(e->test, xnic_sim_sq_exec(e->p.d[0], p->a, &status,
+						  &bl), (int)XNIC_SIM_DONE);
+	if (orig)
+		*orig = *local;
+	return status;
+}
+
+/*
+ * CMP_AND_SWP / FETCH_AND_ADD on the cable check the key before the
+ * alignment, as the wire responder and rxe (check_rkey(), then
+ * atomic_reply()): misaligned with a good key is an invalid request,
+ * misaligned with a bad key (tag, range, right) a remote access error;
+ * the responder in ERR, memory untouched either way.
+ */
+static void pmem_atomic_key_first(struct kunit *test)
+{
+	struct pm_env *e = pm_env(test);
+	struct xnic_sim_mr *mw;
+	struct pm_pair p;
+	u64 orig = 0;
+
+	/* aligned, good key: executed */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, PM_MR_IOVA + 64, PM_MR_KEY,
+				      &orig), XNIC_CQE_SUCCESS);
+	KUNIT_EXPECT_EQ(test, orig, 0xa5a5a5a5a5a5a5a5ULL);
+	KUNIT_EXPECT_EQ(test, pm_at(e, 64), 0xa5a5a5a5a5a5a5a6ULL);
+	KUNIT_EXPECT_EQ(test, p.b->state, XNIC_QPS_RTS);
+	/* misaligned, good key: invalid request */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, PM_MR_IOVA + 68, PM_MR_KEY,
+				      NULL), XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "misaligned");
+	/* misaligned, bad key: the key's check comes first */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, PM_MR_IOVA + 68, PM_MR_KEY ^ 1,
+				      NULL), XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "misaligned, bad key");
+	/* misaligned and across the MR's end: out of range first */
+	p = pm_pair(e, XNIC_QPT_RC);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, PM_MR_IOVA + PAGE_SIZE - 4,
+				      PM_MR_KEY, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "misaligned, across the end");
+	/* misaligned, the MR without REMOTE_ATOMIC: access first */
+	p = pm_pair(e, XNIC_QPT_RC);
+	e->p.mr.access = PM_MR_ACC & ~XNIC_ACCESS_REMOTE_ATOMIC;
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, PM_MR_IOVA + 68, PM_MR_KEY,
+				      NULL), XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "misaligned, no REMOTE_ATOMIC");
+	e->p.mr.access = PM_MR_ACC;
+	/*
+	 * aligned, but a type 2 window puts it at a misaligned place of its
+	 * MR: an invalid request too (was a remote access error)
+	 */
+	p = pm_pair(e, XNIC_QPT_RC);
+	mw = kunit_kzalloc(test, sizeof(*mw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->key = PM_MW_KEY;
+	mw->pdn = PM_PD;
+	mw->mw_type = XNIC_MW_TYPE_2;
+	mw->qpn = p.b->qpn;
+	mw->access = XNIC_ACCESS_REMOTE_ATOMIC;
+	mw->iova = 0x1000;
+	mw->length = PAGE_SIZE - 4;
+	mw->parent = &e->p.mr;
+	mw->base = PM_MR_IOVA + 4;
+	mw->state = XNIC_SIM_MW_VALID;
+	KUNIT_ASSERT_EQ(test, xnic_sim_tbl_insert(&e->p.d[1]->mrs,
+						  PM_MW_KEY >> 8, mw), 0);
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, 0x1000 + 8, PM_MW_KEY, NULL),
+			XNIC_CQE_REM_INV_REQ_ERR);
+	pm_refused(e, &p, "misaligned through a window");
+	/* ... and misaligned with the window's bad tag: the key first */
+	p = pm_pair(e, XNIC_QPT_RC);
+	mw->qpn = p.b->qpn;
+	KUNIT_EXPECT_EQ(test, pm_fadd(e, &p, 0x1000 + 9, PM_MW_KEY ^ 1, NULL),
+			XNIC_CQE_REM_ACCESS_ERR);
+	pm_refused(e, &p, "misaligned, the window's bad tag");
+}
+
 static void pmem_flush_ok(struct kunit *test)
 {
 	struct pm_env *e = pm_env(test);
@@ -390,6 +497,7 @@ static void pmem_tables(struct kunit *test)
 static struct kunit_case pmem_cases[] = {
 	KUNIT_CASE(pmem_aw_ok),
 	KUNIT_CASE(pmem_aw_errors),
+	KUNIT_CASE(pmem_atomic_key_first),
 	KUNIT_CASE(pmem_flush_ok),
 	KUNIT_CASE(pmem_flush_errors),
 	KUNIT_CASE(pmem_tables),

@@ -188,17 +188,23 @@ static u64 wq_ctr(struct wq *t, enum xnic_sim_ctr c)
 	return td_ctr(t->a, c);
 }
 
-/* Wait until counter @c reaches @n (false: it did not in time). */
-static bool wq_wait_ctr(struct wq *t, enum xnic_sim_ctr c, u64 n)
+/* Wait until device @d's counter @c reaches @n (false: not in time). */
+static bool wq_wait_ctr_dev(struct td_dev *d, enum xnic_sim_ctr c, u64 n)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(TD_TIMEOUT_MS);
 
-	while (wq_ctr(t, c) < n) {
+	while (td_ctr(d, c) < n) {
 		if (time_after(jiffies, end))
 			return false;
 		usleep_range(200, 400);
 	}
 	return true;
+}
+
+/* Wait until counter @c reaches @n (false: it did not in time). */
+static bool wq_wait_ctr(struct wq *t, enum xnic_sim_ctr c, u64 n)
+{
+	return wq_wait_ctr_dev(t->a, c, n);
 }
 
 /* A signaled SEND of @len bytes of t->buf. */
@@ -637,6 +643,193 @@ static void wreq_atomic_ack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 0x1122334455667788ULL);
 }
 
+/* A signaled FETCH_ADD of remote @raddr into 8 bytes at t->buf + @off. */
+static void wq_fadd(struct wq *t, u64 wr_id, u64 raddr, u32 off)
+{
+	struct td_wr w = { .op = XNIC_OP_ATOMIC_FETCH_AND_ADD,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = wr_id,
+			   .nsge = 1, .raddr = raddr, .rkey = 0x999,
+			   .cmp = 1 };
+
+	w.sge[0] = td_sge(td_pa(t->buf + off), 8, TD_ALL_KEY);
+	td_post(t->q, &w);
+}
+
+/* The next frame is a FETCH_ADD at @psn of remote @raddr. */
+static void wq_expect_fadd(struct wq *t, u32 psn, u64 raddr)
+{
+	struct xnic_sim_pkt p;
+
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_FETCH_ADD));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn);
+	KUNIT_EXPECT_EQ(t->test, p.va, raddr);
+}
+
+/* The scripted responder's atomic ACK at @psn, original value @orig. */
+static void wq_atomic_ack(struct wq *t, u32 psn, u64 orig)
+{
+	struct wq_resp r = { .op = XNIC_SIM_BTH_ATOMIC_ACK, .psn = psn,
+			     .syndrome = 0x1f, .orig = orig };
+
+	wq_inject(t, &r);
+}
+
+static u64 wq_u64(struct wq *t, u32 off)
+{
+	u64 v;
+
+	memcpy(&v, t->buf + off, 8);
+	return v;
+}
+
+/* The READ response ONLY at @psn of a READ of @len (<= 1024) bytes. */
+static void wq_read_only(struct wq *t, const u8 *src, u32 len, u32 psn)
+{
+	struct wq_resp r = { .op = XNIC_SIM_BTH_READ_RESP_ONLY, .psn = psn,
+			     .syndrome = 0x1f, .data = src, .len = len };
+
+	wq_inject(t, &r);
+}
+
+/*
+ * The atomic ACK of a FETCH_ADD behind a READ whose response was lost,
+ * without a timer (timeout 0): go-back-N at once (rxe's check_psn(): a
+ * response beyond a pending READ, COMPST_ERROR_RETRY), the READ and the
+ * FETCH_ADD asked again; their answers complete both, data and original
+ * value in place, one retry counted.
+ */
+static void wreq_atomic_gap_read(struct kunit *test)
+{
+	const u32 psn = 0x200, len = 1000;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_fadd(&t, 8, 0x3000, 2048);
+	wq_expect_fadd(&t, psn + 1, 0x3000);
+	/* the READ's response lost: the FETCH_ADD's ACK comes first */
+	wq_atomic_ack(&t, psn + 1, 0x4455);
+	wq_expect_reread(&t, psn, len, 0);
+	wq_expect_fadd(&t, psn + 1, 0x3000);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_oos_drops), 1ULL);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_read_only(&t, src, len, psn);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	wq_atomic_ack(&t, psn + 1, 0x4455);
+	td_expect(t.cq, 8, 0, XNIC_CQE_OP_FETCH_ADD, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), 8U);
+	KUNIT_EXPECT_EQ(test, wq_u64(&t, 2048), 0x4455ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * Three FETCH_ADDs, no timer: the second's ACK with the first's lost asks
+ * again from the first at once; the third's ACK of the same stale stream
+ * asks nothing more (once per gap).  The first's ACK is progress; the
+ * third's ACK then, with the second's lost, is a new gap: asked again
+ * from the second, a second retry.  All complete with their values.
+ */
+static void wreq_atomic_gap_atomic(struct kunit *test)
+{
+	const u32 psn = 0x300;
+	struct wq t;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	for (i = 0; i < 3; i++)
+		wq_fadd(&t, 1 + i, 0x3000 + 8 * i, 64 * i);
+	for (i = 0; i < 3; i++)
+		wq_expect_fadd(&t, psn + i, 0x3000 + 8 * i);
+	wq_atomic_ack(&t, psn + 1, 0x22);
+	for (i = 0; i < 3; i++)
+		wq_expect_fadd(&t, psn + i, 0x3000 + 8 * i);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	/* the rest of the stale stream: dropped, nothing asked */
+	wq_atomic_ack(&t, psn + 2, 0x33);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 2));
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	/* progress, then the second's ACK lost: a new gap */
+	wq_atomic_ack(&t, psn, 0x11);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_FETCH_ADD, NULL);
+	wq_atomic_ack(&t, psn + 2, 0x33);
+	wq_expect_fadd(&t, psn + 1, 0x3000 + 8);
+	wq_expect_fadd(&t, psn + 2, 0x3000 + 16);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	wq_atomic_ack(&t, psn + 1, 0x22);
+	wq_atomic_ack(&t, psn + 2, 0x33);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_FETCH_ADD, NULL);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_FETCH_ADD, NULL);
+	KUNIT_EXPECT_EQ(test, wq_u64(&t, 0), 0x11ULL);
+	KUNIT_EXPECT_EQ(test, wq_u64(&t, 64), 0x22ULL);
+	KUNIT_EXPECT_EQ(test, wq_u64(&t, 128), 0x33ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 5ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_oos_drops), 3ULL);
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * The gap an atomic ACK shows is a transport retry: with retry_cnt 0 and
+ * no timer it ends the READ before it in RETRY_EXC_ERR at once (nothing
+ * else could: no timer), nothing asked again, the FETCH_ADD flushed.
+ */
+static void wreq_atomic_gap_retry_none(struct kunit *test)
+{
+	const u32 psn = 0x400;
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 0, 7);
+	wq_read_start(&t, psn, 100);
+	wq_fadd(&t, 8, 0x3000, 2048);
+	wq_expect_fadd(&t, psn + 1, 0x3000);
+	wq_atomic_ack(&t, psn + 1, 0x4455);
+	td_expect(t.cq, 7, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	td_expect(t.cq, 8, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, wq_u64(&t, 2048), 0ULL);
+}
+
+/*
+ * As a READ response's gap (wreq_read_gap_retry_cnt): with retry_cnt 1
+ * the atomic ACK's gap and a timeout end the READ in RETRY_EXC_ERR after
+ * one request again of both WQEs (whichever comes first), not two.
+ */
+static void wreq_atomic_gap_retry_cnt(struct kunit *test)
+{
+	const u32 psn = 0x500;
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, WQ_MID_TO, 1, 7);
+	wq_read_start(&t, psn, 3000);		/* 3 PSNs */
+	wq_fadd(&t, 8, 0x3000, 2048);
+	wq_expect_fadd(&t, psn + 3, 0x3000);
+	wq_atomic_ack(&t, psn + 3, 0x4455);
+	td_expect(t.cq, 7, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	td_expect(t.cq, 8, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 2U);
+}
+
 /*
  * Duplicates and stale responses change nothing: an ACK again, an ACK
  * of a PSN never sent, a READ response for no READ.
@@ -929,25 +1122,30 @@ static void wq_write_send(struct wq *t, u64 wr_id, u32 len)
 #define WQ_BIG_KEY	(7 << 8 | 0x42)
 #define WQ_BIG_PKTS	BIT(23)		/* its packets at path MTU 256 */
 
-static u8 *wq_big_mr(struct wq *t)
+static u8 *wq_big_mr_on(struct kunit *test, struct td_dev *d, u32 access)
 {
 	u32 n = WQ_BIG_LEN >> WQ_BIG_SHIFT, i;
 	struct xnic_cmd_reg_mr in = {};
 	u64 mtt_dma, chunk_dma;
-	__le64 *mtt = kt_dma(t->test, n * sizeof(u64), &mtt_dma);
-	u8 *chunk = kt_dma(t->test, BIT(WQ_BIG_SHIFT), &chunk_dma);
+	__le64 *mtt = kt_dma(test, n * sizeof(u64), &mtt_dma);
+	u8 *chunk = kt_dma(test, BIT(WQ_BIG_SHIFT), &chunk_dma);
 
 	for (i = 0; i < n; i++)
 		mtt[i] = cpu_to_le64(chunk_dma);
 	in.key = cpu_to_le32(WQ_BIG_KEY);
 	in.pdn = cpu_to_le32(TD_PD);
-	in.access = cpu_to_le32(XNIC_ACCESS_LOCAL_WRITE);
+	in.access = cpu_to_le32(access);
 	in.length = cpu_to_le64(WQ_BIG_LEN);
 	in.mtt_addr = cpu_to_le64(mtt_dma);
 	in.npages = cpu_to_le32(n);
 	in.page_shift = WQ_BIG_SHIFT;
-	td_cmd_ok(t->a, XNIC_CMD_REG_MR, &in, sizeof(in));
+	td_cmd_ok(d, XNIC_CMD_REG_MR, &in, sizeof(in));
 	return chunk;
+}
+
+static u8 *wq_big_mr(struct wq *t)
+{
+	return wq_big_mr_on(t->test, t->a, XNIC_ACCESS_LOCAL_WRITE);
 }
 
 /*
@@ -1339,6 +1537,151 @@ static void wreq_local_inv_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
 }
 
+/* ------------------------------------------------------------------ */
+/* Device reset in the middle of a READ                                */
+
+/* packets of a READ of WQ_BIG_LEN bytes at path MTU 1024 */
+#define WQ_MID_PKTS	(WQ_BIG_LEN / 1024)
+/* responses seen before the reset: well into the READ, far from its end */
+#define WQ_MID_SEEN	64
+
+/* Device 0's QP 3 reading WQ_BIG_LEN bytes from device 1's QP 4. */
+struct wq_mid {
+	struct tw_ctx *c;
+	struct td_dev *da, *db;
+	struct td_cq *acq;
+	struct td_qp *a, *b;
+	u8 *local;		/* device 0's 64 KiB chunk, the READ's target */
+	u8 *remote;		/* device 1's, its source */
+};
+
+static void wq_mid_read(struct kunit *test, struct wq_mid *m, u8 timeout,
+			u8 retry)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ,
+			   .flags = XNIC_WQE_SIGNALED, .wr_id = 0x77,
+			   .nsge = 1, .raddr = 0, .rkey = WQ_BIG_KEY };
+	struct td_cq *bcq;
+
+	m->c = tw_ctx_up(test);
+	m->da = &m->c->td->dev[0];
+	m->db = &m->c->td->dev[1];
+	m->acq = td_cq(m->da, 1, 6, false);
+	bcq = td_cq(m->db, 2, 6, false);
+	m->a = td_qp(m->da, 3, XNIC_QPT_RC, TD_PD, m->acq, m->acq, 0, 0,
+		     XNIC_NO_SRQ);
+	m->b = td_qp(m->db, 4, XNIC_QPT_RC, TD_PD, bcq, bcq, 0, 0,
+		     XNIC_NO_SRQ);
+	m->local = wq_big_mr_on(test, m->da, XNIC_ACCESS_LOCAL_WRITE);
+	m->remote = wq_big_mr_on(test, m->db, XNIC_ACCESS_LOCAL_WRITE |
+				 XNIC_ACCESS_REMOTE_READ);
+	kt_fill_pattern(m->remote, BIT(WQ_BIG_SHIFT), 3);
+	wq_pair_connect(m->a, m->b, timeout, retry);
+	wq_pair_connect(m->b, m->a, timeout, retry);
+	w.sge[0] = td_sge(0, WQ_BIG_LEN, WQ_BIG_KEY);
+	td_post(m->a, &w);
+	/* the responder is well into it */
+	KUNIT_ASSERT_TRUE(test, tw_wait_frames(m->c, 1, WQ_MID_SEEN,
+					       TD_TIMEOUT_MS));
+	/* 2^21 responses are not sent while a test waits for 64 */
+	if (READ_ONCE(m->c->link[1].frames) >= WQ_MID_PKTS)
+		kunit_skip(test, "the READ ended before the reset");
+}
+
+/*
+ * The responder's device is reset while it serves a READ of 2^21
+ * responses from its per-resource cursor: the QP, its answer list entry
+ * and the MR go (KASAN would see a freed one touched), not one response
+ * more is sent; the requester, answered by nobody, ends the READ in
+ * RETRY_EXC_ERR -- never a success.
+ */
+static void wreq_reset_responder_mid_read(struct kunit *test)
+{
+	struct xnic_sim_pkt p;
+	struct sk_buff *skb;
+	struct wq_mid m;
+	u32 resp = 0;
+
+	wq_mid_read(test, &m, WQ_SHORT_TO, 1);
+	td_reset(m.db);
+	/* from here on device 1 has nothing to answer */
+	tw_capture(m.c, 1, true);
+	td_expect(m.acq, 0x77, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(m.a), (u8)XNIC_QPS_ERR);
+	/* device 1 up again: a pass of its engine, still nothing owed */
+	td_up(m.db);
+	while ((skb = tw_captured(m.c, 1)))
+		if (xnic_sim_pkt_parse(skb->data, skb->len, &p) ==
+		    XNIC_SIM_DROP_NONE &&
+		    (xnic_sim_opcodes[p.opcode].mask & XNIC_SIM_PH_RESP))
+			resp++;
+	KUNIT_EXPECT_EQ(test, resp, 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tw_sim(m.c, 1)->wresp_acks));
+}
+
+/*
+ * The responder's QP is destroyed while it serves the READ (the
+ * command's reset of its wire state, xnic_sim_wresp_reset(), then its
+ * memory freed): as the device's reset, not one response more, the
+ * requester's READ ends in RETRY_EXC_ERR.
+ */
+static void wreq_destroy_responder_mid_read(struct kunit *test)
+{
+	struct xnic_cmd_query_caps_out caps;
+	struct xnic_cmd_obj obj = {};
+	struct xnic_sim_pkt p;
+	struct sk_buff *skb;
+	struct wq_mid m;
+	u32 resp = 0;
+
+	wq_mid_read(test, &m, WQ_SHORT_TO, 1);
+	obj.index = cpu_to_le32(m.b->qpn);
+	td_want(m.db, XNIC_CMD_DESTROY_QP, &obj, sizeof(obj), XNIC_CMD_OK);
+	tw_capture(m.c, 1, true);
+	td_expect(m.acq, 0x77, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(m.a), (u8)XNIC_QPS_ERR);
+	/* a pass of device 1's engine after the requester gave up */
+	KUNIT_ASSERT_EQ(test, td_cmd_out(m.db, XNIC_CMD_QUERY_CAPS, NULL, 0,
+					 &caps, sizeof(caps)),
+			(u32)XNIC_CMD_OK);
+	while ((skb = tw_captured(m.c, 1)))
+		if (xnic_sim_pkt_parse(skb->data, skb->len, &p) ==
+		    XNIC_SIM_DROP_NONE &&
+		    (xnic_sim_opcodes[p.opcode].mask & XNIC_SIM_PH_RESP))
+			resp++;
+	KUNIT_EXPECT_EQ(test, resp, 0U);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tw_sim(m.c, 1)->wresp_acks));
+}
+
+/*
+ * The requester's device is reset in the middle of its READ: the
+ * responses still coming are dropped (no QP), nothing lands in the
+ * READ's memory and no CQE is written into the old CQ.
+ */
+static void wreq_reset_requester_mid_read(struct kunit *test)
+{
+	struct xnic_cmd_query_caps_out caps;
+	struct xnic_cqe e;
+	struct wq_mid m;
+	u64 before;
+
+	wq_mid_read(test, &m, WQ_LONG_TO, 7);
+	td_reset(m.da);
+	memset(m.local, 0, BIT(WQ_BIG_SHIFT));
+	/* up again (no QP): it takes the responses off the wire */
+	td_up(m.da);
+	before = td_ctr(m.da, XNIC_SIM_CTR_wire_drop_noqp);
+	KUNIT_EXPECT_TRUE(test, wq_wait_ctr_dev(m.da,
+						XNIC_SIM_CTR_wire_drop_noqp,
+						before + WQ_MID_SEEN));
+	/* the engine pass that dropped them is over */
+	KUNIT_ASSERT_EQ(test, td_cmd_out(m.da, XNIC_CMD_QUERY_CAPS, NULL, 0,
+					 &caps, sizeof(caps)),
+			(u32)XNIC_CMD_OK);
+	KUNIT_EXPECT_FALSE(test, td_peek(m.acq, &e));
+	KUNIT_EXPECT_NULL(test, memchr_inv(m.local, 0, BIT(WQ_BIG_SHIFT)));
+}
+
 static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_inorder_coalesced),
 	KUNIT_CASE(wreq_loss_timer),
@@ -1352,6 +1695,10 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_read_gap_once),
 	KUNIT_CASE(wreq_read_gap_retry_cnt),
 	KUNIT_CASE(wreq_atomic_ack),
+	KUNIT_CASE(wreq_atomic_gap_read),
+	KUNIT_CASE(wreq_atomic_gap_atomic),
+	KUNIT_CASE(wreq_atomic_gap_retry_none),
+	KUNIT_CASE(wreq_atomic_gap_retry_cnt),
 	KUNIT_CASE(wreq_dup_stale),
 	KUNIT_CASE(wreq_psn_wrap),
 	KUNIT_CASE(wreq_ud_frame),
@@ -1367,6 +1714,9 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_local_early),
 	KUNIT_CASE(wreq_local_early_err),
 	KUNIT_CASE(wreq_local_inv_waits),
+	KUNIT_CASE(wreq_reset_responder_mid_read),
+	KUNIT_CASE(wreq_destroy_responder_mid_read),
+	KUNIT_CASE(wreq_reset_requester_mid_read),
 	{}
 };
 

@@ -575,17 +575,28 @@ static int xnic_sim_do_atomic(struct xnic_sim_dev *dev,
 	xnic_sim_psn(qp, rqp, 8);
 	if (!xnic_sim_rd_atomic_resp(rqp, status))
 		return XNIC_SIM_DONE;
-	if (w->remote_addr & 7) {
+	/*
+	 * The key first (a remote access error), then the alignment: an
+	 * address not 8-byte aligned, or one a window translates to such,
+	 * is an invalid request -- as the wire responder and rxe
+	 * (check_rkey(), then atomic_reply()'s RESPST_ERR_MISALIGNED_ATOMIC).
+	 */
+	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
+			   w->remote_addr, 8, XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
+	if (!mr)
+		return xnic_sim_rem_access(qp, rqp, status);
+	if ((w->remote_addr | maddr) & 7)
+		r = -EINVAL;
+	else
+		r = xnic_sim_atomic(mr, maddr,
+				    w->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP,
+				    w->compare_add, w->swap, &orig);
+	if (r == -EINVAL) {
 		xnic_sim_qp_set_err(rqp, XNIC_EQE_QP_REQ_ERR);
 		*status = XNIC_CQE_REM_INV_REQ_ERR;
 		return XNIC_SIM_DONE;
 	}
-	mr = xnic_sim_rkey(rqp, xnic_sim_resp_pdn(dev, rqp), w->rkey,
-			   w->remote_addr, 8, XNIC_ACCESS_REMOTE_ATOMIC, &maddr);
-	if (!mr ||
-	    xnic_sim_atomic(mr, maddr,
-			    w->opcode == XNIC_OP_ATOMIC_CMP_AND_SWP,
-			    w->compare_add, w->swap, &orig))
+	if (r)
 		return xnic_sim_rem_access(qp, rqp, status);
 	s->atomic_orig = orig;
 	if (xnic_sim_copy(s->lseg, nl, &src, 1, 8, false)) {

@@ -21,8 +21,8 @@
  *
  * Loss: go-back-N from the oldest unacknowledged PSN (una_psn), on the
  * retransmission timer, a PSN sequence NAK, an ACK beyond a READ or
- * atomic whose responses did not come, a READ response beyond a gap
- * (once per gap), after an RNR wait.  A WQE is
+ * atomic whose responses did not come, a READ response or atomic ACK
+ * beyond a gap (once per gap), after an RNR wait.  A WQE is
  * re-read from the SQ ring for every packet sent (the driver reuses a
  * slot only after its CQE) and checked again, as untrusted as the first
  * time.  UC: no responses, a message completes once its packets are
@@ -962,17 +962,19 @@ static u8 xnic_sim_wreq_land(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 }
 
 /*
- * A response at @psn of a READ in flight, not the next expected: the
- * ones before it were lost.  Ask again from una_psn at once, go-back-N
- * as after a PSN sequence NAK (rxe's completer: check_psn(), a READ
- * response beyond comp.psn, COMPST_ERROR_RETRY), rather than a timer
- * period later -- but once per gap: the rest of the stale stream, every
- * response beyond the gap, asks nothing more until progress
+ * A READ response or atomic ACK at @psn of a READ or atomic in flight,
+ * not the next expected: the responses before it -- of this READ, or of
+ * an earlier READ or atomic -- were lost.  Ask again from una_psn at
+ * once, go-back-N as after a PSN sequence NAK (rxe's completer:
+ * check_psn(), a response beyond the last PSN of a pending READ or
+ * atomic WQE, or beyond comp.psn, COMPST_ERROR_RETRY), rather than a
+ * timer period later -- but once per gap: the rest of the stale stream,
+ * every response beyond the gap, asks nothing more until progress
  * (xnic_sim_wreq_una()) or the timer clears gap_retried.  It is a
  * transport retry: it takes one of retry_cnt (as rxe, but for 7), so a
  * peer that never fills the gap ends in RETRY_EXC_ERR.
  */
-static void xnic_sim_wreq_read_gap(struct xnic_sim_dev *dev,
+static void xnic_sim_wreq_resp_gap(struct xnic_sim_dev *dev,
 				   struct xnic_sim_qp *qp, u32 psn)
 {
 	struct xnic_sim_wreq *wr = qp->wreq;
@@ -1002,7 +1004,7 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 		return;
 	}
 	if (!xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
-		xnic_sim_wreq_read_gap(dev, qp, p->psn);
+		xnic_sim_wreq_resp_gap(dev, qp, p->psn);
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
 	}
@@ -1026,7 +1028,11 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 	xnic_sim_wreq_progress(dev, qp, xnic_sim_wreq_psn_add(p->psn, 1), now);
 }
 
-/* An atomic ACK: the original value into the local segment. */
+/*
+ * An atomic ACK: the original value into the local segment.  One of an
+ * atomic behind a READ or atomic whose responses did not all come asks
+ * again at once, as a READ response beyond a gap does.
+ */
 static void xnic_sim_wreq_atomic_ack(struct xnic_sim_dev *dev,
 				     struct xnic_sim_qp *qp,
 				     const struct xnic_sim_pkt *p, u64 now)
@@ -1038,8 +1044,12 @@ static void xnic_sim_wreq_atomic_ack(struct xnic_sim_dev *dev,
 	u8 st;
 
 	e = xnic_sim_wfl_find(wr, p->psn, &pos);
-	if (!e || !xnic_sim_wreq_op_atomic(e->opcode) ||
-	    !xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+	if (!e || !xnic_sim_wreq_op_atomic(e->opcode)) {
+		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
+		return;
+	}
+	if (!xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+		xnic_sim_wreq_resp_gap(dev, qp, p->psn);
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
 	}
@@ -1147,7 +1157,7 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
  * Anything that does not belong to what is in flight is dropped and
  * counted: a PSN already acknowledged (wire_duplicates), one not sent or
  * not the next expected (wire_oos_drops; the timer recovers, or, for a
- * READ response beyond a gap, a READ asked again at once).
+ * READ response or atomic ACK beyond a gap, go-back-N at once).
  */
 void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			const struct xnic_sim_pkt *p)
