@@ -776,6 +776,9 @@ static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb)
  * @dev: device (its engine, exec_lock held)
  * @max: at most this many
  *
+ * One at a time; the ACKs and NAKs a frame made its QP owe are sent
+ * before the next is taken (xnic_sim_wresp_send_acks()).
+ *
  * Return: whether there was any.
  */
 bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max)
@@ -789,6 +792,9 @@ bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max)
 	while (n < max && (skb = skb_dequeue(&w->rxq))) {
 		xnic_sim_wire_rx_one(dev, skb);
 		n++;
+		/* what it made a QP owe goes before the next frame is taken */
+		if (!list_empty(&dev->wresp_acks))
+			xnic_sim_wresp_send_acks(dev);
 	}
 	if (n) {
 		WRITE_ONCE(w->rx_polls, w->rx_polls + 1);
