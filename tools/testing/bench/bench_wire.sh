@@ -106,7 +106,7 @@ bw_snap() {
 	for _bs in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped; do
 		echo "eth_$_bs $(cat "/sys/class/net/$WIRE_ETH/statistics/$_bs")"
 	done
-	for _bs in $(grep -lx 'xnic_sim/0' /proc/[0-9]*/comm 2>/dev/null); do
+	grep -lx 'xnic_sim/0' /proc/[0-9]*/comm 2>/dev/null | while read -r _bs; do
 		awk '{ print "engine_jiffies", $14 + $15 }' "${_bs%comm}stat"
 	done
 	awk '$1 == "cpu" { print "softirq_jiffies", $8 }' /proc/stat
@@ -270,9 +270,9 @@ perftests() {
 	wpt "$1" write_lat_64 "$2" us 5 ib_write_lat -s 64 -n $LAT_N
 	wpt "$1" read_lat_64 "$2" us 5 ib_read_lat -s 64 -n $LAT_N
 	wpt "$1" send_lat_64 "$2" us 5 ib_send_lat -s 64 -n $LAT_N
-	wpt "$1" write_bw_64k "$2" MBps 4 ib_write_bw -s 65536 -n $BW_N
-	wpt "$1" read_bw_64k "$2" MBps 4 ib_read_bw -s 65536 -n $BW_N
-	wpt "$1" send_bw_64k "$2" MBps 4 ib_send_bw -s 65536 -n $BW_N
+	wpt "$1" write_bw_64k "$2" MBps 4 ib_write_bw -s 65536 -n "$BW_N"
+	wpt "$1" read_bw_64k "$2" MBps 4 ib_read_bw -s 65536 -n "$BW_N"
+	wpt "$1" send_bw_64k "$2" MBps 4 ib_send_bw -s 65536 -n "$BW_N"
 }
 
 # ------------------------------------------------------------ NVMe-oF
