@@ -18,6 +18,7 @@
 #include <linux/mm.h>
 #include <linux/io.h>
 #include <linux/random.h>
+#include <linux/etherdevice.h>
 #include "xnic_sim_fixture.h"
 
 #define KT_PD		1
@@ -770,6 +771,112 @@ static void wresp_coalesce(struct kunit *test)
 }
 
 /*
+ * @p from the remote requester as the wire receives it (its MAC, to the
+ * port's), queued for the engine by the rx_handler's path.
+ */
+static void kt_wire_rx(struct kt_env *e, struct xnic_sim_pkt *p)
+{
+	static const u8 rmac[6] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	u32 flen = xnic_sim_pkt_frame_len(p);
+	struct sk_buff *skb = alloc_skb(flen, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(e->test, skb);
+	ether_addr_copy(p->smac, rmac);
+	xnic_sim_eth_mac(e->d->guid, p->dmac);
+	p->sport = 0xc000;
+	skb_put(skb, flen);
+	xnic_sim_pkt_write_hdr(skb->data, p);
+	if (p->paylen)
+		memcpy(skb->data + xnic_sim_pkt_hdr_len(p), p->payload,
+		       p->paylen);
+	xnic_sim_pkt_seal(skb->data, p);
+	xnic_sim_wire_inject(e->d, skb);
+}
+
+/* The engine's RX poll of a pass: whether it took frames. */
+static bool kt_rx_poll(struct kt_env *e)
+{
+	bool any;
+
+	mutex_lock(&e->d->exec_lock);
+	any = xnic_sim_wire_rx_poll(e->d, XNIC_SIM_WIRE_RX_BUDGET);
+	mutex_unlock(&e->d->exec_lock);
+	return any;
+}
+
+/* A WRITE ONLY of 64 bytes at PSN KT_PSN + @i (data and MR offset 64 * @i) */
+static struct xnic_sim_pkt kt_write64(struct kt_env *e, struct kt_qp *x,
+				      int i, bool ackreq)
+{
+	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_WRITE_ONLY,
+				       KT_PSN + i);
+
+	p.va = KT_MR_IOVA + 64 * i;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = 64;
+	p.ackreq = ackreq;
+	kt_pay(e, &p, 64 * i, 64);
+	return p;
+}
+
+/*
+ * Frames from the wire: the ACK a frame with AckReq makes its QP owe goes
+ * out before the engine takes the next frame (rxe answers each AckReq at
+ * once), not after the rest of the pass -- a requester's PSN window
+ * waits for it.  Three WRITEs queued, two with AckReq, one RX poll: two
+ * ACKs, in order, each with its MSN; nothing left for the pass's end.
+ */
+static void wresp_ack_per_frame(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		p = kt_write64(e, x, i, i != 2);
+		kt_wire_rx(e, &p);
+	}
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(e->d), 3U);
+	KUNIT_EXPECT_TRUE(test, kt_rx_poll(e));
+	KUNIT_EXPECT_EQ(test, xnic_sim_wire_rxq_len(e->d), 0U);
+	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_rx_packets), 3ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(e->p.mr_buf, e->data, 3 * 64), 0);
+	KUNIT_ASSERT_EQ(test, kt_out(e), 2U);
+	kt_expect_ack(e, 0, KT_PSN, KT_ACK, 1);
+	kt_expect_ack(e, 1, KT_PSN + 1, KT_ACK, 2);
+	kt_pass_end(e);
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+}
+
+/*
+ * ... but not before READ responses owed before it: a READ, then a
+ * WRITE with AckReq, in one RX poll: nothing until the pass's end, then
+ * the READ's responses and the ACK behind them.
+ */
+static void wresp_ack_behind_read(struct kunit *test)
+{
+	struct kt_env *e = kt_env(test);
+	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
+	struct xnic_sim_pkt p;
+
+	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN);
+	p.va = KT_MR_IOVA + 2048;
+	p.rkey = KT_MR_KEY;
+	p.dma_len = 100;
+	kt_wire_rx(e, &p);
+	p = kt_write64(e, x, 1, true);
+	kt_wire_rx(e, &p);
+	KUNIT_EXPECT_TRUE(test, kt_rx_poll(e));
+	KUNIT_EXPECT_EQ(test, kt_out(e), 0U);
+	kt_pass_end(e);
+	KUNIT_ASSERT_EQ(test, kt_out(e), 2U);
+	KUNIT_EXPECT_EQ(test, e->out[0].opcode, XNIC_SIM_BTH_READ_RESP_ONLY);
+	KUNIT_EXPECT_EQ(test, e->out[0].psn, (u32)KT_PSN);
+	kt_expect_ack(e, 1, KT_PSN + 1, KT_ACK, 2);
+}
+
+/*
  * UC: a gap loses the message in progress (its receive WQE kept for the
  * next one); a new FIRST or ONLY starts over whatever its PSN; nothing
  * is ever answered.
@@ -1508,6 +1615,8 @@ static struct kunit_case xnic_sim_wresp_cases[] = {
 	KUNIT_CASE(wresp_dup_send),
 	KUNIT_CASE(wresp_gap),
 	KUNIT_CASE(wresp_coalesce),
+	KUNIT_CASE(wresp_ack_per_frame),
+	KUNIT_CASE(wresp_ack_behind_read),
 	KUNIT_CASE(wresp_uc),
 	KUNIT_CASE(wresp_err_flush_held),
 	KUNIT_CASE(wresp_ud),

@@ -65,6 +65,8 @@ else
 	LAT_N=50 BW_N=40 ULP_SECS=2 TCP_MIB=4 PING_N=5
 	RUNS=1
 fi
+# (an experiment's knob: bandwidth iterations)
+BW_N=${BENCH_BW_N:-$BW_N}
 XNIC_ATTR=/sys/bus/platform/devices/xnic.0/netdev
 BW_PORT=18900
 : >"$XRDMA_TMP/errors"
@@ -89,6 +91,41 @@ cpu_mark() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
 cpu_pct() {
 	echo "$1 $(cpu_mark)" | awk '{ d = $4 - $2; if (d < 1) d = 1
 		printf "%.0f\n", 100 * ($3 - $1) / d }'
+}
+
+# bw_snap: "name value" lines, what a bandwidth row's BENCH_INFO ctr
+# line compares: the device's counters (wire_counters), the model's wire
+# (debugfs: its RX queue), eth0's frames and bytes each way, the CPU
+# time of xnic_sim's engine thread and of the softirqs (jiffies), and
+# the time (centiseconds)
+bw_snap() {
+	wire_counters
+	[ "$WIRE_STACK" != xnic ] ||
+		awk '$2 ~ /^[0-9]+$/ && $1 ~ /^rx/ { print "wire_" $1, $2 }' \
+			"$XRDMA_DEBUGFS"/xnic_sim/0/wire 2>/dev/null
+	for _bs in rx_packets tx_packets rx_bytes tx_bytes rx_dropped tx_dropped; do
+		echo "eth_$_bs $(cat "/sys/class/net/$WIRE_ETH/statistics/$_bs")"
+	done
+	grep -lx 'xnic_sim/0' /proc/[0-9]*/comm 2>/dev/null | while read -r _bs; do
+		awk '{ print "engine_jiffies", $14 + $15 }' "${_bs%comm}stat"
+	done
+	awk '$1 == "cpu" { print "softirq_jiffies", $8 }' /proc/stat
+	awk '{ printf "time_cs %d\n", $1 * 100 }' /proc/uptime
+}
+
+# bw_info PAIR METRIC RUN BEFORE: what moved since BEFORE (bw_snap, one
+# line), with the frames each way per second of the row
+bw_info() {
+	out "BENCH_INFO ctr $1 $2 $3 $XRDMA_ROLE $WIRE_IBDEV: $(bw_snap |
+		awk -v b="$4" 'BEGIN { n = split(b, w, " ")
+		for (i = 1; i + 1 <= n; i += 2) o[w[i]] = w[i + 1] }
+		{ d[$1] = $2 - o[$1] }
+		$1 ~ /_max$/ { printf "%s %d ", $1, $2; next }
+		$2 - o[$1] != 0 && $1 != "time_cs" { printf "%s +%d ", $1, $2 - o[$1] }
+		END { t = d["time_cs"]; if (t < 1) t = 1
+			printf "secs %.2f eth_rx_pps %.0f eth_tx_pps %.0f",
+				t / 100, d["eth_rx_packets"] * 100 / t,
+				d["eth_tx_packets"] * 100 / t }')"
 }
 
 # ------------------------------------------------------------ stacks
@@ -171,6 +208,8 @@ wpt() {
 		# (a name of wire_server: [A-Za-z0-9_])
 		_pn=$(echo "${_pp}_${_pm}_${_pr}_$_ptry" | tr - _)
 		cp "$XRDMA_TMP/errors" "$XRDMA_TMP/errors.keep"
+		_psnap=
+		case $_pm in *_bw_*) _psnap=$(bw_snap | tr '\n' ' ') ;; esac
 		_pcpu=$(cpu_mark)
 		if [ "$XRDMA_ROLE" = a ]; then
 			wire_server "$_pn" tcp "$BW_PORT" "$@" -d "$WIRE_IBDEV" \
@@ -187,6 +226,7 @@ wpt() {
 			_pwhy="client: $(grep -v '^ *$' "$XRDMA_TMP/$_pn.cli" | tail -n 1 | cut -c1-80)"
 		fi
 		_pcpu=$(cpu_pct "$_pcpu")
+		[ -z "$_psnap" ] || bw_info "$_pp" "$_pm" "$_pr" "$_psnap"
 		positive "$_pv" || _pv=-
 		_ppeer=$(wire_sync "${_pn}_done" "$_pok:$_pcpu:$_pv") || exit 1
 		_pqok=${_ppeer%%:*}
@@ -230,9 +270,9 @@ perftests() {
 	wpt "$1" write_lat_64 "$2" us 5 ib_write_lat -s 64 -n $LAT_N
 	wpt "$1" read_lat_64 "$2" us 5 ib_read_lat -s 64 -n $LAT_N
 	wpt "$1" send_lat_64 "$2" us 5 ib_send_lat -s 64 -n $LAT_N
-	wpt "$1" write_bw_64k "$2" MBps 4 ib_write_bw -s 65536 -n $BW_N
-	wpt "$1" read_bw_64k "$2" MBps 4 ib_read_bw -s 65536 -n $BW_N
-	wpt "$1" send_bw_64k "$2" MBps 4 ib_send_bw -s 65536 -n $BW_N
+	wpt "$1" write_bw_64k "$2" MBps 4 ib_write_bw -s 65536 -n "$BW_N"
+	wpt "$1" read_bw_64k "$2" MBps 4 ib_read_bw -s 65536 -n "$BW_N"
+	wpt "$1" send_bw_64k "$2" MBps 4 ib_send_bw -s 65536 -n "$BW_N"
 }
 
 # ------------------------------------------------------------ NVMe-oF

@@ -94,6 +94,9 @@ struct xnic_sim_neigh {
  * @neigh_clock: use stamps
  * @sol_rs: rate limit of ARP requests / neighbour solicitations
  * @rxq_drops: RoCEv2 frames dropped, the queue full
+ * @rxq_max: the longest the queue was (after a frame was queued)
+ * @rx_polls: engine passes that took frames from the queue ...
+ * @rx_taken: ... and the frames they took
  * @rx_filtered: frames for another MAC (a promiscuous netdev's)
  * @rx_errors: frames not linearised or too short
  * @rx_vlan_drops: RoCEv2 frames in an 802.1Q tag (VLAN 1..4095) dropped
@@ -117,6 +120,9 @@ struct xnic_sim_wire {
 	u64 neigh_clock;
 	struct ratelimit_state sol_rs;
 	atomic64_t rxq_drops;
+	u32 rxq_max;
+	u64 rx_polls;
+	u64 rx_taken;
 	atomic64_t rx_filtered;
 	atomic64_t rx_errors;
 	atomic64_t rx_vlan_drops;
@@ -691,6 +697,8 @@ static void xnic_sim_wire_rx(struct xnic_sim_wire *w, struct sk_buff *skb)
 		if (skb_queue_len(&w->rxq) < XNIC_SIM_WIRE_RXQ_MAX) {
 			__skb_queue_tail(&w->rxq, skb);
 			queued = true;
+			if (skb_queue_len(&w->rxq) > w->rxq_max)
+				WRITE_ONCE(w->rxq_max, skb_queue_len(&w->rxq));
 		}
 		spin_unlock_irqrestore(&w->rxq.lock, flags);
 		if (queued) {
@@ -768,6 +776,9 @@ static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb)
  * @dev: device (its engine, exec_lock held)
  * @max: at most this many
  *
+ * One at a time; the ACKs and NAKs a frame made its QP owe are sent
+ * before the next is taken (xnic_sim_wresp_send_acks()).
+ *
  * Return: whether there was any.
  */
 bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max)
@@ -781,6 +792,13 @@ bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max)
 	while (n < max && (skb = skb_dequeue(&w->rxq))) {
 		xnic_sim_wire_rx_one(dev, skb);
 		n++;
+		/* what it made a QP owe goes before the next frame is taken */
+		if (!list_empty(&dev->wresp_acks))
+			xnic_sim_wresp_send_acks(dev);
+	}
+	if (n) {
+		WRITE_ONCE(w->rx_polls, w->rx_polls + 1);
+		WRITE_ONCE(w->rx_taken, w->rx_taken + n);
 	}
 	return n > 0;
 }
@@ -1087,6 +1105,9 @@ static int xnic_sim_wire_show(struct seq_file *m, void *v)
 		   (long long)atomic64_read(&w->rx_vlan_drops),
 		   (long long)atomic64_read(&w->eth_tx_drops),
 		   (long long)atomic64_read(&w->solicits));
+	seq_printf(m, "rxq_max %u\nrx_polls %llu\nrx_taken %llu\n",
+		   READ_ONCE(w->rxq_max), READ_ONCE(w->rx_polls),
+		   READ_ONCE(w->rx_taken));
 	spin_lock_bh(&w->neigh_lock);
 	for (i = 0; i < XNIC_SIM_WIRE_NEIGH_MAX; i++)
 		if (w->neigh[i].valid)

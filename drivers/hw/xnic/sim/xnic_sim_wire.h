@@ -150,8 +150,8 @@ struct xnic_sim_wres {
  * @ack_node: on the device's list of QPs owing answers (wresp_acks: an
  *	      ACK, or READ responses) ...
  * @on_ack: ... while set
- * @ack_due: an ACK is owed (coalesced, sent at the end of the pass, after
- *	     the READ responses before it) ...
+ * @ack_due: an ACK is owed (coalesced: sent before the next frame from
+ *	     the wire is taken, or after the READ responses before it) ...
  * @ack_psn: ... for this PSN
  * @npending: resources with answers still to send (@res[].pending)
  * @nak_due: a PSN sequence or RNR NAK waits for them ...
@@ -318,6 +318,11 @@ void xnic_sim_wresp_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  * the coalesced ACKs owed.  Return: whether answers are left or were sent.
  */
 bool xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev);
+/*
+ * Between two frames from the wire: the ACKs and NAKs owed by QPs with
+ * no READ responses pending, now (the others wait for the pass's end).
+ */
+void xnic_sim_wresp_send_acks(struct xnic_sim_dev *dev);
 void xnic_sim_wresp_reset(struct xnic_sim_qp *qp);
 /* The receive WQE a message holds, flushed when the QP is in ERR. */
 bool xnic_sim_wresp_flush_held(struct xnic_sim_dev *dev,

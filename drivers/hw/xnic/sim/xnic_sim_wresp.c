@@ -31,9 +31,12 @@
  * engine nor allocates more than one frame at a time.  What must not
  * overtake them waits behind them: an atomic's ACK (queued on its
  * resource), the coalesced ACK and a PSN sequence or RNR NAK.  ACKs are
- * coalesced: a packet with AckReq makes its QP owe one, sent once at the
- * end of the pass for the latest PSN; error NAKs go out at once (the QP
- * goes to ERR, which drops what it still owed).
+ * coalesced: a packet with AckReq makes its QP owe one, for the latest
+ * PSN, sent before the engine takes the next frame from the wire
+ * (xnic_sim_wresp_send_acks(), as rxe answers each AckReq at once) or,
+ * behind READ responses, when they are out (at the end of a pass); error
+ * NAKs go out at once (the QP goes to ERR, which drops what it still
+ * owed).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -366,6 +369,32 @@ static bool xnic_sim_wresp_serve(struct xnic_sim_dev *dev,
 	return sent;
 }
 
+/*
+ * A QP that left the answer list with no READ responses pending: the NAK,
+ * then the ACK it owes (one ACK, for the latest PSN); none when it
+ * stopped receiving (ERR).
+ */
+static void xnic_sim_wresp_answer(struct xnic_sim_dev *dev,
+				  struct xnic_sim_wresp *w)
+{
+	struct xnic_sim_qp *qp = w->qp;
+
+	if (!xnic_sim_qp_can_recv(READ_ONCE(qp->state))) {
+		xnic_sim_wresp_drop_pending(w);
+		return;
+	}
+	if (w->nak_due) {
+		w->nak_due = false;
+		xnic_sim_wresp_nak_now(dev, qp, w->nak_psn, w->nak_syndrome);
+	}
+	if (!w->ack_due)
+		return;
+	w->ack_due = false;
+	xnic_sim_wresp_ack(dev, qp, w->ack_psn,
+			   XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS,
+			   w->msn, false, 0);
+}
+
 /**
  * xnic_sim_wresp_flush_acks - the responder's answers at the end of a pass
  * @dev: the device (its engine, at the end of a pass)
@@ -406,24 +435,34 @@ bool xnic_sim_wresp_flush_acks(struct xnic_sim_dev *dev)
 		}
 		list_del(&w->ack_node);
 		w->on_ack = false;
-		if (!xnic_sim_qp_can_recv(READ_ONCE(qp->state))) {
-			xnic_sim_wresp_drop_pending(w);
-			continue;
-		}
-		if (w->nak_due) {
-			w->nak_due = false;
-			xnic_sim_wresp_nak_now(dev, qp, w->nak_psn,
-					       w->nak_syndrome);
-		}
-		if (!w->ack_due)
-			continue;
-		w->ack_due = false;
-		xnic_sim_wresp_ack(dev, qp, w->ack_psn,
-				   XNIC_SIM_AETH_ACK | XNIC_SIM_AETH_CREDITS,
-				   w->msn, false, 0);
+		xnic_sim_wresp_answer(dev, w);
 	}
 	list_splice_tail(&served, &dev->wresp_acks);
 	return work || !list_empty(&dev->wresp_acks);
+}
+
+/**
+ * xnic_sim_wresp_send_acks - the ACKs and NAKs owed, now
+ * @dev: the device (its engine, between two frames from the wire)
+ *
+ * What a frame made a QP owe goes out before the engine takes the next
+ * frame from the wire, as rxe answers each AckReq at once: a requester
+ * whose PSN window waits for the ACK does not wait for the rest of the
+ * pass as well (up to XNIC_SIM_WIRE_RX_BUDGET frames more, and the
+ * pass's send queues).  A QP with READ responses still to send keeps
+ * its answers behind them (xnic_sim_wresp_flush_acks()).
+ */
+void xnic_sim_wresp_send_acks(struct xnic_sim_dev *dev)
+{
+	struct xnic_sim_wresp *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &dev->wresp_acks, ack_node) {
+		if (w->npending)
+			continue;
+		list_del(&w->ack_node);
+		w->on_ack = false;
+		xnic_sim_wresp_answer(dev, w);
+	}
 }
 
 /**
