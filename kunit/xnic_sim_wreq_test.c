@@ -830,6 +830,119 @@ static void wreq_atomic_gap_retry_cnt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 2U);
 }
 
+/* Three signaled SENDs of 8 bytes, @id..@id + 2, seen at @psn.. */
+static void wq_sends3(struct wq *t, u64 id, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < 3; i++)
+		wq_send(t, id + i, 8);
+	for (i = 0; i < 3; i++)
+		wq_expect_send(t, XNIC_SIM_BTH_SEND_ONLY, psn + i, true, 8);
+}
+
+/*
+ * Behind a READ at @psn whose response was lost, the ACKs of the three
+ * SENDs after it, in order, then the first again (counted a duplicate:
+ * all of them handled); the READ and the SENDs asked again once.
+ */
+static void wq_ack_gap(struct wq *t, u32 psn, u32 len, u64 dups)
+{
+	u32 i;
+
+	for (i = 1; i <= 3; i++)
+		wq_ack(t, psn + i);
+	wq_ack(t, psn + 1);
+	KUNIT_ASSERT_TRUE_MSG(t->test,
+			      wq_wait_ctr(t, XNIC_SIM_CTR_wire_duplicates,
+					  dups),
+			      "ACKs not all taken as beyond the gap: QP state %u",
+			      td_state(t->q));
+	wq_expect_reread(t, psn, len, 0);
+	for (i = 1; i <= 3; i++)
+		wq_expect_send(t, XNIC_SIM_BTH_SEND_ONLY, psn + i, true, 8);
+}
+
+/*
+ * A plain ACK beyond a READ whose response was lost asks again at once
+ * (rxe's check_psn(): COMPST_ERROR_RETRY), once per gap as a READ
+ * response beyond a gap (rxe's comp.started_retry): of three ACKs of
+ * later SENDs, no timer, only the first asks again -- one retry, one of
+ * retry_cnt 1, not three (the second would end the READ in
+ * RETRY_EXC_ERR).  The READ's response is progress: it completes the
+ * READ and the SENDs, and resets the count; a second READ lost, with
+ * ACKs beyond it, is a new gap: one more retry, again of retry_cnt 1.
+ */
+static void wreq_ack_gap_once(struct kunit *test)
+{
+	const u32 psn = 0x600, len = 100;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 1, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_sends3(&t, 1, psn + 1);
+	wq_ack_gap(&t, psn, len, 1);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 4));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 4ULL);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_read_only(&t, src, len, psn);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+
+	/* a second gap, after progress */
+	src = wq_read_start(&t, psn + 4, len);
+	wq_sends3(&t, 4, psn + 5);
+	wq_ack_gap(&t, psn + 4, len, 2);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	wq_read_only(&t, src, len, psn + 4);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, NULL);
+	td_expect(t.cq, 4, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 5, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 6, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 8));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 8ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_err_retry_exc), 0ULL);
+	td_state(t.q);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * The gap's one retry still takes one of retry_cnt: with retry_cnt 1,
+ * the ACKs beyond a READ whose response never comes and the timer end it
+ * in RETRY_EXC_ERR after one request again (whichever comes first), the
+ * SENDs behind it flushed.
+ */
+static void wreq_ack_gap_retry_exc(struct kunit *test)
+{
+	const u32 psn = 0x700;
+	struct wq t;
+	u32 i;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, WQ_MID_TO, 1, 7);
+	wq_read_start(&t, psn, 100);
+	wq_sends3(&t, 1, psn + 1);
+	for (i = 1; i <= 3; i++)
+		wq_ack(&t, psn + i);
+	td_expect(t.cq, 7, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	td_expect(t.cq, 1, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	td_expect(t.cq, 2, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	td_expect(t.cq, 3, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_err_retry_exc), 1ULL);
+}
+
 /*
  * Duplicates and stale responses change nothing: an ACK again, an ACK
  * of a PSN never sent, a READ response for no READ.
@@ -1699,6 +1812,8 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_atomic_gap_atomic),
 	KUNIT_CASE(wreq_atomic_gap_retry_none),
 	KUNIT_CASE(wreq_atomic_gap_retry_cnt),
+	KUNIT_CASE(wreq_ack_gap_once),
+	KUNIT_CASE(wreq_ack_gap_retry_exc),
 	KUNIT_CASE(wreq_dup_stale),
 	KUNIT_CASE(wreq_psn_wrap),
 	KUNIT_CASE(wreq_ud_frame),

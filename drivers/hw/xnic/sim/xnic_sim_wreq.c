@@ -20,12 +20,12 @@
  * completes as on the cable (xnic_sim_sq_exec(), xnic_sim_sq_complete()).
  *
  * Loss: go-back-N from the oldest unacknowledged PSN (una_psn), on the
- * retransmission timer, a PSN sequence NAK, an ACK beyond a READ or
- * atomic whose responses did not come, a READ response or atomic ACK
- * beyond a gap (once per gap), after an RNR wait.  A WQE is
- * re-read from the SQ ring for every packet sent (the driver reuses a
- * slot only after its CQE) and checked again, as untrusted as the first
- * time.  UC: no responses, a message completes once its packets are
+ * retransmission timer, a PSN sequence NAK, an ACK or NAK beyond a
+ * READ or atomic whose responses did not come or a READ response or
+ * atomic ACK beyond a gap (both once per gap), after an RNR wait.  A
+ * WQE is re-read from the SQ ring for every packet sent (the driver
+ * reuses a slot only after its CQE) and checked again, as untrusted as
+ * the first time.  UC: no responses, a message completes once its packets are
  * sent.  UD: one packet per message (xnic_sim_wreq_ud_send()).
  * MODIFY_QP may not change what packets in flight depend on
  * (xnic_sim_wreq_modify_ok()).
@@ -962,29 +962,41 @@ static u8 xnic_sim_wreq_land(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 }
 
 /*
- * A READ response or atomic ACK at @psn of a READ or atomic in flight,
- * not the next expected: the responses before it -- of this READ, or of
- * an earlier READ or atomic -- were lost.  Ask again from una_psn at
- * once, go-back-N as after a PSN sequence NAK (rxe's completer:
- * check_psn(), a response beyond the last PSN of a pending READ or
- * atomic WQE, or beyond comp.psn, COMPST_ERROR_RETRY), rather than a
- * timer period later -- but once per gap: the rest of the stale stream,
- * every response beyond the gap, asks nothing more until progress
- * (xnic_sim_wreq_una()) or the timer clears gap_retried.  It is a
- * transport retry: it takes one of retry_cnt (as rxe, but for 7), so a
+ * Responses of a READ or atomic in flight were lost, and something later
+ * shows it: a READ response or atomic ACK beyond them
+ * (xnic_sim_wreq_resp_gap()), or an ACK or NAK of a later PSN
+ * (xnic_sim_wreq_ack() stopped at the READ or atomic).  Ask again from
+ * una_psn at once, go-back-N as after a PSN sequence NAK (rxe's
+ * completer: check_psn(), a response beyond the last PSN of a pending
+ * READ or atomic WQE, or beyond comp.psn, COMPST_ERROR_RETRY), rather
+ * than a timer period later -- but once per gap, as rxe's
+ * comp.started_retry: the rest of the stale stream, every later response
+ * and every coalesced ACK beyond the gap, asks nothing more until
+ * progress (xnic_sim_wreq_una()) or the timer clears gap_retried.  It is
+ * a transport retry: it takes one of retry_cnt (as rxe, but for 7), so a
  * peer that never fills the gap ends in RETRY_EXC_ERR.
  */
+static void xnic_sim_wreq_gap_retry(struct xnic_sim_dev *dev,
+				    struct xnic_sim_qp *qp)
+{
+	struct xnic_sim_wreq *wr = qp->wreq;
+
+	if (wr->gap_retried)
+		return;
+	wr->gap_retried = true;
+	xnic_sim_wreq_retry(dev, qp);
+}
+
+/* A READ response or atomic ACK at @psn, not the next expected. */
 static void xnic_sim_wreq_resp_gap(struct xnic_sim_dev *dev,
 				   struct xnic_sim_qp *qp, u32 psn)
 {
 	struct xnic_sim_wreq *wr = qp->wreq;
 
-	if (wr->gap_retried ||
-	    xnic_sim_wreq_cmp(wr, psn, wr->una_psn) <= 0 ||
+	if (xnic_sim_wreq_cmp(wr, psn, wr->una_psn) <= 0 ||
 	    xnic_sim_wreq_cmp(wr, psn, wr->max_psn) >= 0)
 		return;
-	wr->gap_retried = true;
-	xnic_sim_wreq_retry(dev, qp);
+	xnic_sim_wreq_gap_retry(dev, qp);
 }
 
 /* A READ response (@mask: its opcode's XNIC_SIM_PH_*). */
@@ -1100,7 +1112,7 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		}
 		wr->ack_psn = end;
 		if (xnic_sim_wreq_ack(qp, end, now))
-			xnic_sim_wreq_retry(dev, qp);	/* responses lost */
+			xnic_sim_wreq_gap_retry(dev, qp); /* responses lost */
 		xnic_sim_wreq_retire(dev, qp);
 		return;
 	}
@@ -1115,7 +1127,7 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 		return;
 	}
 	if (xnic_sim_wreq_ack(qp, psn, now)) {
-		xnic_sim_wreq_retry(dev, qp);
+		xnic_sim_wreq_gap_retry(dev, qp);
 		xnic_sim_wreq_retire(dev, qp);
 		return;
 	}
