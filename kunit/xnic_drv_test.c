@@ -873,12 +873,27 @@ static void misc_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, attr.max_sge, caps.max_sge);
 }
 
+/* the port's active MTU register (XNIC_REG_ETH_PORT_MTU) as misc_query_port sets it */
+static u32 mq_port_mtu;
+
+static u32 mq_bus_read32(struct xnic_bus *bus, u32 reg)
+{
+	return reg == XNIC_REG_ETH(1, XNIC_REG_ETH_PORT_MTU) ? mq_port_mtu : 0;
+}
+
+static struct xnic_bus mq_bus = {
+	.read32 = mq_bus_read32,
+	.write32 = dp_bus_write32,
+};
+
 static void misc_query_port(struct kunit *test)
 {
 	struct xnic_dev *xdev = kunit_kzalloc(test, sizeof(*xdev), GFP_KERNEL);
 	struct xrdma_port_attr pa = {};
 
 	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	xdev->bus = &mq_bus;
+	mq_port_mtu = 0;	/* a device without the register: the max */
 	xdev->port_state = XRDMA_PORT_ACTIVE;
 	xdev->caps.port_mtu = XNIC_MTU_2048;
 	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
@@ -890,6 +905,19 @@ static void misc_query_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
 	KUNIT_EXPECT_EQ(test, pa.max_mtu, XRDMA_MTU_4096);
 	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_4096);
+	/* the active MTU follows the register, never above the max */
+	mq_port_mtu = XNIC_MTU_1024;
+	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.max_mtu, XRDMA_MTU_4096);
+	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_1024);
+	xdev->caps.port_mtu = XNIC_MTU_2048;
+	mq_port_mtu = XNIC_MTU_4096;
+	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_2048);
+	/* a code the driver does not know: the max */
+	mq_port_mtu = 99;
+	KUNIT_EXPECT_EQ(test, xnic_query_port(&xdev->ibdev, 1, &pa), 0);
+	KUNIT_EXPECT_EQ(test, pa.active_mtu, XRDMA_MTU_2048);
 }
 
 static void misc_doorbell(struct kunit *test)

@@ -391,7 +391,7 @@ static void wreq_rem_access(struct kunit *test)
 
 /*
  * A READ of three responses whose middle one is lost: the last is
- * dropped, the timer asks again for the rest, which completes it.
+ * dropped and asks again at once for the rest, which completes it.
  */
 static void wreq_read_lost_middle(struct kunit *test)
 {
@@ -458,6 +458,152 @@ static void wreq_read_lost_middle(struct kunit *test)
 	wq_inject(&t, &r);
 	KUNIT_EXPECT_TRUE(test,
 			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_duplicates, 1));
+}
+
+/*
+ * A READ of @len bytes into t->buf from remote 0x10000 at PSN @psn (path
+ * MTU 1024), its request seen; @src filled with what the remote holds.
+ */
+static u8 *wq_read_start(struct wq *t, u32 psn, u32 len)
+{
+	struct td_wr w = { .op = XNIC_OP_RDMA_READ, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = 7, .nsge = 1, .raddr = 0x10000,
+			   .rkey = 0x777 };
+	struct xnic_sim_pkt p;
+	u8 *src;
+	u32 i;
+
+	src = kunit_kmalloc(t->test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t->test, src);
+	for (i = 0; i < len; i++)
+		src[i] = i * 11 + 5;
+	w.sge[0] = td_sge(td_pa(t->buf), len, TD_ALL_KEY);
+	td_post(t->q, &w);
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn);
+	return src;
+}
+
+/* Response @k (PSN @psn0 + @k) of a READ of @len bytes from @src. */
+static void wq_read_resp(struct wq *t, const u8 *src, u32 len, u32 psn0,
+			 u32 k)
+{
+	struct wq_resp r = { .syndrome = 0x1f, .psn = psn0 + k,
+			     .data = src + k * 1024 };
+
+	r.len = min_t(u32, len - k * 1024, 1024);
+	r.op = k * 1024 + r.len == len ? XNIC_SIM_BTH_READ_RESP_LAST :
+	       !k ? XNIC_SIM_BTH_READ_RESP_FIRST :
+	       XNIC_SIM_BTH_READ_RESP_MIDDLE;
+	wq_inject(t, &r);
+}
+
+/* The READ asked again from response @k: PSN, address, length. */
+static void wq_expect_reread(struct wq *t, u32 psn0, u32 len, u32 k)
+{
+	struct xnic_sim_pkt p;
+
+	wq_frame(t, &p);
+	KUNIT_EXPECT_EQ(t->test, p.opcode,
+			(u8)(XNIC_SIM_BTH_RC | XNIC_SIM_BTH_READ_REQUEST));
+	KUNIT_EXPECT_EQ(t->test, p.psn, psn0 + k);
+	KUNIT_EXPECT_EQ(t->test, p.va, 0x10000ULL + k * 1024);
+	KUNIT_EXPECT_EQ(t->test, p.dma_len, len - k * 1024);
+}
+
+/*
+ * A READ of four responses whose second is lost, without a timer
+ * (timeout 0): the third asks again from the second PSN at once (a
+ * timer could not), the new stream completes it with the data.
+ */
+static void wreq_read_gap_at_once(struct kunit *test)
+{
+	const u32 psn = 0x40, len = 4000;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 0);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_expect_reread(&t, psn, len, 1);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	wq_read_resp(&t, src, len, psn, 1);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_oos_drops), 1ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_timeouts), 0ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * Once per gap: three responses of the stale stream beyond a lost one
+ * ask again once; after progress (the missing one came) a new gap asks
+ * again, once; then the READ completes.
+ */
+static void wreq_read_gap_once(struct kunit *test)
+{
+	const u32 psn = 0x80, len = 5000;
+	struct xnic_cqe e;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, 0, 7, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 0);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 3));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	wq_expect_reread(&t, psn, len, 1);
+	/* progress, then the next response lost: a new gap */
+	wq_read_resp(&t, src, len, psn, 1);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	KUNIT_ASSERT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_oos_drops, 5));
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	wq_expect_reread(&t, psn, len, 2);
+	wq_read_resp(&t, src, len, psn, 2);
+	wq_read_resp(&t, src, len, psn, 3);
+	wq_read_resp(&t, src, len, psn, 4);
+	td_expect(t.cq, 7, 0, XNIC_CQE_OP_RDMA_READ, &e);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(e.byte_len), len);
+	KUNIT_EXPECT_EQ(test, memcmp(t.buf, src, len), 0);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 2ULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
+}
+
+/*
+ * A gap's request takes one of retry_cnt, as a sequence NAK: with
+ * retry_cnt 1 the gap and a timeout end the READ in RETRY_EXC_ERR after
+ * one request again (whichever comes first), not two.
+ */
+static void wreq_read_gap_retry_cnt(struct kunit *test)
+{
+	const u32 psn = 0x90, len = 3000;
+	struct wq t;
+	u8 *src;
+
+	wq_up(&t, test, XNIC_QPT_RC, psn, WQ_MID_TO, 1, 7);
+	src = wq_read_start(&t, psn, len);
+	wq_read_resp(&t, src, len, psn, 2);
+	td_expect(t.cq, 7, XNIC_CQE_RETRY_EXC_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_retries), 1ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 1U);
 }
 
 /* An atomic: its AtomicETH out, the original value of its ACK in. */
@@ -1065,6 +1211,134 @@ static void wreq_modify_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
 }
 
+/*
+ * Local operations behind WQEs in flight.  A fast-registration MR
+ * (key WQ_FR_KEY, one page) to register with REG_MR.
+ */
+#define WQ_FR_KEY	(9 << 8 | 0x11)
+
+static void wq_fr_mr(struct wq *t)
+{
+	struct xnic_cmd_reg_mr in = {};
+
+	in.key = cpu_to_le32(WQ_FR_KEY);
+	in.pdn = cpu_to_le32(TD_PD);
+	in.flags = cpu_to_le32(XNIC_MR_F_FREG);
+	in.npages = cpu_to_le32(1);
+	in.page_shift = 12;
+	td_cmd_ok(t->a, XNIC_CMD_REG_MR, &in, sizeof(in));
+}
+
+/* A signaled REG_MR of t->buf's first page under @key, not rung. */
+static void wq_write_reg_mr(struct wq *t, u64 wr_id, u32 key)
+{
+	struct td_wr w = { .op = XNIC_OP_REG_MR, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = wr_id };
+	u64 mtt_dma;
+	__le64 *mtt = kt_dma(t->test, sizeof(u64), &mtt_dma);
+	struct td_qp *q = t->q;
+	struct xnic_wqe_fr *fr;
+
+	*mtt = cpu_to_le64(td_pa(t->buf));
+	td_write_wqe(q, &w);
+	fr = (void *)(q->sq + (((q->sq_pi - 1) & ((1U << TD_Q_LOG) - 1)) <<
+			       TD_WQE_SHIFT) + XNIC_WQE_FR_OFF);
+	fr->mtt_addr = cpu_to_le64(mtt_dma);
+	fr->iova = cpu_to_le64(0x10000);
+	fr->length = cpu_to_le64(PAGE_SIZE);
+	fr->key = cpu_to_le32(key);
+	fr->access = cpu_to_le32(XNIC_ACCESS_LOCAL_WRITE);
+	fr->npages = cpu_to_le32(1);
+	fr->page_shift = 12;
+}
+
+/*
+ * SEND, REG_MR, SEND: the REG_MR executes with the first SEND in flight,
+ * so the second SEND goes out before any ACK; the completions come in
+ * posting order, the REG_MR's with the first SEND's ACK.
+ */
+static void wreq_local_early(struct kunit *test)
+{
+	struct wq t;
+	struct xnic_cqe e;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_fr_mr(&t);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);
+	wq_write_send(&t, 3, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 4);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_REG_MR, NULL);
+	KUNIT_EXPECT_FALSE(test, td_peek(t.cq, &e));
+	wq_ack(&t, 1);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
+/*
+ * A REG_MR that fails (no such MR) behind a SEND in flight: nothing
+ * after it goes out; the SEND completes with its ACK, then the REG_MR
+ * with its error, the QP in ERR, the SEND behind it flushed.
+ */
+static void wreq_local_early_err(struct kunit *test)
+{
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);	/* no MR at that key */
+	wq_write_send(&t, 3, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, XNIC_CQE_LOC_PROT_ERR, 0, NULL);
+	td_expect(t.cq, 3, XNIC_CQE_WR_FLUSH_ERR, 0, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_tx_send), 1ULL);
+	KUNIT_EXPECT_NULL(test, tw_captured(t.c, 0));
+}
+
+/*
+ * LOCAL_INV waits for everything before it to complete (the Local
+ * Invalidate Fence, as rxe): with a SEND in flight before it, the SEND
+ * behind it goes out only after the first SEND's ACK completed the
+ * SEND, the REG_MR and the LOCAL_INV.
+ */
+static void wreq_local_inv_waits(struct kunit *test)
+{
+	struct td_wr inv = { .op = XNIC_OP_LOCAL_INV,
+			     .flags = XNIC_WQE_SIGNALED, .wr_id = 3,
+			     .imm = cpu_to_le32(WQ_FR_KEY) };
+	struct wq t;
+
+	wq_up(&t, test, XNIC_QPT_RC, 0, WQ_LONG_TO, 7, 7);
+	wq_fr_mr(&t);
+	wq_write_send(&t, 1, 8);
+	wq_write_reg_mr(&t, 2, WQ_FR_KEY);
+	td_write_wqe(t.q, &inv);
+	wq_write_send(&t, 4, 4);
+	td_doorbell(t.q);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 0, true, 8);
+	/* give the turn time to (wrongly) send more */
+	msleep(20);
+	KUNIT_EXPECT_NULL(test, tw_captured(t.c, 0));
+	wq_ack(&t, 0);
+	td_expect(t.cq, 1, 0, XNIC_CQE_OP_SEND, NULL);
+	td_expect(t.cq, 2, 0, XNIC_CQE_OP_REG_MR, NULL);
+	td_expect(t.cq, 3, 0, XNIC_CQE_OP_LOCAL_INV, NULL);
+	wq_expect_send(&t, XNIC_SIM_BTH_SEND_ONLY, 1, true, 4);
+	wq_ack(&t, 1);
+	td_expect(t.cq, 4, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, td_state(t.q), (u8)XNIC_QPS_RTS);
+}
+
 static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_inorder_coalesced),
 	KUNIT_CASE(wreq_loss_timer),
@@ -1074,6 +1348,9 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_rnr_exceeded),
 	KUNIT_CASE(wreq_rem_access),
 	KUNIT_CASE(wreq_read_lost_middle),
+	KUNIT_CASE(wreq_read_gap_at_once),
+	KUNIT_CASE(wreq_read_gap_once),
+	KUNIT_CASE(wreq_read_gap_retry_cnt),
 	KUNIT_CASE(wreq_atomic_ack),
 	KUNIT_CASE(wreq_dup_stale),
 	KUNIT_CASE(wreq_psn_wrap),
@@ -1087,6 +1364,9 @@ static struct kunit_case wreq_cases[] = {
 	KUNIT_CASE(wreq_sqd_retry_exceeded),
 	KUNIT_CASE(wreq_modify_in_flight),
 	KUNIT_CASE(wreq_modify_timeout),
+	KUNIT_CASE(wreq_local_early),
+	KUNIT_CASE(wreq_local_early_err),
+	KUNIT_CASE(wreq_local_inv_waits),
 	{}
 };
 

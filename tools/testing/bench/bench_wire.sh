@@ -43,8 +43,12 @@
 
 # shellcheck source=/dev/null # lib/wire.sh, in the guest
 . /xrdma/tests/lib/wire.sh
-# shellcheck source=/dev/null # its NQN, host NQN/ID, _wn_ns_dev, _wn_teardown
+# shellcheck source=/dev/null # its NQN, host NQN/ID, _wn_teardown; lib/ulp.sh (through wire.sh) the nvmet paths
 . /xrdma/tests/lib/wire_nvme.sh
+# the target's subsystem and port: lib/ulp.sh's (ulp_nvme_target_down
+# takes them down in _wn_teardown)
+WN_SUB=$ULP_NVME_CFS/subsystems/$WN_NQN
+WN_PORT=$ULP_NVME_PORT
 wire_require_xnic
 command -v blkbench >/dev/null || fail "blkbench not shipped (not built?)"
 command -v nvme >/dev/null || fail "nvme-cli not shipped"
@@ -139,9 +143,9 @@ stacks_load() {
 		# shellcheck disable=SC2086 # no argument when empty
 		insmod "$_ko" $_arg || fail "insmod $_m $_arg"
 	done
-	wait_for 10 _wire_xnic_netdev xnic0 >/dev/null ||
+	wait_for 10 _ulp_xnic_netdev xnic0 >/dev/null ||
 		fail "xnic0 port 1 has no netdev"
-	XNIC_ND=$(_wire_xnic_netdev xnic0)
+	XNIC_ND=$(_ulp_xnic_netdev xnic0)
 	echo none >"$XNIC_ATTR" || fail "cannot detach xnic.0"
 	# (an experiment's knob: the engine's polling before it sleeps)
 	if [ -n "${BENCH_XNIC_IDLE_US:-}" ]; then
@@ -271,7 +275,7 @@ nv_connect() {
 		_nt=$((_nt + 1))
 		sleep 1
 	done
-	wait_for 20 _wn_ns_dev 1 >/dev/null || {
+	wait_for 20 ulp_nvme_ns_dev "$WN_NQN" 1 >/dev/null || {
 		echo "namespace 1 did not appear"
 		return 1
 	}
@@ -319,7 +323,7 @@ nvme_rows() {
 	_ncpu=$(cpu_mark)
 	_nctr=$(wire_counters | tr '\n' ' ')
 	if [ $_nc = 0 ]; then
-		_nd=$(_wn_ns_dev 1)
+		_nd=$(ulp_nvme_ns_dev "$WN_NQN" 1)
 		if timeout $((ULP_SECS + 60)) blkbench -t $ULP_SECS -n nvme_randread_4k \
 			-m randread -b 4k -q 32 "$_nd" >"$XRDMA_TMP/bb" 2>&1; then
 			_nv=$(awk '$1 == "RESULT" { print $3 }' "$XRDMA_TMP/bb")
@@ -333,7 +337,7 @@ nvme_rows() {
 	ctr_note "$_np nvme_randread_4k host $WIRE_IBDEV" "$_nctr"
 	wire_sync "${_ns}_ran" >/dev/null || exit 1
 	nvme disconnect -n "$WN_NQN" >/dev/null 2>&1
-	wait_for 20 _wn_no_ctrl || {
+	wait_for 20 ulp_nvme_no_ctrl || {
 		_nwhy="${_nwhy:+$_nwhy; }a controller left 20 s after nvme disconnect"
 		_nv=-
 	}

@@ -108,6 +108,7 @@ struct xnic_sim_wreq {
 	u32 max_psn;		/* one past the highest PSN sent */
 	u32 rd_out;		/* READs/atomics outstanding (<= max_rd_atomic) */
 	u32 neigh_waits;	/* waits for a neighbour, in a row */
+	bool gap_retried;	/* READ response gap asked again; progress clears */
 	u64 timer;		/* retransmission deadline (ns), 0 off */
 	u64 wait_until;		/* RNR or neighbour wait until (ns), 0 off */
 };

@@ -11,15 +11,18 @@
  * what was started goes on (resends, timers, completions).  A WQE whose
  * packets are sent stays in flight (struct xnic_sim_wflight, sq_ci at
  * the oldest) until its ACK, READ responses or atomic ACK came
- * (xnic_sim_wreq_recv()); WQEs complete in SQ order.  A WQE that does
- * not go on the wire -- a local operation, one refused on the wire, one
- * that fails the requester's local checks, a malformed one -- waits
- * until nothing is in flight before it, then executes or completes as
- * on the cable (xnic_sim_sq_exec(), xnic_sim_sq_complete()).
+ * (xnic_sim_wreq_recv()); WQEs complete in SQ order.  REG_MR, BIND_MW
+ * and NOP execute when the requester reaches them and stay in flight
+ * with no PSNs, done (or failed) once everything before them is.  A WQE
+ * that does not go on the wire otherwise -- LOCAL_INV, one refused on
+ * the wire, one that fails the requester's local checks, a malformed
+ * one -- waits until nothing is in flight before it, then executes or
+ * completes as on the cable (xnic_sim_sq_exec(), xnic_sim_sq_complete()).
  *
  * Loss: go-back-N from the oldest unacknowledged PSN (una_psn), on the
  * retransmission timer, a PSN sequence NAK, an ACK beyond a READ or
- * atomic whose responses did not come, after an RNR wait.  A WQE is
+ * atomic whose responses did not come, a READ response beyond a gap
+ * (once per gap), after an RNR wait.  A WQE is
  * re-read from the SQ ring for every packet sent (the driver reuses a
  * slot only after its CQE) and checked again, as untrusted as the first
  * time.  UC: no responses, a message completes once its packets are
@@ -224,6 +227,7 @@ static void xnic_sim_wreq_idle(struct xnic_sim_wreq *wr, u32 sq_psn)
 	wr->snd_psn = sq_psn;
 	wr->max_psn = sq_psn;
 	wr->rd_out = 0;
+	wr->gap_retried = false;
 	wr->timer = 0;
 	wr->wait_until = 0;
 }
@@ -296,6 +300,7 @@ static void xnic_sim_wreq_una(struct xnic_sim_qp *qp, u32 psn, u64 now)
 		wr->snd_psn = psn;
 	qp->retry_count = 0;
 	qp->rnr_count = 0;
+	wr->gap_retried = false;
 	if (xnic_sim_wreq_cmp(wr, psn, wr->max_psn) < 0)
 		xnic_sim_wreq_timer_start(qp, now);
 	else
@@ -644,27 +649,41 @@ static bool xnic_sim_wreq_send_fl(struct xnic_sim_dev *dev,
 }
 
 /*
- * The WQE at sq_ci that does not go on the wire, nothing in flight
- * before it: execute a local operation, or complete it with @status
- * (@r: what the fetch returned).
+ * A local operation the requester executes as soon as it reaches it,
+ * with WQEs still in flight before it (rxe_do_local_ops()): REG_MR,
+ * BIND_MW, NOP.  LOCAL_INV waits until everything before it completed
+ * (the Local Invalidate Fence, IBTA 10.6.5.1, as rxe_wqe_is_fenced()):
+ * a retransmission of an earlier WQE may still read the MR it
+ * invalidates.
  */
-static void xnic_sim_wreq_local(struct xnic_sim_dev *dev,
-				struct xnic_sim_qp *qp, int r, u8 status)
+static bool xnic_sim_wreq_op_early(u8 opcode)
+{
+	return opcode == XNIC_OP_REG_MR || opcode == XNIC_OP_BIND_MW ||
+	       opcode == XNIC_OP_NOP;
+}
+
+/*
+ * The WQE that does not go on the wire: execute a local operation, or
+ * the status it completes with (@r: what the fetch returned, @status:
+ * the requester's checks).  Return: its CQE status; @len its byte_len.
+ */
+static u8 xnic_sim_wreq_local(struct xnic_sim_dev *dev,
+			      struct xnic_sim_qp *qp, int r, u8 status,
+			      u32 *len)
 {
 	u8 op = dev->scr->w.opcode;
-	u32 len = 0;
 
+	*len = 0;
 	if (r == 2) {
 		status = XNIC_CQE_LOC_QP_OP_ERR;
-	} else if (!status && (op == XNIC_OP_NOP || op == XNIC_OP_LOCAL_INV ||
-			       op == XNIC_OP_REG_MR ||
-			       op == XNIC_OP_BIND_MW)) {
-		xnic_sim_sq_exec(dev, qp, &status, &len);
+	} else if (!status && (op == XNIC_OP_LOCAL_INV ||
+			       xnic_sim_wreq_op_early(op))) {
+		xnic_sim_sq_exec(dev, qp, &status, len);
 	} else if (!status) {
 		/* ATOMIC_WRITE, FLUSH: not on the wire (wire.rst) */
 		status = XNIC_CQE_LOC_QP_OP_ERR;
 	}
-	xnic_sim_sq_complete(dev, qp, status, len);
+	return status;
 }
 
 /*
@@ -688,6 +707,9 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 
 	if (n >= XNIC_SIM_WIRE_WINDOW)
 		return 0;
+	/* a local operation that failed: nothing after it starts */
+	if (n && xnic_sim_wfl(wr, wr->fl_tail - 1)->status)
+		return 0;
 	r = xnic_sim_sq_fetch_at(dev, qp, qp->sq_ci + n);
 	if (r <= 0) {
 		if (r < 0) {
@@ -702,13 +724,37 @@ static int xnic_sim_wreq_take(struct xnic_sim_dev *dev,
 	}
 	if (r == 1 && xnic_sim_wreq_op_wire(w->opcode))
 		st = xnic_sim_wreq_check(dev, qp, &nl, &len);
+	if (r == 1 && !st && xnic_sim_wreq_op_early(w->opcode) && !idle) {
+		/*
+		 * Executed now, completed in order: a WQE in flight with
+		 * no PSNs, done once everything before it is (FENCE: once
+		 * the READs and atomics before it completed).
+		 */
+		if ((w->flags & XNIC_WQE_FENCE) && wr->rd_out)
+			return 0;
+		if (!xnic_sim_budget_take(b, w))
+			return 0;
+		e = xnic_sim_wfl(wr, wr->fl_tail++);
+		*e = (struct xnic_sim_wflight) {
+			.idx = qp->sq_ci + n,
+			.opcode = w->opcode,
+			.flags = w->flags,
+			.wr_id = w->wr_id,
+			.first_psn = qp->sq_psn,
+		};
+		e->status = xnic_sim_wreq_local(dev, qp, r, 0, &e->len);
+		return 1;
+	}
 	if (r != 1 || !xnic_sim_wreq_op_wire(w->opcode) || st) {
+		u32 l;
+
 		/* in order: once everything before it completed */
 		if (!idle)
 			return 0;
 		if (!xnic_sim_budget_take(b, w))
 			return 0;
-		xnic_sim_wreq_local(dev, qp, r, st);
+		st = xnic_sim_wreq_local(dev, qp, r, st, &l);
+		xnic_sim_sq_complete(dev, qp, st, l);
 		return 1;
 	}
 	rd = xnic_sim_wreq_op_rd(w->opcode);
@@ -787,6 +833,7 @@ bool xnic_sim_wreq_turn(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_wreq_idle(wr, qp->sq_psn);
 	if (wr->timer && now >= wr->timer) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_timeouts, 1);
+		wr->gap_retried = false;
 		xnic_sim_wreq_retry(dev, qp);
 		work = true;
 		if (!xnic_sim_wreq_live(qp))
@@ -914,6 +961,30 @@ static u8 xnic_sim_wreq_land(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	return 0;
 }
 
+/*
+ * A response at @psn of a READ in flight, not the next expected: the
+ * ones before it were lost.  Ask again from una_psn at once, go-back-N
+ * as after a PSN sequence NAK (rxe's completer: check_psn(), a READ
+ * response beyond comp.psn, COMPST_ERROR_RETRY), rather than a timer
+ * period later -- but once per gap: the rest of the stale stream, every
+ * response beyond the gap, asks nothing more until progress
+ * (xnic_sim_wreq_una()) or the timer clears gap_retried.  It is a
+ * transport retry: it takes one of retry_cnt (as rxe, but for 7), so a
+ * peer that never fills the gap ends in RETRY_EXC_ERR.
+ */
+static void xnic_sim_wreq_read_gap(struct xnic_sim_dev *dev,
+				   struct xnic_sim_qp *qp, u32 psn)
+{
+	struct xnic_sim_wreq *wr = qp->wreq;
+
+	if (wr->gap_retried ||
+	    xnic_sim_wreq_cmp(wr, psn, wr->una_psn) <= 0 ||
+	    xnic_sim_wreq_cmp(wr, psn, wr->max_psn) >= 0)
+		return;
+	wr->gap_retried = true;
+	xnic_sim_wreq_retry(dev, qp);
+}
+
 /* A READ response (@mask: its opcode's XNIC_SIM_PH_*). */
 static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 				    struct xnic_sim_qp *qp,
@@ -926,8 +997,12 @@ static void xnic_sim_wreq_read_resp(struct xnic_sim_dev *dev,
 	u8 st;
 
 	e = xnic_sim_wfl_find(wr, p->psn, &pos);
-	if (!e || e->opcode != XNIC_OP_RDMA_READ ||
-	    !xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+	if (!e || e->opcode != XNIC_OP_RDMA_READ) {
+		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
+		return;
+	}
+	if (!xnic_sim_wreq_expected(wr, e, pos, p->psn)) {
+		xnic_sim_wreq_read_gap(dev, qp, p->psn);
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_oos_drops, 1);
 		return;
 	}
@@ -1071,7 +1146,8 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
  *
  * Anything that does not belong to what is in flight is dropped and
  * counted: a PSN already acknowledged (wire_duplicates), one not sent or
- * not the next expected (wire_oos_drops, the timer recovers).
+ * not the next expected (wire_oos_drops; the timer recovers, or, for a
+ * READ response beyond a gap, a READ asked again at once).
  */
 void xnic_sim_wreq_recv(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			const struct xnic_sim_pkt *p)
