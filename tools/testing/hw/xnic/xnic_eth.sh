@@ -13,7 +13,8 @@
 #   ping    the MAC derived from the node GUID (so the IPv6 link-local
 #           address is the port's default GID), carrier on the cabled
 #           ports only, ping both ways (ARP resolves to the peer's MAC),
-#           fragmented and jumbo (MTU 9198) pings, a 2 MiB TCP transfer (busybox
+#           fragmented and jumbo (MTU 9198) pings, a jumbo frame dropped
+#           (counted) by a peer at MTU 1500, a 2 MiB TCP transfer (busybox
 #           nc) verified byte for byte, the frames counted in the model's
 #           debugfs "eth" file and in the netdevs' statistics; the
 #           uncabled device sends and receives nothing
@@ -210,6 +211,14 @@ sub_ping() {
 	ping -c 3 -s 9170 -W 5 $B || bail "ping -s 9170 at MTU 9198"
 	$IP link set "$n0" mtu 1500
 	$IP -n $NS link set "$n1" mtu 1500
+	# the RX buffers follow the MTU (restarted with it): at 1500, $n1
+	# takes no 8028-byte frame, which model 1 drops and counts
+	drop=$(simctr 1 rx_drop_len)
+	$IP link set "$n0" mtu 9198 || bail "mtu 9198 on $n0 alone"
+	ping -c 1 -s 8000 -W 2 $B && bail "an 8028-byte frame taken by $n1 at MTU 1500"
+	at_least $(($(simctr 1 rx_drop_len) - drop)) 1 "frames over $n1's MTU dropped by model 1"
+	$IP link set "$n0" mtu 1500
+	ping -c 1 -s 8000 -W 5 $B || bail "ping -s 8000 (fragmented) after the MTU changes"
 
 	transfer 5001 2048
 	note "2 MiB over TCP verified"
