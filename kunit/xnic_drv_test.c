@@ -2128,5 +2128,31 @@ static struct kunit_suite dead_suite = {
 	.test_cases = dead_cases,
 };
 
+/* ------------------------------------------------------------------ */
+/* The Ethernet function's RX buffers follow the MTU                    */
+
+static void eth_buf_len_by_mtu(struct kunit *test)
+{
+	/* a frame of the MTU with a VLAN tag: not a jumbo buffer at 1500 */
+	KUNIT_EXPECT_EQ(test, xnic_eth_buf_len(ETH_DATA_LEN, 9216), 1518U);
+	KUNIT_EXPECT_EQ(test, xnic_eth_buf_len(ETH_MIN_MTU, 9216),
+			ETH_MIN_MTU + 18U);
+	/* the wire tests' MTU 4500 (path MTU 4096) */
+	KUNIT_EXPECT_EQ(test, xnic_eth_buf_len(4500, 9216), 4518U);
+	/* max_mtu takes the device's largest frame, never more */
+	KUNIT_EXPECT_EQ(test, xnic_eth_buf_len(9198, 9216), 9216U);
+	KUNIT_EXPECT_EQ(test, xnic_eth_buf_len(9198, 4114), 4114U);
+}
+
+static struct kunit_case eth_cases[] = {
+	KUNIT_CASE(eth_buf_len_by_mtu),
+	{}
+};
+
+static struct kunit_suite eth_suite = {
+	.name = "xnic_drv_eth",
+	.test_cases = eth_cases,
+};
+
 kunit_test_suites(&wqe_suite, &cqe_suite, &misc_suite, &codes_suite,
-		  &dp_suite, &dead_suite);
+		  &dp_suite, &dead_suite, &eth_suite);

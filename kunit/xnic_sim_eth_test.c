@@ -108,7 +108,7 @@ static void dev_eth(struct kunit *test)
 
 	kt_sim_eth_view(c->dev[0].sim, &e0);
 	kt_sim_eth_view(c->dev[1].sim, &e1);
-	/* identity: the MAC of GUID ...:01, cabled, 4114-byte frames */
+	/* identity: the MAC of GUID ...:01, cabled, 9216-byte frames */
 	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAC_HI), 0x0058U);
 	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAC_LO), 0x52000001U);
 	KUNIT_EXPECT_EQ(test, td_rd(d1, XNIC_REG_ETH_MAC_LO), 0x52000002U);
@@ -116,6 +116,8 @@ static void dev_eth(struct kunit *test)
 			(u32)XNIC_ETH_ST_LINK);
 	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAX_FRAME),
 			(u32)XNIC_SIM_ETH_MAX_FRAME);
+	/* jumbo: a 9198-byte MTU with a VLAN tag (rdma_cm's path MTU 4096) */
+	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH_MAX_FRAME), 9216U);
 	/* a port other than 1 has no registers */
 	KUNIT_EXPECT_EQ(test, td_rd(d0, XNIC_REG_ETH(2, XNIC_REG_ETH_MAC_LO)),
 			0U);

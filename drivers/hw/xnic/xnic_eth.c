@@ -8,10 +8,15 @@
  * device is registered, removed after it is unregistered (xnic_main.c),
  * so xrdma_get_netdev() always finds it.  Its rings live from ndo_open to
  * ndo_stop.  Transmit: one descriptor per linear skb, the TX_PI doorbell.
- * Receive: the RX ring is kept full of max_frame buffers; NAPI polls both
- * rings, scheduled by the ETH_TX / ETH_RX events (hard interrupt, via
- * xnic_eq.c), which the device posts once per arm: NAPI re-arms when it
- * completes and then looks once more, so a completion is never missed.
+ * Receive: the RX ring is kept full of buffers sized by the MTU (a frame
+ * of the MTU with a VLAN tag, at most the device's largest frame), so
+ * that a frame's skb is charged to the socket that queues it (truesize)
+ * for about what the MTU needs and not for a jumbo buffer; changing the
+ * MTU of a running netdev restarts the rings with buffers of the new
+ * size, as most NIC drivers do.  NAPI polls both rings, scheduled by the
+ * ETH_TX / ETH_RX events (hard interrupt, via xnic_eq.c), which the
+ * device posts once per arm: NAPI re-arms when it completes and then
+ * looks once more, so a completion is never missed.
  *
  * tx_lock (BH) serialises the TX ring between ndo_start_xmit and the
  * completion in NAPI; the RX ring is NAPI's alone.  After ndo_stop has
@@ -32,6 +37,7 @@
 #define XNIC_ETH_RX_LOG		8	/* 256 RX buffers */
 #define XNIC_ETH_FRAME_MAX	9216	/* what the driver accepts */
 #define XNIC_ETH_STOP_MS	1000	/* bound for the rings to stop */
+#define XNIC_ETH_COPYBREAK	256	/* frames up to this are copied */
 
 struct xnic_eth_buf {
 	struct sk_buff *skb;
@@ -45,7 +51,9 @@ struct xnic_eth_buf {
  * @xdev: device
  * @port: port number (1-based)
  * @napi: polls both rings
- * @buf_len: RX buffer size, the largest frame
+ * @max_frame: the largest frame the device takes (ETH_MAX_FRAME, read once)
+ * @buf_len: RX buffer size, xnic_eth_buf_len() of the MTU
+ * @rings: the rings are allocated and the device uses them (ndo_open done)
  * @tx_lock: TX ring state (BH): @tx_pi, @tx_ci, @tx_buf
  * @tx_ring: TX descriptors
  * @rx_ring: RX descriptors
@@ -60,7 +68,9 @@ struct xnic_eth {
 	struct xnic_dev *xdev;
 	u32 port;
 	struct napi_struct napi;
+	u32 max_frame;
 	u32 buf_len;
+	bool rings;
 
 	spinlock_t tx_lock;		/* TX ring, with ndo_start_xmit */
 	struct xnic_dmabuf tx_ring;
@@ -91,7 +101,26 @@ static struct xnic_eth_desc *xnic_eth_desc(struct xnic_dmabuf *ring, u32 log,
 /* ------------------------------------------------------------------ */
 /* Receive                                                             */
 
-/* A new RX buffer, mapped.  Return: 0 or -ENOMEM. */
+/**
+ * xnic_eth_buf_len - the RX buffer size for an MTU
+ * @mtu: the netdev's MTU
+ * @max_frame: the device's largest frame
+ *
+ * A frame of @mtu bytes of payload with an Ethernet header and a VLAN
+ * tag, at most @max_frame.  A longer frame is dropped by the device
+ * (counted, rx_drop_len) as a real NIC drops a frame over its MRU.
+ *
+ * Return: bytes.
+ */
+static u32 xnic_eth_buf_len(u32 mtu, u32 max_frame)
+{
+	return min_t(u32, mtu + VLAN_ETH_HLEN, max_frame);
+}
+
+/*
+ * A new RX buffer, mapped: from NAPI, or sleeping (ndo_open, ndo_change_mtu).
+ * Return: 0 or -ENOMEM.
+ */
 static int xnic_eth_rx_alloc(struct xnic_eth *eth, struct xnic_eth_buf *b,
 			     bool napi)
 {
@@ -100,7 +129,8 @@ static int xnic_eth_rx_alloc(struct xnic_eth *eth, struct xnic_eth_buf *b,
 	dma_addr_t dma;
 
 	skb = napi ? napi_alloc_skb(&eth->napi, eth->buf_len) :
-		     netdev_alloc_skb_ip_align(eth->netdev, eth->buf_len);
+		     __netdev_alloc_skb_ip_align(eth->netdev, eth->buf_len,
+						 GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	dma = dma_map_single(dma_dev, skb->data, eth->buf_len,
@@ -131,6 +161,7 @@ static void xnic_eth_rx_post(struct xnic_eth *eth, u32 idx)
 static void xnic_eth_rx_one(struct xnic_eth *eth, struct xnic_eth_desc *d,
 			    u8 status)
 {
+	struct device *dma_dev = eth->xdev->dma_dev;
 	struct net_device *nd = eth->netdev;
 	struct xnic_eth_buf *b, nb;
 	struct sk_buff *skb;
@@ -141,14 +172,28 @@ static void xnic_eth_rx_one(struct xnic_eth *eth, struct xnic_eth_desc *d,
 		nd->stats.rx_errors++;
 		return;		/* the buffer is posted again */
 	}
+	if (len <= XNIC_ETH_COPYBREAK) {
+		/* a small skb of its own; the buffer is posted again */
+		skb = napi_alloc_skb(&eth->napi, len);
+		if (!skb) {
+			nd->stats.rx_dropped++;
+			return;
+		}
+		dma_sync_single_for_cpu(dma_dev, b->dma, len, DMA_FROM_DEVICE);
+		skb_put_data(skb, b->skb->data, len);
+		dma_sync_single_for_device(dma_dev, b->dma, len,
+					   DMA_FROM_DEVICE);
+		goto deliver;
+	}
 	if (xnic_eth_rx_alloc(eth, &nb, true)) {
 		nd->stats.rx_dropped++;
 		return;
 	}
-	dma_unmap_single(eth->xdev->dma_dev, b->dma, b->len, DMA_FROM_DEVICE);
+	dma_unmap_single(dma_dev, b->dma, b->len, DMA_FROM_DEVICE);
 	skb = b->skb;
 	*b = nb;
 	skb_put(skb, len);
+deliver:
 	skb->protocol = eth_type_trans(skb, nd);
 	nd->stats.rx_packets++;
 	nd->stats.rx_bytes += len;
@@ -232,7 +277,7 @@ static netdev_tx_t xnic_eth_xmit(struct sk_buff *skb, struct net_device *nd)
 	struct xnic_eth_buf *b;
 	dma_addr_t dma;
 
-	if (skb->len < ETH_HLEN || skb->len > eth->buf_len ||
+	if (skb->len < ETH_HLEN || skb->len > eth->max_frame ||
 	    skb_linearize(skb))
 		goto drop;
 	dma = dma_map_single(dma_dev, skb->data, skb->len, DMA_TO_DEVICE);
@@ -440,12 +485,17 @@ static int xnic_eth_alloc_rings(struct xnic_eth *eth)
 	return 0;
 }
 
-static int xnic_eth_open(struct net_device *nd)
+/*
+ * Allocate the rings, hand them to the device, start NAPI and the queue.
+ * Return: 0, or an errno with nothing left running (@eth->rings false).
+ */
+static int xnic_eth_up(struct xnic_eth *eth)
 {
-	struct xnic_eth *eth = netdev_priv(nd);
+	struct net_device *nd = eth->netdev;
 	u32 on = XNIC_ETH_ST_TX_ON | XNIC_ETH_ST_RX_ON;
 	int ret;
 
+	eth->buf_len = xnic_eth_buf_len(nd->mtu, eth->max_frame);
 	ret = xnic_eth_alloc_rings(eth);
 	if (ret)
 		goto err_free;
@@ -468,6 +518,7 @@ static int xnic_eth_open(struct net_device *nd)
 	xnic_eth_wr(eth, XNIC_REG_ETH_RX_PI, 1U << XNIC_ETH_RX_LOG);
 	xnic_eth_wr(eth, XNIC_REG_ETH_ARM, XNIC_ETH_ARM_TX | XNIC_ETH_ARM_RX);
 	xnic_eth_carrier(eth);
+	eth->rings = true;
 	netif_start_queue(nd);
 	return 0;
 
@@ -480,21 +531,74 @@ err_free:
 	return ret;
 }
 
-static int xnic_eth_stop(struct net_device *nd)
+/*
+ * Stop the queue and NAPI, take the rings from the device and free them
+ * (nothing if they are not up).  Return: false if the device did not let
+ * go of them (they are leaked, xnic_eth_free_rings()).
+ */
+static bool xnic_eth_down(struct xnic_eth *eth)
 {
-	struct xnic_eth *eth = netdev_priv(nd);
+	struct net_device *nd = eth->netdev;
+	bool stopped;
 
+	if (!eth->rings)
+		return true;
 	netif_tx_disable(nd);
 	napi_disable(&eth->napi);
 	netif_carrier_off(nd);
-	xnic_eth_free_rings(eth, xnic_eth_hw_stop(eth));
+	stopped = xnic_eth_hw_stop(eth);
+	xnic_eth_free_rings(eth, stopped);
+	eth->rings = false;
+	return stopped;
+}
+
+static int xnic_eth_open(struct net_device *nd)
+{
+	return xnic_eth_up(netdev_priv(nd));
+}
+
+static int xnic_eth_stop(struct net_device *nd)
+{
+	xnic_eth_down(netdev_priv(nd));
 	return 0;
+}
+
+/*
+ * ndo_change_mtu (RTNL; the core checked min_mtu..max_mtu): the RX buffers
+ * are sized by the MTU, so a running netdev's rings restart with buffers
+ * of the new size (frames in flight meanwhile are dropped, as by most NIC
+ * drivers).  If the new buffers cannot be allocated the old MTU is put
+ * back.  Return: 0 or an errno.
+ */
+static int xnic_eth_change_mtu(struct net_device *nd, int new_mtu)
+{
+	struct xnic_eth *eth = netdev_priv(nd);
+	int old_mtu = nd->mtu;
+	int ret;
+
+	if (!netif_running(nd) || !eth->rings) {
+		WRITE_ONCE(nd->mtu, new_mtu);
+		return 0;
+	}
+	if (!xnic_eth_down(eth))
+		return -EIO;	/* the device holds the old rings: stay down */
+	WRITE_ONCE(nd->mtu, new_mtu);
+	ret = xnic_eth_up(eth);
+	if (!ret)
+		return 0;
+	netdev_warn(nd, "MTU %d: no RX buffers (%d), keeping MTU %d\n",
+		    new_mtu, ret, old_mtu);
+	WRITE_ONCE(nd->mtu, old_mtu);
+	if (xnic_eth_up(eth))
+		netdev_err(nd, "cannot restart the rings: down until reopened\n");
+	return ret;
 }
 
 static const struct net_device_ops xnic_eth_ops = {
 	.ndo_open = xnic_eth_open,
 	.ndo_stop = xnic_eth_stop,
 	.ndo_start_xmit = xnic_eth_xmit,
+	.ndo_change_mtu = xnic_eth_change_mtu,
 	.ndo_validate_addr = eth_validate_addr,
 };
 
@@ -540,7 +644,8 @@ static int xnic_eth_add(struct xnic_dev *xdev, u32 port)
 	eth->netdev = nd;
 	eth->xdev = xdev;
 	eth->port = port;
-	eth->buf_len = max_frame;
+	eth->max_frame = max_frame;
+	eth->buf_len = xnic_eth_buf_len(ETH_DATA_LEN, max_frame);
 	spin_lock_init(&eth->tx_lock);
 	strscpy(nd->name, "xnic%d", sizeof(nd->name));
 	nd->netdev_ops = &xnic_eth_ops;

@@ -105,8 +105,12 @@
 #define XNIC_SIM_MAX_DB		1024
 
 #define XNIC_SIM_MAX_DEV	8
-/* Ethernet: largest frame, an MTU of 4096 with a VLAN tag */
-#define XNIC_SIM_ETH_MAX_FRAME	(4096 + 18)
+/*
+ * Ethernet: largest frame (no FCS), a jumbo one: an MTU of 9198 with a
+ * VLAN tag, the most the driver takes (its XNIC_ETH_FRAME_MAX); enough
+ * for rdma_cm's path MTU 4096 (a netdev MTU of at least 4192)
+ */
+#define XNIC_SIM_ETH_MAX_FRAME	9216
 
 #include "xnic_sim_wire.h"
 

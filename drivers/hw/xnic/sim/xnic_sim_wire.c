@@ -817,7 +817,7 @@ bool xnic_sim_wire_eth_xmit(struct xnic_sim_dev *dev, const u8 *frame,
 	struct xnic_sim_wire *w = dev->wire;
 	struct net_device *nd;
 	struct sk_buff *skb;
-	u32 max = VLAN_ETH_HLEN + XNIC_SIM_ETH_MAX_FRAME;
+	u32 max = XNIC_SIM_ETH_MAX_FRAME;
 
 	if (!w || !READ_ONCE(w->on) || len < ETH_HLEN)
 		return false;

@@ -13,7 +13,8 @@
 #   ping    the MAC derived from the node GUID (so the IPv6 link-local
 #           address is the port's default GID), carrier on the cabled
 #           ports only, ping both ways (ARP resolves to the peer's MAC),
-#           fragmented and 4096-MTU pings, a 2 MiB TCP transfer (busybox
+#           fragmented and jumbo (MTU 9198) pings, a jumbo frame dropped
+#           (counted) by a peer at MTU 1500, a 2 MiB TCP transfer (busybox
 #           nc) verified byte for byte, the frames counted in the model's
 #           debugfs "eth" file and in the netdevs' statistics; the
 #           uncabled device sends and receives nothing
@@ -192,12 +193,24 @@ sub_ping() {
 	# 8000 bytes: six fragments a ping; 1472: a full 1500-byte frame
 	ping -c 3 -s 8000 -W 5 $B || bail "ping -s 8000"
 	ping -c 3 -s 1472 -W 5 $B || bail "ping -s 1472"
-	# the largest MTU: one 4110-byte frame a ping
-	$IP link set "$n0" mtu 4096 || bail "mtu 4096 on $n0"
-	$IP -n $NS link set "$n1" mtu 4096 || bail "mtu 4096 on $n1"
-	ping -c 3 -s 4068 -W 5 $B || bail "ping -s 4068 at MTU 4096"
+	# jumbo: the largest MTU is 9198 (a 9216-byte frame with a VLAN
+	# tag's room); one 9212-byte frame a ping
+	$IP -d link show "$n0" | grep -q 'maxmtu 9198 ' ||
+		bail "$n0: max MTU not 9198: $($IP -d link show "$n0")"
+	$IP link set "$n0" mtu 9199 2>/dev/null && bail "MTU 9199 taken on $n0"
+	$IP link set "$n0" mtu 9198 || bail "mtu 9198 on $n0"
+	$IP -n $NS link set "$n1" mtu 9198 || bail "mtu 9198 on $n1"
+	ping -c 3 -s 9170 -W 5 $B || bail "ping -s 9170 at MTU 9198"
 	$IP link set "$n0" mtu 1500
 	$IP -n $NS link set "$n1" mtu 1500
+	# the RX buffers follow the MTU (restarted with it): at 1500, $n1
+	# takes no 8028-byte frame, which model 1 drops and counts
+	drop=$(simctr 1 rx_drop_len)
+	$IP link set "$n0" mtu 9198 || bail "mtu 9198 on $n0 alone"
+	ping -c 1 -s 8000 -W 2 $B && bail "an 8028-byte frame taken by $n1 at MTU 1500"
+	at_least $(($(simctr 1 rx_drop_len) - drop)) 1 "frames over $n1's MTU dropped by model 1"
+	$IP link set "$n0" mtu 1500
+	ping -c 1 -s 8000 -W 5 $B || bail "ping -s 8000 (fragmented) after the MTU changes"
 
 	transfer 5001 2048
 	note "2 MiB over TCP verified"
