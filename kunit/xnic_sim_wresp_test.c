@@ -203,6 +203,18 @@ static void kt_pay(struct kt_env *e, struct xnic_sim_pkt *p, u32 off,
 	p->paylen = len;
 }
 
+/* A READ request of @len bytes at @va (key @rkey) at @psn to @x. */
+static struct xnic_sim_pkt kt_read_req(struct kt_env *e, struct kt_qp *x,
+				       u32 psn, u64 va, u32 rkey, u32 len)
+{
+	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, psn);
+
+	p.va = va;
+	p.rkey = rkey;
+	p.dma_len = len;
+	return p;
+}
+
 /* The wire's RX poll hands @p to the device (engine: exec_lock held). */
 static void kt_rx(struct kt_env *e, const struct xnic_sim_pkt *p)
 {
@@ -566,10 +578,7 @@ static void wresp_read(struct kunit *test)
 	u32 len = 2 * KT_MTU + 512;
 
 	kt_fill_pattern(e->p.mr_buf, PAGE_SIZE, 3);
-	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN);
-	p.va = KT_MR_IOVA + 8;
-	p.rkey = KT_MR_KEY;
-	p.dma_len = len;
+	p = kt_read_req(e, x, KT_PSN, KT_MR_IOVA + 8, KT_MR_KEY, len);
 	kt_rx(e, &p);
 	/* executed: the responses go out at the end of the pass */
 	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
@@ -611,10 +620,8 @@ static void wresp_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 3) & 0xffffff);
 
 	/* a bad key: remote access NAK */
-	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + 3);
-	p.va = KT_MR_IOVA + PAGE_SIZE - 8;
-	p.rkey = KT_MR_KEY;
-	p.dma_len = 16;
+	p = kt_read_req(e, x, KT_PSN + 3, KT_MR_IOVA + PAGE_SIZE - 8,
+			KT_MR_KEY, 16);
 	kt_rx(e, &p);
 	KUNIT_EXPECT_EQ(test, kt_out(e), 1U);
 	kt_expect_ack(e, 0, KT_PSN + 3, KT_NAK(XNIC_SIM_NAK_REM_ACCESS), 1);
@@ -860,10 +867,7 @@ static void wresp_ack_behind_read(struct kunit *test)
 	struct kt_qp *x = kt_qp(e, KT_QPN, XNIC_QPT_RC);
 	struct xnic_sim_pkt p;
 
-	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN);
-	p.va = KT_MR_IOVA + 2048;
-	p.rkey = KT_MR_KEY;
-	p.dma_len = 100;
+	p = kt_read_req(e, x, KT_PSN, KT_MR_IOVA + 2048, KT_MR_KEY, 100);
 	kt_wire_rx(e, &p);
 	p = kt_write64(e, x, 1, true);
 	kt_wire_rx(e, &p);
@@ -1087,11 +1091,8 @@ static u32 kt_seq_take(struct kt_env *e, struct kt_seq *q, const u8 *mem,
 static void kt_read(struct kt_env *e, struct kt_qp *x, u32 psn, u64 va,
 		    u32 rkey, u32 len)
 {
-	struct xnic_sim_pkt p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, psn);
+	struct xnic_sim_pkt p = kt_read_req(e, x, psn, va, rkey, len);
 
-	p.va = va;
-	p.rkey = rkey;
-	p.dma_len = len;
 	kt_rx(e, &p);
 }
 
@@ -1252,10 +1253,8 @@ static void wresp_read_dup_mid(struct kunit *test)
 			turn);
 
 	/* the requester asks again from its 6th response */
-	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + 5);
-	p.va = e->rbuf_dma + 5 * KT_MTU256;
-	p.rkey = KT_BIG_KEY;
-	p.dma_len = 59 * KT_MTU256;
+	p = kt_read_req(e, x, KT_PSN + 5, e->rbuf_dma + 5 * KT_MTU256,
+			KT_BIG_KEY, 59 * KT_MTU256);
 	kt_rx(e, &p);
 	KUNIT_EXPECT_EQ(test, kt_ctr(e, XNIC_SIM_CTR_wire_duplicates), 1ULL);
 	KUNIT_EXPECT_EQ(test, x->q.rq_psn, (KT_PSN + 64) & 0xffffff);
@@ -1387,10 +1386,9 @@ static void wresp_read_xmit_fail(struct kunit *test)
 
 	/* reachable again: the requester asks from the PSN it misses */
 	memcpy(x->q.dgid, kt_rgid, 16);
-	p = kt_req(e, x, XNIC_SIM_BTH_READ_REQUEST, KT_PSN + turn);
-	p.va = e->rbuf_dma + turn * KT_MTU256;
-	p.rkey = KT_BIG_KEY;
-	p.dma_len = (64 - turn) * KT_MTU256;
+	p = kt_read_req(e, x, KT_PSN + turn,
+			e->rbuf_dma + turn * KT_MTU256, KT_BIG_KEY,
+			(64 - turn) * KT_MTU256);
 	kt_rx(e, &p);
 	q->n = 0;
 	kt_pass_end(e);
