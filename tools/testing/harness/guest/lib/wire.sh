@@ -77,7 +77,13 @@
 #     checks it as wire_server_wait does.  Both return 0 when it passed.
 #     With WIRE_CM_RETRY set, a client rejected with "invalid service ID"
 #     (rdma_cm: the listener not reachable yet, seen on 6.1 although
-#     "rdma resource" showed it in LISTEN) connects again, up to 3 times.
+#     "rdma resource" showed it in LISTEN) runs again, up to 3 times, and
+#     so does the server: after every client run the client tells the
+#     server whether it was rejected (wire_sync NAME.verdictN), and a
+#     rejected run restarts both ends.  Not the client alone: perftest -R
+#     makes two rdma_cm connections, the second to a listener the server
+#     creates after the first, and a server past the first would take a
+#     new client's first connection for its second.
 # wire_netem ARGS...
 #     tc qdisc replace dev eth0 root netem ARGS (egress of this guest).
 # wire_counters
@@ -372,17 +378,36 @@ _wire_check() {
 	return 1
 }
 
+# _wire_step NAME N: the wire_sync step of run N of wire_server /
+# wire_client NAME: NAME, NAME.r1, NAME.r2, ...
+_wire_step() {
+	if [ "$2" = 0 ]; then echo "$1"; else echo "$1.r$2"; fi
+}
+
 wire_server() {
 	_wsn=$1 _wsk=$2 _wsp=$3
 	shift 3
 	# (timeout runs the program itself: killing it kills the program)
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
-	timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
-	eval "WIRE_SRV_$_wsn=$!"
-	WIRE_PIDS="$WIRE_PIDS $!"
-	wait_for 20 _wire_listening "$_wsk" "$_wsp" ||
-		echo "$_wsn server: not listening after 20 s" >>"$XRDMA_TMP/errors"
-	wire_sync "$_wsn" >/dev/null
+	_wst=0
+	while :; do
+		timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wsn.srv" 2>&1 &
+		_wspid=$!
+		eval "WIRE_SRV_$_wsn=$_wspid"
+		WIRE_PIDS="$WIRE_PIDS $_wspid"
+		wait_for 20 _wire_listening "$_wsk" "$_wsp" ||
+			echo "$_wsn server: not listening after 20 s" >>"$XRDMA_TMP/errors"
+		wire_sync "$(_wire_step "$_wsn" $_wst)" >/dev/null
+		[ -n "${WIRE_CM_RETRY:-}" ] || return 0
+		# the client's verdict on its run (wire_client)
+		_wsv=$(wire_sync "$_wsn.verdict$_wst" - $((WIRE_PROG_TIMEOUT + 60))) ||
+			exit 1
+		[ "$_wsv" = rejected ] || return 0
+		kill "$_wspid" 2>/dev/null
+		wait "$_wspid"
+		note "$_wsn: the client was rejected, server run $_wst ended: starting again"
+		_wst=$((_wst + 1))
+	done
 }
 
 wire_server_wait() {
@@ -395,21 +420,24 @@ wire_server_wait() {
 wire_client() {
 	_wcn=$1 _wcp=$2
 	shift 2
-	wire_sync "$_wcn" >/dev/null
 	[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
 	_wct=0
 	while :; do
+		wire_sync "$(_wire_step "$_wcn" $_wct)" >/dev/null
 		timeout "$WIRE_PROG_TIMEOUT" "$@" >"$XRDMA_TMP/$_wcn.cli" 2>&1
 		_wcrc=$?
+		[ -n "${WIRE_CM_RETRY:-}" ] || break
 		# an rdma_cm listener seen in LISTEN can still reject with
-		# "invalid service ID" for a moment (6.1): connect again
-		if [ $_wcrc = 0 ] || [ -z "${WIRE_CM_RETRY:-}" ] || [ $_wct -ge 3 ] ||
-		   ! grep -q 'RDMA_CM_EVENT_REJECTED; error: 8\.' "$XRDMA_TMP/$_wcn.cli"; then
-			break
+		# "invalid service ID" for a moment (6.1): both ends again
+		_wcv=ran
+		if [ $_wcrc != 0 ] && [ $_wct -lt 3 ] &&
+		   grep -q 'RDMA_CM_EVENT_REJECTED; error: 8\.' "$XRDMA_TMP/$_wcn.cli"; then
+			_wcv=rejected
 		fi
+		wire_sync "$_wcn.verdict$_wct" "$_wcv" >/dev/null
+		[ "$_wcv" = rejected ] || break
+		note "$_wcn: rejected (no listener yet), client run $_wct: both ends again"
 		_wct=$((_wct + 1))
-		note "$_wcn: rejected (no listener yet), connecting again"
-		sleep 1
 	done
 	_wire_check "$_wcn" client "$_wcrc" "$XRDMA_TMP/$_wcn.cli" "$_wcp" || return 1
 	note "[$(cut -d' ' -f1 /proc/uptime)] $_wcn: $(grep -E "$_wcp" "$XRDMA_TMP/$_wcn.cli" | tail -n 1 |
