@@ -312,7 +312,10 @@ static void wreq_retry_exceeded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 6U);
 }
 
-/* A PSN sequence NAK: what is before it completes, the rest is resent. */
+/*
+ * A PSN sequence NAK: what is before it completes, the rest is resent,
+ * once however many copies of the NAK arrive.
+ */
 static void wreq_seq_nak(struct kunit *test)
 {
 	struct wq t;
@@ -332,9 +335,15 @@ static void wreq_seq_nak(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test,
 			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_retransmits, 2));
 	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	/* a copy of the NAK (the wire duplicated it): no second go-back-N */
+	wq_nak(&t, 8, XNIC_SIM_AETH_NAK | XNIC_SIM_NAK_PSN_SEQ);
+	KUNIT_EXPECT_TRUE(test,
+			  wq_wait_ctr(&t, XNIC_SIM_CTR_wire_seq_naks_rcvd, 2));
 	wq_ack(&t, 9);
 	td_expect(t.cq, 2, 0, XNIC_CQE_OP_SEND, NULL);
 	td_expect(t.cq, 3, 0, XNIC_CQE_OP_SEND, NULL);
+	KUNIT_EXPECT_EQ(test, wq_ctr(&t, XNIC_SIM_CTR_wire_retransmits), 2ULL);
+	KUNIT_EXPECT_EQ(test, tw_captured_count(t.c, 0), 0U);
 }
 
 /* An RNR NAK: a wait, the same PSN again, then success. */

@@ -1153,7 +1153,8 @@ static void xnic_sim_wreq_aeth(struct xnic_sim_dev *dev,
 	}
 	if ((p->syndrome & 0x1f) == XNIC_SIM_NAK_PSN_SEQ) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_seq_naks_rcvd, 1);
-		xnic_sim_wreq_retry(dev, qp);
+		/* a copy of it (no progress since) asks nothing more */
+		xnic_sim_wreq_gap_retry(dev, qp);
 		return;
 	}
 	xnic_sim_count(dev, XNIC_SIM_CTR_wire_err_naks_rcvd, 1);
