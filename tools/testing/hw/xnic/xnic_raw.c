@@ -355,7 +355,7 @@ static void fill(struct xt_umr *m, __u32 seed)
 		p[i] = pattern(seed, i);
 }
 
-/* NULL if the first @len bytes of dst are the pattern, else a reason */
+/* NULL if @e is the successful RDMA WRITE @wr_id of @qp, else a reason */
 static const char *check_cqe(const struct xnic_cqe *e, struct qp *qp,
 			     __u64 wr_id)
 {
@@ -378,6 +378,18 @@ static int data_ok(struct xt_umr *src, struct xt_umr *dst, __u32 len)
 {
 	return !memcmp(src->buf, dst->buf, len) &&
 	       (len == MR_SIZE || dst->buf[len] == 0);
+}
+
+/* NULL if @e completes WRITE @wr_id of @len bytes src -> dst, else a reason */
+static const char *write_why(const struct xnic_cqe *e, struct qp *qp,
+			     __u64 wr_id, struct xt_umr *src,
+			     struct xt_umr *dst, __u32 len)
+{
+	const char *why = check_cqe(e, qp, wr_id);
+
+	if (!why && !data_ok(src, dst, len))
+		why = "destination data wrong";
+	return why;
 }
 
 /* ------------------------------------------------------- device counters */
@@ -599,13 +611,9 @@ static int test_awake(struct dev *d, struct qp *qp, struct cq *cq,
 				 TIMEOUT_MS, w.nw ? "set" : "clear");
 			return -1;
 		}
-		why = check_cqe(&w.cqe, qp, 0x2000);
+		why = write_why(&w.cqe, qp, 0x2000, src, dst, MR_SIZE);
 		if (why) {
 			xt_check(0, "WRITE after warm-up: %s", why);
-			return -1;
-		}
-		if (!data_ok(src, dst, MR_SIZE)) {
-			xt_check(0, "WRITE after warm-up: destination data wrong");
 			return -1;
 		}
 		/* device clock in microseconds: later, and not by much */
@@ -701,9 +709,7 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 				 attempt, TIMEOUT_MS);
 			return -1;
 		}
-		why = check_cqe(&e, qp, 0x3000 + kick_handle);
-		if (!why && !data_ok(src, dst, 4096))
-			why = "destination data wrong";
+		why = write_why(&e, qp, 0x3000 + kick_handle, src, dst, 4096);
 		if (why) {
 			xt_check(0, "WRITE posted with NEED_WAKEUP clear: %s", why);
 			return -1;
@@ -731,13 +737,9 @@ static int test_sleep(struct dev *d, struct qp *qp, struct cq *cq,
 			return -1;
 		}
 	}
-	why = check_cqe(&e, qp, 0x3000 + kick_handle);
+	why = write_why(&e, qp, 0x3000 + kick_handle, src, dst, 4096);
 	if (why) {
 		xt_check(0, "WRITE after KICK: %s", why);
-		return -1;
-	}
-	if (!data_ok(src, dst, 4096)) {
-		xt_check(0, "WRITE after KICK: destination data wrong");
 		return -1;
 	}
 	/*
