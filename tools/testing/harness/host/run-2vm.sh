@@ -82,12 +82,13 @@ fi
 	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0a" "${CAP[@]}" 4>&- &
 pid_a=$!
 # with QEMU's own socket link guest b's connect fails unless a listens
-for _ in $(seq 100); do
-	[ "$LINK" = socket ] || break
-	ss -Htln 2>/dev/null | awk '{print $4}' | grep -q "^127.0.0.1:$PORT\$" && break
-	kill -0 $pid_a 2>/dev/null || break
-	sleep 0.1
-done
+if [ "$LINK" = socket ]; then
+	for _ in $(seq 100); do
+		ss -Htln 2>/dev/null | awk '{print $4}' | grep -q "^127.0.0.1:$PORT\$" && break
+		kill -0 $pid_a 2>/dev/null || break
+		sleep 0.1
+	done
+fi
 "$D"/run-vm.sh "$INITRD" "$LOG_B" "$TO" "$APPEND xrdma.role=b" -- \
 	-netdev "$NET_B" \
 	-device "$NIC,netdev=n0,mac=52:54:00:00:00:0b" 3>&-
