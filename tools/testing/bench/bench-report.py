@@ -71,7 +71,17 @@ WIRE = [
 PAIRS = [("rxe-rxe", None), ("xnic-xnic", 2.0), ("xnic-rxe", 1.0),
          ("rxe-xnic", 1.0)]
 LINK = [("ping_rtt_us", "ping RTT 56 B (ICMP, guest network stack)"),
-        ("tcp_MBps", "TCP stream a -> b (busybox httpd/wget)")]
+        ("tcp_MBps", "TCP stream a -> b (busybox httpd/wget)"),
+        ("udp_lat_64_us", "UDP ping-pong 64 B, spinning, RTT/2"),
+        ("udp_lat_64_p99_us", "  its 99th percentile"),
+        ("udp_stream_4096_MBps", "UDP stream 4096 B b -> a, spinning"),
+        ("udp_stream_64_kpps", "UDP stream 64 B b -> a: frames/s")]
+# the floor under a row: what a spinning UDP socket gets from the link
+# (udplink); 2x rxe-rxe beyond it cannot be reached by any stack
+FLOOR = {"write_lat_64": "udp_lat_64_us", "read_lat_64": "udp_lat_64_us",
+         "send_lat_64": "udp_lat_64_us", "write_bw_64k": "udp_stream_4096_MBps",
+         "read_bw_64k": "udp_stream_4096_MBps",
+         "send_bw_64k": "udp_stream_4096_MBps"}
 PHYS = [
     ("memcpy_64k_MBps", "memcpy 64 KiB, one thread"),
     ("memcpy_64m_MBps", "memcpy 64 MiB, one thread"),
@@ -133,9 +143,14 @@ def wire_table(out, vals, units, missing):
     out.append("speed-up: times faster than rxe-rxe (latency: rxe-rxe/x); "
                "targets: xnic-xnic >= 2x, xnic-rxe and rxe-xnic >= 1x")
     out.append("")
-    hdr = "%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s  %s" % (
+    out.append("floor: the link's for one UDP socket (udplink, below); "
+               "2x rxe-rxe beyond it (\"2x?\" no) is out of any stack's "
+               "reach")
+    out.append("")
+    hdr = "%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s | %7s %4s  %s" % (
         "metric", "unit", "1g rxe", "1g xnic", "rxe-rxe", "xnic-xnic",
-        "xnic-rxe", "rxe-xnic", "xx/rr", "xr/rr", "rx/rr", "met")
+        "xnic-rxe", "rxe-xnic", "xx/rr", "xr/rr", "rx/rr", "floor", "2x?",
+        "met")
     out.append(hdr)
     out.append("-" * len(hdr))
     wrows = []
@@ -149,10 +164,16 @@ def wire_table(out, vals, units, missing):
                for sp, (_, t) in zip(sps, PAIRS[1:])]
         met = "yes" if all(oks) else "NO (" + ", ".join(
             p for ok, (p, _) in zip(oks, PAIRS[1:]) if not ok) + ")"
-        out.append("%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s  %s" % (
+        fl = med(vals, "link", FLOOR[m]) if m in FLOOR else None
+        reach = "-"
+        if fl is not None and vs[0]:
+            # (a floor in the row's direction: lower latency, higher rate)
+            reach = "yes" if speedup(better, vs[0], fl) >= 2.0 else "no"
+        out.append("%-16s %-5s %8s %8s | %8s %9s %8s %8s | %6s %6s %6s | %7s %4s  %s" % (
             m, units.get(m, ""), fmt(med(vals, "rxe", m)),
             fmt(med(vals, "xnic", m)), fmt(vs[0]), fmt(vs[1]), fmt(vs[2]),
-            fmt(vs[3]), fmt(sps[0]), fmt(sps[1]), fmt(sps[2]), met))
+            fmt(vs[3]), fmt(sps[0]), fmt(sps[1]), fmt(sps[2]), fmt(fl),
+            reach, met))
         wrows.append((m, units.get(m, ""), vs, sps))
     out.append("")
     out.append("CPU busy % of guest a / guest b (all its vCPUs) during each")
@@ -173,7 +194,7 @@ def wire_table(out, vals, units, missing):
         if v is None:
             missing.append("link " + m)
         c = med(vals, "link", m + "_cpu_b")
-        out.append("  %-12s %-42s %8s %s%s" % (
+        out.append("  %-20s %-42s %8s %s%s" % (
             m, what, fmt(v), units.get(m, ""),
             "   (guest b busy %s%%)" % fmt(c) if c is not None else ""))
     return wrows

@@ -8,7 +8,7 @@
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma nvme dd ib_write_lat ib_read_lat
 # XRDMA_PROGRAMS: ib_send_lat ib_write_bw ib_read_bw ib_send_bw
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
-# XRDMA_PROGRAMS: tools/testing/bench/blkbench
+# XRDMA_PROGRAMS: tools/testing/bench/blkbench tools/testing/bench/udplink
 # XRDMA_FILES: /etc/libibverbs.d/rxe.driver
 # XRDMA_FILES: /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 #
@@ -25,14 +25,18 @@
 # with the same address.  Per pairing: ib_{write,read,send}_lat 64 B,
 # ib_{write,read,send}_bw 64 KiB, and NVMe-oF 4 KiB randread QD32
 # (blkbench on a null_blk namespace exported by nvmet-rdma); per round
-# the link itself with rxe-rxe's addresses on eth0: ping RTT and a TCP
-# stream (dd | nc).  And each guest's CPU busy share during each
+# the link itself with rxe-rxe's addresses on eth0: ping RTT, a TCP
+# stream (busybox httpd | wget), and what a UDP socket that spins gets
+# from it (udplink: 64 B ping-pong, half a round trip as perftest's
+# latency; a stream of 4096 B datagrams, the size of the RDMA stacks'
+# frames at eth0's MTU 4500) -- the floor under the RDMA rows.  And each guest's CPU busy share during each
 # measurement (/proc/stat), the evidence of what limits it.
 #
 # Output (guest b; lines of guest a's failures on a): as bench-guest.sh,
 #   BENCH <pairing> <metric> <run> <value> <unit>
 #   BENCH <pairing> <metric>_cpu_a|_cpu_b <run> <busy %> pct
-#   BENCH link ping_rtt_us|tcp_MBps <run> <value> <unit>
+#   BENCH link ping_rtt_us|tcp_MBps|udp_lat_64_us|udp_lat_64_p99_us|
+#              udp_stream_{4096,64}_{MBps,kpps} <run> <value> <unit>
 #   BENCH_FAIL <pairing> <metric> <run> <why>
 # Environment (xrdma.env.*): BENCH_MODE smoke (default: tiny counts, one
 # round; make check runs it so that it does not rot) or full (make bench,
@@ -60,9 +64,9 @@ PAIRS=$(echo "$PAIRS" | tr , ' ')
 if [ "$MODE" = full ]; then
 	# (a round trip of ib_write_lat between the guests: ~1 ms,
 	# Documentation/performance.rst)
-	LAT_N=500 BW_N=500 ULP_SECS=10 TCP_MIB=32 PING_N=20
+	LAT_N=500 BW_N=500 ULP_SECS=10 TCP_MIB=32 PING_N=20 UDP_N=16000
 else
-	LAT_N=50 BW_N=40 ULP_SECS=2 TCP_MIB=4 PING_N=5
+	LAT_N=50 BW_N=40 ULP_SECS=2 TCP_MIB=4 PING_N=5 UDP_N=400
 	RUNS=1
 fi
 # (an experiment's knob: bandwidth iterations)
@@ -393,10 +397,40 @@ nvme_rows() {
 }
 
 # ------------------------------------------------------------ the link
+# udp_rows RUN: udplink against guest a's server: the ping-pong of 64 B
+# (LAT_N round trips, as the latency rows), streams of UDP_N datagrams of
+# 4096 B (the bandwidth rows' frames) and of 64 B (the frame rate)
+udp_rows() {
+	_up=$((BW_PORT + 1000))
+	: >"$XRDMA_TMP/udp"
+	# (kind-size-the metric that names its CPU row)
+	for _us in ping-64-udp_lat_64_us stream-4096-udp_stream_4096_MBps \
+		stream-64-udp_stream_64_kpps; do
+		_um=${_us#*-*-}
+		_us=${_us%-"$_um"}
+		_un=$UDP_N
+		[ "${_us%-*}" = ping ] && _un=$LAT_N
+		_lcpu=$(cpu_mark)
+		if ! udplink "${_us%-*}" -p $_up -s "${_us#*-}" -n "$_un" \
+			"$XRDMA_PEER_IP" >"$XRDMA_TMP/udp1" 2>&1; then
+			out "BENCH_FAIL link udp_$_us $1 $(tail -n 1 "$XRDMA_TMP/udp1")"
+			echo "link udp_$_us: $(tail -n 1 "$XRDMA_TMP/udp1")" >>"$XRDMA_TMP/errors"
+			continue
+		fi
+		_lcpu=$(cpu_pct "$_lcpu")
+		awk -v r="$1" '/^RESULT udp_(lat|stream_[0-9]+_(MBps|kpps))/ {
+			print "BENCH link", $2, r, $3, $4 }' "$XRDMA_TMP/udp1"
+		out "BENCH link ${_um}_cpu_b $1 $_lcpu pct"
+		grep -h '^#\|lost' "$XRDMA_TMP/udp1" >>"$XRDMA_TMP/udp"
+	done
+	out "BENCH_INFO link udp $1: $(tr '\n' ' ' <"$XRDMA_TMP/udp")"
+	udplink quit -p $_up "$XRDMA_PEER_IP"
+}
+
 # link_rows RUN: the socket link with plain IPv4 on eth0 (rxe-rxe's
-# addresses): ping RTT, and a TCP stream a -> b (busybox httpd serving
-# TCP_MIB MiB from tmpfs, wget on b counting the bytes and timing them;
-# busybox nc sends 1 KiB of a pipe and stops)
+# addresses): ping RTT, udp_rows, and a TCP stream a -> b (busybox httpd
+# serving TCP_MIB MiB from tmpfs, wget on b counting the bytes and timing
+# them; busybox nc sends 1 KiB of a pipe and stops)
 link_rows() {
 	BW_PORT=$((BW_PORT + 1))
 	_lb=$((TCP_MIB * 1048576))
@@ -407,12 +441,22 @@ link_rows() {
 				count="$TCP_MIB" 2>/dev/null
 		httpd -f -p "$XRDMA_IP:$BW_PORT" -h "$XRDMA_TMP/www" &
 		_lp=$!
+		# (a stream's burst waits in the socket, not dropped: udplink
+		# asks for 4 MiB)
+		echo 8388608 >/proc/sys/net/core/rmem_max
+		udplink pong -p $((BW_PORT + 1000)) -t 300 >"$XRDMA_TMP/udp" 2>&1 &
+		_lu=$!
 		wait_for 20 _wire_listening tcp $BW_PORT ||
 			echo "link: httpd not listening after 20 s" >>"$XRDMA_TMP/errors"
+		wait_for 20 _wire_listening udp $((BW_PORT + 1000)) ||
+			echo "link: udplink not listening after 20 s" >>"$XRDMA_TMP/errors"
 		wire_sync "link_$1" >/dev/null || exit 1
 		wire_sync "link_$1_done" >/dev/null || exit 1
 		kill $_lp
 		wait $_lp 2>/dev/null
+		# (b's "udplink quit" ended it; a lost one: kill)
+		kill $_lu 2>/dev/null
+		wait $_lu 2>/dev/null
 		return 0
 	fi
 	ping -c "$PING_N" -W 2 "$XRDMA_PEER_IP" >"$XRDMA_TMP/ping" 2>&1
@@ -425,6 +469,7 @@ link_rows() {
 		echo "link ping: $(tail -n 1 "$XRDMA_TMP/ping")" >>"$XRDMA_TMP/errors"
 	fi
 	wire_sync "link_$1" >/dev/null || exit 1
+	udp_rows "$1"
 	_lcpu=$(cpu_mark)
 	_lt0=$(awk '{ printf "%d\n", $1 * 100 }' /proc/uptime)
 	_ln=$(timeout 120 wget -q -O - "http://$XRDMA_PEER_IP:$BW_PORT/blob" | wc -c)

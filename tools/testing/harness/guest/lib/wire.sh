@@ -344,16 +344,20 @@ wire_sync() {
 	echo "$_ws_pval"
 }
 
-# _wire_listening tcp|cm PORT: a TCP socket listens on PORT, or (cm) an
-# rdma_cm ID does
+# _wire_listening tcp|udp|cm PORT: a TCP socket listens on PORT, a UDP
+# socket is bound to it, or (cm) an rdma_cm ID listens
 _wire_listening() {
 	if [ "$1" = cm ]; then
 		/usr/bin/rdma resource show cm_id 2>/dev/null |
 			grep LISTEN | grep -q ":$2 "
 		return
 	fi
-	awk -v p="$(printf '%04X' "$2")" '$4 == "0A" && substr($2, length($2) - 3) == p { f = 1 }
-		END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+	# (state 0A: TCP_LISTEN; 07: TCP_CLOSE, an unconnected UDP socket)
+	_wl_st=0A
+	[ "$1" = udp ] && _wl_st=07
+	awk -v p="$(printf '%04X' "$2")" -v st=$_wl_st \
+		'$4 == st && substr($2, length($2) - 3) == p { f = 1 }
+		END { exit !f }' "/proc/net/$1" "/proc/net/${1}6" 2>/dev/null
 }
 
 # _wire_check NAME ROLE RC FILE PATTERN: one side's verdict
