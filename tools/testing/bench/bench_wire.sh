@@ -418,7 +418,7 @@ udp_rows() {
 			continue
 		fi
 		_lcpu=$(cpu_pct "$_lcpu")
-		awk -v r="$1" '/^RESULT udp_(lat|stream_[0-9]+_(MBps|kpps))/ {
+		awk -v r="$1" '/^RESULT udp_(lat|stream_[0-9]+_(MBps|sent_MBps|kpps))/ {
 			print "BENCH link", $2, r, $3, $4 }' "$XRDMA_TMP/udp1"
 		out "BENCH link ${_um}_cpu_b $1 $_lcpu pct"
 		grep -h '^#\|lost' "$XRDMA_TMP/udp1" >>"$XRDMA_TMP/udp"
