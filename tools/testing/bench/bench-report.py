@@ -199,7 +199,7 @@ def wire_table(out, vals, units, missing):
         if v is None:
             missing.append("link " + m)
         c = med(vals, "link", m + "_cpu_b")
-        out.append("  %-20s %-42s %8s %s%s" % (
+        out.append("  %-26s %-36s %8s %s%s" % (
             m, what, fmt(v), units.get(m, ""),
             "   (guest b busy %s%%)" % fmt(c) if c is not None else ""))
     return wrows
