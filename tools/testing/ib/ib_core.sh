@@ -108,7 +108,10 @@ t_sysfs() {
 	assert_eq "$(cat $IBD/node_type)" "1: CA" "node_type"
 	assert_eq "$(readlink -f $IBD/device)" \
 		"$(readlink -f /sys/class/xrdma_device/xnic0/device)" "parent"
-	grep -qE '^-?[0-9]+$' $IBD/device/numa_node || fail "no device/numa_node"
+	# (a kernel without CONFIG_NUMA, the debug guest's, has no such
+	# attribute on any device)
+	[ ! -d /sys/devices/system/node ] ||
+		grep -qE '^-?[0-9]+$' $IBD/device/numa_node || fail "no device/numa_node"
 	assert_eq "$(cat $IBD/ports/1/link_layer)" "Ethernet" "link_layer"
 	assert_eq "$(cat $IBD/ports/1/state)" "4: ACTIVE" "port state"
 	assert_eq "$(cat $IBD/ports/1/phys_state)" "5: LinkUp" "phys_state"

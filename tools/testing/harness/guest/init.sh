@@ -120,8 +120,10 @@ fi
 # kmemleak_scan: after the tests (our modules unloaded), report every
 # unreferenced object whose allocation backtrace has a frame in a module:
 # by name ("[xrdma_core]") while loaded, by address once unloaded (a bare
-# 0xffffffffc... in the module area; the debug kernel has every other
-# driver built in, so any module frame is ours).  Once unloaded, frames
+# 0xffffffffc... in the module area).  The debug kernel's other modules
+# are the RDMA stack and its ULPs, which our tests load under us: a frame
+# of one of them unloaded counts as ours too (what leaks there through
+# xrdma_ib is ours to look at).  Once unloaded, frames
 # of ours are bare addresses: to name them, rerun the test with
 # xrdma.shell=1 and scan by hand before rmmod.  Other objects are shown
 # renamed, so they do not trip the host's console gate.

@@ -22,7 +22,7 @@
 #           from the driver and bind it again, then rmmod xnic; both
 #           complete (20 s bound), the netdevs are gone (also the one in
 #           the namespace), and after insmod xnic the ports ping again
-# A kernel without network namespaces (the debug guest kernel) skips
+# A kernel without network namespaces (CONFIG_NET_NS) skips
 # "ping" and runs "remove" with one-way echo requests to a static
 # neighbour on each side instead (frames still cross the cable).
 
