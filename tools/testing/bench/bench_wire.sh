@@ -28,15 +28,16 @@
 # the link itself with rxe-rxe's addresses on eth0: ping RTT, a TCP
 # stream (busybox httpd | wget), and what a UDP socket that spins gets
 # from it (udplink: 64 B ping-pong, half a round trip as perftest's
-# latency; a stream of 4096 B datagrams, the size of the RDMA stacks'
-# frames at eth0's MTU 4500) -- the floor under the RDMA rows.  And each guest's CPU busy share during each
-# measurement (/proc/stat), the evidence of what limits it.
+# latency; streams of 4096 B datagrams, the size of the RDMA stacks'
+# frames at eth0's MTU 4500, and of 64 B) -- the floor under the RDMA
+# rows.  And each guest's CPU busy share during each measurement
+# (/proc/stat), the evidence of what limits it.
 #
 # Output (guest b; lines of guest a's failures on a): as bench-guest.sh,
 #   BENCH <pairing> <metric> <run> <value> <unit>
 #   BENCH <pairing> <metric>_cpu_a|_cpu_b <run> <busy %> pct
 #   BENCH link ping_rtt_us|tcp_MBps|udp_lat_64_us|udp_lat_64_p99_us|
-#              udp_stream_{4096,64}_{MBps,kpps} <run> <value> <unit>
+#              udp_stream_{4096,64}_{MBps,sent_MBps,kpps} <run> <value> <unit>
 #   BENCH_FAIL <pairing> <metric> <run> <why>
 # Environment (xrdma.env.*): BENCH_MODE smoke (default: tiny counts, one
 # round; make check runs it so that it does not rot) or full (make bench,
@@ -397,32 +398,33 @@ nvme_rows() {
 }
 
 # ------------------------------------------------------------ the link
-# udp_rows RUN: udplink against guest a's server: the ping-pong of 64 B
-# (LAT_N round trips, as the latency rows), streams of UDP_N datagrams of
-# 4096 B (the bandwidth rows' frames) and of 64 B (the frame rate)
+# udp_row RUN ping|stream SIZE COUNT METRIC: one udplink run against
+# guest a's server (port _up), its RESULT lines as rows, b's CPU busy
+# share during it as METRIC_cpu_b
+udp_row() {
+	_lcpu=$(cpu_mark)
+	if ! udplink "$2" -p "$_up" -s "$3" -n "$4" "$XRDMA_PEER_IP" \
+		>"$XRDMA_TMP/udp1" 2>&1; then
+		out "BENCH_FAIL link udp_$2_$3 $1 $(tail -n 1 "$XRDMA_TMP/udp1")"
+		echo "link udp_$2_$3: $(tail -n 1 "$XRDMA_TMP/udp1")" >>"$XRDMA_TMP/errors"
+		return
+	fi
+	_lcpu=$(cpu_pct "$_lcpu")
+	awk -v r="$1" '/^RESULT udp_(lat|stream_[0-9]+_(MBps|sent_MBps|kpps))/ {
+		print "BENCH link", $2, r, $3, $4 }' "$XRDMA_TMP/udp1"
+	out "BENCH link ${5}_cpu_b $1 $_lcpu pct"
+	grep -h '^#\|lost' "$XRDMA_TMP/udp1" >>"$XRDMA_TMP/udp"
+}
+
+# udp_rows RUN: the ping-pong of 64 B (LAT_N round trips, as the latency
+# rows), streams of UDP_N datagrams of 4096 B (the bandwidth rows'
+# frames) and of 64 B (the frame rate)
 udp_rows() {
 	_up=$((BW_PORT + 1000))
 	: >"$XRDMA_TMP/udp"
-	# (kind-size-the metric that names its CPU row)
-	for _us in ping-64-udp_lat_64_us stream-4096-udp_stream_4096_MBps \
-		stream-64-udp_stream_64_kpps; do
-		_um=${_us#*-*-}
-		_us=${_us%-"$_um"}
-		_un=$UDP_N
-		[ "${_us%-*}" = ping ] && _un=$LAT_N
-		_lcpu=$(cpu_mark)
-		if ! udplink "${_us%-*}" -p $_up -s "${_us#*-}" -n "$_un" \
-			"$XRDMA_PEER_IP" >"$XRDMA_TMP/udp1" 2>&1; then
-			out "BENCH_FAIL link udp_$_us $1 $(tail -n 1 "$XRDMA_TMP/udp1")"
-			echo "link udp_$_us: $(tail -n 1 "$XRDMA_TMP/udp1")" >>"$XRDMA_TMP/errors"
-			continue
-		fi
-		_lcpu=$(cpu_pct "$_lcpu")
-		awk -v r="$1" '/^RESULT udp_(lat|stream_[0-9]+_(MBps|sent_MBps|kpps))/ {
-			print "BENCH link", $2, r, $3, $4 }' "$XRDMA_TMP/udp1"
-		out "BENCH link ${_um}_cpu_b $1 $_lcpu pct"
-		grep -h '^#\|lost' "$XRDMA_TMP/udp1" >>"$XRDMA_TMP/udp"
-	done
+	udp_row "$1" ping 64 "$LAT_N" udp_lat_64_us
+	udp_row "$1" stream 4096 "$UDP_N" udp_stream_4096_MBps
+	udp_row "$1" stream 64 "$UDP_N" udp_stream_64_kpps
 	out "BENCH_INFO link udp $1: $(tr '\n' ' ' <"$XRDMA_TMP/udp")"
 	udplink quit -p $_up "$XRDMA_PEER_IP"
 }
@@ -441,8 +443,8 @@ link_rows() {
 				count="$TCP_MIB" 2>/dev/null
 		httpd -f -p "$XRDMA_IP:$BW_PORT" -h "$XRDMA_TMP/www" &
 		_lp=$!
-		# (a stream's burst waits in the socket, not dropped: udplink
-		# asks for 4 MiB)
+		# (more of a stream's burst waits in the socket instead of
+		# being dropped: udplink asks for 4 MiB)
 		echo 8388608 >/proc/sys/net/core/rmem_max
 		udplink pong -p $((BW_PORT + 1000)) -t 300 >"$XRDMA_TMP/udp" 2>&1 &
 		_lu=$!

@@ -36,7 +36,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +119,8 @@ static int udp_socket(void)
 	if (fd < 0)
 		die("socket", errno);
 	/* a stream's burst waits here while the server spins (capped by
-	 * net.core.rmem_max: the loss row says what was dropped)
+	 * net.core.rmem_max: udp_stream_<SIZE>_lost_pct says what was
+	 * dropped)
 	 */
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
 	return fd;
