@@ -46,6 +46,7 @@
 #include "../drivers/hw/xnic/sim/xnic_sim_wresp.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_wreq.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_eth.c"
+#include "../drivers/hw/xnic/sim/xnic_sim_fault.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_engine.c"
 #include "../drivers/hw/xnic/sim/xnic_sim_dev.c"
 #include "xnic_sim_fixture.h"

@@ -803,10 +803,11 @@ static void kt_wire_rx(struct kt_env *e, struct xnic_sim_pkt *p)
 /* The engine's RX poll of a pass: whether it took frames. */
 static bool kt_rx_poll(struct kt_env *e)
 {
+	u64 next = U64_MAX;
 	bool any;
 
 	mutex_lock(&e->d->exec_lock);
-	any = xnic_sim_wire_rx_poll(e->d, XNIC_SIM_WIRE_RX_BUDGET);
+	any = xnic_sim_wire_rx_poll(e->d, XNIC_SIM_WIRE_RX_BUDGET, &next);
 	mutex_unlock(&e->d->exec_lock);
 	return any;
 }

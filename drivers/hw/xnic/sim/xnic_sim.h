@@ -37,6 +37,9 @@
  *                      object into one (xnic_sim_tbl.h)
  *   xnic_sim_mem.c     memory: DMA access, MRs, key checks, copies
  *                      (xnic_sim_mem.h)
+ *   xnic_sim_configfs.c  faults on demand, the users' interface
+ *   xnic_sim_fault.c   faults on demand: rules, the link, frames held
+ *                      back (xnic_sim_fault.h; asked by the transport)
  * KUnit (kunit/xnic_sim_test.c) includes all of them but main.
  *
  * Concurrency.  Each device has one engine thread, which executes its
@@ -113,6 +116,7 @@
 #define XNIC_SIM_ETH_MAX_FRAME	9216
 
 #include "xnic_sim_wire.h"
+#include "xnic_sim_fault.h"
 
 /* QUERY_CAPS limits */
 #define XNIC_SIM_MAX_QP		16384
@@ -455,6 +459,7 @@ struct xnic_sim_qp {
 	u64 wait_until;			/* ns: RNR or retry wait */
 	u32 rnr_count;
 	u32 retry_count;
+	bool fault_delayed;		/* a DELAY rule held this WQE back */
 
 	spinlock_t lock;		/* responder state: state, rq_ci */
 
@@ -598,6 +603,9 @@ struct xnic_sim_dev {
 	struct xnic_sim_pdata pdata;
 	/* the latest CLOCK value handed out, in ns (xnic_sim_clock_us()) */
 	atomic64_t clock_ns;
+
+	/* faults on demand (xnic_sim_fault.h) */
+	struct xnic_sim_faults fault;
 
 	/* device memory: XNIC_SIM_DM_SIZE bytes at bus address dm_base */
 	struct page *dm_pages;

@@ -42,7 +42,8 @@ static u32 xnic_sim_cmd_query_caps(struct xnic_sim_dev *dev, struct xnic_cmd *c)
 	o->max_rd_atom = cpu_to_le32(XNIC_SIM_MAX_RD_ATOM);
 	o->max_fast_reg_pages = cpu_to_le32(XNIC_SIM_MAX_FR_PAGES);
 	o->num_ports = cpu_to_le32(1);
-	o->port_state = cpu_to_le32(XNIC_PORT_ACTIVE);
+	o->port_state = cpu_to_le32(xnic_sim_port_up(dev) ? XNIC_PORT_ACTIVE :
+						    XNIC_PORT_DOWN);
 	o->port_mtu = cpu_to_le32(XNIC_MTU_4096);
 	strscpy(o->fw_ver, "xnic_sim 1.0", sizeof(o->fw_ver));
 	o->max_mw = cpu_to_le32(XNIC_SIM_MAX_MW);
@@ -197,6 +198,7 @@ void xnic_sim_do_reset(struct xnic_sim_dev *dev)
 	dev->eq_pi = 0;
 	spin_unlock_irqrestore(&dev->eq_lock, flags);
 	xnic_sim_clear(dev);
+	xnic_sim_fault_drop_held(dev);
 	xnic_sim_eth_reset(dev);
 	xnic_sim_gid_reset(dev);
 	spin_lock_irqsave(&dev->reg_lock, flags);

@@ -38,6 +38,9 @@ void xnic_sim_sq_complete(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	qp->sq_ci++;
 	qp->rnr_count = 0;
 	qp->retry_count = 0;
+	qp->fault_delayed = false;
+	if (!status && xnic_sim_faults_on())
+		status = xnic_sim_fault_cqe(dev, qp, w->opcode);
 	if (!status) {
 		qp->tx_ops++;
 		qp->tx_bytes += len;

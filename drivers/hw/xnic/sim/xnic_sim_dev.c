@@ -479,6 +479,7 @@ DEFINE_SHOW_ATTRIBUTE(xnic_sim_mcast);
  */
 void xnic_sim_dev_free(struct xnic_sim_dev *dev)
 {
+	xnic_sim_fault_fini(dev);
 	xnic_sim_tbl_destroy(&dev->qps);
 	xnic_sim_tbl_destroy(&dev->cqs);
 	xnic_sim_tbl_destroy(&dev->srqs);
@@ -515,6 +516,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	init_waitqueue_head(&dev->reset_wq);
 	mutex_init(&dev->exec_lock);
 	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
+	xnic_sim_fault_init(dev);
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);
 	INIT_LIST_HEAD(&dev->wresp_acks);

@@ -602,7 +602,8 @@ static bool xnic_sim_pass(struct xnic_sim_dev *dev, u64 *next,
 	if (xnic_sim_live(dev)) {
 		/* commands first: they wait for one bounded pass at most */
 		work |= xnic_sim_cmd_poll(dev);
-		work |= xnic_sim_wire_rx_poll(dev, XNIC_SIM_WIRE_RX_BUDGET);
+		work |= xnic_sim_wire_rx_poll(dev, XNIC_SIM_WIRE_RX_BUDGET,
+					      next);
 		work |= xnic_sim_pass_data(dev, next, &b);
 		work |= xnic_sim_wresp_flush_acks(dev);
 		work |= xnic_sim_eth_tx(dev);

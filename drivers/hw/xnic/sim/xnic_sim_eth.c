@@ -191,7 +191,8 @@ bool xnic_sim_eth_rx(struct xnic_sim_dev *dev, const u8 *frame, u32 len)
 	u64 addr;
 
 	spin_lock_irqsave(&eth->rx_lock, flags);
-	if (!r->on) {
+	/* a port without a link receives nothing: counted as RX off */
+	if (!r->on || !xnic_sim_port_up(dev)) {
 		eth->rx_drop_off++;
 		goto out;
 	}
@@ -263,6 +264,9 @@ static bool xnic_sim_eth_tx_one(struct xnic_sim_dev *dev)
 	    !xnic_sim_dma_read(addr, eth->frame, len)) {
 		eth->tx_errors++;
 		status |= XNIC_ETH_DESC_ERR;
+	} else if (!xnic_sim_port_up(dev)) {
+		/* the link is down: as with no cable */
+		eth->tx_drop_nocable++;
 	} else if (wire) {
 		/* sent below, without the lock: the frame is in the bounce
 		 * buffer, which only the engine uses
@@ -346,8 +350,8 @@ bool xnic_sim_eth_read32(struct xnic_sim_dev *dev, u32 reg, u32 *val)
 		*val = get_unaligned_be32(eth->mac + 2);
 		break;
 	case XNIC_REG_ETH_STATUS:
-		*val = (dev->peer || xnic_sim_wire_on(dev) ?
-			XNIC_ETH_ST_LINK : 0) |
+		*val = ((dev->peer || xnic_sim_wire_on(dev)) &&
+			xnic_sim_port_up(dev) ? XNIC_ETH_ST_LINK : 0) |
 		       (READ_ONCE(eth->tx.on) ? XNIC_ETH_ST_TX_ON : 0) |
 		       (READ_ONCE(eth->rx.on) ? XNIC_ETH_ST_RX_ON : 0);
 		break;

@@ -246,6 +246,10 @@ static void xnic_sim_destroy_all(void)
 {
 	int i;
 
+	/* no fault writer any more (configfs holds us while rules exist) */
+	for (i = 0; i < XNIC_SIM_MAX_DEV; i++)
+		if (xnic_sim_devs[i])
+			xnic_sim_configfs_del(xnic_sim_devs[i]);
 	for (i = 0; i < XNIC_SIM_MAX_DEV; i++) {
 		struct xnic_sim_dev *dev = xnic_sim_devs[i];
 
@@ -294,6 +298,11 @@ static int __init xnic_sim_init(void)
 	ret = xnic_sim_wire_module_init();
 	if (ret)
 		return ret;
+	ret = xnic_sim_configfs_init();
+	if (ret) {
+		xnic_sim_wire_module_exit();
+		return ret;
+	}
 	xnic_sim_dbg_root = debugfs_create_dir("xnic_sim", NULL);
 	for (i = 0; i < ndev; i++) {
 		xnic_sim_devs[i] = xnic_sim_dev_alloc(i);
@@ -328,10 +337,16 @@ static int __init xnic_sim_init(void)
 		if (ret)
 			goto err;
 	}
+	for (i = 0; i < ndev; i++) {
+		ret = xnic_sim_configfs_add(xnic_sim_devs[i]);
+		if (ret)
+			goto err;
+	}
 	pr_info("xnic_sim: %u device%s\n", ndev, ndev > 1 ? "s" : "");
 	return 0;
 err:
 	xnic_sim_destroy_all();
+	xnic_sim_configfs_exit();
 	xnic_sim_wire_module_exit();
 	return ret;
 }
@@ -339,6 +354,7 @@ err:
 static void __exit xnic_sim_exit(void)
 {
 	xnic_sim_destroy_all();
+	xnic_sim_configfs_exit();
 	xnic_sim_wire_module_exit();
 }
 

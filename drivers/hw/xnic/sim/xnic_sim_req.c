@@ -69,6 +69,8 @@ static struct xnic_sim_qp *xnic_sim_responder(struct xnic_sim_dev *dev,
 		*r = xnic_sim_no_answer(qp, status);
 		return NULL;
 	}
+	if (xnic_sim_faults_on() && xnic_sim_fault_req(dev, qp, rqp, status, r))
+		return NULL;
 	if (!xnic_sim_xrc_srq(dev, qp, rqp, status)) {
 		*r = XNIC_SIM_DONE;
 		return NULL;
@@ -238,6 +240,9 @@ static bool xnic_sim_ud_copy(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		xnic_sim_count(dev, XNIC_SIM_CTR_ud_drop_noqp, 1);
 		return false;
 	}
+	/* lost: a port without a link, or a drop rule */
+	if (xnic_sim_faults_on() && xnic_sim_fault_ud(dev, qp, rdev, rqp))
+		return false;
 	spin_lock(&rqp->lock);
 	if (!xnic_sim_qp_can_recv(rqp->state)) {
 		spin_unlock(&rqp->lock);

@@ -32,6 +32,10 @@ struct xnic_sim_qp *xnic_sim_rc_peer(struct xnic_sim_qp *qp)
 
 	if (!rdev)
 		return NULL;
+	/* a port without a link: nothing arrives either way */
+	if (xnic_sim_faults_on() &&
+	    (!xnic_sim_port_up(qp->dev) || !xnic_sim_port_up(rdev)))
+		return NULL;
 	rqp = xnic_sim_tbl_get(&rdev->qps, READ_ONCE(qp->dest_qpn));
 	if (!rqp ||
 	    rqp->type != (qp->type == XNIC_QPT_XRC_INI ? XNIC_QPT_XRC_TGT :

@@ -100,6 +100,7 @@ struct xnic_sim_neigh {
  * @rx_filtered: frames for another MAC (a promiscuous netdev's)
  * @rx_errors: frames not linearised or too short
  * @rx_vlan_drops: RoCEv2 frames in an 802.1Q tag (VLAN 1..4095) dropped
+ * @rx_link_drops: frames dropped, the port's link down (faults.rst)
  * @mtu: the attached netdev's MTU (NETDEV_CHANGEMTU), 0 when not attached
  * @eth_tx_drops: Ethernet frames not sent (too long, no memory)
  * @solicits: ARP requests and neighbour solicitations sent
@@ -126,6 +127,7 @@ struct xnic_sim_wire {
 	atomic64_t rx_filtered;
 	atomic64_t rx_errors;
 	atomic64_t rx_vlan_drops;
+	atomic64_t rx_link_drops;
 	u32 mtu;
 	atomic64_t eth_tx_drops;
 	atomic64_t solicits;
@@ -476,6 +478,11 @@ int xnic_sim_wire_xmit(struct xnic_sim_dev *dev, struct sk_buff *skb,
 		kfree_skb(skb);
 		return -ENOTCONN;
 	}
+	if (!xnic_sim_port_up(dev)) {
+		/* lost on a link that is down, as on any wire */
+		kfree_skb(skb);
+		return 0;
+	}
 	if (!xnic_sim_wire_resolve(dev, p->dgid, p->dmac)) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_no_neigh, 1);
 		xnic_sim_wire_solicit(w, p->sgid, p->dgid);
@@ -682,6 +689,12 @@ static void xnic_sim_wire_rx(struct xnic_sim_wire *w, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	if (!xnic_sim_port_up(dev)) {
+		/* the port's link is down: nothing arrives, nothing is learnt */
+		atomic64_inc(&w->rx_link_drops);
+		kfree_skb(skb);
+		return;
+	}
 	eh = (const void *)skb->data;
 	if ((!is_multicast_ether_addr(eh->h_dest) &&
 	     !ether_addr_equal(eh->h_dest, w->mac)) ||
@@ -745,8 +758,68 @@ static rx_handler_result_t xnic_sim_wire_rx_handler(struct sk_buff **pskb)
 	return RX_HANDLER_CONSUMED;
 }
 
-/* One queued RoCEv2 frame: parse, count, hand to the transport. */
-static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb)
+static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb,
+				 bool faults);
+
+/*
+ * A frame fault for @skb, parsed into @p: whether it took the frame (a
+ * drop, a corruption, a frame held back).  A duplicate is held to follow
+ * the frame; a reordered frame follows the next one (or comes alone
+ * after XNIC_SIM_FAULT_REORDER_NS).
+ */
+static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
+				   struct sk_buff *skb,
+				   const struct xnic_sim_pkt *p)
+{
+	struct xnic_sim_faults *f = &dev->fault;
+	struct xnic_sim_fault_rule *rule;
+	struct sk_buff *copy;
+	u64 now = xnic_sim_now();
+	u32 delay;
+	u8 type;
+
+	rcu_read_lock();
+	rule = xnic_sim_fault_frame(dev, p->dqpn,
+				    xnic_sim_opcodes[p->opcode].mask);
+	if (!rule) {
+		rcu_read_unlock();
+		return false;
+	}
+	type = rule->type;
+	delay = READ_ONCE(rule->delay_us);
+	rcu_read_unlock();
+
+	switch (type) {
+	case XNIC_SIM_FAULT_DROP:
+		kfree_skb(skb);
+		return true;
+	case XNIC_SIM_FAULT_DUP:
+		copy = skb_copy(skb, GFP_ATOMIC | __GFP_NOWARN);
+		if (copy && !xnic_sim_fault_hold(dev, copy, U64_MAX,
+						 f->taken + 1))
+			kfree_skb(copy);
+		return false;
+	case XNIC_SIM_FAULT_DELAY:
+		return xnic_sim_fault_hold(dev, skb,
+					   now + (u64)delay * NSEC_PER_USEC, 0);
+	case XNIC_SIM_FAULT_REORDER:
+		return xnic_sim_fault_hold(dev, skb,
+					   now + XNIC_SIM_FAULT_REORDER_NS,
+					   f->taken + 2);
+	default:
+		/* the byte before the ICRC: the receiver's check fails */
+		skb->data[skb->len - XNIC_SIM_ICRC_LEN - 1] ^= 0x5a;
+		xnic_sim_wire_rx_one(dev, skb, false);
+		return true;
+	}
+}
+
+/*
+ * One queued RoCEv2 frame: parse, count, hand to the transport.
+ * @faults: whether frame faults may take it (not for one they released).
+ */
+static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb,
+				 bool faults)
 {
 	struct xnic_sim_pkt pkt;
 
@@ -763,6 +836,9 @@ static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	if (faults && xnic_sim_faults_on() &&
+	    xnic_sim_wire_rx_fault(dev, skb, &pkt))
+		return;
 	if ((pkt.tclass & INET_ECN_MASK) == INET_ECN_CE)
 		xnic_sim_count(dev, XNIC_SIM_CTR_wire_ecn_marked, 1);
 	xnic_sim_count(dev, XNIC_SIM_CTR_wire_rx_packets, 1);
@@ -771,30 +847,55 @@ static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb)
 	consume_skb(skb);
 }
 
+/* The held-back frames that are due.  Return: how many went in. */
+static u32 xnic_sim_wire_rx_held(struct xnic_sim_dev *dev, u64 *next)
+{
+	u64 now = xnic_sim_now();
+	struct sk_buff *skb;
+	u32 n = 0;
+
+	while ((skb = xnic_sim_fault_release(dev, now, next))) {
+		xnic_sim_wire_rx_one(dev, skb, false);
+		n++;
+		if (!list_empty(&dev->wresp_acks))
+			xnic_sim_wresp_send_acks(dev);
+	}
+	return n;
+}
+
 /**
  * xnic_sim_wire_rx_poll - the engine takes received RoCEv2 frames
  * @dev: device (its engine, exec_lock held)
  * @max: at most this many
+ * @next: lowered to when a frame held back by a fault is due
  *
  * One at a time; the ACKs and NAKs a frame made its QP owe are sent
- * before the next is taken (xnic_sim_wresp_send_acks()).
+ * before the next is taken (xnic_sim_wresp_send_acks()).  Frames held
+ * back by faults (delay, reorder, duplicate) go in when they are due.
  *
  * Return: whether there was any.
  */
-bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max)
+bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max, u64 *next)
 {
 	struct xnic_sim_wire *w = dev->wire;
 	struct sk_buff *skb;
 	u32 n = 0;
 
-	if (!w || skb_queue_empty_lockless(&w->rxq))
+	if (!w)
 		return false;
+	if (dev->fault.nheld)
+		n += xnic_sim_wire_rx_held(dev, next);
+	if (skb_queue_empty_lockless(&w->rxq))
+		return n > 0;
 	while (n < max && (skb = skb_dequeue(&w->rxq))) {
-		xnic_sim_wire_rx_one(dev, skb);
+		xnic_sim_wire_rx_one(dev, skb, true);
 		n++;
+		dev->fault.taken++;
 		/* what it made a QP owe goes before the next frame is taken */
 		if (!list_empty(&dev->wresp_acks))
 			xnic_sim_wresp_send_acks(dev);
+		if (dev->fault.nheld)
+			n += xnic_sim_wire_rx_held(dev, next);
 	}
 	if (n) {
 		WRITE_ONCE(w->rx_polls, w->rx_polls + 1);
@@ -819,7 +920,8 @@ bool xnic_sim_wire_eth_xmit(struct xnic_sim_dev *dev, const u8 *frame,
 	struct sk_buff *skb;
 	u32 max = XNIC_SIM_ETH_MAX_FRAME;
 
-	if (!w || !READ_ONCE(w->on) || len < ETH_HLEN)
+	if (!w || !READ_ONCE(w->on) || len < ETH_HLEN ||
+	    !xnic_sim_port_up(dev))
 		return false;
 	rcu_read_lock();
 	nd = rcu_dereference(w->ndev);
@@ -906,7 +1008,8 @@ static void xnic_sim_wire_link_event(struct xnic_sim_wire *w)
 {
 	if (!w->dev->peer)
 		xnic_sim_eq_post(w->dev, XNIC_EQE_PORT_CHANGE, 1,
-				 XNIC_PORT_ACTIVE);
+				 xnic_sim_port_up(w->dev) ? XNIC_PORT_ACTIVE :
+							    XNIC_PORT_DOWN);
 }
 
 static int xnic_sim_wire_attach_locked(struct xnic_sim_wire *w,
@@ -1108,6 +1211,9 @@ static int xnic_sim_wire_show(struct seq_file *m, void *v)
 	seq_printf(m, "rxq_max %u\nrx_polls %llu\nrx_taken %llu\n",
 		   READ_ONCE(w->rxq_max), READ_ONCE(w->rx_polls),
 		   READ_ONCE(w->rx_taken));
+	seq_printf(m, "rx_link_drops %lld\nrx_held %u\n",
+		   (long long)atomic64_read(&w->rx_link_drops),
+		   READ_ONCE(dev->fault.nheld));
 	spin_lock_bh(&w->neigh_lock);
 	for (i = 0; i < XNIC_SIM_WIRE_NEIGH_MAX; i++)
 		if (w->neigh[i].valid)

@@ -225,7 +225,7 @@ u8 xnic_sim_wire_mtu_code(u32 ndev_mtu);
 /* The port's active MTU: the attached netdev's, else 4096 (XNIC_MTU_*). */
 u8 xnic_sim_wire_active_mtu(const struct xnic_sim_dev *dev);
 /* Engine: received RoCEv2 frames, at most @max; whether any was. */
-bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max);
+bool xnic_sim_wire_rx_poll(struct xnic_sim_dev *dev, u32 max, u64 *next);
 /*
  * A frame for @p with room for @p->paylen bytes of payload at *@payload
  * (the caller fills it, then calls xnic_sim_wire_xmit()).  @p->sgid and

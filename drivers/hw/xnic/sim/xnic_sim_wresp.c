@@ -1063,6 +1063,43 @@ static void xnic_sim_wresp_dup(struct xnic_sim_dev *dev,
 	}
 }
 
+/*
+ * The answer a fault makes the responder give to the request @p starting
+ * a message (XNIC_SIM_WR_*), or XNIC_SIM_WR_OK for none: the responder
+ * itself is not touched.
+ */
+static int xnic_sim_wresp_fault(struct xnic_sim_dev *dev,
+				struct xnic_sim_qp *qp, u32 mask)
+{
+	switch (xnic_sim_fault_answer(dev, qp, mask)) {
+	case XNIC_SIM_FAULT_RNR:
+		return XNIC_SIM_WR_RNR;
+	case XNIC_SIM_FAULT_NAK_ACCESS:
+		return XNIC_SIM_WR_ACCESS;
+	case XNIC_SIM_FAULT_NAK_OP:
+		return XNIC_SIM_WR_OP;
+	case XNIC_SIM_FAULT_NAK_INV:
+		return XNIC_SIM_WR_INV;
+	default:
+		return XNIC_SIM_WR_OK;
+	}
+}
+
+/* Execute an RC request at the expected PSN.  Return: XNIC_SIM_WR_*. */
+static int xnic_sim_wresp_exec(struct xnic_sim_dev *dev,
+			       struct xnic_sim_qp *qp,
+			       const struct xnic_sim_pkt *p, u32 mask)
+{
+	if (mask & (XNIC_SIM_PH_SEND | XNIC_SIM_PH_WRITE))
+		return xnic_sim_wresp_data(dev, qp, p, mask);
+	if (mask & XNIC_SIM_PH_READ)
+		return xnic_sim_wresp_read(dev, qp, p);
+	if (mask & XNIC_SIM_PH_ATOMIC)
+		return xnic_sim_wresp_atomic(dev, qp, p);
+	/* FLUSH, ATOMIC WRITE: not on the wire */
+	return xnic_sim_wresp_inv(dev, qp, 0);
+}
+
 /* An RC request. */
 static void xnic_sim_wresp_rc(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			      const struct xnic_sim_pkt *p, u32 mask)
@@ -1088,14 +1125,12 @@ static void xnic_sim_wresp_rc(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 	}
 	w->nak_sent = false;
 	w->nak_due = false;	/* the PSN a waiting NAK named came */
-	if (mask & (XNIC_SIM_PH_SEND | XNIC_SIM_PH_WRITE))
-		r = xnic_sim_wresp_data(dev, qp, p, mask);
-	else if (mask & XNIC_SIM_PH_READ)
-		r = xnic_sim_wresp_read(dev, qp, p);
-	else if (mask & XNIC_SIM_PH_ATOMIC)
-		r = xnic_sim_wresp_atomic(dev, qp, p);
-	else	/* FLUSH, ATOMIC WRITE: not on the wire */
-		r = xnic_sim_wresp_inv(dev, qp, 0);
+	r = XNIC_SIM_WR_OK;
+	if (xnic_sim_faults_on() &&
+	    (mask & (XNIC_SIM_PH_START | XNIC_SIM_PH_READ | XNIC_SIM_PH_ATOMIC)))
+		r = xnic_sim_wresp_fault(dev, qp, mask);
+	if (r == XNIC_SIM_WR_OK)
+		r = xnic_sim_wresp_exec(dev, qp, p, mask);
 
 	switch (r) {
 	case XNIC_SIM_WR_OK:

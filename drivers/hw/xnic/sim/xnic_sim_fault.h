@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xnic_sim: faults on demand (Documentation/faults.rst).
+ *
+ * A device's port can be taken down and up (its "link"), or made to flap;
+ * rules make the device fail chosen messages, packets and completions:
+ * each names a fault type, what it matches (a QP, a class of operation)
+ * and how often it fires (a probability, every Nth, a count, a time
+ * window, a seed for a repeatable run).  Users drive both through
+ * configfs (xnic_sim_configfs.c); the data path asks here
+ * (xnic_sim_fault.c).
+ *
+ * With no rule enabled and every link up, the data path pays one
+ * static branch per check (xnic_sim_faults_on()).
+ *
+ * Rules are on a device's list under RCU; the data path (any engine,
+ * kick serves included) reads them under rcu_read_lock() and takes the
+ * rule's spinlock to decide (its counters and PRNG).  Users change the
+ * list and the link under the device's fault mutex.
+ */
+#ifndef _XNIC_SIM_FAULT_H
+#define _XNIC_SIM_FAULT_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/prandom.h>
+#include <linux/jump_label.h>
+#include <linux/skbuff.h>
+
+struct xnic_sim_dev;
+struct xnic_sim_qp;
+
+enum xnic_sim_fault_type {
+	XNIC_SIM_FAULT_DROP,		/* the message or packet is lost */
+	XNIC_SIM_FAULT_DELAY,		/* it arrives delay_us later */
+	XNIC_SIM_FAULT_DUP,		/* a packet arrives twice (wire) */
+	XNIC_SIM_FAULT_REORDER,		/* a packet arrives after the next */
+	XNIC_SIM_FAULT_CORRUPT,		/* a packet's byte flipped (wire) */
+	XNIC_SIM_FAULT_RNR,		/* an RC request answered RNR NAK */
+	XNIC_SIM_FAULT_NAK_ACCESS,	/* ... NAK remote access error */
+	XNIC_SIM_FAULT_NAK_OP,		/* ... NAK remote operational error */
+	XNIC_SIM_FAULT_NAK_INV,		/* ... NAK invalid request */
+	XNIC_SIM_FAULT_CQE_ERR,		/* a send WR completes with @status */
+	XNIC_SIM_FAULT_NTYPES
+};
+
+#define XNIC_SIM_FAULT_BIT(t)	BIT(XNIC_SIM_FAULT_##t)
+/* the types a message on the cable may meet (it is whole: no packets) */
+#define XNIC_SIM_FAULT_CABLE	(XNIC_SIM_FAULT_BIT(DROP) |		\
+				 XNIC_SIM_FAULT_BIT(DELAY) |		\
+				 XNIC_SIM_FAULT_BIT(RNR) |		\
+				 XNIC_SIM_FAULT_BIT(NAK_ACCESS) |	\
+				 XNIC_SIM_FAULT_BIT(NAK_OP) |		\
+				 XNIC_SIM_FAULT_BIT(NAK_INV))
+/* the types a RoCEv2 frame arriving from the wire may meet */
+#define XNIC_SIM_FAULT_FRAME	(XNIC_SIM_FAULT_BIT(DROP) |		\
+				 XNIC_SIM_FAULT_BIT(DELAY) |		\
+				 XNIC_SIM_FAULT_BIT(DUP) |		\
+				 XNIC_SIM_FAULT_BIT(REORDER) |		\
+				 XNIC_SIM_FAULT_BIT(CORRUPT))
+/* the answers the wire's RC responder may be made to give */
+#define XNIC_SIM_FAULT_ANSWER	(XNIC_SIM_FAULT_BIT(RNR) |		\
+				 XNIC_SIM_FAULT_BIT(NAK_ACCESS) |	\
+				 XNIC_SIM_FAULT_BIT(NAK_OP) |		\
+				 XNIC_SIM_FAULT_BIT(NAK_INV))
+
+/* Classes of operation a rule may match (XNIC_SIM_FOP_ANY: all) */
+enum xnic_sim_fault_op {
+	XNIC_SIM_FOP_ANY,
+	XNIC_SIM_FOP_SEND,
+	XNIC_SIM_FOP_WRITE,
+	XNIC_SIM_FOP_READ,
+	XNIC_SIM_FOP_ATOMIC,
+	XNIC_SIM_FOP_OTHER,	/* of a packet or WQE: none of the above */
+	XNIC_SIM_FOP_NUM
+};
+
+#define XNIC_SIM_FAULT_ANY_QP	U32_MAX
+#define XNIC_SIM_FAULT_PPM	1000000U	/* rate: parts per million */
+#define XNIC_SIM_FAULT_MAX_DELAY_US	1000000U
+#define XNIC_SIM_FAULT_NAME_LEN	32
+/* the link's flap period, ms */
+#define XNIC_SIM_FLAP_MIN_MS	10U
+#define XNIC_SIM_FLAP_MAX_MS	3600000U
+/* RoCEv2 frames held back by delay and reorder rules, per device */
+#define XNIC_SIM_FAULT_HELD	16
+/* a reordered frame waits for the next one this long at most */
+#define XNIC_SIM_FAULT_REORDER_NS	(1000 * NSEC_PER_USEC)
+
+/**
+ * struct xnic_sim_fault_rule - one rule of a device
+ * @node: on the device's list (RCU)
+ * @dev: the device
+ * @name: its name (the configfs directory's)
+ * @type: enum xnic_sim_fault_type; fixed while enabled
+ * @enabled: whether it fires
+ * @qpn: the QP it matches, or XNIC_SIM_FAULT_ANY_QP
+ * @op: enum xnic_sim_fault_op it matches
+ * @status: XNIC_CQE_* of a CQE_ERR rule
+ * @delay_us: a DELAY rule's delay
+ * @rate: probability of firing at a candidate match, in parts per million
+ * @every: only every Nth match is a candidate (0, 1: every one)
+ * @count: at most this many injections (0: no limit)
+ * @after_ms: the window starts this long after enabling
+ * @for_ms: and lasts this long (0: no end)
+ * @seed: the PRNG's seed at enabling; 0: a random one
+ * @lock: the state below (any engine)
+ * @rnd: PRNG state
+ * @start_ns: window start (xnic_sim_now())
+ * @end_ns: window end, 0 none
+ * @matched: matches inside the window since enabling
+ * @injected: faults injected since enabling
+ * @rcu: freeing
+ *
+ * The configuration fields are written with WRITE_ONCE under the
+ * device's fault mutex and read with READ_ONCE.
+ */
+struct xnic_sim_fault_rule {
+	struct list_head node;
+	struct xnic_sim_dev *dev;
+	char name[XNIC_SIM_FAULT_NAME_LEN];
+	u8 type;
+	bool enabled;
+	u32 qpn;
+	u8 op;
+	u8 status;
+	u32 delay_us;
+	u32 rate;
+	u32 every;
+	u32 count;
+	u32 after_ms;
+	u32 for_ms;
+	u64 seed;
+
+	spinlock_t lock;	/* decisions: @rnd, the window, the counters */
+	struct rnd_state rnd;
+	u64 start_ns;
+	u64 end_ns;
+	u64 matched;
+	u64 injected;
+
+	struct rcu_head rcu;
+};
+
+/* A frame held back by a DELAY, REORDER or DUP rule (the engine's). */
+struct xnic_sim_fault_held {
+	struct sk_buff *skb;
+	u64 at;			/* release then (xnic_sim_now()) */
+	u64 after;		/* or once @taken reaches this, 0: no */
+};
+
+/**
+ * struct xnic_sim_faults - a device's faults
+ * @lock: serialises users: the rule list, enabling, the link
+ * @rules: its rules (RCU readers)
+ * @link_down: the port was taken down (not counting a cabled peer's)
+ * @flap_ms: flap period, 0 off (under @lock)
+ * @flap: the flap's work
+ * @injected: faults injected on the device, all rules
+ * @held: frames held back (the engine's)
+ * @nheld: in use
+ * @taken: RoCEv2 frames the engine took from the wire (the engine's)
+ */
+struct xnic_sim_faults {
+	struct mutex lock;	/* users: list, enable, link */
+	struct list_head rules;
+	bool link_down;
+	u32 flap_ms;
+	struct delayed_work flap;
+	atomic64_t injected;
+	struct xnic_sim_fault_held held[XNIC_SIM_FAULT_HELD];
+	u32 nheld;
+	u64 taken;
+};
+
+DECLARE_STATIC_KEY_FALSE(xnic_sim_faults_key);
+
+/* Whether any device has a rule enabled or a port taken down. */
+static inline bool xnic_sim_faults_on(void)
+{
+	return static_branch_unlikely(&xnic_sim_faults_key);
+}
+
+/* xnic_sim_fault.c */
+extern const char *const xnic_sim_fault_type_names[XNIC_SIM_FAULT_NTYPES];
+extern const char *const xnic_sim_fault_op_names[XNIC_SIM_FOP_NUM];
+void xnic_sim_fault_init(struct xnic_sim_dev *dev);
+void xnic_sim_fault_fini(struct xnic_sim_dev *dev);
+struct xnic_sim_fault_rule *xnic_sim_fault_rule_alloc(struct xnic_sim_dev *dev,
+						      const char *name);
+void xnic_sim_fault_rule_add(struct xnic_sim_fault_rule *r);
+void xnic_sim_fault_rule_del(struct xnic_sim_fault_rule *r);
+int xnic_sim_fault_rule_enable(struct xnic_sim_fault_rule *r, bool on);
+void xnic_sim_fault_rule_counts(struct xnic_sim_fault_rule *r, u64 *matched,
+				u64 *injected);
+bool xnic_sim_fault_fire(struct xnic_sim_fault_rule *r, u64 now);
+struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
+						u32 types, u32 qpn, u32 qpn2,
+						u8 op);
+u8 xnic_sim_fault_wqe_op(u8 wqe_opcode);
+u8 xnic_sim_fault_pkt_op(u32 mask);
+int xnic_sim_fault_set_link(struct xnic_sim_dev *dev, bool up);
+int xnic_sim_fault_set_flap(struct xnic_sim_dev *dev, u32 ms);
+bool xnic_sim_port_up(const struct xnic_sim_dev *dev);
+bool xnic_sim_fault_link_up(const struct xnic_sim_dev *dev);
+int xnic_sim_fault_req(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_qp *rqp, u8 *status, int *r);
+bool xnic_sim_fault_ud(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		       struct xnic_sim_dev *rdev, struct xnic_sim_qp *rqp);
+u8 xnic_sim_fault_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+		      u8 wqe_opcode);
+int xnic_sim_fault_answer(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
+			  u32 mask);
+struct xnic_sim_fault_rule *xnic_sim_fault_frame(struct xnic_sim_dev *dev,
+						 u32 dqpn, u32 mask);
+bool xnic_sim_fault_hold(struct xnic_sim_dev *dev, struct sk_buff *skb,
+			 u64 at, u64 after);
+struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,
+				       u64 *next);
+void xnic_sim_fault_drop_held(struct xnic_sim_dev *dev);
+
+/* xnic_sim_configfs.c (none without CONFIG_CONFIGFS_FS) */
+#if IS_ENABLED(CONFIG_CONFIGFS_FS)
+int xnic_sim_configfs_init(void);
+void xnic_sim_configfs_exit(void);
+int xnic_sim_configfs_add(struct xnic_sim_dev *dev);
+void xnic_sim_configfs_del(struct xnic_sim_dev *dev);
+#else
+static inline int xnic_sim_configfs_init(void) { return 0; }
+static inline void xnic_sim_configfs_exit(void) { }
+static inline int xnic_sim_configfs_add(struct xnic_sim_dev *dev) { return 0; }
+static inline void xnic_sim_configfs_del(struct xnic_sim_dev *dev) { }
+#endif
+
+#endif /* _XNIC_SIM_FAULT_H */
