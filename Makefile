@@ -47,9 +47,10 @@ TOOL_DIRS := tools/lib/xverbs tools/testing/uverbs tools/testing/hw/xnic \
 # depmod),
 # and the user part under $(DESTDIR)$(PREFIX): the library in a private
 # directory (lib/xrdma, never over the system's libibverbs), xrdma-run in
-# bin (it finds the library there), its man page, the udev rule for
-# /dev/infiniband/xrdma_uverbsN, and modules-load.d/modprobe.d examples
-# in share/doc/xrdma.  Only the stack's own modules: no test fixtures.
+# bin (it finds the library there), xrdma-fault in sbin, their man pages
+# (man1, man8), the udev rule for /dev/infiniband/xrdma_uverbsN, and
+# modules-load.d/modprobe.d examples in share/doc/xrdma.  Only the
+# stack's own modules: no test fixtures.
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL_MOD_DIR ?= extra/xrdma
@@ -107,7 +108,7 @@ dkms-source:
 	scripts/dkms-source.sh "$(DESTDIR)/usr/src/xrdma-$(XRDMA_VERSION)"
 
 # Debian packages in build/deb: xrdma-dkms (the modules' source for DKMS)
-# and xrdma (library, xrdma-run, man page, udev rule)
+# and xrdma (library, xrdma-run, xrdma-fault, man pages, udev rule)
 deb:
 	scripts/mkdeb.sh build/deb
 
@@ -161,7 +162,8 @@ help:
 	@echo "make [KDIR=...]     build the modules, the library and the test programs"
 	@echo "     [KVER=...]     ... for that installed kernel, and boot it in demo/guest-test"
 	@echo "make deps           install what the build and the tests need (Debian 12, apt-get)"
-	@echo "make install        modules (then depmod), library, xrdma-run, man page, udev rule"
+	@echo "make install        modules (then depmod), library, xrdma-run, xrdma-fault,"
+	@echo "                    man pages, udev rule"
 	@echo "                    (PREFIX=/usr/local DESTDIR= INSTALL_MOD_PATH=); make uninstall"
 	@echo "make deb            Debian packages xrdma-dkms and xrdma in build/deb"
 	@echo "make dkms-source    the DKMS source tree (DESTDIR=)/usr/src/xrdma-VERSION"

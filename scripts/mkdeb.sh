@@ -9,7 +9,8 @@
 #                               AUTOINSTALL), removing it dkms remove
 #   xrdma_VERSION_amd64.deb     the library in /usr/lib/xrdma (private: the
 #                               system's libibverbs stays), /usr/bin/xrdma-run,
-#                               its man page, the udev rule, examples
+#                               /usr/sbin/xrdma-fault, their man pages, the
+#                               udev rule, examples
 # and prints their paths.  Runs lintian on them when it is installed
 # (XRDMA_LINTIAN=0: don't); its output is OUTDIR/lintian.txt.
 set -euo pipefail
@@ -114,6 +115,8 @@ Description: drop-in libibverbs for the xrdma RDMA verbs stack, and xrdma-run
  hardware.  This package holds its drop-in libibverbs.so.1 (the ABI of
  rdma-core 44) in a private directory, and xrdma-run, which runs an
  unmodified verbs program on it; the system's libibverbs is not changed.
+ xrdma-fault injects faults (lost or delayed messages, NAKs, error
+ completions, link down) in the xnic device model.
 CONTROL
 
 for p in xrdma-dkms xrdma; do

@@ -55,17 +55,20 @@ make -s install-user DESTDIR="$D" PREFIX=/opt/xr >"$T/iu.log" 2>&1
 check "make install-user" test $? = 0
 for f in /opt/xr/lib/xrdma/libibverbs.so.1 /opt/xr/bin/xrdma-run \
 	/opt/xr/share/man/man1/xrdma-run.1.gz /etc/udev/rules.d/60-xrdma.rules \
-	/opt/xr/share/doc/xrdma/modules-load.d-xrdma.conf; do
+	/opt/xr/share/doc/xrdma/modules-load.d-xrdma.conf \
+	/opt/xr/sbin/xrdma-fault /opt/xr/share/man/man8/xrdma-fault.8.gz; do
 	check "installed $f" test -f "$D$f"
 done
 check "nothing installed beyond the list" \
-	test "$(find "$D" -type f | wc -l)" = 6
+	test "$(find "$D" -type f | wc -l)" = 8
 check "xrdma-run knows where its library went" \
 	grep -qx "XRDMA_LIBDIR=/opt/xr/lib/xrdma" "$D/opt/xr/bin/xrdma-run"
 check "the staged xrdma-run finds the staged library" \
 	test "$("$D/opt/xr/bin/xrdma-run" --libdir)" = "$D/opt/xr/lib/xrdma"
 check "xrdma-run(1) renders without warnings" \
 	test -z "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/opt/xr/share/man/man1/xrdma-run.1.gz" 2>&1 >/dev/null)"
+check "xrdma-fault(8) renders without warnings" \
+	test -z "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$D/opt/xr/share/man/man8/xrdma-fault.8.gz" 2>&1 >/dev/null)"
 check "the library is ours (soname libibverbs.so.1, xrdma's symbol)" \
 	sh -c "objdump -p '$D/opt/xr/lib/xrdma/libibverbs.so.1' | grep -q 'SONAME *libibverbs.so.1'"
 make -s uninstall-user DESTDIR="$D" PREFIX=/opt/xr >/dev/null 2>&1
@@ -132,6 +135,7 @@ dpkg-deb -c "$DEB" >"$T/deb.list"
 dpkg-deb -c "$DKMSDEB" >"$T/dkmsdeb.list"
 for f in ./usr/lib/xrdma/libibverbs.so.1 ./usr/bin/xrdma-run \
 	./usr/share/man/man1/xrdma-run.1.gz ./lib/udev/rules.d/60-xrdma.rules \
+	./usr/sbin/xrdma-fault ./usr/share/man/man8/xrdma-fault.8.gz \
 	./usr/share/doc/xrdma/copyright; do
 	check "xrdma.deb holds $f" grep -q " $f\$" "$T/deb.list"
 done
