@@ -1,0 +1,758 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# XRDMA_DEBIAN_MODULES: configfs ib_core
+# XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
+# XRDMA_PROGRAMS: scripts/xrdma-fault
+# XRDMA_PROGRAMS: ibv_rc_pingpong ibv_devinfo ibv_asyncwatch
+# XRDMA_SUBTEST: link 300
+# XRDMA_SUBTEST: drop 240
+# XRDMA_SUBTEST: naks 300
+# XRDMA_SUBTEST: priv 150
+# XRDMA_SUBTEST: unload 360
+#
+# xnic_sim's fault injection (issue 26): the configfs tree
+# /sys/kernel/config/xnic_sim/<N>/ and its CLI scripts/xrdma-fault, seen
+# through Debian's unmodified verbs programs (rdma-core 44's
+# ibverbs-utils, on xrdma's libibverbs through scripts/xrdma-run):
+#   link    xnic_sim ndev=2 cable=0-1.  "xrdma-fault link xnic0 down":
+#           configfs link reads "down"; both ends of the cable are down:
+#           ibv_asyncwatch on each device prints IBV_EVENT_PORT_ERR,
+#           ibv_devinfo says PORT_DOWN, the netdevs (up) lose carrier,
+#           and with xrdma_ib loaded (when built) ib_core's port state is
+#           DOWN.  "link xnic0 up": all of it back (PORT_ACTIVE events),
+#           and an ibv_rc_pingpong -c from xnic1 to xnic0 over the cable
+#           passes.  "flap xnic0 200": at least two more PORT_ERR and
+#           PORT_ACTIVE events each; "flap xnic0/1 off": flap_ms 0, the
+#           port active and staying so
+#   drop    one device, loopback ibv_rc_pingpong -c (200 x 4096 bytes)
+#           under "add xnic0 drop --rate 5% --seed 7": it passes, the rule
+#           matched every message and injected some (the device's
+#           injected and hw_counters/retries grew alike); under a 100%
+#           drop rule the client (the only side that sends: the server
+#           answers what it receives) fails by itself with "transport
+#           retry counter exceeded" after its retry_cnt (7) retries
+#   naks    "add xnic0 rnr --count 3": the pingpong passes, injected 3,
+#           hw_counters/rnr_naks up by at least 3; with --count 1 rules
+#           nak_access, nak_op, nak_inv and "cqe_err --status rem_op_err
+#           --opcode send" a side of a loopback pingpong fails by itself
+#           with "remote access error", "remote operation error",
+#           "remote invalid request error", "remote operation error";
+#           once the rules are gone a pingpong passes again
+#   priv    uid 65534 cannot mkdir a rule, read a root-made rule's qp,
+#           write link or flap_ms, nor "xrdma-fault add"/"link"; it can
+#           read link (0644); nothing changed (the link is up, no rule
+#           x); root then can add rule x
+#   unload  xnic_sim ndev=4 (cable 0-1,2-3): loopback traffic on xnic0
+#           under a 5% drop rule that fires, xnic2 flapping every 50 ms
+#           (ibv_asyncwatch sees it), then twice: the driver goes first
+#           (rmmod xnic, then xnic_sim with the rule and the flap still
+#           on), and the model goes first under the bound driver and the
+#           traffic.  rmmod xnic_sim is refused while the rule exists
+#           (configfs holds the module) and succeeds once the rules are
+#           removed, the configfs tree going with it; every rmmod
+#           completes within 20 s; no kernel splat
+# Every subtest checks the kernel log of its run for splats and leaves
+# no module of ours loaded; an EXIT trap removes the rules and unloads the
+# stack on every failure path.
+
+CFS=/sys/kernel/config/xnic_sim
+HC=/sys/class/xrdma_device/xnic0/hw_counters
+SCALE=${XRDMA_TIMEOUT_SCALE:-1}
+# a pingpong's own limit: longer than any wait_for on it below
+PPT=$((180 * SCALE))
+PORT=18700
+BG=""
+IB=0
+SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|refcount_t:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked'
+
+command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
+command -v xrdma-fault >/dev/null || fail "xrdma-fault not in the guest"
+: >"$XRDMA_TMP/errors"
+
+# ---------------------------------------------------------------- helpers
+
+# bg_run NAME CMD...: CMD in the background, its output in
+# $XRDMA_TMP/NAME.out, its pid in NAME.pid, its exit status in NAME.rc
+# once it ended (by itself: 1 for a failed ibv_rc_pingpong; stopped by
+# bg_stop: 143 or 137)
+bg_run() {
+	_bn=$1
+	shift
+	rm -f "$XRDMA_TMP/$_bn.rc" "$XRDMA_TMP/$_bn.pid"
+	(
+		"$@" >"$XRDMA_TMP/$_bn.out" 2>&1 &
+		echo $! >"$XRDMA_TMP/$_bn.pid.new"
+		mv "$XRDMA_TMP/$_bn.pid.new" "$XRDMA_TMP/$_bn.pid"
+		wait $! 2>/dev/null
+		echo $? >"$XRDMA_TMP/$_bn.rc.new"
+		mv "$XRDMA_TMP/$_bn.rc.new" "$XRDMA_TMP/$_bn.rc"
+	) &
+	echo $! >"$XRDMA_TMP/$_bn.sub"
+	BG="$BG $_bn"
+	wait_for 5 test -s "$XRDMA_TMP/$_bn.pid" || fail "$_bn did not start"
+}
+
+bg_done() { [ -s "$XRDMA_TMP/$1.rc" ]; }
+
+bg_rc() { cat "$XRDMA_TMP/$1.rc" 2>/dev/null; }
+
+# shellcheck disable=SC2317 # called through wait_for
+bg_all_done() {
+	for _bd in "$@"; do
+		bg_done "$_bd" || return 1
+	done
+}
+
+# bg_stop NAME...: end these background programs (SIGTERM, SIGKILL 10 s
+# later) and reap them
+bg_stop() {
+	for _bs in "$@"; do
+		[ -s "$XRDMA_TMP/$_bs.pid" ] || continue
+		bg_done "$_bs" || kill "$(cat "$XRDMA_TMP/$_bs.pid")" 2>/dev/null
+	done
+	if ! wait_for 10 bg_all_done "$@"; then
+		for _bs in "$@"; do
+			[ -s "$XRDMA_TMP/$_bs.pid" ] || continue
+			bg_done "$_bs" ||
+				kill -9 "$(cat "$XRDMA_TMP/$_bs.pid")" 2>/dev/null
+		done
+	fi
+	for _bs in "$@"; do
+		[ -s "$XRDMA_TMP/$_bs.sub" ] && wait "$(cat "$XRDMA_TMP/$_bs.sub")" 2>/dev/null
+		rm -f "$XRDMA_TMP/$_bs.sub"
+	done
+}
+
+# tries N CMD...: CMD until it succeeds, at most N times 0.2 s apart (for
+# a slow CMD such as ibv_devinfo, whose own time wait_for does not count)
+tries() {
+	_tn=$1
+	shift
+	until "$@"; do
+		_tn=$((_tn - 1))
+		[ $_tn -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+# sim_idx DEV: the model index N of the xrdma device DEV (platform device
+# xnic.N)
+sim_idx() {
+	_sl=$(readlink "/sys/class/xrdma_device/$1/device") || return 1
+	_sl=${_sl##*/}
+	case $_sl in
+	xnic.[0-9]*) echo "${_sl#xnic.}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# sim_up NDEV [CABLE]: xrdma_core, xrdma_uverbs, xnic_sim ndev=NDEV
+# (cable=CABLE if given) and xnic (those not loaded yet); xnic0.. with
+# their uverbs nodes; configfs mounted and each device's directory there
+sim_up() {
+	mount_debugfs
+	for _m in xrdma_core xrdma_uverbs xnic_sim xnic; do
+		module_loaded $_m && continue
+		_ko=$(xko $_m) || exit 1
+		if [ $_m != xnic_sim ]; then
+			insmod "$_ko" || fail "insmod $_m"
+		elif [ -n "${2:-}" ]; then
+			insmod "$_ko" ndev="$1" cable="$2" ||
+				fail "insmod xnic_sim ndev=$1 cable=$2"
+		else
+			insmod "$_ko" ndev="$1" || fail "insmod xnic_sim ndev=$1"
+		fi
+	done
+	grep -q " /sys/kernel/config configfs " /proc/mounts ||
+		mount -t configfs none /sys/kernel/config ||
+		fail "cannot mount configfs"
+	_si=0
+	while [ $_si -lt "$1" ]; do
+		wait_xrdma_dev "xnic$_si" || fail "xnic$_si did not appear"
+		wait_for 10 uverbs_of "xnic$_si" >/dev/null ||
+			fail "no uverbs node of xnic$_si"
+		_sx=$(sim_idx "xnic$_si") || fail "xnic$_si is no xnic_sim device"
+		wait_for 10 test -d "$CFS/$_sx" || fail "no $CFS/$_sx (xnic$_si)"
+		_si=$((_si + 1))
+	done
+}
+
+# rules_rm: remove every rule of every model device
+rules_rm() {
+	for _r in "$CFS"/*/rules/*; do
+		[ ! -d "$_r" ] || rmdir "$_r" || echo "rmdir $_r failed" >&2
+	done
+}
+
+# rules_clear: no rule, no flap, the links up
+rules_clear() {
+	rules_rm
+	for _d in "$CFS"/*; do
+		[ -d "$_d" ] || continue
+		[ ! -e "$_d/flap_ms" ] || echo 0 >"$_d/flap_ms"
+		[ ! -e "$_d/link" ] || echo up >"$_d/link"
+	done
+}
+
+# cleanup: the EXIT trap, on every path: the background programs end,
+# the rules go (they may hold xnic_sim), everything unloads
+# shellcheck disable=SC2317 # the EXIT trap
+cleanup() {
+	trap - EXIT
+	# shellcheck disable=SC2086 # a list of names
+	bg_stop $BG
+	BG=""
+	rules_clear 2>/dev/null
+	! module_loaded xrdma_ib || rmmod xrdma_ib
+	xnic_stack_down
+}
+trap cleanup EXIT
+
+DMESG0=$(dmesg | wc -l)
+
+# dmesg_check: no splat in the kernel log since the subtest began
+dmesg_check() {
+	_dm=$(dmesg | tail -n +$((DMESG0 + 1)) | grep -E "$SPLAT" | head -n 3)
+	[ -z "$_dm" ] || fail "kernel log: $_dm"
+}
+
+# stack_end DEV...: tear down what sim_up loaded (no object may be left
+# on DEV...) and check that nothing is loaded and the kernel said nothing
+stack_end() {
+	# shellcheck disable=SC2086
+	bg_stop $BG
+	BG=""
+	for _r in "$CFS"/*/rules/*; do
+		[ ! -d "$_r" ] || echo "rule ${_r#"$CFS"/} left" >>"$XRDMA_TMP/errors"
+	done
+	rules_clear
+	if module_loaded xrdma_ib; then
+		rmmod xrdma_ib || echo "rmmod xrdma_ib failed" >>"$XRDMA_TMP/errors"
+	fi
+	xnic_stack_end "$@"
+	fail_on_errors
+	for _m in xrdma_ib xnic xnic_sim xrdma_uverbs xrdma_core; do
+		! module_loaded $_m || fail "module $_m still loaded"
+	done
+	[ ! -e "$CFS" ] || fail "$CFS left after rmmod xnic_sim"
+	dmesg_check
+}
+
+# port_is DEV STATE: ibv_devinfo shows port 1 of DEV in STATE (PORT_DOWN,
+# PORT_ACTIVE)
+port_is() {
+	xrdma-run ibv_devinfo -d "$1" -i 1 >"$XRDMA_TMP/devinfo.$1" 2>&1 &&
+		grep -Eq "^[[:space:]]+state:[[:space:]]+$2 \\(" "$XRDMA_TMP/devinfo.$1"
+}
+
+# port_state DEV: the state ibv_devinfo showed last (its output if none)
+port_state() {
+	_ps=$(sed -n 's/^[[:space:]]*state:[[:space:]]*//p' "$XRDMA_TMP/devinfo.$1")
+	[ -n "$_ps" ] || _ps="no state: $(head -n 3 "$XRDMA_TMP/devinfo.$1")"
+	echo "$_ps"
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+carrier_is() { [ "$(cat "/sys/class/net/$1/carrier" 2>/dev/null)" = "$2" ]; }
+
+# shellcheck disable=SC2317 # called through wait_for
+ib_state_is() {
+	[ "$(cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null)" = "$2" ]
+}
+
+# aw_start NAME DEV: ibv_asyncwatch on DEV in the background, its context
+# open (it printed its first line)
+aw_start() {
+	bg_run "$1" xrdma-run ibv_asyncwatch -d "$2"
+	wait_for 20 grep -q "^$2: async event FD [0-9]" "$XRDMA_TMP/$1.out" || {
+		cat "$XRDMA_TMP/$1.out"
+		fail "ibv_asyncwatch -d $2 did not start"
+	}
+}
+
+# nev NAME EVENT: how many IBV_EVENT_EVENT of port 1 asyncwatch NAME
+# printed ("  event_type IBV_EVENT_PORT_ERR (10), port 1")
+nev() {
+	grep -c "^  event_type IBV_EVENT_$2 ([0-9]*), port 1\$" "$XRDMA_TMP/$1.out"
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+ev_ge() { [ "$(nev "$1" "$2")" -ge "$3" ]; }
+
+# last_ev NAME EVENT: the last event asyncwatch NAME printed was EVENT
+# shellcheck disable=SC2317 # called through wait_for
+last_ev() {
+	grep "^  event_type " "$XRDMA_TMP/$1.out" | tail -n 1 |
+		grep -q "IBV_EVENT_$2 "
+}
+
+# gt0 FILE: FILE holds a number > 0
+# shellcheck disable=SC2317 # called through wait_for
+gt0() {
+	_g=$(cat "$1" 2>/dev/null)
+	[ -n "$_g" ] && [ "$_g" -gt 0 ] 2>/dev/null
+}
+
+hwc() { cat "$HC/$1"; }
+
+# pp_listen PORT NAME: the pingpong server NAME listens on PORT
+pp_listen() {
+	_pi=0
+	while ! netstat -ltn 2>/dev/null | grep -q ":$1 "; do
+		_pi=$((_pi + 1))
+		if [ $_pi -gt $((200 * SCALE)) ] || bg_done "$2"; then
+			cat "$XRDMA_TMP/$2.out"
+			fail "the pingpong server $2 does not listen on port $1"
+		fi
+		sleep 0.05
+	done
+}
+
+# pp_ok LABEL SDEV CDEV ARGS...: an ibv_rc_pingpong server on SDEV and its
+# client on CDEV (over 127.0.0.1) must both exit 0, the client with its
+# "N iters in" line, and neither finding invalid data (-c)
+pp_ok() {
+	_ol=$1 _os=$2 _oc=$3
+	shift 3
+	PORT=$((PORT + 1))
+	timeout "$PPT" xrdma-run ibv_rc_pingpong -d "$_os" -g 0 -p $PORT "$@" \
+		>"$XRDMA_TMP/$_ol.srv" 2>&1 &
+	_op=$!
+	_oi=0
+	while ! netstat -ltn 2>/dev/null | grep -q ":$PORT "; do
+		_oi=$((_oi + 1))
+		[ $_oi -le $((200 * SCALE)) ] || break
+		kill -0 $_op 2>/dev/null || break
+		sleep 0.05
+	done
+	timeout "$PPT" xrdma-run ibv_rc_pingpong -d "$_oc" -g 0 -p $PORT "$@" \
+		127.0.0.1 >"$XRDMA_TMP/$_ol.cli" 2>&1
+	_ocr=$?
+	wait $_op
+	_osr=$?
+	if [ $_ocr != 0 ] || [ $_osr != 0 ] ||
+		! grep -q "^[0-9]* iters in " "$XRDMA_TMP/$_ol.cli" ||
+		grep -q "invalid data" "$XRDMA_TMP/$_ol.srv" "$XRDMA_TMP/$_ol.cli"; then
+		echo "--- $_ol server ($_os)"
+		cat "$XRDMA_TMP/$_ol.srv"
+		echo "--- $_ol client ($_oc)"
+		cat "$XRDMA_TMP/$_ol.cli"
+		fail "$_ol: ibv_rc_pingpong $* ($_os <- $_oc): server rc=$_osr, client rc=$_ocr"
+	fi
+	note "$_ol: $(grep "^[0-9]* iters in " "$XRDMA_TMP/$_ol.cli")"
+}
+
+# pp_said NAME STATUS: pingpong side NAME ended by itself with a failure
+# (rc 1) and said "Failed status STATUS (N) for wr_id N"
+pp_said() {
+	[ "$(bg_rc "$1")" = 1 ] &&
+		grep -q "^Failed status $2 ([0-9]*) for wr_id" "$XRDMA_TMP/$1.out"
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+pp_one_done() { bg_done "$1.srv" || bg_done "$1.cli"; }
+
+# pp_fail LABEL STATUS ARGS...: a loopback ibv_rc_pingpong on xnic0 that a
+# rule breaks.  The side whose send failed must end by itself saying
+# STATUS; the other waits for a message that never comes and is stopped
+# (given 10 s to end too when the first to end did not say it).
+# FAILED_SIDE: "cli", "srv" or "cli+srv", who said it.
+pp_fail() {
+	_fl=$1 _fs=$2
+	shift 2
+	PORT=$((PORT + 1))
+	bg_run "$_fl.srv" timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 \
+		-g 0 -p $PORT "$@"
+	pp_listen $PORT "$_fl.srv"
+	bg_run "$_fl.cli" timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 \
+		-g 0 -p $PORT "$@" 127.0.0.1
+	if ! wait_for 120 pp_one_done "$_fl"; then
+		bg_stop "$_fl.srv" "$_fl.cli"
+		cat "$XRDMA_TMP/$_fl.srv.out" "$XRDMA_TMP/$_fl.cli.out"
+		fail "$_fl: neither side of the pingpong ended within 120 s"
+	fi
+	if ! pp_said "$_fl.srv" "$_fs" && ! pp_said "$_fl.cli" "$_fs"; then
+		wait_for 10 bg_all_done "$_fl.srv" "$_fl.cli"
+	fi
+	bg_stop "$_fl.srv" "$_fl.cli"
+	FAILED_SIDE=
+	pp_said "$_fl.cli" "$_fs" && FAILED_SIDE=cli
+	pp_said "$_fl.srv" "$_fs" && FAILED_SIDE=${FAILED_SIDE:+$FAILED_SIDE+}srv
+	if [ -z "$FAILED_SIDE" ]; then
+		echo "--- $_fl server (rc $(bg_rc "$_fl.srv"))"
+		cat "$XRDMA_TMP/$_fl.srv.out"
+		echo "--- $_fl client (rc $(bg_rc "$_fl.cli"))"
+		cat "$XRDMA_TMP/$_fl.cli.out"
+		fail "$_fl: no side of the pingpong failed by itself with '$_fs'"
+	fi
+	note "$_fl: $FAILED_SIDE: $(grep -h '^Failed status' "$XRDMA_TMP/$_fl.cli.out" "$XRDMA_TMP/$_fl.srv.out" | head -n 1)"
+}
+
+# rule_add DEV TYPE NAME [OPTION...]: "xrdma-fault add DEV TYPE --name
+# NAME OPTION..." must print DEV/NAME and leave the rule, of that type,
+# enabled in configfs; RULE is its directory
+rule_add() {
+	_rd=$1 _rt=$2 _rn=$3
+	shift 3
+	_ro=$(xrdma-fault add "$_rd" "$_rt" --name "$_rn" "$@" 2>"$XRDMA_TMP/fault.err") ||
+		fail "xrdma-fault add $_rd $_rt --name $_rn $* rc=$?: $(cat "$XRDMA_TMP/fault.err")"
+	assert_eq "$_ro" "$_rd/$_rn" "what xrdma-fault add printed"
+	RULE=$CFS/$(sim_idx "$_rd")/rules/$_rn
+	[ -d "$RULE" ] || fail "no $RULE after xrdma-fault add"
+	assert_eq "$(cat "$RULE/type")" "$_rt" "type of rule $_rn"
+	assert_eq "$(cat "$RULE/enable")" 1 "enable of rule $_rn"
+}
+
+# rule_del DEV NAME: "xrdma-fault del" removes the rule
+rule_del() {
+	xrdma-fault del "$1" "$2" >"$XRDMA_TMP/fault.err" 2>&1 ||
+		fail "xrdma-fault del $1 $2 rc=$?: $(cat "$XRDMA_TMP/fault.err")"
+	[ ! -e "$CFS/$(sim_idx "$1")/rules/$2" ] ||
+		fail "rule $2 still there after xrdma-fault del"
+}
+
+# ------------------------------------------------------------------ link
+
+# both_state DOWN|ACTIVE N0 N1: xnic0 and xnic1 (the two ends of the
+# cable) seen DOWN / ACTIVE from everywhere, once xnic0's ibv_asyncwatch
+# (aw0) printed N0 events of that kind (PORT_ERR / PORT_ACTIVE) and
+# xnic1's (aw1) N1: ibv_devinfo, the netdevs' carrier, and ib_core's
+# port state when xrdma_ib is loaded
+both_state() {
+	_bw=$1
+	case $_bw in
+	DOWN) _bev=PORT_ERR _bcar=0 _bib="1: DOWN" ;;
+	*) _bev=PORT_ACTIVE _bcar=1 _bib="4: ACTIVE" ;;
+	esac
+	# the driver records the port's state, then reports the event
+	wait_for 20 ev_ge aw0 $_bev "$2" || {
+		cat "$XRDMA_TMP/aw0.out"
+		fail "no IBV_EVENT_$_bev on xnic0 (want $2 by now)"
+	}
+	wait_for 20 ev_ge aw1 $_bev "$3" || {
+		cat "$XRDMA_TMP/aw1.out"
+		fail "no IBV_EVENT_$_bev on xnic1, the cabled peer (want $3 by now)"
+	}
+	for _bd in xnic0 xnic1; do
+		tries 10 port_is $_bd "PORT_$_bw" ||
+			fail "ibv_devinfo -d $_bd: port state '$(port_state $_bd)', want PORT_$_bw"
+	done
+	for _bn in "$n0" "$n1"; do
+		wait_for 10 carrier_is "$_bn" $_bcar ||
+			fail "carrier of $_bn: '$(cat "/sys/class/net/$_bn/carrier")', want $_bcar"
+	done
+	[ $IB = 1 ] || return 0
+	for _bd in xnic0 xnic1; do
+		wait_for 10 ib_state_is $_bd "$_bib" ||
+			fail "/sys/class/infiniband/$_bd/ports/1/state: '$(cat "/sys/class/infiniband/$_bd/ports/1/state")', want '$_bib'"
+	done
+}
+
+sub_link() {
+	sim_up 2 0-1
+	i0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	i1=$(sim_idx xnic1) || fail "xnic1 is no xnic_sim device"
+	n0=$(xnic_netdev "$i0") || fail "no netdev of xnic.$i0"
+	n1=$(xnic_netdev "$i1") || fail "no netdev of xnic.$i1"
+	if has_ko xrdma_ib; then
+		insmod "$(xko xrdma_ib)" || fail "insmod xrdma_ib"
+		for d in xnic0 xnic1; do
+			wait_for 10 test -d /sys/class/infiniband/$d ||
+				fail "no /sys/class/infiniband/$d"
+		done
+		nd=$(cat /sys/class/infiniband/xnic0/ports/1/gid_attrs/ndevs/0 2>/dev/null)
+		[ -z "$nd" ] || assert_eq "$nd" "$n0" "xnic0's netdev in ib_core"
+		IB=1
+	else
+		note "xrdma_ib not built: ib_core's view of the port left out"
+	fi
+	ip link set dev "$n0" up || fail "ip link set $n0 up"
+	ip link set dev "$n1" up || fail "ip link set $n1 up"
+
+	# before: up everywhere
+	L0=$CFS/$i0/link
+	assert_eq "$(cat "$L0")" up "$L0 after load"
+	assert_eq "$(cat "$CFS/$i0/flap_ms")" 0 "flap_ms after load"
+	aw_start aw0 xnic0
+	aw_start aw1 xnic1
+	both_state ACTIVE 0 0
+
+	# down: both ends of the cable
+	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down rc=$?"
+	assert_eq "$(cat "$L0")" down "$L0 after 'link xnic0 down'"
+	both_state DOWN 1 1
+	note "link down: PORT_DOWN on xnic0 and xnic1, PORT_ERR events, no carrier on $n0 $n1"
+
+	# up again, and RC traffic crosses the cable
+	xrdma-fault link xnic0 up || fail "xrdma-fault link xnic0 up rc=$?"
+	assert_eq "$(cat "$L0")" up "$L0 after 'link xnic0 up'"
+	both_state ACTIVE 1 1
+	pp_ok link xnic0 xnic1 -n 100 -s 4096 -c
+
+	# flap
+	e0=$(nev aw0 PORT_ERR)
+	a0=$(nev aw0 PORT_ACTIVE)
+	xrdma-fault flap xnic0 200 || fail "xrdma-fault flap xnic0 200 rc=$?"
+	assert_eq "$(cat "$CFS/$i0/flap_ms")" 200 "flap_ms after 'flap xnic0 200'"
+	if ! wait_for 30 ev_ge aw0 PORT_ERR $((e0 + 2)) ||
+		! wait_for 30 ev_ge aw0 PORT_ACTIVE $((a0 + 2)); then
+		cat "$XRDMA_TMP/aw0.out"
+		fail "flapping every 200 ms: PORT_ERR $e0 -> $(nev aw0 PORT_ERR), PORT_ACTIVE $a0 -> $(nev aw0 PORT_ACTIVE), want 2 more each"
+	fi
+	xrdma-fault flap xnic0/1 off || fail "xrdma-fault flap xnic0/1 off rc=$?"
+	note "flap: PORT_ERR $e0 -> $(nev aw0 PORT_ERR), PORT_ACTIVE $a0 -> $(nev aw0 PORT_ACTIVE)"
+	assert_eq "$(cat "$CFS/$i0/flap_ms")" 0 "flap_ms after 'flap xnic0/1 off'"
+	assert_eq "$(cat "$L0")" up "$L0 after 'flap xnic0/1 off'"
+	# the flap's last events reached the driver: both ports end active
+	for w in aw0 aw1; do
+		wait_for 20 last_ev $w PORT_ACTIVE || {
+			cat "$XRDMA_TMP/$w.out"
+			fail "the last event of $w after 'flap off' is no PORT_ACTIVE"
+		}
+	done
+	both_state ACTIVE "$(nev aw0 PORT_ACTIVE)" "$(nev aw1 PORT_ACTIVE)"
+	# and stays so (flapping at 200 ms, 8 looks over 2 s would see it down)
+	s=0
+	while [ $s -lt 8 ]; do
+		port_is xnic0 PORT_ACTIVE ||
+			fail "xnic0's port $(port_state xnic0) after 'flap off' (look $s)"
+		sleep 0.25
+		s=$((s + 1))
+	done
+	stack_end xnic0 xnic1
+}
+
+# ------------------------------------------------------------------ drop
+sub_drop() {
+	sim_up 1
+	i0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	r0=$(hwc retries)
+	d0=$(cat "$CFS/$i0/injected")
+
+	rule_add xnic0 drop d5 --rate 5% --seed 7
+	assert_eq "$(cat "$RULE/rate")" 50000 "rate (ppm) of --rate 5%"
+	assert_eq "$(cat "$RULE/seed")" 7 "seed of rule d5"
+	xrdma-fault list xnic0 >"$XRDMA_TMP/list" 2>&1 ||
+		fail "xrdma-fault list xnic0 rc=$?: $(cat "$XRDMA_TMP/list")"
+	grep -q d5 "$XRDMA_TMP/list" ||
+		fail "xrdma-fault list xnic0 does not show d5: $(cat "$XRDMA_TMP/list")"
+	pp_ok drop5 xnic0 xnic0 -n 200 -s 4096 -c
+	inj=$(cat "$RULE/injected")
+	mat=$(cat "$RULE/matched")
+	r1=$(hwc retries)
+	d1=$(cat "$CFS/$i0/injected")
+	note "drop 5%: matched $mat, injected $inj, retries $r0 -> $r1, device injected $d0 -> $d1"
+	# 200 SENDs each way, retransmissions on top
+	[ "$mat" -ge 400 ] || fail "rule d5 matched $mat messages, want >= 400"
+	[ "$inj" -gt 0 ] || fail "rule d5 (5%) injected nothing in $mat messages"
+	[ "$inj" -le "$mat" ] || fail "rule d5 injected $inj > matched $mat"
+	[ "$r1" -gt "$r0" ] || fail "hw_counters/retries did not grow ($r0 -> $r1) under drops"
+	[ $((d1 - d0)) -ge "$inj" ] ||
+		fail "device injected grew by $((d1 - d0)), less than rule d5's $inj"
+	rule_del xnic0 d5
+
+	# everything dropped: the requester's retries run out (retry_cnt 7)
+	r0=$(hwc retries)
+	rule_add xnic0 drop d100 --rate 100%
+	assert_eq "$(cat "$RULE/rate")" 1000000 "rate (ppm) of --rate 100%"
+	pp_fail drop100 "transport retry counter exceeded" -n 10 -s 4096
+	assert_eq "$FAILED_SIDE" cli "the side that failed under a 100% drop"
+	r1=$(hwc retries)
+	[ $((r1 - r0)) -ge 7 ] ||
+		fail "hw_counters/retries grew by $((r1 - r0)) before RETRY_EXC_ERR, want >= 7 (retry_cnt)"
+	inj=$(cat "$RULE/injected")
+	[ "$inj" -ge 8 ] || fail "rule d100 injected $inj, want >= 8 (a SEND and its 7 retries)"
+	rule_del xnic0 d100
+
+	pp_ok clean xnic0 xnic0 -n 20 -s 4096 -c
+	stack_end xnic0
+}
+
+# ------------------------------------------------------------------ naks
+
+# nak_case TYPE STATUS [OPTION...]: a --count 1 rule of TYPE fails one
+# send of a pingpong with STATUS
+nak_case() {
+	_nt=$1 _ns=$2
+	shift 2
+	rule_add xnic0 "$_nt" "n_$_nt" --count 1 "$@"
+	pp_fail "$_nt" "$_ns" -n 10 -s 4096
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of $_nt --count 1"
+	rule_del xnic0 "n_$_nt"
+}
+
+sub_naks() {
+	sim_up 1
+	k0=$(hwc rnr_naks)
+	rule_add xnic0 rnr rnr3 --count 3
+	assert_eq "$(cat "$RULE/count")" 3 "count of rule rnr3"
+	# rnr_retry 7: RNR NAKs are retried for ever
+	pp_ok rnr xnic0 xnic0 -n 50 -s 4096 -c
+	assert_eq "$(cat "$RULE/injected")" 3 "injected of rnr --count 3"
+	k1=$(hwc rnr_naks)
+	[ $((k1 - k0)) -ge 3 ] ||
+		fail "hw_counters/rnr_naks grew by $((k1 - k0)), want >= 3"
+	rule_del xnic0 rnr3
+
+	nak_case nak_access "remote access error"
+	nak_case nak_op "remote operation error"
+	nak_case nak_inv "remote invalid request error"
+	rule_add xnic0 cqe_err n_cqe --count 1 --status rem_op_err --opcode send
+	assert_eq "$(cat "$RULE/status")" rem_op_err "status of the cqe_err rule"
+	assert_eq "$(cat "$RULE/opcode")" send "opcode of the cqe_err rule"
+	pp_fail cqe_err "remote operation error" -n 10 -s 4096
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of cqe_err --count 1"
+	rule_del xnic0 n_cqe
+
+	# no rule left: the device is whole again
+	pp_ok clean xnic0 xnic0 -n 50 -s 4096 -c
+	stack_end xnic0
+}
+
+# ------------------------------------------------------------------ priv
+
+# as uid 65534 (busybox su needs the name)
+as_nobody() { su -s /bin/sh nobody -c "$*"; }
+
+sub_priv() {
+	grep -q '^nobody:' /etc/passwd ||
+		echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >>/etc/passwd
+	sim_up 2 0-1
+	i0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	D=$CFS/$i0
+	assert_eq "$(cat "$D/link")" up "link after load"
+	port_is xnic0 PORT_ACTIVE || fail "xnic0's port $(port_state xnic0) after load"
+	mkdir "$D/rules/r" || fail "root cannot mkdir $D/rules/r"
+	assert_eq "$(cat "$D/rules/r/qp")" any "qp of a new rule"
+	assert_eq "$(cat "$D/rules/r/enable")" 0 "enable of a new rule"
+
+	out=$XRDMA_TMP/nobody
+	as_nobody "mkdir $D/rules/x" >"$out" 2>&1 &&
+		fail "uid 65534 made rule x"
+	as_nobody "cat $D/rules/r/qp" >"$out" 2>&1 &&
+		fail "uid 65534 read rule r's qp: $(cat "$out")"
+	as_nobody "echo down >$D/link" >"$out" 2>&1 &&
+		fail "uid 65534 wrote link"
+	as_nobody "echo 100 >$D/flap_ms" >"$out" 2>&1 &&
+		fail "uid 65534 wrote flap_ms"
+	as_nobody "xrdma-fault add xnic0 drop --name x" >"$out" 2>&1 &&
+		fail "xrdma-fault add as uid 65534 exited 0: $(cat "$out")"
+	note "xrdma-fault add as uid 65534: $(head -n 1 "$out")"
+	as_nobody "xrdma-fault link xnic0 down" >"$out" 2>&1 &&
+		fail "xrdma-fault link xnic0 down as uid 65534 exited 0: $(cat "$out")"
+	# link is world-readable
+	as_nobody "cat $D/link" >"$out" 2>&1 ||
+		fail "uid 65534 cannot read link: $(cat "$out")"
+	assert_eq "$(cat "$out")" up "link as uid 65534 reads it"
+
+	# nothing changed
+	assert_eq "$(cat "$D/link")" up "link after uid 65534's tries"
+	assert_eq "$(cat "$D/flap_ms")" 0 "flap_ms after uid 65534's tries"
+	[ ! -e "$D/rules/x" ] || fail "a rule x exists after uid 65534's tries"
+	assert_eq "$(cat "$D/rules/r/enable")" 0 "rule r's enable after uid 65534's tries"
+	for d in xnic0 xnic1; do
+		port_is $d PORT_ACTIVE ||
+			fail "$d's port $(port_state $d) after uid 65534's tries"
+	done
+
+	# what uid 65534 could not, root can
+	rule_add xnic0 drop x
+	rule_del xnic0 x
+	rmdir "$D/rules/r" || fail "rmdir $D/rules/r"
+	stack_end xnic0 xnic1
+}
+
+# ---------------------------------------------------------------- unload
+
+# sim_unload ROUND: rmmod xnic_sim with rule u$ROUND present and the flap
+# running is refused (configfs holds the module while a rule exists,
+# Documentation/faults.rst) and leaves everything as it was; once the
+# rules are removed it succeeds; within 20 s each time
+sim_unload() {
+	[ -d "$CFS/$ui0/rules/u$1" ] || fail "$1: rule u$1 gone before rmmod"
+	rmmod_timed xnic_sim
+	_ur=$?
+	[ $_ur != 124 ] || fail "$1: rmmod xnic_sim hangs with a rule and a flap on"
+	[ $_ur != 0 ] || fail "$1: rmmod xnic_sim succeeded with rule u$1 in place"
+	module_loaded xnic_sim ||
+		fail "$1: rmmod xnic_sim rc=$_ur, yet xnic_sim is gone"
+	[ -d "$CFS/$ui0/rules/u$1" ] ||
+		fail "$1: rmmod xnic_sim refused (rc=$_ur) but rule u$1 is gone"
+	note "$1: rmmod xnic_sim refused while a rule exists (rc=$_ur): removing the rules"
+	rules_rm
+	rmmod_timed xnic_sim ||
+		fail "$1: rmmod xnic_sim with the rules removed: rc=$?"
+	! module_loaded xnic_sim || fail "$1: xnic_sim still loaded"
+	[ ! -e "$CFS" ] || fail "$1: $CFS left after rmmod xnic_sim"
+}
+
+# unload_round ROUND: driver|model, which goes first, with loopback
+# traffic on xnic0 under a firing drop rule and xnic2 flapping
+unload_round() {
+	_u=$1
+	sim_up 4 0-1,2-3
+	ui0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	rule_add xnic0 drop "u$_u" --rate 5%
+	aw_start "aw2$_u" xnic2
+	xrdma-fault flap xnic2 50 || fail "xrdma-fault flap xnic2 50 rc=$?"
+	PORT=$((PORT + 1))
+	bg_run "tsrv$_u" timeout $((900 * SCALE)) xrdma-run ibv_rc_pingpong \
+		-d xnic0 -g 0 -p $PORT -n 100000000 -s 4096
+	pp_listen $PORT "tsrv$_u"
+	bg_run "tcli$_u" timeout $((900 * SCALE)) xrdma-run ibv_rc_pingpong \
+		-d xnic0 -g 0 -p $PORT -n 100000000 -s 4096 127.0.0.1
+	wait_for 60 gt0 "$RULE/injected" || {
+		cat "$XRDMA_TMP/tsrv$_u.out" "$XRDMA_TMP/tcli$_u.out"
+		fail "$_u: the drop rule never fired (matched $(cat "$RULE/matched"))"
+	}
+	if ! wait_for 60 ev_ge "aw2$_u" PORT_ERR 2 ||
+		! wait_for 60 ev_ge "aw2$_u" PORT_ACTIVE 2; then
+		cat "$XRDMA_TMP/aw2$_u.out"
+		fail "$_u: xnic2 does not flap"
+	fi
+	for _p in "tsrv$_u" "tcli$_u"; do
+		! bg_done "$_p" || {
+			cat "$XRDMA_TMP/$_p.out"
+			fail "$_u: the pingpong $_p ended (rc $(bg_rc "$_p")) before the unload"
+		}
+	done
+	note "$_u: traffic on xnic0 (rule injected $(cat "$RULE/injected") of $(cat "$RULE/matched")), xnic2 flapping ($(nev "aw2$_u" PORT_ERR) PORT_ERR)"
+
+	if [ "$_u" = driver ]; then
+		rmmod_timed xnic
+		_ur=$?
+		[ $_ur != 124 ] || fail "driver: rmmod xnic hangs under traffic and fault rules"
+		[ $_ur = 0 ] || fail "driver: rmmod xnic rc=$_ur"
+		[ ! -e /sys/class/xrdma_device/xnic0 ] ||
+			fail "driver: xnic0 left after rmmod xnic"
+		bg_stop "tsrv$_u" "tcli$_u" "aw2$_u"
+		sim_unload "$_u"
+	else
+		sim_unload "$_u"
+		[ ! -e /sys/class/xrdma_device/xnic0 ] ||
+			fail "model: xnic0 left after rmmod xnic_sim"
+		module_loaded xnic || fail "model: xnic went with the model"
+		bg_stop "tsrv$_u" "tcli$_u" "aw2$_u"
+		rmmod_timed xnic || fail "model: rmmod xnic after the model: rc=$?"
+	fi
+	BG=""
+}
+
+sub_unload() {
+	unload_round driver
+	unload_round model
+	# the programs closed their files: nothing holds xrdma_uverbs
+	_rc=$(cat /sys/module/xrdma_uverbs/refcnt)
+	[ "$_rc" = 0 ] || fail "xrdma_uverbs refcnt $_rc after the programs ended"
+	stack_end
+}
+
+case ${XRDMA_SUBTEST:-} in
+link) sub_link ;;
+drop) sub_drop ;;
+naks) sub_naks ;;
+priv) sub_priv ;;
+unload) sub_unload ;;
+*) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
+esac
+exit 0
