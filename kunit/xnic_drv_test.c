@@ -27,10 +27,17 @@
 #include <linux/delay.h>
 #include "../drivers/hw/xnic/xnic_wqe.c"
 #include "../drivers/hw/xnic/xnic_dp.c"
-/* the platform driver is not registered here: xnic_drv_dead probes by hand */
-#undef module_platform_driver
-#define module_platform_driver(drv)					\
-	static struct platform_driver *xnic_test_driver __maybe_unused = &(drv)
+/*
+ * the platform driver is not registered here (xnic_drv_dead probes by
+ * hand), nor its recovery workqueue made: no recovery
+ */
+#undef module_driver
+#define module_driver(drv, reg, unreg, ...)				\
+	static struct platform_driver *xnic_test_driver __maybe_unused = &(drv); \
+	static int (*xnic_test_reg)(struct platform_driver *) __maybe_unused = \
+		reg;							\
+	static void (*xnic_test_unreg)(struct platform_driver *)	\
+		__maybe_unused = unreg
 #undef MODULE_ALIAS
 #define MODULE_ALIAS(alias)
 #include "../drivers/hw/xnic/xnic_main.c"

@@ -96,6 +96,9 @@ struct xnic_dev {
 	wait_queue_head_t cmd_wq;
 	bool cmd_dead;			/* a command timed out: no more */
 	bool fatal;			/* DEVICE_FATAL seen */
+	/* the probe this is (xnic_recover()), and a recovery asked for */
+	u64 gen;
+	unsigned long recovering;
 	/*
 	 * Set (under zombie_lock) once the device was reset after its
 	 * command path died: it holds nothing any more and is never enabled
@@ -345,6 +348,7 @@ static inline bool xnic_hw_owned_valid(u8 owner, u32 idx, u32 log)
 /* xnic_main.c: bring-up and teardown                                  */
 
 int xnic_hw_reset(struct xnic_dev *xdev);
+void xnic_recover(struct xnic_dev *xdev);
 
 /* xnic_codes.c: the GID table the device holds after reset */
 void xnic_gid_init(struct xnic_dev *xdev);

@@ -198,7 +198,9 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 out:
 	mutex_unlock(&xdev->cmd_lock);
 	/* the device is useless to its users now */
-	if (report)
+	if (report) {
 		xrdma_dispatch_event(&e);
+		xnic_recover(xdev);
+	}
 	return ret;
 }

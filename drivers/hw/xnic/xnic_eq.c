@@ -121,6 +121,7 @@ static void xnic_handle_eqe(struct xnic_dev *xdev, u8 type, u32 data,
 		xnic_cmdq_complete(xdev);
 		e.event = XRDMA_EVENT_DEVICE_FATAL;
 		xrdma_dispatch_event(&e);
+		xnic_recover(xdev);
 		break;
 	default:
 		dev_warn_ratelimited(&xdev->pdev->dev,

@@ -16,6 +16,83 @@
 /* once: kunit/xnic_drv_test.c includes the driver's .c files together */
 #undef CREATE_TRACE_POINTS
 
+static bool recover = true;
+module_param(recover, bool, 0644);
+MODULE_PARM_DESC(recover,
+		 "reset and probe again a device that failed (DEVICE_FATAL, a command timed out)");
+
+/* recoveries; drained at module exit */
+static struct workqueue_struct *xnic_wq;
+/* probes made: a recovery is for the instance that failed */
+static atomic64_t xnic_gen;
+
+struct xnic_recovery {
+	struct work_struct work;
+	struct device *dev;	/* a reference */
+	u64 gen;		/* the instance that failed */
+};
+
+/*
+ * Unbind the failed instance and probe the device again, as the driver
+ * core does for an unbind and a bind through sysfs: the unbind
+ * unregisters the device (users are disassociated, kernel clients get
+ * DEVICE_REMOVAL), the probe resets the function and registers it anew.
+ * Nothing is done if the instance went away meanwhile (an unbind or a
+ * module unload came first).
+ */
+static void xnic_recover_work(struct work_struct *work)
+{
+	struct xnic_recovery *r = container_of(work, struct xnic_recovery,
+					       work);
+	struct device *dev = r->dev;
+	struct xnic_dev *xdev;
+	bool same;
+	int ret;
+
+	device_lock(dev);
+	/* bound: the instance lives until we let go of the lock */
+	xdev = dev->driver ? dev_get_drvdata(dev) : NULL;
+	same = xdev && xdev->gen == r->gen;
+	device_unlock(dev);
+	if (same) {
+		dev_warn(dev, "resetting the device after its fatal error\n");
+		device_release_driver(dev);
+		ret = device_attach(dev);
+		if (ret <= 0)
+			dev_err(dev, "not back after the reset: %d\n", ret);
+		else
+			dev_info(dev, "recovered\n");
+	}
+	put_device(dev);
+	kfree(r);
+}
+
+/**
+ * xnic_recover - recover a device that failed
+ * @xdev: device (DEVICE_FATAL seen, or its command path died)
+ *
+ * Any context; once per instance; not with the recover parameter off.
+ * As mlx5's health recovery, but by the driver core's unbind and probe.
+ */
+void xnic_recover(struct xnic_dev *xdev)
+{
+	struct xnic_recovery *r;
+
+	/* no workqueue: the driver is not registered (KUnit probes by hand) */
+	if (!READ_ONCE(recover) || !xnic_wq ||
+	    test_and_set_bit(0, &xdev->recovering))
+		return;
+	r = kzalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r) {
+		dev_err(&xdev->pdev->dev, "no memory to recover the device\n");
+		return;
+	}
+	INIT_WORK(&r->work, xnic_recover_work);
+	r->dev = get_device(&xdev->pdev->dev);
+	r->gen = xdev->gen;
+	queue_work(xnic_wq, &r->work);
+}
+
 /**
  * xnic_hw_reset - reset the device
  * @xdev: device
@@ -315,6 +392,7 @@ static int xnic_probe(struct platform_device *pdev)
 	if (!xdev)
 		return -ENOMEM;
 	xdev->pdev = pdev;
+	xdev->gen = atomic64_inc_return(&xnic_gen);
 	xdev->dma_dev = &pdev->dev;
 	xdev->bus = bus;
 	mutex_init(&xdev->cmd_lock);
@@ -376,7 +454,31 @@ static struct platform_driver xnic_driver = {
 	},
 	.probe = xnic_probe,
 };
-module_platform_driver(xnic_driver);
+
+static int xnic_driver_register(struct platform_driver *drv)
+{
+	int ret;
+
+	xnic_wq = alloc_workqueue("xnic", WQ_UNBOUND, 0);
+	if (!xnic_wq)
+		return -ENOMEM;
+	ret = platform_driver_register(drv);
+	if (ret) {
+		destroy_workqueue(xnic_wq);
+		xnic_wq = NULL;
+	}
+	return ret;
+}
+
+static void xnic_driver_unregister(struct platform_driver *drv)
+{
+	platform_driver_unregister(drv);
+	/* a recovery left finds no instance to recover */
+	destroy_workqueue(xnic_wq);
+	xnic_wq = NULL;
+}
+
+module_driver(xnic_driver, xnic_driver_register, xnic_driver_unregister);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("xnic RDMA NIC driver");
