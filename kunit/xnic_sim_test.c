@@ -24,6 +24,9 @@
  *   xnic_sim_roce                xnic_sim_roce_test.c
  *   xnic_sim_wresp               xnic_sim_wresp_test.c (the responder of
  *                                wire QPs, on a fake wire)
+ *   xnic_sim_fault_rules, xnic_sim_fault_dev  xnic_sim_fault_test.c
+ *                                (faults on demand: rules alone, then
+ *                                the link and rules on two devices)
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA

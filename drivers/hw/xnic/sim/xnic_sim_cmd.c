@@ -132,7 +132,17 @@ static void xnic_sim_cmd_one(struct xnic_sim_dev *dev, u64 addr)
 		xnic_sim_count(dev, XNIC_SIM_CTR_cmd_errors, 1);
 		return;
 	}
-	status = xnic_sim_cmd_exec(dev, &c);
+	switch (xnic_sim_faults_on() ?
+		xnic_sim_fault_cmd(dev, c.hdr.opcode, &status) : -1) {
+	case XNIC_SIM_FAULT_CMD_TIMEOUT:
+		/* lost: no status, no done, no event; the driver times out */
+		return;
+	case XNIC_SIM_FAULT_CMD_FAIL:
+		break;		/* not executed: answered @status */
+	default:
+		status = xnic_sim_cmd_exec(dev, &c);
+		break;
+	}
 	xnic_sim_count(dev, XNIC_SIM_CTR_commands, 1);
 	if (status)
 		xnic_sim_count(dev, XNIC_SIM_CTR_cmd_errors, 1);

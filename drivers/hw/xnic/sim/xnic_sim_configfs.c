@@ -10,9 +10,14 @@
  *       flap_ms    the link goes down and up every flap_ms; 0 stops
  *       port       RO: "active" or "down" (a cabled peer's link counts)
  *       injected   RO: faults injected on the device
+ *       qp_error   WO: "QPN [fatal|req|access]": the QP to ERR, an event
+ *       cq_error   WO: "CQN": the CQ overruns (CQ_ERR)
+ *       srq_limit  WO: "SRQN": an armed SRQ reports its limit
+ *       fatal      WO: "1": the device fails (DEVICE_FATAL)
  *       rules/<name>/                         a rule (mkdir, rmdir)
- *           type qp opcode status delay_us rate every count after_ms
- *           for_ms seed enable, and RO matched, injected
+ *           type qp opcode status command cmd_status delay_us rate
+ *           every count after_ms for_ms seed enable, and RO matched,
+ *           injected
  *
  * Only CAP_NET_ADMIN or CAP_SYS_ADMIN may change anything; a rule's files
  * are its creator's alone to read (mode 0600: its QP numbers are other
@@ -161,16 +166,112 @@ static ssize_t xnic_sim_cfs_dev_injected_show(struct config_item *item,
 			  (long long)atomic64_read(&dev->fault.injected));
 }
 
+/* "QPN [fatal|req|access]": the QP goes to ERR with that event */
+static ssize_t xnic_sim_cfs_dev_qp_error_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	static const char *const ev[] = { "fatal", "req", "access" };
+	static const u8 type[] = {
+		XNIC_EQE_QP_FATAL, XNIC_EQE_QP_REQ_ERR, XNIC_EQE_QP_ACCESS_ERR,
+	};
+	char buf[32], *p = buf, *num;
+	int i = 0, ret;
+	u32 qpn;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	if (strscpy(buf, page, sizeof(buf)) < 0)
+		return -EINVAL;
+	num = strsep(&p, " \t\n");
+	ret = kstrtou32(num, 0, &qpn);
+	if (ret)
+		return ret;
+	p = p ? skip_spaces(p) : NULL;
+	if (p && *p) {
+		i = xnic_sim_cfs_pick(p, ev, ARRAY_SIZE(ev));
+		if (i < 0)
+			return i;
+	}
+	ret = xnic_sim_fault_qp_error(to_cfs_dev(item)->dev, qpn, type[i]);
+	return ret ? ret : count;
+}
+
+/* "CQN": the CQ overruns */
+static ssize_t xnic_sim_cfs_dev_cq_error_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	u32 cqn;
+	int ret;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	ret = kstrtou32(page, 0, &cqn);
+	if (ret)
+		return ret;
+	ret = xnic_sim_fault_cq_error(to_cfs_dev(item)->dev, cqn);
+	return ret ? ret : count;
+}
+
+/* "SRQN": the armed SRQ reports its limit */
+static ssize_t xnic_sim_cfs_dev_srq_limit_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	u32 srqn;
+	int ret;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	ret = kstrtou32(page, 0, &srqn);
+	if (ret)
+		return ret;
+	ret = xnic_sim_fault_srq_limit(to_cfs_dev(item)->dev, srqn);
+	return ret ? ret : count;
+}
+
+/* "1": the device fails (DEVICE_FATAL) */
+static ssize_t xnic_sim_cfs_dev_fatal_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	bool on;
+	int ret;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	ret = kstrtobool(page, &on);
+	if (ret)
+		return ret;
+	if (!on)
+		return -EINVAL;
+	ret = xnic_sim_fault_fatal(to_cfs_dev(item)->dev);
+	return ret ? ret : count;
+}
+
+#define XNIC_SIM_CFS_ATTR_WO(_pfx, _name)				\
+static struct configfs_attribute _pfx##attr_##_name = {			\
+	.ca_name = __stringify(_name),					\
+	.ca_mode = 0200,						\
+	.ca_owner = THIS_MODULE,					\
+	.store = _pfx##_name##_store,					\
+}
+
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_dev_, link, 0644);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_dev_, flap_ms, 0644);
 XNIC_SIM_CFS_ATTR_RO(xnic_sim_cfs_dev_, port, 0444);
 XNIC_SIM_CFS_ATTR_RO(xnic_sim_cfs_dev_, injected, 0444);
+XNIC_SIM_CFS_ATTR_WO(xnic_sim_cfs_dev_, qp_error);
+XNIC_SIM_CFS_ATTR_WO(xnic_sim_cfs_dev_, cq_error);
+XNIC_SIM_CFS_ATTR_WO(xnic_sim_cfs_dev_, srq_limit);
+XNIC_SIM_CFS_ATTR_WO(xnic_sim_cfs_dev_, fatal);
 
 static struct configfs_attribute *xnic_sim_cfs_dev_attrs[] = {
 	&xnic_sim_cfs_dev_attr_link,
 	&xnic_sim_cfs_dev_attr_flap_ms,
 	&xnic_sim_cfs_dev_attr_port,
 	&xnic_sim_cfs_dev_attr_injected,
+	&xnic_sim_cfs_dev_attr_qp_error,
+	&xnic_sim_cfs_dev_attr_cq_error,
+	&xnic_sim_cfs_dev_attr_srq_limit,
+	&xnic_sim_cfs_dev_attr_fatal,
 	NULL,
 };
 
@@ -260,6 +361,52 @@ static ssize_t xnic_sim_cfs_rule_opcode_store(struct config_item *item,
 	if (op < 0)
 		return op;
 	WRITE_ONCE(to_rule(item)->op, op);
+	return count;
+}
+
+static ssize_t xnic_sim_cfs_rule_command_show(struct config_item *item,
+					      char *page)
+{
+	return sysfs_emit(page, "%s\n",
+			  xnic_sim_fault_cmd_names[READ_ONCE(to_rule(item)->cmd)]);
+}
+
+static ssize_t xnic_sim_cfs_rule_command_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	int cmd;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	cmd = xnic_sim_cfs_pick(page, xnic_sim_fault_cmd_names,
+				XNIC_SIM_FAULT_NCMDS);
+	if (cmd < 0)
+		return cmd;
+	WRITE_ONCE(to_rule(item)->cmd, cmd);
+	return count;
+}
+
+static ssize_t xnic_sim_cfs_rule_cmd_status_show(struct config_item *item,
+						 char *page)
+{
+	u8 st = READ_ONCE(to_rule(item)->cmd_status);
+
+	return sysfs_emit(page, "%s\n", xnic_sim_fault_cmd_st_names[st]);
+}
+
+static ssize_t xnic_sim_cfs_rule_cmd_status_store(struct config_item *item,
+						  const char *page,
+						  size_t count)
+{
+	int st;
+
+	if (!xnic_sim_cfs_capable())
+		return -EPERM;
+	st = xnic_sim_cfs_pick(page, xnic_sim_fault_cmd_st_names,
+			       XNIC_SIM_FAULT_NCMD_ST);
+	if (st < 0)
+		return st;
+	WRITE_ONCE(to_rule(item)->cmd_status, st);
 	return count;
 }
 
@@ -455,6 +602,8 @@ XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, type, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, qp, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, opcode, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, status, 0600);
+XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, command, 0600);
+XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, cmd_status, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, delay_us, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, rate, 0600);
 XNIC_SIM_CFS_ATTR(xnic_sim_cfs_rule_, every, 0600);
@@ -471,6 +620,8 @@ static struct configfs_attribute *xnic_sim_cfs_rule_attrs[] = {
 	&xnic_sim_cfs_rule_attr_qp,
 	&xnic_sim_cfs_rule_attr_opcode,
 	&xnic_sim_cfs_rule_attr_status,
+	&xnic_sim_cfs_rule_attr_command,
+	&xnic_sim_cfs_rule_attr_cmd_status,
 	&xnic_sim_cfs_rule_attr_delay_us,
 	&xnic_sim_cfs_rule_attr_rate,
 	&xnic_sim_cfs_rule_attr_every,

@@ -31,6 +31,8 @@ const char *const xnic_sim_fault_type_names[XNIC_SIM_FAULT_NTYPES] = {
 	[XNIC_SIM_FAULT_NAK_OP] = "nak_op",
 	[XNIC_SIM_FAULT_NAK_INV] = "nak_inv",
 	[XNIC_SIM_FAULT_CQE_ERR] = "cqe_err",
+	[XNIC_SIM_FAULT_CMD_FAIL] = "cmd_fail",
+	[XNIC_SIM_FAULT_CMD_TIMEOUT] = "cmd_timeout",
 };
 
 const char *const xnic_sim_fault_op_names[XNIC_SIM_FOP_NUM] = {
@@ -40,6 +42,41 @@ const char *const xnic_sim_fault_op_names[XNIC_SIM_FOP_NUM] = {
 	[XNIC_SIM_FOP_READ] = "read",
 	[XNIC_SIM_FOP_ATOMIC] = "atomic",
 	[XNIC_SIM_FOP_OTHER] = "other",
+};
+
+const char *const xnic_sim_fault_cmd_names[XNIC_SIM_FAULT_NCMDS] = {
+	[0] = "any",
+	[XNIC_CMD_QUERY_CAPS] = "query_caps",
+	[XNIC_CMD_CREATE_CQ] = "create_cq",
+	[XNIC_CMD_DESTROY_CQ] = "destroy_cq",
+	[XNIC_CMD_CREATE_QP] = "create_qp",
+	[XNIC_CMD_MODIFY_QP] = "modify_qp",
+	[XNIC_CMD_QUERY_QP] = "query_qp",
+	[XNIC_CMD_DESTROY_QP] = "destroy_qp",
+	[XNIC_CMD_CREATE_SRQ] = "create_srq",
+	[XNIC_CMD_MODIFY_SRQ] = "modify_srq",
+	[XNIC_CMD_DESTROY_SRQ] = "destroy_srq",
+	[XNIC_CMD_REG_MR] = "reg_mr",
+	[XNIC_CMD_DEREG_MR] = "dereg_mr",
+	[XNIC_CMD_ALLOC_DB] = "alloc_db",
+	[XNIC_CMD_FREE_DB] = "free_db",
+	[XNIC_CMD_SET_GID] = "set_gid",
+	[XNIC_CMD_ALLOC_MW] = "alloc_mw",
+	[XNIC_CMD_DEALLOC_MW] = "dealloc_mw",
+	[XNIC_CMD_RESIZE_CQ] = "resize_cq",
+	[XNIC_CMD_RESIZE_SRQ] = "resize_srq",
+	[XNIC_CMD_ATTACH_MCAST] = "attach_mcast",
+	[XNIC_CMD_DETACH_MCAST] = "detach_mcast",
+	[XNIC_CMD_QUERY_COUNTERS] = "query_counters",
+};
+
+const char *const xnic_sim_fault_cmd_st_names[XNIC_SIM_FAULT_NCMD_ST] = {
+	[XNIC_CMD_BAD_OPCODE] = "bad_opcode",
+	[XNIC_CMD_BAD_PARAM] = "bad_param",
+	[XNIC_CMD_BAD_STATE] = "bad_state",
+	[XNIC_CMD_NO_RESOURCES] = "no_resources",
+	[XNIC_CMD_BAD_INDEX] = "bad_index",
+	[XNIC_CMD_BUSY] = "busy",
 };
 
 /* ------------------------------------------------------------------ */
@@ -68,6 +105,7 @@ struct xnic_sim_fault_rule *xnic_sim_fault_rule_alloc(struct xnic_sim_dev *dev,
 	r->qpn = XNIC_SIM_FAULT_ANY_QP;
 	r->op = XNIC_SIM_FOP_ANY;
 	r->status = XNIC_CQE_GENERAL_ERR;
+	r->cmd_status = XNIC_CMD_NO_RESOURCES;
 	r->delay_us = 1000;
 	r->rate = XNIC_SIM_FAULT_PPM;
 	spin_lock_init(&r->lock);
@@ -118,7 +156,7 @@ int xnic_sim_fault_rule_enable(struct xnic_sim_fault_rule *r, bool on)
 		seed = READ_ONCE(r->seed);
 		if (!seed)
 			seed = get_random_u64();
-		now = xnic_sim_now();
+		now = xnic_sim_fault_now();
 		spin_lock(&r->lock);
 		prandom_seed_state(&r->rnd, seed);
 		r->matched = 0;
@@ -150,7 +188,7 @@ void xnic_sim_fault_rule_counts(struct xnic_sim_fault_rule *r, u64 *matched,
 /**
  * xnic_sim_fault_fire - whether a rule that matched fires
  * @r: the rule (enabled, its QP and operation matched)
- * @now: xnic_sim_now()
+ * @now: xnic_sim_fault_now()
  *
  * Inside the rule's window and under its count, a match counts; every
  * @every-th match is a candidate, and a candidate fires with probability
@@ -183,16 +221,43 @@ out:
 	return fire;
 }
 
-/* Whether @r matches a QP and an operation, regardless of its window. */
+/*
+ * The clock of rule windows: one for all CPUs (a rule enabled on one CPU
+ * and asked on another must see its window start at once), unlike the
+ * engine's local_clock() deadlines.
+ */
+u64 xnic_sim_fault_now(void)
+{
+	return ktime_get_ns();
+}
+
+/*
+ * Whether @r matches a QP and an operation (a command: @op is its
+ * XNIC_CMD_*), regardless of its window.
+ */
 static bool xnic_sim_fault_matches(const struct xnic_sim_fault_rule *r,
 				   u32 types, u32 qpn, u32 qpn2, u8 op)
 {
 	u32 rq = READ_ONCE(r->qpn);
-	u8 rop = READ_ONCE(r->op);
+	u8 rop = READ_ONCE(r->op), cmd = READ_ONCE(r->cmd);
 
-	return READ_ONCE(r->enabled) && (types & BIT(r->type)) &&
-	       (rq == XNIC_SIM_FAULT_ANY_QP || rq == qpn || rq == qpn2) &&
+	if (!READ_ONCE(r->enabled) || !(types & BIT(r->type)))
+		return false;
+	if (BIT(r->type) & XNIC_SIM_FAULT_CMD)
+		return (!cmd || cmd == op) && rq == XNIC_SIM_FAULT_ANY_QP &&
+		       rop == XNIC_SIM_FOP_ANY;
+	return (rq == XNIC_SIM_FAULT_ANY_QP || rq == qpn || rq == qpn2) &&
 	       (rop == XNIC_SIM_FOP_ANY || rop == op);
+}
+
+/* The name of what @r matched: a class of operation, or a command. */
+static const char *xnic_sim_fault_what(const struct xnic_sim_fault_rule *r,
+				       u8 op)
+{
+	if (BIT(r->type) & XNIC_SIM_FAULT_CMD)
+		return op < XNIC_SIM_FAULT_NCMDS && xnic_sim_fault_cmd_names[op] ?
+		       xnic_sim_fault_cmd_names[op] : "command";
+	return op < XNIC_SIM_FOP_NUM ? xnic_sim_fault_op_names[op] : "other";
 }
 
 /**
@@ -202,7 +267,7 @@ static bool xnic_sim_fault_matches(const struct xnic_sim_fault_rule *r,
  * @qpn: the device's QP concerned
  * @qpn2: another of its QPs concerned (loopback: the requester and the
  *	  responder), or XNIC_SIM_FAULT_ANY_QP
- * @op: enum xnic_sim_fault_op
+ * @op: enum xnic_sim_fault_op (a command's rules: its XNIC_CMD_*)
  *
  * Rules are asked in the order they were made; the first that fires
  * wins, and later ones are not asked (their counters do not move).
@@ -221,12 +286,12 @@ struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
 		if (!xnic_sim_fault_matches(r, types, qpn, qpn2, op))
 			continue;
 		if (!now)
-			now = xnic_sim_now();
+			now = xnic_sim_fault_now();
 		if (xnic_sim_fault_fire(r, now)) {
 			atomic64_inc(&dev->fault.injected);
 			trace_xnic_sim_fault(dev->index, r->name,
 					     xnic_sim_fault_type_names[r->type],
-					     qpn, xnic_sim_fault_op_names[op]);
+					     qpn, xnic_sim_fault_what(r, op));
 			return r;
 		}
 	}
@@ -450,15 +515,75 @@ int xnic_sim_fault_answer(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  * @dqpn: the packet's destination QP (the device's)
  * @mask: its XNIC_SIM_PH_*
  *
+ * The faults that hold a frame back (delay, reorder, dup) are not asked
+ * while no frame can be held: a fault counted is a fault injected.
+ *
  * Return: the rule that fired (valid under the caller's rcu_read_lock()),
  * or NULL.
  */
 struct xnic_sim_fault_rule *xnic_sim_fault_frame(struct xnic_sim_dev *dev,
 						 u32 dqpn, u32 mask)
 {
-	return xnic_sim_fault_find(dev, XNIC_SIM_FAULT_FRAME, dqpn,
-				   XNIC_SIM_FAULT_ANY_QP,
+	u32 types = XNIC_SIM_FAULT_FRAME;
+
+	if (dev->fault.nheld >= XNIC_SIM_FAULT_HELD)
+		types &= ~(XNIC_SIM_FAULT_BIT(DELAY) |
+			   XNIC_SIM_FAULT_BIT(REORDER) |
+			   XNIC_SIM_FAULT_BIT(DUP));
+	return xnic_sim_fault_find(dev, types, dqpn, XNIC_SIM_FAULT_ANY_QP,
 				   xnic_sim_fault_pkt_op(mask));
+}
+
+/**
+ * xnic_sim_fault_cmd_may_fail - whether a command may be made to fail
+ * @cmd: XNIC_CMD_*
+ *
+ * Not those that release an object (destroy, deregister, free,
+ * deallocate, detach): software cannot leave an object it frees with the
+ * device, so a real device does not refuse them (they may time out).
+ */
+bool xnic_sim_fault_cmd_may_fail(u8 cmd)
+{
+	switch (cmd) {
+	case XNIC_CMD_DESTROY_CQ:
+	case XNIC_CMD_DESTROY_QP:
+	case XNIC_CMD_DESTROY_SRQ:
+	case XNIC_CMD_DEREG_MR:
+	case XNIC_CMD_FREE_DB:
+	case XNIC_CMD_DEALLOC_MW:
+	case XNIC_CMD_DETACH_MCAST:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/**
+ * xnic_sim_fault_cmd - a fault for a command the device is to execute
+ * @dev: the device (its engine)
+ * @cmd: the command's XNIC_CMD_*
+ * @status: a CMD_FAIL rule's XNIC_CMD_* status
+ *
+ * Return: XNIC_SIM_FAULT_CMD_FAIL (not executed, answered @status),
+ * XNIC_SIM_FAULT_CMD_TIMEOUT (not executed, never answered), or -1.
+ */
+int xnic_sim_fault_cmd(struct xnic_sim_dev *dev, u8 cmd, u32 *status)
+{
+	struct xnic_sim_fault_rule *rule;
+	u32 types = XNIC_SIM_FAULT_CMD;
+	int type = -1;
+
+	if (!xnic_sim_fault_cmd_may_fail(cmd))
+		types &= ~XNIC_SIM_FAULT_BIT(CMD_FAIL);
+	rcu_read_lock();
+	rule = xnic_sim_fault_find(dev, types, XNIC_SIM_FAULT_ANY_QP,
+				   XNIC_SIM_FAULT_ANY_QP, cmd);
+	if (rule) {
+		type = rule->type;
+		*status = READ_ONCE(rule->cmd_status);
+	}
+	rcu_read_unlock();
+	return type;
 }
 
 /* ------------------------------------------------------------------ */
@@ -492,9 +617,8 @@ bool xnic_sim_fault_hold(struct xnic_sim_dev *dev, struct sk_buff *skb,
  * @now: xnic_sim_now()
  * @next: lowered to the next release time of those still held, if any
  *
- * Frames leave in the order they are due, not the order they came.
- *
- * Return: the frame, taken off the list, or NULL.
+ * Return: a frame that is due (not necessarily the first to have come
+ * due), taken off the list, or NULL.
  */
 struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,
 				       u64 *next)
@@ -623,17 +747,19 @@ int xnic_sim_fault_set_flap(struct xnic_sim_dev *dev, u32 ms)
 
 	if (ms && (ms < XNIC_SIM_FLAP_MIN_MS || ms > XNIC_SIM_FLAP_MAX_MS))
 		return -EINVAL;
+	mutex_lock(&f->lock);
 	if (!ms) {
 		xnic_sim_fault_stop_flap(dev);
 		mutex_lock(&xnic_sim_link_lock);
 		xnic_sim_fault_set_link_locked(dev, true);
 		mutex_unlock(&xnic_sim_link_lock);
-		return 0;
+	} else {
+		mutex_lock(&xnic_sim_link_lock);
+		WRITE_ONCE(f->flap_ms, ms);
+		mutex_unlock(&xnic_sim_link_lock);
+		mod_delayed_work(system_wq, &f->flap, 0);
 	}
-	mutex_lock(&xnic_sim_link_lock);
-	WRITE_ONCE(f->flap_ms, ms);
-	mutex_unlock(&xnic_sim_link_lock);
-	mod_delayed_work(system_wq, &f->flap, 0);
+	mutex_unlock(&f->lock);
 	return 0;
 }
 
@@ -649,11 +775,160 @@ int xnic_sim_fault_set_flap(struct xnic_sim_dev *dev, u32 ms)
  */
 int xnic_sim_fault_set_link(struct xnic_sim_dev *dev, bool up)
 {
+	mutex_lock(&dev->fault.lock);
 	xnic_sim_fault_stop_flap(dev);
 	mutex_lock(&xnic_sim_link_lock);
 	xnic_sim_fault_set_link_locked(dev, up);
 	mutex_unlock(&xnic_sim_link_lock);
+	mutex_unlock(&dev->fault.lock);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events on demand                                                    */
+
+/**
+ * xnic_sim_fault_qp_error - put a QP in the error state, with an event
+ * @dev: the device
+ * @qpn: the QP
+ * @event: XNIC_EQE_QP_FATAL, _QP_REQ_ERR or _QP_ACCESS_ERR
+ *
+ * As the engine does when it finds such an error: the QP goes to ERR,
+ * its driver gets @event, its work requests are flushed.  Sleeps (it
+ * waits for a bounded engine pass: exec_lock, as a command).
+ *
+ * Return: 0, -ENOENT (no such QP), -EINVAL (a bad @event, or the QP in
+ * RESET or already in ERR).
+ */
+int xnic_sim_fault_qp_error(struct xnic_sim_dev *dev, u32 qpn, u8 event)
+{
+	struct xnic_sim_qp *qp;
+	int ret = 0;
+	u8 state;
+
+	if (event != XNIC_EQE_QP_FATAL && event != XNIC_EQE_QP_REQ_ERR &&
+	    event != XNIC_EQE_QP_ACCESS_ERR)
+		return -EINVAL;
+	mutex_lock(&dev->exec_lock);
+	qp = xnic_sim_tbl_get(&dev->qps, qpn);
+	if (!qp) {
+		ret = -ENOENT;
+		goto out;
+	}
+	state = READ_ONCE(qp->state);
+	if (state == XNIC_QPS_RESET || state == XNIC_QPS_ERR) {
+		ret = -EINVAL;
+		goto out;
+	}
+	xnic_sim_qp_set_err(qp, event);
+out:
+	mutex_unlock(&dev->exec_lock);
+	if (!ret)
+		xnic_sim_kick(dev);
+	return ret;
+}
+
+/**
+ * xnic_sim_fault_cq_error - overrun a CQ
+ * @dev: the device
+ * @cqn: the CQ
+ *
+ * As a full ring does: CQ_ERR to the driver, no more entries written
+ * (a QP that completes into it then goes to ERR, QP_FATAL).  Sleeps.
+ *
+ * Return: 0, -ENOENT (no such CQ), -EINVAL (already overrun).
+ */
+int xnic_sim_fault_cq_error(struct xnic_sim_dev *dev, u32 cqn)
+{
+	struct xnic_sim_cq *cq;
+	int ret = 0;
+
+	mutex_lock(&dev->exec_lock);
+	cq = xnic_sim_tbl_get(&dev->cqs, cqn);
+	if (!cq) {
+		ret = -ENOENT;
+		goto out;
+	}
+	spin_lock(&cq->lock);
+	if (cq->overrun) {
+		ret = -EINVAL;
+	} else {
+		cq->overrun = true;
+		xnic_sim_count(dev, XNIC_SIM_CTR_cq_overruns, 1);
+		xnic_sim_eq_post(dev, XNIC_EQE_CQ_ERR, cq->cqn, 0);
+	}
+	spin_unlock(&cq->lock);
+out:
+	mutex_unlock(&dev->exec_lock);
+	return ret;
+}
+
+/**
+ * xnic_sim_fault_srq_limit - an armed SRQ reports its limit reached
+ * @dev: the device
+ * @srqn: the SRQ
+ *
+ * As when its receive WQEs fall below the limit: SRQ_LIMIT to the driver,
+ * the limit disarmed.  Sleeps.
+ *
+ * Return: 0, -ENOENT (no such SRQ), -EAGAIN (its limit is not armed).
+ */
+int xnic_sim_fault_srq_limit(struct xnic_sim_dev *dev, u32 srqn)
+{
+	struct xnic_sim_srq *srq;
+	bool armed = false;
+	int ret = 0;
+
+	mutex_lock(&dev->exec_lock);
+	srq = xnic_sim_tbl_get(&dev->srqs, srqn);
+	if (!srq) {
+		ret = -ENOENT;
+		goto out;
+	}
+	spin_lock(&srq->lock);
+	if (srq->limit) {
+		srq->limit = 0;
+		armed = true;
+	}
+	spin_unlock(&srq->lock);
+	if (armed)
+		xnic_sim_eq_post(dev, XNIC_EQE_SRQ_LIMIT, srqn, 0);
+	else
+		ret = -EAGAIN;
+out:
+	mutex_unlock(&dev->exec_lock);
+	return ret;
+}
+
+/**
+ * xnic_sim_fault_fatal - the device fails
+ * @dev: the device
+ *
+ * It reports DEVICE_FATAL, then stops: STATUS.FATAL, no command and no
+ * work request is executed any more, until the driver resets it
+ * (registers.rst, RESET).  Sleeps.
+ *
+ * Return: 0, or -EINVAL if it is fatal already or not enabled.
+ */
+int xnic_sim_fault_fatal(struct xnic_sim_dev *dev)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	mutex_lock(&dev->exec_lock);
+	if (!READ_ONCE(dev->enable) ||
+	    (READ_ONCE(dev->status) & XNIC_STATUS_FATAL)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	xnic_sim_eq_post(dev, XNIC_EQE_DEVICE_FATAL, 0, 0);
+	spin_lock_irqsave(&dev->reg_lock, flags);
+	WRITE_ONCE(dev->status, dev->status | XNIC_STATUS_FATAL);
+	spin_unlock_irqrestore(&dev->reg_lock, flags);
+	pr_err("xnic_sim %d: device fatal (injected)\n", dev->index);
+out:
+	mutex_unlock(&dev->exec_lock);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -669,10 +944,25 @@ void xnic_sim_fault_init(struct xnic_sim_dev *dev)
 	atomic64_set(&f->injected, 0);
 }
 
+/**
+ * xnic_sim_fault_quiesce - stop a device's flap for good
+ * @dev: the device (no configfs writer any more)
+ *
+ * Every device that shares a cable must be quiesced before either is
+ * freed: a flap reads its peer's link.  Sleeps.
+ */
+void xnic_sim_fault_quiesce(struct xnic_sim_dev *dev)
+{
+	mutex_lock(&dev->fault.lock);
+	xnic_sim_fault_stop_flap(dev);
+	mutex_unlock(&dev->fault.lock);
+}
+
 /*
  * The device goes away (its engine stopped, no configfs writer any
- * more): the flap stops, the link counts as up again, rules left (none
- * through configfs, which holds the module while it has rules) are freed.
+ * more, xnic_sim_fault_quiesce() done on it and its peer): the flap
+ * stops, the link counts as up again, rules left (none through configfs,
+ * which holds the module while it has rules) are freed.
  */
 void xnic_sim_fault_fini(struct xnic_sim_dev *dev)
 {

@@ -16,7 +16,10 @@
  * Rules are on a device's list under RCU; the data path (any engine,
  * kick serves included) reads them under rcu_read_lock() and takes the
  * rule's spinlock to decide (its counters and PRNG).  Users change the
- * list and the link under the device's fault mutex.
+ * list, enable rules, take the link down and start a flap under the
+ * device's fault mutex; the links themselves (a device's and its cabled
+ * peer's) change under one global link mutex, taken inside it and by the
+ * flap's work.
  */
 #ifndef _XNIC_SIM_FAULT_H
 #define _XNIC_SIM_FAULT_H
@@ -44,6 +47,8 @@ enum xnic_sim_fault_type {
 	XNIC_SIM_FAULT_NAK_OP,		/* ... NAK remote operational error */
 	XNIC_SIM_FAULT_NAK_INV,		/* ... NAK invalid request */
 	XNIC_SIM_FAULT_CQE_ERR,		/* a send WR completes with @status */
+	XNIC_SIM_FAULT_CMD_FAIL,	/* a command fails with @cmd_status */
+	XNIC_SIM_FAULT_CMD_TIMEOUT,	/* a command is never answered */
 	XNIC_SIM_FAULT_NTYPES
 };
 
@@ -66,6 +71,10 @@ enum xnic_sim_fault_type {
 				 XNIC_SIM_FAULT_BIT(NAK_ACCESS) |	\
 				 XNIC_SIM_FAULT_BIT(NAK_OP) |		\
 				 XNIC_SIM_FAULT_BIT(NAK_INV))
+
+/* the types a command may meet */
+#define XNIC_SIM_FAULT_CMD	(XNIC_SIM_FAULT_BIT(CMD_FAIL) |		\
+				 XNIC_SIM_FAULT_BIT(CMD_TIMEOUT))
 
 /* Classes of operation a rule may match (XNIC_SIM_FOP_ANY: all) */
 enum xnic_sim_fault_op {
@@ -100,6 +109,8 @@ enum xnic_sim_fault_op {
  * @qpn: the QP it matches, or XNIC_SIM_FAULT_ANY_QP
  * @op: enum xnic_sim_fault_op it matches
  * @status: XNIC_CQE_* of a CQE_ERR rule
+ * @cmd: the command (XNIC_CMD_*) a CMD_* rule matches, 0 any
+ * @cmd_status: XNIC_CMD_* a CMD_FAIL rule answers
  * @delay_us: a DELAY rule's delay
  * @rate: probability of firing at a candidate match, in parts per million
  * @every: only every Nth match is a candidate (0, 1: every one)
@@ -109,7 +120,7 @@ enum xnic_sim_fault_op {
  * @seed: the PRNG's seed at enabling; 0: a random one
  * @lock: the state below (any engine)
  * @rnd: PRNG state
- * @start_ns: window start (xnic_sim_now())
+ * @start_ns: window start (xnic_sim_fault_now())
  * @end_ns: window end, 0 none
  * @matched: matches inside the window since enabling
  * @injected: faults injected since enabling
@@ -127,6 +138,8 @@ struct xnic_sim_fault_rule {
 	u32 qpn;
 	u8 op;
 	u8 status;
+	u8 cmd;
+	u8 cmd_status;
 	u32 delay_us;
 	u32 rate;
 	u32 every;
@@ -154,7 +167,7 @@ struct xnic_sim_fault_held {
 
 /**
  * struct xnic_sim_faults - a device's faults
- * @lock: serialises users: the rule list, enabling, the link
+ * @lock: serialises users: the rule list, enabling, the link, the flap
  * @rules: its rules (RCU readers)
  * @link_down: the port was taken down (not counting a cabled peer's)
  * @flap_ms: flap period, 0 off (under @lock)
@@ -187,7 +200,13 @@ static inline bool xnic_sim_faults_on(void)
 /* xnic_sim_fault.c */
 extern const char *const xnic_sim_fault_type_names[XNIC_SIM_FAULT_NTYPES];
 extern const char *const xnic_sim_fault_op_names[XNIC_SIM_FOP_NUM];
+/* by XNIC_CMD_* (index 0: "any"), and by XNIC_CMD_ status (0: none) */
+#define XNIC_SIM_FAULT_NCMDS	(XNIC_CMD_QUERY_COUNTERS + 1)
+extern const char *const xnic_sim_fault_cmd_names[XNIC_SIM_FAULT_NCMDS];
+#define XNIC_SIM_FAULT_NCMD_ST	(XNIC_CMD_BUSY + 1)
+extern const char *const xnic_sim_fault_cmd_st_names[XNIC_SIM_FAULT_NCMD_ST];
 void xnic_sim_fault_init(struct xnic_sim_dev *dev);
+void xnic_sim_fault_quiesce(struct xnic_sim_dev *dev);
 void xnic_sim_fault_fini(struct xnic_sim_dev *dev);
 struct xnic_sim_fault_rule *xnic_sim_fault_rule_alloc(struct xnic_sim_dev *dev,
 						      const char *name);
@@ -196,10 +215,13 @@ void xnic_sim_fault_rule_del(struct xnic_sim_fault_rule *r);
 int xnic_sim_fault_rule_enable(struct xnic_sim_fault_rule *r, bool on);
 void xnic_sim_fault_rule_counts(struct xnic_sim_fault_rule *r, u64 *matched,
 				u64 *injected);
+u64 xnic_sim_fault_now(void);
 bool xnic_sim_fault_fire(struct xnic_sim_fault_rule *r, u64 now);
 struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
 						u32 types, u32 qpn, u32 qpn2,
 						u8 op);
+bool xnic_sim_fault_cmd_may_fail(u8 cmd);
+int xnic_sim_fault_cmd(struct xnic_sim_dev *dev, u8 cmd, u32 *status);
 u8 xnic_sim_fault_wqe_op(u8 wqe_opcode);
 u8 xnic_sim_fault_pkt_op(u32 mask);
 int xnic_sim_fault_set_link(struct xnic_sim_dev *dev, bool up);
@@ -221,6 +243,10 @@ bool xnic_sim_fault_hold(struct xnic_sim_dev *dev, struct sk_buff *skb,
 struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,
 				       u64 *next);
 void xnic_sim_fault_drop_held(struct xnic_sim_dev *dev);
+int xnic_sim_fault_qp_error(struct xnic_sim_dev *dev, u32 qpn, u8 event);
+int xnic_sim_fault_cq_error(struct xnic_sim_dev *dev, u32 cqn);
+int xnic_sim_fault_srq_limit(struct xnic_sim_dev *dev, u32 srqn);
+int xnic_sim_fault_fatal(struct xnic_sim_dev *dev);
 
 /* xnic_sim_configfs.c (none without CONFIG_CONFIGFS_FS) */
 #if IS_ENABLED(CONFIG_CONFIGFS_FS)

@@ -258,6 +258,10 @@ static void xnic_sim_destroy_all(void)
 			dev->pdev = NULL;
 		}
 	}
+	/* no flap reads a peer that is freed below */
+	for (i = 0; i < XNIC_SIM_MAX_DEV; i++)
+		if (xnic_sim_devs[i])
+			xnic_sim_fault_quiesce(xnic_sim_devs[i]);
 	/* no sysfs writer any more: off the wires, before the engines stop */
 	for (i = 0; i < XNIC_SIM_MAX_DEV; i++)
 		if (xnic_sim_devs[i])

@@ -608,6 +608,7 @@ u32 xnic_sim_cmd_modify_qp(struct xnic_sim_dev *dev,
 		qp->wait_until = 0;
 		qp->rnr_count = 0;
 		qp->retry_count = 0;
+		qp->fault_delayed = false;
 		qp->last_wqe_sent = false;
 		if (qp->wreq)
 			xnic_sim_wreq_reset(qp);

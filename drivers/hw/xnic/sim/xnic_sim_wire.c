@@ -775,6 +775,8 @@ static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 	struct xnic_sim_fault_rule *rule;
 	struct sk_buff *copy;
 	u64 now = xnic_sim_now();
+	/* the last byte the ICRC covers: payload, pad, else a header's */
+	u32 last = (u32)(p->payload - skb->data) + p->paylen + p->pad - 1;
 	u32 delay;
 	u8 type;
 
@@ -808,7 +810,11 @@ static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 					   f->taken + 2);
 	default:
 		/* the byte before the ICRC: the receiver's check fails */
-		skb->data[skb->len - XNIC_SIM_ICRC_LEN - 1] ^= 0x5a;
+		if (skb_ensure_writable(skb, last + 1)) {
+			kfree_skb(skb);		/* lost instead: still a fault */
+			return true;
+		}
+		skb->data[last] ^= 0x5a;
 		xnic_sim_wire_rx_one(dev, skb, false);
 		return true;
 	}
