@@ -3,12 +3,14 @@
 # XRDMA_DEBIAN_MODULES: configfs ib_core
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
 # XRDMA_PROGRAMS: scripts/xrdma-fault
-# XRDMA_PROGRAMS: ibv_rc_pingpong ibv_devinfo ibv_asyncwatch
+# XRDMA_PROGRAMS: ibv_rc_pingpong ibv_devinfo ibv_asyncwatch ibv_srq_pingpong
 # XRDMA_SUBTEST: link 300
 # XRDMA_SUBTEST: drop 240
 # XRDMA_SUBTEST: naks 300
 # XRDMA_SUBTEST: priv 150
 # XRDMA_SUBTEST: unload 360
+# XRDMA_SUBTEST: events 240
+# XRDMA_SUBTEST: fatal 420
 #
 # xnic_sim's fault injection (issue 26): the configfs tree
 # /sys/kernel/config/xnic_sim/<N>/ and its CLI scripts/xrdma-fault, seen
@@ -51,6 +53,43 @@
 #           (configfs holds the module) and succeeds once the rules are
 #           removed, the configfs tree going with it; every rmmod
 #           completes within 20 s; no kernel splat
+#   events  the events on demand, on objects of waiting pingpong servers
+#           (ibv_rc_pingpong, ibv_srq_pingpong: a QP in INIT, its CQ, an
+#           SRQ), their numbers taken from debugfs xrdma/xnic0/resources
+#           (a server's "local address" line sits in its stdio buffer).
+#           "qp-error xnic0 0xQPN req", "... QPN access" and "... QPN"
+#           (fatal): the model's QP is in ERR, xrdma_core's tracepoint
+#           xrdma_async_event shows QP_REQ_ERR / QP_ACCESS_ERR / QP_FATAL
+#           for it; ibv_asyncwatch on xnic0, another process, prints
+#           nothing (a QP's events go to its owner only; rdma-core 44's
+#           asyncwatch would not name them anyway: "unexpected"); the
+#           owner meets its QP in error: once a client connects, its RTR
+#           fails ("Failed to modify QP to RTR") and both sides end by
+#           themselves.  Again on the same QP: EINVAL.  "cq-error" on a
+#           server's CQ: CQ_ERR traced; again: EINVAL.  "srq-limit" on
+#           ibv_srq_pingpong's SRQ, whose limit is not armed: EAGAIN, and
+#           no event.  qp-error, cq-error, srq-limit on numbers no object
+#           has: ENOENT.  (An armed SRQ's SRQ_LIMIT_REACHED, and the events
+#           reaching their owner's async fd, need a program of our own:
+#           KUnit's xnic_sim_fault_test covers the model's side.)
+#   fatal   xnic_sim ndev=2 cable 0-1, xrdma_ib loaded when built.
+#           "xrdma-fault fatal xnic0": ibv_asyncwatch on xnic0 prints
+#           IBV_EVENT_DEVICE_FATAL and ends by itself (its next read
+#           fails), the kernel log has the model's "device fatal
+#           (injected)" and the driver's "xnic xnic.N: recovered"; xnic0
+#           is back (xrdma and ib device, uverbs node) with its port
+#           active, and a pingpong xnic1 -> xnic0 passes.  Then under
+#           traffic: a loopback pingpong on xnic0 and one from xnic0 to a
+#           server on xnic1; on fatal both loopback sides and the xnic0
+#           client end by themselves with an error (disassociated: SIGBUS
+#           on their rings, or EIO); the xnic1 server, if its SEND was in
+#           flight, ends with a retry error, else it waits for a message
+#           that never comes (RC has no keepalive) and is stopped; xnic0
+#           comes back and works again.  ibv_asyncwatch on xnic1 sees no
+#           DEVICE_FATAL through all of it.  Last, with the xnic parameter
+#           recover 0: fatal is reported (DEVICE_FATAL) but no recovery
+#           follows within 5 s, a second "fatal" is refused (EINVAL), and
+#           the stack unloads (xrdma_ib and xnic within 20 s each)
 # Every subtest checks the kernel log of its run for splats and leaves
 # no module of ours loaded; an EXIT trap removes the rules and unloads the
 # stack on every failure path.
@@ -203,6 +242,7 @@ cleanup() {
 	bg_stop $BG
 	BG=""
 	rules_clear 2>/dev/null
+	trace_off
 	! module_loaded xrdma_ib || rmmod xrdma_ib
 	xnic_stack_down
 }
@@ -226,6 +266,7 @@ stack_end() {
 		[ ! -d "$_r" ] || echo "rule ${_r#"$CFS"/} left" >>"$XRDMA_TMP/errors"
 	done
 	rules_clear
+	trace_off
 	if module_loaded xrdma_ib; then
 		rmmod xrdma_ib || echo "rmmod xrdma_ib failed" >>"$XRDMA_TMP/errors"
 	fi
@@ -387,6 +428,37 @@ pp_fail() {
 	fi
 	note "$_fl: $FAILED_SIDE: $(grep -h '^Failed status' "$XRDMA_TMP/$_fl.cli.out" "$XRDMA_TMP/$_fl.srv.out" | head -n 1)"
 }
+
+TR=/sys/kernel/tracing
+# the tracepoints trace_on enabled
+TRACING=""
+
+# trace_on EVENT...: xrdma_core's tracepoints EVENT... (events/xrdma/)
+# on, the trace buffer emptied
+trace_on() {
+	grep -q " $TR tracefs " /proc/mounts ||
+		mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+	for _te in "$@"; do
+		[ -e "$TR/events/xrdma/$_te/enable" ] ||
+			fail "no tracepoint xrdma:$_te"
+		echo 1 >"$TR/events/xrdma/$_te/enable" || fail "cannot enable xrdma:$_te"
+		TRACING="$TRACING $_te"
+	done
+	: >"$TR/trace"
+}
+
+# trace_off: the tracepoints trace_on enabled off
+trace_off() {
+	for _te in $TRACING; do
+		[ ! -e "$TR/events/xrdma/$_te/enable" ] ||
+			echo 0 >"$TR/events/xrdma/$_te/enable"
+	done
+	TRACING=""
+}
+
+# traced ERE: a line of the trace buffer matches ERE
+# shellcheck disable=SC2317 # called through wait_for
+traced() { grep -Eq "$1" "$TR/trace"; }
 
 # rule_add DEV TYPE NAME [OPTION...]: "xrdma-fault add DEV TYPE --name
 # NAME OPTION..." must print DEV/NAME and leave the rule, of that type,
@@ -747,12 +819,319 @@ sub_unload() {
 	stack_end
 }
 
+# ---------------------------------------------------------------- events
+
+# res_of DEV TYPE PID: the number of the one TYPE (qp, cq, srq) that PID
+# has on DEV (debugfs xrdma/DEV/resources: "qp 17 pid 1234")
+res_of() {
+	_ro=$(awk -v t="$2" -v p="$3" '$1 == t && $3 == "pid" && $4 == p { print $2 }' \
+		"$XRDMA_DEBUGFS/xrdma/$1/resources")
+	case $_ro in
+	'' | *[!0-9]*)
+		cat "$XRDMA_DEBUGFS/xrdma/$1/resources"
+		fail "not one $2 of pid $3 on $1: '$_ro'"
+		;;
+	esac
+	echo "$_ro"
+}
+
+# sim_qp_state QPN: the state of the model's QP QPN on model device $ei0
+# (debugfs xnic_sim/N/qps: 1 INIT, 6 ERR)
+sim_qp_state() {
+	awk -v q="$1" '$1 == q { print $3 }' "$XRDMA_DEBUGFS/xnic_sim/$ei0/qps"
+}
+
+# ev_fails WANT CMD...: xrdma-fault CMD... must fail (exit 1) with an
+# error naming the errno's message WANT
+ev_fails() {
+	_ew=$1
+	shift
+	xrdma-fault "$@" >"$XRDMA_TMP/fault.err" 2>&1
+	_er=$?
+	{ [ $_er = 1 ] && grep -q "^xrdma-fault: .*: $_ew" "$XRDMA_TMP/fault.err"; } ||
+		fail "xrdma-fault $*: rc=$_er '$(cat "$XRDMA_TMP/fault.err")', want rc=1 and '$_ew'"
+	note "xrdma-fault $*: $(cat "$XRDMA_TMP/fault.err")"
+}
+
+# ev_ok CMD...: xrdma-fault CMD... succeeds
+ev_ok() {
+	xrdma-fault "$@" >"$XRDMA_TMP/fault.err" 2>&1 ||
+		fail "xrdma-fault $* rc=$?: $(cat "$XRDMA_TMP/fault.err")"
+}
+
+# srv_wait NAME PROGRAM: PROGRAM (a pingpong) as a server on xnic0 in the
+# background, listening (its objects made)
+srv_wait() {
+	PORT=$((PORT + 1))
+	bg_run "$1" xrdma-run "$2" -d xnic0 -g 0 -p $PORT
+	pp_listen $PORT "$1"
+	eval "${1}_port=$PORT"
+}
+
+# qp_err_case QPN ARG EVENT: "qp-error xnic0 ARG" (QPN, then the event
+# kind, if any) puts QP QPN in ERR, with EVENT traced; a second time fails
+qp_err_case() {
+	# shellcheck disable=SC2086 # ARG is "QPN [KIND]"
+	ev_ok qp-error xnic0 $2
+	wait_for 10 traced "xrdma_async_event: +dev=xnic0 event=$3 element=$1\$" || {
+		cat "$TR/trace"
+		fail "qp-error xnic0 $2: no $3 for QP $1 in the trace"
+	}
+	assert_eq "$(sim_qp_state "$1")" 6 "the model's state of QP $1 after qp-error $2 (ERR)"
+	ev_fails "Invalid argument" qp-error xnic0 "$1"
+}
+
+sub_events() {
+	sim_up 1
+	ei0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	trace_on xrdma_async_event
+	aw_start aw0 xnic0
+
+	# three servers waiting for their client: a QP in INIT each, a CQ
+	srv_wait sa ibv_rc_pingpong
+	srv_wait sb ibv_rc_pingpong
+	srv_wait sc ibv_rc_pingpong
+	for s in sa sb sc; do
+		pid=$(cat "$XRDMA_TMP/$s.pid")
+		eval "${s}_qp=\$(res_of xnic0 qp $pid)" || exit 1
+		eval "${s}_cq=\$(res_of xnic0 cq $pid)" || exit 1
+	done
+	# shellcheck disable=SC2154 # set by eval above
+	note "servers' QPs $sa_qp $sb_qp $sc_qp, CQs $sa_cq $sb_cq $sc_cq"
+	assert_eq "$(sim_qp_state "$sa_qp")" 1 "the model's state of QP $sa_qp (INIT)"
+
+	# each kind of QP error, the QPN in hex as ibv_rc_pingpong prints it
+	qp_err_case "$sa_qp" "$(printf '0x%06x' "$sa_qp") req" QP_REQ_ERR
+	qp_err_case "$sb_qp" "$sb_qp access" QP_ACCESS_ERR
+	qp_err_case "$sc_qp" "$sc_qp" QP_FATAL
+
+	# a CQ overruns
+	ev_ok cq-error xnic0 "$sc_cq"
+	wait_for 10 traced "xrdma_async_event: +dev=xnic0 event=CQ_ERR element=$sc_cq\$" || {
+		cat "$TR/trace"
+		fail "cq-error xnic0 $sc_cq: no CQ_ERR in the trace"
+	}
+	ev_fails "Invalid argument" cq-error xnic0 "$sc_cq"
+
+	# nothing of it reached another process's async fd
+	sleep 1
+	if grep -q "event_type" "$XRDMA_TMP/aw0.out"; then
+		cat "$XRDMA_TMP/aw0.out"
+		fail "ibv_asyncwatch on xnic0 got another process's QP or CQ event"
+	fi
+
+	# the owner finds its QP in ERR: its RTR fails once a client came
+	# shellcheck disable=SC2154 # set by srv_wait
+	timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 -g 0 -p "$sa_port" \
+		127.0.0.1 >"$XRDMA_TMP/ca.out" 2>&1
+	car=$?
+	wait_for 20 bg_done sa || fail "server sa did not end after its client came"
+	if [ "$car" = 0 ] || [ "$(bg_rc sa)" = 0 ] ||
+		! grep -q "^Failed to modify QP to RTR" "$XRDMA_TMP/sa.out"; then
+		echo "--- server (rc $(bg_rc sa))"
+		cat "$XRDMA_TMP/sa.out"
+		echo "--- client (rc $car)"
+		cat "$XRDMA_TMP/ca.out"
+		fail "a pingpong whose server's QP is in ERR: server rc $(bg_rc sa), client rc $car"
+	fi
+	note "server with its QP in ERR: $(head -n 1 "$XRDMA_TMP/sa.out") (rc $(bg_rc sa)); client rc $car"
+
+	# an SRQ whose limit is not armed
+	srv_wait ss ibv_srq_pingpong
+	srq=$(res_of xnic0 srq "$(cat "$XRDMA_TMP/ss.pid")") || exit 1
+	ev_fails "Resource temporarily unavailable" srq-limit xnic0 "$srq"
+	! traced "event=SRQ_LIMIT_REACHED" ||
+		fail "SRQ_LIMIT_REACHED traced for an SRQ not armed: $(grep SRQ_LIMIT "$TR/trace")"
+
+	# numbers no object has
+	ev_fails "No such file or directory" qp-error xnic0 16777215 req
+	ev_fails "No such file or directory" cq-error xnic0 16777215
+	ev_fails "No such file or directory" srq-limit xnic0 16777215
+
+	bg_stop sb sc ss aw0
+	stack_end xnic0
+}
+
+# ----------------------------------------------------------------- fatal
+
+# ndf DMESG0: how many "recovered" lines the xnic driver logged since line
+# DMESG0 of the kernel log
+# shellcheck disable=SC2317 # called through wait_for
+ndf() {
+	dmesg | tail -n +$(($1 + 1)) | grep -c "xnic xnic\.$fi0: recovered\$"
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+ndf_ge() { [ "$(ndf "$1")" -ge "$2" ]; }
+
+# nfatal NAME: the IBV_EVENT_DEVICE_FATAL lines asyncwatch NAME printed
+nfatal() {
+	grep -c "^  event_type IBV_EVENT_DEVICE_FATAL ([0-9]*), port 0\$" "$XRDMA_TMP/$1.out"
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+nfatal_ge() { [ "$(nfatal "$1")" -ge "$2" ]; }
+
+# back LABEL N: xnic0 recovered (the driver's Nth "recovered" since DM0)
+# and works: the xrdma device, its uverbs node, its ib device with
+# xrdma_ib, its port active
+back() {
+	wait_for 30 ndf_ge "$DM0" "$2" || {
+		dmesg | tail -n 30
+		fail "$1: no 'xnic xnic.$fi0: recovered' within 30 s (want $2)"
+	}
+	wait_xrdma_dev xnic0 || fail "$1: xnic0 not registered again"
+	wait_for 10 uverbs_of xnic0 >/dev/null || fail "$1: no uverbs node of xnic0"
+	assert_eq "$(sim_idx xnic0)" "$fi0" "$1: the model device of the new xnic0"
+	tries 50 port_is xnic0 PORT_ACTIVE ||
+		fail "$1: ibv_devinfo -d xnic0: port state '$(port_state xnic0)', want PORT_ACTIVE"
+	if [ $IB = 1 ]; then
+		wait_for 10 ib_state_is xnic0 "4: ACTIVE" ||
+			fail "$1: /sys/class/infiniband/xnic0 not back ACTIVE: '$(cat /sys/class/infiniband/xnic0/ports/1/state 2>&1)'"
+	fi
+}
+
+# sim_tx_ge N COUNT: the live QPs of model device N sent COUNT messages
+# or more (debugfs xnic_sim/N/qps, tx_ops)
+# shellcheck disable=SC2317 # called through wait_for
+sim_tx_ge() {
+	awk -v c="$2" 'NR > 1 { s += $8 } END { exit !(s >= c) }' \
+		"$XRDMA_DEBUGFS/xnic_sim/$1/qps"
+}
+
+# ended_err NAME LABEL: the program NAME ended by itself with an error
+ended_err() {
+	_ee=$(bg_rc "$1")
+	{ [ -n "$_ee" ] && [ "$_ee" != 0 ]; } || {
+		cat "$XRDMA_TMP/$1.out"
+		fail "$2 (rc '$_ee'), want an error"
+	}
+}
+
+sub_fatal() {
+	sim_up 2 0-1
+	fi0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	if has_ko xrdma_ib; then
+		insmod "$(xko xrdma_ib)" || fail "insmod xrdma_ib"
+		for d in xnic0 xnic1; do
+			wait_for 10 test -d /sys/class/infiniband/$d ||
+				fail "no /sys/class/infiniband/$d"
+		done
+		IB=1
+	else
+		note "xrdma_ib not built: ib_core's view of the recovery left out"
+	fi
+	assert_eq "$(cat /sys/module/xnic/parameters/recover)" Y "xnic's recover parameter"
+	DM0=$(dmesg | wc -l)
+	aw_start aw1 xnic1
+
+	# idle: asyncwatch sees it, the device comes back
+	aw_start awf xnic0
+	ev_ok fatal xnic0
+	wait_for 30 bg_done awf || {
+		cat "$XRDMA_TMP/awf.out"
+		fail "ibv_asyncwatch on xnic0 still running 30 s after the fatal error"
+	}
+	[ "$(nfatal awf)" -ge 1 ] || {
+		cat "$XRDMA_TMP/awf.out"
+		fail "ibv_asyncwatch on xnic0 ended (rc $(bg_rc awf)) without IBV_EVENT_DEVICE_FATAL"
+	}
+	note "ibv_asyncwatch on xnic0: $(nfatal awf) DEVICE_FATAL, then ended (rc $(bg_rc awf))"
+	back idle 1
+	dmesg | tail -n +$((DM0 + 1)) | grep -q "xnic_sim $fi0: device fatal (injected)" ||
+		fail "no 'xnic_sim $fi0: device fatal (injected)' in the kernel log"
+	pp_ok after xnic0 xnic1 -n 100 -s 4096 -c
+
+	# under traffic: a loopback pair on xnic0, a client on xnic0 of a
+	# server on xnic1
+	PORT=$((PORT + 1))
+	bg_run tl.srv timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 -g 0 \
+		-p $PORT -n 100000000 -s 4096
+	pp_listen $PORT tl.srv
+	bg_run tl.cli timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 -g 0 \
+		-p $PORT -n 100000000 -s 4096 127.0.0.1
+	PORT=$((PORT + 1))
+	bg_run tx.srv timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic1 -g 0 \
+		-p $PORT -n 100000000 -s 4096
+	pp_listen $PORT tx.srv
+	bg_run tx.cli timeout "$PPT" xrdma-run ibv_rc_pingpong -d xnic0 -g 0 \
+		-p $PORT -n 100000000 -s 4096 127.0.0.1
+	# traffic flows (the model's QPs count what they send)
+	wait_for 20 sim_tx_ge "$fi0" 1000 || {
+		cat "$XRDMA_DEBUGFS/xnic_sim/$fi0/qps"
+		fail "no traffic on xnic0 before the fatal error"
+	}
+	for p in tl.srv tl.cli tx.srv tx.cli; do
+		! bg_done $p || {
+			cat "$XRDMA_TMP/$p.out"
+			fail "pingpong $p ended (rc $(bg_rc $p)) before the fatal error"
+		}
+	done
+	ev_ok fatal xnic0
+	wait_for 30 bg_all_done tl.srv tl.cli tx.cli || {
+		for p in tl.srv tl.cli tx.cli; do
+			bg_done $p || echo "$p still running"
+		done
+		fail "the pingpongs on xnic0 did not end within 30 s of the fatal error"
+	}
+	ended_err tl.srv "the loopback server on xnic0 ended"
+	ended_err tl.cli "the loopback client on xnic0 ended"
+	ended_err tx.cli "the client on xnic0 of the server on xnic1 ended"
+	# the xnic1 server ends by itself only if its SEND was in flight
+	if wait_for 10 bg_done tx.srv; then
+		txs="ended by itself (rc $(bg_rc tx.srv)): $(grep -m 1 . "$XRDMA_TMP/tx.srv.out")"
+	else
+		txs="waiting for a message, stopped"
+	fi
+	bg_stop tx.srv
+	note "on fatal: loopback rc $(bg_rc tl.srv)/$(bg_rc tl.cli), xnic0 client rc $(bg_rc tx.cli); the xnic1 server $txs"
+	back traffic 2
+	pp_ok again xnic1 xnic0 -n 100 -s 4096 -c
+
+	# xnic1 was not touched
+	assert_eq "$(nfatal aw1)" 0 "DEVICE_FATAL events seen on xnic1"
+	! bg_done aw1 || fail "ibv_asyncwatch on xnic1 ended (rc $(bg_rc aw1))"
+	bg_stop aw1
+
+	# no recovery
+	echo 0 >/sys/module/xnic/parameters/recover || fail "cannot set xnic's recover to 0"
+	aw_start awn xnic0
+	DMN=$(dmesg | wc -l)
+	ev_ok fatal xnic0
+	wait_for 10 nfatal_ge awn 1 || {
+		cat "$XRDMA_TMP/awn.out"
+		fail "recover 0: no IBV_EVENT_DEVICE_FATAL on xnic0"
+	}
+	sleep 5
+	if dmesg | tail -n +$((DMN + 1)) | grep -Eq "xnic xnic\.$fi0: (recovered|resetting)"; then
+		dmesg | tail -n +$((DMN + 1))
+		fail "recover 0: the driver recovered the device"
+	fi
+	ev_fails "Invalid argument" fatal xnic0
+	if bg_done awn; then aws="ended (rc $(bg_rc awn))"; else aws="still running"; fi
+	if xrdma-run ibv_devinfo -d xnic0 -i 1 >"$XRDMA_TMP/devinfo.fatal" 2>&1; then
+		dvs="exit 0, $(sed -n 's/^[[:space:]]*state:[[:space:]]*//p' "$XRDMA_TMP/devinfo.fatal")"
+	else
+		dvs="failed: $(head -n 1 "$XRDMA_TMP/devinfo.fatal")"
+	fi
+	note "recover 0: xnic0 $([ -d /sys/class/xrdma_device/xnic0 ] && echo registered || echo gone); asyncwatch $aws; ibv_devinfo $dvs"
+	bg_stop awn
+	BG=""
+	if [ $IB = 1 ]; then
+		rmmod_timed xrdma_ib || fail "recover 0: rmmod xrdma_ib rc=$?"
+	fi
+	rmmod_timed xnic || fail "recover 0: rmmod xnic with a failed device rc=$?"
+	stack_end
+}
+
 case ${XRDMA_SUBTEST:-} in
 link) sub_link ;;
 drop) sub_drop ;;
 naks) sub_naks ;;
 priv) sub_priv ;;
 unload) sub_unload ;;
+events) sub_events ;;
+fatal) sub_fatal ;;
 *) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
 esac
 exit 0
