@@ -4,7 +4,9 @@
 # The xrdma debug guest kernel: Debian's linux-source-6.1 configured as
 # allnoconfig + tools/testing/harness/host/debug-kernel.config (KASAN generic inline,
 # lockdep, kmemleak, DEBUG_LIST/OBJECTS/VM/SG, DMA-API debug, UBSAN,
-# hardened usercopy, FORTIFY_SOURCE, KUnit), built once and cached.
+# hardened usercopy, FORTIFY_SOURCE, KUnit), with the fixes of
+# tools/testing/harness/host/debug-kernel.patches/*.patch applied to its
+# source, built once and cached.
 #
 #   scripts/debug-kernel.sh            build it or find it in the cache
 #
@@ -22,14 +24,27 @@
 # Environment:
 #   XRDMA_CACHE            cache dir (default /var/cache/xrdma), outside the
 #                          clone:
-#                          debugk-src-<pkgversion>/  extracted kernel tree, of
-#                                  its own (scripts/kunit.sh hooks drivers/xrdma
-#                                  into linux-<pkgversion>/ while it runs)
+#                          debugk-src-<pkgversion>-<pkey>/  extracted kernel
+#                                  tree with the patches applied, of its own
+#                                  (scripts/kunit.sh hooks drivers/xrdma into
+#                                  linux-<pkgversion>/ while it runs,
+#                                  scripts/smbdirect-modules.sh copies from
+#                                  that one: neither sees our patches); pkey
+#                                  = hash of the patches' names and contents
 #                          debugk-<key>/  O= build dir (debugk-<key>.lock
 #                                  serialises its users), key = hash of the
 #                                  config fragment (minus comments) +
-#                                  linux-source version + gcc version
+#                                  linux-source version + gcc version + pkey
+#                          A changed fragment or patch costs one cold build;
+#                          the trees of earlier keys stay until removed by
+#                          hand (rm -rf $XRDMA_CACHE/debugk-*, no run going).
 #   XRDMA_DEBUGK_CONFIG    fragment (default tools/testing/harness/host/debug-kernel.config)
+#   XRDMA_DEBUGK_PATCHES   directory of the patches (default
+#                          tools/testing/harness/host/debug-kernel.patches):
+#                          every *.patch in it, in C-locale order, applied
+#                          with patch -p1 --forward --fuzz=0 to the fresh
+#                          extraction; one that does not apply fails the
+#                          build (its output on stderr)
 #   JOBS                   make -j (default nproc)
 #   XRDMA_PROGRESS_INTERVAL  seconds between progress lines (default 30):
 #                          while it extracts or builds, a line on stderr says
@@ -43,6 +58,7 @@ PROJ=$(cd "$(dirname "$0")/.." && pwd)
 . "$PROJ/scripts/progress.sh"
 CACHE=${XRDMA_CACHE:-/var/cache/xrdma}
 FRAG=$(readlink -f "${XRDMA_DEBUGK_CONFIG:-$PROJ/tools/testing/harness/host/debug-kernel.config}")
+PATCHDIR=$(readlink -f "${XRDMA_DEBUGK_PATCHES:-$PROJ/tools/testing/harness/host/debug-kernel.patches}")
 JOBS=${JOBS:-$(nproc)}
 t_start=$(date +%s)
 
@@ -61,7 +77,8 @@ st=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
 	die "package $PKG is not fully installed ('$st'); run: make deps"
 PKGVER=$(dpkg-query -W -f='${Version}' "$PKG")
 [ -f "$FRAG" ] || die "no config fragment $FRAG"
-for t in bc flex bison gcc make; do
+[ -d "$PATCHDIR" ] || die "no patch directory $PATCHDIR"
+for t in bc flex bison gcc make patch; do
 	command -v "$t" >/dev/null || die "$t missing (run: make deps)"
 done
 [ -e /usr/include/libelf.h ] || die "libelf-dev missing (run: make deps)"
@@ -71,16 +88,24 @@ frag_lines() {
 	grep -E '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set)' "$FRAG" |
 		LC_ALL=C sort
 }
-KEY=$( { frag_lines; echo "$PKG $PKGVER"; gcc --version | head -n 1; } |
+# the patches, in the order they apply
+mapfile -t PATCHES < <(find "$PATCHDIR" -maxdepth 1 -type f -name '*.patch' |
+	LC_ALL=C sort)
+# their names and contents: a changed patch is a new source tree and kernel
+PKEY=$(for p in "${PATCHES[@]}"; do
+	echo "${p##*/} $(sha256sum <"$p")"
+done | sha256sum | cut -c1-12)
+KEY=$( { frag_lines; echo "$PKG $PKGVER"; gcc --version | head -n 1; echo "patches $PKEY"; } |
 	sha256sum | cut -c1-16)
-SRC=$CACHE/debugk-src-$PKGVER
+SRC=$CACHE/debugk-src-$PKGVER-$PKEY
 BUILD=$CACHE/debugk-$KEY
 MODROOT=$BUILD/modroot
 DONE=$BUILD/.xrdma-debugk-done
 
 mkdir -p "$CACHE"
-# The source tree is shared by every build key, each build dir by every
-# clone on this machine: one lock for extracting, one per build dir.
+# A source tree is shared by every build key with the same patches, each
+# build dir by every clone on this machine: one lock for extracting, one
+# per build dir.
 exec 8>"$CACHE/debugk-src.lock"
 if ! flock -n 8; then
 	progress_start debug-kernel progress_say "waiting for $CACHE/debugk-src.lock (another run extracting the source)"
@@ -94,6 +119,19 @@ if [ ! -f "$SRC/.xrdma-extracted" ]; then
 	progress_start debug-kernel progress_size "$SRC.tmp" 1400 "extracting the kernel source"
 	tar -xf "$TAR" -C "$SRC.tmp" --strip-components=1
 	progress_stop
+	# (a patch that fails leaves $SRC.tmp as it got, for a look, until
+	# the next run starts over)
+	: >"$SRC.tmp/.xrdma-patches"
+	for p in "${PATCHES[@]}"; do
+		log "applying ${p#"$PROJ"/}"
+		if ! patch -p1 --forward --fuzz=0 --no-backup-if-mismatch \
+			-d "$SRC.tmp" -i "$p" >"$SRC.tmp/.xrdma-patch.log" 2>&1; then
+			cat "$SRC.tmp/.xrdma-patch.log" >&2
+			die "${p#"$PROJ"/} does not apply to $PKG $PKGVER (tree: $SRC.tmp)"
+		fi
+		echo "${p##*/}" >>"$SRC.tmp/.xrdma-patches"
+	done
+	rm -f "$SRC.tmp/.xrdma-patch.log"
 	touch "$SRC.tmp/.xrdma-extracted"
 	mv "$SRC.tmp" "$SRC"
 fi
@@ -114,11 +152,13 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	cost=cold
 	rm -f "$DONE"
 	mkdir -p "$BUILD"
-	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes ~20 min on 2 cores"
+	log "building in $BUILD (log: $BUILD/make.log), $JOBS jobs; a cold build takes 5-20 min on 2 cores (idle-busy)"
 	last=$(progress_recall debugk secs)
 	log "built once${last:+ ($(progress_about "$last") last time on this machine)}: later runs find it there;" \
 		"only XRDMA_GUEST_KERNEL=debug (make check's guest-debug stage) needs it"
 	frag_lines >"$BUILD/fragment"
+	[ ${#PATCHES[@]} -eq 0 ] ||
+		log "source $SRC, patched with: $(paste -sd ' ' "$SRC/.xrdma-patches")"
 	# (an interrupted allnoconfig may leave a partial .config: redo it)
 	if [ ! -f "$BUILD/.xrdma-configured" ]; then
 		kmake KCONFIG_ALLCONFIG="$BUILD/fragment" allnoconfig >"$BUILD/make.log" 2>&1 ||
@@ -135,7 +175,7 @@ if [ ! -f "$DONE" ] || [ ! -s "$BUILD/vmlinux" ] ||
 	# objects of the build with this fragment on 6.1.192
 	# (Documentation/testing.rst), when no build here has left its count
 	PROGRESS_EXPECT=$(progress_recall debugk objects)
-	PROGRESS_EXPECT=${PROGRESS_EXPECT:-1218}
+	PROGRESS_EXPECT=${PROGRESS_EXPECT:-1385}
 	build_progress() {
 		progress_objects "$BUILD"
 		PROGRESS_MSG="building the debug kernel: $PROGRESS_MSG"

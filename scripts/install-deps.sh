@@ -19,7 +19,7 @@ set -eu
 # check's deps-audit stage proves it), even those a Debian system usually
 # has (apt, mawk, mount: Priority required, not Essential).
 PKGS="build-essential make gcc g++ clang binutils libasan8 bc flex bison libelf-dev
-libssl-dev dwarves rsync git apt mawk mount zstd
+libssl-dev dwarves rsync git patch apt mawk mount zstd
 kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3 python3-minimal
 python3-pyverbs libpython3.11-stdlib trace-cmd
 linux-image-amd64 linux-headers-amd64 linux-source-6.1 linux-source-6.12

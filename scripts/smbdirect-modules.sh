@@ -131,15 +131,13 @@ SRC=$OUT/src
 WANT="fs/smb fs/internal.h fs/nls scripts/asn1_compiler.c include/linux/asn1.h
 	include/linux/asn1_ber_bytecode.h"
 
-# the source: an extracted tree of the same package in the cache (kunit.sh,
-# debug-kernel.sh; read only) or the tarball
+# the source: the extracted tree of the same package in the cache
+# (kunit.sh's; read only) or the tarball.  Not debug-kernel.sh's: its
+# trees carry the debug kernel's patches.
 tree=""
-for d in "$CACHE/linux-$PKGVER" "$CACHE/debugk-src-$PKGVER"; do
-	if [ -f "$d/.xrdma-extracted" ]; then
-		tree=$d
-		break
-	fi
-done
+if [ -f "$CACHE/linux-$PKGVER/.xrdma-extracted" ]; then
+	tree=$CACHE/linux-$PKGVER
+fi
 mkdir -p "$SRC"
 if [ -n "$tree" ]; then
 	log "copying fs/smb, fs/internal.h, fs/nls, scripts/asn1_compiler.c from $tree"
