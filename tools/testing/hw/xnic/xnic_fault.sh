@@ -11,6 +11,7 @@
 # XRDMA_SUBTEST: unload 360
 # XRDMA_SUBTEST: events 240
 # XRDMA_SUBTEST: fatal 420
+# XRDMA_SUBTEST: cmds 300
 #
 # xnic_sim's fault injection (issue 26): the configfs tree
 # /sys/kernel/config/xnic_sim/<N>/ and its CLI scripts/xrdma-fault, seen
@@ -90,6 +91,22 @@
 #           recover 0: fatal is reported (DEVICE_FATAL) but no recovery
 #           follows within 5 s, a second "fatal" is refused (EINVAL), and
 #           the stack unloads (xrdma_ib and xnic within 20 s each)
+#   cmds    one device, device commands failed and never answered.
+#           "add xnic0 cmd_fail --command create_qp --count 1" (list shows
+#           command=create_qp cmd_status=no_resources): an
+#           ibv_rc_pingpong server fails by itself, before it listens,
+#           with "Couldn't create QP" (rc 1), the rule injected 1; a
+#           pingpong then passes.  "cmd_fail --command create_cq
+#           --cmd-status busy --count 1": "Couldn't create CQ".  "cmd_fail
+#           --command destroy_qp" is accepted but never matches (a command
+#           that releases an object is never refused): a pingpong passes,
+#           the rule matched 0, no "destroy command" warning in the kernel
+#           log.  With xnic.cmd_timeout_ms 1000, "cmd_timeout --command
+#           create_cq --count 1": a server fails by itself with "Couldn't
+#           create CQ", the kernel log has the driver's "command 0x02 timed
+#           out" and then "recovered"; xnic0 is back and a pingpong
+#           passes; the rule, the model's, survived the reset, used up
+#           (injected 1)
 # Every subtest checks the kernel log of its run for splats and leaves
 # no module of ours loaded; an EXIT trap removes the rules and unloads the
 # stack on every failure path.
@@ -1124,6 +1141,88 @@ sub_fatal() {
 	stack_end
 }
 
+# ------------------------------------------------------------------ cmds
+
+# srv_fail LABEL MESSAGE: an ibv_rc_pingpong server on xnic0, alone,
+# must end by itself (within 60 s) with rc 1 having said MESSAGE
+srv_fail() {
+	PORT=$((PORT + 1))
+	timeout $((60 * SCALE)) xrdma-run ibv_rc_pingpong -d xnic0 -g 0 \
+		-p $PORT -n 10 -s 4096 >"$XRDMA_TMP/$1.out" 2>&1
+	_sf=$?
+	if [ $_sf != 1 ] || ! grep -q "^$2\$" "$XRDMA_TMP/$1.out"; then
+		cat "$XRDMA_TMP/$1.out"
+		fail "$1: the pingpong server ended with rc $_sf, want 1 and '$2'"
+	fi
+	note "$1: server rc $_sf: $(grep -m 1 "^$2\$" "$XRDMA_TMP/$1.out")"
+}
+
+sub_cmds() {
+	sim_up 1
+	fi0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
+	DM0=$(dmesg | wc -l)
+
+	# a create_qp refused once (no_resources: ENOMEM)
+	rule_add xnic0 cmd_fail cf_qp --command create_qp --count 1
+	assert_eq "$(cat "$RULE/command")" create_qp "command of rule cf_qp"
+	assert_eq "$(cat "$RULE/cmd_status")" no_resources "cmd_status of rule cf_qp"
+	xrdma-fault list xnic0 >"$XRDMA_TMP/list" 2>&1 ||
+		fail "xrdma-fault list xnic0 rc=$?: $(cat "$XRDMA_TMP/list")"
+	grep -q "^  cf_qp type=cmd_fail .* command=create_qp cmd_status=no_resources " \
+		"$XRDMA_TMP/list" ||
+		fail "xrdma-fault list xnic0 does not show cf_qp's command: $(cat "$XRDMA_TMP/list")"
+	srv_fail cf_qp "Couldn't create QP"
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of cmd_fail create_qp --count 1"
+	pp_ok after_qp xnic0 xnic0 -n 20 -s 4096 -c
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of cf_qp after a pingpong"
+	rule_del xnic0 cf_qp
+
+	# a create_cq refused once with busy (EBUSY)
+	rule_add xnic0 cmd_fail cf_cq --command create_cq --cmd-status busy --count 1
+	assert_eq "$(cat "$RULE/cmd_status")" busy "cmd_status of rule cf_cq"
+	srv_fail cf_cq "Couldn't create CQ"
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of cmd_fail create_cq --count 1"
+	rule_del xnic0 cf_cq
+
+	# a destroy is never refused: the rule never matches
+	rule_add xnic0 cmd_fail cf_dqp --command destroy_qp
+	pp_ok destroy xnic0 xnic0 -n 20 -s 4096 -c
+	assert_eq "$(cat "$RULE/matched")" 0 "matched of cmd_fail destroy_qp"
+	assert_eq "$(cat "$RULE/injected")" 0 "injected of cmd_fail destroy_qp"
+	rule_del xnic0 cf_dqp
+	if dmesg | tail -n +$((DM0 + 1)) | grep -q "destroy command"; then
+		dmesg | tail -n +$((DM0 + 1)) | grep "destroy command"
+		fail "a destroy command failed under a cmd_fail rule"
+	fi
+
+	# a create_cq never answered: the driver resets and recovers xnic0
+	cto=$(cat /sys/module/xnic/parameters/cmd_timeout_ms) ||
+		fail "no xnic parameter cmd_timeout_ms"
+	echo 1000 >/sys/module/xnic/parameters/cmd_timeout_ms ||
+		fail "cannot set xnic's cmd_timeout_ms"
+	rule_add xnic0 cmd_timeout ct_cq --command create_cq --count 1
+	srv_fail ct_cq "Couldn't create CQ"
+	dmesg | tail -n +$((DM0 + 1)) |
+		grep -q "xnic xnic\.$fi0: command 0x02 timed out" || {
+		dmesg | tail -n 30
+		fail "no 'xnic xnic.$fi0: command 0x02 timed out' in the kernel log"
+	}
+	back timeout 1
+	dmesg | tail -n +$((DM0 + 1)) |
+		sed -n "/xnic xnic\.$fi0: command 0x02 timed out/,\$p" |
+		grep -q "xnic xnic\.$fi0: recovered\$" ||
+		fail "no 'recovered' after the command timed out"
+	echo "$cto" >/sys/module/xnic/parameters/cmd_timeout_ms ||
+		fail "cannot restore xnic's cmd_timeout_ms"
+	pp_ok recovered xnic0 xnic0 -n 20 -s 4096 -c
+	# the model's rule outlived the reset, its count used up
+	[ -d "$RULE" ] || fail "rule ct_cq gone after the device's reset"
+	assert_eq "$(cat "$RULE/injected")" 1 "injected of cmd_timeout create_cq --count 1"
+	note "ct_cq after the recovery: enable $(cat "$RULE/enable"), matched $(cat "$RULE/matched"), injected $(cat "$RULE/injected")"
+	rule_del xnic0 ct_cq
+	stack_end xnic0
+}
+
 case ${XRDMA_SUBTEST:-} in
 link) sub_link ;;
 drop) sub_drop ;;
@@ -1132,6 +1231,7 @@ priv) sub_priv ;;
 unload) sub_unload ;;
 events) sub_events ;;
 fatal) sub_fatal ;;
+cmds) sub_cmds ;;
 *) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
 esac
 exit 0
