@@ -196,36 +196,37 @@ static ssize_t xnic_sim_cfs_dev_qp_error_store(struct config_item *item,
 	return ret ? ret : count;
 }
 
-/* "CQN": the CQ overruns */
-static ssize_t xnic_sim_cfs_dev_cq_error_store(struct config_item *item,
-					       const char *page, size_t count)
+/* A one-shot action of the device on the object numbered in @page. */
+static ssize_t xnic_sim_cfs_dev_act(struct config_item *item,
+				    const char *page, size_t count,
+				    int (*act)(struct xnic_sim_dev *dev, u32 n))
 {
-	u32 cqn;
+	u32 n;
 	int ret;
 
 	if (!xnic_sim_cfs_capable())
 		return -EPERM;
-	ret = kstrtou32(page, 0, &cqn);
+	ret = kstrtou32(page, 0, &n);
 	if (ret)
 		return ret;
-	ret = xnic_sim_fault_cq_error(to_cfs_dev(item)->dev, cqn);
+	ret = act(to_cfs_dev(item)->dev, n);
 	return ret ? ret : count;
+}
+
+/* "CQN": the CQ overruns */
+static ssize_t xnic_sim_cfs_dev_cq_error_store(struct config_item *item,
+					       const char *page, size_t count)
+{
+	return xnic_sim_cfs_dev_act(item, page, count,
+				    xnic_sim_fault_cq_error);
 }
 
 /* "SRQN": the armed SRQ reports its limit */
 static ssize_t xnic_sim_cfs_dev_srq_limit_store(struct config_item *item,
 						const char *page, size_t count)
 {
-	u32 srqn;
-	int ret;
-
-	if (!xnic_sim_cfs_capable())
-		return -EPERM;
-	ret = kstrtou32(page, 0, &srqn);
-	if (ret)
-		return ret;
-	ret = xnic_sim_fault_srq_limit(to_cfs_dev(item)->dev, srqn);
-	return ret ? ret : count;
+	return xnic_sim_cfs_dev_act(item, page, count,
+				    xnic_sim_fault_srq_limit);
 }
 
 /* "1": the device fails (DEVICE_FATAL) */
