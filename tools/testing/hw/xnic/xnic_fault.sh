@@ -265,11 +265,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-DMESG0=$(dmesg | wc -l)
+# klog_mark NAME: a line in the kernel log for klog_since NAME to read
+# after.  Not a line count: in a long boot the ring buffer is full, old
+# lines leave as new ones come, and a count points nowhere.
+klog_mark() {
+	echo "xnic_fault: mark $1" >/dev/kmsg
+}
+
+# klog_since NAME: the kernel log after the last mark NAME (all of it if
+# the mark left the ring buffer)
+klog_since() {
+	dmesg | awk -v m="xnic_fault: mark $1" '
+		length($0) >= length(m) &&
+		substr($0, length($0) - length(m) + 1) == m { n = 0; next }
+		{ l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }'
+}
+
+klog_mark start
 
 # dmesg_check: no splat in the kernel log since the subtest began
 dmesg_check() {
-	_dm=$(dmesg | tail -n +$((DMESG0 + 1)) | grep -E "$SPLAT" | head -n 3)
+	_dm=$(klog_since start | grep -E "$SPLAT" | head -n 3)
 	[ -z "$_dm" ] || fail "kernel log: $_dm"
 }
 
@@ -971,11 +988,11 @@ sub_events() {
 
 # ----------------------------------------------------------------- fatal
 
-# ndf DMESG0: how many "recovered" lines the xnic driver logged since line
-# DMESG0 of the kernel log
+# ndf MARK: how many "recovered" lines the xnic driver logged since the
+# kernel log's mark MARK
 # shellcheck disable=SC2317 # called through wait_for
 ndf() {
-	dmesg | tail -n +$(($1 + 1)) | grep -c "xnic xnic\.$fi0: recovered\$"
+	klog_since "$1" | grep -c "xnic xnic\.$fi0: recovered\$"
 }
 
 # shellcheck disable=SC2317 # called through wait_for
@@ -989,11 +1006,12 @@ nfatal() {
 # shellcheck disable=SC2317 # called through wait_for
 nfatal_ge() { [ "$(nfatal "$1")" -ge "$2" ]; }
 
-# back LABEL N: xnic0 recovered (the driver's Nth "recovered" since DM0)
+# back LABEL N: xnic0 recovered (the driver's Nth "recovered" since mark
+# dm0)
 # and works: the xrdma device, its uverbs node, its ib device with
 # xrdma_ib, its port active
 back() {
-	wait_for 30 ndf_ge "$DM0" "$2" || {
+	wait_for 30 ndf_ge dm0 "$2" || {
 		dmesg | tail -n 30
 		fail "$1: no 'xnic xnic.$fi0: recovered' within 30 s (want $2)"
 	}
@@ -1039,7 +1057,7 @@ sub_fatal() {
 		note "xrdma_ib not built: ib_core's view of the recovery left out"
 	fi
 	assert_eq "$(cat /sys/module/xnic/parameters/recover)" Y "xnic's recover parameter"
-	DM0=$(dmesg | wc -l)
+	klog_mark dm0
 	aw_start aw1 xnic1
 
 	# idle: asyncwatch sees it, the device comes back
@@ -1055,7 +1073,7 @@ sub_fatal() {
 	}
 	note "ibv_asyncwatch on xnic0: $(nfatal awf) DEVICE_FATAL, then ended (rc $(bg_rc awf))"
 	back idle 1
-	dmesg | tail -n +$((DM0 + 1)) | grep -q "xnic_sim $fi0: device fatal (injected)" ||
+	klog_since dm0 | grep -q "xnic_sim $fi0: device fatal (injected)" ||
 		fail "no 'xnic_sim $fi0: device fatal (injected)' in the kernel log"
 	pp_ok after xnic0 xnic1 -n 100 -s 4096 -c
 
@@ -1113,15 +1131,15 @@ sub_fatal() {
 	# no recovery
 	echo 0 >/sys/module/xnic/parameters/recover || fail "cannot set xnic's recover to 0"
 	aw_start awn xnic0
-	DMN=$(dmesg | wc -l)
+	klog_mark dmn
 	ev_ok fatal xnic0
 	wait_for 10 nfatal_ge awn 1 || {
 		cat "$XRDMA_TMP/awn.out"
 		fail "recover 0: no IBV_EVENT_DEVICE_FATAL on xnic0"
 	}
 	sleep 5
-	if dmesg | tail -n +$((DMN + 1)) | grep -Eq "xnic xnic\.$fi0: (recovered|resetting)"; then
-		dmesg | tail -n +$((DMN + 1))
+	if klog_since dmn | grep -Eq "xnic xnic\.$fi0: (recovered|resetting)"; then
+		klog_since dmn
 		fail "recover 0: the driver recovered the device"
 	fi
 	ev_fails "Invalid argument" fatal xnic0
@@ -1160,7 +1178,7 @@ srv_fail() {
 sub_cmds() {
 	sim_up 1
 	fi0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
-	DM0=$(dmesg | wc -l)
+	klog_mark dm0
 
 	# a create_qp refused once (no_resources: ENOMEM)
 	rule_add xnic0 cmd_fail cf_qp --command create_qp --count 1
@@ -1190,8 +1208,8 @@ sub_cmds() {
 	assert_eq "$(cat "$RULE/matched")" 0 "matched of cmd_fail destroy_qp"
 	assert_eq "$(cat "$RULE/injected")" 0 "injected of cmd_fail destroy_qp"
 	rule_del xnic0 cf_dqp
-	if dmesg | tail -n +$((DM0 + 1)) | grep -q "destroy command"; then
-		dmesg | tail -n +$((DM0 + 1)) | grep "destroy command"
+	if klog_since dm0 | grep -q "destroy command"; then
+		klog_since dm0 | grep "destroy command"
 		fail "a destroy command failed under a cmd_fail rule"
 	fi
 
@@ -1202,13 +1220,13 @@ sub_cmds() {
 		fail "cannot set xnic's cmd_timeout_ms"
 	rule_add xnic0 cmd_timeout ct_cq --command create_cq --count 1
 	srv_fail ct_cq "Couldn't create CQ"
-	dmesg | tail -n +$((DM0 + 1)) |
+	klog_since dm0 |
 		grep -q "xnic xnic\.$fi0: command 0x02 timed out" || {
 		dmesg | tail -n 30
 		fail "no 'xnic xnic.$fi0: command 0x02 timed out' in the kernel log"
 	}
 	back timeout 1
-	dmesg | tail -n +$((DM0 + 1)) |
+	klog_since dm0 |
 		sed -n "/xnic xnic\.$fi0: command 0x02 timed out/,\$p" |
 		grep -q "xnic xnic\.$fi0: recovered\$" ||
 		fail "no 'recovered' after the command timed out"
