@@ -617,8 +617,10 @@ bool xnic_sim_fault_hold(struct xnic_sim_dev *dev, struct sk_buff *skb,
  * @now: xnic_sim_now()
  * @next: lowered to the next release time of those still held, if any
  *
- * Return: a frame that is due (not necessarily the first to have come
- * due), taken off the list, or NULL.
+ * Frames that are due leave in the order they were held: a delay rule
+ * on many frames delays them, it does not reorder them.
+ *
+ * Return: the first held frame that is due, taken off the list, or NULL.
  */
 struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,
 				       u64 *next)
@@ -631,7 +633,10 @@ struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,
 		if (now >= f->held[i].at ||
 		    (f->held[i].after && f->taken >= f->held[i].after)) {
 			skb = f->held[i].skb;
-			f->held[i] = f->held[--f->nheld];
+			/* the rest keep their order: due frames go first-in */
+			f->nheld--;
+			memmove(&f->held[i], &f->held[i + 1],
+				(f->nheld - i) * sizeof(f->held[0]));
 			return skb;
 		}
 	}

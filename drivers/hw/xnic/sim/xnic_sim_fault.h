@@ -96,8 +96,6 @@ enum xnic_sim_fault_op {
 #define XNIC_SIM_FLAP_MAX_MS	3600000U
 /* RoCEv2 frames held back by delay and reorder rules, per device */
 #define XNIC_SIM_FAULT_HELD	16
-/* a reordered frame waits for the next one this long at most */
-#define XNIC_SIM_FAULT_REORDER_NS	(1000 * NSEC_PER_USEC)
 
 /**
  * struct xnic_sim_fault_rule - one rule of a device

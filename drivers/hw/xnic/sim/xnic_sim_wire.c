@@ -765,7 +765,7 @@ static void xnic_sim_wire_rx_one(struct xnic_sim_dev *dev, struct sk_buff *skb,
  * A frame fault for @skb, parsed into @p: whether it took the frame (a
  * drop, a corruption, a frame held back).  A duplicate is held to follow
  * the frame; a reordered frame follows the next one (or comes alone
- * after XNIC_SIM_FAULT_REORDER_NS).
+ * after the rule's delay_us).
  */
 static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 				   struct sk_buff *skb,
@@ -806,7 +806,7 @@ static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 					   now + (u64)delay * NSEC_PER_USEC, 0);
 	case XNIC_SIM_FAULT_REORDER:
 		return xnic_sim_fault_hold(dev, skb,
-					   now + XNIC_SIM_FAULT_REORDER_NS,
+					   now + (u64)delay * NSEC_PER_USEC,
 					   f->taken + 2);
 	default:
 		/* the byte before the ICRC: the receiver's check fails */
