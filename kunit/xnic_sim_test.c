@@ -27,6 +27,9 @@
  *   xnic_sim_fault_rules, xnic_sim_fault_dev  xnic_sim_fault_test.c
  *                                (faults on demand: rules alone, then
  *                                the link and rules on two devices)
+ *   xnic_sim_fault_wire          xnic_sim_fault_wire_test.c (frame
+ *                                faults on a wire port and its RC
+ *                                responder's answers, on a fake wire)
  * Below, wrappers for what the suites need of the sources' own: the
  * engine's static functions and limits, the Ethernet function's counters.
  * Ordinary kernel pages stand in for DMA memory: the model takes a DMA
