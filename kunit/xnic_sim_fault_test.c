@@ -9,10 +9,11 @@
  *                         time window (the time is passed in, nothing
  *                         sleeps), xnic_sim_fault_find() (types, QPs,
  *                         classes of operation, disabled rules, the first
- *                         rule that fires wins), the classes of WQE
- *                         opcodes and packets, and the frames a wire holds
- *                         back (room, release by time and by frames
- *                         taken, the next release time, freeing)
+ *                         rule that fires wins, the copy of it handed
+ *                         back), the classes of WQE opcodes and packets,
+ *                         and the frames a wire holds back (room, release
+ *                         by time and by frames taken, the next release
+ *                         time, freeing)
  *   xnic_sim_fault_dev    two cabled devices with their engines
  *                         (kunit/xnic_sim_dev_fixture.h), RC a (device 0)
  *                         to b (device 1): drop (retries, then
@@ -39,7 +40,6 @@
 #include <linux/jiffies.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
-#include <linux/rcupdate.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include "xnic_sim_dev_fixture.h"
@@ -113,16 +113,41 @@ static void kt_fr_exit(struct kunit *test)
 		xnic_sim_fault_fini(test->priv);
 }
 
-/* xnic_sim_fault_find() in an RCU read section, as the data path asks. */
-static struct xnic_sim_fault_rule *kt_find(struct xnic_sim_dev *dev,
-					   u32 types, u32 qpn, u32 qpn2, u8 op)
+/* Whether a rule fires when the data path asks xnic_sim_fault_find(). */
+static bool kt_find(struct xnic_sim_dev *dev, u32 types, u32 qpn, u32 qpn2,
+		    u8 op)
 {
-	struct xnic_sim_fault_rule *r;
+	struct xnic_sim_fault_hit hit;
 
-	rcu_read_lock();
-	r = xnic_sim_fault_find(dev, types, qpn, qpn2, op);
-	rcu_read_unlock();
-	return r;
+	return xnic_sim_fault_find(dev, types, qpn, qpn2, op, &hit);
+}
+
+/*
+ * Ask xnic_sim_fault_find() as kt_find() does, expecting @r to fire: @r's
+ * injections and the device's rise by one (so no other rule fired), and
+ * the hit is a copy of what @r asks for.  Expects only (no assertion: a
+ * caller may have migration disabled).
+ */
+static void kt_find_fires(struct kunit *test, struct xnic_sim_dev *dev,
+			  u32 types, u32 qpn, u32 qpn2, u8 op,
+			  struct xnic_sim_fault_rule *r)
+{
+	s64 total = atomic64_read(&dev->fault.injected);
+	struct xnic_sim_fault_hit hit;
+	u64 m, before, after;
+
+	memset(&hit, 0xff, sizeof(hit));
+	xnic_sim_fault_rule_counts(r, &m, &before);
+	KUNIT_EXPECT_TRUE_MSG(test, xnic_sim_fault_find(dev, types, qpn, qpn2,
+							op, &hit),
+			      "rule %s", r->name);
+	xnic_sim_fault_rule_counts(r, &m, &after);
+	KUNIT_EXPECT_EQ_MSG(test, after, before + 1, "rule %s fired", r->name);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&dev->fault.injected), total + 1);
+	KUNIT_EXPECT_EQ(test, hit.type, r->type);
+	KUNIT_EXPECT_EQ(test, hit.status, r->status);
+	KUNIT_EXPECT_EQ(test, hit.cmd_status, r->cmd_status);
+	KUNIT_EXPECT_EQ(test, hit.delay_us, r->delay_us);
 }
 
 /* Defaults, the name, enabling twice, the static key. */
@@ -348,9 +373,9 @@ static void fault_rule_window(struct kunit *test)
 	/* a window that starts in 10 s: the data path's own clock is before */
 	late->after_ms = 10000;
 	kt_fault_on(test, late);
-	KUNIT_EXPECT_NULL(test, kt_find(dev, BIT(XNIC_SIM_FAULT_DROP), 1,
-					XNIC_SIM_FAULT_ANY_QP,
-					XNIC_SIM_FOP_SEND));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, BIT(XNIC_SIM_FAULT_DROP), 1,
+					 XNIC_SIM_FAULT_ANY_QP,
+					 XNIC_SIM_FOP_SEND));
 	kt_fault_counts(test, late, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&dev->fault.injected), 0LL);
 
@@ -372,16 +397,25 @@ static void fault_rule_find(struct kunit *test)
 
 	/*
 	 * In the order made: r1 (QP 5, WRITE), r2 (another type, any QP and
-	 * operation), r3 (every 2nd match), r4 (always); all disabled.
+	 * operation), r3 (every 2nd match), r4 (always); all disabled.  Each
+	 * has its own delay (r2, r3 their own statuses too): a hit shows
+	 * whose copy it is.
 	 */
 	r1 = kt_fault_rule(test, dev, "qp5write", XNIC_SIM_FAULT_DROP);
 	r1->qpn = 5;
 	r1->op = XNIC_SIM_FOP_WRITE;
+	r1->delay_us = 1;
 	r2 = kt_fault_rule(test, dev, "nak_op", XNIC_SIM_FAULT_NAK_OP);
+	r2->delay_us = 2;
+	r2->status = XNIC_CQE_REM_OP_ERR;
 	r3 = kt_fault_rule(test, dev, "every2", XNIC_SIM_FAULT_DROP);
 	r3->every = 2;
+	r3->delay_us = 3;
+	r3->cmd_status = XNIC_CMD_BUSY;
 	r4 = kt_fault_rule(test, dev, "always", XNIC_SIM_FAULT_DROP);
-	KUNIT_EXPECT_NULL(test, kt_find(dev, ~0U, 5, any, XNIC_SIM_FOP_WRITE));
+	r4->delay_us = 4;
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, ~0U, 5, any,
+					 XNIC_SIM_FOP_WRITE));
 
 	/*
 	 * A rule's window starts at xnic_sim_now() when it is enabled, and
@@ -392,52 +426,46 @@ static void fault_rule_find(struct kunit *test)
 	migrate_disable();
 	xnic_sim_fault_rule_enable(r1, true);
 	/* the type, the QP, the class of operation must all match */
-	KUNIT_EXPECT_NULL(test, kt_find(dev, BIT(XNIC_SIM_FAULT_DELAY), 5, any,
-					XNIC_SIM_FOP_WRITE));
-	KUNIT_EXPECT_NULL(test, kt_find(dev, cable, 6, any,
-					XNIC_SIM_FOP_WRITE));
-	KUNIT_EXPECT_NULL(test, kt_find(dev, cable, 5, any,
-					XNIC_SIM_FOP_SEND));
-	KUNIT_EXPECT_NULL(test, kt_find(dev, cable, 5, any,
-					XNIC_SIM_FOP_OTHER));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, BIT(XNIC_SIM_FAULT_DELAY), 5,
+					 any, XNIC_SIM_FOP_WRITE));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, cable, 6, any,
+					 XNIC_SIM_FOP_WRITE));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, cable, 5, any,
+					 XNIC_SIM_FOP_SEND));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, cable, 5, any,
+					 XNIC_SIM_FOP_OTHER));
 	kt_fault_counts(test, r1, 0, 0);
 	/* qpn or qpn2 */
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, cable, 5, any,
-					  XNIC_SIM_FOP_WRITE), r1);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, cable, 6, 5,
-					  XNIC_SIM_FOP_WRITE), r1);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, XNIC_SIM_FAULT_FRAME, 5, any,
-					  XNIC_SIM_FOP_WRITE), r1);
+	kt_find_fires(test, dev, cable, 5, any, XNIC_SIM_FOP_WRITE, r1);
+	kt_find_fires(test, dev, cable, 6, 5, XNIC_SIM_FOP_WRITE, r1);
+	kt_find_fires(test, dev, XNIC_SIM_FAULT_FRAME, 5, any,
+		      XNIC_SIM_FOP_WRITE, r1);
 	found += 3;
 	kt_fault_counts(test, r1, 3, 3);
 	/* disabled: skipped */
 	xnic_sim_fault_rule_enable(r1, false);
-	KUNIT_EXPECT_NULL(test, kt_find(dev, cable, 5, any,
-					XNIC_SIM_FOP_WRITE));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, cable, 5, any,
+					 XNIC_SIM_FOP_WRITE));
 
 	/* any QP, any operation; only where its type may act */
 	xnic_sim_fault_rule_enable(r2, true);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, cable, 77, any,
-					  XNIC_SIM_FOP_ATOMIC), r2);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, XNIC_SIM_FAULT_ANSWER, 0, any,
-					  XNIC_SIM_FOP_OTHER), r2);
+	kt_find_fires(test, dev, cable, 77, any, XNIC_SIM_FOP_ATOMIC, r2);
+	kt_find_fires(test, dev, XNIC_SIM_FAULT_ANSWER, 0, any,
+		      XNIC_SIM_FOP_OTHER, r2);
 	found += 2;
-	KUNIT_EXPECT_NULL(test, kt_find(dev, XNIC_SIM_FAULT_FRAME, 77, any,
-					XNIC_SIM_FOP_ATOMIC));
-	KUNIT_EXPECT_NULL(test, kt_find(dev, BIT(XNIC_SIM_FAULT_CQE_ERR), 77,
-					any, XNIC_SIM_FOP_SEND));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, XNIC_SIM_FAULT_FRAME, 77, any,
+					 XNIC_SIM_FOP_ATOMIC));
+	KUNIT_EXPECT_FALSE(test, kt_find(dev, BIT(XNIC_SIM_FAULT_CQE_ERR), 77,
+					 any, XNIC_SIM_FOP_SEND));
 	kt_fault_counts(test, r2, 2, 2);
 
 	/* the first that fires wins; the rules after it are not asked */
 	xnic_sim_fault_rule_enable(r3, true);
 	xnic_sim_fault_rule_enable(r4, true);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, drop, 9, any,
-					  XNIC_SIM_FOP_SEND), r4);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, drop, 9, any,
-					  XNIC_SIM_FOP_SEND), r3);
+	kt_find_fires(test, dev, drop, 9, any, XNIC_SIM_FOP_SEND, r4);
+	kt_find_fires(test, dev, drop, 9, any, XNIC_SIM_FOP_SEND, r3);
 	kt_fault_counts(test, r4, 1, 1);
-	KUNIT_EXPECT_PTR_EQ(test, kt_find(dev, drop, 9, any,
-					  XNIC_SIM_FOP_SEND), r4);
+	kt_find_fires(test, dev, drop, 9, any, XNIC_SIM_FOP_SEND, r4);
 	migrate_enable();
 	found += 3;
 	kt_fault_counts(test, r1, 3, 3);

@@ -268,20 +268,22 @@ static const char *xnic_sim_fault_what(const struct xnic_sim_fault_rule *r,
  * @qpn2: another of its QPs concerned (loopback: the requester and the
  *	  responder), or XNIC_SIM_FAULT_ANY_QP
  * @op: enum xnic_sim_fault_op (a command's rules: its XNIC_CMD_*)
+ * @hit: set to what the rule that fired asks for
  *
  * Rules are asked in the order they were made; the first that fires
  * wins, and later ones are not asked (their counters do not move).
- * The rule stays valid until the caller's RCU read section ends.
+ * Takes rcu_read_lock() itself; does not sleep.
  *
- * Return: the rule, or NULL.
+ * Return: whether a rule fired (then *@hit is a copy of it).
  */
-struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
-						u32 types, u32 qpn, u32 qpn2,
-						u8 op)
+bool xnic_sim_fault_find(struct xnic_sim_dev *dev, u32 types, u32 qpn,
+			 u32 qpn2, u8 op, struct xnic_sim_fault_hit *hit)
 {
 	struct xnic_sim_fault_rule *r;
+	bool fired = false;
 	u64 now = 0;
 
+	rcu_read_lock();
 	list_for_each_entry_rcu(r, &dev->fault.rules, node) {
 		if (!xnic_sim_fault_matches(r, types, qpn, qpn2, op))
 			continue;
@@ -292,10 +294,18 @@ struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
 			trace_xnic_sim_fault(dev->index, r->name,
 					     xnic_sim_fault_type_names[r->type],
 					     qpn, xnic_sim_fault_what(r, op));
-			return r;
+			*hit = (struct xnic_sim_fault_hit) {
+				.type = r->type,
+				.status = READ_ONCE(r->status),
+				.cmd_status = READ_ONCE(r->cmd_status),
+				.delay_us = READ_ONCE(r->delay_us),
+			};
+			fired = true;
+			break;
 		}
 	}
-	return NULL;
+	rcu_read_unlock();
+	return fired;
 }
 
 /* The class of a send WQE's operation (XNIC_OP_*). */
@@ -341,22 +351,20 @@ u8 xnic_sim_fault_pkt_op(u32 mask)
 /* The data path's questions                                           */
 
 /*
- * A rule of @dev or of @rdev (the responder's device, if another) that
- * fires for a message between @qpn (@dev's) and @rqpn (@rdev's).
+ * Whether a rule of @dev or of @rdev (the responder's device, if another)
+ * fires for a message between @qpn (@dev's) and @rqpn (@rdev's); *@hit
+ * is what it asks for.
  */
-static struct xnic_sim_fault_rule *
-xnic_sim_fault_pair(struct xnic_sim_dev *dev, u32 qpn,
-		    struct xnic_sim_dev *rdev, u32 rqpn, u32 types, u8 op)
+static bool xnic_sim_fault_pair(struct xnic_sim_dev *dev, u32 qpn,
+				struct xnic_sim_dev *rdev, u32 rqpn, u32 types,
+				u8 op, struct xnic_sim_fault_hit *hit)
 {
-	struct xnic_sim_fault_rule *r;
-
 	if (dev == rdev)
-		return xnic_sim_fault_find(dev, types, qpn, rqpn, op);
-	r = xnic_sim_fault_find(dev, types, qpn, XNIC_SIM_FAULT_ANY_QP, op);
-	if (!r)
-		r = xnic_sim_fault_find(rdev, types, rqpn,
-					XNIC_SIM_FAULT_ANY_QP, op);
-	return r;
+		return xnic_sim_fault_find(dev, types, qpn, rqpn, op, hit);
+	return xnic_sim_fault_find(dev, types, qpn, XNIC_SIM_FAULT_ANY_QP, op,
+				   hit) ||
+	       xnic_sim_fault_find(rdev, types, rqpn, XNIC_SIM_FAULT_ANY_QP,
+				   op, hit);
 }
 
 /**
@@ -378,11 +386,9 @@ int xnic_sim_fault_req(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_qp *rqp, u8 *status, int *r)
 {
 	u8 opcode = dev->scr->w.opcode, op = xnic_sim_fault_wqe_op(opcode);
-	struct xnic_sim_fault_rule *rule;
 	u32 types = XNIC_SIM_FAULT_CABLE;
 	bool rc = xnic_sim_qpt_rc(qp->type);
-	u32 delay;
-	u8 type;
+	struct xnic_sim_fault_hit hit;
 
 	if (qp->fault_delayed)
 		types &= ~XNIC_SIM_FAULT_BIT(DELAY);
@@ -393,23 +399,18 @@ int xnic_sim_fault_req(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		types &= ~(XNIC_SIM_FAULT_BIT(NAK_ACCESS) |
 			   XNIC_SIM_FAULT_BIT(NAK_OP) |
 			   XNIC_SIM_FAULT_BIT(NAK_INV));
-	rcu_read_lock();
-	rule = xnic_sim_fault_pair(dev, qp->qpn, rqp->dev, rqp->qpn, types, op);
-	if (!rule) {
-		rcu_read_unlock();
+	if (!xnic_sim_fault_pair(dev, qp->qpn, rqp->dev, rqp->qpn, types, op,
+				 &hit))
 		return false;
-	}
-	type = rule->type;
-	delay = READ_ONCE(rule->delay_us);
-	rcu_read_unlock();
 
-	switch (type) {
+	switch (hit.type) {
 	case XNIC_SIM_FAULT_DROP:
 		*r = xnic_sim_no_answer(qp, status);
 		break;
 	case XNIC_SIM_FAULT_DELAY:
 		qp->fault_delayed = true;
-		qp->wait_until = xnic_sim_now() + (u64)delay * NSEC_PER_USEC;
+		qp->wait_until = xnic_sim_now() +
+				 (u64)hit.delay_us * NSEC_PER_USEC;
 		*r = XNIC_SIM_WAIT;
 		break;
 	case XNIC_SIM_FAULT_RNR:
@@ -443,16 +444,13 @@ int xnic_sim_fault_req(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 bool xnic_sim_fault_ud(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		       struct xnic_sim_dev *rdev, struct xnic_sim_qp *rqp)
 {
-	bool drop;
+	struct xnic_sim_fault_hit hit;
 
 	if (!xnic_sim_port_up(dev) || !xnic_sim_port_up(rdev))
 		return true;
-	rcu_read_lock();
-	drop = xnic_sim_fault_pair(dev, qp->qpn, rdev, rqp->qpn,
-				   XNIC_SIM_FAULT_BIT(DROP),
-				   XNIC_SIM_FOP_SEND) != NULL;
-	rcu_read_unlock();
-	return drop;
+	return xnic_sim_fault_pair(dev, qp->qpn, rdev, rqp->qpn,
+				   XNIC_SIM_FAULT_BIT(DROP), XNIC_SIM_FOP_SEND,
+				   &hit);
 }
 
 /**
@@ -466,17 +464,13 @@ bool xnic_sim_fault_ud(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 u8 xnic_sim_fault_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		      u8 wqe_opcode)
 {
-	struct xnic_sim_fault_rule *rule;
-	u8 st = XNIC_CQE_SUCCESS;
+	struct xnic_sim_fault_hit hit;
 
-	rcu_read_lock();
-	rule = xnic_sim_fault_find(dev, XNIC_SIM_FAULT_BIT(CQE_ERR), qp->qpn,
-				   XNIC_SIM_FAULT_ANY_QP,
-				   xnic_sim_fault_wqe_op(wqe_opcode));
-	if (rule)
-		st = READ_ONCE(rule->status);
-	rcu_read_unlock();
-	return st;
+	if (!xnic_sim_fault_find(dev, XNIC_SIM_FAULT_BIT(CQE_ERR), qp->qpn,
+				 XNIC_SIM_FAULT_ANY_QP,
+				 xnic_sim_fault_wqe_op(wqe_opcode), &hit))
+		return XNIC_CQE_SUCCESS;
+	return hit.status;
 }
 
 /**
@@ -494,19 +488,14 @@ int xnic_sim_fault_answer(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			  u32 mask)
 {
 	u32 types = XNIC_SIM_FAULT_ANSWER;
-	struct xnic_sim_fault_rule *rule;
-	int type = -1;
+	struct xnic_sim_fault_hit hit;
 
 	if (!(mask & XNIC_SIM_PH_SEND))
 		types &= ~XNIC_SIM_FAULT_BIT(RNR);
-	rcu_read_lock();
-	rule = xnic_sim_fault_find(dev, types, qp->qpn,
-				   XNIC_SIM_FAULT_ANY_QP,
-				   xnic_sim_fault_pkt_op(mask));
-	if (rule)
-		type = rule->type;
-	rcu_read_unlock();
-	return type;
+	if (!xnic_sim_fault_find(dev, types, qp->qpn, XNIC_SIM_FAULT_ANY_QP,
+				 xnic_sim_fault_pkt_op(mask), &hit))
+		return -1;
+	return hit.type;
 }
 
 /**
@@ -514,15 +503,15 @@ int xnic_sim_fault_answer(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
  * @dev: the device (its engine)
  * @dqpn: the packet's destination QP (the device's)
  * @mask: its XNIC_SIM_PH_*
+ * @hit: set to what the rule that fired asks for
  *
  * The faults that hold a frame back (delay, reorder, dup) are not asked
  * while no frame can be held: a fault counted is a fault injected.
  *
- * Return: the rule that fired (valid under the caller's rcu_read_lock()),
- * or NULL.
+ * Return: whether a rule fired.
  */
-struct xnic_sim_fault_rule *xnic_sim_fault_frame(struct xnic_sim_dev *dev,
-						 u32 dqpn, u32 mask)
+bool xnic_sim_fault_frame(struct xnic_sim_dev *dev, u32 dqpn, u32 mask,
+			  struct xnic_sim_fault_hit *hit)
 {
 	u32 types = XNIC_SIM_FAULT_FRAME;
 
@@ -531,7 +520,7 @@ struct xnic_sim_fault_rule *xnic_sim_fault_frame(struct xnic_sim_dev *dev,
 			   XNIC_SIM_FAULT_BIT(REORDER) |
 			   XNIC_SIM_FAULT_BIT(DUP));
 	return xnic_sim_fault_find(dev, types, dqpn, XNIC_SIM_FAULT_ANY_QP,
-				   xnic_sim_fault_pkt_op(mask));
+				   xnic_sim_fault_pkt_op(mask), hit);
 }
 
 /**
@@ -569,21 +558,16 @@ bool xnic_sim_fault_cmd_may_fail(u8 cmd)
  */
 int xnic_sim_fault_cmd(struct xnic_sim_dev *dev, u8 cmd, u32 *status)
 {
-	struct xnic_sim_fault_rule *rule;
 	u32 types = XNIC_SIM_FAULT_CMD;
-	int type = -1;
+	struct xnic_sim_fault_hit hit;
 
 	if (!xnic_sim_fault_cmd_may_fail(cmd))
 		types &= ~XNIC_SIM_FAULT_BIT(CMD_FAIL);
-	rcu_read_lock();
-	rule = xnic_sim_fault_find(dev, types, XNIC_SIM_FAULT_ANY_QP,
-				   XNIC_SIM_FAULT_ANY_QP, cmd);
-	if (rule) {
-		type = rule->type;
-		*status = READ_ONCE(rule->cmd_status);
-	}
-	rcu_read_unlock();
-	return type;
+	if (!xnic_sim_fault_find(dev, types, XNIC_SIM_FAULT_ANY_QP,
+				 XNIC_SIM_FAULT_ANY_QP, cmd, &hit))
+		return -1;
+	*status = hit.cmd_status;
+	return hit.type;
 }
 
 /* ------------------------------------------------------------------ */

@@ -14,12 +14,14 @@
  * static branch per check (xnic_sim_faults_on()).
  *
  * Rules are on a device's list under RCU; the data path (any engine,
- * kick serves included) reads them under rcu_read_lock() and takes the
- * rule's spinlock to decide (its counters and PRNG).  Users change the
- * list, enable rules, take the link down and start a flap under the
- * device's fault mutex; the links themselves (a device's and its cabled
- * peer's) change under one global link mutex, taken inside it and by the
- * flap's work.
+ * kick serves included) asks xnic_sim_fault_find(), which reads them
+ * under rcu_read_lock(), takes a rule's spinlock to decide (its counters
+ * and PRNG) and hands back a copy of what the rule that fired asks for
+ * (struct xnic_sim_fault_hit): no caller holds on to a rule.  Users
+ * change the list, enable rules, take the link down and start a flap
+ * under the device's fault mutex; the links themselves (a device's and
+ * its cabled peer's) change under one global link mutex, taken inside it
+ * and by the flap's work.
  */
 #ifndef _XNIC_SIM_FAULT_H
 #define _XNIC_SIM_FAULT_H
@@ -156,6 +158,23 @@ struct xnic_sim_fault_rule {
 	struct rcu_head rcu;
 };
 
+/**
+ * struct xnic_sim_fault_hit - what a rule that fired asks for
+ * @type: enum xnic_sim_fault_type
+ * @status: a CQE_ERR rule's XNIC_CQE_* status
+ * @cmd_status: a CMD_FAIL rule's XNIC_CMD_* status
+ * @delay_us: a DELAY or REORDER rule's delay
+ *
+ * Copied from the rule as it fired (xnic_sim_fault_find()): the rule may
+ * be gone by the time the data path acts on it.
+ */
+struct xnic_sim_fault_hit {
+	u8 type;
+	u8 status;
+	u8 cmd_status;
+	u32 delay_us;
+};
+
 /* A frame held back by a DELAY, REORDER or DUP rule (the engine's). */
 struct xnic_sim_fault_held {
 	struct sk_buff *skb;
@@ -215,9 +234,8 @@ void xnic_sim_fault_rule_counts(struct xnic_sim_fault_rule *r, u64 *matched,
 				u64 *injected);
 u64 xnic_sim_fault_now(void);
 bool xnic_sim_fault_fire(struct xnic_sim_fault_rule *r, u64 now);
-struct xnic_sim_fault_rule *xnic_sim_fault_find(struct xnic_sim_dev *dev,
-						u32 types, u32 qpn, u32 qpn2,
-						u8 op);
+bool xnic_sim_fault_find(struct xnic_sim_dev *dev, u32 types, u32 qpn,
+			 u32 qpn2, u8 op, struct xnic_sim_fault_hit *hit);
 bool xnic_sim_fault_cmd_may_fail(u8 cmd);
 int xnic_sim_fault_cmd(struct xnic_sim_dev *dev, u8 cmd, u32 *status);
 u8 xnic_sim_fault_wqe_op(u8 wqe_opcode);
@@ -234,8 +252,8 @@ u8 xnic_sim_fault_cqe(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 		      u8 wqe_opcode);
 int xnic_sim_fault_answer(struct xnic_sim_dev *dev, struct xnic_sim_qp *qp,
 			  u32 mask);
-struct xnic_sim_fault_rule *xnic_sim_fault_frame(struct xnic_sim_dev *dev,
-						 u32 dqpn, u32 mask);
+bool xnic_sim_fault_frame(struct xnic_sim_dev *dev, u32 dqpn, u32 mask,
+			  struct xnic_sim_fault_hit *hit);
 bool xnic_sim_fault_hold(struct xnic_sim_dev *dev, struct sk_buff *skb,
 			 u64 at, u64 after);
 struct sk_buff *xnic_sim_fault_release(struct xnic_sim_dev *dev, u64 now,

@@ -772,26 +772,20 @@ static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 				   const struct xnic_sim_pkt *p)
 {
 	struct xnic_sim_faults *f = &dev->fault;
-	struct xnic_sim_fault_rule *rule;
+	struct xnic_sim_fault_hit hit;
 	struct sk_buff *copy;
 	u64 now = xnic_sim_now();
 	/* the last byte the ICRC covers: payload, pad, else a header's */
 	u32 last = (u32)(p->payload - skb->data) + p->paylen + p->pad - 1;
-	u32 delay;
-	u8 type;
+	u64 at;
 
-	rcu_read_lock();
-	rule = xnic_sim_fault_frame(dev, p->dqpn,
-				    xnic_sim_opcodes[p->opcode].mask);
-	if (!rule) {
-		rcu_read_unlock();
+	if (!xnic_sim_fault_frame(dev, p->dqpn,
+				  xnic_sim_opcodes[p->opcode].mask, &hit))
 		return false;
-	}
-	type = rule->type;
-	delay = READ_ONCE(rule->delay_us);
-	rcu_read_unlock();
+	/* when a delayed or reordered frame is due at the latest */
+	at = now + (u64)hit.delay_us * NSEC_PER_USEC;
 
-	switch (type) {
+	switch (hit.type) {
 	case XNIC_SIM_FAULT_DROP:
 		kfree_skb(skb);
 		return true;
@@ -802,12 +796,9 @@ static bool xnic_sim_wire_rx_fault(struct xnic_sim_dev *dev,
 			kfree_skb(copy);
 		return false;
 	case XNIC_SIM_FAULT_DELAY:
-		return xnic_sim_fault_hold(dev, skb,
-					   now + (u64)delay * NSEC_PER_USEC, 0);
+		return xnic_sim_fault_hold(dev, skb, at, 0);
 	case XNIC_SIM_FAULT_REORDER:
-		return xnic_sim_fault_hold(dev, skb,
-					   now + (u64)delay * NSEC_PER_USEC,
-					   f->taken + 2);
+		return xnic_sim_fault_hold(dev, skb, at, f->taken + 2);
 	default:
 		/* the byte before the ICRC: the receiver's check fails */
 		if (skb_ensure_writable(skb, last + 1)) {
