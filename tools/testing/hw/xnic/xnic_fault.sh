@@ -335,6 +335,21 @@ ib_state_is() {
 	[ "$(cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null)" = "$2" ]
 }
 
+# ib_load WHAT: xrdma_ib loaded when built and ib_core's xnic0 and xnic1
+# there (IB=1); else a note that ib_core's view of WHAT is left out
+ib_load() {
+	if ! has_ko xrdma_ib; then
+		note "xrdma_ib not built: ib_core's view of $1 left out"
+		return 0
+	fi
+	insmod "$(xko xrdma_ib)" || fail "insmod xrdma_ib"
+	for _id in xnic0 xnic1; do
+		wait_for 10 test -d "/sys/class/infiniband/$_id" ||
+			fail "no /sys/class/infiniband/$_id"
+	done
+	IB=1
+}
+
 # aw_start NAME DEV: ibv_asyncwatch on DEV in the background, its context
 # open (it printed its first line)
 aw_start() {
@@ -560,17 +575,10 @@ sub_link() {
 	i1=$(sim_idx xnic1) || fail "xnic1 is no xnic_sim device"
 	n0=$(xnic_netdev "$i0") || fail "no netdev of xnic.$i0"
 	n1=$(xnic_netdev "$i1") || fail "no netdev of xnic.$i1"
-	if has_ko xrdma_ib; then
-		insmod "$(xko xrdma_ib)" || fail "insmod xrdma_ib"
-		for d in xnic0 xnic1; do
-			wait_for 10 test -d /sys/class/infiniband/$d ||
-				fail "no /sys/class/infiniband/$d"
-		done
+	ib_load "the port"
+	if [ $IB = 1 ]; then
 		nd=$(cat /sys/class/infiniband/xnic0/ports/1/gid_attrs/ndevs/0 2>/dev/null)
 		[ -z "$nd" ] || assert_eq "$nd" "$n0" "xnic0's netdev in ib_core"
-		IB=1
-	else
-		note "xrdma_ib not built: ib_core's view of the port left out"
 	fi
 	ip link set dev "$n0" up || fail "ip link set $n0 up"
 	ip link set dev "$n1" up || fail "ip link set $n1 up"
@@ -1046,16 +1054,7 @@ ended_err() {
 sub_fatal() {
 	sim_up 2 0-1
 	fi0=$(sim_idx xnic0) || fail "xnic0 is no xnic_sim device"
-	if has_ko xrdma_ib; then
-		insmod "$(xko xrdma_ib)" || fail "insmod xrdma_ib"
-		for d in xnic0 xnic1; do
-			wait_for 10 test -d /sys/class/infiniband/$d ||
-				fail "no /sys/class/infiniband/$d"
-		done
-		IB=1
-	else
-		note "xrdma_ib not built: ib_core's view of the recovery left out"
-	fi
+	ib_load "the recovery"
 	assert_eq "$(cat /sys/module/xnic/parameters/recover)" Y "xnic's recover parameter"
 	klog_mark dm0
 	aw_start aw1 xnic1
