@@ -6,8 +6,11 @@
 # XRDMA_SUBTEST: ucp 300
 # XRDMA_SUBTEST: mpi 240
 # XRDMA_SUBTEST: cross 240
-# XRDMA_DEBIAN_MODULES: ib_core rdma_cm iw_cm ib_cm rdma_ucm
+# XRDMA_SUBTEST: loss 75
+# XRDMA_SUBTEST: loss_fatal 90
+# XRDMA_DEBIAN_MODULES: configfs ib_core rdma_cm iw_cm ib_cm rdma_ucm
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
+# XRDMA_PROGRAMS: scripts/xrdma-fault
 # XRDMA_PROGRAMS: /usr/bin/ip /usr/bin/rdma ucx_info ucx_perftest
 # XRDMA_PROGRAMS: mpirun tools/testing/ulp/comm/mpi_pingpong
 # XRDMA_FILES: /usr/lib/x86_64-linux-gnu/ucx
@@ -51,6 +54,31 @@
 #         grow by the bytes moved.  UCT tests cannot cross devices with
 #         ucx_perftest: its server takes the device from the client's
 #         parameters
+#   loss  a drop rule on xnic0 (xrdma-fault add xnic0 drop --rate 2%
+#         --seed 14, Documentation/faults.rst: on the device's loopback
+#         cable a dropped RC request is retried by the requester after
+#         its timeout, a UD datagram is lost), enabled afresh for each
+#         run: the mpi case's mpirun over rc_v and over ud_v (UCX's UD
+#         reliability layer resends), ucx_perftest's UCP tag matching
+#         over rc_v (eager, and rendezvous: RDMA READs) and over ud_v.
+#         UCX's RC timeout short (UCX_RC_TIMEOUT=2ms, what the model
+#         waits at most anyway) and its retry count the most verbs allow
+#         (7): every run completes and passes as in the cases above (the
+#         pingpong checks every byte; ucx_perftest checks no payload, only
+#         that all its iterations completed), the rule matched at least
+#         100 messages in each run and dropped some of them (seed 14
+#         fires on its 3rd match already), and xnic_sim's "retries" grew
+#         in the rc_v runs: RC requests were lost and sent again
+#   loss_fatal
+#         everything dropped in the middle of an mpirun (a pingpong far
+#         longer than its limit, the rule added once 2000 SENDs went):
+#         over rc_v the requester's retries run out and UCX, which
+#         Open MPI asks for no error handling, stops its rank with
+#         "send completion with error: transport retry counter
+#         exceeded"; over ud_v (UCX_UD_TIMEOUT=5s) UD's "unhandled
+#         timeout error".  mpirun exits non-zero, within its timeout(1)
+#         bound (30 s) by far, and leaves no rank behind; once the rule
+#         is gone an mpirun passes again
 #
 # What xnic needs, and why (for Documentation/userspace.rst):
 #   - xrdma-run (xverbs' libibverbs.so.1 first on LD_LIBRARY_PATH), and
@@ -80,7 +108,7 @@
 . /xrdma/tests/lib/ulp.sh
 
 case $XRDMA_SUBTEST in
-info | uct | ucp | mpi | cross) ;;
+info | uct | ucp | mpi | cross | loss | loss_fatal) ;;
 *) fail "unknown subtest '$XRDMA_SUBTEST'" ;;
 esac
 command -v xrdma-run >/dev/null || fail "xrdma-run not in the guest"
@@ -119,6 +147,10 @@ node=/dev/infiniband/xrdma_uverbs0
 }
 
 finish() {
+	# a rule holds xnic_sim (configfs)
+	if [ -d /sys/kernel/config/xnic_sim ]; then
+		xrdma-fault clear >/dev/null 2>&1 || err "xrdma-fault clear failed"
+	fi
 	if [ "$XRDMA_SUBTEST" = cross ]; then
 		ulp_cross_down
 	else
@@ -215,6 +247,91 @@ perf() {
 		return 1
 	fi
 	note "$_name: $_ctrs +$_got; $(grep '^Final:' "$XRDMA_TMP/cli" | tr -s ' ')"
+}
+
+# mpi_on: a host name ORTE accepts.  It refuses the guest's "(none)"
+# (not a valid host name): localhost, which /etc/hosts resolves, until
+# mpi_off
+mpi_on() {
+	command -v mpi_pingpong >/dev/null ||
+		err "mpi_pingpong not shipped (tools/testing/ulp/comm not built?)"
+	mpi_host=$(hostname)
+	hostname localhost || err "cannot set the host name"
+}
+
+mpi_off() { hostname "$mpi_host"; }
+
+# mpi_run SECS TLS ARGS...: Open MPI's mpirun of two ranks over
+# UCX_TLS=TLS,self on xnic0, with the environment of $MPIENV (VAR=VALUE
+# words) exported to the ranks, stopped by timeout(1) after SECS
+MPIENV=
+mpi_run() {
+	_ms=$1 _mt=$2
+	shift 2
+	_mx=
+	for _me in $MPIENV; do
+		_mx="$_mx -x $_me"
+	done
+	# shellcheck disable=SC2086 # $_mx: options
+	timeout -k 10 "$_ms" xrdma-run mpirun --allow-run-as-root -np 2 \
+		--mca plm isolated --mca pml ucx -x LD_LIBRARY_PATH \
+		-x UCX_TLS="$_mt,self" -x UCX_NET_DEVICES=$DEV $_mx "$@"
+}
+
+# mpi_pp NAME TLS ITERS: mpi_pingpong ITERS over TLS (mpi_run) passes, and
+# xnic's data counters grew by at least the bytes the ranks exchanged
+mpi_pp() {
+	_mb=$(ulp_traffic)
+	mpi_run 120 "$2" mpi_pingpong "$3" >"$out" 2>&1
+	_mr=$?
+	_mg=$(($(ulp_traffic) - _mb))
+	_mB=$(sed -n 's/^mpi_pingpong: PASS bytes=\([0-9]*\)$/\1/p' "$out")
+	if [ $_mr != 0 ] || [ -z "$_mB" ]; then
+		err "$1: mpirun rc=$_mr, no PASS line"
+		cat "$out"
+		return 1
+	elif [ "$_mg" -lt "$_mB" ]; then
+		err "$1: xnic moved $_mg bytes, the ranks exchanged $_mB"
+		cat "$out"
+		return 1
+	fi
+	note "$1: $_mB bytes checked, xnic data counters +$_mg"
+}
+
+# uptime_ds: the time since boot in tenths of seconds
+uptime_ds() { awk '{ printf "%d\n", $1 * 10 }' /proc/uptime; }
+
+# the rule's directory in configfs, once rule_add made it
+RULE=
+# rule_add NAME ARGS...: "xrdma-fault add xnic0 drop --name NAME ARGS...";
+# RULE is its directory
+rule_add() {
+	_rn=$1
+	shift
+	_rl=$(readlink /sys/class/xrdma_device/xnic0/device) ||
+		{ err "xnic0 has no device"; return 1; }
+	RULE=/sys/kernel/config/xnic_sim/${_rl##*/xnic.}/rules/$_rn
+	if ! xrdma-fault add xnic0 drop --name "$_rn" "$@" \
+		>"$XRDMA_TMP/add" 2>&1 || [ ! -d "$RULE" ]; then
+		err "xrdma-fault add xnic0 drop --name $_rn $*: $(cat "$XRDMA_TMP/add")"
+		return 1
+	fi
+}
+
+# rule_on: enable the rule afresh: its counters from 0, its draws from
+# its seed again
+rule_on() { echo 0 >"$RULE/enable" && echo 1 >"$RULE/enable"; }
+
+# rule_ok NAME: since rule_on, the rule matched 100 messages or more and
+# dropped at least one (xnic_sim's "retries" grew by RETRIES meanwhile)
+rule_ok() {
+	_rm=$(cat "$RULE/matched") _ri=$(cat "$RULE/injected")
+	note "$1: the drop rule matched $_rm, dropped $_ri, retries +$RETRIES"
+	if [ "$_rm" -lt 100 ]; then
+		err "$1: the drop rule matched $_rm messages, want >= 100"
+	elif [ "$_ri" -lt 1 ]; then
+		err "$1: the drop rule dropped none of its $_rm messages"
+	fi
 }
 
 N=100
@@ -327,32 +444,11 @@ ucp)
 	done
 	;;
 mpi)
-	command -v mpi_pingpong >/dev/null ||
-		err "mpi_pingpong not shipped (tools/testing/ulp/comm not built?)"
-	# ORTE refuses the guest's host name "(none)" (not a valid host
-	# name): localhost, which /etc/hosts resolves, while mpirun runs
-	host=$(hostname)
-	hostname localhost || err "cannot set the host name"
+	mpi_on
 	for tls in rc_v ud_v; do
-		before=$(ulp_traffic)
-		timeout 120 xrdma-run mpirun --allow-run-as-root -np 2 \
-			--mca plm isolated --mca pml ucx -x LD_LIBRARY_PATH \
-			-x UCX_TLS="$tls,self" -x UCX_NET_DEVICES=$DEV \
-			mpi_pingpong 10 >"$out" 2>&1
-		rc=$?
-		got=$(($(ulp_traffic) - before))
-		bytes=$(sed -n 's/^mpi_pingpong: PASS bytes=\([0-9]*\)$/\1/p' "$out")
-		if [ $rc != 0 ] || [ -z "$bytes" ]; then
-			err "mpi $tls: mpirun rc=$rc, no PASS line"
-			cat "$out"
-		elif [ "$got" -lt "$bytes" ]; then
-			err "mpi $tls: xnic moved $got bytes, the ranks exchanged $bytes"
-			cat "$out"
-		else
-			note "mpi $tls: $bytes bytes checked, xnic data counters +$got"
-		fi
+		mpi_pp "mpi $tls" $tls 10
 	done
-	hostname "$host"
+	mpi_off
 	;;
 cross)
 	# the server on xnic0 (in ULP_NSA, at ULP_XA), the client on xnic1
@@ -390,6 +486,139 @@ cross)
 		cross ud_tag_eager "$SENDB" $((N * 4096)) UCX_TLS=ud_v \
 			UCX_RNDV_THRESH=inf -- -t tag_bw -s 4096 $R
 	}
+	;;
+loss)
+	# 2 % of what xnic0 carries is lost.  Seed 14 fires on the rule's
+	# 3rd, 16th, 17th and 33rd matches (and about 2 % of those after):
+	# "dropped at least one of 100 matches" cannot fail by chance
+	rule_add loss --rate 2% --seed 14 || finish
+	# RC: a short timeout (the model waits at most 2 ms a try whatever
+	# the QP asks, Documentation/xnic/model.rst; a real RNIC would wait
+	# UCX's default 1 s), and the most retries verbs allow.  UD needs
+	# nothing: UCX's reliability layer resends on its own timer.  Each
+	# transport is given only its own variables: UCX warns of those no
+	# transport it opened read
+	RCENV="UCX_RC_TIMEOUT=2ms UCX_RC_RETRY_COUNT=7"
+	# xnic_sim's "retries" in the rc_v runs: some of their drops were
+	# RC requests (only UCX's wireup goes over UD there)
+	rc_retries=0
+	mpi_on
+	for tls in rc_v ud_v; do
+		MPIENV=
+		[ $tls = ud_v ] || MPIENV=$RCENV
+		rule_on
+		r0=$(ctr retries)
+		mpi_pp "loss mpi $tls" $tls 10
+		RETRIES=$(($(ctr retries) - r0))
+		rule_ok "loss mpi $tls"
+		[ $tls = ud_v ] || rc_retries=$((rc_retries + RETRIES))
+	done
+	MPIENV=
+	mpi_off
+	# loss_perf NAME "COUNTERS" MIN ENV... -- ARGS...: perf, the rule
+	# enabled afresh
+	loss_perf() {
+		_ln=$1
+		shift
+		rule_on
+		_l0=$(ctr retries)
+		perf "$_ln" "$@"
+		RETRIES=$(($(ctr retries) - _l0))
+		rule_ok "$_ln"
+	}
+	R="-n $N -w $W"
+	E="UCX_NET_DEVICES=$DEV"
+	# shellcheck disable=SC2086 # $E, $RCENV: the environment, $R: options
+	{
+		loss_perf loss_rc_tag_eager "$SENDB" $((N * 4096)) $N $E \
+			UCX_TLS=rc_v $RCENV UCX_RNDV_THRESH=inf -- \
+			-t tag_bw -s 4096 $R
+		rc_retries=$((rc_retries + RETRIES))
+		loss_perf loss_rc_tag_rndv "$READB" $((N * 131072)) $N $E \
+			UCX_TLS=rc_v $RCENV UCX_RNDV_THRESH=8192 -- \
+			-t tag_bw -s 131072 $R
+		rc_retries=$((rc_retries + RETRIES))
+		loss_perf loss_ud_tag_eager "$SENDB" $((N * 4096)) $N $E \
+			UCX_TLS=ud_v UCX_RNDV_THRESH=inf -- -t tag_bw -s 4096 $R
+	}
+	[ $rc_retries -gt 0 ] ||
+		err "loss: no RC request was retried in the rc_v runs (xnic_sim retries +0)"
+	;;
+loss_fatal)
+	# mpi_pingpong 1000000: hours of pingpong, ended only by the fault
+	# (or by timeout(1) after LIM seconds: a hang)
+	LIM=$((30 * ${XRDMA_TIMEOUT_SCALE:-1}))
+	# going PID MIN: the job PID is gone, or xnic0 sent MIN SENDs
+	# shellcheck disable=SC2317 # called through wait_for
+	going() { ! kill -0 "$1" 2>/dev/null || [ "$(ctr tx_send)" -ge "$2" ]; }
+	# ranks: the pids of mpi_pingpong processes
+	# shellcheck disable=SC2317 # called through wait_for
+	ranks() {
+		grep -lx mpi_pingpong /proc/[0-9]*/comm 2>/dev/null |
+			sed 's|^/proc/||; s|/comm$||'
+	}
+	# shellcheck disable=SC2317
+	no_ranks() { [ -z "$(ranks)" ]; }
+	mpi_on
+	for tls in rc_v ud_v; do
+		if [ $tls = rc_v ]; then
+			MPIENV="UCX_RC_TIMEOUT=2ms UCX_RC_RETRY_COUNT=7"
+			want="send completion with error: transport retry counter exceeded"
+		else
+			MPIENV="UCX_UD_TIMEOUT=5s"
+			want="unhandled timeout error"
+		fi
+		s0=$(ctr tx_send)
+		t0=$(uptime_ds)
+		mpi_run $LIM $tls mpi_pingpong 1000000 >"$out" 2>&1 &
+		pid=$!
+		# the ranks are in their pingpong
+		wait_for 30 going $pid $((s0 + 2000))
+		if ! kill -0 $pid 2>/dev/null; then
+			wait $pid
+			err "loss_fatal $tls: mpirun ended (rc=$?) before the fault"
+			cat "$out"
+			continue
+		fi
+		rule_add "fatal_$tls" || {
+			kill $pid
+			wait $pid
+			break
+		}
+		t1=$(uptime_ds)
+		wait $pid
+		rc=$?
+		t2=$(uptime_ds)
+		line=$(grep -F "$want" "$out" | head -n 1)
+		inj=$(cat "$RULE/injected")
+		why=
+		if [ $((t2 - t0)) -ge $((LIM * 10 - 10)) ]; then
+			why="mpirun hung: timeout(1) ended it after ${LIM} s (rc=$rc)"
+		elif [ $rc = 0 ]; then
+			why="mpirun rc=0 with every message dropped"
+		elif [ -z "$line" ]; then
+			why="mpirun rc=$rc without UCX's '$want'"
+		elif [ "$inj" -lt 1 ]; then
+			why="the rule dropped nothing"
+		fi
+		if [ -n "$why" ]; then
+			err "loss_fatal $tls: $why"
+			cat "$out"
+		else
+			note "loss_fatal $tls: mpirun rc=$rc $(((t2 - t1) / 10)).$(((t2 - t1) % 10)) s after the rule (it dropped $inj): $line; $(grep 'mpirun noticed' "$out" | head -n 1)"
+		fi
+		if ! wait_for 10 no_ranks; then
+			err "loss_fatal $tls: ranks left after mpirun: $(ranks | tr '\n' ' ')"
+			# shellcheck disable=SC2046 # pids
+			kill -9 $(ranks) 2>/dev/null
+		fi
+		xrdma-fault del xnic0 "fatal_$tls" >/dev/null ||
+			err "xrdma-fault del xnic0 fatal_$tls failed"
+	done
+	MPIENV=
+	# the device is whole again
+	mpi_pp "loss_fatal clean rc_v" rc_v 2
+	mpi_off
 	;;
 esac
 finish
