@@ -91,6 +91,22 @@
 #     device, and (xnic) the model's counters in debugfs.
 # wire_counter_sum NAME...
 #     The sum of those counters.
+# wire_sim_counters, wire_sim_delta BEFORE AFTER NAME...
+#     The xnic model's counters alone (debugfs), and how much the NAMEs
+#     grew between two files of them.
+#
+# xnic's own faults (issue 26, Documentation/faults.rst; the test ships
+# scripts/xrdma-fault and has configfs in XRDMA_DEBIAN_MODULES):
+# wire_fault_add TYPE NAME [OPTION...]
+#     "xrdma-fault add WIRE_IBDEV TYPE --name NAME OPTION...", checked.
+# wire_fault_attr NAME ATTR, wire_fault_del NAME, wire_fault_clear
+#     A rule's attribute (injected, matched, ...); remove one; remove all
+#     (a rule holds xnic_sim: the test's EXIT trap runs wire_fault_clear
+#     before wire_down).
+# wire_pair_fails SERVER_ROLE NAME PATTERN CLIENT_TAIL -- PROGRAM ARGS...
+#     A client/server run a fault breaks: the client ends by itself
+#     (not 0, not a timeout) with a line matching PATTERN, the server is
+#     still waiting then and is stopped (or ended as WIRE_FAIL_SRV says).
 #
 # For the attachment tests (tools/testing/hw/xnic/wire_*.sh), which load
 # the model on a netdev themselves, with no RDMA stack over it:
@@ -770,4 +786,148 @@ wire_faults() {
 		[ "$_wfx" -gt 0 ] ||
 			echo "$_wff: the $_wfwhat did not move" >>"$XRDMA_TMP/errors"
 	done
+}
+
+# ------------------------------------------------------- xnic fault rules
+# The xnic port's own frame faults and answers (Documentation/faults.rst,
+# issue 26), for tests whose WIRE_STACK is xnic: rules made with
+# scripts/xrdma-fault on WIRE_IBDEV, acting on the frames that arrive
+# there (drop, delay, dup, reorder, corrupt) and on what its RC responder
+# answers (rnr, nak_access, nak_op, nak_inv).  The test ships
+# scripts/xrdma-fault and has configfs in XRDMA_DEBIAN_MODULES.  A rule
+# holds xnic_sim (configfs refuses its rmmod), so the test's EXIT trap
+# runs wire_fault_clear before wire_down, and the test removes its rules
+# before wire_end.
+
+# _wire_fault_dir: the configfs directory of WIRE_IBDEV's model device
+_wire_fault_dir() {
+	_wfdl=$(readlink "/sys/class/xrdma_device/$WIRE_IBDEV/device") || return 1
+	_wfdl=${_wfdl##*/}
+	case $_wfdl in
+	xnic.[0-9]*) echo "/sys/kernel/config/xnic_sim/${_wfdl#xnic.}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# wire_fault_add TYPE NAME [OPTION...]: "xrdma-fault add WIRE_IBDEV TYPE
+# --name NAME OPTION..." (the rule enabled); fails the test when it does
+# not print WIRE_IBDEV/NAME or the rule is not there, enabled, of TYPE
+wire_fault_add() {
+	_wfat=$1 _wfan=$2
+	shift 2
+	command -v xrdma-fault >/dev/null ||
+		fail "xrdma-fault not in the guest (XRDMA_PROGRAMS: scripts/xrdma-fault)"
+	_wfao=$(xrdma-fault add "$WIRE_IBDEV" "$_wfat" --name "$_wfan" "$@" \
+		2>"$XRDMA_TMP/fault.err") ||
+		fail "xrdma-fault add $WIRE_IBDEV $_wfat --name $_wfan $*: $(cat "$XRDMA_TMP/fault.err")"
+	[ "$_wfao" = "$WIRE_IBDEV/$_wfan" ] ||
+		fail "xrdma-fault add printed '$_wfao', want '$WIRE_IBDEV/$_wfan'"
+	if [ "$(wire_fault_attr "$_wfan" type)" != "$_wfat" ] ||
+	   [ "$(wire_fault_attr "$_wfan" enable)" != 1 ]; then
+		fail "rule $_wfan: type '$(wire_fault_attr "$_wfan" type)'," \
+			"enable '$(wire_fault_attr "$_wfan" enable)', want $_wfat, 1"
+	fi
+	note "rule $_wfan on $WIRE_IBDEV: $_wfat $*"
+}
+
+# wire_fault_attr NAME ATTR: attribute ATTR of rule NAME (matched,
+# injected, ...), nothing when it cannot be read
+wire_fault_attr() {
+	_wfad=$(_wire_fault_dir) || return 0
+	cat "$_wfad/rules/$1/$2" 2>/dev/null
+}
+
+# wire_fault_del NAME: "xrdma-fault del WIRE_IBDEV NAME"; problems go to
+# $XRDMA_TMP/errors
+wire_fault_del() {
+	xrdma-fault del "$WIRE_IBDEV" "$1" >"$XRDMA_TMP/fault.err" 2>&1 ||
+		echo "xrdma-fault del $WIRE_IBDEV $1: $(cat "$XRDMA_TMP/fault.err")" \
+			>>"$XRDMA_TMP/errors"
+}
+
+# wire_fault_clear: no rule left on any model device ("xrdma-fault
+# clear"), when xnic_sim is loaded; problems go to $XRDMA_TMP/errors
+wire_fault_clear() {
+	[ -d /sys/kernel/config/xnic_sim ] || return 0
+	xrdma-fault clear >"$XRDMA_TMP/fault.err" 2>&1 ||
+		echo "xrdma-fault clear: $(cat "$XRDMA_TMP/fault.err")" >>"$XRDMA_TMP/errors"
+}
+
+# wire_sim_counters: the xnic model's counters, "name value" a line
+# (debugfs xnic_sim/0/counters; not the ib device's hw_counters, which
+# repeat its wire_* ones)
+wire_sim_counters() {
+	cat "$XRDMA_DEBUGFS"/xnic_sim/0/counters
+}
+
+# wire_sim_delta BEFORE AFTER NAME...: the sum over the counters NAME...
+# of their growth from file BEFORE to file AFTER (wire_sim_counters)
+wire_sim_delta() {
+	_wsdb=$1 _wsda=$2
+	shift 2
+	awk -v want="$*" '
+		BEGIN { n = split(want, w); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
+		FNR == NR { if ($1 in ok) b[$1] = $2; next }
+		$1 in ok { s += $2 - b[$1] } END { print s + 0 }' "$_wsdb" "$_wsda"
+}
+
+# wire_pair_fails SERVER_ROLE NAME PATTERN CLIENT_TAIL -- PROGRAM ARGS...:
+# a client/server run as wire_pair's (TCP on the server's -p port) that a
+# fault breaks at the client.  The client must end by itself, with a
+# status other than 0 and timeout's 124, and print a line matching the
+# extended regex PATTERN; the server, whom nothing reaches any more (RC
+# has no keepalive), must still be running then, and is stopped -- or,
+# with WIRE_FAIL_SRV set (an extended regex), may have ended by itself
+# with a failure and a line matching it (an outcome the test accounts
+# for, e.g. a retransmission that reached it before the client's QP
+# went).  Problems go to $XRDMA_TMP/errors; WIRE_FAIL_LINE is the
+# client's line.
+wire_pair_fails() {
+	_wpfr=$1 _wpfn=$2 _wpfp=$3 _wpft=$4
+	shift 5
+	WIRE_PORT=$((WIRE_PORT + 1))
+	WIRE_FAIL_LINE=
+	if [ "$XRDMA_ROLE" = "$_wpfr" ]; then
+		wire_server "$_wpfn" tcp "$WIRE_PORT" "$@" -p "$WIRE_PORT"
+		_wpfc=$(wire_sync "$_wpfn.client" - $((WIRE_PROG_TIMEOUT + 60))) ||
+			exit 1
+		_wpfs=
+		eval "_wpfs=\$WIRE_SRV_$_wpfn"
+		if kill -0 "$_wpfs" 2>/dev/null; then
+			kill "$_wpfs"
+			wait "$_wpfs"
+			note "$_wpfn server: still waiting when the client ended (rc $_wpfc), stopped"
+		else
+			wait "$_wpfs"
+			_wpfx=$?
+			if [ -n "${WIRE_FAIL_SRV:-}" ] && [ $_wpfx != 0 ] &&
+			   grep -Eq "$WIRE_FAIL_SRV" "$XRDMA_TMP/$_wpfn.srv"; then
+				note "$_wpfn server: ended by itself (rc $_wpfx):" \
+					"$(grep -E "$WIRE_FAIL_SRV" "$XRDMA_TMP/$_wpfn.srv" | head -n 1)"
+			else
+				echo "$_wpfn server: ended by itself (rc $_wpfx) before it was stopped:" \
+					"$(grep -v '^ *$' "$XRDMA_TMP/$_wpfn.srv" | tail -n 1)" \
+					>>"$XRDMA_TMP/errors"
+			fi
+		fi
+	else
+		[ "$WIRE_STACK" = xnic ] && set -- xrdma-run "$@"
+		wire_sync "$_wpfn" >/dev/null
+		# shellcheck disable=SC2086 # the tail is words
+		timeout "$WIRE_PROG_TIMEOUT" "$@" -p "$WIRE_PORT" $_wpft \
+			>"$XRDMA_TMP/$_wpfn.cli" 2>&1
+		_wpfc=$?
+		WIRE_FAIL_LINE=$(grep -E "$_wpfp" "$XRDMA_TMP/$_wpfn.cli" | head -n 1)
+		if [ $_wpfc = 0 ] || [ $_wpfc = 124 ] || [ -z "$WIRE_FAIL_LINE" ]; then
+			echo "$_wpfn client rc=$_wpfc, want it to end by itself with /$_wpfp/:" \
+				"$(grep -v '^ *$' "$XRDMA_TMP/$_wpfn.cli" | tail -n 1)" \
+				>>"$XRDMA_TMP/errors"
+			echo "--- $_wpfn client output"
+			tail -n 30 "$XRDMA_TMP/$_wpfn.cli"
+		else
+			note "$_wpfn client: rc $_wpfc, $WIRE_FAIL_LINE"
+		fi
+		wire_sync "$_wpfn.client" "$_wpfc" >/dev/null
+	fi
+	wire_sync "$_wpfn.done" >/dev/null
 }
