@@ -3,9 +3,11 @@
 # XRDMA_TIMEOUT: 240
 # XRDMA_SUBTEST: rxe 240
 # XRDMA_SUBTEST: xnic 240
-# XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
+# XRDMA_SUBTEST: flap_xnic 120
+# XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core configfs
 # XRDMA_DEBIAN_MODULES: nfsd nfsv4 rpcrdma
 # XRDMA_PROGRAMS: ip rdma dd cmp rpc.nfsd rpc.mountd exportfs mount.nfs4
+# XRDMA_PROGRAMS: scripts/xrdma-fault
 # XRDMA_FILES: /usr/sbin/nfsdcltrack:/sbin/nfsdcltrack
 # XRDMA_FILES: /etc/netconfig /etc/services /etc/protocols
 #
@@ -24,15 +26,33 @@
 # unmount, stop, unload.
 #
 #   rxe, xnic   over Soft-RoCE / xnic (xrdma_ib)
+#   flap_xnic   xnic, the mount hard with timeo=100 (an RPC unanswered
+#               for 10 s makes xprtrdma reconnect), and between the write
+#               and the other checks xnic0's port flaps under I/O
+#               (lib/ulp.sh's ulp_io_*, ulp_flap): a writer writing a new
+#               256 KiB file with O_DIRECT every round and a reader
+#               reading the first file back with O_DIRECT and comparing
+#               it, both running; "xrdma-fault link xnic0 down" (ib_core's
+#               port state DOWN), 3 s, "link xnic0 up" (ACTIVE); within
+#               60 s both loops go on by themselves (xprtrdma reconnected:
+#               the mount's connect count in /proc/self/mountstats grew),
+#               then stop within 30 s with no I/O error and no read that
+#               differed; every file the writer wrote reads back as
+#               written through the mount and on the server's disk, the
+#               first file too, and a file written after the flap too
 
 # shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
 
 TR=$XRDMA_SUBTEST
+FLAP=0
 case $TR in
 rxe | xnic) ;;
+flap_xnic) TR=xnic FLAP=1 ;;
 *) fail "unknown subtest '$TR'" ;;
 esac
+# the link's time down
+FLAP_S=3
 EXP=/srv/nfs
 MNT=/mnt/nfs
 MIB=8
@@ -44,6 +64,8 @@ for p in rpc.nfsd rpc.mountd exportfs mount.nfs4; do
 	command -v $p >/dev/null || fail "$p not shipped (nfs-kernel-server, nfs-common)"
 done
 [ -x /sbin/nfsdcltrack ] || fail "/sbin/nfsdcltrack not shipped"
+[ $FLAP = 0 ] || command -v xrdma-fault >/dev/null ||
+	fail "xrdma-fault not in the guest"
 
 server_up() {
 	mkdir -p "$EXP" "$MNT" /var/lib/nfs/nfsdcltrack /var/lib/nfs/v4recovery
@@ -92,6 +114,12 @@ put() {
 # every step copes with what is not there: the end of the test and, on
 # a failure, the exit trap
 cleanup() {
+	if [ $FLAP = 1 ]; then
+		[ "$(ulp_port_state)" = DOWN ] && xrdma-fault link "$ULP_IBDEV" up
+		ulp_io_kill
+		# a mount that never came back: its RPCs aborted, not waited for
+		grep -q " $MNT nfs4 " /proc/mounts && umount -f "$MNT"
+	fi
 	grep -q " $MNT nfs4 " /proc/mounts && umount "$MNT"
 	server_down
 	# shellcheck disable=SC2086 # a list
@@ -103,15 +131,59 @@ cleanup() {
 }
 trap 'cleanup >/dev/null 2>&1' EXIT
 
+# nfs_connects: xprtrdma's connect count of the mount (mountstats)
+nfs_connects() {
+	awk -v m="$MNT" '$1 == "device" { on = ($5 == m) }
+		on && $1 == "xprt:" && $2 == "rdma" { print $5; exit }' \
+		/proc/self/mountstats
+}
+
+# flap: xnic0's port down and up under I/O (the header says what is
+# checked); $XRDMA_TMP/pat is in $MNT/c2s
+flap() {
+	c0=$(nfs_connects)
+	[ -n "$c0" ] || fail "/proc/self/mountstats has no xprtrdma line for $MNT"
+	ulp_io_start "$XRDMA_TMP/pat" "$MNT/c2s" "$MNT" oflag=direct iflag=direct ||
+		fail "$ULP_WHY"
+	ulp_flap $FLAP_S || fail "$ULP_WHY"
+	c1=$(nfs_connects)
+	note "xprtrdma connect count $c0 -> $c1; kernel log since the flap:"
+	ulp_klog_since flap | grep -Ei 'rpcrdma|xprt|nfs|rdma|xnic' | tail -n 20 | sed 's/^/# /'
+	[ "$c1" -gt "$c0" ] ||
+		fail "xprtrdma did not reconnect: the mount's connect count stayed $c0"
+	note "$(ulp_io_count w) writes, $(ulp_io_count r) reads; checking them"
+	ulp_io_check "$MNT" iflag=direct || fail "through the mount: $ULP_WHY"
+	ulp_io_check "$EXP" || fail "on the server: $ULP_WHY"
+	/usr/bin/cmp "$XRDMA_TMP/pat" "$EXP/c2s" ||
+		fail "after the flap the server's c2s differs from what was written before it"
+	put "$MNT/c2s" "$XRDMA_TMP/back" iflag=direct ||
+		fail "direct read of $MNT/c2s after the flap failed"
+	/usr/bin/cmp "$XRDMA_TMP/pat" "$XRDMA_TMP/back" ||
+		fail "after the flap $MNT/c2s reads back different data"
+	# written after the flap
+	/usr/bin/dd if=/dev/urandom of="$XRDMA_TMP/pat2" bs=1M count=$MIB 2>/dev/null ||
+		fail "no pattern"
+	put "$XRDMA_TMP/pat2" "$MNT/post" oflag=direct ||
+		fail "direct write to $MNT/post after the flap failed"
+	/usr/bin/cmp "$XRDMA_TMP/pat2" "$EXP/post" ||
+		fail "the server's file differs from what the client wrote after the flap"
+	put "$MNT/post" "$XRDMA_TMP/back" iflag=direct ||
+		fail "direct read of $MNT/post failed"
+	/usr/bin/cmp "$XRDMA_TMP/pat2" "$XRDMA_TMP/back" ||
+		fail "$MNT/post, written after the flap, reads back different data"
+	rm -f "$XRDMA_TMP/pat2"
+}
+
 ulp_fabric_up "$TR"
 server_up
 
+MOPT=proto=rdma,port=20049,vers=4.2
+[ $FLAP = 0 ] || MOPT=$MOPT,hard,timeo=100
 # the first mount also waits for the server's grace period to end (with
 # nfsdcltrack, as soon as it knows no clients)
-mount.nfs4 "$ULP_IP:/" "$MNT" -o proto=rdma,port=20049,vers=4.2 \
-	>"$XRDMA_TMP/mount" 2>&1 || {
+mount.nfs4 "$ULP_IP:/" "$MNT" -o "$MOPT" >"$XRDMA_TMP/mount" 2>&1 || {
 	cat "$XRDMA_TMP/mount"
-	fail "mount.nfs4 $ULP_IP:/ -o proto=rdma,port=20049,vers=4.2 failed"
+	fail "mount.nfs4 $ULP_IP:/ -o $MOPT failed"
 }
 opts=$(awk -v m="$MNT" '$2 == m { print $3, $4 }' /proc/mounts)
 note "mounted: $opts"
@@ -134,6 +206,7 @@ put "$XRDMA_TMP/pat" "$MNT/c2s" oflag=direct || fail "direct write to $MNT/c2s f
 put "$MNT/c2s" "$XRDMA_TMP/back" iflag=direct || fail "direct read of $MNT/c2s failed"
 /usr/bin/cmp "$XRDMA_TMP/pat" "$XRDMA_TMP/back" ||
 	fail "$MNT/c2s reads back different data"
+[ $FLAP = 0 ] || flap
 # server -> client
 /usr/bin/dd if=/dev/urandom of="$EXP/s2c" bs=1M count=$MIB 2>/dev/null ||
 	fail "cannot write on the server"

@@ -68,6 +68,57 @@
 # ulp_dev_bytes I
 #     Payload bytes xnic_sim device I sent and received.
 #
+# A ULP over a flapping port (the flap_xnic subtests of ulp_nfs.sh and
+# ulp_smb.sh; the header also ships scripts/xrdma-fault and configfs).
+# These return 1 with the reason in ULP_WHY; the caller fails:
+# ulp_klog_mark NAME
+#     A line "ulp: mark NAME" in the kernel log, for ulp_klog_since.
+# ulp_klog_since NAME
+#     The kernel log after the last mark NAME (all of it when the mark
+#     has left the ring buffer).
+# ulp_port_state
+#     ib_core's state of $ULP_IBDEV's port 1 (DOWN, ACTIVE, ...).
+# ulp_link up|down
+#     "xrdma-fault link $ULP_IBDEV up|down", then up to 10 s for
+#     ib_core's port state to follow (ACTIVE, DOWN).
+# ulp_io_start PAT FILE DIR [WFLAG [RFLAG]]
+#     Two loops in the background until ulp_io_stop, each pausing 0.1 s
+#     after a round and ending by itself after $ULP_IO_MAX rounds: a
+#     writer, whose round K writes DIR/w.K, the ((K-1) mod N)-th
+#     $ULP_IO_BS-byte slice of PAT (N slices, PAT a multiple of
+#     $ULP_IO_BS), with GNU dd and WFLAG (oflag=direct); a reader, whose
+#     round reads FILE (written before with PAT) with dd and RFLAG and
+#     compares it with PAT.  A loop ends at the first failure: dd's
+#     error, or data that differ.
+# ulp_io_count w|r
+#     Rounds the writer (w) or the reader (r) completed.
+# ulp_io_past W R
+#     0 when the writer completed W rounds and the reader R, or either
+#     loop has ended (for ulp_wait; ulp_io_stop says how it ended).
+# ulp_io_stop SECONDS
+#     Asks both loops to end after their round and waits for them
+#     SECONDS; 1 when one did not end (the kernel stack of its dd is
+#     shown) or failed.
+# ulp_io_check DIR [RFLAG]
+#     Each DIR/w.K the writer completed holds its slice of PAT, read
+#     with dd and RFLAG (the client's view: the mount; the server's:
+#     its export).
+# ulp_io_kill
+#     A failure path: asks the loops to end and waits up to 30 s, then
+#     SIGKILL to those left and their dd; reaps them.
+# ulp_io_again W|R
+#     With ULP_IO_EAGAIN=1 a dd that failed with EAGAIN is run again
+#     (0.5 s later, 30 times at most): how often the writer's (W) or the
+#     reader's (R) did.
+# ulp_flap SECONDS
+#     Under ulp_io_start's I/O: once the writer completed 3 rounds and
+#     the reader 1 (30 s at most), a kernel log mark "flap"
+#     (ulp_klog_since flap), the link down (ulp_link) for SECONDS, up
+#     again; then up to 60 s for the writer to complete 3 more rounds
+#     and the reader 1 more (the ULP recovered by itself), and
+#     ulp_io_stop 30.  Notes how long the link was down, the I/O done
+#     meanwhile and how long after the link came up the I/O went on.
+#
 # NVMe over Fabrics, the target and the host of ulp_nvme.sh and of the
 # two-guest lib/wire_nvme.sh (the test ships null_blk nvmet nvmet-rdma
 # nvme-rdma and nvme-cli):
@@ -79,8 +130,9 @@
 # ulp_nvme_target_down NQN [IMG]
 #     Undoes it, what of it is there (and removes IMG); a subsystem left
 #     in configfs goes to $XRDMA_TMP/errors.
-# ulp_nvme_connect NQN IP HOSTNQN HOSTID
-#     nvme-rdma, nvme connect -t rdma to IP:4420 (a reject for "invalid
+# ulp_nvme_connect NQN IP HOSTNQN HOSTID [OPTION...]
+#     nvme-rdma, nvme connect -t rdma to IP:4420 with OPTION... of nvme
+#     connect, if any (--reconnect-delay=1) (a reject for "invalid
 #     service ID", a listener just made on 6.1, is tried again up to 3
 #     times; lib/wire.sh, WIRE_CM_RETRY), then waits for namespaces 1
 #     and 2 and sets ULP_NVME_DEV1 and ULP_NVME_DEV2 to their block
@@ -92,6 +144,14 @@
 # ulp_nvme_disconnect NQN
 #     nvme disconnect when a controller exists, then 20 s for it to go;
 #     a failure goes to $XRDMA_TMP/errors (1).
+#
+# A recovered xnic device (the xnic driver's unbind and probe after a
+# fatal error, Documentation/faults.rst) is a new device with a new
+# netdev, without the address:
+# ulp_xnic_readdress
+#     Waits for xnic0 and its port's netdev again, sets ULP_NETDEV to
+#     that netdev, puts ULP_IP on it (up) and waits for its GID.  Fails
+#     the test when a step fails.
 
 ULP_IP=198.18.0.1
 ULP_PREFIX=24
@@ -351,6 +411,273 @@ ulp_cross_up() {
 	note "xnic0/$_uc0 $ULP_XA in $ULP_NSA <-> xnic1/$_uc1 $ULP_XB in $ULP_NSB ($(/usr/bin/rdma system show))"
 }
 
+# ---------------------------------------------------- a flapping port
+ULP_WHY=
+ULP_IO_BS=262144
+ULP_IO_MAX=150
+
+ulp_klog_mark() { echo "ulp: mark $1" >/dev/kmsg; }
+
+ulp_klog_since() {
+	dmesg | awk -v m="ulp: mark $1" '
+		length($0) >= length(m) &&
+		substr($0, length($0) - length(m) + 1) == m { n = 0; next }
+		{ l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }'
+}
+
+ulp_port_state() {
+	sed -n 's/^[0-9]*: *//p' "/sys/class/infiniband/$ULP_IBDEV/ports/1/state" \
+		2>/dev/null
+}
+
+_ulp_port_is() { [ "$(ulp_port_state)" = "$1" ]; }
+
+ulp_link() {
+	case $1 in
+	up) _ulw=ACTIVE ;;
+	down) _ulw=DOWN ;;
+	*) fail "ulp_link: up or down, not '$1'" ;;
+	esac
+	xrdma-fault link "$ULP_IBDEV" "$1" >"$XRDMA_TMP/fault.err" 2>&1 || {
+		ULP_WHY="xrdma-fault link $ULP_IBDEV $1 rc=$?: $(cat "$XRDMA_TMP/fault.err")"
+		return 1
+	}
+	ulp_wait 10 _ulp_port_is "$_ulw" || {
+		ULP_WHY="$ULP_IBDEV port 1 is '$(ulp_port_state)' 10 s after 'link $1', want $_ulw"
+		return 1
+	}
+}
+
+# _ulp_io_dd W|R DD-OPERAND...: GNU dd in the background, its pid where
+# ulp_io_kill finds it; its exit status.  With ULP_IO_EAGAIN=1 a dd that
+# failed with EAGAIN runs again, 0.5 s later, 30 times at most (counted
+# in io.W|R.again)
+_ulp_io_dd() {
+	_uln=$1
+	shift
+	_ult=0
+	while :; do
+		/usr/bin/dd "$@" 2>"$XRDMA_TMP/io.$_uln.dd" &
+		echo $! >"$XRDMA_TMP/io.$_uln.ddpid"
+		wait $! && return 0
+		[ "${ULP_IO_EAGAIN:-0}" = 1 ] && [ $_ult -lt 30 ] &&
+			grep -q 'Resource temporarily unavailable' "$XRDMA_TMP/io.$_uln.dd" ||
+			return 1
+		_ult=$((_ult + 1))
+		echo $(($(ulp_io_again "$_uln") + 1)) >"$XRDMA_TMP/io.$_uln.again"
+		sleep 0.5
+	done
+}
+
+# ulp_io_again W|R: the dd runs of the loop that failed with EAGAIN
+ulp_io_again() { cat "$XRDMA_TMP/io.$1.again" 2>/dev/null || echo 0; }
+
+# _ulp_io_done W|R K: the loop completed round K
+_ulp_io_done() {
+	echo "$2" >"$XRDMA_TMP/io.$1.n.new"
+	mv "$XRDMA_TMP/io.$1.n.new" "$XRDMA_TMP/io.$1.n"
+}
+
+_ulp_io_more() {
+	[ ! -e "$XRDMA_TMP/io.stop" ] && [ "$1" -lt $ULP_IO_MAX ]
+}
+
+# _ulp_writer DIR [WFLAG]
+_ulp_writer() {
+	_ulk=0
+	while _ulp_io_more $_ulk; do
+		_ulk=$((_ulk + 1))
+		_uls=$(((_ulk - 1) % ULP_IO_NS))
+		_ulp_io_dd w if="$XRDMA_TMP/io.s$_uls" of="$1/w.$_ulk" \
+			bs=$ULP_IO_BS ${2:+"$2"} || {
+			echo "write of $1/w.$_ulk failed: $(cat "$XRDMA_TMP/io.w.dd")" \
+				>"$XRDMA_TMP/io.w.err"
+			return 1
+		}
+		_ulp_io_done w $_ulk
+		sleep 0.1
+	done
+}
+
+# _ulp_reader PAT FILE [RFLAG]
+_ulp_reader() {
+	_ulk=0
+	while _ulp_io_more $_ulk; do
+		_ulk=$((_ulk + 1))
+		_ulp_io_dd r if="$2" of="$XRDMA_TMP/io.back" bs=1M ${3:+"$3"} || {
+			echo "read $_ulk of $2 failed: $(cat "$XRDMA_TMP/io.r.dd")" \
+				>"$XRDMA_TMP/io.r.err"
+			return 1
+		}
+		/usr/bin/cmp -s "$1" "$XRDMA_TMP/io.back" || {
+			echo "read $_ulk of $2 differs from what was written" \
+				>"$XRDMA_TMP/io.r.err"
+			return 1
+		}
+		_ulp_io_done r $_ulk
+		sleep 0.1
+	done
+}
+
+ulp_io_start() {
+	rm -f "$XRDMA_TMP"/io.*
+	_ulz=$(wc -c <"$1" | tr -d " ")
+	ULP_IO_NS=$((_ulz / ULP_IO_BS))
+	if [ $ULP_IO_NS = 0 ] || [ $((ULP_IO_NS * ULP_IO_BS)) != "$_ulz" ]; then
+		ULP_WHY="ulp_io_start: $1 ($_ulz bytes) is no multiple of $ULP_IO_BS"
+		return 1
+	fi
+	_uli=0
+	while [ $_uli -lt $ULP_IO_NS ]; do
+		/usr/bin/dd if="$1" of="$XRDMA_TMP/io.s$_uli" bs=$ULP_IO_BS \
+			skip=$_uli count=1 2>/dev/null || {
+			ULP_WHY="ulp_io_start: cannot cut slice $_uli of $1"
+			return 1
+		}
+		_uli=$((_uli + 1))
+	done
+	(
+		_ulp_writer "$3" "${4:-}"
+		echo $? >"$XRDMA_TMP/io.w.rc"
+	) &
+	echo $! >"$XRDMA_TMP/io.w.pid"
+	(
+		_ulp_reader "$1" "$2" "${5:-}"
+		echo $? >"$XRDMA_TMP/io.r.rc"
+	) &
+	echo $! >"$XRDMA_TMP/io.r.pid"
+}
+
+ulp_io_count() { cat "$XRDMA_TMP/io.$1.n" 2>/dev/null || echo 0; }
+
+_ulp_io_ended() { [ -s "$XRDMA_TMP/io.$1.rc" ]; }
+
+ulp_io_past() {
+	_ulp_io_ended w || _ulp_io_ended r && return 0
+	[ "$(ulp_io_count w)" -ge "$1" ] && [ "$(ulp_io_count r)" -ge "$2" ]
+}
+
+_ulp_io_both_ended() { _ulp_io_ended w && _ulp_io_ended r; }
+
+ulp_io_stop() {
+	: >"$XRDMA_TMP/io.stop"
+	if ! ulp_wait "$1" _ulp_io_both_ended; then
+		ULP_WHY="the background I/O did not end $1 s after it was asked to: $(_ulp_io_stuck)"
+		return 1
+	fi
+	for _ulx in w r; do
+		wait "$(cat "$XRDMA_TMP/io.$_ulx.pid")" 2>/dev/null
+	done
+	ULP_WHY=
+	for _ulx in w r; do
+		[ "$(cat "$XRDMA_TMP/io.$_ulx.rc")" = 0 ] && continue
+		ULP_WHY="$ULP_WHY$(cat "$XRDMA_TMP/io.$_ulx.err" 2>/dev/null ||
+			echo "the $_ulx loop ended with $(cat "$XRDMA_TMP/io.$_ulx.rc")"); "
+	done
+	[ -z "$ULP_WHY" ]
+}
+
+ulp_io_check() {
+	_uln=$(ulp_io_count w)
+	_ulk=1
+	while [ "$_ulk" -le "$_uln" ]; do
+		_uls=$(((_ulk - 1) % ULP_IO_NS))
+		/usr/bin/dd if="$1/w.$_ulk" of="$XRDMA_TMP/io.check" bs=1M \
+			${2:+"$2"} 2>"$XRDMA_TMP/io.check.dd" || {
+			ULP_WHY="reading $1/w.$_ulk failed: $(cat "$XRDMA_TMP/io.check.dd")"
+			return 1
+		}
+		/usr/bin/cmp -s "$XRDMA_TMP/io.s$_uls" "$XRDMA_TMP/io.check" || {
+			ULP_WHY="$1/w.$_ulk differs from what round $_ulk wrote"
+			return 1
+		}
+		_ulk=$((_ulk + 1))
+	done
+	rm -f "$XRDMA_TMP/io.check"
+}
+
+# _ulp_io_stuck: which loop's dd has not ended, after which round; the
+# kernel stack of each such dd on stderr
+_ulp_io_stuck() {
+	for _ulx in w r; do
+		_ulp_io_ended $_ulx && continue
+		_ulq=$(cat "$XRDMA_TMP/io.$_ulx.ddpid" 2>/dev/null)
+		if [ -z "$_ulq" ] || [ ! -d "/proc/$_ulq" ]; then
+			continue
+		fi
+		printf '%s; ' "the $_ulx loop's dd (pid $_ulq) has not returned after round $(ulp_io_count $_ulx)"
+		{
+			echo "# kernel stack of dd $_ulq ($_ulx):"
+			sed 's/^/#   /' "/proc/$_ulq/stack"
+		} >&2 2>/dev/null
+	done
+}
+
+# _ulp_io_errs: why the loops that ended failed, if they did
+_ulp_io_errs() {
+	for _ulx in w r; do
+		[ ! -s "$XRDMA_TMP/io.$_ulx.err" ] || printf '%s; ' "$(cat "$XRDMA_TMP/io.$_ulx.err")"
+	done
+}
+
+_ulp_ds() { awk '{ printf "%d", $1 * 10 }' /proc/uptime; }
+
+# _ulp_secs DS0 DS1: the time from DS0 to DS1 (tenths), in seconds
+_ulp_secs() { echo "$((($2 - $1) / 10)).$((($2 - $1) % 10)) s"; }
+
+ulp_flap() {
+	ulp_wait 30 ulp_io_past 3 1
+	_ulw0=$(ulp_io_count w) _ulr0=$(ulp_io_count r)
+	if [ "$_ulw0" -lt 3 ] || [ "$_ulr0" -lt 1 ]; then
+		ULP_WHY="the background I/O did not get going: $_ulw0 writes, $_ulr0 reads; $(_ulp_io_errs)"
+		return 1
+	fi
+	ulp_klog_mark flap
+	ulp_link down || return 1
+	_ult0=$(_ulp_ds)
+	sleep "$1"
+	_ulw1=$(ulp_io_count w) _ulr1=$(ulp_io_count r)
+	ulp_link up || return 1
+	_ult1=$(_ulp_ds)
+	note "$ULP_IBDEV port 1 down for $(_ulp_secs "$_ult0" "$_ult1"): writes $_ulw0 -> $_ulw1, reads $_ulr0 -> $_ulr1 meanwhile"
+	ulp_wait 60 ulp_io_past $((_ulw1 + 3)) $((_ulr1 + 1))
+	_ult2=$(_ulp_ds)
+	_ulw2=$(ulp_io_count w) _ulr2=$(ulp_io_count r)
+	if [ "$_ulw2" -lt $((_ulw1 + 3)) ] || [ "$_ulr2" -lt $((_ulr1 + 1)) ]; then
+		if _ulp_io_ended w || _ulp_io_ended r; then
+			ULP_WHY="the background I/O failed $(_ulp_secs "$_ult1" "$_ult2") after the link came up: $(_ulp_io_errs)$(_ulp_io_stuck)"
+		else
+			ULP_WHY="the I/O did not go on by itself within $(_ulp_secs "$_ult1" "$_ult2") of the link coming up: writes $_ulw1 -> $_ulw2, reads $_ulr1 -> $_ulr2; $(_ulp_io_stuck)"
+		fi
+		return 1
+	fi
+	note "the I/O went on $(_ulp_secs "$_ult1" "$_ult2") after the link came up: writes $_ulw2, reads $_ulr2"
+	ulp_io_stop 30
+}
+
+ulp_io_kill() {
+	# asked to end, they may yet: a killed dd can leave a request of the
+	# filesystem behind it (cifs 6.1's umount then BUGs on busy inodes)
+	if [ -e "$XRDMA_TMP/io.w.pid" ] && ! _ulp_io_both_ended; then
+		: >"$XRDMA_TMP/io.stop"
+		ulp_wait 30 _ulp_io_both_ended
+	fi
+	for _ulx in w r; do
+		# a loop that ended has no dd either
+		_ulp_io_ended $_ulx && continue
+		for _ulf in pid ddpid; do
+			_ulq=$(cat "$XRDMA_TMP/io.$_ulx.$_ulf" 2>/dev/null) &&
+				kill -9 "$_ulq" 2>/dev/null
+		done
+	done
+	for _ulx in w r; do
+		_ulq=$(cat "$XRDMA_TMP/io.$_ulx.pid" 2>/dev/null) &&
+			wait "$_ulq" 2>/dev/null
+	done
+	return 0
+}
+
 # ------------------------------------------------------- NVMe-oF
 ULP_NVME_CFS=/sys/kernel/config/nvmet
 ULP_NVME_PORT=$ULP_NVME_CFS/ports/1
@@ -421,29 +748,31 @@ ulp_nvme_no_ctrl() { ! ls -d /sys/class/nvme/nvme* >/dev/null 2>&1; }
 
 ulp_nvme_connect() {
 	assert modprobe nvme-rdma
+	_unq=$1 _una=$2 _unh=$3 _uni=$4
+	shift 4
 	_unt=0
 	while :; do
 		_und=$(dmesg | wc -l)
-		nvme connect -t rdma -a "$2" -s 4420 -n "$1" \
-			--hostnqn="$3" --hostid="$4" && break
+		nvme connect -t rdma -a "$_una" -s 4420 -n "$_unq" \
+			--hostnqn="$_unh" --hostid="$_uni" "$@" && break
 		# a listener just made can reject with "invalid service ID"
 		# for a moment on 6.1: only that is tried again
 		if [ $_unt -ge 3 ] || ! dmesg | tail -n +$((_und + 1)) |
 			grep -q 'Connect rejected: status 8 ('; then
-			fail "nvme connect -t rdma -a $2 -s 4420 -n $1 failed"
+			fail "nvme connect -t rdma -a $_una -s 4420 -n $_unq $* failed"
 		fi
 		_unt=$((_unt + 1))
 		note "nvme connect rejected (invalid service ID), connecting again"
 		sleep 1
 	done
-	ulp_wait 20 ulp_nvme_ns_dev "$1" 1 >/dev/null ||
+	ulp_wait 20 ulp_nvme_ns_dev "$_unq" 1 >/dev/null ||
 		fail "namespace 1 did not appear"
-	ulp_wait 20 ulp_nvme_ns_dev "$1" 2 >/dev/null ||
+	ulp_wait 20 ulp_nvme_ns_dev "$_unq" 2 >/dev/null ||
 		fail "namespace 2 did not appear"
 	# shellcheck disable=SC2034 # the test's
-	ULP_NVME_DEV1=$(ulp_nvme_ns_dev "$1" 1)
+	ULP_NVME_DEV1=$(ulp_nvme_ns_dev "$_unq" 1)
 	# shellcheck disable=SC2034
-	ULP_NVME_DEV2=$(ulp_nvme_ns_dev "$1" 2)
+	ULP_NVME_DEV2=$(ulp_nvme_ns_dev "$_unq" 2)
 }
 
 ulp_nvme_disconnect() {
@@ -458,4 +787,18 @@ ulp_nvme_disconnect() {
 			>>"$XRDMA_TMP/errors"
 		return 1
 	}
+}
+
+ulp_xnic_readdress() {
+	ulp_wait 30 test -d /sys/class/infiniband/xnic0 ||
+		fail "no ib_device xnic0 30 s after its recovery"
+	ulp_wait 10 _ulp_xnic_netdev xnic0 >/dev/null ||
+		fail "the new xnic0's port 1 has no netdev"
+	ULP_NETDEV=$(_ulp_xnic_netdev xnic0)
+	/usr/bin/ip addr add "$ULP_IP/$ULP_PREFIX" dev "$ULP_NETDEV" ||
+		fail "ip addr add on $ULP_NETDEV"
+	/usr/bin/ip link set "$ULP_NETDEV" up || fail "$ULP_NETDEV up"
+	ulp_wait 10 _ulp_has_gid xnic0 ||
+		fail "the new xnic0: no GID for $ULP_IP on port 1 after 10 s"
+	export ULP_NETDEV
 }
