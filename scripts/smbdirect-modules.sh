@@ -34,12 +34,20 @@
 #     selects the objects (smbdirect.o, transport_rdma.o); the same names
 #     in KCFLAGS (-D...) switch the #ifdefs, since Debian's autoconf.h has
 #     them unset
-#   - one fix in the copy, nothing else changed: 6.1.192's smb2_open()
-#     calls opinfo_put() on a NULL opinfo for every directory open (the
-#     share's root at mount time included), and its opinfo_put() lacks the
-#     NULL check upstream has: ksmbd oopses on the first mount.  The
-#     script adds that check (skipped when the source has it already, as
-#     6.12.118's has).
+#   - two fixes in the copy, nothing else changed:
+#     - 6.1.192's smb2_open() calls opinfo_put() on a NULL opinfo for
+#       every directory open (the share's root at mount time included),
+#       and its opinfo_put() lacks the NULL check upstream has: ksmbd
+#       oopses on the first mount.  The script adds that check (skipped
+#       when the source has it already, as 6.12.118's has).
+#     - 6.12.118's send_done() (fs/smb/client/smbdirect.c) frees a send
+#       that completed in error and disconnects without dropping
+#       send_pending or waking its waiters: after a link failure a
+#       writer waits in smbd_send() for ever holding the server mutex,
+#       and cifsd's reconnect blocks behind it (ulp_smb_flap_xnic).
+#       6.1's send_done() and later mainline drop the count on both
+#       paths; the script adds the decrement and the wake-ups to the
+#       error path (skipped when the source has no such path).
 # The results depend on ib_core and rdma_cm, and cifs.ko on cifs_arc4 and
 # cifs_md4 (fs/smb/common) and more that differs by kernel (fscache on
 # 6.1, netfs and nls_ucs2_utils on 6.12): Debian's modules of KVER, whose
@@ -96,7 +104,7 @@ for t in gcc make; do
 done
 
 # the fixture's own revision: bump it when the build changes
-REV=2
+REV=3
 OUT=$CACHE/smbdirect-$KVER-$PKGVER-r$REV
 MODDIR=$OUT/modules
 DONE=$OUT/.xrdma-smbdirect-done
@@ -168,6 +176,17 @@ if ! grep -A2 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
 	grep -A3 '^void opinfo_put(struct oplock_info \*opinfo)$' "$OPL" |
 		grep 'if (!opinfo)' >/dev/null ||
 		die "cannot add the NULL check to opinfo_put() in $OPL"
+fi
+
+# send_done()'s error path keeps send_pending (see the head of this file)
+SDC=$SRC/fs/smb/client/smbdirect.c
+if grep -B1 '^		smbd_disconnect_rdma_connection(info);$' "$SDC" |
+	grep '^		mempool_free(request, info->request_mempool);$' >/dev/null; then
+	log "fixing send_done()'s error path (fs/smb/client/smbdirect.c)"
+	perl -0pi -e 's/(\t\tmempool_free\(request, info->request_mempool\);\n\t\tsmbd_disconnect_rdma_connection\(info\);\n\t\treturn;\n)/\t\tif (atomic_dec_and_test(&info->send_pending))\n\t\t\twake_up(&info->wait_send_pending);\n\t\twake_up(&info->wait_post_send);\n$1/' "$SDC"
+	grep -B3 '^		mempool_free(request, info->request_mempool);$' "$SDC" |
+		grep 'wake_up(&info->wait_post_send);' >/dev/null ||
+		die "cannot fix send_done()'s error path in $SDC"
 fi
 
 log "compiling asn1_compiler"
