@@ -7,8 +7,9 @@
  *                  the doorbell page protocol
  *   xnic_drv_codes verbs values to and from the device's codes (QP types
  *                  and states, MTUs, port states, MODIFY_QP attributes)
- *   xnic_drv_dp    the kernel data path (post, poll, arm, clean) on rings
- *                  in ordinary memory, with the test playing the device
+ *   xnic_drv_dp    the kernel data path (post, poll, arm, clean, the
+ *                  flush of a dead device) on rings in ordinary memory,
+ *                  with the test playing the device
  *   xnic_drv_dead  the whole driver, probed by hand on the device model
  *                  (whose code xnic_sim_test.c includes) behind a register
  *                  window that can stall the command processor: what a
@@ -1222,6 +1223,7 @@ static struct xnic_qp *dp_qp(struct kunit *test, struct dp *d, u32 qpn,
 		dp_wq_init(test, &qp->rq, DP_RQ_LOG, 5);
 	KUNIT_ASSERT_EQ(test, xa_insert(&d->xdev->qp_xa, qpn, qp, GFP_KERNEL),
 			0);
+	xnic_cq_add_qp(qp);
 	return qp;
 }
 
@@ -1242,6 +1244,11 @@ static int dp_init(struct kunit *test)
 	d->cq->log_cqe = DP_CQ_LOG;
 	d->cq->ring = dp_zalloc(test, sizeof(struct xnic_cqe) << DP_CQ_LOG);
 	d->cq->dbrec = dp_zalloc(test, sizeof(*d->cq->dbrec));
+	INIT_LIST_HEAD(&d->cq->sq_list);
+	INIT_LIST_HEAD(&d->cq->rq_list);
+	mutex_init(&d->xdev->kcq_mutex);
+	INIT_LIST_HEAD(&d->xdev->kcqs);
+	list_add_tail(&d->cq->kcq_node, &d->xdev->kcqs);
 
 	srq = dp_zalloc(test, sizeof(*srq));
 	srq->ibsrq.device = &d->xdev->ibdev;
@@ -1607,6 +1614,97 @@ static void dp_reset_and_clean(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 4, wc), 0);
 }
 
+static int dp_comp_calls;
+
+static void dp_comp(struct xrdma_cq *cq, void *ctx)
+{
+	dp_comp_calls++;
+}
+
+/*
+ * A dead device (stopped after a fatal error): the CQEs left in the ring
+ * first, then a flush completion for every outstanding WQE, signaled or
+ * not; a post is accepted, flushed and calls the handler of an armed CQ.
+ */
+static void dp_dead(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xrdma_send_wr wr[3] = {};
+	struct xrdma_recv_wr rwr[2] = {};
+	const struct xrdma_send_wr *bad = NULL;
+	const struct xrdma_recv_wr *rbad = NULL;
+	struct xrdma_wc wc[8];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		wr[i].wr_id = 300 + i;
+		wr[i].opcode = XRDMA_WR_RDMA_WRITE;
+		wr[i].send_flags = i == 1 ? XRDMA_SEND_SIGNALED : 0;
+		wr[i].next = i < 2 ? &wr[i + 1] : NULL;
+	}
+	rwr[0].wr_id = 400;
+	rwr[0].next = &rwr[1];
+	rwr[1].wr_id = 401;
+	d->cq->ibcq.comp_handler = dp_comp;
+	dp_comp_calls = 0;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad), 0);
+	/* the device completed the first two sends, then died */
+	dp_cqe(d, DP_QPN, 1, XNIC_CQE_SUCCESS, XNIC_CQE_OP_RDMA_WRITE);
+	d->xdev->stopped = true;
+
+	/* never armed (IB_POLL_DIRECT): its handler is not called */
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, dp_comp_calls, 0);
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP), 0);
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, dp_comp_calls, 1);
+
+	/* the real CQE, then one at a time */
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 2, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 301ULL);
+	KUNIT_EXPECT_EQ(test, wc[0].status, XRDMA_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 302ULL);
+	KUNIT_EXPECT_EQ(test, wc[1].status, XRDMA_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_PTR_EQ(test, wc[1].qp, &d->qp->ibqp);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 400ULL);
+	KUNIT_EXPECT_EQ(test, wc[0].status, XRDMA_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, XRDMA_WC_RECV);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 401ULL);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 0);
+	KUNIT_EXPECT_EQ(test, d->qp->sq.ci, 3U);
+	KUNIT_EXPECT_EQ(test, d->qp->rq.ci, 2U);
+
+	/* nothing missed; then a post is */
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP |
+						 XRDMA_CQ_REPORT_MISSED_EVENTS), 0);
+
+	/* ib_drain_sq(): a post is accepted, kicks and is flushed */
+	wr[0].next = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, dp_comp_calls, 2);
+	KUNIT_EXPECT_EQ(test, xnic_test_kicks, 0);
+	rwr[0].next = NULL;
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, rwr, &rbad), 0);
+	KUNIT_EXPECT_EQ(test, dp_comp_calls, 3);
+	KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&d->cq->ibcq,
+						 XRDMA_CQ_NEXT_COMP |
+						 XRDMA_CQ_REPORT_MISSED_EVENTS), 1);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 300ULL);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 400ULL);
+
+	/* a QP going away is flushed no more */
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->qp->ibqp, wr, &bad), 0);
+	xnic_cq_del_qp(d->qp);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 0);
+	xnic_cq_add_qp(d->qp);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 1);
+}
+
 static struct kunit_case dp_cases[] = {
 	KUNIT_CASE(dp_post_send_ring),
 	KUNIT_CASE(dp_sq_full_and_wrap),
@@ -1615,6 +1713,7 @@ static struct kunit_case dp_cases[] = {
 	KUNIT_CASE(dp_arm),
 	KUNIT_CASE(dp_srq),
 	KUNIT_CASE(dp_reset_and_clean),
+	KUNIT_CASE(dp_dead),
 	{}
 };
 
@@ -2076,11 +2175,13 @@ static void dead_reg_mr_keeps_pages(struct kunit *test)
 /*
  * The data path stops with the command path: after a command timed out,
  * the device is reset before the MR's pages are released, and an RDMA
- * WRITE through the old rkey touches nothing.
+ * WRITE through the old rkey touches nothing.  Then commands that release
+ * or quiesce succeed in software, others fail.
  */
 static void dead_stops_data_path(struct kunit *test)
 {
 	struct dd *d = test->priv;
+	struct xrdma_qp_attr attr = {};
 	struct xrdma_wc wc = {};
 	u32 rkey;
 	int resets;
@@ -2111,10 +2212,29 @@ static void dead_stops_data_path(struct kunit *test)
 							  XNIC_REG_STATUS) &
 				 XNIC_STATUS_ENABLED);
 
-	/* the stale rkey reaches nothing: no completion, no byte written */
-	if (!dd_write(d, rkey, 0xb2, 2))
-		KUNIT_EXPECT_EQ(test, dd_poll(d, 300, &wc), 0);
+	/*
+	 * The stale rkey reaches nothing: a WRITE posted to the dead device
+	 * is accepted and completes with a flush error (as a WR posted to a
+	 * QP in ERR), no byte written.
+	 */
+	KUNIT_EXPECT_EQ(test, dd_write(d, rkey, 0xb2, 2), 0);
+	KUNIT_EXPECT_EQ(test, dd_poll(d, 300, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 2ULL);
+	KUNIT_EXPECT_EQ(test, wc.status, XRDMA_WC_WR_FLUSH_ERR);
 	KUNIT_EXPECT_TRUE(test, dd_user_holds(d, 0xa1));
+
+	/* releasing and quiescing succeed in software; nothing else does */
+	attr.qp_state = XRDMA_QPS_ERR;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(d->qa, &attr, XRDMA_QP_STATE), 0);
+	attr.qp_state = XRDMA_QPS_RESET;
+	KUNIT_EXPECT_EQ(test, xrdma_modify_qp(d->qb, &attr, XRDMA_QP_STATE), 0);
+	attr.timeout = 14;
+	KUNIT_EXPECT_EQ(test, xnic_modify_qp(d->qb, &attr, XRDMA_QP_TIMEOUT,
+					     NULL), -EIO);
+	KUNIT_EXPECT_EQ(test, xnic_cmd_exec(d->xdev, XNIC_CMD_QUERY_CAPS, NULL,
+					    0, NULL, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, xnic_destroy_obj(d->xdev, XNIC_CMD_DESTROY_CQ,
+					       0x7fff), 0);
 
 	/* objects of a dead device are still destroyed */
 	dd_remove(test, d);

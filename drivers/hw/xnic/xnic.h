@@ -121,6 +121,10 @@ struct xnic_dev {
 	struct ida xrcd_ida;		/* XRC domain numbers */
 	u32 features;			/* XNIC_FEAT_* (FEATURES register) */
 
+	/* kernel CQs (xnic_cq.kcq_node), for xnic_dp_dead() */
+	struct mutex kcq_mutex;
+	struct list_head kcqs;
+
 	/* lookups of the data path and of events */
 	struct xarray qp_xa;		/* QPN -> kernel struct xnic_qp */
 	struct xarray srq_xa;		/* SRQN -> struct xnic_srq */
@@ -204,6 +208,14 @@ struct xnic_cq {
 	u32 ci;
 	u32 arm_sn;
 	struct xnic_qp *last_qp;	/* lookup cache, under lock */
+	/*
+	 * A kernel CQ's kernel QPs, under lock: those whose send queue
+	 * (xnic_qp.scq_node) and receive queue (rcq_node) report here,
+	 * flushed in software once the device is dead (xnic_dp.c)
+	 */
+	struct list_head sq_list;
+	struct list_head rq_list;
+	struct list_head kcq_node;	/* in xnic_dev.kcqs */
 	struct xnic_dmabuf buf;		/* kernel CQ */
 	struct xnic_ubuf *ubuf;		/* user CQ */
 	struct xrdma_mmap_entry *entry;
@@ -232,6 +244,8 @@ struct xnic_qp {
 	struct xrdma_qp ibqp;		/* must be first */
 	struct xnic_wq sq;
 	struct xnic_wq rq;
+	struct list_head scq_node;	/* in the send CQ's sq_list */
+	struct list_head rcq_node;	/* in the receive CQ's rq_list */
 	struct xnic_qp_dbrec *dbrec;
 	struct xnic_sq_cfg sq_cfg;
 	u32 rq_max_sge;
@@ -360,6 +374,7 @@ int xnic_cmdq_init(struct xnic_dev *xdev);
 void xnic_cmdq_complete(struct xnic_dev *xdev);
 int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 		  size_t inlen, void *out, size_t outlen);
+void xnic_cmd_kill(struct xnic_dev *xdev);
 
 /**
  * xnic_cmd_let_go - after a destroy command, may its memory be freed?
@@ -502,6 +517,9 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc);
 int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags);
 void xnic_cq_clean(struct xnic_cq *xcq, u32 qpn, struct xnic_srq *srq);
 void xnic_qp_reset_queues(struct xnic_qp *xqp);
+void xnic_cq_add_qp(struct xnic_qp *xqp);
+void xnic_cq_del_qp(struct xnic_qp *xqp);
+void xnic_dp_dead(struct xnic_dev *xdev);
 void xnic_kick_user(struct xnic_dev *xdev, u32 db_index);
 
 /* ------------------------------------------------------------------ */

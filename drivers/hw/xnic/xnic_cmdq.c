@@ -11,10 +11,14 @@
  * it returns, still under cmd_lock: the reset stops the data path too, so
  * nothing the device was given is reachable afterwards (xdev->stopped) and
  * the memory kept for it (zombies, xnic_mem.c) is freed.  Later commands
- * fail with -EIO at once; objects can still be destroyed, and their memory
- * is freed at once.  If the reset does not complete, everything given to
- * the device stays allocated (and pinned) until a later reset does, at
- * worst forever.
+ * fail with -EIO at once, except those that release or quiesce an object
+ * (destroy, dereg, free, dealloc, detach, MODIFY_QP to ERR or RESET):
+ * those succeed in software, as mlx5's after an internal error, so that
+ * consumers tear down without an error per object, and the kernel's
+ * outstanding work requests are flushed in software (xnic_dp_dead(),
+ * xnic_dp.c).  If the reset does not complete, everything given to the
+ * device stays allocated (and pinned) until a later reset does, at worst
+ * forever, and every command fails.
  */
 #include <linux/moduleparam.h>
 #include "xnic.h"
@@ -87,6 +91,39 @@ static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
 	return READ_ONCE(cmd->hdr.done) || READ_ONCE(xdev->fatal);
 }
 
+/**
+ * xnic_cmd_sw_ok - may a command succeed in software on a dead device?
+ * @opcode: XNIC_CMD_*
+ * @in: its body
+ * @inlen: the body's size
+ *
+ * Commands that release an object, and MODIFY_QP to ERR or RESET: a
+ * device that was reset holds nothing, so what they ask is already true.
+ *
+ * Return: true if the command is one of those.
+ */
+static bool xnic_cmd_sw_ok(u8 opcode, const void *in, size_t inlen)
+{
+	const struct xnic_cmd_modify_qp *m = in;
+
+	switch (opcode) {
+	case XNIC_CMD_DESTROY_CQ:
+	case XNIC_CMD_DESTROY_QP:
+	case XNIC_CMD_DESTROY_SRQ:
+	case XNIC_CMD_DEREG_MR:
+	case XNIC_CMD_FREE_DB:
+	case XNIC_CMD_DEALLOC_MW:
+	case XNIC_CMD_DETACH_MCAST:
+		return true;
+	case XNIC_CMD_MODIFY_QP:
+		return in && inlen >= sizeof(*m) &&
+		       le32_to_cpu(m->mask) & XNIC_QP_MOD_STATE &&
+		       (m->state == XNIC_QPS_ERR || m->state == XNIC_QPS_RESET);
+	default:
+		return false;
+	}
+}
+
 /*
  * The command path died (a command timed out, or the device is fatal):
  * stop the device for good and free what was kept for it.  Called with
@@ -95,9 +132,10 @@ static bool xnic_cmd_done(struct xnic_dev *xdev, struct xnic_cmd *cmd)
  *
  * Return: true if the caller should report DEVICE_FATAL (after dropping
  * cmd_lock): the command path died here and the device did not already
- * report it.
+ * report it.  *@flush is set if the device was stopped here: the caller
+ * calls xnic_dp_dead() after dropping cmd_lock.
  */
-static bool xnic_cmd_path_died(struct xnic_dev *xdev)
+static bool xnic_cmd_path_died(struct xnic_dev *xdev, bool *flush)
 {
 	if (xdev->cmd_dead)
 		return false;
@@ -113,8 +151,29 @@ static bool xnic_cmd_path_died(struct xnic_dev *xdev)
 		WRITE_ONCE(xdev->stopped, true);
 		spin_unlock(&xdev->zombie_lock);
 		xnic_free_zombies(xdev, true);
+		*flush = true;
 	}
 	return !READ_ONCE(xdev->fatal);
+}
+
+/**
+ * xnic_cmd_kill - stop a device that failed, before its recovery
+ * @xdev: device
+ *
+ * What the next command would do (xnic_cmd_path_died()), done now, and
+ * the kernel's work requests flushed (again, if a command did it: the
+ * handlers were then called from that command's caller), so that kernel
+ * clients see them before the recovery unbinds the device.  Sleeps.
+ */
+void xnic_cmd_kill(struct xnic_dev *xdev)
+{
+	bool flush = false;
+
+	mutex_lock(&xdev->cmd_lock);
+	xnic_cmd_path_died(xdev, &flush);
+	mutex_unlock(&xdev->cmd_lock);
+	if (READ_ONCE(xdev->stopped))
+		xnic_dp_dead(xdev);
 }
 
 /**
@@ -129,7 +188,8 @@ static bool xnic_cmd_path_died(struct xnic_dev *xdev)
  * Sleeps.  A command that times out, or finds the device fatal, resets
  * the device before returning (see the file comment): an -ETIMEDOUT or
  * -EIO caller may free what the command named if xnic_cmd_let_go() says
- * so.
+ * so.  Once the device was stopped, a command that releases or quiesces
+ * an object (xnic_cmd_sw_ok()) returns 0 instead.
  *
  * Return: 0, the errno of the device's status, -ETIMEDOUT, or
  * -EIO once the device is dead.
@@ -142,7 +202,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 		.device = &xdev->ibdev,
 		.event = XRDMA_EVENT_DEVICE_FATAL,
 	};
-	bool report = false;
+	bool report = false, flush = false;
 	unsigned long deadline;
 	u32 status;
 	int ret;
@@ -152,7 +212,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 
 	mutex_lock(&xdev->cmd_lock);
 	if (xdev->cmd_dead || READ_ONCE(xdev->fatal)) {
-		report = xnic_cmd_path_died(xdev);
+		report = xnic_cmd_path_died(xdev, &flush);
 		ret = -EIO;
 		goto out;
 	}
@@ -182,7 +242,7 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 				opcode);
 		ret = READ_ONCE(xdev->fatal) ? -EIO : -ETIMEDOUT;
 		trace_xnic_cmd_done(xdev, opcode, xdev->cmd_token, ~0U, ret);
-		report = xnic_cmd_path_died(xdev);
+		report = xnic_cmd_path_died(xdev, &flush);
 		goto out;
 	}
 	/* outputs after the done word */
@@ -197,6 +257,13 @@ int xnic_cmd_exec(struct xnic_dev *xdev, u8 opcode, const void *in,
 			opcode, status);
 out:
 	mutex_unlock(&xdev->cmd_lock);
+	/* the kernel's work requests complete with flush errors */
+	if (flush)
+		xnic_dp_dead(xdev);
+	/* a reset device holds nothing: releasing succeeds */
+	if ((ret == -EIO || ret == -ETIMEDOUT) && READ_ONCE(xdev->stopped) &&
+	    xnic_cmd_sw_ok(opcode, in, inlen))
+		ret = 0;
 	/* the device is useless to its users now */
 	if (report) {
 		xrdma_dispatch_event(&e);

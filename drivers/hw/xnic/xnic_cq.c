@@ -27,6 +27,9 @@ int xnic_create_cq(struct xrdma_cq *cq,
 	total = ring_bytes + sizeof(struct xnic_cq_dbrec);
 	spin_lock_init(&xcq->lock);
 	mutex_init(&xcq->resize_mutex);
+	INIT_LIST_HEAD(&xcq->sq_list);
+	INIT_LIST_HEAD(&xcq->rq_list);
+	INIT_LIST_HEAD(&xcq->kcq_node);
 	ret = xnic_queue_alloc(xdev, udata, total, &xcq->buf, &xcq->ubuf,
 			       &cpu, &dma);
 	if (ret)
@@ -65,6 +68,11 @@ int xnic_create_cq(struct xrdma_cq *cq,
 		}
 	}
 	cq->cqe = min(1U << log, xdev->caps.max_cqe);
+	if (!udata) {
+		mutex_lock(&xdev->kcq_mutex);
+		list_add_tail(&xcq->kcq_node, &xdev->kcqs);
+		mutex_unlock(&xdev->kcq_mutex);
+	}
 	return 0;
 
 err_free:
@@ -167,6 +175,9 @@ void xnic_destroy_cq(struct xrdma_cq *cq)
 	struct xnic_cq *xcq = to_xcq(cq);
 	int ret;
 
+	mutex_lock(&xdev->kcq_mutex);
+	list_del_init(&xcq->kcq_node);
+	mutex_unlock(&xdev->kcq_mutex);
 	ret = xnic_destroy_obj(xdev, XNIC_CMD_DESTROY_CQ, cq->res.id);
 	xnic_queue_free(xdev, &xcq->buf, &xcq->ubuf, &xcq->entry,
 			xnic_cmd_let_go(xdev, ret));

@@ -11,6 +11,17 @@
  * every entry up to i).  SRQ WQEs carry the caller's wr_id itself: an SRQ
  * is consumed in ring order, so the number of its completions polled
  * bounds what the device has consumed.
+ *
+ * Once the device is dead and was reset (xdev->stopped: it writes no CQE
+ * any more), a kernel CQ returns, after the CQEs left in its ring, a
+ * completion with XRDMA_WC_WR_FLUSH_ERR for each WQE still outstanding on
+ * the send and receive queues reporting to it (its sq_list and rq_list),
+ * as mlx5's poll_cq after an internal error; xnic_dp_dead() calls the
+ * handler of every kernel CQ that was ever armed, and a post to a dead
+ * device is accepted and calls its CQ's: a WR posted to a QP in the Error
+ * state completes with a flush error (IBTA), which ib_drain_qp() relies on.
+ * SRQ receives are not flushed: the device takes them in ring order for
+ * any QP, so no CQ owns them; they go with the SRQ.
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -76,6 +87,23 @@ static bool xnic_db_ring(struct xnic_db_page *page, u32 slot)
 	return le32_to_cpu(READ_ONCE(page->flags)) & XNIC_DB_NEED_WAKEUP;
 }
 
+/**
+ * xnic_cq_kick - call a kernel CQ's completion handler in software
+ * @xcq: the CQ
+ *
+ * Only for a CQ that was ever armed: one that never was is polled by its
+ * owner (ib_core's IB_POLL_DIRECT, whose handler warns of an unsolicited
+ * completion), and a spurious call to an armed one's handler is harmless.
+ * Any context.
+ */
+static void xnic_cq_kick(struct xnic_cq *xcq)
+{
+	struct xrdma_cq *cq = &xcq->ibcq;
+
+	if (READ_ONCE(xcq->arm_sn) && cq->comp_handler)
+		cq->comp_handler(cq, cq->cq_context);
+}
+
 /* ------------------------------------------------------------------ */
 /* Posting                                                             */
 
@@ -101,6 +129,7 @@ int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
 	struct xnic_wq *sq = &xqp->sq;
 	u32 size = 1U << sq->log_size, pi, start;
 	unsigned long flags;
+	bool dead;
 	int ret = 0;
 
 	if (unlikely(!xqp->kernel || !sq->ring ||
@@ -137,18 +166,28 @@ int xnic_post_send(struct xrdma_qp *qp, const struct xrdma_send_wr *wr,
 		dma_wmb();
 		WRITE_ONCE(xqp->dbrec->sq_pi, cpu_to_le32(pi));
 	}
+	/* under the lock: see xnic_dp_dead() */
+	dead = READ_ONCE(xdev->stopped);
 	spin_unlock_irqrestore(&sq->lock, flags);
 
-	if (pi != start && xnic_db_ring(xdev->kdb.cpu, xqp->db_slot))
+	if (unlikely(dead)) {
+		if (pi != start)
+			xnic_cq_kick(to_xcq(qp->send_cq));
+	} else if (pi != start && xnic_db_ring(xdev->kdb.cpu, xqp->db_slot)) {
 		xnic_kick(xdev, false);	/* any context */
+	}
 	return ret;
 }
 
-static int xnic_post_rwqe(struct xnic_wq *wq, u32 max_sge,
-			  struct xnic_qp_dbrec *dbrec,
+static int xnic_post_rwqe(struct xnic_qp *xqp,
 			  const struct xrdma_recv_wr *wr,
 			  const struct xrdma_recv_wr **bad_wr)
 {
+	struct xnic_dev *xdev = to_xdev(xqp->ibqp.device);
+	struct xnic_wq *wq = &xqp->rq;
+	u32 max_sge = xqp->rq_max_sge;
+	struct xnic_qp_dbrec *dbrec = xqp->dbrec;
+	bool dead;
 	u32 size = 1U << wq->log_size, pi, start;
 	unsigned long flags;
 	int ret = 0;
@@ -183,7 +222,11 @@ static int xnic_post_rwqe(struct xnic_wq *wq, u32 max_sge,
 		/* receives need no doorbell: the device reads rq_pi */
 		WRITE_ONCE(dbrec->rq_pi, cpu_to_le32(pi));
 	}
+	/* under the lock: see xnic_dp_dead() */
+	dead = READ_ONCE(xdev->stopped);
 	spin_unlock_irqrestore(&wq->lock, flags);
+	if (unlikely(dead) && pi != start)
+		xnic_cq_kick(to_xcq(xqp->ibqp.recv_cq));
 	return ret;
 }
 
@@ -206,8 +249,7 @@ int xnic_post_recv(struct xrdma_qp *qp, const struct xrdma_recv_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	return xnic_post_rwqe(&xqp->rq, xqp->rq_max_sge, xqp->dbrec, wr,
-			      bad_wr);
+	return xnic_post_rwqe(xqp, wr, bad_wr);
 }
 
 /**
@@ -431,6 +473,87 @@ static bool xnic_cqe_process(struct xnic_dev *xdev, struct xnic_cq *xcq,
 	return ok;
 }
 
+/*
+ * Flush completions for @wq's outstanding WQEs, oldest first, at most
+ * @num.  Called with the CQ's lock held, on a dead device.
+ */
+static int xnic_wq_flush(struct xnic_qp *xqp, struct xnic_wq *wq, bool send,
+			 struct xrdma_wc *wc, int num)
+{
+	u32 mask = (1U << wq->log_size) - 1, ci, pi;
+	int n = 0;
+
+	if (!wq->wrid)
+		return 0;
+	/* the wr_ids of the last post, and no post while ci moves */
+	spin_lock(&wq->lock);
+	ci = wq->ci;
+	pi = wq->pi;
+	for (; n < num && ci != pi; n++, ci++) {
+		memset(&wc[n], 0, sizeof(wc[n]));
+		wc[n].wr_id = wq->wrid[ci & mask];
+		wc[n].status = XRDMA_WC_WR_FLUSH_ERR;
+		wc[n].opcode = send ? XRDMA_WC_SEND : XRDMA_WC_RECV;
+		wc[n].qp = &xqp->ibqp;
+		wc[n].port_num = 1;
+	}
+	if (n) {
+		/* the wr_ids are read before post may reuse the entries */
+		smp_store_release(&wq->ci, ci);
+	}
+	spin_unlock(&wq->lock);
+	return n;
+}
+
+/* A dead device's flush completions for @xcq's queues, at most @num. */
+static int xnic_cq_flush(struct xnic_cq *xcq, struct xrdma_wc *wc, int num)
+{
+	struct xnic_qp *xqp;
+	int n = 0;
+
+	list_for_each_entry(xqp, &xcq->sq_list, scq_node) {
+		n += xnic_wq_flush(xqp, &xqp->sq, true, wc + n, num - n);
+		if (n == num)
+			return n;
+	}
+	list_for_each_entry(xqp, &xcq->rq_list, rcq_node) {
+		n += xnic_wq_flush(xqp, &xqp->rq, false, wc + n, num - n);
+		if (n == num)
+			return n;
+	}
+	return n;
+}
+
+static bool xnic_wq_pending(struct xnic_wq *wq)
+{
+	bool ret;
+
+	if (!wq->wrid)
+		return false;
+	spin_lock(&wq->lock);
+	ret = wq->ci != wq->pi;
+	spin_unlock(&wq->lock);
+	return ret;
+}
+
+/*
+ * Has @xcq flush completions to return?  With the CQ's lock held, on a
+ * dead device: a post kicks the handler, but one that came while the
+ * owner was polling may have found it still running (irq_poll).
+ */
+static bool xnic_cq_flush_pending(struct xnic_cq *xcq)
+{
+	struct xnic_qp *xqp;
+
+	list_for_each_entry(xqp, &xcq->sq_list, scq_node)
+		if (xnic_wq_pending(&xqp->sq))
+			return true;
+	list_for_each_entry(xqp, &xcq->rq_list, rcq_node)
+		if (xnic_wq_pending(&xqp->rq))
+			return true;
+	return false;
+}
+
 static inline struct xnic_cqe *xnic_cqe_at(struct xnic_cq *xcq, u32 idx)
 {
 	return &xcq->ring[idx & ((1U << xcq->log_cqe) - 1)];
@@ -442,7 +565,8 @@ static inline struct xnic_cqe *xnic_cqe_at(struct xnic_cq *xcq, u32 idx)
  * @num_entries: room in @wc
  * @wc: completions
  *
- * Any context.
+ * Any context.  On a dead device, flush completions follow the CQEs left
+ * in the ring (see the file comment).
  *
  * Return: completions returned, or -EINVAL for a user CQ.
  */
@@ -479,6 +603,9 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc)
 		mb();
 		WRITE_ONCE(xcq->dbrec->ci, cpu_to_le32(ci));
 	}
+	/* the ring is empty: a stopped device writes no more */
+	if (unlikely(n < num_entries) && unlikely(READ_ONCE(xdev->stopped)))
+		n += xnic_cq_flush(xcq, wc + n, num_entries - n);
 	spin_unlock_irqrestore(&xcq->lock, flags);
 	return n;
 }
@@ -510,7 +637,7 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 	sn = (xcq->arm_sn + 1) & 0x3fffffff;
 	if (!sn)
 		sn = 1;
-	xcq->arm_sn = sn;
+	WRITE_ONCE(xcq->arm_sn, sn);	/* xnic_cq_kick() reads it */
 	WRITE_ONCE(xcq->dbrec->arm, cpu_to_le32(sn << 2 | cond));
 	/* either record may be the device's during a resize: arm both */
 	if (unlikely(xcq->next_dbrec))
@@ -521,6 +648,8 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 		if (xnic_hw_owned_valid(READ_ONCE(xnic_cqe_at(xcq, xcq->ci)->owner),
 					xcq->ci, xcq->log_cqe))
 			ret = 1;
+		else if (unlikely(READ_ONCE(to_xdev(cq->device)->stopped)))
+			ret = xnic_cq_flush_pending(xcq);
 	}
 	spin_unlock_irqrestore(&xcq->lock, irqflags);
 	return ret;
@@ -583,20 +712,107 @@ void xnic_qp_reset_queues(struct xnic_qp *xqp)
 	if (qp->recv_cq && qp->recv_cq != qp->send_cq)
 		xnic_cq_clean(to_xcq(qp->recv_cq), qp->qp_num, srq);
 
-	/* no CQE of this QP is left, so poll_cq no longer touches ci */
-	spin_lock_irqsave(&xqp->sq.lock, flags);
+	/*
+	 * No CQE of this QP is left, so poll_cq no longer touches ci but to
+	 * flush the queues of a dead device, under the CQ's lock.
+	 */
+	spin_lock_irqsave(&to_xcq(qp->send_cq)->lock, flags);
+	spin_lock(&xqp->sq.lock);
 	memset(xqp->sq.ring, 0, 1U << (xqp->sq.log_size + xqp->sq.wqe_shift));
 	WRITE_ONCE(xqp->sq.pi, 0);
 	WRITE_ONCE(xqp->sq.ci, 0);
 	WRITE_ONCE(xqp->dbrec->sq_pi, 0);
-	spin_unlock_irqrestore(&xqp->sq.lock, flags);
+	spin_unlock(&xqp->sq.lock);
+	spin_unlock_irqrestore(&to_xcq(qp->send_cq)->lock, flags);
 	if (xqp->rq.ring) {
-		spin_lock_irqsave(&xqp->rq.lock, flags);
+		spin_lock_irqsave(&to_xcq(qp->recv_cq)->lock, flags);
+		spin_lock(&xqp->rq.lock);
 		memset(xqp->rq.ring, 0,
 		       1U << (xqp->rq.log_size + xqp->rq.wqe_shift));
 		WRITE_ONCE(xqp->rq.pi, 0);
 		WRITE_ONCE(xqp->rq.ci, 0);
 		WRITE_ONCE(xqp->dbrec->rq_pi, 0);
-		spin_unlock_irqrestore(&xqp->rq.lock, flags);
+		spin_unlock(&xqp->rq.lock);
+		spin_unlock_irqrestore(&to_xcq(qp->recv_cq)->lock, flags);
 	}
+}
+
+/**
+ * xnic_cq_add_qp - a new kernel QP's queues report to their CQs
+ * @xqp: the QP, created (not XRC_TGT)
+ *
+ * From now on, poll_cq of a dead device flushes its queues.
+ */
+void xnic_cq_add_qp(struct xnic_qp *xqp)
+{
+	struct xrdma_qp *qp = &xqp->ibqp;
+	struct xnic_cq *xcq = to_xcq(qp->send_cq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&xcq->lock, flags);
+	list_add_tail(&xqp->scq_node, &xcq->sq_list);
+	spin_unlock_irqrestore(&xcq->lock, flags);
+	/* not with an SRQ, nor an XRC_INI QP: no receive queue */
+	if (!xqp->rq.ring)
+		return;
+	xcq = to_xcq(qp->recv_cq);
+	spin_lock_irqsave(&xcq->lock, flags);
+	list_add_tail(&xqp->rcq_node, &xcq->rq_list);
+	spin_unlock_irqrestore(&xcq->lock, flags);
+}
+
+/**
+ * xnic_cq_del_qp - undo xnic_cq_add_qp() before a kernel QP goes
+ * @xqp: the QP
+ *
+ * Also a barrier: a poll_cq flushing its queues has finished with it.
+ */
+void xnic_cq_del_qp(struct xnic_qp *xqp)
+{
+	struct xrdma_qp *qp = &xqp->ibqp;
+	struct xnic_cq *xcq = to_xcq(qp->send_cq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&xcq->lock, flags);
+	list_del(&xqp->scq_node);
+	spin_unlock_irqrestore(&xcq->lock, flags);
+	if (!xqp->rq.ring)
+		return;
+	xcq = to_xcq(qp->recv_cq);
+	spin_lock_irqsave(&xcq->lock, flags);
+	list_del(&xqp->rcq_node);
+	spin_unlock_irqrestore(&xcq->lock, flags);
+}
+
+/**
+ * xnic_dp_dead - the device was stopped: flush the kernel's work requests
+ * @xdev: device, xdev->stopped just set
+ *
+ * Calls the handler of every kernel CQ that was ever armed, whose owner
+ * polls then the flush completions (xnic_poll_cq()).  A post that read
+ * stopped false did so under its queue's lock, taken here after stopped
+ * was set: its WQEs are in pi before this CQ's handler is called.  A
+ * later post sees stopped and calls the handler itself.  Sleeps.
+ */
+void xnic_dp_dead(struct xnic_dev *xdev)
+{
+	struct xnic_cq *xcq;
+	struct xnic_qp *xqp;
+	unsigned long flags;
+
+	mutex_lock(&xdev->kcq_mutex);
+	list_for_each_entry(xcq, &xdev->kcqs, kcq_node) {
+		spin_lock_irqsave(&xcq->lock, flags);
+		list_for_each_entry(xqp, &xcq->sq_list, scq_node) {
+			spin_lock(&xqp->sq.lock);
+			spin_unlock(&xqp->sq.lock);
+		}
+		list_for_each_entry(xqp, &xcq->rq_list, rcq_node) {
+			spin_lock(&xqp->rq.lock);
+			spin_unlock(&xqp->rq.lock);
+		}
+		spin_unlock_irqrestore(&xcq->lock, flags);
+		xnic_cq_kick(xcq);
+	}
+	mutex_unlock(&xdev->kcq_mutex);
 }

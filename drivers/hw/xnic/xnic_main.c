@@ -53,6 +53,9 @@ static void xnic_recover_work(struct work_struct *work)
 	/* bound: the instance lives until we let go of the lock */
 	xdev = dev->driver ? dev_get_drvdata(dev) : NULL;
 	same = xdev && xdev->gen == r->gen;
+	/* the kernel's work requests are flushed before the unbind waits */
+	if (same)
+		xnic_cmd_kill(xdev);
 	device_unlock(dev);
 	if (same) {
 		dev_warn(dev, "resetting the device after its fatal error\n");
@@ -406,6 +409,8 @@ static int xnic_probe(struct platform_device *pdev)
 	ida_init(&xdev->xrcd_ida);
 	xa_init(&xdev->qp_xa);
 	xa_init(&xdev->srq_xa);
+	mutex_init(&xdev->kcq_mutex);
+	INIT_LIST_HEAD(&xdev->kcqs);
 
 	ret = xnic_hw_start(xdev);
 	if (ret)

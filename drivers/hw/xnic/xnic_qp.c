@@ -250,6 +250,9 @@ int xnic_create_qp(struct xrdma_qp *qp,
 				xnic_free_slot(xdev, xqp);
 			return -EFAULT;
 		}
+	} else {
+		/* flushed by poll_cq once the device is dead */
+		xnic_cq_add_qp(xqp);
 	}
 	return 0;
 
@@ -445,6 +448,7 @@ void xnic_destroy_qp(struct xrdma_qp *qp)
 		return;
 	if (xqp->kernel) {
 		xa_erase(&xdev->qp_xa, qp->qp_num);
+		xnic_cq_del_qp(xqp);
 		/* forget its completions; waits for pollers using it */
 		xnic_cq_clean(to_xcq(qp->send_cq), qp->qp_num, srq);
 		if (qp->recv_cq && qp->recv_cq != qp->send_cq)
