@@ -580,11 +580,20 @@ void td_exit(struct kunit *test)
 	for (i = 0; i < 2; i++)
 		if (c->dev[i].sim)
 			xnic_sim_dev_stop(c->dev[i].sim);
+	/*
+	 * Both cleared before either is freed: clearing one waits out its
+	 * peer's sections (xnic_sim_sect_sync() reads the peer).
+	 */
 	for (i = 0; i < 2; i++) {
 		if (!c->dev[i].sim)
 			continue;
 		xnic_sim_clear(c->dev[i].sim);
 		irq_work_sync(&c->dev[i].sim->irq_work);
+	}
+	for (i = 0; i < 2; i++) {
+		if (!c->dev[i].sim)
+			continue;
+		c->dev[i].sim->peer = NULL;
 		xnic_sim_dev_free(c->dev[i].sim);
 	}
 }
