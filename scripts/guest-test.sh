@@ -45,7 +45,8 @@
 #                          xverbs_isolation', the xverbs tests of issue 15's
 #                          verbs but xverbs_mr, and the kernel's RDMA stack on
 #                          our device: ib_core_*, ulp_nvme_*, ulp_rdma_cm_*,
-#                          rdmacm_mckey, rdmacm_tools_* but perftest and qperf;
+#                          rdmacm_mckey, rdmacm_tools_* but perftest and qperf,
+#                          rdmacm_fault_*;
 #                          Documentation/testing.rst says why not the others),
 #                          time limits times XRDMA_TIMEOUT_SCALE (3), memory
 #                          1G, and a kmemleak scan after the tests that fails
@@ -83,7 +84,7 @@ debug)
 	# ib_core and the ULPs need the debug kernel's dma-debug patch
 	# (nvme-rdma); perftest's latency tests print inf on it, qperf's
 	# server binds only IPv6, which it lacks
-	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation,xverbs_mw,xverbs_resize,xverbs_mcast,xverbs_share,xverbs_dm,xverbs_xrc,xverbs_eqflood,xverbs_handles,ib_core_*,ulp_nvme_*,ulp_rdma_cm_*,rdmacm_mckey,rdmacm_tools_rping,rdmacm_tools_ucmatose,rdmacm_tools_udaddy,rdmacm_tools_rdma_server,rdmacm_tools_rstream,rdmacm_tools_no_listener,rdmacm_tools_server_killed,rdmacm_tools_exit_open}
+	DEFAULT_TESTS=${XRDMA_DEBUG_TESTS:-uverbs_*,xnic_*,xverbs_semantics,xverbs_isolation,xverbs_mw,xverbs_resize,xverbs_mcast,xverbs_share,xverbs_dm,xverbs_xrc,xverbs_eqflood,xverbs_handles,ib_core_*,ulp_nvme_*,ulp_rdma_cm_*,rdmacm_mckey,rdmacm_tools_rping,rdmacm_tools_ucmatose,rdmacm_tools_udaddy,rdmacm_tools_rdma_server,rdmacm_tools_rstream,rdmacm_tools_no_listener,rdmacm_tools_server_killed,rdmacm_tools_exit_open,rdmacm_fault_*}
 	export XRDMA_TIMEOUT_SCALE=${XRDMA_TIMEOUT_SCALE:-3}
 	export XRDMA_KMEMLEAK=${XRDMA_KMEMLEAK:-1}
 	# boot and the leak scan run outside tests, and slowly

@@ -23,7 +23,7 @@ libssl-dev dwarves rsync git patch apt mawk mount zstd
 kmod cpio gzip xz-utils file busybox-static qemu-system-x86 sparse python3 python3-minimal
 python3-pyverbs libpython3.11-stdlib trace-cmd
 linux-image-amd64 linux-headers-amd64 linux-source-6.1 linux-source-6.12
-rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev iproute2 gnuplot-nox
+rdma-core ibverbs-utils ibverbs-providers perftest libibverbs-dev librdmacm-dev iproute2 gnuplot-nox
 nvme-cli fio nfs-kernel-server nfs-common ksmbd-tools cifs-utils rdmacm-utils
 ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin openmpi-common libopenmpi-dev
 libopenmpi3 libpmix2 qperf libtirpc-common netbase
