@@ -5,9 +5,13 @@
 # XRDMA_SUBTEST: xnic 240
 # XRDMA_SUBTEST: remove_rxe 180
 # XRDMA_SUBTEST: remove_xnic 180
-# XRDMA_DEBIAN_MODULES: crc32_generic veth rdma_rxe ib_core
+# XRDMA_SUBTEST: flap_xnic 90
+# XRDMA_SUBTEST: lost_xnic 240
+# XRDMA_SUBTEST: fatal_xnic 150
+# XRDMA_DEBIAN_MODULES: configfs crc32_generic veth rdma_rxe ib_core
 # XRDMA_DEBIAN_MODULES: null_blk nvmet nvmet-rdma nvme-rdma
 # XRDMA_PROGRAMS: ip rdma nvme dd cmp
+# XRDMA_PROGRAMS: scripts/xrdma-fault
 #
 # NVMe over Fabrics through the kernel's RDMA stack, with Debian's modules
 # and nvme-cli only (tools/testing/harness/guest/lib/ulp.sh gives the transport):
@@ -26,6 +30,37 @@
 #                             handling removes the controller in bounded
 #                             time, the reading process ends, and the
 #                             stack unloads
+#
+# The model's faults (Documentation/faults.rst, scripts/xrdma-fault) under
+# the connection, host and target on xnic0's loopback:
+#   flap_xnic    nvme connect --reconnect-delay=1 --ctrl-loss-tmo=60; a
+#                pattern written; direct writes and reads (verified) of
+#                another pattern in the background; "link xnic0 down":
+#                the host's I/O gets no answer and the controller leaves
+#                "live"; 3 s later "link up": by itself it is live again
+#                (it went through "connecting"; the kernel log has
+#                "Reconnecting in 1 seconds" and "Successfully
+#                reconnected"), the background I/O goes on and ends with
+#                no error, the first pattern reads back, new ones verify
+#                (host and target side)
+#   lost_xnic    --reconnect-delay=1 --ctrl-loss-tmo=1, a reader running;
+#                the link goes down and stays down: the one reconnect
+#                attempt fails when rdma_cm gives up on its connection
+#                request (about 80 s on 6.12, 105 s on 6.1: ctrl_loss_tmo
+#                counts attempts, and an attempt on a silent port lasts
+#                the CM's retries), the controller is deleted, the reader
+#                ends with an error; link up, a new connection works
+#   fatal_xnic   patterns written to both namespaces, a reader running;
+#                "fatal xnic0": the xnic driver recovers the device
+#                (unbind and probe: a new ib_device xnic0 and netdev, the
+#                address put back), nvme-rdma deletes its controller on the
+#                device's removal (no reconnection across it), the reader
+#                ends; nvmet-rdma's listener went with the old device: the
+#                port is enabled again (configfs), a new nvme connect
+#                works, the patterns read back (null_blk is memory
+#                backed) and a new one verifies
+# These check the kernel log since their start for splats; teardown puts
+# the link up and unloads everything.
 
 # shellcheck source=/dev/null # lib/ulp.sh, in the guest
 . /xrdma/tests/lib/ulp.sh
@@ -41,51 +76,73 @@ rdma_cm iw_cm ib_cm"
 case $XRDMA_SUBTEST in
 rxe | xnic) TR=$XRDMA_SUBTEST MODE=data ;;
 remove_rxe | remove_xnic) TR=${XRDMA_SUBTEST#remove_} MODE=remove ;;
+flap_xnic | lost_xnic | fatal_xnic) TR=xnic MODE=${XRDMA_SUBTEST%_xnic} ;;
 *) fail "unknown subtest '$XRDMA_SUBTEST'" ;;
 esac
 
 command -v nvme >/dev/null || fail "nvme-cli not shipped"
 
+# connect [OPTION...]: nvme connect (with OPTION...)
 connect() {
-	ulp_nvme_connect "$NQN" "$ULP_IP" "$HOSTNQN" "$HOSTID"
+	ulp_nvme_connect "$NQN" "$ULP_IP" "$HOSTNQN" "$HOSTID" "$@"
 	DEV1=$ULP_NVME_DEV1
 	DEV2=$ULP_NVME_DEV2
 	note "connected: nsid 1 $DEV1 (null_blk), nsid 2 $DEV2 (file)"
 	nvme list-subsys 2>/dev/null | sed 's/^/# /'
 }
 
-# verify DEV BACKING OFFSET_MIB: a random pattern written at OFFSET_MIB
-# with O_DIRECT reads back the same through DEV and on BACKING (target)
-verify() {
-	_p=$XRDMA_TMP/pat
-	_d=
-	[ -b "$2" ] && _d=iflag=direct
-	/usr/bin/dd if=/dev/urandom of="$_p" bs=1M count=$MIB 2>/dev/null ||
+# pat_make FILE MIB: a random pattern of MIB MiB
+pat_make() {
+	/usr/bin/dd if=/dev/urandom of="$1" bs=1M count="$2" 2>/dev/null ||
 		fail "no pattern"
-	/usr/bin/dd if="$_p" of="$1" bs=1M seek="$3" conv=nocreat,notrunc \
+}
+
+# pat_put DEV OFFSET_MIB FILE: FILE written to DEV at OFFSET_MIB with
+# O_DIRECT
+pat_put() {
+	/usr/bin/dd if="$3" of="$1" bs=1M seek="$2" conv=nocreat,notrunc \
 		oflag=direct 2>"$XRDMA_TMP/dd" || {
 		cat "$XRDMA_TMP/dd"
 		fail "direct write to $1 failed"
 	}
-	/usr/bin/dd if="$1" of="$XRDMA_TMP/back" bs=1M skip="$3" count=$MIB \
+}
+
+# pat_check DEV BACKING OFFSET_MIB FILE: DEV at OFFSET_MIB (O_DIRECT)
+# and BACKING (the target's side) hold FILE
+pat_check() {
+	_n=$(($(wc -c <"$4") / 1048576))
+	_d=
+	[ -b "$2" ] && _d=iflag=direct
+	/usr/bin/dd if="$1" of="$XRDMA_TMP/back" bs=1M skip="$3" count="$_n" \
 		iflag=direct 2>"$XRDMA_TMP/dd" || {
 		cat "$XRDMA_TMP/dd"
 		fail "direct read from $1 failed"
 	}
-	/usr/bin/cmp "$_p" "$XRDMA_TMP/back" ||
+	/usr/bin/cmp "$4" "$XRDMA_TMP/back" ||
 		fail "$1: data read back differs from the pattern written"
 	# shellcheck disable=SC2086 # no argument when empty
-	/usr/bin/dd if="$2" of="$XRDMA_TMP/back" bs=1M skip="$3" count=$MIB \
+	/usr/bin/dd if="$2" of="$XRDMA_TMP/back" bs=1M skip="$3" count="$_n" \
 		$_d 2>/dev/null || fail "cannot read $2"
-	/usr/bin/cmp "$_p" "$XRDMA_TMP/back" ||
+	/usr/bin/cmp "$4" "$XRDMA_TMP/back" ||
 		fail "$2 (target side) does not hold what was written to $1"
-	rm -f "$_p" "$XRDMA_TMP/back"
+	rm -f "$XRDMA_TMP/back"
+}
+
+# verify DEV BACKING OFFSET_MIB: a random pattern written at OFFSET_MIB
+# with O_DIRECT reads back the same through DEV and on BACKING (target)
+verify() {
+	pat_make "$XRDMA_TMP/pat" $MIB
+	pat_put "$1" "$3" "$XRDMA_TMP/pat"
+	pat_check "$1" "$2" "$3" "$XRDMA_TMP/pat"
+	rm -f "$XRDMA_TMP/pat"
 }
 
 # teardown: disconnect (if connected), target, modules, transport; each
 # step copes with what is not there (the end of the test and, on a
 # failure, the exit trap)
 teardown() {
+	bg_end
+	link_up
 	ulp_nvme_disconnect "$NQN"
 	ulp_nvme_target_down "$NQN"
 	# shellcheck disable=SC2086 # a list
@@ -101,10 +158,336 @@ teardown() {
 	} >>"$XRDMA_TMP/errors"
 }
 
+# ------------------------------------------------------------- faults
+# (flap, lost, fatal: the model's faults, Documentation/faults.rst)
+
+CFS=/sys/kernel/config/xnic_sim
+SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|refcount_t:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked'
+# the background programs' pids
+BGP=
+CTRL=
+
+# klog_mark NAME: a line in the kernel log for klog_since NAME to read
+# after (a mark, not a line count: xnic_fault.sh)
+klog_mark() { echo "ulp_nvme: mark $1" >/dev/kmsg; }
+
+# klog_since NAME: the kernel log after the last mark NAME
+klog_since() {
+	dmesg | awk -v m="ulp_nvme: mark $1" '
+		length($0) >= length(m) &&
+		substr($0, length($0) - length(m) + 1) == m { n = 0; next }
+		{ l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }'
+}
+
+# now: seconds since boot
+now() {
+	read -r _t _ </proc/uptime
+	echo "${_t%.*}"
+}
+
+# bg_end: the background programs end (SIGKILL) and are reaped
+bg_end() {
+	for _p in $BGP; do
+		kill -9 "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	BGP=
+}
+
+# link_up: xnic_sim's ports up, flapping off (if it is loaded)
+link_up() {
+	for _l in "$CFS"/*/link; do
+		[ -e "$_l" ] && echo up >"$_l"
+	done
+	return 0
+}
+
+# ctrl_of: the nvme controller (nvmeN) of subsystem NQN
+ctrl_of() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$_c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		echo "${_c##*/}"
+		return 0
+	done
+	return 1
+}
+
+# state: the state of controller CTRL ("gone" once deleted)
+state() { cat "/sys/class/nvme/$CTRL/state" 2>/dev/null || echo gone; }
+
+# shellcheck disable=SC2317 # called through wait_for
+state_is() { [ "$(state)" = "$1" ]; }
+
+# shellcheck disable=SC2317
+state_not() { [ "$(state)" != "$1" ]; }
+
+# watch_states: every state CTRL goes through, a line each in
+# $XRDMA_TMP/states (polled every 50 ms), until $XRDMA_TMP/watch.stop
+watch_states() {
+	_wl=
+	while [ ! -e "$XRDMA_TMP/watch.stop" ]; do
+		_ws=gone
+		read -r _ws 2>/dev/null <"/sys/class/nvme/$CTRL/state"
+		[ "$_ws" = "$_wl" ] || echo "$_ws" >>"$XRDMA_TMP/states"
+		_wl=$_ws
+		sleep 0.05
+	done
+}
+
+# states: the states watch_states saw, on one line
+states() { tr '\n' ' ' <"$XRDMA_TMP/states"; }
+
+# bg_io DEV OFFSET_MIB FILE: FILE written to DEV at OFFSET_MIB and read
+# back, O_DIRECT, again and again until $XRDMA_TMP/io.stop exists; the
+# rounds done in $XRDMA_TMP/io.n; 0, or 1 at the first error (the error
+# in $XRDMA_TMP/io.err)
+bg_io() {
+	_in=0
+	_ic=$(($(wc -c <"$3") / 1048576))
+	while [ ! -e "$XRDMA_TMP/io.stop" ]; do
+		/usr/bin/dd if="$3" of="$1" bs=1M seek="$2" conv=nocreat,notrunc \
+			oflag=direct 2>"$XRDMA_TMP/io.err" || return 1
+		/usr/bin/dd if="$1" of="$XRDMA_TMP/io.back" bs=1M skip="$2" \
+			count="$_ic" iflag=direct 2>"$XRDMA_TMP/io.err" || return 1
+		/usr/bin/cmp "$3" "$XRDMA_TMP/io.back" >"$XRDMA_TMP/io.err" 2>&1 ||
+			return 1
+		_in=$((_in + 1))
+		echo $_in >"$XRDMA_TMP/io.n"
+	done
+}
+
+io_n() { cat "$XRDMA_TMP/io.n" 2>/dev/null || echo 0; }
+
+# shellcheck disable=SC2317 # called through wait_for
+io_ge() { [ "$(io_n)" -ge "$1" ]; }
+
+# reader DEV: direct reads of DEV in a loop until one fails (its error
+# in $XRDMA_TMP/rd.err)
+reader() {
+	while /usr/bin/dd if="$1" of=/dev/null bs=64k count=256 iflag=direct \
+		2>"$XRDMA_TMP/rd.err"; do
+		:
+	done
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
+# hung WHAT PID: PID (WHAT) still runs: its stack and the blocked tasks,
+# then fail
+hung() {
+	cat "/proc/$2/stack" 2>/dev/null
+	echo w >/proc/sysrq-trigger
+	fail "$1"
+}
+
+# klog_has MARK ERE: the kernel log since MARK has a line matching ERE
+# shellcheck disable=SC2317 # called through wait_for
+klog_has() { klog_since "$1" | grep -Eq "$2"; }
+
+# splat_check: no splat in the kernel log since the subtest began
+splat_check() {
+	klog_since start | grep -E "$SPLAT" >"$XRDMA_TMP/splats"
+	[ ! -s "$XRDMA_TMP/splats" ] || {
+		head -n 5 "$XRDMA_TMP/splats"
+		fail "kernel log: $(head -n 1 "$XRDMA_TMP/splats")"
+	}
+}
+
+# params RECONNECT_DELAY CTRL_LOSS_TMO: CTRL is live with these
+params() {
+	CTRL=$(ctrl_of) || fail "no nvme controller of $NQN"
+	assert_eq "$(state)" live "$CTRL state"
+	assert_eq "$(cat "/sys/class/nvme/$CTRL/reconnect_delay")" "$1" \
+		"$CTRL reconnect_delay"
+	assert_eq "$(cat "/sys/class/nvme/$CTRL/ctrl_loss_tmo")" "$2" \
+		"$CTRL ctrl_loss_tmo"
+}
+
+# host_qps: the host's (nvme_rdma's) QP numbers on one line
+host_qps() {
+	/usr/bin/rdma res show cm_id link "$ULP_IBDEV/1" 2>/dev/null |
+		sed -n 's/.* lqpn \([0-9]*\) .*comm \[nvme_rdma\].*/\1/p' |
+		tr '\n' ' '
+}
+
+# shellcheck disable=SC2317 # called through wait_for
+listening() {
+	/usr/bin/rdma res show cm_id 2>/dev/null |
+		grep -q "state LISTEN .*comm \[nvmet_rdma\] src-addr $ULP_IP:4420 "
+}
+
+sub_flap() {
+	connect --reconnect-delay=1 --ctrl-loss-tmo=60
+	params 1 60
+	pat_make "$XRDMA_TMP/before" $MIB
+	pat_put "$DEV1" 0 "$XRDMA_TMP/before"
+	pat_check "$DEV1" /dev/nullb0 0 "$XRDMA_TMP/before"
+	qps0=$(host_qps)
+	pat_make "$XRDMA_TMP/io" 4
+	bg_io "$DEV1" 16 "$XRDMA_TMP/io" &
+	io=$!
+	BGP="$BGP $io"
+	watch_states &
+	BGP="$BGP $!"
+	ulp_wait 30 io_ge 2 || fail "background I/O: not 2 rounds in 30 s"
+
+	klog_mark flap
+	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
+	t0=$(now)
+	# I/O in flight gets no answer: the host's QPs fail, error recovery
+	ulp_wait 20 state_not live ||
+		fail "$CTRL still live 20 s after the link went down, I/O running"
+	note "link down: $CTRL $(state) after $(($(now) - t0)) s, I/O rounds $(io_n)"
+	sleep 3
+	xrdma-fault link xnic0 up || fail "xrdma-fault link xnic0 up"
+	t1=$(now)
+	note "link up after $((t1 - t0)) s down: $CTRL $(state)"
+	ulp_wait 60 state_is live || {
+		klog_since flap | tail -n 20
+		fail "$CTRL not live 60 s after the link came up (state $(state))"
+	}
+	note "$CTRL live $(($(now) - t1)) s after the link came up"
+	klog_since flap >"$XRDMA_TMP/klog"
+	grep -E "nvme $CTRL: |nvme_rdma|nvmet" "$XRDMA_TMP/klog" | sed 's/^/# /'
+	grep -q "nvme $CTRL: Reconnecting in 1 seconds" "$XRDMA_TMP/klog" ||
+		fail "no 'nvme $CTRL: Reconnecting in 1 seconds' in the kernel log"
+	grep -q "nvme $CTRL: Successfully reconnected" "$XRDMA_TMP/klog" ||
+		fail "no 'nvme $CTRL: Successfully reconnected' in the kernel log"
+	n=$(io_n)
+	ulp_wait 30 io_ge $((n + 2)) || {
+		gone "$io" && fail "the background I/O ended: $(cat "$XRDMA_TMP/io.err")"
+		hung "background I/O: no 2 more rounds 30 s after $CTRL was live" "$io"
+	}
+	touch "$XRDMA_TMP/io.stop" "$XRDMA_TMP/watch.stop"
+	ulp_wait 30 gone "$io" || hung "the background I/O did not end" "$io"
+	wait "$io" || fail "the background I/O failed: $(cat "$XRDMA_TMP/io.err")"
+	bg_end
+	note "background I/O: $(io_n) rounds, no error; $CTRL went $(states)"
+	grep -qx connecting "$XRDMA_TMP/states" ||
+		fail "$CTRL never seen connecting: $(states)"
+	note "the host's QPs: $qps0-> $(host_qps)"
+	# the data written before, and new data
+	pat_check "$DEV1" /dev/nullb0 0 "$XRDMA_TMP/before"
+	verify "$DEV1" /dev/nullb0 40
+	verify "$DEV2" "$IMG" 3
+}
+
+sub_lost() {
+	# one reconnect attempt (ctrl_loss_tmo / reconnect_delay); it lasts
+	# until rdma_cm gives up on its connection request, which the port
+	# loses: 16 tries of about 4.8 s (6.12; 6.4 s on 6.1)
+	connect --reconnect-delay=1 --ctrl-loss-tmo=1
+	params 1 1
+	reader "$DEV1" &
+	rd=$!
+	BGP="$BGP $rd"
+	watch_states &
+	BGP="$BGP $!"
+	sleep 1
+	gone "$rd" && fail "the reader ended before the link went down: $(cat "$XRDMA_TMP/rd.err")"
+	klog_mark lost
+	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
+	t0=$(now)
+	ulp_wait 210 ulp_nvme_no_ctrl || {
+		klog_since lost | tail -n 30
+		hung "$CTRL still there 210 s after the link went down (state $(state))" "$rd"
+	}
+	t1=$(now)
+	klog_since lost >"$XRDMA_TMP/klog"
+	sed 's/^/# /' "$XRDMA_TMP/klog"
+	note "$CTRL deleted $((t1 - t0)) s after the link went down; went $(states)"
+	# 6.1 says "attempt 1", 6.12 "attempt 1/1"
+	grep -Eq "nvme $CTRL: Failed reconnect attempt 1(/1)?\$" "$XRDMA_TMP/klog" ||
+		fail "no 'nvme $CTRL: Failed reconnect attempt 1' in the kernel log"
+	grep -q "nvme $CTRL: Removing ctrl: NQN \"$NQN\"" "$XRDMA_TMP/klog" ||
+		fail "no 'nvme $CTRL: Removing ctrl' in the kernel log"
+	ulp_wait 30 gone "$rd" || hung "the reader still runs 30 s after $CTRL went" "$rd"
+	wait "$rd"
+	note "the reader ended: $(tail -n 1 "$XRDMA_TMP/rd.err")"
+	refute test -b "$DEV1"
+	touch "$XRDMA_TMP/watch.stop"
+	bg_end
+	xrdma-fault link xnic0 up || fail "xrdma-fault link xnic0 up"
+	# the target still serves a new controller
+	connect
+	verify "$DEV1" /dev/nullb0 40
+}
+
+sub_fatal() {
+	connect
+	CTRL=$(ctrl_of) || fail "no nvme controller of $NQN"
+	pat_make "$XRDMA_TMP/before" $MIB
+	pat_put "$DEV1" 0 "$XRDMA_TMP/before"
+	pat_check "$DEV1" /dev/nullb0 0 "$XRDMA_TMP/before"
+	pat_make "$XRDMA_TMP/before2" 4
+	pat_put "$DEV2" 8 "$XRDMA_TMP/before2"
+	pat_check "$DEV2" "$IMG" 8 "$XRDMA_TMP/before2"
+	_sl=$(readlink /sys/class/infiniband/xnic0/device) || fail "xnic0 has no device"
+	pdev=${_sl##*/}
+	idx0=$(/usr/bin/rdma dev show xnic0 | sed -n 's/^\([0-9]*\): xnic0:.*/\1/p')
+	nd0="$ULP_NETDEV/$(cat "/sys/class/net/$ULP_NETDEV/ifindex")"
+	reader "$DEV1" &
+	rd=$!
+	BGP="$BGP $rd"
+	watch_states &
+	BGP="$BGP $!"
+	sleep 1
+	gone "$rd" && fail "the reader ended before the fatal error: $(cat "$XRDMA_TMP/rd.err")"
+	klog_mark fatal
+	xrdma-fault fatal xnic0 || fail "xrdma-fault fatal xnic0"
+	t0=$(now)
+	# the recovery's unbind waits for nvme-rdma to delete its controller
+	ulp_wait 60 klog_has fatal "xnic $pdev: recovered\$" || {
+		klog_since fatal | tail -n 40
+		hung "no 'xnic $pdev: recovered' 60 s after the fatal error" "$rd"
+	}
+	note "xnic0 recovered $(($(now) - t0)) s after the fatal error"
+	ulp_wait 30 ulp_nvme_no_ctrl || hung "$CTRL still there after the recovery" "$rd"
+	klog_since fatal >"$XRDMA_TMP/klog"
+	sed 's/^/# /' "$XRDMA_TMP/klog"
+	grep -q "nvme $CTRL: Removing ctrl: NQN \"$NQN\"" "$XRDMA_TMP/klog" ||
+		fail "no 'nvme $CTRL: Removing ctrl' in the kernel log"
+	ulp_wait 30 gone "$rd" || hung "the reader still runs 30 s after $CTRL went" "$rd"
+	wait "$rd"
+	note "the reader ended: $(tail -n 1 "$XRDMA_TMP/rd.err"); $CTRL went $(states)"
+	touch "$XRDMA_TMP/watch.stop"
+	bg_end
+	refute test -b "$DEV1"
+	ulp_xnic_readdress
+	idx1=$(/usr/bin/rdma dev show xnic0 | sed -n 's/^\([0-9]*\): xnic0:.*/\1/p')
+	nd1="$ULP_NETDEV/$(cat "/sys/class/net/$ULP_NETDEV/ifindex")"
+	note "ib_device xnic0 index $idx0 -> $idx1, netdev $nd0 -> $nd1"
+	[ "$idx0" != "$idx1" ] || fail "xnic0 kept its index $idx0: not a new device"
+	# nvmet-rdma's listener went with the old device (DEVICE_REMOVAL
+	# destroys it; its port repairs itself on ADDR_CHANGE only): the
+	# port is enabled again, as an administrator would
+	if listening; then
+		note "nvmet-rdma listens on the new xnic0 by itself"
+	else
+		note "nvmet-rdma does not listen on the new xnic0: enabling its port again"
+	fi
+	rm "$ULP_NVME_PORT/subsystems/$NQN" || fail "cannot unlink the port"
+	ln -s "$ULP_NVME_CFS/subsystems/$NQN" "$ULP_NVME_PORT/subsystems/$NQN" ||
+		fail "nvmet-rdma cannot listen on $ULP_IP:4420 again"
+	ulp_wait 10 listening || fail "no nvmet_rdma listener"
+	connect
+	pat_check "$DEV1" /dev/nullb0 0 "$XRDMA_TMP/before"
+	pat_check "$DEV2" "$IMG" 8 "$XRDMA_TMP/before2"
+	verify "$DEV1" /dev/nullb0 40
+}
+
 trap 'teardown >/dev/null 2>&1' EXIT
 ulp_fabric_up "$TR"
 ulp_nvme_target_up "$NQN" "$ULP_IP" "$IMG"
-connect
+case $MODE in
+data | remove) connect ;;
+*)
+	command -v xrdma-fault >/dev/null || fail "xrdma-fault not in the guest"
+	klog_mark start
+	;;
+esac
 
 if [ "$MODE" = data ]; then
 	t0=$(ulp_traffic)
@@ -130,7 +513,7 @@ if [ "$MODE" = data ]; then
 		fail "rdma res shows no nvmet_rdma cm_id on $ULP_IBDEV"
 	nvme disconnect -n "$NQN" || fail "nvme disconnect -n $NQN"
 	ulp_wait 20 ulp_nvme_no_ctrl || fail "controller still there 20 s after nvme disconnect"
-else
+elif [ "$MODE" = remove ]; then
 	# direct reads in a loop until the device goes
 	(
 		while /usr/bin/dd if="$DEV1" of=/dev/null bs=64k count=256 \
@@ -173,6 +556,9 @@ else
 	refute nvme connect -t rdma -a "$ULP_IP" -s 4420 -n "$NQN" \
 		--hostnqn="$HOSTNQN" --hostid="$HOSTID"
 	ulp_wait 20 ulp_nvme_no_ctrl || fail "a controller appeared without a device"
+else
+	sub_"$MODE"
+	splat_check
 fi
 
 trap - EXIT
