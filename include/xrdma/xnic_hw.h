@@ -153,6 +153,29 @@ enum xnic_cmd_opcode {
 	XNIC_CMD_QUERY_COUNTERS	= 0x16,
 };
 
+/*
+ * The commands that release an object (destroy, deregister, free,
+ * deallocate, detach).  Software cannot keep an object it frees, so the
+ * device never refuses one for want of resources (it may still answer
+ * BAD_INDEX or BUSY), and on a device that was reset what one asks is
+ * already true.
+ */
+static inline bool xnic_cmd_releases(u8 opcode)
+{
+	switch (opcode) {
+	case XNIC_CMD_DESTROY_CQ:
+	case XNIC_CMD_DESTROY_QP:
+	case XNIC_CMD_DESTROY_SRQ:
+	case XNIC_CMD_DEREG_MR:
+	case XNIC_CMD_FREE_DB:
+	case XNIC_CMD_DEALLOC_MW:
+	case XNIC_CMD_DETACH_MCAST:
+		return true;
+	default:
+		return false;
+	}
+}
+
 enum xnic_cmd_status {
 	XNIC_CMD_OK		= 0,
 	XNIC_CMD_BAD_OPCODE	= 1,

@@ -106,22 +106,11 @@ static bool xnic_cmd_sw_ok(u8 opcode, const void *in, size_t inlen)
 {
 	const struct xnic_cmd_modify_qp *m = in;
 
-	switch (opcode) {
-	case XNIC_CMD_DESTROY_CQ:
-	case XNIC_CMD_DESTROY_QP:
-	case XNIC_CMD_DESTROY_SRQ:
-	case XNIC_CMD_DEREG_MR:
-	case XNIC_CMD_FREE_DB:
-	case XNIC_CMD_DEALLOC_MW:
-	case XNIC_CMD_DETACH_MCAST:
+	if (xnic_cmd_releases(opcode))
 		return true;
-	case XNIC_CMD_MODIFY_QP:
-		return in && inlen >= sizeof(*m) &&
-		       le32_to_cpu(m->mask) & XNIC_QP_MOD_STATE &&
-		       (m->state == XNIC_QPS_ERR || m->state == XNIC_QPS_RESET);
-	default:
-		return false;
-	}
+	return opcode == XNIC_CMD_MODIFY_QP && in && inlen >= sizeof(*m) &&
+	       le32_to_cpu(m->mask) & XNIC_QP_MOD_STATE &&
+	       (m->state == XNIC_QPS_ERR || m->state == XNIC_QPS_RESET);
 }
 
 /*

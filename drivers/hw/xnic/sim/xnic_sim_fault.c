@@ -533,18 +533,7 @@ bool xnic_sim_fault_frame(struct xnic_sim_dev *dev, u32 dqpn, u32 mask,
  */
 bool xnic_sim_fault_cmd_may_fail(u8 cmd)
 {
-	switch (cmd) {
-	case XNIC_CMD_DESTROY_CQ:
-	case XNIC_CMD_DESTROY_QP:
-	case XNIC_CMD_DESTROY_SRQ:
-	case XNIC_CMD_DEREG_MR:
-	case XNIC_CMD_FREE_DB:
-	case XNIC_CMD_DEALLOC_MW:
-	case XNIC_CMD_DETACH_MCAST:
-		return false;
-	default:
-		return true;
-	}
+	return !xnic_cmd_releases(cmd);
 }
 
 /**
