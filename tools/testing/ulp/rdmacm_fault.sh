@@ -133,25 +133,6 @@ start() {
 
 pid_of() { cat "$T/$1.pid"; }
 
-# wait_exit PID SECONDS: until PID exited, up to SECONDS (scaled): its
-# status; 124 (and PID killed) when it was still running
-wait_exit() {
-	_we_lim=$(($2 * SCALE * 10))
-	_we_n=0
-	while kill -0 "$1" 2>/dev/null; do
-		_we_n=$((_we_n + 1))
-		if [ $_we_n -gt $_we_lim ]; then
-			note "pid $1 still running after $2 s; its stack:"
-			cat /proc/"$1"/stack 2>/dev/null
-			kill -9 "$1" 2>/dev/null
-			wait "$1"
-			return 124
-		fi
-		sleep 0.1
-	done
-	wait "$1"
-}
-
 # said NAME ERE: cm_fault NAME printed a line "cm_fault ROLE [T]: ERE..."
 # shellcheck disable=SC2317 # called through wait_for
 said() { grep -Eq "^cm_fault (client|server) \[[0-9.]+\]: $2" "$T/$1.out"; }
@@ -198,7 +179,7 @@ no_bad() {
 # stop NAME: SIGTERM to a cm_fault server; its status (0: no wrong data)
 stop() {
 	kill -TERM "$(pid_of "$1")" 2>/dev/null
-	wait_exit "$(pid_of "$1")" 20
+	ulp_wait_exit "$(pid_of "$1")" 20
 }
 
 # --- the state of ib_core and xrdma without the programs
@@ -342,7 +323,7 @@ sub_flap() {
 	link_up
 	note "link down for $(($(date +%s) - t0)) s"
 
-	wait_exit "$(pid_of cli)" 60
+	ulp_wait_exit "$(pid_of cli)" 60
 	crc=$?
 	[ $crc = 0 ] || sim_dump
 	src=0
@@ -444,9 +425,9 @@ sub_fatal() {
 	# the cable's client goes on, to a peer that is gone
 	kill -USR1 "$(pid_of cx)"
 
-	wait_exit "$(pid_of cx)" $((CMF_T / SCALE))
+	ulp_wait_exit "$(pid_of cx)" $((CMF_T / SCALE))
 	cxrc=$?
-	wait_exit "$(pid_of cl)" 60
+	ulp_wait_exit "$(pid_of cl)" 60
 	clrc=$?
 	src=0
 	stop srv || src=$?
@@ -512,7 +493,7 @@ rping_ok() {
 	for _try in 1 2 3; do
 		/usr/bin/ip netns exec "$NSB" xrdma-run rping -c -a "$XA" -p 7960 \
 			-V -v -C 20 >"$T/$1.out" 2>&1 &
-		wait_exit $! 30
+		ulp_wait_exit $! 30
 		_rc=$?
 		if [ $_rc != 0 ] && [ $_try -lt 3 ] &&
 			grep -Eq 'REJECTED[;,]? error:? 8' "$T/$1.out"; then
@@ -553,7 +534,7 @@ sub_rping() {
 	# a new run while the link is down: rdma_cm's error, in bounded time
 	/usr/bin/ip netns exec "$NSB" xrdma-run rping -c -a "$XA" -p 7960 -V -C 5 \
 		>"$T/down.out" 2>&1 &
-	wait_exit $! 30
+	ulp_wait_exit $! 30
 	drc=$?
 	if [ $drc = 0 ] || [ $drc = 124 ]; then
 		err "a run while the link is down: rc=$drc, want a failure within 30 s"
@@ -567,7 +548,7 @@ sub_rping() {
 	link_up
 	# the endless run ended by itself, with an error: at once (its own
 	# request failed) or once the peer's DREQ arrives after link up
-	wait_exit "$(pid_of endless)" 40
+	ulp_wait_exit "$(pid_of endless)" 40
 	erc=$?
 	if [ $erc = 0 ] || [ $erc = 124 ]; then
 		err "the endless run: rc=$erc, want an error within 40 s of link up"

@@ -94,32 +94,13 @@ show() {
 	done
 }
 
-# wait_exit PID SECONDS: until PID exited, up to SECONDS (scaled): its
-# status; 124 (and PID killed) when it was still running
-wait_exit() {
-	_we_lim=$(($(scaled "$2") * 10))
-	_we_n=0
-	while kill -0 "$1" 2>/dev/null; do
-		_we_n=$((_we_n + 1))
-		if [ $_we_n -gt $_we_lim ]; then
-			note "pid $1 still running after $2 s; its stack:"
-			cat /proc/"$1"/stack 2>/dev/null
-			kill -9 "$1" 2>/dev/null
-			wait "$1"
-			return 124
-		fi
-		sleep 0.1
-	done
-	wait "$1"
-}
-
 # bounded SECONDS OUT CMD...: CMD with xrdma's libibverbs, its output in
 # OUT; its status, 124 when it ran longer than SECONDS (scaled)
 bounded() {
 	_b_s=$1 _b_o=$2
 	shift 2
 	xrdma-run "$@" >"$_b_o" 2>&1 &
-	wait_exit $! "$_b_s"
+	ulp_wait_exit $! "$_b_s"
 }
 
 # listening PORT: an rdma_cm id listens on PORT (ib_core's rdma res)
@@ -198,7 +179,7 @@ pair() {
 		fi
 		break
 	done
-	wait_exit $SRV 30
+	ulp_wait_exit $SRV 30
 	_p_src=$?
 	_p_t1=$(ulp_traffic)
 	# $PAIR_HUP_OK (rstream -T a): the client's exit 16 is rstream's
@@ -457,7 +438,7 @@ qperf)
 		err "qperf: the server does not listen on TCP port 19800"
 	fi
 	kill $SRV 2>/dev/null
-	wait_exit $SRV 10 >/dev/null
+	ulp_wait_exit $SRV 10 >/dev/null
 	clean qperf
 	;;
 no_listener)
@@ -510,7 +491,7 @@ server_killed)
 		kill -0 $cli 2>/dev/null || err "$_k_n: the client ended early"
 		kill -9 $SRV
 		wait $SRV
-		wait_exit $cli 30
+		ulp_wait_exit $cli 30
 		rc=$?
 		if [ $rc = 124 ]; then
 			err "$_k_n: the client did not exit within 30 s of the server's death"
@@ -555,7 +536,7 @@ exit_open)
 			i=0
 			for c in $clis; do
 				i=$((i + 1))
-				wait_exit "$c" 30
+				ulp_wait_exit "$c" 30
 				rc=$?
 				if [ $rc = 124 ]; then
 					err "rping_p: client $i did not exit within 30 s of the server's death"
@@ -586,7 +567,7 @@ exit_open)
 		if wait_for 30 moved "$t0" $((10 * 2 * 4096)); then
 			kill -9 $cli
 			wait $cli
-			wait_exit $SRV 30
+			ulp_wait_exit $SRV 30
 			rc=$?
 			if [ $rc = 124 ]; then
 				err "rping_k: the server did not exit within 30 s of the client's death"

@@ -167,19 +167,6 @@ SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|r
 BGP=
 CTRL=
 
-# klog_mark NAME: a line in the kernel log for klog_since NAME to read
-# after (a mark, not a line count: xnic_fault.sh)
-klog_mark() { echo "ulp_nvme: mark $1" >/dev/kmsg; }
-
-# klog_since NAME: the kernel log after the last mark NAME
-klog_since() {
-	dmesg | awk -v m="ulp_nvme: mark $1" '
-		length($0) >= length(m) &&
-		substr($0, length($0) - length(m) + 1) == m { n = 0; next }
-		{ l[n++] = $0 }
-		END { for (i = 0; i < n; i++) print l[i] }'
-}
-
 # now: seconds since boot
 now() {
 	read -r _t _ </proc/uptime
@@ -284,11 +271,11 @@ hung() {
 
 # klog_has MARK ERE: the kernel log since MARK has a line matching ERE
 # shellcheck disable=SC2317 # called through wait_for
-klog_has() { klog_since "$1" | grep -Eq "$2"; }
+klog_has() { ulp_klog_since "$1" | grep -Eq "$2"; }
 
 # splat_check: no splat in the kernel log since the subtest began
 splat_check() {
-	klog_since start | grep -E "$SPLAT" >"$XRDMA_TMP/splats"
+	ulp_klog_since start | grep -E "$SPLAT" >"$XRDMA_TMP/splats"
 	[ ! -s "$XRDMA_TMP/splats" ] || {
 		head -n 5 "$XRDMA_TMP/splats"
 		fail "kernel log: $(head -n 1 "$XRDMA_TMP/splats")"
@@ -333,7 +320,7 @@ sub_flap() {
 	BGP="$BGP $!"
 	ulp_wait 30 io_ge 2 || fail "background I/O: not 2 rounds in 30 s"
 
-	klog_mark flap
+	ulp_klog_mark flap
 	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
 	t0=$(now)
 	# I/O in flight gets no answer: the host's QPs fail, error recovery
@@ -345,11 +332,11 @@ sub_flap() {
 	t1=$(now)
 	note "link up after $((t1 - t0)) s down: $CTRL $(state)"
 	ulp_wait 60 state_is live || {
-		klog_since flap | tail -n 20
+		ulp_klog_since flap | tail -n 20
 		fail "$CTRL not live 60 s after the link came up (state $(state))"
 	}
 	note "$CTRL live $(($(now) - t1)) s after the link came up"
-	klog_since flap >"$XRDMA_TMP/klog"
+	ulp_klog_since flap >"$XRDMA_TMP/klog"
 	grep -E "nvme $CTRL: |nvme_rdma|nvmet" "$XRDMA_TMP/klog" | sed 's/^/# /'
 	grep -q "nvme $CTRL: Reconnecting in 1 seconds" "$XRDMA_TMP/klog" ||
 		fail "no 'nvme $CTRL: Reconnecting in 1 seconds' in the kernel log"
@@ -387,15 +374,15 @@ sub_lost() {
 	BGP="$BGP $!"
 	sleep 1
 	gone "$rd" && fail "the reader ended before the link went down: $(cat "$XRDMA_TMP/rd.err")"
-	klog_mark lost
+	ulp_klog_mark lost
 	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
 	t0=$(now)
 	ulp_wait 210 ulp_nvme_no_ctrl || {
-		klog_since lost | tail -n 30
+		ulp_klog_since lost | tail -n 30
 		hung "$CTRL still there 210 s after the link went down (state $(state))" "$rd"
 	}
 	t1=$(now)
-	klog_since lost >"$XRDMA_TMP/klog"
+	ulp_klog_since lost >"$XRDMA_TMP/klog"
 	sed 's/^/# /' "$XRDMA_TMP/klog"
 	note "$CTRL deleted $((t1 - t0)) s after the link went down; went $(states)"
 	# 6.1 says "attempt 1", 6.12 "attempt 1/1"
@@ -435,17 +422,17 @@ sub_fatal() {
 	BGP="$BGP $!"
 	sleep 1
 	gone "$rd" && fail "the reader ended before the fatal error: $(cat "$XRDMA_TMP/rd.err")"
-	klog_mark fatal
+	ulp_klog_mark fatal
 	xrdma-fault fatal xnic0 || fail "xrdma-fault fatal xnic0"
 	t0=$(now)
 	# the recovery's unbind waits for nvme-rdma to delete its controller
 	ulp_wait 60 klog_has fatal "xnic $pdev: recovered\$" || {
-		klog_since fatal | tail -n 40
+		ulp_klog_since fatal | tail -n 40
 		hung "no 'xnic $pdev: recovered' 60 s after the fatal error" "$rd"
 	}
 	note "xnic0 recovered $(($(now) - t0)) s after the fatal error"
 	ulp_wait 30 ulp_nvme_no_ctrl || hung "$CTRL still there after the recovery" "$rd"
-	klog_since fatal >"$XRDMA_TMP/klog"
+	ulp_klog_since fatal >"$XRDMA_TMP/klog"
 	sed 's/^/# /' "$XRDMA_TMP/klog"
 	grep -q "nvme $CTRL: Removing ctrl: NQN \"$NQN\"" "$XRDMA_TMP/klog" ||
 		fail "no 'nvme $CTRL: Removing ctrl' in the kernel log"
@@ -485,7 +472,7 @@ case $MODE in
 data | remove) connect ;;
 *)
 	command -v xrdma-fault >/dev/null || fail "xrdma-fault not in the guest"
-	klog_mark start
+	ulp_klog_mark start
 	;;
 esac
 

@@ -167,6 +167,26 @@ ULP_XNIC_DATA_CTRS="$ULP_XNIC_DATA_CTRS tx_send_imm_bytes tx_send_inv_bytes tx_r
 
 ulp_wait() { wait_for "$@"; }
 
+# ulp_wait_exit PID SECONDS: until PID exited, up to SECONDS (times
+# XRDMA_TIMEOUT_SCALE): its status; 124 (its stack shown, PID killed)
+# when it was still running
+ulp_wait_exit() {
+	_we_lim=$(($2 * ${XRDMA_TIMEOUT_SCALE:-1} * 10))
+	_we_n=0
+	while kill -0 "$1" 2>/dev/null; do
+		_we_n=$((_we_n + 1))
+		if [ $_we_n -gt $_we_lim ]; then
+			note "pid $1 still running after $2 s; its stack:"
+			cat /proc/"$1"/stack 2>/dev/null
+			kill -9 "$1" 2>/dev/null
+			wait "$1"
+			return 124
+		fi
+		sleep 0.1
+	done
+	wait "$1"
+}
+
 # ulp_rping_exit_race RC FILE: rping (librdmacm/examples/rping.c) ended
 # with RC and its output FILE as its own exit race makes it: main()
 # destroys the event channel without joining cm_thread, which, back
