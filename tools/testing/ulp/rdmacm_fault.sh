@@ -85,7 +85,6 @@ NSA=$ULP_NSA
 NSB=$ULP_NSB
 XA=$ULP_XA
 CFS=/sys/kernel/config/xnic_sim
-SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|refcount_t:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked'
 # cm_fault's own limits: its whole run, its wait for DISCONNECTED (longer
 # than ib_cm's DREQ retries take to give up: 16 x 6.1 s on 6.1)
 CMF_T=$((140 * SCALE))
@@ -99,17 +98,6 @@ command -v cm_fault >/dev/null || fail "cm_fault not in the guest (not built?)"
 [ -f /usr/bin/libibverbs.so.1 ] || fail "xverbs' libibverbs.so.1 not shipped (not built?)"
 
 err() { echo "$XRDMA_SUBTEST: $*" >>"$T/errors"; }
-
-# klog_mark NAME / klog_since NAME: the kernel log after a mark (as
-# xnic_fault.sh: a line count points nowhere once the ring is full)
-klog_mark() { echo "rdmacm_fault: mark $1" >/dev/kmsg; }
-klog_since() {
-	dmesg | awk -v m="rdmacm_fault: mark $1" '
-		length($0) >= length(m) &&
-		substr($0, length($0) - length(m) + 1) == m { n = 0; next }
-		{ l[n++] = $0 }
-		END { for (i = 0; i < n; i++) print l[i] }'
-}
 
 # show FILE...: the files into the log
 show() {
@@ -242,7 +230,7 @@ cleanup() {
 }
 
 setup() {
-	klog_mark start
+	ulp_klog_mark start
 	ulp_cross_up
 	trap cleanup EXIT
 	ND0=$(netdev_of "$NSA" xnic0)
@@ -268,7 +256,7 @@ sim_dump() {
 
 finish() {
 	clean
-	_dm=$(klog_since start | grep -E "$SPLAT" | head -n 3)
+	_dm=$(ulp_klog_since start | grep -E "$ULP_SPLAT" | head -n 3)
 	[ -z "$_dm" ] || err "kernel log: $_dm"
 	trap - EXIT
 	ulp_cross_down
@@ -280,6 +268,13 @@ link_down() {
 	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
 	wait_for 10 port_state xnic1 DOWN || fail "xnic1's port not DOWN after link down"
 	wait_for 10 carrier_in "$NSB" "$ND1" 0 || fail "$ND1 kept its carrier"
+	# and the ARP entry for the server gone with it (linkwatch flushes
+	# it up to a second after the carrier): else rdma_cm resolves the
+	# address at once and its request waits out the CM's retries
+	# shellcheck disable=SC2016 # for sh -c
+	wait_for 10 sh -c '! /usr/bin/ip -n "$1" neigh show "$2" dev "$3" |
+		grep -Eq "REACHABLE|STALE|DELAY|PROBE"' - "$NSB" "$XA" "$ND1" ||
+		fail "$NSB's ARP entry for $XA still valid 10 s after link down"
 }
 
 link_up() {
@@ -374,7 +369,7 @@ sim_idx() {
 }
 
 # shellcheck disable=SC2317 # called through wait_for
-recovered() { klog_since fatal | grep -q "xnic xnic\.$fi0: recovered\$"; }
+recovered() { ulp_klog_since fatal | grep -q "xnic xnic\.$fi0: recovered\$"; }
 
 # shellcheck disable=SC2317 # called through wait_for
 new_netdev() {
@@ -398,14 +393,14 @@ sub_fatal() {
 	cx1=$(conn_session cx 1)
 	cl1=$(conn_session cl 1)
 
-	klog_mark fatal
+	ulp_klog_mark fatal
 	xrdma-fault fatal xnic0 || fail "xrdma-fault fatal xnic0"
 	wait_say srv 30 "listen id: cm event RDMA_CM_EVENT_DEVICE_REMOVAL" \
 		"no DEVICE_REMOVAL on the listening id"
 	wait_say cl 30 "session $cl1: cm event RDMA_CM_EVENT_DEVICE_REMOVAL" \
 		"no DEVICE_REMOVAL on the loopback client's connection"
 	wait_for 30 recovered || {
-		klog_since fatal | tail -n 20
+		ulp_klog_since fatal | tail -n 20
 		fail "no 'xnic xnic.$fi0: recovered' within 30 s"
 	}
 	# the new xnic0: its netdev is new, in the initial namespace

@@ -115,7 +115,8 @@ put() {
 # a failure, the exit trap
 cleanup() {
 	if [ $FLAP = 1 ]; then
-		[ "$(ulp_port_state)" = DOWN ] && xrdma-fault link "$ULP_IBDEV" up
+		# whatever a failure left: up is always safe to ask
+		xrdma-fault link "$ULP_IBDEV" up
 		ulp_io_kill
 		# a mount that never came back: its RPCs aborted, not waited for
 		grep -q " $MNT nfs4 " /proc/mounts && umount -f "$MNT"

@@ -162,7 +162,6 @@ teardown() {
 # (flap, lost, fatal: the model's faults, Documentation/faults.rst)
 
 CFS=/sys/kernel/config/xnic_sim
-SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|refcount_t:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked'
 # the background programs' pids
 BGP=
 CTRL=
@@ -176,8 +175,7 @@ now() {
 # bg_end: the background programs end (SIGKILL) and are reaped
 bg_end() {
 	for _p in $BGP; do
-		kill -9 "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
+		ulp_kill_tree "$_p"
 	done
 	BGP=
 }
@@ -275,7 +273,7 @@ klog_has() { ulp_klog_since "$1" | grep -Eq "$2"; }
 
 # splat_check: no splat in the kernel log since the subtest began
 splat_check() {
-	ulp_klog_since start | grep -E "$SPLAT" >"$XRDMA_TMP/splats"
+	ulp_klog_since start | grep -E "$ULP_SPLAT" >"$XRDMA_TMP/splats"
 	[ ! -s "$XRDMA_TMP/splats" ] || {
 		head -n 5 "$XRDMA_TMP/splats"
 		fail "kernel log: $(head -n 1 "$XRDMA_TMP/splats")"
@@ -340,7 +338,8 @@ sub_flap() {
 	grep -E "nvme $CTRL: |nvme_rdma|nvmet" "$XRDMA_TMP/klog" | sed 's/^/# /'
 	grep -q "nvme $CTRL: Reconnecting in 1 seconds" "$XRDMA_TMP/klog" ||
 		fail "no 'nvme $CTRL: Reconnecting in 1 seconds' in the kernel log"
-	grep -q "nvme $CTRL: Successfully reconnected" "$XRDMA_TMP/klog" ||
+	# printed after the state is live again (nvme_start_ctrl() between)
+	ulp_wait 10 klog_has flap "nvme $CTRL: Successfully reconnected" ||
 		fail "no 'nvme $CTRL: Successfully reconnected' in the kernel log"
 	n=$(io_n)
 	ulp_wait 30 io_ge $((n + 2)) || {

@@ -6,7 +6,7 @@
 # XRDMA_SUBTEST: ucp 300
 # XRDMA_SUBTEST: mpi 240
 # XRDMA_SUBTEST: cross 240
-# XRDMA_SUBTEST: loss 75
+# XRDMA_SUBTEST: loss 150
 # XRDMA_SUBTEST: loss_fatal 90
 # XRDMA_DEBIAN_MODULES: configfs ib_core rdma_cm iw_cm ib_cm rdma_ucm
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run

@@ -187,6 +187,23 @@ ulp_wait_exit() {
 	wait "$1"
 }
 
+# ulp_kill_tree PID: PID's children (a dd it runs) killed, then PID
+# (SIGKILL), and PID reaped: nothing of it keeps a device or a mount open
+ulp_kill_tree() {
+	for _kt in /proc/[0-9]*/stat; do
+		awk -v p="$1" '$4 == p { print $1 }' "$_kt" 2>/dev/null
+	done | while read -r _kc; do
+		kill -9 "$_kc" 2>/dev/null
+	done
+	kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# the kernel log lines that mean a splat (ERE), for tests that check the
+# log since their own start (the harness checks the whole console too)
+# shellcheck disable=SC2034 # for the tests that source this
+ULP_SPLAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|KASAN:|UBSAN:|refcount_t:|list_(add|del) corruption|possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked'
+
 # ulp_rping_exit_race RC FILE: rping (librdmacm/examples/rping.c) ended
 # with RC and its output FILE as its own exit race makes it: main()
 # destroys the event channel without joining cm_thread, which, back
