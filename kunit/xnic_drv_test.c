@@ -1227,6 +1227,23 @@ static struct xnic_qp *dp_qp(struct kunit *test, struct dp *d, u32 qpn,
 	return qp;
 }
 
+/* A kernel CQ, on the device's list of them. */
+static struct xnic_cq *dp_cq(struct kunit *test, struct dp *d)
+{
+	struct xnic_cq *cq = dp_zalloc(test, sizeof(*cq));
+
+	cq->ibcq.device = &d->xdev->ibdev;
+	spin_lock_init(&cq->lock);
+	mutex_init(&cq->resize_mutex);
+	cq->log_cqe = DP_CQ_LOG;
+	cq->ring = dp_zalloc(test, sizeof(struct xnic_cqe) << DP_CQ_LOG);
+	cq->dbrec = dp_zalloc(test, sizeof(*cq->dbrec));
+	INIT_LIST_HEAD(&cq->sq_list);
+	INIT_LIST_HEAD(&cq->rq_list);
+	list_add_tail(&cq->kcq_node, &d->xdev->kcqs);
+	return cq;
+}
+
 static int dp_init(struct kunit *test)
 {
 	struct dp *d = dp_zalloc(test, sizeof(*d));
@@ -1236,19 +1253,10 @@ static int dp_init(struct kunit *test)
 	d->xdev->bus = &dp_bus;
 	xa_init(&d->xdev->qp_xa);
 	d->xdev->kdb.cpu = dp_zalloc(test, XNIC_DB_PAGE_SIZE);
-
-	d->cq = dp_zalloc(test, sizeof(*d->cq));
-	d->cq->ibcq.device = &d->xdev->ibdev;
-	spin_lock_init(&d->cq->lock);
-	mutex_init(&d->cq->resize_mutex);
-	d->cq->log_cqe = DP_CQ_LOG;
-	d->cq->ring = dp_zalloc(test, sizeof(struct xnic_cqe) << DP_CQ_LOG);
-	d->cq->dbrec = dp_zalloc(test, sizeof(*d->cq->dbrec));
-	INIT_LIST_HEAD(&d->cq->sq_list);
-	INIT_LIST_HEAD(&d->cq->rq_list);
 	mutex_init(&d->xdev->kcq_mutex);
 	INIT_LIST_HEAD(&d->xdev->kcqs);
-	list_add_tail(&d->cq->kcq_node, &d->xdev->kcqs);
+
+	d->cq = dp_cq(test, d);
 
 	srq = dp_zalloc(test, sizeof(*srq));
 	srq->ibsrq.device = &d->xdev->ibdev;
@@ -1705,6 +1713,80 @@ static void dp_dead(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 1);
 }
 
+static bool dp_comp_bad_ctx;
+
+/* @ctx: the CQ's call count */
+static void dp_comp_count(struct xrdma_cq *cq, void *ctx)
+{
+	/* as from the EQ's interrupt, and with BHs off */
+	if (!irqs_disabled() || !in_softirq())
+		dp_comp_bad_ctx = true;
+	++*(int *)ctx;
+}
+
+/*
+ * xnic_dp_dead() calls only an armed CQ that has flush completions: one
+ * with no QP, only SRQ receives, or nothing outstanding may be in its
+ * owner's ib_free_cq(), past cancelling the work a call would queue.
+ */
+static void dp_dead_calls(struct kunit *test)
+{
+	struct dp *d = test->priv;
+	struct xnic_cq *idle = dp_cq(test, d), *srq_cq = dp_cq(test, d);
+	struct xnic_cq *cqs[] = { d->cq, idle, srq_cq };
+	int calls[ARRAY_SIZE(cqs)] = {}, i;
+	struct xrdma_send_wr wr = { .opcode = XRDMA_WR_SEND, .wr_id = 500 };
+	struct xrdma_recv_wr rwr = { .wr_id = 600 };
+	const struct xrdma_send_wr *bad = NULL;
+	const struct xrdma_recv_wr *rbad = NULL;
+	struct xrdma_wc wc[8];
+
+	/* the SRQ QP's receives report to a CQ of their own */
+	d->srq_qp->ibqp.recv_cq = &srq_cq->ibcq;
+	dp_comp_bad_ctx = false;
+	for (i = 0; i < ARRAY_SIZE(cqs); i++) {
+		cqs[i]->ibcq.comp_handler = dp_comp_count;
+		cqs[i]->ibcq.cq_context = &calls[i];
+		KUNIT_EXPECT_EQ(test, xnic_req_notify_cq(&cqs[i]->ibcq,
+							 XRDMA_CQ_NEXT_COMP), 0);
+	}
+	KUNIT_EXPECT_EQ(test, xnic_post_srq_recv(&d->srq->ibsrq, &rwr, &rbad),
+			0);
+
+	/* nothing outstanding but SRQ receives: no call */
+	d->xdev->stopped = true;
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, calls[0], 0);
+	KUNIT_EXPECT_EQ(test, calls[1], 0);
+	KUNIT_EXPECT_EQ(test, calls[2], 0);
+
+	/* a receive outstanding: its CQ, once */
+	d->xdev->stopped = false;
+	KUNIT_EXPECT_EQ(test, xnic_post_recv(&d->qp->ibqp, &rwr, &rbad), 0);
+	d->xdev->stopped = true;
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, calls[0], 1);
+
+	/* a send of the SRQ QP: its send CQ, not its receive CQ */
+	d->xdev->stopped = false;
+	KUNIT_EXPECT_EQ(test, xnic_post_send(&d->srq_qp->ibqp, &wr, &bad), 0);
+	d->xdev->stopped = true;
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, calls[0], 2);
+
+	/* flushed and polled: nothing left, no call */
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&d->cq->ibcq, 8, wc), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 500ULL);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 600ULL);
+	KUNIT_EXPECT_EQ(test, xnic_poll_cq(&srq_cq->ibcq, 8, wc), 0);
+	xnic_dp_dead(d->xdev);
+	KUNIT_EXPECT_EQ(test, calls[0], 2);
+	KUNIT_EXPECT_EQ(test, calls[1], 0);
+	KUNIT_EXPECT_EQ(test, calls[2], 0);
+	KUNIT_EXPECT_FALSE(test, dp_comp_bad_ctx);
+	d->srq_qp->ibqp.recv_cq = &d->cq->ibcq;
+}
+
 static struct kunit_case dp_cases[] = {
 	KUNIT_CASE(dp_post_send_ring),
 	KUNIT_CASE(dp_sq_full_and_wrap),
@@ -1714,6 +1796,7 @@ static struct kunit_case dp_cases[] = {
 	KUNIT_CASE(dp_srq),
 	KUNIT_CASE(dp_reset_and_clean),
 	KUNIT_CASE(dp_dead),
+	KUNIT_CASE(dp_dead_calls),
 	{}
 };
 

@@ -137,7 +137,8 @@ static bool xnic_cmd_path_died(struct xnic_dev *xdev, bool *flush)
 	} else {
 		/* nothing given to the device is reachable any more */
 		spin_lock(&xdev->zombie_lock);
-		WRITE_ONCE(xdev->stopped, true);
+		/* after the reset: poll_cq's acquire sees its last CQEs */
+		smp_store_release(&xdev->stopped, true);
 		spin_unlock(&xdev->zombie_lock);
 		xnic_free_zombies(xdev, true);
 		*flush = true;

@@ -17,11 +17,12 @@
  * completion with XRDMA_WC_WR_FLUSH_ERR for each WQE still outstanding on
  * the send and receive queues reporting to it (its sq_list and rq_list),
  * as mlx5's poll_cq after an internal error; xnic_dp_dead() calls the
- * handler of every kernel CQ that was ever armed, and a post to a dead
- * device is accepted and calls its CQ's: a WR posted to a QP in the Error
- * state completes with a flush error (IBTA), which ib_drain_qp() relies on.
- * SRQ receives are not flushed: the device takes them in ring order for
- * any QP, so no CQ owns them; they go with the SRQ.
+ * handler of every armed kernel CQ that has such a WQE, and a post to a
+ * dead device is accepted and calls its CQ's: a WR posted to a QP in the
+ * Error state completes with a flush error (IBTA), which ib_drain_qp()
+ * relies on.  SRQ receives are not flushed: the device takes them in ring
+ * order for any QP, so no CQ owns them; they go with the SRQ (a CQ that
+ * only SRQ receives report to gets no call).
  */
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -575,12 +576,19 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc)
 	struct xnic_cq *xcq = to_xcq(cq);
 	struct xnic_dev *xdev = to_xdev(cq->device);
 	unsigned long flags;
+	bool dead;
 	int n = 0;
 	u32 ci;
 
 	if (unlikely(xcq->ubuf || xcq->entry))
 		return -EINVAL;
 	spin_lock_irqsave(&xcq->lock, flags);
+	/*
+	 * Before the ring: stopped is set once the reset completed, so the
+	 * ring read after it holds every CQE the device wrote, and a CQE
+	 * written just before the reset is returned, not flushed.
+	 */
+	dead = smp_load_acquire(&xdev->stopped);
 	/* the device moves the CQEs: none is taken until the driver follows */
 	if (unlikely(xcq->next_dbrec))
 		num_entries = 0;
@@ -603,8 +611,8 @@ int xnic_poll_cq(struct xrdma_cq *cq, int num_entries, struct xrdma_wc *wc)
 		mb();
 		WRITE_ONCE(xcq->dbrec->ci, cpu_to_le32(ci));
 	}
-	/* the ring is empty: a stopped device writes no more */
-	if (unlikely(n < num_entries) && unlikely(READ_ONCE(xdev->stopped)))
+	/* the ring is empty and a device stopped before writes no more */
+	if (unlikely(dead) && n < num_entries)
 		n += xnic_cq_flush(xcq, wc + n, num_entries - n);
 	spin_unlock_irqrestore(&xcq->lock, flags);
 	return n;
@@ -643,12 +651,16 @@ int xnic_req_notify_cq(struct xrdma_cq *cq, u32 flags)
 	if (unlikely(xcq->next_dbrec))
 		WRITE_ONCE(xcq->next_dbrec->arm, cpu_to_le32(sn << 2 | cond));
 	if (flags & XRDMA_CQ_REPORT_MISSED_EVENTS) {
+		bool dead;
+
 		/* the arm word is visible before we look at the ring */
 		mb();
+		/* before the ring, as in xnic_poll_cq() */
+		dead = smp_load_acquire(&to_xdev(cq->device)->stopped);
 		if (xnic_hw_owned_valid(READ_ONCE(xnic_cqe_at(xcq, xcq->ci)->owner),
 					xcq->ci, xcq->log_cqe))
 			ret = 1;
-		else if (unlikely(READ_ONCE(to_xdev(cq->device)->stopped)))
+		else if (unlikely(dead))
 			ret = xnic_cq_flush_pending(xcq);
 	}
 	spin_unlock_irqrestore(&xcq->lock, irqflags);
@@ -765,54 +777,75 @@ void xnic_cq_add_qp(struct xnic_qp *xqp)
  * xnic_cq_del_qp - undo xnic_cq_add_qp() before a kernel QP goes
  * @xqp: the QP
  *
- * Also a barrier: a poll_cq flushing its queues has finished with it.
+ * Also a barrier: a poll_cq flushing its queues has finished with it, and
+ * so has xnic_dp_dead() (under kcq_mutex), which calls the handler only of
+ * a CQ with such a QP: the QP's consumer destroys it before its CQs, so
+ * the CQ's owner is not in the middle of freeing it (ib_free_cq() cancels
+ * the handler's work, then destroys) while xnic_dp_dead() holds the mutex.
+ * Sleeps.
  */
 void xnic_cq_del_qp(struct xnic_qp *xqp)
 {
 	struct xrdma_qp *qp = &xqp->ibqp;
+	struct xnic_dev *xdev = to_xdev(qp->device);
 	struct xnic_cq *xcq = to_xcq(qp->send_cq);
 	unsigned long flags;
 
+	mutex_lock(&xdev->kcq_mutex);
 	spin_lock_irqsave(&xcq->lock, flags);
 	list_del(&xqp->scq_node);
 	spin_unlock_irqrestore(&xcq->lock, flags);
-	if (!xqp->rq.ring)
-		return;
-	xcq = to_xcq(qp->recv_cq);
-	spin_lock_irqsave(&xcq->lock, flags);
-	list_del(&xqp->rcq_node);
-	spin_unlock_irqrestore(&xcq->lock, flags);
+	if (xqp->rq.ring) {
+		xcq = to_xcq(qp->recv_cq);
+		spin_lock_irqsave(&xcq->lock, flags);
+		list_del(&xqp->rcq_node);
+		spin_unlock_irqrestore(&xcq->lock, flags);
+	}
+	mutex_unlock(&xdev->kcq_mutex);
 }
 
 /**
  * xnic_dp_dead - the device was stopped: flush the kernel's work requests
  * @xdev: device, xdev->stopped just set
  *
- * Calls the handler of every kernel CQ that was ever armed, whose owner
- * polls then the flush completions (xnic_poll_cq()).  A post that read
- * stopped false did so under its queue's lock, taken here after stopped
- * was set: its WQEs are in pi before this CQ's handler is called.  A
- * later post sees stopped and calls the handler itself.  Sleeps.
+ * Calls the handler of every armed kernel CQ that has flush completions
+ * to return (as mlx5_ib_handle_internal_error()), whose owner polls them
+ * then (xnic_poll_cq()).  A post that read stopped false did so under its
+ * queue's lock, taken here after stopped was set: its WQEs are in pi
+ * before this CQ is looked at.  A later post sees stopped and calls the
+ * handler itself.
+ *
+ * Only a CQ with a kernel QP on its lists, which xnic_cq_del_qp() cannot
+ * take off while kcq_mutex is held, is called: any other may be in its
+ * owner's ib_free_cq(), past cancelling the work a call would queue.  The
+ * handler runs with IRQs off, as from the EQ's interrupt, and BHs off, so
+ * that a softirq it raises (irq_poll, NAPI) runs at local_bh_enable()
+ * rather than waiting for the next interrupt.  Sleeps.
  */
 void xnic_dp_dead(struct xnic_dev *xdev)
 {
 	struct xnic_cq *xcq;
 	struct xnic_qp *xqp;
 	unsigned long flags;
+	bool pending;
 
 	mutex_lock(&xdev->kcq_mutex);
 	list_for_each_entry(xcq, &xdev->kcqs, kcq_node) {
+		pending = false;
 		spin_lock_irqsave(&xcq->lock, flags);
-		list_for_each_entry(xqp, &xcq->sq_list, scq_node) {
-			spin_lock(&xqp->sq.lock);
-			spin_unlock(&xqp->sq.lock);
-		}
-		list_for_each_entry(xqp, &xcq->rq_list, rcq_node) {
-			spin_lock(&xqp->rq.lock);
-			spin_unlock(&xqp->rq.lock);
-		}
+		/* every queue's lock: a post holding it has finished */
+		list_for_each_entry(xqp, &xcq->sq_list, scq_node)
+			pending |= xnic_wq_pending(&xqp->sq);
+		list_for_each_entry(xqp, &xcq->rq_list, rcq_node)
+			pending |= xnic_wq_pending(&xqp->rq);
 		spin_unlock_irqrestore(&xcq->lock, flags);
+		if (!pending)
+			continue;
+		local_bh_disable();
+		local_irq_save(flags);
 		xnic_cq_kick(xcq);
+		local_irq_restore(flags);
+		local_bh_enable();
 	}
 	mutex_unlock(&xdev->kcq_mutex);
 }
