@@ -219,6 +219,9 @@ _smb_server_conns() {
 
 _smb_no_server_conns() { [ -z "$(_smb_server_conns)" ]; }
 
+# _smb_unused MODULE: nothing holds MODULE (its refcnt is 0)
+_smb_unused() { [ "$(cat /sys/module/"$1"/refcnt 2>/dev/null)" = 0 ]; }
+
 smb_down() {
 	_sbad=0
 	if grep -q " $SMB_MNT cifs " /proc/mounts; then
@@ -253,8 +256,15 @@ smb_down() {
 		fi
 		sleep 0.1
 	done
+	# cifs's demultiplex thread (cifsd) ends after the umount returns
+	# and drops its module reference as it exits (module_put_and_
+	# kthread_exit), ksmbd's connection handlers likewise: rmmod at once
+	# can find the module still in use (EAGAIN).  Wait for the last
+	# reference, bounded; rmmod then says what is left.
 	for _sm in cifs ksmbd; do
 		module_loaded $_sm || continue
+		wait_for 10 _smb_unused $_sm ||
+			echo "# smb: $_sm still referenced 10 s after its users ended (refcnt $(cat /sys/module/$_sm/refcnt 2>/dev/null))"
 		rmmod_timed $_sm || { _smb_err "rmmod $_sm failed"; _sbad=1; }
 	done
 	# SMB_KEEP_DEPS=1 (the bench, whose other rows use rdma_cm and NFS):
