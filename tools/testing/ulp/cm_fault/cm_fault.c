@@ -76,6 +76,10 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define MAX_CONNS	16
 #define NRECV		4
 #define MAGIC		0x636d6674u	/* "cmft" */
@@ -196,7 +200,7 @@ static const char *wc_name(enum ibv_wc_status s)
 		[IBV_WC_GENERAL_ERR] = "GENERAL_ERR",
 	};
 
-	if ((unsigned int)s < sizeof(n) / sizeof(n[0]) && n[s])
+	if ((unsigned int)s < ARRAY_SIZE(n) && n[s])
 		return n[s];
 	return "UNKNOWN";
 }
@@ -226,7 +230,7 @@ static const char *ev_name(enum ibv_event_type e)
 		[IBV_EVENT_WQ_FATAL] = "IBV_EVENT_WQ_FATAL",
 	};
 
-	if ((unsigned int)e < sizeof(n) / sizeof(n[0]) && n[e])
+	if ((unsigned int)e < ARRAY_SIZE(n) && n[e])
 		return n[e];
 	return "IBV_EVENT_UNKNOWN";
 }
@@ -481,9 +485,9 @@ static int check_in(struct conn *c, uint32_t seq, int side)
 
 	for (i = 0; i < size; i++)
 		if (in_buf(c)[i] != pattern(seq, i, side)) {
-			say("MISMATCH session %d exchange %" PRIu32
-			    " offset %zu: got 0x%02x, want 0x%02x", c->num, seq,
-			    i, in_buf(c)[i], pattern(seq, i, side));
+			say("MISMATCH session %d exchange %u offset %zu: got 0x%02x, want 0x%02x",
+			    c->num, seq, i, in_buf(c)[i],
+			    pattern(seq, i, side));
 			mismatches++;
 			return -1;
 		}
@@ -584,7 +588,7 @@ static void on_wc(struct conn *c, struct ibv_wc *wc)
 		}
 		if (m->seq != c->seq || check_in(c, c->seq, 1)) {
 			if (m->seq != c->seq) {
-				say("MISMATCH session %d: answer %" PRIu32 ", want %" PRIu32,
+				say("MISMATCH session %d: answer %u, want %u",
 				    c->num, m->seq, c->seq);
 				mismatches++;
 			}
@@ -902,7 +906,7 @@ static void on_signal(void)
 	done = 1;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: cm_fault -s|-c -a ADDR [-p PORT] [-S SIZE] [-t SECS] [-d SECS] [-k N] [-i N] [-n N]\n");
@@ -919,21 +923,42 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "sca:p:S:t:d:k:i:n:")) != -1) {
 		switch (opt) {
-		case 's': role = 's'; break;
-		case 'c': role = 'c'; break;
-		case 'a': addr_s = optarg; break;
-		case 'p': port_s = optarg; break;
-		case 'S': size = strtoul(optarg, NULL, 0); break;
-		case 't': deadline_s = strtod(optarg, NULL); break;
-		case 'd': disc_s = strtod(optarg, NULL); break;
-		case 'k': final_k = strtoul(optarg, NULL, 0); break;
-		case 'i': idle_n = strtoul(optarg, NULL, 0); break;
-		case 'n': clean_n = atoi(optarg); break;
-		default: usage();
+		case 's':
+			role = 's';
+			break;
+		case 'c':
+			role = 'c';
+			break;
+		case 'a':
+			addr_s = optarg;
+			break;
+		case 'p':
+			port_s = optarg;
+			break;
+		case 'S':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			deadline_s = strtod(optarg, NULL);
+			break;
+		case 'd':
+			disc_s = strtod(optarg, NULL);
+			break;
+		case 'k':
+			final_k = strtoul(optarg, NULL, 0);
+			break;
+		case 'i':
+			idle_n = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			clean_n = atoi(optarg);
+			break;
+		default:
+			print_usage();
 		}
 	}
 	if (!role || !addr_s || !size || !final_k)
-		usage();
+		print_usage();
 	server = role == 's';
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	t0 = now();
