@@ -15,7 +15,7 @@
 /* once: kunit/xnic_sim_test.c includes the model's .c files together */
 #undef CREATE_TRACE_POINTS
 
-DEFINE_STATIC_KEY_FALSE(xnic_sim_faults_key);
+atomic_t xnic_sim_faults_nr = ATOMIC_INIT(0);
 
 /* The peer's link changes with ours (one cable): one lock for all links. */
 static DEFINE_MUTEX(xnic_sim_link_lock);
@@ -140,7 +140,7 @@ void xnic_sim_fault_rule_del(struct xnic_sim_fault_rule *r)
  * @on: start (its counters reset, the PRNG seeded, the window begins) or
  *	stop
  *
- * Sleeps (the static key).  Return: 0.
+ * Sleeps (the fault mutex).  Return: 0.
  */
 int xnic_sim_fault_rule_enable(struct xnic_sim_fault_rule *r, bool on)
 {
@@ -166,11 +166,11 @@ int xnic_sim_fault_rule_enable(struct xnic_sim_fault_rule *r, bool on)
 			    r->start_ns +
 			    (u64)READ_ONCE(r->for_ms) * NSEC_PER_MSEC : 0;
 		spin_unlock(&r->lock);
-		static_branch_inc(&xnic_sim_faults_key);
+		atomic_inc(&xnic_sim_faults_nr);
 	}
 	WRITE_ONCE(r->enabled, on);
 	if (!on)
-		static_branch_dec(&xnic_sim_faults_key);
+		atomic_dec(&xnic_sim_faults_nr);
 	mutex_unlock(&f->lock);
 	return 0;
 }
@@ -668,9 +668,12 @@ static void xnic_sim_fault_set_link_locked(struct xnic_sim_dev *dev, bool up)
 	lockdep_assert_held(&xnic_sim_link_lock);
 	if (up == !dev->fault.link_down)
 		return;
-	/* the key before the flag: a reader seeing the flag sees the key */
+	/*
+	 * Counted while the flag is set; a reader racing the change sees
+	 * the port as it was or as it is now, both right at that moment.
+	 */
 	if (!up)
-		static_branch_inc(&xnic_sim_faults_key);
+		atomic_inc(&xnic_sim_faults_nr);
 	was = xnic_sim_port_up(dev);
 	if (peer)
 		pwas = xnic_sim_port_up(peer);
@@ -680,7 +683,7 @@ static void xnic_sim_fault_set_link_locked(struct xnic_sim_dev *dev, bool up)
 	if (peer && xnic_sim_port_up(peer) != pwas)
 		xnic_sim_fault_port_event(peer, !pwas);
 	if (up)
-		static_branch_dec(&xnic_sim_faults_key);
+		atomic_dec(&xnic_sim_faults_nr);
 }
 
 /* Stop a flap, leaving the link as it is.  Sleeps. */
@@ -951,7 +954,7 @@ void xnic_sim_fault_fini(struct xnic_sim_dev *dev)
 	mutex_lock(&xnic_sim_link_lock);
 	if (f->link_down) {
 		WRITE_ONCE(f->link_down, false);
-		static_branch_dec(&xnic_sim_faults_key);
+		atomic_dec(&xnic_sim_faults_nr);
 	}
 	mutex_unlock(&xnic_sim_link_lock);
 	list_for_each_entry_safe(r, tmp, &f->rules, node)

@@ -10,8 +10,11 @@
  * configfs (xnic_sim_configfs.c); the data path asks here
  * (xnic_sim_fault.c).
  *
- * With no rule enabled and every link up, the data path pays one
- * static branch per check (xnic_sim_faults_on()).
+ * With no rule enabled and every link up, the data path pays one read
+ * of a global counter per check (xnic_sim_faults_on()).  Not a static
+ * key: flipping one patches kernel text at run time, and under QEMU's
+ * TCG a vCPU can still run the patch's int3 after the patching is over
+ * (an "Oops: int3" seen while a test took a link down).
  *
  * Rules are on a device's list under RCU; the data path (any engine,
  * kick serves included) asks xnic_sim_fault_find(), which reads them
@@ -32,7 +35,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/prandom.h>
-#include <linux/jump_label.h>
+#include <linux/atomic.h>
 #include <linux/skbuff.h>
 
 struct xnic_sim_dev;
@@ -206,12 +209,13 @@ struct xnic_sim_faults {
 	u64 taken;
 };
 
-DECLARE_STATIC_KEY_FALSE(xnic_sim_faults_key);
+/* rules enabled plus links taken down, on every device */
+extern atomic_t xnic_sim_faults_nr;
 
 /* Whether any device has a rule enabled or a port taken down. */
 static inline bool xnic_sim_faults_on(void)
 {
-	return static_branch_unlikely(&xnic_sim_faults_key);
+	return unlikely(atomic_read(&xnic_sim_faults_nr));
 }
 
 /* xnic_sim_fault.c */
