@@ -114,17 +114,21 @@ int ibv_destroy_cq(struct ibv_cq *ibcq)
 	int ret;
 
 	ret = xv_destroy_obj(ctx, XRDMA_OBJ_CQ, ibcq->handle, &d);
-	if (ret)
+	if (ret > 0)
 		return ret;
 	if (channel) {
 		pthread_mutex_lock(&ctx->mutex);
 		channel->refcnt--;
 		pthread_mutex_unlock(&ctx->mutex);
 	}
-	xv_wait_events(&ibcq->mutex, &ibcq->cond,
-		       &ibcq->comp_events_completed, d.comp_events_reported);
-	xv_wait_events(&ibcq->mutex, &ibcq->cond,
-		       &ibcq->async_events_completed, d.async_events_reported);
+	if (ret != XV_DESTROY_GONE) {
+		xv_wait_events(&ibcq->mutex, &ibcq->cond,
+			       &ibcq->comp_events_completed,
+			       d.comp_events_reported);
+		xv_wait_events(&ibcq->mutex, &ibcq->cond,
+			       &ibcq->async_events_completed,
+			       d.async_events_reported);
+	}
 	to_xctx(ctx)->ops->destroy_cq(cq);
 	xv_pd_put(cq->parent_domain);
 	pthread_spin_destroy(&cq->lock);

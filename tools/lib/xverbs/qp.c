@@ -383,12 +383,13 @@ int ibv_destroy_qp(struct ibv_qp *ibqp)
 	int ret;
 
 	ret = xv_destroy_obj(ibqp->context, XRDMA_OBJ_QP, ibqp->handle, &d);
-	if (ret)
+	if (ret > 0)
 		return ret;
 	xv_qp_remove(xctx, qp);
-	xctx->ops->detach_qp(qp);
-	xv_wait_events(&ibqp->mutex, &ibqp->cond,
-		       &ibqp->events_completed, d.async_events_reported);
+	xctx->ops->detach_qp(qp, ret == XV_DESTROY_GONE);
+	if (ret != XV_DESTROY_GONE)
+		xv_wait_events(&ibqp->mutex, &ibqp->cond,
+			       &ibqp->events_completed, d.async_events_reported);
 	xctx->ops->destroy_qp(qp);
 	xv_pd_put(ibqp->pd);
 	pthread_spin_destroy(&qp->sq_lock);

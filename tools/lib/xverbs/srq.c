@@ -89,10 +89,11 @@ int ibv_destroy_srq(struct ibv_srq *ibsrq)
 	int ret;
 
 	ret = xv_destroy_obj(ibsrq->context, XRDMA_OBJ_SRQ, ibsrq->handle, &d);
-	if (ret)
+	if (ret > 0)
 		return ret;
-	xv_wait_events(&ibsrq->mutex, &ibsrq->cond,
-		       &ibsrq->events_completed, d.async_events_reported);
+	if (ret != XV_DESTROY_GONE)
+		xv_wait_events(&ibsrq->mutex, &ibsrq->cond,
+			       &ibsrq->events_completed, d.async_events_reported);
 	if (srq->cq)
 		__atomic_sub_fetch(&to_xcq(srq->cq)->xrc_srqs, 1,
 				   __ATOMIC_SEQ_CST);

@@ -293,14 +293,18 @@ static void xv_cq_forget(struct ibv_cq *ibcq, struct xv_qp *qp)
 	pthread_spin_unlock(&cq->lock);
 }
 
-/* the QP is out of the QPN table: its CQs forget it and its CQEs */
-static void xv_detach_qp(struct xv_qp *qp)
+/*
+ * The QP is out of the QPN table: its CQs forget it and its CQEs -- not
+ * when the device is @gone, whose rings are no longer mapped (SIGBUS).
+ */
+static void xv_detach_qp(struct xv_qp *qp, bool gone)
 {
 	if (qp->ex.qp_base.send_cq)
 		xv_cq_forget(qp->ex.qp_base.send_cq, qp);
 	if (qp->ex.qp_base.recv_cq)
 		xv_cq_forget(qp->ex.qp_base.recv_cq, qp);
-	xv_qp_clean_cqs(&qp->ex.qp_base);
+	if (!gone)
+		xv_qp_clean_cqs(&qp->ex.qp_base);
 }
 
 static void xv_destroy_qp_rings(struct xv_qp *qp)

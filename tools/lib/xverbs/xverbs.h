@@ -257,6 +257,12 @@ static inline struct xv_xrcd *to_xxrcd(struct ibv_xrcd *xrcd)
 
 /* ioctl: 0 or a positive errno (errno is set as well) */
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
+/*
+ * DESTROY: 0 or a positive errno; 0 as well when the device is gone
+ * (disassociated), except that with @out (the event counts to wait for)
+ * that is XV_DESTROY_GONE: destroyed, and no count to wait for.
+ */
+#define XV_DESTROY_GONE (-1)
 int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
 		   struct xrdma_cmd_destroy *out);
 void xv_wait_events(pthread_mutex_t *mutex, pthread_cond_t *cond,
@@ -380,7 +386,7 @@ struct xv_provider_ops {
 	/* the QP went to RESET: its rings and CQEs start over */
 	void (*reset_qp)(struct xv_qp *qp);
 	/* the QP left the QPN table: its CQs forget it and its CQEs */
-	void (*detach_qp)(struct xv_qp *qp);
+	void (*detach_qp)(struct xv_qp *qp, bool gone);
 	void (*destroy_qp)(struct xv_qp *qp);
 	/* SRQ: its ring; grow_srq issues MODIFY_SRQ with IBV_SRQ_MAX_WR */
 	int (*create_srq)(struct ibv_context *ctx, struct xv_srq *srq,

@@ -4,6 +4,7 @@
 # XRDMA_PROGRAMS: tools/lib/xverbs/libibverbs.so.1 scripts/xrdma-run
 # XRDMA_PROGRAMS: scripts/xrdma-fault
 # XRDMA_PROGRAMS: ibv_rc_pingpong ibv_devinfo ibv_asyncwatch ibv_srq_pingpong
+# XRDMA_PROGRAMS: tools/testing/lib/xverbs/xv_gone
 # XRDMA_SUBTEST: link 300
 # XRDMA_SUBTEST: drop 240
 # XRDMA_SUBTEST: naks 300
@@ -86,8 +87,12 @@
 #           on their rings, or EIO); the xnic1 server, if its SEND was in
 #           flight, ends with a retry error, else it waits for a message
 #           that never comes (RC has no keepalive) and is stopped; xnic0
-#           comes back and works again.  ibv_asyncwatch on xnic1 sees no
-#           DEVICE_FATAL through all of it.  Last, with the xnic parameter
+#           comes back and works again.  Then xv_gone, which acknowledged
+#           completion and SRQ events on xnic0, destroys everything once
+#           the fatal error disassociated it: each call returns 0 within
+#           20 s (it once waited for ever in ibv_destroy_cq).
+#           ibv_asyncwatch on xnic1 sees no DEVICE_FATAL through all of
+#           it.  Last, with the xnic parameter
 #           recover 0: fatal is reported (DEVICE_FATAL) but no recovery
 #           follows within 5 s, a second "fatal" is refused (EINVAL), and
 #           the stack unloads (xrdma_ib and xnic within 20 s each)
@@ -1121,6 +1126,26 @@ sub_fatal() {
 	note "on fatal: loopback rc $(bg_rc tl.srv)/$(bg_rc tl.cli), xnic0 client rc $(bg_rc tx.cli); the xnic1 server $txs"
 	back traffic 2
 	pp_ok again xnic1 xnic0 -n 100 -s 4096 -c
+
+	# a process that acknowledged events destroys its objects once it
+	# is disassociated: every destroy returns 0, none waits
+	rm -f "$XRDMA_TMP/gone.ready"
+	bg_run gone xrdma-run xv_gone -d xnic0 -r "$XRDMA_TMP/gone.ready"
+	wait_for 30 test -e "$XRDMA_TMP/gone.ready" || {
+		cat "$XRDMA_TMP/gone.out"
+		fail "xv_gone not ready within 30 s"
+	}
+	ev_ok fatal xnic0
+	wait_for 60 bg_done gone || {
+		cat "$XRDMA_TMP/gone.out"
+		fail "xv_gone still running 60 s after the fatal error"
+	}
+	[ "$(bg_rc gone)" = 0 ] || {
+		cat "$XRDMA_TMP/gone.out"
+		fail "xv_gone rc=$(bg_rc gone): $(grep -m 1 -E 'not ok|Bail out' "$XRDMA_TMP/gone.out")"
+	}
+	note "xv_gone: $(tail -n 1 "$XRDMA_TMP/gone.out")"
+	back gone 3
 
 	# xnic1 was not touched
 	assert_eq "$(nfatal aw1)" 0 "DEVICE_FATAL events seen on xnic1"
