@@ -15,7 +15,7 @@
 /* once: kunit/xnic_sim_test.c includes the model's .c files together */
 #undef CREATE_TRACE_POINTS
 
-atomic_t xnic_sim_faults_nr = ATOMIC_INIT(0);
+atomic_t xnic_sim_faults_nr __read_mostly = ATOMIC_INIT(0);
 
 /* The peer's link changes with ours (one cable): one lock for all links. */
 static DEFINE_MUTEX(xnic_sim_link_lock);
