@@ -267,6 +267,25 @@ hung() {
 	fail "$1"
 }
 
+# reader_start DEV BEFORE: the reader of DEV (its pid in $rd) and
+# watch_states in the background; the reader still runs a second later
+# (BEFORE: "the link went down", what the test does next)
+reader_start() {
+	reader "$1" &
+	rd=$!
+	BGP="$BGP $rd"
+	watch_states &
+	BGP="$BGP $!"
+	sleep 1
+	gone "$rd" && fail "the reader ended before $2: $(cat "$XRDMA_TMP/rd.err")"
+}
+
+# reader_end WHAT: the reader ends (with an error: WHAT went) within 30 s
+reader_end() {
+	ulp_wait 30 gone "$rd" || hung "the reader still runs 30 s after $1 went" "$rd"
+	wait "$rd"
+}
+
 # klog_has MARK ERE: the kernel log since MARK has a line matching ERE
 # shellcheck disable=SC2317 # called through wait_for
 klog_has() { ulp_klog_since "$1" | grep -Eq "$2"; }
@@ -366,13 +385,7 @@ sub_lost() {
 	# loses: 16 tries of about 4.8 s (6.12; 6.4 s on 6.1)
 	connect --reconnect-delay=1 --ctrl-loss-tmo=1
 	params 1 1
-	reader "$DEV1" &
-	rd=$!
-	BGP="$BGP $rd"
-	watch_states &
-	BGP="$BGP $!"
-	sleep 1
-	gone "$rd" && fail "the reader ended before the link went down: $(cat "$XRDMA_TMP/rd.err")"
+	reader_start "$DEV1" "the link went down"
 	ulp_klog_mark lost
 	xrdma-fault link xnic0 down || fail "xrdma-fault link xnic0 down"
 	t0=$(now)
@@ -389,8 +402,7 @@ sub_lost() {
 		fail "no 'nvme $CTRL: Failed reconnect attempt 1' in the kernel log"
 	grep -q "nvme $CTRL: Removing ctrl: NQN \"$NQN\"" "$XRDMA_TMP/klog" ||
 		fail "no 'nvme $CTRL: Removing ctrl' in the kernel log"
-	ulp_wait 30 gone "$rd" || hung "the reader still runs 30 s after $CTRL went" "$rd"
-	wait "$rd"
+	reader_end "$CTRL"
 	note "the reader ended: $(tail -n 1 "$XRDMA_TMP/rd.err")"
 	refute test -b "$DEV1"
 	touch "$XRDMA_TMP/watch.stop"
@@ -414,13 +426,7 @@ sub_fatal() {
 	pdev=${_sl##*/}
 	idx0=$(/usr/bin/rdma dev show xnic0 | sed -n 's/^\([0-9]*\): xnic0:.*/\1/p')
 	nd0="$ULP_NETDEV/$(cat "/sys/class/net/$ULP_NETDEV/ifindex")"
-	reader "$DEV1" &
-	rd=$!
-	BGP="$BGP $rd"
-	watch_states &
-	BGP="$BGP $!"
-	sleep 1
-	gone "$rd" && fail "the reader ended before the fatal error: $(cat "$XRDMA_TMP/rd.err")"
+	reader_start "$DEV1" "the fatal error"
 	ulp_klog_mark fatal
 	xrdma-fault fatal xnic0 || fail "xrdma-fault fatal xnic0"
 	t0=$(now)
@@ -435,8 +441,7 @@ sub_fatal() {
 	sed 's/^/# /' "$XRDMA_TMP/klog"
 	grep -q "nvme $CTRL: Removing ctrl: NQN \"$NQN\"" "$XRDMA_TMP/klog" ||
 		fail "no 'nvme $CTRL: Removing ctrl' in the kernel log"
-	ulp_wait 30 gone "$rd" || hung "the reader still runs 30 s after $CTRL went" "$rd"
-	wait "$rd"
+	reader_end "$CTRL"
 	note "the reader ended: $(tail -n 1 "$XRDMA_TMP/rd.err"); $CTRL went $(states)"
 	touch "$XRDMA_TMP/watch.stop"
 	bg_end
