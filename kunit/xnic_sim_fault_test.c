@@ -4,7 +4,7 @@
  * (drivers/hw/xnic/sim/xnic_sim_fault.[ch], Documentation/faults.rst):
  *   xnic_sim_fault_rules  the rules alone, on a device that is only a
  *                         struct with its faults initialised: a rule's
- *                         defaults and enabling (the static key), every,
+ *                         defaults and enabling (the fault count), every,
  *                         count, rate, a seed's repeatable decisions, the
  *                         time window (the time is passed in, nothing
  *                         sleeps), xnic_sim_fault_find() (types, QPs,
@@ -30,8 +30,8 @@
  *
  * The model's sources are compiled into this module by
  * kunit/xnic_sim_test.c; this file calls its non-static functions.  Every
- * case leaves no rule and every link up: the static key behind
- * xnic_sim_faults_on() is back to off at its end (and the devices' exit,
+ * case leaves no rule and every link up: the fault count behind
+ * xnic_sim_faults_on() is back to 0 at its end (and the devices' exit,
  * xnic_sim_fault_fini(), cleans up after a case that failed half-way).
  */
 #include <kunit/test.h>
@@ -85,7 +85,7 @@ static void kt_fault_rm(struct kunit *test, struct xnic_sim_dev *dev)
 	KUNIT_EXPECT_TRUE(test, list_empty(&dev->fault.rules));
 }
 
-/* Remove every rule of @dev, the only one with rules: the key is off. */
+/* Remove every rule of @dev, the only one with rules: the count is 0. */
 static void kt_fault_clear(struct kunit *test, struct xnic_sim_dev *dev)
 {
 	kt_fault_rm(test, dev);
@@ -150,7 +150,7 @@ static void kt_find_fires(struct kunit *test, struct xnic_sim_dev *dev,
 	KUNIT_EXPECT_EQ(test, hit.delay_us, r->delay_us);
 }
 
-/* Defaults, the name, enabling twice, the static key. */
+/* Defaults, the name, enabling twice, the fault count. */
 static void fault_rule_defaults(struct kunit *test)
 {
 	struct xnic_sim_dev *dev = test->priv;
@@ -176,7 +176,7 @@ static void fault_rule_defaults(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xnic_sim_fault_fire(r, U64_MAX - 1));
 	kt_fault_counts(test, r, 0, 0);
 
-	/* enabling twice takes the key once: one disable releases it */
+	/* enabling twice counts once: one disable releases it */
 	kt_fault_on(test, r);
 	KUNIT_EXPECT_EQ(test, xnic_sim_fault_rule_enable(r, true), 0);
 	KUNIT_EXPECT_TRUE(test, r->enabled);
@@ -187,7 +187,7 @@ static void fault_rule_defaults(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xnic_sim_faults_on());
 	KUNIT_EXPECT_FALSE(test, xnic_sim_fault_fire(r, r->start_ns));
 
-	/* deleted while enabled: the key goes back too */
+	/* deleted while enabled: the count goes back too */
 	kt_fault_on(test, r);
 	xnic_sim_fault_rule_del(r);
 	KUNIT_EXPECT_FALSE(test, xnic_sim_faults_on());
@@ -795,7 +795,7 @@ static struct xnic_sim_fault_rule *kt_dev_rule(struct kunit *test,
 	return r;
 }
 
-/* Every rule gone, every link up: the static key is off again. */
+/* Every rule gone, every link up: the fault count is 0 again. */
 static void kt_dev_clean(struct kunit *test, struct kt_rc *p)
 {
 	kt_fault_rm(test, p->d0->sim);

@@ -277,7 +277,7 @@ reader_start() {
 	watch_states &
 	BGP="$BGP $!"
 	sleep 1
-	gone "$rd" && fail "the reader ended before $2: $(cat "$XRDMA_TMP/rd.err")"
+	! gone "$rd" || fail "the reader ended before $2: $(cat "$XRDMA_TMP/rd.err")"
 }
 
 # reader_end WHAT: the reader ends (with an error: WHAT went) within 30 s

@@ -88,7 +88,7 @@
 #           flight, ends with a retry error, else it waits for a message
 #           that never comes (RC has no keepalive) and is stopped; xnic0
 #           comes back and works again.  Then xv_gone, which acknowledged
-#           completion and SRQ events on xnic0, destroys everything once
+#           completion, SRQ and QP events on xnic0, destroys everything once
 #           the fatal error disassociated it: each call returns 0 within
 #           20 s (it once waited for ever in ibv_destroy_cq).
 #           ibv_asyncwatch on xnic1 sees no DEVICE_FATAL through all of
@@ -1130,15 +1130,17 @@ sub_fatal() {
 	# a process that acknowledged events destroys its objects once it
 	# is disassociated: every destroy returns 0, none waits
 	rm -f "$XRDMA_TMP/gone.ready"
-	bg_run gone xrdma-run xv_gone -d xnic0 -r "$XRDMA_TMP/gone.ready"
-	wait_for 30 test -e "$XRDMA_TMP/gone.ready" || {
+	bg_run gone xrdma-run xv_gone -d xnic0 -r "$XRDMA_TMP/gone.ready" \
+		-w $((120 * SCALE)) -t $((30000 * SCALE))
+	wait_for $((30 * SCALE)) test -e "$XRDMA_TMP/gone.ready" || {
 		cat "$XRDMA_TMP/gone.out"
-		fail "xv_gone not ready within 30 s"
+		fail "xv_gone not ready within $((30 * SCALE)) s"
 	}
 	ev_ok fatal xnic0
-	wait_for 60 bg_done gone || {
+	# its own bounds (events 30 s, destroys 20 s) end it first
+	wait_for $((90 * SCALE)) bg_done gone || {
 		cat "$XRDMA_TMP/gone.out"
-		fail "xv_gone still running 60 s after the fatal error"
+		fail "xv_gone still running $((90 * SCALE)) s after the fatal error"
 	}
 	[ "$(bg_rc gone)" = 0 ] || {
 		cat "$XRDMA_TMP/gone.out"

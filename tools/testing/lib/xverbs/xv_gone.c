@@ -5,22 +5,23 @@
  * When the device fails (or is removed), the process's context is
  * disassociated: the kernel destroys every object and later calls fail
  * with EIO (Documentation/uverbs.rst).  The library then releases its
- * own side of each object and returns 0, as rdma-core's libibverbs does
- * for librdmacm (verbs_is_destroy_err()).  The kernel no longer answers
- * how many events it reported for a CQ, QP or SRQ, so the library must
- * not wait for them: it once waited for counts of zero while the
- * application had acknowledged events, and hung in ibv_destroy_cq for
- * ever (a librdmacm client removing its connection after
- * RDMA_CM_EVENT_DEVICE_REMOVAL).
+ * own side of each object and returns 0 (as rdma-core's libibverbs does
+ * with RDMAV_ALLOW_DISASSOC_DESTROY set; without it, it returns EIO).
+ * The kernel no longer answers how many events it reported for a CQ, QP
+ * or SRQ, so the library must not wait for them (neither does rdma-core):
+ * it once waited for counts of zero while the application had
+ * acknowledged events, and hung in ibv_destroy_cq for ever (a librdmacm
+ * client removing its connection after RDMA_CM_EVENT_DEVICE_REMOVAL).
  *
  * The program makes a loopback RC pair whose responder receives from an
- * SRQ, gets and acknowledges completion events on a channel, an SRQ
- * limit event and, when the device fails, whatever events come, writes
- * the -r file and waits for IBV_EVENT_DEVICE_FATAL (the guest test,
- * tools/testing/hw/xnic/xnic_fault.sh "fatal", makes the device fail).
- * Once its calls fail with EIO it destroys everything: each call returns
- * 0, all within 20 s (a watchdog).  It touches no mapped queue after the
- * failure (SIGBUS).
+ * SRQ, gets and acknowledges completion events on a channel, the SRQ's
+ * limit event and, once the responder is moved to the error state, its
+ * QP's last-WQE-reached event.  Then it writes the -r file and waits for
+ * IBV_EVENT_DEVICE_FATAL (the guest test,
+ * tools/testing/hw/xnic/xnic_fault.sh "fatal", makes the device fail),
+ * acknowledging whatever comes before it.  Once its calls fail with EIO
+ * it destroys everything: each call returns 0, all within 20 s (a
+ * watchdog).  It touches no mapped queue after the failure (SIGBUS).
  *
  * Usage: xv_gone [-d IBDEV] [-t WAIT_MS] [-w SECONDS] -r READY_FILE
  */
@@ -101,11 +102,12 @@ int main(int argc, char **argv)
 {
 	const char *dev_name = "xnic0", *ready = NULL;
 	unsigned int wd = 120;
-	int wait_ms = 60000, c, i, ret, nev = 0, fatal = 0;
+	int wait_ms = 60000, c, i, ret, nev = 0, fatal = 0, srq_ev = 0, qp_ev = 0;
 	struct ibv_srq_init_attr sia = {
 		.attr = { .max_wr = SRQ_WRS, .max_sge = 1 },
 	};
 	struct ibv_srq_attr sa = { .srq_limit = SRQ_LIMIT };
+	struct ibv_qp_attr err_attr = { .qp_state = IBV_QPS_ERR };
 	const struct ibv_qp_cap cap = {
 		.max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
 		.max_recv_sge = 1,
@@ -179,19 +181,28 @@ int main(int argc, char **argv)
 	if (ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT))
 		xt_bail(errno, "arming the SRQ limit");
 
-	/* events the application acknowledges: on the CQ, on the SRQ */
+	/* events the application acknowledges: on the CQ, SRQ and QP */
 	for (i = 0; i < ROUNDS; i++)
 		if (!xt_ok(round_trip(ch, cq, a, &buf, wait_ms), NULL,
 			   "SEND %d: its completions through the channel", i))
 			xt_bail(0, "no traffic");
-	ret = async_event(ctx, &ev, wait_ms);
-	if (!ret) {
-		xt_eq(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED,
-		      "the SRQ's limit event");
+	if (ibv_modify_qp(b, &err_attr, IBV_QP_STATE))
+		xt_bail(errno, "the SRQ's QP to ERR");
+	/* in either order, with whatever else comes */
+	while ((!srq_ev || !qp_ev) && !(ret = async_event(ctx, &ev, wait_ms))) {
+		if (ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED &&
+		    ev.element.srq == srq)
+			srq_ev++;
+		else if (ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED &&
+			 ev.element.qp == b)
+			qp_ev++;
+		else
+			xt_note("async event %s",
+				ibv_event_type_str(ev.event_type));
 		ibv_ack_async_event(&ev);
-	} else {
-		xt_fail(strerror(-ret), "the SRQ's limit event");
 	}
+	xt_eq(srq_ev, 1, "the SRQ's limit event");
+	xt_eq(qp_ev, 1, "the QP's last WQE reached event, in ERR");
 
 	f = fopen(ready, "w");
 	if (!f || fclose(f))
@@ -219,7 +230,7 @@ int main(int argc, char **argv)
 
 	what = "xv_gone: a destroy on the disassociated context hangs";
 	alarm(20);
-	xt_rc(-ibv_destroy_qp(b), 0, "ibv_destroy_qp (the SRQ's QP)");
+	xt_rc(-ibv_destroy_qp(b), 0, "ibv_destroy_qp (the SRQ's, 1 event acked)");
 	xt_rc(-ibv_destroy_qp(a), 0, "ibv_destroy_qp");
 	xt_rc(-ibv_destroy_srq(srq), 0, "ibv_destroy_srq (1 event acked)");
 	xt_rc(-ibv_destroy_cq(cq), 0, "ibv_destroy_cq (%d events acked)",
