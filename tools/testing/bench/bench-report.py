@@ -36,6 +36,22 @@ PERF = [
     ("read_bw_64k", "ib_read_bw 64 KiB", "higher", "memcpy_64k_MBps",
      ("limit_min", 50.0)),
     ("send_bw_64k", "ib_send_bw 64 KiB", "higher", "memcpy_64k_MBps", None),
+    # issue 27: tails (the same runs' 99th percentile, at most twice
+    # xnic's own typical), latency through completion events (the
+    # program sleeps in ibv_get_cq_event), concurrent process pairs
+    ("write_lat_64_p99", "  its 99th percentile", "lower", None,
+     ("tail_max", "write_lat_64", 2.0)),
+    ("read_lat_64_p99", "  its 99th percentile", "lower", None,
+     ("tail_max", "read_lat_64", 2.0)),
+    ("send_lat_64_p99", "  its 99th percentile", "lower", None,
+     ("tail_max", "send_lat_64", 2.0)),
+    ("rc_pingpong_ev_64", "ibv_rc_pingpong -e RTT", "lower",
+     "pingpong_rtt_us", ("ratio_max", 0.2)),
+    ("write_rate_64_1p", "1 pair ib_write_bw -D", "higher", None, None),
+    ("write_rate_64_2p", "2 pairs, aggregate", "higher", None,
+     [("ratio_min", 20.0), ("scale_min", "write_rate_64_1p", 1.8)]),
+    ("write_rate_64_4p", "4 pairs, aggregate", "higher", None,
+     [("ratio_min", 20.0), ("scale_min", "write_rate_64_1p", 1.8)]),
     # the kernel's ULPs through ib_core (issue 13): fio-style direct I/O
     # (tools/testing/bench/blkbench) on NVMe-oF over null_blk, and on a
     # file of an NFS over RDMA mount
@@ -230,13 +246,27 @@ def main():
         tgt, met = "-", "-"
         if target:
             tgts, oks = [], []
-            for kind, t in target if isinstance(target, list) else [target]:
+            for kind, t, *tgt_arg in (target if isinstance(target, list)
+                                      else [target]):
+                tgt_arg = tgt_arg[0] if tgt_arg else None
                 if kind == "ratio_min":
                     tgts.append(">= %gx rxe" % t)
                     oks.append(ratio is not None and ratio >= t)
                 elif kind == "ratio_max":
                     tgts.append("<= %g x rxe" % t)
                     oks.append(ratio is not None and ratio <= t)
+                elif kind in ("tail_max", "scale_min"):
+                    # against another row of xnic's: tail_max, at most
+                    # t times it; scale_min, at least t times it
+                    ref, t = t, tgt_arg
+                    b = med(vals, "xnic", ref)
+                    q = x / b if (x is not None and b) else None
+                    if kind == "tail_max":
+                        tgts.append("<= %gx %s" % (t, ref))
+                        oks.append(q is not None and q <= t)
+                    else:
+                        tgts.append(">= %gx %s" % (t, ref))
+                        oks.append(q is not None and q >= t)
                 else:
                     tgts.append(">= %g%% of limit" % t)
                     oks.append(pct is not None and pct >= t)

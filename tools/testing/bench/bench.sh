@@ -6,7 +6,7 @@
 # XRDMA_PROGRAMS: tools/testing/bench/bench-guest.sh tools/testing/bench/physlimit
 # XRDMA_PROGRAMS: tools/testing/bench/xv_scale tools/lib/xverbs/libibverbs.so.1
 # XRDMA_PROGRAMS: scripts/xrdma-run rdma ip ib_write_lat ib_read_lat ib_send_lat
-# XRDMA_PROGRAMS: ib_atomic_lat ib_write_bw ib_read_bw ib_send_bw
+# XRDMA_PROGRAMS: ib_atomic_lat ib_write_bw ib_read_bw ib_send_bw ibv_rc_pingpong
 # XRDMA_PROGRAMS: tools/testing/bench/blkbench nvme rpc.nfsd rpc.mountd exportfs
 # XRDMA_PROGRAMS: mount.nfs4
 # XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
@@ -55,6 +55,8 @@ xnic_stack_down
 [ $left = 0 ] || fail "objects left on xnic0"
 [ -z "$BENCH_SETS" ] || exit 0
 want="write_lat_64 read_lat_64 send_lat_64 atomic_lat write_rate_64 write_bw_64k read_bw_64k send_bw_64k
+write_lat_64_p99 read_lat_64_p99 send_lat_64_p99 rc_pingpong_ev_64
+write_rate_64_1p write_rate_64_2p write_rate_64_4p
 nvme_randread_4k nvme_read_1m nvme_write_1m nfs_read_1m nfs_write_1m"
 for s in rxe xnic; do
 	for m in $want; do
