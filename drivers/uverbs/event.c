@@ -17,9 +17,51 @@
  */
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
+#include <linux/moduleparam.h>
 #include <linux/poll.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include "uverbs.h"
+
+/*
+ * A blocking read of a completion channel first polls its queue for up to
+ * this long, as the network stack's busy_read does for a socket: a
+ * program that sleeps on CQ events between messages (ibv_rc_pingpong -e,
+ * qperf, event-driven servers) then usually finds the next event before
+ * it would have gone to sleep, and its CPU is not idle (halted) when the
+ * event comes -- waking a halted CPU is most of such a round trip.  Only
+ * a reader that would block spins, only while nothing else wants its CPU
+ * and no signal is pending; 0 turns it off.
+ */
+static unsigned int xrdma_ev_poll_us = 50;
+module_param_named(ev_poll_us, xrdma_ev_poll_us, uint, 0644);
+MODULE_PARM_DESC(ev_poll_us,
+		 "us a blocking read of a completion channel polls before it sleeps (0: never)");
+
+static bool xrdma_ev_ready(struct xrdma_ev_file *ev)
+{
+	return !list_empty(&ev->events) || READ_ONCE(ev->dropped) ||
+	       READ_ONCE(ev->dev_gone);
+}
+
+/* Poll @ev for up to ev_poll_us; true once it has something to read. */
+static bool xrdma_ev_busy_wait(struct xrdma_ev_file *ev)
+{
+	unsigned int us = READ_ONCE(xrdma_ev_poll_us);
+	u64 end;
+
+	if (!us || ev->is_async)
+		return false;
+	end = local_clock() + (u64)min(us, 10000U) * NSEC_PER_USEC;
+	while (!xrdma_ev_ready(ev)) {
+		if (need_resched() || signal_pending(current) ||
+		    local_clock() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
 
 static void xrdma_ev_file_release(struct kref *ref)
 {
@@ -103,6 +145,10 @@ static ssize_t xrdma_ev_read(struct file *filp, char __user *buf,
 			return -EIO;
 		if (filp->f_flags & O_NONBLOCK)
 			return -EAGAIN;
+		if (xrdma_ev_busy_wait(ev)) {
+			spin_lock_irq(&ev->lock);
+			continue;
+		}
 		ret = wait_event_interruptible(ev->wait,
 					       !list_empty(&ev->events) ||
 					       ev->dropped || ev->dev_gone);

@@ -218,6 +218,19 @@ void t_compchan(void)
 	CHECK(reap(pid), "the injecting child succeeded");
 	if (r == sizeof(ev[0]))
 		got2++;
+	/*
+	 * An event 3 ms later: while the blocking reader polls before it
+	 * sleeps (xrdma_uverbs' ev_poll_us), or after -- the same either way.
+	 */
+	pid = inject_later(3, "comp", cq2.resp.cqn);
+	memset(ev, 0, sizeof(ev));
+	r = xread(ch, ev, sizeof(ev[0]));
+	CHECK(r == sizeof(ev[0]) && ev[0].cq_handle == cq2.h,
+	      "blocking read returns an event injected 3 ms later (r %d, handle %u)",
+	      r, ev[0].cq_handle);
+	CHECK(reap(pid), "the injecting child succeeded");
+	if (r == sizeof(ev[0]))
+		got2++;
 	set_nonblock(ch, true);
 
 	/* DESTROY reports what was read */

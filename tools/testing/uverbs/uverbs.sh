@@ -13,8 +13,10 @@
 #   events    events injected through xrdma_testdev's debugfs inject file:
 #             completion channels (poll/epoll/select, blocking and
 #             O_NONBLOCK reads, several CQs per channel,
-#             comp_events_reported), the async event fd (QP, CQ, port and
-#             device fatal events, overflow record, async_events_reported)
+#             comp_events_reported; again with the reader's poll before
+#             sleeping at its longest and off: xrdma_uverbs' ev_poll_us),
+#             the async event fd (QP, CQ, port and device fatal events,
+#             overflow record, async_events_reported)
 #   lifetime  close and exit with live objects, SIGKILL in the middle of
 #             creating/destroying/registering, RLIMIT_MEMLOCK without
 #             CAP_IPC_LOCK (VmPin accounting), create/destroy cycles without
@@ -46,6 +48,17 @@ failed=$XRDMA_TMP/failed
 # shellcheck disable=SC2086 # one argument per group
 uverbs_test -d testdev0 -f "$failed" $groups
 rc=$?
+if [ "$XRDMA_SUBTEST" = events ]; then
+	# the completion channels again with a reader that polls 10 ms (the
+	# most ev_poll_us gives) before it sleeps, then with no polling:
+	# events come while a blocking reader polls, after, or before
+	p=/sys/module/xrdma_uverbs/parameters/ev_poll_us
+	assert_eq "$(cat $p)" 50 "ev_poll_us default"
+	echo 1000000 >$p || fail "cannot set $p"
+	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
+	echo 0 >$p || fail "cannot set $p"
+	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
+fi
 
 # nothing may keep the modules busy once the process is gone
 assert_eq "$(cat /sys/module/xrdma_uverbs/refcnt)" 0 "xrdma_uverbs refcnt"
