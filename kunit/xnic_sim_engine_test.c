@@ -2,7 +2,8 @@
 /*
  * KUnit suite xnic_sim_engine: the device model's engine and doorbells
  * (xnic_sim_engine.c, xnic_sim_dev.c): kicks served by the ringing
- * thread, their bounds and stalls, the engine's pass budget and recheck,
+ * thread, their bounds and stalls, a kick waiting for another's serve,
+ * the engine's pass budget and recheck,
  * hostile doorbells.  Two cabled devices with their engines
  * (kunit/xnic_sim_dev_fixture.h); the engine's static functions through
  * the wrappers kunit/xnic_sim_test.c defines.
@@ -176,6 +177,25 @@ static void td_hook_on(struct td_dev *d, struct td_cq *c0, struct td_cq *c1)
 }
 
 /*
+ * Two contexts of device 0 (doorbell pages 1 and 2), each with a CQ (*ca,
+ * *cb) and an RC QP connected to itself (*a, *b).
+ */
+static struct td_dev *td_two_up(struct kunit *test, struct td_cq **ca,
+				struct td_cq **cb, struct td_qp **a,
+				struct td_qp **b)
+{
+	struct td_dev *d = &td_ctx_up(test)->dev[0];
+
+	*ca = td_cq(d, 1, 4, false);
+	*cb = td_cq(d, 2, 4, false);
+	*a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, *ca, *ca, 1, 5, XNIC_NO_SRQ);
+	*b = td_qp(d, 4, XNIC_QPT_RC, TD_PD, *cb, *cb, 2, 5, XNIC_NO_SRQ);
+	td_connect(*a, *a, 1);
+	td_connect(*b, *b, 1);
+	return d;
+}
+
+/*
  * A kick serves the work of the writer's own doorbell page, nobody else's:
  * context B's WQE, announced in its page but not kicked, is not executed
  * by context A's kick serve (the hook looks while the run holds exec_lock,
@@ -185,19 +205,13 @@ static void td_hook_on(struct td_dev *d, struct td_cq *c0, struct td_cq *c1)
  */
 static void dev_kick_own(struct kunit *test)
 {
-	struct td_ctx *c = td_ctx_up(test);
-	struct td_dev *d = &c->dev[0];
-	struct td_cq *ca = td_cq(d, 1, 4, false), *cb = td_cq(d, 2, 4, false);
-	struct td_qp *a = td_qp(d, 3, XNIC_QPT_RC, TD_PD, ca, ca, 1, 5,
-				XNIC_NO_SRQ);
-	struct td_qp *b = td_qp(d, 4, XNIC_QPT_RC, TD_PD, cb, cb, 2, 5,
-				XNIC_NO_SRQ);
+	struct td_cq *ca, *cb;
+	struct td_qp *a, *b;
+	struct td_dev *d = td_two_up(test, &ca, &cb, &a, &b);
 	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
 	u8 nop = xnic_sim_cqe_opcode(XNIC_OP_NOP);
 	int i, seen = 0;
 
-	td_connect(a, a, 1);
-	td_connect(b, b, 1);
 	td_hook_on(d, ca, cb);
 	for (i = 0; i < 20 && seen < 3; i++) {
 		u32 serves = th.serves;
@@ -354,6 +368,110 @@ static void dev_kick_stall(struct kunit *test)
 	while (!READ_ONCE(cmd->hdr.done) && time_before(jiffies, end))
 		usleep_range(100, 200);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(cmd->hdr.status), (u32)XNIC_CMD_OK);
+}
+
+/* dev_kick_wait: a serve of page 1 held open until page 2's kick comes */
+static struct {
+	struct task_struct *holder;
+	bool holding;		/* the holder's serve is in SERVE_END */
+	bool kicking;		/* the second writer is about to kick */
+} tw;
+
+static void td_wait_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
+{
+	u64 end;
+
+	if (dev != th.dev || where != XNIC_SIM_HOOK_SERVE_END ||
+	    current != READ_ONCE(tw.holder))
+		return;
+	/*
+	 * Non-preemptible here: hold the serve until the other writer is
+	 * about to kick (bounded: it may be on this very CPU), then a little
+	 * longer, so that its kick finds this serve in progress.
+	 */
+	WRITE_ONCE(tw.holding, true);
+	end = local_clock() + 20 * NSEC_PER_MSEC;
+	while (!READ_ONCE(tw.kicking) && local_clock() < end)
+		cpu_relax();
+	/* (atomic context: a busy wait of 10 us) */
+	end = local_clock() + 10 * NSEC_PER_USEC;
+	while (local_clock() < end)
+		cpu_relax();
+	WRITE_ONCE(tw.holder, NULL);
+}
+
+static int td_holder_fn(void *arg)
+{
+	struct td_dev *d = arg;
+
+	td_kick(d, 1);
+	while (!kthread_should_stop())
+		usleep_range(100, 200);
+	return 0;
+}
+
+/*
+ * A kick that finds another writer's serve in progress waits for it (a
+ * serve is short and non-preemptible) and serves its own page, instead of
+ * handing its work to the engine thread: context B's WQE is complete when
+ * B's KICK write returns, and the device counts the wait (serve_waits).
+ * Whether B's kick comes while A's serve is held is up to the scheduler:
+ * each try accounts for both outcomes, and one of five must have waited.
+ */
+static void dev_kick_wait(struct kunit *test)
+{
+	struct td_cq *ca, *cb;
+	struct td_qp *a, *b;
+	struct td_dev *d = td_two_up(test, &ca, &cb, &a, &b);
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED };
+	u8 nop = xnic_sim_cqe_opcode(XNIC_OP_NOP);
+	unsigned long end;
+	int i, waited = 0;
+
+	td_hook_on(d, NULL, NULL);
+	for (i = 0; i < 5 && !waited; i++) {
+		struct task_struct *t;
+		u64 waits, runs;
+		bool held;
+
+		KUNIT_ASSERT_TRUE(test, td_wait_asleep(d, 1));
+		w.wr_id = 0x100 + i;
+		td_post_quiet(a, &w);
+		td_post_quiet(b, &w);
+		memset(&tw, 0, sizeof(tw));
+		t = kthread_create(td_holder_fn, d, "td_holder");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		get_task_struct(t);
+		WRITE_ONCE(tw.holder, t);
+		WRITE_ONCE(xnic_sim_test_hook, td_wait_hook);
+		wake_up_process(t);
+		end = jiffies + msecs_to_jiffies(100);
+		while (!(held = READ_ONCE(tw.holding)) &&
+		       time_before(jiffies, end))
+			cond_resched();
+		waits = td_ctr(d, XNIC_SIM_CTR_serve_waits);
+		runs = td_ctr(d, XNIC_SIM_CTR_writer_runs);
+		WRITE_ONCE(tw.kicking, true);
+		td_kick(d, 2);		/* context B */
+		if (td_ctr(d, XNIC_SIM_CTR_serve_waits) != waits) {
+			/* it waited, then served B's page itself */
+			waited++;
+			KUNIT_EXPECT_TRUE_MSG(test, held,
+					      "a serve waited for no serve");
+			KUNIT_EXPECT_EQ(test,
+					td_ctr(d, XNIC_SIM_CTR_writer_runs),
+					runs + 1);
+			KUNIT_EXPECT_EQ_MSG(test, td_cq_count(cb), 1U,
+					    "B's kick waited but did not serve");
+		}
+		kthread_stop(t);
+		put_task_struct(t);
+		WRITE_ONCE(xnic_sim_test_hook, NULL);
+		/* either way, both complete */
+		td_expect(ca, 0x100 + i, 0, nop, NULL);
+		td_expect(cb, 0x100 + i, 0, nop, NULL);
+	}
+	KUNIT_EXPECT_GT(test, waited, 0);
 }
 
 /*
@@ -538,6 +656,7 @@ static struct kunit_case engine_cases[] = {
 	KUNIT_CASE(dev_kick_own),
 	KUNIT_CASE(dev_kick_bounded),
 	KUNIT_CASE(dev_kick_stall),
+	KUNIT_CASE(dev_kick_wait),
 	KUNIT_CASE(dev_pass_budget),
 	KUNIT_CASE(dev_db_hostile),
 	{}

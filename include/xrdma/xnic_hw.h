@@ -594,6 +594,8 @@ enum xnic_counter {
 	XNIC_CTR_WIRE_ECN_MARKED,
 	XNIC_CTR_WIRE_ETH_TX,
 	XNIC_CTR_WIRE_ETH_RX,
+	/* the model's engine (Documentation/xnic/model.rst) */
+	XNIC_CTR_SERVE_WAITS,
 	XNIC_CTR_NUM
 };
 

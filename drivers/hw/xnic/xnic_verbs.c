@@ -255,6 +255,7 @@ static const char * const xnic_hw_counter_names[XNIC_CTR_NUM] = {
 	[XNIC_CTR_WIRE_ECN_MARKED] = "wire_ecn_marked",
 	[XNIC_CTR_WIRE_ETH_TX] = "wire_eth_tx",
 	[XNIC_CTR_WIRE_ETH_RX] = "wire_eth_rx",
+	[XNIC_CTR_SERVE_WAITS] = "serve_waits",
 };
 
 /*

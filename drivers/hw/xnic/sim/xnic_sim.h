@@ -292,6 +292,7 @@ enum xnic_sim_ctr {
 	XNIC_SIM_CTR_wire_ecn_marked = XNIC_CTR_WIRE_ECN_MARKED,
 	XNIC_SIM_CTR_wire_eth_tx = XNIC_CTR_WIRE_ETH_TX,
 	XNIC_SIM_CTR_wire_eth_rx = XNIC_CTR_WIRE_ETH_RX,
+	XNIC_SIM_CTR_serve_waits = XNIC_CTR_SERVE_WAITS,
 	XNIC_SIM_CTR_NUM = XNIC_CTR_NUM
 };
 

@@ -99,6 +99,7 @@ static const char * const xnic_sim_ctr_names[XNIC_SIM_CTR_NUM] = {
 	[XNIC_SIM_CTR_wire_ecn_marked] = "wire_ecn_marked",
 	[XNIC_SIM_CTR_wire_eth_tx] = "wire_eth_tx",
 	[XNIC_SIM_CTR_wire_eth_rx] = "wire_eth_rx",
+	[XNIC_SIM_CTR_serve_waits] = "serve_waits",
 };
 
 static struct xnic_sim_dev *xnic_sim_bus_dev(struct xnic_bus *bus)

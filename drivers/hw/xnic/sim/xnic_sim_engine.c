@@ -54,6 +54,8 @@ unsigned int xnic_sim_idle_us = 100;
 #define XNIC_SIM_YIELD_NS	NSEC_PER_MSEC
 /* a kick serve in the kicker's context wakes the engine this often */
 #define XNIC_SIM_KICK_PROBE_NS	NSEC_PER_MSEC
+/* a kick finding another writer's serve in progress waits this long */
+#define XNIC_SIM_SERVE_WAIT_NS	(50 * NSEC_PER_USEC)
 
 /* ------------------------------------------------------------------ */
 /* Budgets                                                             */
@@ -502,6 +504,45 @@ out:
 		xnic_sim_db_set_flags(dev, 0);
 }
 
+/*
+ * exec_lock, for a kick serve (preemption disabled).  When another
+ * writer's serve holds it -- bounded and non-preemptible, so it ends
+ * soon -- wait for it, up to XNIC_SIM_SERVE_WAIT_NS, rather than hand
+ * this writer's work to the engine thread: in a ping-pong the peer's
+ * serve is still finishing (its own CQE, the interrupt) when this writer,
+ * woken by that interrupt, posts its answer, and a woken engine thread
+ * costs a thread switch on a CPU someone is spinning on.  The engine's
+ * pass holds it preemptibly and for longer: no wait for that.
+ * Return: whether the lock is held (@waited: after a wait).
+ */
+static bool xnic_sim_serve_lock(struct xnic_sim_dev *dev, bool *waited)
+{
+	unsigned int other = 0;
+	u64 end;
+
+	*waited = false;
+	if (mutex_trylock(&dev->exec_lock))
+		return true;
+	if (!READ_ONCE(dev->serving))
+		return false;
+	end = local_clock() + XNIC_SIM_SERVE_WAIT_NS;
+	for (;;) {
+		cpu_relax();
+		if (!mutex_is_locked(&dev->exec_lock) &&
+		    mutex_trylock(&dev->exec_lock)) {
+			*waited = true;
+			return true;
+		}
+		/* not a serve (a few looks: one may be just ending): stop */
+		if (READ_ONCE(dev->serving))
+			other = 0;
+		else if (++other > 16)
+			return false;
+		if (need_resched() || local_clock() > end)
+			return false;
+	}
+}
+
 /**
  * xnic_sim_kick_serve - serve a KICK in the writer's context
  * @dev: device; the caller is a process holding no lock
@@ -539,26 +580,29 @@ bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 	u32 idx = val >> XNIC_KICK_DB_SHIFT, i;
 	u64 now, next = U64_MAX;
 	struct xnic_sim_db *db;
-	bool work = false, done;
+	bool work = false, done, waited;
 
 	/* PREEMPT_RT: spinlocks sleep, no serve with preemption disabled */
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) || !(val & XNIC_KICK_DB_VALID) ||
 	    idx >= XNIC_SIM_MAX_DB)
 		return false;
 	preempt_disable();
-	if (!mutex_trylock(&dev->exec_lock)) {
+	if (!xnic_sim_serve_lock(dev, &waited)) {
 		preempt_enable();
 		return false;
 	}
+	WRITE_ONCE(dev->serving, true);
 	db = dev->db[idx];
 	if (!db || !xnic_sim_live(dev) ||
 	    READ_ONCE(dev->reset_req) != dev->reset_done) {
+		WRITE_ONCE(dev->serving, false);
 		mutex_unlock(&dev->exec_lock);
 		preempt_enable();
 		return false;
 	}
-	dev->serving = true;
 	xnic_sim_count(dev, XNIC_SIM_CTR_writer_runs, 1);
+	if (waited)
+		xnic_sim_count(dev, XNIC_SIM_CTR_serve_waits, 1);
 	xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_START);
 	xnic_sim_db_scan_one(dev, db, &h);
 	now = xnic_sim_now();
@@ -568,7 +612,7 @@ bool xnic_sim_kick_serve(struct xnic_sim_dev *dev, u32 val)
 	for (i = 0; i < h.n; i++)
 		b.left |= h.qp[i]->on_active;
 	xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_END);
-	dev->serving = false;
+	WRITE_ONCE(dev->serving, false);
 	done = !b.left && !h.more && READ_ONCE(dev->cmdq_pi) == dev->cmd_ci;
 	/*
 	 * Now and then let the engine thread look for itself: where a CPU
