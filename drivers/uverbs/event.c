@@ -34,10 +34,22 @@
  * a reader that would block spins, only while nothing else wants its CPU
  * and no signal is pending; 0 turns it off.
  */
+#define XRDMA_EV_POLL_MAX_US	10000
 static unsigned int xrdma_ev_poll_us = 50;
-module_param_named(ev_poll_us, xrdma_ev_poll_us, uint, 0644);
+
+static int xrdma_ev_poll_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, XRDMA_EV_POLL_MAX_US);
+}
+
+static const struct kernel_param_ops xrdma_ev_poll_ops = {
+	.set = xrdma_ev_poll_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(ev_poll_us, &xrdma_ev_poll_ops, &xrdma_ev_poll_us, 0644);
 MODULE_PARM_DESC(ev_poll_us,
-		 "us a blocking read of a completion channel polls before it sleeps (0: never)");
+		 "us a blocking read of a completion channel polls before it sleeps (0: never, at most 10000)");
 
 static bool xrdma_ev_ready(struct xrdma_ev_file *ev)
 {
@@ -53,7 +65,7 @@ static bool xrdma_ev_busy_wait(struct xrdma_ev_file *ev)
 
 	if (!us || ev->is_async)
 		return false;
-	end = local_clock() + (u64)min(us, 10000U) * NSEC_PER_USEC;
+	end = local_clock() + (u64)us * NSEC_PER_USEC;
 	while (!xrdma_ev_ready(ev)) {
 		if (need_resched() || signal_pending(current) ||
 		    local_clock() > end)
@@ -149,9 +161,7 @@ static ssize_t xrdma_ev_read(struct file *filp, char __user *buf,
 			spin_lock_irq(&ev->lock);
 			continue;
 		}
-		ret = wait_event_interruptible(ev->wait,
-					       !list_empty(&ev->events) ||
-					       ev->dropped || ev->dev_gone);
+		ret = wait_event_interruptible(ev->wait, xrdma_ev_ready(ev));
 		if (ret)
 			return ret;
 		spin_lock_irq(&ev->lock);

@@ -54,7 +54,9 @@ if [ "$XRDMA_SUBTEST" = events ]; then
 	# events come while a blocking reader polls, after, or before
 	p=/sys/module/xrdma_uverbs/parameters/ev_poll_us
 	assert_eq "$(cat $p)" 50 "ev_poll_us default"
-	echo 1000000 >$p || fail "cannot set $p"
+	refute sh -c "echo 10001 >$p"
+	assert_eq "$(cat $p)" 50 "ev_poll_us after 10001 was refused"
+	echo 10000 >$p || fail "cannot set $p"
 	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
 	echo 0 >$p || fail "cannot set $p"
 	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
