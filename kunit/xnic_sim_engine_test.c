@@ -163,6 +163,8 @@ static void td_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 			wait_for_completion(&th.release);
 		}
 		break;
+	case XNIC_SIM_HOOK_SERVE_WAIT:
+		break;
 	}
 }
 
@@ -370,32 +372,33 @@ static void dev_kick_stall(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(cmd->hdr.status), (u32)XNIC_CMD_OK);
 }
 
-/* dev_kick_wait: a serve of page 1 held open until page 2's kick comes */
+/* dev_kick_wait: a serve of page 1 held open until page 2's kick waits */
 static struct {
 	struct task_struct *holder;
 	bool holding;		/* the holder's serve is in SERVE_END */
-	bool kicking;		/* the second writer is about to kick */
+	bool waiting;		/* a kick waits for it (SERVE_WAIT) */
 } tw;
 
 static void td_wait_hook(struct xnic_sim_dev *dev, enum xnic_sim_hook where)
 {
 	u64 end;
 
-	if (dev != th.dev || where != XNIC_SIM_HOOK_SERVE_END ||
+	if (dev != th.dev)
+		return;
+	if (where == XNIC_SIM_HOOK_SERVE_WAIT) {
+		WRITE_ONCE(tw.waiting, true);
+		return;
+	}
+	if (where != XNIC_SIM_HOOK_SERVE_END ||
 	    current != READ_ONCE(tw.holder))
 		return;
 	/*
-	 * Non-preemptible here: hold the serve until the other writer is
-	 * about to kick (bounded: it may be on this very CPU), then a little
-	 * longer, so that its kick finds this serve in progress.
+	 * Non-preemptible here: hold the serve until another writer's kick
+	 * waits for it (bounded: that writer may never come), then end it.
 	 */
 	WRITE_ONCE(tw.holding, true);
 	end = local_clock() + 20 * NSEC_PER_MSEC;
-	while (!READ_ONCE(tw.kicking) && local_clock() < end)
-		cpu_relax();
-	/* (atomic context: a busy wait of 10 us) */
-	end = local_clock() + 10 * NSEC_PER_USEC;
-	while (local_clock() < end)
+	while (!READ_ONCE(tw.waiting) && local_clock() < end)
 		cpu_relax();
 	WRITE_ONCE(tw.holder, NULL);
 }
@@ -415,8 +418,9 @@ static int td_holder_fn(void *arg)
  * serve is short and non-preemptible) and serves its own page, instead of
  * handing its work to the engine thread: context B's WQE is complete when
  * B's KICK write returns, and the device counts the wait (serve_waits).
- * Whether B's kick comes while A's serve is held is up to the scheduler:
- * each try accounts for both outcomes, and one of five must have waited.
+ * A's serve, on another CPU, is held open until B's kick waits for it;
+ * the engine thread may still take the lock between them (then B does not
+ * wait): each try accounts for both outcomes, and one of five must wait.
  */
 static void dev_kick_wait(struct kunit *test)
 {
@@ -428,6 +432,8 @@ static void dev_kick_wait(struct kunit *test)
 	unsigned long end;
 	int i, waited = 0;
 
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs: the held serve spins");
 	td_hook_on(d, NULL, NULL);
 	for (i = 0; i < 5 && !waited; i++) {
 		struct task_struct *t;
@@ -441,6 +447,9 @@ static void dev_kick_wait(struct kunit *test)
 		memset(&tw, 0, sizeof(tw));
 		t = kthread_create(td_holder_fn, d, "td_holder");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		/* not this CPU: the held serve does not let it go */
+		kthread_bind(t, cpumask_any_but(cpu_online_mask,
+						raw_smp_processor_id()));
 		get_task_struct(t);
 		WRITE_ONCE(tw.holder, t);
 		WRITE_ONCE(xnic_sim_test_hook, td_wait_hook);
@@ -451,7 +460,6 @@ static void dev_kick_wait(struct kunit *test)
 			cond_resched();
 		waits = td_ctr(d, XNIC_SIM_CTR_serve_waits);
 		runs = td_ctr(d, XNIC_SIM_CTR_writer_runs);
-		WRITE_ONCE(tw.kicking, true);
 		td_kick(d, 2);		/* context B */
 		if (td_ctr(d, XNIC_SIM_CTR_serve_waits) != waits) {
 			/* it waited, then served B's page itself */

@@ -571,7 +571,7 @@ struct xnic_sim_dev {
 	/* engine */
 	struct task_struct *engine;
 	struct mutex exec_lock;		/* held by an engine pass or a kick serve */
-	bool serving;			/* a kick serve holds it: no sleeping */
+	bool serving;			/* in a serve: may not sleep; read unlocked */
 	u64 kick_probe;			/* last wakeup by a kick serve */
 	bool kicked;
 	unsigned long sect;		/* odd inside a section */
@@ -668,6 +668,7 @@ enum xnic_sim_hook {
 	XNIC_SIM_HOOK_SERVE_START,	/* a kick serve's start, exec_lock held */
 	XNIC_SIM_HOOK_SERVE_END,	/* a kick serve's end, exec_lock still held */
 	XNIC_SIM_HOOK_SERVE_AFTER,	/* after a kick serve, exec_lock released */
+	XNIC_SIM_HOOK_SERVE_WAIT,	/* a kick waits for another's serve */
 };
 
 #ifdef XNIC_SIM_TEST_HOOKS

@@ -527,6 +527,7 @@ static bool xnic_sim_serve_lock(struct xnic_sim_dev *dev, bool *waited)
 		return false;
 	end = local_clock() + XNIC_SIM_SERVE_WAIT_NS;
 	for (;;) {
+		xnic_sim_hook(dev, XNIC_SIM_HOOK_SERVE_WAIT);
 		cpu_relax();
 		if (!mutex_is_locked(&dev->exec_lock) &&
 		    mutex_trylock(&dev->exec_lock)) {

@@ -535,7 +535,7 @@ cp "$XRDMA_DEBUGFS/xnic_sim/0/counters" "$T/ctr1" || die "no xnic_sim counters"
 # what moved (after - before), by group; an operation's bytes beside it
 awk 'NR == FNR { b[$1] = $2; next }
 	function group(k) {
-		if (k ~ /^(doorbells|bad_doorbells|kicks|writer_runs|sleeps|wakeups|yields)$/)
+		if (k ~ /^(doorbells|bad_doorbells|kicks|writer_runs|serve_waits|sleeps|wakeups|yields)$/)
 			return "engine"
 		if (k ~ /^(commands|cmd_errors|eqes|eq_overruns|irqs|cqes|cq_overruns)$/)
 			return "queues"

@@ -33,7 +33,7 @@ HC=/sys/class/xrdma_device/xnic0/hw_counters
 DBG=$XRDMA_DEBUGFS/xnic_sim/0/counters
 # moved by reading the counters (the command, its event and interrupt)
 # or by the model's engine on its own: not compared with debugfs
-VOL='^(sleeps|wakeups|writer_runs|yields|commands|cmd_errors|eqes|irqs|kicks) '
+VOL='^(sleeps|wakeups|writer_runs|serve_waits|yields|commands|cmd_errors|eqes|irqs|kicks) '
 # root-only: each drop answers a guess (a Q_Key, a live QPN, a PSN)
 PRIV='^(ud_drop_qkey|ud_drop_noqp|ud_drop_norecv|ud_drop_nomcg|uc_drops|psn_mismatch|rx_drop_bad_src|rx_drop_psn) '
 # as uid 65534 (busybox su needs the name)
