@@ -24,7 +24,7 @@
 # does not rot; tools/testing/bench/bench-host.sh (make bench) runs it with
 # xrdma.env.BENCH_MODE=full and reads the BENCH lines.  Here every metric
 # must be measured, with a positive value, on each stack (unless
-# xrdma.env.BENCH_SETS picks some: see bench-guest.sh): the ULP rows
+# xrdma.env.BENCH_SETS or BENCH_ROWS picks some: see bench-guest.sh): the ULP rows
 # (NVMe-oF, NFS over RDMA) on xnic need xrdma_ib, loaded here.
 
 command -v bench-guest.sh >/dev/null || fail "bench-guest.sh not shipped"
@@ -53,7 +53,7 @@ xnic_stack_down
 [ "$rc" = 0 ] || fail "bench-guest.sh rc=$rc"
 [ "$bad" = 0 ] || fail "$bad measurement(s) failed: $(grep -m1 '^BENCH_FAIL' "$XRDMA_TMP/bench")"
 [ $left = 0 ] || fail "objects left on xnic0"
-[ -z "$BENCH_SETS" ] || exit 0
+[ -z "$BENCH_SETS$BENCH_ROWS" ] || exit 0
 want="write_lat_64 read_lat_64 send_lat_64 atomic_lat write_rate_64 write_bw_64k read_bw_64k send_bw_64k
 write_lat_64_p99 read_lat_64_p99 send_lat_64_p99 rc_pingpong_ev_64
 write_rate_64_1p write_rate_64_2p write_rate_64_4p
