@@ -9,7 +9,8 @@
 # provider) and on xnic0 (xrdma's libibverbs.so.1 through xrdma-run),
 # alternating the stacks (A B A B) RUNS times; then the kernel's ULPs
 # through ib_core on each stack, alternating too (ulps below: NVMe-oF on
-# null_blk and NFS over RDMA, measured by blkbench); then the physical
+# null_blk and NFS over RDMA, measured by blkbench, and qperf's RC
+# latency through rdma_cm and completion events); then the physical
 # limits (physlimit) and the QP scale runs on xnic (xv_scale).
 #
 # Output: one line per measurement, on stdout and on the marker port
@@ -368,6 +369,8 @@ ulp_setup() {
 	! grep -q '^null_blk ' /proc/modules || rmmod null_blk || return 1
 	modprobe null_blk nr_devices=1 gb=16 || return 1
 	modprobe nvmet && modprobe nvmet-rdma && modprobe nvme-rdma || return 1
+	# qperf's rdma_cm (/dev/infiniband/rdma_cm)
+	modprobe rdma_ucm || return 1
 	grep -q ' /sys/kernel/config configfs ' /proc/mounts ||
 		mount -t configfs none /sys/kernel/config || return 1
 	wait_for 5 test -b /dev/nullb0 || return 1
@@ -416,7 +419,7 @@ ulp_teardown() {
 	# (in an order that holds on every kernel: lib/xrdma_test.sh)
 	for _m in $(mod_order nfsv4 nfs rpcrdma nfsd lockd grace nfs_acl \
 		auth_rpcgss fscache netfs nvme_rdma nvme_fabrics nvme_core \
-		nvmet_rdma nvmet null_blk rdma_cm iw_cm ib_cm); do
+		nvmet_rdma nvmet null_blk rdma_ucm rdma_cm iw_cm ib_cm); do
 		grep -q "^$_m " /proc/modules && rmmod "$_m"
 	done
 }
@@ -446,13 +449,47 @@ ulp_bb() {
 	return 1
 }
 
-# ulps STACK RUN: the NVMe-oF, NFS and SMB Direct rows of STACK
+# qperf_lat STACK RUN IP: qperf -cm1 rc_lat, 64 B messages for DUR
+# seconds, connected through the kernel's rdma_cm to IP (STACK's
+# address): qperf waits for each completion on a completion channel (no
+# -P: it does not poll), as event-driven programs do; its latency is half
+# the round trip, in us
+qperf_lat() {
+	stack_args "$1"
+	for _try in 1 2 3; do
+		PORT=$((PORT + 1))
+		timeout 120 $_pre qperf -lp $PORT >"$TMP/qsrv" 2>&1 &
+		_pid=$!
+		listening $PORT $_pid
+		timeout 60 $_pre qperf -lp $PORT -cm1 -m 64 -t "$DUR" "$3" rc_lat \
+			>"$TMP/qcli" 2>&1
+		_rc=$?
+		kill $_pid 2>/dev/null
+		wait $_pid
+		# "latency  =  24.3 us" (or ns, ms, sec)
+		_v=$(awk '$1 == "latency" && $2 == "=" {
+			f = $4 == "ns" ? 0.001 : $4 == "ms" ? 1000 : $4 == "sec" ? 1e6 : 1
+			v = $3 * f } END { print v }' "$TMP/qcli")
+		if [ $_rc = 0 ] && positive "$_v"; then
+			out "BENCH $1 qperf_rc_lat_64 $2 $_v us"
+			return 0
+		fi
+		echo "# $1 qperf_rc_lat_64 $2: no result (try $_try), again"
+	done
+	out "BENCH_FAIL $1 qperf_rc_lat_64 $2 client rc=$_rc"
+	sed 's/^/# /' "$TMP/qcli" | tail -n 8
+	sed 's/^/# srv /' "$TMP/qsrv" | tail -n 4
+	return 1
+}
+
+# ulps STACK RUN: the NVMe-oF, NFS, qperf and SMB Direct rows of STACK
 ulps() {
 	_s=$1 _r=$2
 	_ip=$(ulp_ip "$_s")
 	if [ -z "$ULP_OK" ] || { [ "$_s" = xnic ] && [ -n "$XNIC_ULP_WHY" ]; }; then
-		for _m in nvme_randread_4k nvme_read_1m nvme_write_1m nfs_read_1m \
-			nfs_write_1m smb_write_1m smb_read_1m; do
+		for _m in nvme_randread_4k nvme_randread_4k_qd1 nvme_read_1m \
+			nvme_write_1m nfs_read_1m nfs_write_1m qperf_rc_lat_64 \
+			smb_write_1m smb_read_1m; do
 			out "BENCH_FAIL $_s $_m $_r ${XNIC_ULP_WHY:-ULP setup failed}"
 		done
 		return 1
@@ -461,10 +498,12 @@ ulps() {
 		--hostid=$HOSTID >"$TMP/conn" 2>&1 && wait_for 20 nvme_dev; then
 		_d=$(nvme_dev)
 		ulp_bb "$_s" nvme_randread_4k "$_r" -m randread -b 4k -q 32 "$_d"
+		# one read at a time: its latency (submission to completion)
+		ulp_bb "$_s" nvme_randread_4k_qd1 "$_r" -m randread -b 4k -q 1 -L "$_d"
 		ulp_bb "$_s" nvme_read_1m "$_r" -m read -b 1M -q 4 "$_d"
 		ulp_bb "$_s" nvme_write_1m "$_r" -m write -b 1M -q 4 "$_d"
 	else
-		for _m in nvme_randread_4k nvme_read_1m nvme_write_1m; do
+		for _m in nvme_randread_4k nvme_randread_4k_qd1 nvme_read_1m nvme_write_1m; do
 			out "BENCH_FAIL $_s $_m $_r nvme connect to $_ip: $(tail -n 1 "$TMP/conn")"
 		done
 	fi
@@ -481,6 +520,7 @@ ulps() {
 			out "BENCH_FAIL $_s $_m $_r mount.nfs4 $_ip: $(tail -n 1 "$TMP/mnt")"
 		done
 	fi
+	qperf_lat "$_s" "$_r" "$_ip"
 	# SMB Direct (tools/testing/bench/bench-smb.sh): 64 MiB, 8 in smoke mode
 	bench_smb "$_s" "$_r" "$([ "$MODE" = full ] && echo 64 || echo 8)"
 }

@@ -58,6 +58,9 @@ PERF = [
     ("nvme_randread_4k", "NVMe-oF randread 4K QD32", "higher",
      "nullb_randread_4k",
      ("ratio_min", 10.0)),
+    # issue 27: one read at a time, its latency
+    ("nvme_randread_4k_qd1", "NVMe-oF randread 4K QD1", "lower", None,
+     ("ratio_max", 0.2)),
     ("nvme_read_1m", "NVMe-oF seq read 1 MiB", "higher", "memcpy_64m_MBps",
      [("ratio_min", 10.0), ("limit_min", 50.0)]),
     ("nvme_write_1m", "NVMe-oF seq write 1 MiB", "higher", "memcpy_64m_MBps",
@@ -66,6 +69,9 @@ PERF = [
      None),
     ("nfs_write_1m", "NFS/RDMA seq write 1 MiB", "higher", "memcpy_64m_MBps",
      None),
+    # issue 27: qperf -cm1 rc_lat (rdma_cm, waits on completion events)
+    ("qperf_rc_lat_64", "qperf -cm1 rc_lat 64 B", "lower", None,
+     ("ratio_max", 0.2)),
     # SMB Direct (cifs -o rdma to ksmbd; tools/testing/bench/bench-smb.sh)
     ("smb_write_1m", "SMB Direct seq write 1 MiB", "higher",
      "memcpy_64m_MBps", None),

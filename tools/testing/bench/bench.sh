@@ -10,7 +10,8 @@
 # XRDMA_PROGRAMS: tools/testing/bench/blkbench nvme rpc.nfsd rpc.mountd exportfs
 # XRDMA_PROGRAMS: mount.nfs4
 # XRDMA_PREPARE: scripts/smbdirect-modules.sh /xrdma/smbdirect
-# XRDMA_DEBIAN_MODULES: rdma_cm
+# XRDMA_DEBIAN_MODULES: rdma_cm rdma_ucm
+# XRDMA_PROGRAMS: qperf
 # XRDMA_DEBIAN_MODULES: nls_utf8 sha512_generic cmac ecb gcm ccm md4
 # XRDMA_PROGRAMS: dd cmp ksmbd.mountd ksmbd.adduser ksmbd.control mount.cifs
 # XRDMA_PROGRAMS: tools/testing/ulp/smb/ksmbd_compat.so tools/testing/bench/bench-smb.sh
@@ -57,7 +58,8 @@ xnic_stack_down
 want="write_lat_64 read_lat_64 send_lat_64 atomic_lat write_rate_64 write_bw_64k read_bw_64k send_bw_64k
 write_lat_64_p99 read_lat_64_p99 send_lat_64_p99 rc_pingpong_ev_64
 write_rate_64_1p write_rate_64_2p write_rate_64_4p
-nvme_randread_4k nvme_read_1m nvme_write_1m nfs_read_1m nfs_write_1m"
+nvme_randread_4k nvme_randread_4k_qd1 nvme_read_1m nvme_write_1m nfs_read_1m nfs_write_1m
+qperf_rc_lat_64"
 for s in rxe xnic; do
 	for m in $want; do
 		awk -v s=$s -v m="$m" '$1 == "BENCH" && $2 == s && $3 == m && $5 > 0 { ok = 1 }

@@ -8,7 +8,7 @@
  * guest's initramfs would carry):
  *
  *   blkbench -m randread|read|write [-b BYTES] [-q DEPTH] [-t SECS]
- *            [-S BYTES] [-n METRIC] PATH
+ *            [-S BYTES] [-n METRIC] [-L] PATH
  *
  * PATH is opened with O_DIRECT (write: created if missing).  BYTES take
  * a k, M or G suffix.
@@ -18,6 +18,9 @@
  * at the end of PATH (its size, or -S).  Every request must complete with
  * all its bytes.  Output: "RESULT <METRIC> <value> <unit>", unit IOPS for
  * randread, MBps (10^6 bytes/s) otherwise; METRIC defaults to the mode.
+ * -L reports instead the mean time a request was in flight, in us
+ * (DEPTH over the request rate, Little's law: with -q 1 the latency of
+ * one request, submission to completion as the program sees it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +45,7 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s -m randread|read|write [-b BYTES] [-q DEPTH] [-t SECS]\n"
-		"          [-S BYTES] [-n METRIC] PATH\n",
+		"          [-S BYTES] [-n METRIC] [-L] PATH\n",
 		program_invocation_short_name);
 	exit(2);
 }
@@ -87,13 +90,13 @@ int main(int argc, char **argv)
 	const char *metric = NULL, *path;
 	enum mode mode = M_RANDREAD;
 	aio_context_t ctx = 0;
-	bool have_mode = false;
+	bool have_mode = false, lat = false;
 	double t0, t, el;
 	struct stat st;
 	char *buf;
 	int fd, c;
 
-	while ((c = getopt(argc, argv, "m:b:q:t:S:n:")) != -1) {
+	while ((c = getopt(argc, argv, "m:b:q:t:S:n:L")) != -1) {
 		switch (c) {
 		case 'm':
 			have_mode = true;
@@ -124,6 +127,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			metric = optarg;
+			break;
+		case 'L':
+			lat = true;
 			break;
 		default:
 			bad_usage();
@@ -227,7 +233,10 @@ int main(int argc, char **argv)
 	close(fd);
 	printf("# %s: %llu requests of %u bytes in %.3f s, depth %u\n",
 	       path, done, bs, el, depth);
-	if (mode == M_RANDREAD)
+	if (lat)
+		printf("RESULT %s %.2f us\n", metric,
+		       done ? el * 1e6 * depth / (double)done : 0.0);
+	else if (mode == M_RANDREAD)
 		printf("RESULT %s %.0f IOPS\n", metric, (double)done / el);
 	else
 		printf("RESULT %s %.1f MBps\n", metric, (double)bytes / el / 1e6);
