@@ -23,6 +23,7 @@ static irqreturn_t td_irq(int irq, void *data)
 	struct td_dev *d = data;
 	u32 mask = (1U << TD_EQ_LOG) - 1;
 
+	WRITE_ONCE(d->irq_cpu, raw_smp_processor_id());
 	spin_lock(&d->ev_lock);
 	for (;;) {
 		struct xnic_eqe *e = &d->eq[d->eq_ci & mask];
@@ -537,7 +538,7 @@ u8 *td_mr_byte(struct td_mr *m, u64 iova)
 }
 
 /* module parameters a case may change, restored by td_exit() */
-static bool td_saved_kick_serve_on;
+static bool td_saved_kick_serve_on, td_saved_irq_remote_on;
 
 int td_init(struct kunit *test)
 {
@@ -545,6 +546,7 @@ int td_init(struct kunit *test)
 	int i;
 
 	td_saved_kick_serve_on = READ_ONCE(xnic_sim_kick_serve_on);
+	td_saved_irq_remote_on = READ_ONCE(xnic_sim_irq_remote_on);
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < 2; i++) {
@@ -572,6 +574,7 @@ void td_exit(struct kunit *test)
 	WRITE_ONCE(xnic_sim_test_hook, NULL);
 	/* also after a failed assertion, which skips the rest of a case */
 	WRITE_ONCE(xnic_sim_kick_serve_on, td_saved_kick_serve_on);
+	WRITE_ONCE(xnic_sim_irq_remote_on, td_saved_irq_remote_on);
 	if (!c)
 		return;
 	for (i = 0; i < 2; i++)

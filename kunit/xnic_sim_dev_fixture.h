@@ -33,6 +33,7 @@ struct td_dev {
 	struct xnic_eqe *eq;
 	u32 eq_ci;
 	bool irq;
+	int irq_cpu;		/* where the handler ran last */
 	spinlock_t ev_lock;	/* the interrupt handler's counts */
 	u32 ev[16];
 	u32 ev_data[16];

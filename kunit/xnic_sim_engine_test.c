@@ -4,7 +4,7 @@
  * (xnic_sim_engine.c, xnic_sim_dev.c): kicks served by the ringing
  * thread, their bounds and stalls, a kick waiting for another's serve,
  * the engine's pass budget and recheck,
- * hostile doorbells.  Two cabled devices with their engines
+ * hostile doorbells, the CPU the interrupt runs on.  Two cabled devices with their engines
  * (kunit/xnic_sim_dev_fixture.h); the engine's static functions through
  * the wrappers kunit/xnic_sim_test.c defines.
  */
@@ -659,6 +659,67 @@ static void dev_db_hostile(struct kunit *test)
 	td_drain(cq, 1);
 }
 
+/*
+ * Complete a NOP on @cq (armed, events on) by the engine thread bound to
+ * @cpu (kicks only wake it: kick_run off); return the CPU the interrupt
+ * handler ran on, or -1 if it did not run.
+ */
+static int td_irq_from(struct kunit *test, struct td_dev *d, struct td_qp *q,
+		       struct td_cq *cq, unsigned int cpu, u64 wr_id)
+{
+	struct td_wr w = { .op = XNIC_OP_NOP, .flags = XNIC_WQE_SIGNALED,
+			   .wr_id = wr_id };
+	u32 ev = td_ev(d, XNIC_EQE_COMPLETION);
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(d->sim->engine,
+						   cpumask_of(cpu)), 0);
+	td_arm(cq, XNIC_CQ_ARM_NEXT);
+	WRITE_ONCE(d->irq_cpu, -1);
+	td_post(q, &w);
+	td_expect(cq, wr_id, 0, xnic_sim_cqe_opcode(XNIC_OP_NOP), NULL);
+	/* the handler records its CPU before it counts the event */
+	if (!td_wait_ev(d, XNIC_EQE_COMPLETION, ev))
+		return -1;
+	return READ_ONCE(d->irq_cpu);
+}
+
+/*
+ * The interrupt the engine thread raises runs on another online CPU than
+ * the engine's, so that the handler and the work it queues there leave
+ * the engine's CPU alone; with irq_remote off, on the engine's own.  The
+ * engine bound to each of two CPUs in turn.
+ */
+static void dev_irq_cpu(struct kunit *test)
+{
+	struct td_ctx *c = td_ctx_up(test);
+	struct td_dev *d = &c->dev[0];
+	struct td_cq *cq = td_cq(d, 1, 4, true);
+	struct td_qp *a = td_qp(d, 2, XNIC_QPT_RC, TD_PD, cq, cq, 0, 0,
+				XNIC_NO_SRQ);
+	unsigned int cpu, n = 0;
+	int ran;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	td_connect(a, a, 1);
+	WRITE_ONCE(xnic_sim_kick_serve_on, false);
+	for_each_online_cpu(cpu) {
+		if (n == 2)
+			break;
+		ran = td_irq_from(test, d, a, cq, cpu, 0x100 + n);
+		KUNIT_EXPECT_GE_MSG(test, ran, 0, "no interrupt");
+		KUNIT_EXPECT_NE_MSG(test, ran, (int)cpu,
+				    "the interrupt ran on the engine's CPU");
+		WRITE_ONCE(xnic_sim_irq_remote_on, false);
+		ran = td_irq_from(test, d, a, cq, cpu, 0x200 + n);
+		WRITE_ONCE(xnic_sim_irq_remote_on, true);
+		KUNIT_EXPECT_EQ_MSG(test, ran, (int)cpu,
+				    "irq_remote off: not on the engine's CPU");
+		n++;
+	}
+	/* td_exit() restores both parameters */
+}
+
 static struct kunit_case engine_cases[] = {
 	KUNIT_CASE(dev_kick_serve),
 	KUNIT_CASE(dev_kick_own),
@@ -667,6 +728,7 @@ static struct kunit_case engine_cases[] = {
 	KUNIT_CASE(dev_kick_wait),
 	KUNIT_CASE(dev_pass_budget),
 	KUNIT_CASE(dev_db_hostile),
+	KUNIT_CASE(dev_irq_cpu),
 	{}
 };
 

@@ -84,6 +84,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/irq_work.h>
+#include <linux/smp.h>
 #include <linux/wait.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -566,7 +567,9 @@ struct xnic_sim_dev {
 	spinlock_t irq_lock;
 	irq_handler_t handler;
 	void *irq_data;
-	struct irq_work irq_work;
+	struct irq_work irq_work;	/* on the raiser's CPU */
+	call_single_data_t irq_csd;	/* on another CPU */
+	unsigned long irq_flags;	/* XNIC_SIM_IRQ_* bits */
 
 	/* engine */
 	struct task_struct *engine;
@@ -707,6 +710,7 @@ static inline void xnic_sim_sect_exit(struct xnic_sim_dev *dev)
 
 /* xnic_sim_dev.c: a device, its registers and interrupt */
 extern bool xnic_sim_kick_serve_on;
+extern bool xnic_sim_irq_remote_on;
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev);
 void xnic_sim_kick(struct xnic_sim_dev *dev);
 struct xnic_sim_dev *xnic_sim_dev_alloc(int index);

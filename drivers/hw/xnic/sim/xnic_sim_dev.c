@@ -14,6 +14,10 @@
 #include "xnic_sim.h"
 
 bool xnic_sim_kick_serve_on = true;
+bool xnic_sim_irq_remote_on = true;
+
+/* irq_flags: a call of the interrupt is queued to another CPU */
+#define XNIC_SIM_IRQ_REMOTE	0
 
 static const char * const xnic_sim_ctr_names[XNIC_SIM_CTR_NUM] = {
 	[XNIC_SIM_CTR_doorbells] = "doorbells",
@@ -121,28 +125,107 @@ void xnic_sim_kick(struct xnic_sim_dev *dev)
 	wake_up_process(dev->engine);
 }
 
+/*
+ * The CPU after @cpu among the online ones (wrapping), for an interrupt
+ * raised on @cpu; @cpu itself when it is the only one.
+ */
+static unsigned int xnic_sim_irq_cpu(unsigned int cpu)
+{
+	unsigned int next = cpumask_next(cpu, cpu_online_mask);
+
+	return next < nr_cpu_ids ? next : cpumask_first(cpu_online_mask);
+}
+
+/* Is the caller an engine thread that writes @dev's events? */
+static bool xnic_sim_on_engine(const struct xnic_sim_dev *dev)
+{
+	const struct xnic_sim_dev *peer = READ_ONCE(dev->peer);
+
+	return in_task() &&
+	       (current == dev->engine || (peer && current == peer->engine));
+}
+
 /**
  * xnic_sim_raise_irq - signal the interrupt unless masked
  * @dev: device; any context
+ *
+ * Raised by an engine thread (the device's, or its cabled peer's), the
+ * interrupt runs on another online CPU (the next one), as a NIC's
+ * message-signalled interrupt goes to a CPU that is not the NIC: the
+ * handler, its softirq and the work it queues on its CPU (ib_core's CQ
+ * polling, a ULP's completion work) do not take the CPU of the engine,
+ * which has more work to do.  Elsewhere -- a kick serve on the writer's
+ * own time, interrupt context -- and with one CPU online or the
+ * irq_remote parameter off, it runs on the raiser's CPU.  One call is
+ * queued at a time: a call not yet begun finds every event written
+ * before it.
  */
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev)
 {
-	if (!READ_ONCE(dev->intr_mask) && READ_ONCE(dev->handler))
+	unsigned int cpu, target;
+
+	/* preemption off: xnic_sim_irq_sync() waits for this with RCU */
+	cpu = get_cpu();
+	if (READ_ONCE(dev->intr_mask) || !READ_ONCE(dev->handler))
+		goto out;
+	target = xnic_sim_irq_cpu(cpu);
+	if (target == cpu || !READ_ONCE(xnic_sim_irq_remote_on) ||
+	    !xnic_sim_on_engine(dev)) {
 		irq_work_queue(&dev->irq_work);
+		goto out;
+	}
+	/* full barrier: the event before the flag (xnic_sim_irq_call()) */
+	if (test_and_set_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags))
+		goto out;	/* queued, not begun: it finds this event */
+	if (smp_call_function_single_async(target, &dev->irq_csd)) {
+		/* the CPU went offline meanwhile */
+		clear_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags);
+		irq_work_queue(&dev->irq_work);
+	}
+out:
+	put_cpu();
 }
 
 /* The interrupt "line": the driver's handler in hard interrupt context. */
-static void xnic_sim_irq_fn(struct irq_work *work)
+static void xnic_sim_irq_run(struct xnic_sim_dev *dev)
 {
-	struct xnic_sim_dev *dev = container_of(work, struct xnic_sim_dev,
-						irq_work);
-
 	spin_lock(&dev->irq_lock);
 	if (dev->handler && !READ_ONCE(dev->intr_mask)) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_irqs, 1);
 		dev->handler(dev->index, dev->irq_data);
 	}
 	spin_unlock(&dev->irq_lock);
+}
+
+static void xnic_sim_irq_fn(struct irq_work *work)
+{
+	xnic_sim_irq_run(container_of(work, struct xnic_sim_dev, irq_work));
+}
+
+/* The call queued to another CPU (its IPI handler, interrupts off). */
+static void xnic_sim_irq_call(void *info)
+{
+	struct xnic_sim_dev *dev = info;
+
+	/* the csd is free again (an async call's is, before it runs) */
+	clear_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags);
+	smp_mb__after_atomic();	/* the flag before the event queue is read */
+	xnic_sim_irq_run(dev);
+}
+
+/*
+ * Wait until no interrupt call is queued or running: raisers that passed
+ * the handler check (preemption off), a call queued to another CPU, one
+ * that runs there (interrupts off), one on the raiser's CPU.  Process
+ * context, the handler gone.
+ */
+static void xnic_sim_irq_sync(struct xnic_sim_dev *dev)
+{
+	synchronize_rcu();
+	while (test_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags))
+		cpu_relax();
+	synchronize_rcu();
+	irq_work_sync(&dev->irq_work);
 }
 
 static int xnic_sim_request_irq(struct xnic_bus *bus, irq_handler_t handler,
@@ -177,7 +260,7 @@ static void xnic_sim_free_irq(struct xnic_bus *bus)
 	dev->irq_data = NULL;
 	spin_unlock_irqrestore(&dev->irq_lock, flags);
 	/* a handler call that started is over after this */
-	irq_work_sync(&dev->irq_work);
+	xnic_sim_irq_sync(dev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -517,6 +600,7 @@ struct xnic_sim_dev *xnic_sim_dev_alloc(int index)
 	init_waitqueue_head(&dev->reset_wq);
 	mutex_init(&dev->exec_lock);
 	init_irq_work(&dev->irq_work, xnic_sim_irq_fn);
+	INIT_CSD(&dev->irq_csd, xnic_sim_irq_call, dev);
 	xnic_sim_fault_init(dev);
 	INIT_LIST_HEAD(&dev->active);
 	INIT_LIST_HEAD(&dev->errq);
