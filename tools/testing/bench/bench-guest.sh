@@ -109,23 +109,31 @@ pt() {
 	return 1
 }
 
+# duo CMD...: CMD on the next PORT as the server ($TMP/srv), once it
+# listens the same CMD as its client ($TMP/cli) with 127.0.0.1; _rc and
+# _src are their exit statuses.  (A CMD of the form perftest and the
+# rdma-core examples share: "-p PORT" on both sides, the server's
+# address last on the client's.)
+duo() {
+	PORT=$((PORT + 1))
+	timeout 120 "$@" -p $PORT >"$TMP/srv" 2>&1 &
+	_pid=$!
+	listening $PORT $_pid
+	timeout 120 "$@" -p $PORT 127.0.0.1 >"$TMP/cli" 2>&1
+	_rc=$?
+	wait $_pid
+	_src=$?
+}
+
 pt_once() {
 	_stack=$1 _metric=$2 _run=$3 _unit=$4 _col=$5
 	shift 5
 	stack_args "$_stack"
-	PORT=$((PORT + 1))
-	# shellcheck disable=SC2086 # word splitting of the command is wanted
-	timeout 120 $_pre "$@" $_dev -p $PORT -F >"$TMP/srv" 2>&1 &
-	_pid=$!
-	listening $PORT $_pid
-	# shellcheck disable=SC2086
-	timeout 120 $_pre "$@" $_dev -p $PORT -F 127.0.0.1 >"$TMP/cli" 2>&1
-	_rc=$?
-	wait $_pid
-	_src=$?
+	# shellcheck disable=SC2086 # word splitting of the options is wanted
+	duo $_pre "$@" $_dev -F
 	# METRIC and COLUMN may be lists (a,b and 5,8): several values of
 	# one run, e.g. a latency's t_typical and its 99th percentile
-	_vs="" _ok=1 _n=0
+	_vs="" _ok=1
 	for _c in $(echo "$_col" | tr , ' '); do
 		_v=$(row "$_c" "$TMP/cli")
 		# perftest's client sometimes prints "inf" (its cycle
@@ -246,19 +254,9 @@ rcpp() {
 	rowwant rc_pingpong_ev_64 || return 0
 	stack_args "$1"
 	for _try in 1 2 3; do
-		PORT=$((PORT + 1))
-		# shellcheck disable=SC2086
-		timeout 120 $_pre ibv_rc_pingpong $_gid -e -c -s 64 -n "$LAT_N" \
-			-p $PORT >"$TMP/rsrv" 2>&1 &
-		_pid=$!
-		listening $PORT $_pid
-		# shellcheck disable=SC2086
-		timeout 120 $_pre ibv_rc_pingpong $_gid -e -c -s 64 -n "$LAT_N" \
-			-p $PORT 127.0.0.1 >"$TMP/rcli" 2>&1
-		_rc=$?
-		wait $_pid
-		_src=$?
-		_v=$(awk '/usec\/iter/ { v = $(NF - 1) } END { print v }' "$TMP/rcli")
+		# shellcheck disable=SC2086 # word splitting of the options is wanted
+		duo $_pre ibv_rc_pingpong $_gid -e -c -s 64 -n "$LAT_N"
+		_v=$(awk '/usec\/iter/ { v = $(NF - 1) } END { print v }' "$TMP/cli")
 		if [ $_rc = 0 ] && [ $_src = 0 ] && positive "$_v"; then
 			out "BENCH $1 rc_pingpong_ev_64 $2 $_v us"
 			return 0
@@ -266,8 +264,8 @@ rcpp() {
 		echo "# $1 rc_pingpong_ev_64 $2: no result (try $_try), again"
 	done
 	out "BENCH_FAIL $1 rc_pingpong_ev_64 $2 client rc=$_rc server rc=$_src"
-	sed 's/^/# /' "$TMP/rcli" | tail -n 8
-	sed 's/^/# srv /' "$TMP/rsrv" | tail -n 4
+	sed 's/^/# /' "$TMP/cli" | tail -n 8
+	sed 's/^/# srv /' "$TMP/srv" | tail -n 4
 	return 1
 }
 
