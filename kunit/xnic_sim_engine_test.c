@@ -3,8 +3,8 @@
  * KUnit suite xnic_sim_engine: the device model's engine and doorbells
  * (xnic_sim_engine.c, xnic_sim_dev.c): kicks served by the ringing
  * thread, their bounds and stalls, a kick waiting for another's serve,
- * the engine's pass budget and recheck,
- * hostile doorbells, the CPU the interrupt runs on.  Two cabled devices with their engines
+ * the engine's pass budget and recheck, hostile doorbells, the CPU the
+ * interrupt runs on.  Two cabled devices with their engines
  * (kunit/xnic_sim_dev_fixture.h); the engine's static functions through
  * the wrappers kunit/xnic_sim_test.c defines.
  */
@@ -684,19 +684,30 @@ static int td_irq_from(struct kunit *test, struct td_dev *d, struct td_qp *q,
 }
 
 /*
- * The interrupt the engine thread raises runs on another online CPU than
+ * The interrupt the engine thread raises runs on an online CPU other than
  * the engine's, so that the handler and the work it queues there leave
  * the engine's CPU alone; with irq_remote off, on the engine's own.  The
- * engine bound to each of two CPUs in turn.
+ * engine bound to each of two CPUs in turn.  The cabled device's
+ * interrupt for a receive completion this engine writes there too.
  */
 static void dev_irq_cpu(struct kunit *test)
 {
 	struct td_ctx *c = td_ctx_up(test);
-	struct td_dev *d = &c->dev[0];
+	struct td_dev *d = &c->dev[0], *d1 = &c->dev[1];
 	struct td_cq *cq = td_cq(d, 1, 4, true);
 	struct td_qp *a = td_qp(d, 2, XNIC_QPT_RC, TD_PD, cq, cq, 0, 0,
 				XNIC_NO_SRQ);
+	struct td_cq *scq = td_cq(d, 3, 4, false);
+	struct td_cq *rcq = td_cq(d1, 1, 4, true);
+	struct td_qp *s = td_qp(d, 4, XNIC_QPT_RC, TD_PD, scq, scq, 0, 1,
+				XNIC_NO_SRQ);
+	struct td_qp *r = td_qp(d1, 2, XNIC_QPT_RC, TD_PD, rcq, rcq, 0, 0,
+				XNIC_NO_SRQ);
+	u8 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct td_wr w = { .op = XNIC_OP_SEND, .wr_id = 0x300, .nsge = 1 };
+	struct xnic_sge rs;
 	unsigned int cpu, n = 0;
+	u32 ev;
 	int ran;
 
 	if (num_online_cpus() < 2)
@@ -717,6 +728,26 @@ static void dev_irq_cpu(struct kunit *test)
 				    "irq_remote off: not on the engine's CPU");
 		n++;
 	}
+
+	/* an unsignaled SEND to the cabled device, this engine on @cpu */
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	td_connect(s, r, 1);
+	td_connect(r, s, 1);
+	w.sge[0] = td_sge(td_pa(buf), 16, TD_ALL_KEY);
+	rs = td_sge(td_pa(buf + 32), 32, TD_ALL_KEY);
+	td_post_recv(r, 0x400, &rs, 1);
+	cpu = cpumask_first(cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(d->sim->engine,
+						   cpumask_of(cpu)), 0);
+	td_arm(rcq, XNIC_CQ_ARM_NEXT);
+	ev = td_ev(d1, XNIC_EQE_COMPLETION);
+	WRITE_ONCE(d1->irq_cpu, -1);
+	td_post(s, &w);
+	td_expect(rcq, 0x400, 0, XNIC_CQE_OP_RECV, NULL);
+	KUNIT_EXPECT_TRUE(test, td_wait_ev(d1, XNIC_EQE_COMPLETION, ev));
+	ran = READ_ONCE(d1->irq_cpu);
+	KUNIT_EXPECT_NE_MSG(test, ran, (int)cpu,
+			    "the peer's interrupt ran on this engine's CPU");
 	/* td_exit() restores both parameters */
 }
 

@@ -150,15 +150,17 @@ static bool xnic_sim_on_engine(const struct xnic_sim_dev *dev)
  * @dev: device; any context
  *
  * Raised by an engine thread (the device's, or its cabled peer's), the
- * interrupt runs on another online CPU (the next one), as a NIC's
- * message-signalled interrupt goes to a CPU that is not the NIC: the
- * handler, its softirq and the work it queues on its CPU (ib_core's CQ
- * polling, a ULP's completion work) do not take the CPU of the engine,
- * which has more work to do.  Elsewhere -- a kick serve on the writer's
- * own time, interrupt context -- and with one CPU online or the
- * irq_remote parameter off, it runs on the raiser's CPU.  One call is
- * queued at a time: a call not yet begun finds every event written
- * before it.
+ * interrupt runs on an online CPU other than the raiser's (the next
+ * one), as a NIC's message-signalled interrupt goes to a CPU that is not
+ * the NIC: the handler, its softirq and the work it queues on its CPU
+ * (ib_core's CQ polling, a ULP's completion work) do not take the CPU of
+ * the engine, which has more work to do.  An async function call moves
+ * it there (one queued at a time: a call not yet begun finds every event
+ * written before it) and queues the irq_work on that CPU, whose handler
+ * context the driver expects (irq_work_queue_on() is not exported).
+ * Elsewhere -- a kick serve on the writer's own time, interrupt context
+ * -- and with one CPU online or the irq_remote parameter off, the
+ * irq_work is queued on the raiser's CPU.
  */
 void xnic_sim_raise_irq(struct xnic_sim_dev *dev)
 {
@@ -178,7 +180,7 @@ void xnic_sim_raise_irq(struct xnic_sim_dev *dev)
 	if (test_and_set_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags))
 		goto out;	/* queued, not begun: it finds this event */
 	if (smp_call_function_single_async(target, &dev->irq_csd)) {
-		/* the CPU went offline meanwhile */
+		/* defensive: the csd still locked, or the CPU offline */
 		clear_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags);
 		irq_work_queue(&dev->irq_work);
 	}
@@ -187,8 +189,11 @@ out:
 }
 
 /* The interrupt "line": the driver's handler in hard interrupt context. */
-static void xnic_sim_irq_run(struct xnic_sim_dev *dev)
+static void xnic_sim_irq_fn(struct irq_work *work)
 {
+	struct xnic_sim_dev *dev = container_of(work, struct xnic_sim_dev,
+						irq_work);
+
 	spin_lock(&dev->irq_lock);
 	if (dev->handler && !READ_ONCE(dev->intr_mask)) {
 		xnic_sim_count(dev, XNIC_SIM_CTR_irqs, 1);
@@ -197,27 +202,30 @@ static void xnic_sim_irq_run(struct xnic_sim_dev *dev)
 	spin_unlock(&dev->irq_lock);
 }
 
-static void xnic_sim_irq_fn(struct irq_work *work)
-{
-	xnic_sim_irq_run(container_of(work, struct xnic_sim_dev, irq_work));
-}
-
-/* The call queued to another CPU (its IPI handler, interrupts off). */
+/*
+ * The call queued to another CPU (interrupts off): the interrupt's
+ * irq_work, queued there.  Before the flag is cleared: the csd's unlock
+ * (an async call's csd is unlocked before it runs), so that a raiser
+ * that finds the flag clear may queue the csd again; after it, the
+ * irq_work's claim (fully ordered): a raiser that found the flag set
+ * wrote its event before the handler that the claim leads to reads the
+ * event queue.
+ */
 static void xnic_sim_irq_call(void *info)
 {
 	struct xnic_sim_dev *dev = info;
 
-	/* the csd is free again (an async call's is, before it runs) */
+	smp_mb__before_atomic();	/* the csd's unlock before the flag */
 	clear_bit(XNIC_SIM_IRQ_REMOTE, &dev->irq_flags);
-	smp_mb__after_atomic();	/* the flag before the event queue is read */
-	xnic_sim_irq_run(dev);
+	smp_mb__after_atomic();		/* the flag before the claim */
+	irq_work_queue(&dev->irq_work);
 }
 
 /*
- * Wait until no interrupt call is queued or running: raisers that passed
- * the handler check (preemption off), a call queued to another CPU, one
- * that runs there (interrupts off), one on the raiser's CPU.  Process
- * context, the handler gone.
+ * Wait until no interrupt is queued or running: raisers that passed the
+ * handler check (preemption off), a call queued to another CPU, one that
+ * runs there (interrupts off), the irq_work wherever it was queued.
+ * Process context, the handler gone.
  */
 static void xnic_sim_irq_sync(struct xnic_sim_dev *dev)
 {

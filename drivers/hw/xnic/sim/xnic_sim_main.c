@@ -45,7 +45,7 @@ MODULE_PARM_DESC(idle_us, "engine polling time without work before it sleeps (de
 module_param_named(kick_run, xnic_sim_kick_serve_on, bool, 0644);
 MODULE_PARM_DESC(kick_run, "a KICK written from process context is served in the writer's context (default 1)");
 module_param_named(irq_remote, xnic_sim_irq_remote_on, bool, 0644);
-MODULE_PARM_DESC(irq_remote, "the engine's interrupts run on another online CPU than the engine's (default 1)");
+MODULE_PARM_DESC(irq_remote, "an engine thread's interrupts run on an online CPU other than its own (default 1)");
 
 static struct xnic_sim_dev *xnic_sim_devs[XNIC_SIM_MAX_DEV];
 static struct dentry *xnic_sim_dbg_root;
