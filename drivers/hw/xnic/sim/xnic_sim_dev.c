@@ -170,9 +170,10 @@ void xnic_sim_raise_irq(struct xnic_sim_dev *dev)
 	cpu = get_cpu();
 	if (READ_ONCE(dev->intr_mask) || !READ_ONCE(dev->handler))
 		goto out;
-	target = xnic_sim_irq_cpu(cpu);
-	if (target == cpu || !READ_ONCE(xnic_sim_irq_remote_on) ||
-	    !xnic_sim_on_engine(dev)) {
+	target = cpu;
+	if (READ_ONCE(xnic_sim_irq_remote_on) && xnic_sim_on_engine(dev))
+		target = xnic_sim_irq_cpu(cpu);
+	if (target == cpu) {
 		irq_work_queue(&dev->irq_work);
 		goto out;
 	}
