@@ -419,7 +419,18 @@ int xrdma_ucontext_mmap(struct xrdma_ucontext *uctx,
 }
 EXPORT_SYMBOL_GPL(xrdma_ucontext_mmap);
 
-/* Zap the mappings of one mm; returns false when none are left. */
+/*
+ * Zap the mappings of one mm; returns false when none are left.
+ *
+ * Under the mm's mmap lock for writing: munmap() clears a VMA's page
+ * table entries with the lock downgraded to read, and only then closes
+ * it (xrdma_vm_close() takes it off uctx->vmas).  A zap under the read
+ * lock could run in between, on a VMA already being unmapped: it
+ * untracks the PFN range (x86 PAT) and clears the entries, and munmap,
+ * which saw the range still tracked, then looks up an entry that is gone
+ * and warns (untrack_pfn(): "WARNING ... memtype.c").  With the write
+ * lock a munmap is either not started or finished, its VMA closed.
+ */
 static bool xrdma_zap_one_mm(struct xrdma_ucontext *uctx)
 {
 	struct xrdma_umap *umap, *tmp;
@@ -439,7 +450,7 @@ static bool xrdma_zap_one_mm(struct xrdma_ucontext *uctx)
 	if (!mm)
 		return false;
 
-	mmap_read_lock(mm);
+	mmap_write_lock(mm);
 	mutex_lock(&uctx->mmap_lock);
 	list_for_each_entry_safe(umap, tmp, &uctx->vmas, list) {
 		if (umap->vma->vm_mm != mm)
@@ -449,7 +460,7 @@ static bool xrdma_zap_one_mm(struct xrdma_ucontext *uctx)
 		list_del_init(&umap->list);
 	}
 	mutex_unlock(&uctx->mmap_lock);
-	mmap_read_unlock(mm);
+	mmap_write_unlock(mm);
 	mmput(mm);
 	return true;
 }
