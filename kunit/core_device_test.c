@@ -114,6 +114,7 @@ struct test_client {
 	bool refuse;
 	bool make_objects;
 	bool registered;
+	bool gone_at_remove;	/* xrdma_device_gone() in the last remove */
 	void *last_removed_data;
 	struct kunit *test;
 };
@@ -149,6 +150,7 @@ static void tc_remove(struct xrdma_device *dev, void *data)
 
 	tc->removes++;
 	tc->last_removed_data = data;
+	tc->gone_at_remove = xrdma_device_gone(dev);
 	if (tc->make_objects)
 		KUNIT_EXPECT_EQ(tc->test, xrdma_dealloc_pd(data), 0);
 }
@@ -204,15 +206,22 @@ static void device_clients(struct kunit *test)
 	b = fake_dev_create(test, "kcl%d");
 	KUNIT_EXPECT_EQ(test, tc->adds, 2);
 
-	/* unregistering a device calls remove with the client's data */
+	/*
+	 * unregistering a device calls remove with the client's data; the
+	 * device is gone to everyone from the unregistration's start
+	 */
+	KUNIT_EXPECT_FALSE(test, xrdma_device_gone(&b->ibdev));
 	fake_dev_destroy(b);
 	KUNIT_EXPECT_EQ(test, tc->removes, 1);
 	KUNIT_EXPECT_PTR_EQ(test, tc->last_removed_data, (void *)&b->ibdev);
+	KUNIT_EXPECT_TRUE(test, tc->gone_at_remove);
 
-	/* unregistering the client calls remove for the rest */
+	/* unregistering the client calls remove for the rest: not gone */
 	tc_unregister(tc);
 	KUNIT_EXPECT_EQ(test, tc->removes, 2);
 	KUNIT_EXPECT_PTR_EQ(test, tc->last_removed_data, (void *)&a->ibdev);
+	KUNIT_EXPECT_FALSE(test, tc->gone_at_remove);
+	KUNIT_EXPECT_FALSE(test, xrdma_device_gone(&a->ibdev));
 	KUNIT_EXPECT_NULL(test, xrdma_get_client_data(&a->ibdev, &tc->client));
 
 	/* a client that refuses a device is not told of its removal */
@@ -338,6 +347,7 @@ struct ev_rec {
 	int qp_events;
 	enum xrdma_event_type last;
 	void *last_ctx;
+	bool gone_seen;		/* xrdma_device_gone() in the last handler */
 };
 
 static struct ev_rec *ev_target;
@@ -346,6 +356,7 @@ static void ev_dev_record(struct xrdma_event_handler *h, struct xrdma_event *e)
 {
 	ev_target->port_events++;
 	ev_target->last = e->event;
+	ev_target->gone_seen = xrdma_device_gone(e->device);
 }
 
 static void ev_qp_record(struct xrdma_event *e, void *ctx)
@@ -382,11 +393,24 @@ static void device_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.qp_events, 1);
 	KUNIT_EXPECT_EQ(test, rec.port_events, 1);
 	KUNIT_EXPECT_PTR_EQ(test, rec.last_ctx, (void *)&s);
+	/* neither a port event nor a QP's error is the device's failure */
+	KUNIT_EXPECT_FALSE(test, rec.gone_seen);
+	KUNIT_EXPECT_FALSE(test, xrdma_device_gone(&fd->ibdev));
+
+	/* DEVICE_FATAL: gone for good, already when the handlers hear it */
+	e.event = XRDMA_EVENT_DEVICE_FATAL;
+	xrdma_dispatch_event(&e);
+	KUNIT_EXPECT_EQ(test, rec.port_events, 2);
+	KUNIT_EXPECT_TRUE(test, rec.gone_seen);
+	e.event = XRDMA_EVENT_PORT_ACTIVE;
+	e.element.port_num = 1;
+	xrdma_dispatch_event(&e);
+	KUNIT_EXPECT_TRUE(test, xrdma_device_gone(&fd->ibdev));
 
 	xrdma_unregister_event_handler(&h);
 	e.event = XRDMA_EVENT_PORT_ERR;
 	xrdma_dispatch_event(&e);
-	KUNIT_EXPECT_EQ(test, rec.port_events, 1);
+	KUNIT_EXPECT_EQ(test, rec.port_events, 3);
 
 	fake_qp_set_destroy(test, &s);
 	fake_dev_destroy(fd);

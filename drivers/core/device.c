@@ -376,6 +376,21 @@ bool xrdma_device_try_get(struct xrdma_device *dev)
 EXPORT_SYMBOL_GPL(xrdma_device_try_get);
 
 /**
+ * xrdma_device_gone - whether a device has failed or is going away
+ * @dev: the device
+ *
+ * Return: true once DEVICE_FATAL was dispatched for @dev or its
+ * unregistration has begun: from then on its users are being let go
+ * (disassociated), and nothing they map stays mapped for long.
+ */
+bool xrdma_device_gone(struct xrdma_device *dev)
+{
+	return READ_ONCE(dev->fatal) ||
+	       READ_ONCE(dev->state) != XRDMA_DEV_REGISTERED;
+}
+EXPORT_SYMBOL_GPL(xrdma_device_gone);
+
+/**
  * xrdma_device_put - stop being a user of a device
  * @dev: the device
  */
@@ -775,6 +790,10 @@ void xrdma_dispatch_event(struct xrdma_event *e)
 			e->element.srq->event_handler(e,
 						e->element.srq->srq_context);
 		return;
+	case XRDMA_EVENT_DEVICE_FATAL:
+		/* before any handler: whoever hears of it sees the device gone */
+		WRITE_ONCE(e->device->fatal, true);
+		fallthrough;
 	default:
 		/* port events: the port; DEVICE_FATAL: 0 */
 		trace_xrdma_async_event(e, e->event == XRDMA_EVENT_DEVICE_FATAL ?

@@ -314,6 +314,15 @@ static int xrdma_check_destroy(struct xrdma_cmd_ctx *c)
 /*
  * The dispatcher holds the handle exclusively: -EBUSY if another command
  * or a dependent object uses it.  If the core fails, the handle stays.
+ *
+ * On a device that failed or is being unregistered the object is
+ * destroyed as always, but the answer is -EIO, as once the file is
+ * disassociated: the process's mappings are zapped any moment now, so
+ * its library must not touch them (xverbs cleans a CQ ring of the QP's
+ * completions after a destroy that succeeded), and it must not wait for
+ * event acknowledgments either.  rdma_cm applications destroy their
+ * QPs right when RDMA_CM_EVENT_DEVICE_REMOVAL comes, which is before
+ * the disassociation.
  */
 static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 {
@@ -325,7 +334,7 @@ static int xrdma_cmd_destroy(struct xrdma_cmd_ctx *c)
 		return ret;
 	xrdma_cmd_keep(c, 0);
 	xrdma_uobj_finish(uobj, &c->buf->destroy);
-	return 0;
+	return xrdma_device_gone(c->ibdev) ? -EIO : 0;
 }
 
 static const struct xrdma_cmd_def xrdma_device_rows[] = {

@@ -1233,6 +1233,8 @@ struct xrdma_device {
 	enum xrdma_device_state state;
 	refcount_t users;
 	struct completion users_done;
+	/* DEVICE_FATAL was dispatched: the device executes nothing any more */
+	bool fatal;
 
 	struct xarray client_data;
 
@@ -1283,6 +1285,7 @@ int xrdma_register_device(struct xrdma_device *dev, const char *name_fmt,
 void xrdma_unregister_device(struct xrdma_device *dev);
 
 bool xrdma_device_try_get(struct xrdma_device *dev);
+bool xrdma_device_gone(struct xrdma_device *dev);
 void xrdma_device_put(struct xrdma_device *dev);
 struct xrdma_device *xrdma_device_get_by_name(const char *name);
 

@@ -295,8 +295,8 @@ static void xv_cq_forget(struct ibv_cq *ibcq, struct xv_qp *qp)
 
 /*
  * The QP is out of the QPN table: its CQs forget it and its CQEs -- not
- * when the device is @gone (DESTROY failed with EIO: the context is
- * disassociated, and its rings are unmapped or about to be: SIGBUS).
+ * when the device is @gone (DESTROY answered EIO: the device failed or is
+ * going away, and the rings are unmapped or about to be: SIGBUS).
  */
 static void xv_detach_qp(struct xv_qp *qp, bool gone)
 {

@@ -508,9 +508,16 @@ void t_async(void)
 
 /* ------------------------------------------------------------- fatal */
 
+/*
+ * The device stays failed (xrdma_testdev does not recover it): this runs
+ * last on it.  From DEVICE_FATAL on, DESTROY destroys but answers EIO,
+ * as on a disassociated file: the library must touch no mapping and
+ * wait for no event acknowledgment.
+ */
 void t_fatal(void)
 {
 	struct xrdma_async_event ev[16];
+	uint32_t pd = 0;
 	struct ctx c;
 	int as, n, i, fatal = -1;
 
@@ -518,6 +525,7 @@ void t_fatal(void)
 	if (as < 0)
 		return;
 	drain(as);
+	CHECK_RC(alloc_pd(c.fd, &pd), 0, "ALLOC_PD before the fatal error");
 	CHECK_RC(td_inject("fatal"), 0, "inject fatal");
 	n = collect(as, ev, sizeof(ev[0]), 16, 2000);
 	for (i = 0; i < n; i++)
@@ -528,6 +536,10 @@ void t_fatal(void)
 		CHECK(ev[fatal].element == 0 && ev[fatal].handle == 0,
 		      "DEVICE_FATAL carries nothing (element %llu handle %u)",
 		      (unsigned long long)ev[fatal].element, ev[fatal].handle);
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -EIO,
+		 "DESTROY PD on the failed device");
+	CHECK_RC(destroy(c.fd, XRDMA_OBJ_PD, pd), -ENOENT,
+		 "... destroyed all the same: DESTROY again");
 	close(as);
 	ctx_close(&c);
 }

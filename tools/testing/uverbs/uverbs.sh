@@ -16,7 +16,8 @@
 #             comp_events_reported; again with the reader's poll before
 #             sleeping at its longest and off: xrdma_uverbs' ev_poll_us),
 #             the async event fd (QP, CQ, port and device fatal events,
-#             overflow record, async_events_reported)
+#             overflow record, async_events_reported); last, as the device
+#             stays failed: DEVICE_FATAL, and DESTROY answering EIO
 #   lifetime  close and exit with live objects, SIGKILL in the middle of
 #             creating/destroying/registering, RLIMIT_MEMLOCK without
 #             CAP_IPC_LOCK (VmPin accounting), create/destroy cycles without
@@ -35,7 +36,7 @@
 
 case ${XRDMA_SUBTEST:-} in
 abi) groups="sysfs context ioctl query pd mr cq qp srq ah xrc destroy sizes fds kick query_clock abi" ;;
-events) groups="compchan async fatal" ;;
+events) groups="compchan async" ;;
 lifetime) groups="close kill memlock cycles" ;;
 mmap) groups="mmap fork" ;;
 *) fail "no such subtest: '${XRDMA_SUBTEST:-}'" ;;
@@ -60,6 +61,8 @@ if [ "$XRDMA_SUBTEST" = events ]; then
 	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
 	echo 0 >$p || fail "cannot set $p"
 	uverbs_test -d testdev0 -f "$failed" compchan || rc=$?
+	# last: the device stays failed after it
+	uverbs_test -d testdev0 -f "$failed" fatal || rc=$?
 fi
 
 # nothing may keep the modules busy once the process is gone

@@ -5,6 +5,7 @@
 # XRDMA_PROGRAMS: scripts/xrdma-fault
 # XRDMA_PROGRAMS: ibv_rc_pingpong ibv_devinfo ibv_asyncwatch ibv_srq_pingpong
 # XRDMA_PROGRAMS: tools/testing/lib/xverbs/xv_gone
+# XRDMA_PROGRAMS: tools/testing/hw/xnic/xnic_utest
 # XRDMA_SUBTEST: link 300
 # XRDMA_SUBTEST: drop 240
 # XRDMA_SUBTEST: naks 300
@@ -94,8 +95,11 @@
 #           ibv_asyncwatch on xnic1 sees no DEVICE_FATAL through all of
 #           it.  Last, with the xnic parameter
 #           recover 0: fatal is reported (DEVICE_FATAL) but no recovery
-#           follows within 5 s, a second "fatal" is refused (EINVAL), and
-#           the stack unloads (xrdma_ib and xnic within 20 s each)
+#           follows within 5 s; a process that held objects then destroys
+#           them, each DESTROY answering EIO (xnic_utest "fatal": the
+#           handle is gone, and the library knows to touch no mapping);
+#           a second "fatal" is refused (EINVAL), and the stack unloads
+#           (xrdma_ib and xnic within 20 s each)
 #   cmds    one device, device commands failed and never answered.
 #           "add xnic0 cmd_fail --command create_qp --count 1" (list shows
 #           command=create_qp cmd_status=no_resources): an
@@ -1157,11 +1161,26 @@ sub_fatal() {
 	# no recovery
 	echo 0 >/sys/module/xnic/parameters/recover || fail "cannot set xnic's recover to 0"
 	aw_start awn xnic0
+	rm -f "$XRDMA_TMP/ut.ready"
+	bg_run ut xnic_utest -n xnic0 -r "$XRDMA_TMP/ut.ready" fatal
+	wait_for $((30 * SCALE)) test -s "$XRDMA_TMP/ut.ready" || {
+		cat "$XRDMA_TMP/ut.out"
+		fail "recover 0: xnic_utest fatal not ready within $((30 * SCALE)) s"
+	}
 	klog_mark dmn
 	ev_ok fatal xnic0
 	wait_for 10 nfatal_ge awn 1 || {
 		cat "$XRDMA_TMP/awn.out"
 		fail "recover 0: no IBV_EVENT_DEVICE_FATAL on xnic0"
+	}
+	kill -USR1 "$(cat "$XRDMA_TMP/ut.ready")"
+	wait_for $((30 * SCALE)) bg_done ut || {
+		cat "$XRDMA_TMP/ut.out"
+		fail "recover 0: xnic_utest fatal still running 30 s after SIGUSR1"
+	}
+	[ "$(bg_rc ut)" = 0 ] || {
+		cat "$XRDMA_TMP/ut.out"
+		fail "recover 0: xnic_utest fatal rc=$(bg_rc ut): $(grep -m 1 -E '^not ok|Bail out' "$XRDMA_TMP/ut.out")"
 	}
 	sleep 5
 	if klog_since dmn | grep -Eq "xnic xnic\.$fi0: (recovered|resetting)"; then

@@ -11,7 +11,8 @@
  *                "ibdev" attributes in /sys/class/xrdma
  *   -c FILE      the model's counters (debugfs xnic_sim/<i>/counters),
  *                read by the "wake" mode
- *   -r FILE      "remove" mode: the pid is written there when ready
+ *   -r FILE      "remove" and "fatal" modes: the pid is written there
+ *                when ready
  *   -v           more detail
  *   -l           list the subtests ("modes"), each run in a child process
  *
@@ -41,6 +42,11 @@
  *   be zapped (SIGBUS, or a zero page where the data was not zero), no
  *   new mapping is possible, the MR is unpinned (VmPin), and munmap and
  *   close succeed.
+ * MODE "fatal" (driven by tools/testing/hw/xnic/xnic_fault.sh, with
+ *   xnic.recover=0): sets up everything of "paths", writes its pid to
+ *   READY_FILE and waits for SIGUSR1 while the device fails; then the
+ *   async fd holds DEVICE_FATAL and every DESTROY answers -EIO with its
+ *   handle gone (-ENOENT again).
  *
  * Output: "ok N - ..." / "not ok N - ..." lines and "# ..." notes; the
  * exit status is 0 only if every check passed.
@@ -1293,6 +1299,91 @@ static void mode_remove(void)
 	munmap(w.mr.buf, MR_SIZE);
 }
 
+/* ------------------------------------------------------------ fatal */
+
+/*
+ * A device that failed (xnic.recover=0: it stays failed and registered,
+ * the file is not disassociated): DESTROY still destroys, but answers
+ * EIO, so that a library does not touch the mappings the coming
+ * disassociation zaps (xverbs cleans a CQ ring after a QP's destroy) and
+ * waits for no event acknowledgment.  The handle is gone either way.
+ */
+static void mode_fatal(void)
+{
+	struct xrdma_async_event ev[32];
+	struct timespec to = { 120, 0 };
+	struct pollfd pfd;
+	struct world w;
+	struct ctx *c = &w.c;
+	int i, n, fatal, ret;
+	sigset_t set;
+	ssize_t r;
+
+	if (!ready_file)
+		xt_bail(0, "fatal: no -r READY_FILE");
+	world_setup(&w, dev_name);
+	t_write(c, &w.a, &w.mr);
+	xt_check(async_empty(c), "no async event before the fatal error");
+	ret = destroy(c, XRDMA_OBJ_QP, w.b.h);
+	xt_check(!ret, "DESTROY QP B while the device works: %s", err_str(ret));
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	ret = write_ready(ready_file);
+	if (ret)
+		xt_bail(ret, "write %s", ready_file);
+	xt_note("ready, pid %d: waiting for SIGUSR1 (the device fails)",
+		(int)getpid());
+	if (!xt_check(sigtimedwait(&set, NULL, &to) == SIGUSR1,
+		      "SIGUSR1 arrived"))
+		return;
+
+	pfd.fd = c->as;
+	pfd.events = POLLIN;
+	xt_check(poll(&pfd, 1, TIMEOUT_MS) == 1 && (pfd.revents & POLLIN),
+		 "the async fd is readable");
+	fatal = 0;
+	n = 0;
+	while ((r = read(c->as, ev, sizeof(ev))) > 0) {
+		for (i = 0; i < (int)(r / sizeof(ev[0])); i++, n++)
+			fatal += ev[i].event_type ==
+				 XRDMA_UVERBS_EVENT_DEVICE_FATAL;
+		if (fatal)
+			break;
+	}
+	xt_check(fatal == 1, "one DEVICE_FATAL among %d async record(s)", n);
+
+	ret = destroy(c, XRDMA_OBJ_QP, w.a.h);
+	xt_check(ret == -EIO, "DESTROY QP A on the failed device: %s (want EIO)",
+		 err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_QP, w.a.h);
+	xt_check(ret == -ENOENT, "... and it is gone: DESTROY again %s (want ENOENT)",
+		 err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_SRQ, w.srq.h);
+	xt_check(ret == -EIO, "DESTROY SRQ: %s (want EIO)", err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_CQ, w.scq.h);
+	xt_check(ret == -EIO, "DESTROY send CQ: %s (want EIO)", err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_CQ, w.rcq.h);
+	xt_check(ret == -EIO, "DESTROY receive CQ: %s (want EIO)", err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_MR, w.mr.h);
+	xt_check(ret == -EIO, "DESTROY MR: %s (want EIO)", err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_PD, c->pd);
+	xt_check(ret == -EIO, "DESTROY PD: %s (want EIO)", err_str(ret));
+	ret = destroy(c, XRDMA_OBJ_PD, c->pd);
+	xt_check(ret == -ENOENT, "DESTROY PD again: %s (want ENOENT)",
+		 err_str(ret));
+	xt_check(!munmap(w.a.map, w.a.r.mmap_size) &&
+		 !munmap(w.b.map, w.b.r.mmap_size) &&
+		 !munmap(w.srq.map, w.srq.r.mmap_size) &&
+		 !munmap(w.scq.map, w.scq.r.mmap_size) &&
+		 !munmap(w.rcq.map, w.rcq.r.mmap_size) &&
+		 !munmap(c->db, XNIC_DB_PAGE_SIZE), "munmap of every mapping");
+	xt_check(!close(c->as) && !close(c->fd),
+		 "close the async fd and the uverbs fd");
+	munmap(w.mr.buf, MR_SIZE);
+}
+
 /* ------------------------------------------------------------ main */
 
 static const struct xt_subtest subtests[] = {
@@ -1301,13 +1392,15 @@ static const struct xt_subtest subtests[] = {
 	{ "wake", mode_wake, 0, false, "NEED_WAKEUP and KICK" },
 	{ "remove", mode_remove, 0, true,
 	  "device removal with everything open (driven by xnic_remove.sh)" },
+	{ "fatal", mode_fatal, 0, true,
+	  "DESTROY on a failed device (driven by xnic_fault.sh)" },
 };
 
 static const struct xt_suite suite = {
 	.tests = subtests,
 	.n = ARRAY_SIZE(subtests),
 	.timeout = 600,
-	.opt_in = "wake remove",
+	.opt_in = "wake remove fatal",
 };
 
 int main(int argc, char **argv)
