@@ -15,7 +15,9 @@
  * it, and uncharged when it frees it -- which for mapped memory is only
  * once the last mapping is gone: the charge lasts as long as the memory.
  *
- * Lock order: mmap_lock of the mm, then ucontext->mmap_lock.
+ * Lock order: the uverbs file's hw_rwsem and the core's registration
+ * lock (a disassociation holds both), then mmap_lock of the mm, then
+ * ucontext->mmap_lock.
  */
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -307,16 +309,18 @@ static void xrdma_vm_open(struct vm_area_struct *vma)
 	struct xrdma_umap *old = vma->vm_private_data, *umap;
 	struct xrdma_ucontext *uctx;
 
-	/* a split VMA: track the new part too, or make it inaccessible */
+	/*
+	 * A split VMA, or one mremap() moves: track the new one too.  It
+	 * cannot be left out: mremap() calls this before it moves the page
+	 * table entries into @vma, so an untracked VMA would keep mapping
+	 * the memory after the entry freed it (and a zap here would not
+	 * help).  A few bytes, allocated whatever the memory cgroup's limit.
+	 */
 	vma->vm_private_data = NULL;
 	if (!old)
 		return;
 	uctx = old->entry->ucontext;
-	umap = kzalloc(sizeof(*umap), GFP_KERNEL_ACCOUNT);
-	if (!umap) {
-		zap_vma_ptes(vma, vma->vm_start, vma->vm_end - vma->vm_start);
-		return;
-	}
+	umap = kzalloc(sizeof(*umap), GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
 	kref_get(&old->entry->ref);
 	umap->entry = old->entry;
 	umap->vma = vma;
@@ -423,13 +427,14 @@ EXPORT_SYMBOL_GPL(xrdma_ucontext_mmap);
  * Zap the mappings of one mm; returns false when none are left.
  *
  * Under the mm's mmap lock for writing: munmap() clears a VMA's page
- * table entries with the lock downgraded to read, and only then closes
- * it (xrdma_vm_close() takes it off uctx->vmas).  A zap under the read
- * lock could run in between, on a VMA already being unmapped: it
- * untracks the PFN range (x86 PAT) and clears the entries, and munmap,
- * which saw the range still tracked, then looks up an entry that is gone
- * and warns (untrack_pfn(): "WARNING ... memtype.c").  With the write
- * lock a munmap is either not started or finished, its VMA closed.
+ * table entries, and frees the page tables of the range, with the lock
+ * downgraded to read, and only then closes it (xrdma_vm_close() takes it
+ * off uctx->vmas).  A zap under the read lock could run in between, on a
+ * VMA already being unmapped: it walks page tables being freed, and it
+ * untracks the PFN range (x86 PAT) and clears the entries, so munmap,
+ * which saw the range still tracked, looks up an entry that is gone and
+ * warns (untrack_pfn(): "WARNING ... memtype.c").  With the write lock a
+ * munmap is either not started or finished, its VMA closed.
  */
 static bool xrdma_zap_one_mm(struct xrdma_ucontext *uctx)
 {
