@@ -380,8 +380,10 @@ EXPORT_SYMBOL_GPL(xrdma_device_try_get);
  * @dev: the device
  *
  * Return: true once DEVICE_FATAL was dispatched for @dev or its
- * unregistration has begun: from then on its users are being let go
- * (disassociated), and nothing they map stays mapped for long.
+ * unregistration has begun.  A failed device executes nothing more; its
+ * driver usually recovers it (an unregistration, which disassociates
+ * every process and zaps what they map), but may leave it failed until
+ * it is unbound (xnic.recover=0).
  */
 bool xrdma_device_gone(struct xrdma_device *dev)
 {

@@ -316,7 +316,8 @@ static int xrdma_check_destroy(struct xrdma_cmd_ctx *c)
  * or a dependent object uses it.  If the core fails, the handle stays.
  *
  * On a device that failed or is being unregistered the object is
- * destroyed as always, but the answer is -EIO, as once the file is
+ * destroyed as always, but the answer is -EIO (this handler's only
+ * error after the handle is gone), as once the file is
  * disassociated: the process's mappings are zapped any moment now, so
  * its library must not touch them (xverbs cleans a CQ ring of the QP's
  * completions after a destroy that succeeded), and it must not wait for

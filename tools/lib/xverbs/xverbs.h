@@ -259,8 +259,10 @@ static inline struct xv_xrcd *to_xxrcd(struct ibv_xrcd *xrcd)
 int xv_ioctl(struct ibv_context *ctx, unsigned long req, void *arg);
 /*
  * DESTROY: 0 or a positive errno; 0 as well when the device is gone
- * (disassociated), except that with @out (the event counts to wait for)
- * that is XV_DESTROY_GONE: destroyed, and no count to wait for.
+ * (the kernel answered EIO: the file is disassociated, or the device
+ * failed or is being unregistered, and the object is destroyed), except
+ * that with @out (the event counts to wait for) that is XV_DESTROY_GONE:
+ * destroyed, no count to wait for, and no mapping to touch.
  */
 #define XV_DESTROY_GONE (-1)
 int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
