@@ -168,6 +168,19 @@ bg_all_done() {
 	done
 }
 
+# bg_ok NAME SECONDS WHAT: the background program NAME (WHAT it is)
+# ends within SECONDS with status 0, else its output and a failure
+bg_ok() {
+	wait_for "$2" bg_done "$1" || {
+		cat "$XRDMA_TMP/$1.out"
+		fail "$3 still running after $2 s"
+	}
+	[ "$(bg_rc "$1")" = 0 ] || {
+		cat "$XRDMA_TMP/$1.out"
+		fail "$3 rc=$(bg_rc "$1"): $(grep -m 1 -E '^not ok|Bail out' "$XRDMA_TMP/$1.out")"
+	}
+}
+
 # bg_stop NAME...: end these background programs (SIGTERM, SIGKILL 10 s
 # later) and reap them
 bg_stop() {
@@ -1142,14 +1155,7 @@ sub_fatal() {
 	}
 	ev_ok fatal xnic0
 	# its own bounds (events 30 s, destroys 20 s) end it first
-	wait_for $((90 * SCALE)) bg_done gone || {
-		cat "$XRDMA_TMP/gone.out"
-		fail "xv_gone still running $((90 * SCALE)) s after the fatal error"
-	}
-	[ "$(bg_rc gone)" = 0 ] || {
-		cat "$XRDMA_TMP/gone.out"
-		fail "xv_gone rc=$(bg_rc gone): $(grep -m 1 -E 'not ok|Bail out' "$XRDMA_TMP/gone.out")"
-	}
+	bg_ok gone $((90 * SCALE)) "xv_gone, after the fatal error,"
 	note "xv_gone: $(tail -n 1 "$XRDMA_TMP/gone.out")"
 	back gone 3
 
@@ -1174,14 +1180,7 @@ sub_fatal() {
 		fail "recover 0: no IBV_EVENT_DEVICE_FATAL on xnic0"
 	}
 	kill -USR1 "$(cat "$XRDMA_TMP/ut.ready")"
-	wait_for $((30 * SCALE)) bg_done ut || {
-		cat "$XRDMA_TMP/ut.out"
-		fail "recover 0: xnic_utest fatal still running 30 s after SIGUSR1"
-	}
-	[ "$(bg_rc ut)" = 0 ] || {
-		cat "$XRDMA_TMP/ut.out"
-		fail "recover 0: xnic_utest fatal rc=$(bg_rc ut): $(grep -m 1 -E '^not ok|Bail out' "$XRDMA_TMP/ut.out")"
-	}
+	bg_ok ut $((30 * SCALE)) "recover 0: xnic_utest fatal, after SIGUSR1,"
 	sleep 5
 	if klog_since dmn | grep -Eq "xnic xnic\.$fi0: (recovered|resetting)"; then
 		klog_since dmn

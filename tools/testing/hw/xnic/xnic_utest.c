@@ -1168,6 +1168,66 @@ static int write_ready(const char *path)
 	return 0;
 }
 
+/* munmap every mapping of @w and close its fds: all must succeed */
+static void world_unmap_close(struct world *w)
+{
+	struct ctx *c = &w->c;
+
+	xt_check(!munmap(w->a.map, w->a.r.mmap_size) &&
+		 !munmap(w->b.map, w->b.r.mmap_size) &&
+		 !munmap(w->srq.map, w->srq.r.mmap_size) &&
+		 !munmap(w->scq.map, w->scq.r.mmap_size) &&
+		 !munmap(w->rcq.map, w->rcq.r.mmap_size) &&
+		 !munmap(c->db, XNIC_DB_PAGE_SIZE), "munmap of every mapping");
+	xt_check(!close(c->as) && !close(c->fd),
+		 "close the async fd and the uverbs fd");
+	munmap(w->mr.buf, MR_SIZE);
+}
+
+/*
+ * Tell the driving script we are ready (our pid in READY_FILE) and wait
+ * for its SIGUSR1, sent once it did @what to the device.
+ */
+static bool wait_go(const char *what)
+{
+	struct timespec to = { 120, 0 };
+	sigset_t set;
+	int ret;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	ret = write_ready(ready_file);
+	if (ret)
+		xt_bail(ret, "write %s", ready_file);
+	xt_note("ready, pid %d: waiting for SIGUSR1 (%s)", (int)getpid(),
+		what);
+	return xt_check(sigtimedwait(&set, NULL, &to) == SIGUSR1,
+			"SIGUSR1 arrived");
+}
+
+/* the async fd must be readable and hold exactly one DEVICE_FATAL */
+static void one_fatal(struct ctx *c)
+{
+	struct xrdma_async_event ev[32];
+	struct pollfd pfd = { .fd = c->as, .events = POLLIN };
+	int i, n = 0, fatal = 0;
+	ssize_t r;
+
+	xt_check(poll(&pfd, 1, TIMEOUT_MS) == 1 && (pfd.revents & POLLIN),
+		 "the async fd is readable");
+	while ((r = read(c->as, ev, sizeof(ev))) > 0) {
+		for (i = 0; i < (int)(r / sizeof(ev[0])); i++, n++) {
+			xt_note("async record: type %u element %llu handle %u",
+				ev[i].event_type,
+				(unsigned long long)ev[i].element, ev[i].handle);
+			fatal += ev[i].event_type ==
+				 XRDMA_UVERBS_EVENT_DEVICE_FATAL;
+		}
+	}
+	xt_check(fatal == 1, "one DEVICE_FATAL among %d async record(s)", n);
+}
+
 static void mode_remove(void)
 {
 	struct xrdma_cmd_query_device qd = { 0 };
@@ -1176,17 +1236,12 @@ static void mode_remove(void)
 	struct xrdma_cmd_reg_mr rm = { 0 };
 	struct xrdma_cmd_query_qp qq = { 0 };
 	struct xrdma_uverbs_qp_attr a = { .qp_state = QPS_ERR };
-	struct xrdma_async_event ev[32];
-	struct timespec to = { 120, 0 };
-	struct pollfd pfd;
 	struct world w;
 	struct ctx *c = &w.c;
 	__u8 b_cq, b_sq, b_srq, b_db, *sq_wrid;
 	void *p;
 	long pin0, pin1, pin2;
-	int i, n, fatal, ret;
-	sigset_t set;
-	ssize_t r;
+	int i, ret;
 
 	pin0 = vm_pin_kb();
 	if (!ready_file)
@@ -1215,16 +1270,7 @@ static void mode_remove(void)
 	b_srq = *w.srq.rq.ring;
 	b_db = *(__u8 *)&c->db->flags;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	ret = write_ready(ready_file);
-	if (ret)
-		xt_bail(ret, "write %s", ready_file);
-	xt_note("ready, pid %d: waiting for SIGUSR1 (the driver is removed)",
-		(int)getpid());
-	if (!xt_check(sigtimedwait(&set, NULL, &to) == SIGUSR1,
-		      "SIGUSR1 arrived"))
+	if (!wait_go("the driver is removed"))
 		return;
 
 	ret = xio(c->fd, XRDMA_IOC_QUERY_DEVICE, &qd);
@@ -1250,23 +1296,7 @@ static void mode_remove(void)
 	xt_check(ret == -EIO, "KICK: %s (want EIO)", err_str(ret));
 	ret = destroy(c, XRDMA_OBJ_QP, w.a.h);
 	xt_check(ret == -EIO, "DESTROY QP: %s (want EIO)", err_str(ret));
-
-	pfd.fd = c->as;
-	pfd.events = POLLIN;
-	xt_check(poll(&pfd, 1, TIMEOUT_MS) == 1 && (pfd.revents & POLLIN),
-		 "the async fd is readable");
-	fatal = 0;
-	n = 0;
-	while ((r = read(c->as, ev, sizeof(ev))) > 0) {
-		for (i = 0; i < (int)(r / sizeof(ev[0])); i++, n++) {
-			xt_note("async record: type %u element %llu handle %u",
-				ev[i].event_type,
-				(unsigned long long)ev[i].element, ev[i].handle);
-			fatal += ev[i].event_type ==
-				 XRDMA_UVERBS_EVENT_DEVICE_FATAL;
-		}
-	}
-	xt_check(fatal == 1, "one DEVICE_FATAL among %d async record(s)", n);
+	one_fatal(c);
 
 	xt_check(b_cq && b_sq, "the CQ ring and the SQ held data before (%#x, %#x)",
 		 b_cq, b_sq);
@@ -1288,15 +1318,7 @@ static void mode_remove(void)
 	if (pin0 >= 0)
 		xt_check(pin2 == pin0, "the MR was unpinned: VmPin %ld kB -> %ld kB",
 			 pin1, pin2);
-	xt_check(!munmap(w.a.map, w.a.r.mmap_size) &&
-		 !munmap(w.b.map, w.b.r.mmap_size) &&
-		 !munmap(w.srq.map, w.srq.r.mmap_size) &&
-		 !munmap(w.scq.map, w.scq.r.mmap_size) &&
-		 !munmap(w.rcq.map, w.rcq.r.mmap_size) &&
-		 !munmap(c->db, XNIC_DB_PAGE_SIZE), "munmap of every mapping");
-	xt_check(!close(c->as) && !close(c->fd),
-		 "close the async fd and the uverbs fd");
-	munmap(w.mr.buf, MR_SIZE);
+	world_unmap_close(&w);
 }
 
 /* ------------------------------------------------------------ fatal */
@@ -1310,14 +1332,9 @@ static void mode_remove(void)
  */
 static void mode_fatal(void)
 {
-	struct xrdma_async_event ev[32];
-	struct timespec to = { 120, 0 };
-	struct pollfd pfd;
 	struct world w;
 	struct ctx *c = &w.c;
-	int i, n, fatal, ret;
-	sigset_t set;
-	ssize_t r;
+	int ret;
 
 	if (!ready_file)
 		xt_bail(0, "fatal: no -r READY_FILE");
@@ -1327,32 +1344,9 @@ static void mode_fatal(void)
 	ret = destroy(c, XRDMA_OBJ_QP, w.b.h);
 	xt_check(!ret, "DESTROY QP B while the device works: %s", err_str(ret));
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	ret = write_ready(ready_file);
-	if (ret)
-		xt_bail(ret, "write %s", ready_file);
-	xt_note("ready, pid %d: waiting for SIGUSR1 (the device fails)",
-		(int)getpid());
-	if (!xt_check(sigtimedwait(&set, NULL, &to) == SIGUSR1,
-		      "SIGUSR1 arrived"))
+	if (!wait_go("the device fails"))
 		return;
-
-	pfd.fd = c->as;
-	pfd.events = POLLIN;
-	xt_check(poll(&pfd, 1, TIMEOUT_MS) == 1 && (pfd.revents & POLLIN),
-		 "the async fd is readable");
-	fatal = 0;
-	n = 0;
-	while ((r = read(c->as, ev, sizeof(ev))) > 0) {
-		for (i = 0; i < (int)(r / sizeof(ev[0])); i++, n++)
-			fatal += ev[i].event_type ==
-				 XRDMA_UVERBS_EVENT_DEVICE_FATAL;
-		if (fatal)
-			break;
-	}
-	xt_check(fatal == 1, "one DEVICE_FATAL among %d async record(s)", n);
+	one_fatal(c);
 
 	ret = destroy(c, XRDMA_OBJ_QP, w.a.h);
 	xt_check(ret == -EIO, "DESTROY QP A on the failed device: %s (want EIO)",
@@ -1373,15 +1367,7 @@ static void mode_fatal(void)
 	ret = destroy(c, XRDMA_OBJ_PD, c->pd);
 	xt_check(ret == -ENOENT, "DESTROY PD again: %s (want ENOENT)",
 		 err_str(ret));
-	xt_check(!munmap(w.a.map, w.a.r.mmap_size) &&
-		 !munmap(w.b.map, w.b.r.mmap_size) &&
-		 !munmap(w.srq.map, w.srq.r.mmap_size) &&
-		 !munmap(w.scq.map, w.scq.r.mmap_size) &&
-		 !munmap(w.rcq.map, w.rcq.r.mmap_size) &&
-		 !munmap(c->db, XNIC_DB_PAGE_SIZE), "munmap of every mapping");
-	xt_check(!close(c->as) && !close(c->fd),
-		 "close the async fd and the uverbs fd");
-	munmap(w.mr.buf, MR_SIZE);
+	world_unmap_close(&w);
 }
 
 /* ------------------------------------------------------------ main */
