@@ -122,6 +122,13 @@ rping_conns() {
 		grep -c 'state CONNECT')" -ge $((2 * $1)) ]
 }
 
+# rping_p_qps N: the rping -P server on port 7950 has a QP on at least N
+# connections (its cm_ids from $IP:7950 with a local QP number)
+rping_p_qps() {
+	[ "$($RDMA res show cm_id 2>/dev/null | grep 'comm rping' |
+		grep "src-addr $IP:7950 " | grep -c ' lqpn ')" -ge "$1" ]
+}
+
 # serve NAME PORT CMD...: the server CMD (xrdma-run) in the background,
 # output in $T/NAME.srv, its pid in SRV; returns once it listens on PORT
 serve() {
@@ -519,6 +526,13 @@ exit_open)
 	# objects (clean), the survivors notice and exit.
 	# (1) a persistent rping server (-P) with three endless clients: the
 	# server is killed, every client exits
+	# One client at a time: rping -P's event thread keeps only the last
+	# connect request for its main loop to pick up (rping.c: the cm
+	# thread sets child_cm_id, the main loop clones it after sem_wait),
+	# so two requests in a row give one cm_id to two threads, whose
+	# second rdma_accept() fails (EINVAL) while the other request is
+	# never answered.  The next client starts once the server has a QP
+	# on the previous one's cm_id (the clone was made).
 	t0=$(ulp_traffic)
 	if serve rping_p 7950 rping -s -P -a "$IP" -p 7950 -S 1024 -V; then
 		clis=
@@ -526,6 +540,7 @@ exit_open)
 			xrdma-run rping -c -a "$IP" -p 7950 -S 1024 -V \
 				>"$T/rping_p$i.cli" 2>&1 &
 			clis="$clis $!"
+			wait_for 30 rping_p_qps $i || break
 		done
 		if wait_for 30 rping_conns 3 && wait_for 30 moved "$t0" $((3 * 2 * 1024)); then
 			note "rping -P: $(user_res | grep -c 'comm rping') cm_ids of rping, $(xres | grep -c ' pid ') xrdma objects of processes"
