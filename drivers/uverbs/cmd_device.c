@@ -318,8 +318,9 @@ static int xrdma_check_destroy(struct xrdma_cmd_ctx *c)
  * On a device that failed or is being unregistered the object is
  * destroyed as always, but the answer is -EIO (this handler's only
  * error after the handle is gone), as once the file is
- * disassociated: the process's mappings are zapped any moment now, so
- * its library must not touch them (xverbs cleans a CQ ring of the QP's
+ * disassociated: the process's mappings may be zapped at any moment (a
+ * failed device is usually recovered, which disassociates), so its
+ * library must not touch them (xverbs cleans a CQ ring of the QP's
  * completions after a destroy that succeeded), and it must not wait for
  * event acknowledgments either.  rdma_cm applications destroy their
  * QPs right when RDMA_CM_EVENT_DEVICE_REMOVAL comes, which is before

@@ -55,7 +55,7 @@ int xv_destroy_obj(struct ibv_context *ctx, uint32_t type, uint32_t handle,
 	 * that failed or is going away destroys but answers EIO too: no
 	 * event counts, so whoever asked for them must not wait for them
 	 * (rdma-core's verbs_is_destroy_err() returns before its wait), and
-	 * the mappings are about to go: nothing may touch them.
+	 * the mappings may go at any moment: nothing may touch them.
 	 */
 	if (ret == EIO)
 		return out ? XV_DESTROY_GONE : 0;
